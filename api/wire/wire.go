@@ -1,0 +1,267 @@
+// Package wire is the single home of every fact about the integrations
+// interface's wire format that lading depends on: paths, envelope keys,
+// resource names, filter and sort rules, limits, and the contract this
+// project assumes where the specification is silent.
+//
+// Both the client (package api) and the emulator (package sandbox) import it,
+// so that when the real service turns out to differ, one edit here moves both.
+//
+// Sources, as in ../shared/spec/wire-format.md:
+//   - [Spec]: integrations-service.md.
+//   - [A.n]:  evidence from recorded responses (wire-format.md section A).
+//   - [B.n]:  assumed contract (wire-format.md section B), or an assumption
+//     of this project marked [lading] with its reason.
+package wire
+
+import "strings"
+
+// Resource names, as they appear in paths, envelopes and sideloads. [Spec]
+const (
+	PackingSlips         = "PackingSlips"
+	Packages             = "Packages"
+	Products             = "Products"
+	Variants             = "Variants"
+	ProductFiles         = "ProductFiles"
+	ProductTags          = "ProductTags"
+	Attributes           = "Attributes"
+	AttributeOptions     = "AttributeOptions"
+	PricingTiers         = "PricingTiers"
+	VariantPrices        = "VariantPrices"
+	AccountAddresses     = "AccountAddresses"
+	WarehouseStockLevels = "WarehouseStockLevels"
+	ReconcileInventory   = "ReconcileInventory"
+	Addresses            = "Addresses"
+	Contacts             = "Contacts"
+	LineItems            = "LineItems"
+	SalesOrders          = "SalesOrders"
+	PackageCarrierTypes  = "PackageCarrierTypes"
+	Fulfillments         = "Fulfillments" // [B.5] envelope key
+	Shipments            = "Shipments"    // [B.5] envelope key
+)
+
+// Envelope keys and actions. [Spec]
+const (
+	KeyAction     = "action"
+	KeyMeta       = "meta"
+	KeyPageSize   = "page_size"
+	KeyPageNum    = "page_num"
+	KeySort       = "sort"
+	KeyFilter     = "filter"
+	KeyBulkAction = "bulk_action"
+	KeyOperation  = "operation"
+	KeyLinks      = "links"
+	ActionRead    = "read"
+	ActionWrite   = "write"
+	SortAsc       = "asc"
+	SortDesc      = "desc"
+	CondAnd       = "and"
+	CondOr        = "or"
+)
+
+// HTTP headers. [A.2]
+const (
+	HeaderToken       = "access_token"
+	ContentTypeJSON   = "application/json;charset=UTF-8"
+	HeaderRetryAfter  = "Retry-After"
+	ThrottleText      = "Throttling due to too many requests" // [A.10] gateway's 403 body
+	MultipartJSONPart = "json"                                // [Spec] product file upload
+	MultipartFilePart = "file"
+)
+
+// OAuth paths relative to the base URL. [Spec]
+const (
+	AuthorizePath = "/authorize"
+	TokenPath     = "/oauth/token"
+)
+
+// Limits. [A.3] default page size, [B.3] maxima, [Spec] conditionals.
+const (
+	DefaultPageSize = 15
+	MaxPageSize     = 250
+	MaxWriteRecords = 100
+	MaxConditionals = 2
+	// MaxProductFileBytes is the largest product file the sandbox stores. [lading]
+	MaxProductFileBytes = 10 << 20
+)
+
+// Operations allowed in a filter condition; "=" is the default. [A.8]
+var Operations = []string{"=", ">=", "<=", ">", "<", "!="}
+
+// ReconcileInventory change that sets available units in a warehouse. [A.7]
+const ChangeSetAvailable = "set_available"
+
+// Path returns the versioned path of a resource: version is "v1" or "v2";
+// detail appends "/detail".
+func Path(version, resource string, detail bool) string {
+	p := "/" + version + "/" + resource
+	if detail {
+		p += "/detail"
+	}
+	return p
+}
+
+// ListPath is where a listing of resource is read. [Spec] "/v2/{Resource}"
+func ListPath(resource string) string {
+	if resource == Fulfillments {
+		return "/v2/fulfillments" // [B.5]
+	}
+	return Path("v2", resource, false)
+}
+
+// DetailPath is where records of resource are read by id. [Spec] table
+// "Read detail": PackingSlips on the listing path, ProductTags on v1.
+func DetailPath(resource string) string {
+	switch resource {
+	case PackingSlips:
+		return Path("v2", resource, false)
+	case ProductTags:
+		return Path("v1", resource, true)
+	case Fulfillments:
+		return "/v2/fulfillments/detail" // [B.5]
+	}
+	return Path("v2", resource, true)
+}
+
+// WritePath is where records of resource are written. [Spec] table "Write
+// operations"; fulfillments [B.5].
+func WritePath(resource string) string {
+	switch resource {
+	case PackingSlips, Packages, ProductFiles:
+		return Path("v1", resource, false)
+	case Fulfillments:
+		return "/v1/fulfillments"
+	case Shipments:
+		return "/v1/fulfillments/shipments"
+	}
+	return Path("v1", resource, true) // Products, Variants, ProductTags
+}
+
+// Listable are the resources with a v2 listing. [Spec]
+var Listable = []string{PackingSlips, Products, Variants, ProductFiles, ProductTags, Fulfillments}
+
+// Filterable lists, per resource, the attributes a filter may name. [Spec]
+// ProductFiles, ProductTags and Fulfillments are not shown: [lading] assumes
+// id, created_at, updated_at (and name for tags, status for fulfillments).
+var Filterable = map[string][]string{
+	PackingSlips: {"created_at", "id", "local_id", "packing_slip_date", "ship_date", "status", "updated_at", "void"},
+	Products:     {"id", "archived", "created_at", "local_id", "name", "notes", "updated_at"},
+	Variants: {"auto_description", "auto_description_with_option_type", "available", "average_cost", "bundle",
+		"component", "consignment", "created_at", "description", "id", "local_id", "location_1", "low_stock_alert",
+		"notes", "sku", "sort_order", "stock", "supplier_cost", "supplier_id", "upc", "updated_at", "weight"},
+	ProductFiles: {"id", "created_at", "updated_at"},
+	ProductTags:  {"id", "name", "created_at", "updated_at"},
+	Fulfillments: {"id", "status", "created_at", "updated_at"},
+}
+
+// Sortable lists, per resource, the attributes a sort may name. [Spec] for
+// PackingSlips; [lading] assumes the filterable set elsewhere ("not shown").
+var Sortable = map[string][]string{
+	PackingSlips: Filterable[PackingSlips],
+	Products:     Filterable[Products],
+	Variants:     Filterable[Variants],
+	ProductFiles: Filterable[ProductFiles],
+	ProductTags:  Filterable[ProductTags],
+	Fulfillments: Filterable[Fulfillments],
+}
+
+// Allowed reports whether name is in list.
+func Allowed(list []string, name string) bool {
+	for _, s := range list {
+		if s == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Sideloads lists, per listed resource, the related records a read returns
+// beside the resource array, as objects keyed by id. [A.3] for Variants;
+// [lading] for the others.
+var Sideloads = map[string][]string{
+	Variants:     {Products, Attributes, AttributeOptions, PricingTiers, VariantPrices, AccountAddresses, WarehouseStockLevels},
+	Products:     {Variants, Attributes, AttributeOptions, PricingTiers, VariantPrices, ProductTags},
+	PackingSlips: {LineItems, SalesOrders, Addresses},
+	ProductFiles: {Products},
+	Fulfillments: {LineItems, SalesOrders, Addresses},
+}
+
+// Meta is the paging block of every read response; every value is a decimal
+// string on the wire. [A.3] [A.4]
+type Meta struct {
+	CurrentPage string `json:"current_page"`
+	LastPage    string `json:"last_page"`
+	PerPage     string `json:"per_page"`
+	Total       string `json:"total"`
+	From        string `json:"from"`
+	To          string `json:"to"`
+}
+
+// ErrorBody is the body of every non-2xx answer and the `error` of a failed
+// record in a write answer. [B.1]
+type ErrorBody struct {
+	Message string        `json:"message"`
+	Errors  []RecordError `json:"errors,omitempty"`
+}
+
+// RecordError names the failing record of a write array by its index. [B.1]
+type RecordError struct {
+	Index   int    `json:"index"`
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+}
+
+// WriteResult is one entry of a write answer, in request order: an id on
+// success or an error on failure. A write array is applied record by
+// record; the answer is 200 if any record succeeded, else 400. [A.6] [B.2]
+type WriteResult struct {
+	ID    string       `json:"id,omitempty"`
+	Error *RecordError `json:"error,omitempty"`
+}
+
+// TokenResponse is the answer of the token endpoint. [B.4]
+type TokenResponse struct {
+	AccessToken string `json:"access_token"`
+	TokenType   string `json:"token_type"`
+	Scope       string `json:"scope"`
+}
+
+// IsThrottleBody reports whether a 403 body is the gateway's throttling
+// answer rather than a permission error. [A.10]
+func IsThrottleBody(body []byte) bool {
+	return strings.Contains(strings.ToLower(string(body)), strings.ToLower(ThrottleText))
+}
+
+// Product and variant write semantics that the specification leaves open.
+// [lading] Each is honoured by the sandbox and relied on by the importer.
+//
+//   - A variant record inside a product create may carry its own
+//     links.PricingTiers [{id or name, value}]; it overrides, for that
+//     variant, the product-level links.PricingTiers, which otherwise applies
+//     to every variant the write creates.
+//   - In a product create, a variant's links.AttributeOptions[i] without
+//     links.Attributes belongs to the product's links.Attributes[i]; with
+//     links.Attributes [{name}] it belongs to the attribute of that name
+//     (created if new).
+//   - A variant edit (record with id) may carry sku, description, notes,
+//     weight, cost, upc, location_1, low_stock_alert, supplier_cost and
+//     links.PricingTiers [{id or name, value}] to set that variant's price
+//     in the tier; an empty links array leaves the relation unchanged.
+//   - A product edit may carry name, description, notes and
+//     links.ProductTags; tags given replace the product's tag set.
+//   - `quantity` on a created variant is its opening stock in the token's
+//     warehouse; afterwards stock changes only through ReconcileInventory.
+//   - Variants read back carry `cost` as written (besides average_cost).
+
+// Fulfillment fields [B.5]; LineItem fields of a fulfillment.
+var (
+	FulfillmentFields = []string{"id", "status", "complete", "created_at", "updated_at"}
+	LineItemFields    = []string{"id", "sku", "variant_id", "quantity", "shipped_quantity"}
+)
+
+// SandboxAdminPrefix is the emulator's own admin API, not part of the
+// interface. [lading]
+const SandboxAdminPrefix = "/_sandbox"
+
+// APIPrefix is the path prefix real deployments put before the versioned
+// paths; the sandbox answers with and without it. [A.1]
+const APIPrefix = "/api2"
