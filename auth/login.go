@@ -1,0 +1,195 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"html"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"lading/api/wire"
+)
+
+// LoginConfig describes one authorization-code login.
+type LoginConfig struct {
+	BaseURL      string
+	ClientID     string
+	ClientSecret string
+	RedirectURI  string // must be http on a loopback host with an explicit port
+	Scope        string // sent even when empty, as the service requires
+	// OpenURL shows the authorization URL to the user (opens a browser or
+	// prints it). It must not block until the login completes.
+	OpenURL func(authURL string) error
+	// HTTPClient is used for the token exchange; nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// Timeout bounds the wait for the browser's callback (default 5 minutes).
+	Timeout time.Duration
+}
+
+// Endpoints are the service's OAuth addresses for baseURL.
+func Endpoints(baseURL string) oauth2.Endpoint {
+	b := NormalizeBaseURL(baseURL)
+	return oauth2.Endpoint{
+		AuthURL:   b + wire.AuthorizePath,
+		TokenURL:  b + wire.TokenPath,
+		AuthStyle: oauth2.AuthStyleInParams,
+	}
+}
+
+// ValidateRedirect checks that a redirect URI is one lading can listen on:
+// plain http, a loopback host, an explicit port, and a path.
+func ValidateRedirect(redirect string) (*url.URL, error) {
+	u, err := url.Parse(redirect)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("--redirect-uri %q is not a URL: use http://127.0.0.1:PORT/callback, exactly as registered for the client", redirect)
+	}
+	if u.Scheme != "http" {
+		return nil, fmt.Errorf("--redirect-uri %q: lading receives the callback itself, so it must be http:// on a loopback address", redirect)
+	}
+	host, port := u.Hostname(), u.Port()
+	if port == "" {
+		return nil, fmt.Errorf("--redirect-uri %q has no port: give the port registered for the client, e.g. http://127.0.0.1:8765/callback", redirect)
+	}
+	if host != "localhost" {
+		ip := net.ParseIP(host)
+		if ip == nil || !ip.IsLoopback() {
+			return nil, fmt.Errorf("--redirect-uri %q: host %q is not a loopback address; lading only listens on 127.0.0.1, ::1 or localhost", redirect, host)
+		}
+	}
+	return u, nil
+}
+
+func randomState() (string, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// AuthCodeURL builds the authorization URL with response_type=code, scope
+// (always present), client_id, redirect_uri and state.
+func AuthCodeURL(cfg *oauth2.Config, scope, state string) string {
+	return cfg.AuthCodeURL(state, oauth2.SetAuthURLParam("scope", scope))
+}
+
+type callback struct {
+	code string
+	err  error
+}
+
+// Login runs the whole authorization-code flow: it listens on the redirect
+// URI's loopback host and port, shows the authorization URL, waits for the
+// callback, checks its state and exchanges the code for a token. It returns
+// the access token; storing it is the caller's business.
+func Login(ctx context.Context, lc LoginConfig) (string, error) {
+	if lc.ClientID == "" {
+		return "", errors.New("missing --client-id: give the client id from the developer portal's API credentials")
+	}
+	if lc.ClientSecret == "" {
+		return "", errors.New("missing client secret: put it in a file and pass --client-secret-file, or set LADING_CLIENT_SECRET")
+	}
+	ru, err := ValidateRedirect(lc.RedirectURI)
+	if err != nil {
+		return "", err
+	}
+	state, err := randomState()
+	if err != nil {
+		return "", err
+	}
+	cfg := &oauth2.Config{
+		ClientID:     lc.ClientID,
+		ClientSecret: lc.ClientSecret,
+		Endpoint:     Endpoints(lc.BaseURL),
+		RedirectURL:  lc.RedirectURI,
+	}
+
+	ln, err := net.Listen("tcp", ru.Host)
+	if err != nil {
+		return "", fmt.Errorf("listening for the login callback on %s: %w (is another login running, or the port taken?)", ru.Host, err)
+	}
+	results := make(chan callback, 1)
+	path := ru.Path
+	if path == "" {
+		path = "/"
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		var cb callback
+		switch {
+		case q.Get("error") != "":
+			cb.err = fmt.Errorf("the service refused the authorization: %s %s", q.Get("error"), q.Get("error_description"))
+		case q.Get("state") != state:
+			cb.err = errors.New("the callback's state does not match this login: possible cross-site request forgery, login aborted")
+		case q.Get("code") == "":
+			cb.err = errors.New("the callback carries no authorization code")
+		default:
+			cb.code = q.Get("code")
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if cb.err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, "<p>lading login failed: %s</p>", html.EscapeString(cb.err.Error()))
+		} else {
+			fmt.Fprint(w, "<p>lading is authorized. You can close this window.</p>")
+		}
+		select {
+		case results <- cb:
+		default:
+		}
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	if lc.OpenURL != nil {
+		if err := lc.OpenURL(AuthCodeURL(cfg, lc.Scope, state)); err != nil {
+			return "", err
+		}
+	}
+	timeout := lc.Timeout
+	if timeout == 0 {
+		timeout = 5 * time.Minute
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var cb callback
+	select {
+	case <-ctx.Done():
+		return "", ctx.Err()
+	case <-timer.C:
+		return "", fmt.Errorf("no login callback on %s within %s: open the printed URL in a browser, or run again", lc.RedirectURI, timeout)
+	case cb = <-results:
+	}
+	if cb.err != nil {
+		return "", cb.err
+	}
+	if lc.HTTPClient != nil {
+		ctx = context.WithValue(ctx, oauth2.HTTPClient, lc.HTTPClient)
+	}
+	tok, err := cfg.Exchange(ctx, cb.code, oauth2.SetAuthURLParam("scope", lc.Scope))
+	if err != nil {
+		return "", fmt.Errorf("exchanging the authorization code at %s: %w", cfg.Endpoint.TokenURL, redactErr(err, lc.ClientSecret))
+	}
+	if tok.AccessToken == "" {
+		return "", errors.New("the token endpoint answered without an access_token")
+	}
+	return tok.AccessToken, nil
+}
+
+// redactErr removes a secret from an error's text, in case a server echoes it.
+func redactErr(err error, secret string) error {
+	if secret == "" || !strings.Contains(err.Error(), secret) {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), secret, "[REDACTED]"))
+}
