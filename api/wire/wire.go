@@ -87,6 +87,26 @@ const (
 // Operations allowed in a filter condition; "=" is the default. [A.8]
 var Operations = []string{"=", ">=", "<=", ">", "<", "!="}
 
+// Filter statement shape. [A.8] [lading] The `filter` object holds one or two
+// conditionals, the keys CondAnd and CondOr, each an array of conditions
+// {"<attribute>": "<value>", "operation": "<op>"} (operation omitted means
+// "="). Conditions do not nest. With both keys the statement means
+// (every condition of "and") AND (at least one condition of "or"):
+//
+//	{"and":[{"archived":"0"}],"or":[{"sku":"A"},{"sku":"B"}]}
+//
+// Condition values are sent as strings; dates as FilterDateLayout.
+const FilterDateLayout = "2006-01-02"
+
+// Bulk actions on Products: {"action":"write","bulk_action":{...},"Products":[{id}...]}.
+// [Spec] "Bulk archive products" {archive: 1}; "Bulk tag products"
+// {Tags: [{id, assign: 1}]}.
+const (
+	BulkArchive = "archive"
+	BulkTags    = "Tags"
+	BulkAssign  = "assign"
+)
+
 // ReconcileInventory change that sets available units in a warehouse. [A.7]
 const ChangeSetAvailable = "set_available"
 
