@@ -285,3 +285,16 @@ const SandboxAdminPrefix = "/_sandbox"
 // APIPrefix is the path prefix real deployments put before the versioned
 // paths; the sandbox answers with and without it. [A.1]
 const APIPrefix = "/api2"
+
+// ProductWriteFields are the scalar product fields an import may set.
+// [Spec] product table; [lading] as listed under "Product and variant write
+// semantics" above.
+var ProductWriteFields = []string{"name", "description", "notes"}
+
+// VariantWriteFields are the scalar variant fields an import may set on a
+// created or edited variant. [lading] see "Product and variant write
+// semantics" above. Opening stock is VariantQuantity, set only on create.
+var VariantWriteFields = []string{"sku", "description", "notes", "weight", "cost", "upc", "location_1", "low_stock_alert", "supplier_cost"}
+
+// VariantQuantity is the opening-stock field of a created variant. [Spec]
+const VariantQuantity = "quantity"
