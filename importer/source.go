@@ -1,0 +1,227 @@
+// Package importer reads catalog spreadsheets and moves their rows into the
+// inventory service. This file holds the source readers' common contract:
+// OpenSource opens a CSV or XLSX file and returns a Source that streams its
+// rows, each with the line (CSV) or row (XLSX) number a person sees.
+package importer
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Source formats accepted in SourceOptions.Format.
+const (
+	FormatCSV  = "csv"
+	FormatXLSX = "xlsx"
+)
+
+// SourceOptions says how to read a source file. The zero value reads a CSV or
+// XLSX file chosen by its extension, with the header on the first row, the
+// delimiter detected and the encoding taken from the byte order mark (UTF-8
+// without one).
+type SourceOptions struct {
+	// Format is "csv", "xlsx", or "" to choose by extension: .csv .tsv .txt
+	// are CSV, .xlsx .xlsm are XLSX. A file with another extension is XLSX
+	// when it starts with the ZIP signature and CSV otherwise.
+	Format string
+	// Sheet names the XLSX worksheet to read; "" reads the first one.
+	Sheet string
+	// HeaderRow is the 1-based line (CSV) or row (XLSX) holding the column
+	// names; 0 means 1. Rows above it are ignored. When that row is empty,
+	// the first non-empty row below it is the header.
+	HeaderRow int
+	// Delimiter separates CSV cells; 0 detects it among , ; tab and | (see
+	// DetectDelimiter).
+	Delimiter rune
+	// Encoding of a CSV file: "utf-8", "utf-16" (byte order mark decides,
+	// little-endian without one), "utf-16le", "utf-16be", "windows-1252",
+	// "iso-8859-1", or "" to follow the byte order mark and otherwise read
+	// UTF-8. Names are case-insensitive; "utf8", "cp1252" and "latin1" are
+	// accepted too.
+	Encoding string
+}
+
+// Source streams the data rows of one sheet or CSV file.
+type Source interface {
+	// Name is the file name as given to OpenSource.
+	Name() string
+	// Header holds the header row's cells, trimmed, byte order mark removed,
+	// trailing empty cells dropped.
+	Header() []string
+	// Next returns the next non-empty data row and the 1-based line (CSV) or
+	// row (XLSX) number where it starts.
+	//
+	// The row always has len(Header()) cells, short rows padded with "".
+	// The slice is reused by the next call: copy it to keep it. The strings
+	// in it are not reused and may be kept.
+	//
+	// At the end Next returns io.EOF. A *RowError concerns that row only
+	// (a malformed CSV record, invalid UTF-8, more cells than the header):
+	// report it and call Next again. For a malformed record the row is nil;
+	// otherwise it holds the row's cells as far as they could be read. Any
+	// other error is fatal: stop reading.
+	Next() (row []string, line int, err error)
+	// Close releases the file.
+	Close() error
+}
+
+// RowError is a problem confined to one row of a source. Reading can go on
+// past it.
+type RowError struct {
+	File   string // file name as given
+	Sheet  string // XLSX sheet, "" for CSV
+	Line   int    // 1-based line (CSV) or row (XLSX)
+	Column int    // 1-based column, 0 when the problem is not in one cell
+	Msg    string // what is wrong and what to do
+}
+
+func (e *RowError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Sheet != "" {
+		fmt.Fprintf(&b, ": sheet %q: row %d", e.Sheet, e.Line)
+	} else {
+		fmt.Fprintf(&b, ": line %d", e.Line)
+	}
+	if e.Column > 0 {
+		fmt.Fprintf(&b, ", column %d", e.Column)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// OpenSource opens the CSV or XLSX file at path and reads its header row.
+// Errors name the file and say what to change.
+func OpenSource(path string, o SourceOptions) (Source, error) {
+	if o.HeaderRow < 0 {
+		return nil, fmt.Errorf("%s: header row %d: must be 1 or more", path, o.HeaderRow)
+	}
+	if o.HeaderRow == 0 {
+		o.HeaderRow = 1
+	}
+	format, err := sourceFormat(path, o.Format)
+	if err != nil {
+		return nil, err
+	}
+	switch format {
+	case FormatXLSX:
+		if o.Delimiter != 0 || o.Encoding != "" {
+			return nil, fmt.Errorf("%s: delimiter and encoding apply to CSV files only: remove them from the source settings", path)
+		}
+		return openXLSX(path, o)
+	default:
+		if o.Sheet != "" {
+			return nil, fmt.Errorf("%s: sheet %q: a CSV file has no sheets: remove the sheet setting or give an XLSX file", path, o.Sheet)
+		}
+		return openCSV(path, o)
+	}
+}
+
+// zipMagic starts every XLSX file (a ZIP archive).
+var zipMagic = []byte("PK\x03\x04")
+
+// sourceFormat resolves the format of path: given, by extension, or sniffed.
+func sourceFormat(path, given string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(given)) {
+	case FormatCSV, "tsv", "txt":
+		return FormatCSV, nil
+	case FormatXLSX, "xlsm":
+		return FormatXLSX, nil
+	case "":
+	default:
+		return "", fmt.Errorf("%s: format %q is not supported: use csv or xlsx", path, given)
+	}
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".csv", ".tsv", ".txt":
+		return FormatCSV, nil
+	case ".xlsx", ".xlsm":
+		return FormatXLSX, nil
+	case ".xls", ".ods", ".numbers":
+		return "", fmt.Errorf("%s: %s files cannot be read: save the sheet as .xlsx or .csv", path, ext)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	head := make([]byte, len(zipMagic))
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if bytes.Equal(head[:n], zipMagic) {
+		return FormatXLSX, nil
+	}
+	return FormatCSV, nil
+}
+
+// headerCells trims the header cells, strips a byte order mark and drops
+// trailing empty cells. It returns a new slice.
+func headerCells(cells []string) []string {
+	h := make([]string, len(cells))
+	for i, c := range cells {
+		if i == 0 {
+			c = strings.TrimPrefix(c, "\uFEFF")
+		}
+		h[i] = strings.TrimSpace(c)
+	}
+	for len(h) > 0 && h[len(h)-1] == "" {
+		h = h[:len(h)-1]
+	}
+	return h
+}
+
+// allEmpty reports whether every cell is "".
+func allEmpty(cells []string) bool {
+	for _, c := range cells {
+		if c != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// fitRow copies cells into row (len(row) == header width), padding with "".
+// When cells holds non-empty cells beyond the header it returns the 1-based
+// column of the first one and the number of cells up to the last non-empty
+// one; otherwise 0, 0.
+func fitRow(row, cells []string) (extraCol, width int) {
+	n := copy(row, cells)
+	clear(row[n:])
+	for i := len(cells) - 1; i >= len(row); i-- {
+		if cells[i] != "" {
+			width = i + 1
+			break
+		}
+	}
+	if width == 0 {
+		return 0, 0
+	}
+	for i := len(row); i < width; i++ {
+		if cells[i] != "" {
+			return i + 1, width
+		}
+	}
+	return 0, 0
+}
+
+// longRowMsg explains a row with cells beyond the header.
+func longRowMsg(width, header, col int, value string) string {
+	return fmt.Sprintf("the row has %d cells but the header has %d: column %d holds %q without a header; "+
+		"add a header for it or remove the extra cells", width, header, col, clip(value))
+}
+
+// clip shortens a cell value quoted in a message.
+func clip(s string) string {
+	const max = 40
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	return string(r[:max]) + "…"
+}

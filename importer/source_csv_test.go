@@ -1,0 +1,309 @@
+package importer
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// readRow is one result of Source.Next, copied.
+type readRow struct {
+	Line  int
+	Cells []string
+	Err   string // "" or the *RowError text
+}
+
+// readAll drains src, copying rows; fatal errors fail the test.
+func readAll(t *testing.T, src Source) []readRow {
+	t.Helper()
+	var out []readRow
+	for {
+		row, line, err := src.Next()
+		if err == io.EOF {
+			return out
+		}
+		var re *RowError
+		if err != nil && !errors.As(err, &re) {
+			t.Fatalf("Next: fatal error %v", err)
+		}
+		r := readRow{Line: line}
+		if row != nil {
+			r.Cells = append([]string(nil), row...)
+			if len(row) != len(src.Header()) {
+				t.Fatalf("line %d: row has %d cells, header %d", line, len(row), len(src.Header()))
+			}
+		}
+		if err != nil {
+			r.Err = err.Error()
+		}
+		out = append(out, r)
+	}
+}
+
+// writeFile writes data to name in a temporary directory and returns its path.
+func writeFile(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func openTestSource(t *testing.T, path string, o SourceOptions) Source {
+	t.Helper()
+	src, err := OpenSource(path, o)
+	if err != nil {
+		t.Fatalf("OpenSource: %v", err)
+	}
+	t.Cleanup(func() { src.Close() })
+	return src
+}
+
+func TestCSVSource(t *testing.T) {
+	tests := []struct {
+		name   string
+		file   string
+		data   string
+		opts   SourceOptions
+		header []string
+		rows   []readRow
+	}{
+		{
+			name:   "comma, CRLF, quoted multi-line cell, empty lines skipped",
+			file:   "a.csv",
+			data:   "sku,name,notes\r\nA1,Tee,\"two\r\nlines\"\r\n\r\nA2,\"Cap, blue\",\"say \"\"hi\"\"\"\r\n",
+			header: []string{"sku", "name", "notes"},
+			rows: []readRow{
+				{Line: 2, Cells: []string{"A1", "Tee", "two\nlines"}},
+				{Line: 5, Cells: []string{"A2", "Cap, blue", `say "hi"`}},
+			},
+		},
+		{
+			name:   "semicolon detected, UTF-8 BOM stripped, header trimmed",
+			file:   "b.csv",
+			data:   "\uFEFF sku ; price\n1;2,5\n2;3,75\n",
+			header: []string{"sku", "price"},
+			rows: []readRow{
+				{Line: 2, Cells: []string{"1", "2,5"}},
+				{Line: 3, Cells: []string{"2", "3,75"}},
+			},
+		},
+		{
+			name:   "tab and ragged rows padded, all-empty rows skipped",
+			file:   "c.tsv",
+			data:   "a\tb\tc\n1\n\t\t\n1\t2\t3\n",
+			header: []string{"a", "b", "c"},
+			rows: []readRow{
+				{Line: 2, Cells: []string{"1", "", ""}},
+				{Line: 4, Cells: []string{"1", "2", "3"}},
+			},
+		},
+		{
+			name:   "pipe, trailing empty header cells dropped, trailing empty cells allowed",
+			file:   "d.txt",
+			data:   "a|b||\nx|y||\n",
+			header: []string{"a", "b"},
+			rows:   []readRow{{Line: 2, Cells: []string{"x", "y"}}},
+		},
+		{
+			name:   "header row 3 skips the title lines",
+			file:   "e.csv",
+			data:   "Exported catalog\nby shop;2024\nsku,qty\nS1,4\n",
+			opts:   SourceOptions{HeaderRow: 3},
+			header: []string{"sku", "qty"},
+			rows:   []readRow{{Line: 4, Cells: []string{"S1", "4"}}},
+		},
+		{
+			name:   "given delimiter wins over detection",
+			file:   "f.csv",
+			data:   "a;b,c\n1;2,3\n",
+			opts:   SourceOptions{Delimiter: ';'},
+			header: []string{"a", "b,c"},
+			rows:   []readRow{{Line: 2, Cells: []string{"1", "2,3"}}},
+		},
+		{
+			name:   "long row is a row error naming the count; reading goes on",
+			file:   "g.csv",
+			data:   "a,b\n1,2,3\n4,5\n",
+			header: []string{"a", "b"},
+			rows: []readRow{
+				{Line: 2, Cells: []string{"1", "2"}, Err: `g.csv: line 2: the row has 3 cells but the header has 2: column 3 holds "3" without a header; add a header for it or remove the extra cells`},
+				{Line: 3, Cells: []string{"4", "5"}},
+			},
+		},
+		{
+			name:   "bare quote is a row error; reading goes on",
+			file:   "h.csv",
+			data:   "a,b\n1,x\"y\n2,z\n",
+			header: []string{"a", "b"},
+			rows: []readRow{
+				{Line: 2, Err: `h.csv: line 2: character 4: bare " in a cell that does not start with a quote: put the whole cell in double quotes and double each quote inside it ("")`},
+				{Line: 3, Cells: []string{"2", "z"}},
+			},
+		},
+		{
+			name:   "invalid UTF-8 is a row error naming the column",
+			file:   "i.csv",
+			data:   "a,b\n1,caf\xe9\n2,ok\n",
+			header: []string{"a", "b"},
+			rows: []readRow{
+				{Line: 2, Cells: []string{"1", "caf\xe9"}, Err: "i.csv: line 2, column 2: " + notUTF8Msg},
+				{Line: 3, Cells: []string{"2", "ok"}},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := writeFile(t, tt.file, []byte(tt.data))
+			src := openTestSource(t, p, tt.opts)
+			if !reflect.DeepEqual(src.Header(), tt.header) {
+				t.Errorf("header %q, want %q", src.Header(), tt.header)
+			}
+			got := readAll(t, src)
+			for i := range got {
+				got[i].Err = strings.ReplaceAll(got[i].Err, p, tt.file)
+			}
+			if !reflect.DeepEqual(got, tt.rows) {
+				t.Errorf("rows\n got %+v\nwant %+v", got, tt.rows)
+			}
+			if src.Name() != p {
+				t.Errorf("Name %q, want %q", src.Name(), p)
+			}
+		})
+	}
+}
+
+func TestCSVEncodings(t *testing.T) {
+	const text = "sku;name\nK1;Café crème\nK2;Ærø – “quoted”\n"
+	want := [][]string{{"K1", "Café crème"}, {"K2", "Ærø – “quoted”"}}
+	utf16le, err := unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder().String(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	utf16be, err := unicode.UTF16(unicode.BigEndian, unicode.UseBOM).NewEncoder().String(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	utf16leNoBOM, err := unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewEncoder().String(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp1252, err := charmap.Windows1252.NewEncoder().String(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, data, encoding string
+	}{
+		{"utf-8 plain", text, ""},
+		{"utf-8 with BOM", "\uFEFF" + text, ""},
+		{"utf-8 named", text, "UTF-8"},
+		{"utf-16le BOM detected", utf16le, ""},
+		{"utf-16be BOM detected", utf16be, ""},
+		{"utf-16 named, BOM decides", utf16be, "utf-16"},
+		{"utf-16le without BOM", utf16leNoBOM, "utf-16le"},
+		{"windows-1252", cp1252, "windows-1252"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := openTestSource(t, writeFile(t, "x.csv", []byte(tt.data)), SourceOptions{Encoding: tt.encoding})
+			if h := src.Header(); !reflect.DeepEqual(h, []string{"sku", "name"}) {
+				t.Fatalf("header %q", h)
+			}
+			var got [][]string
+			for _, r := range readAll(t, src) {
+				if r.Err != "" {
+					t.Fatalf("row error %s", r.Err)
+				}
+				got = append(got, r.Cells)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("got %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestCSVRowReuse(t *testing.T) {
+	src := openTestSource(t, writeFile(t, "r.csv", []byte("a,b\n1,2\n3,4\n")), SourceOptions{})
+	first, _, err := src.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := first[0] // strings may be kept
+	second, _, err := src.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &first[0] != &second[0] {
+		t.Error("row slice not reused between calls")
+	}
+	if kept != "1" || second[0] != "3" {
+		t.Errorf("kept %q, second %q", kept, second[0])
+	}
+}
+
+func TestOpenSourceErrors(t *testing.T) {
+	tests := []struct {
+		name, file, data string
+		opts             SourceOptions
+		want             string
+	}{
+		{"empty file", "e.csv", "", SourceOptions{}, "e.csv: no header row found at or below line 1"},
+		{"header row beyond the end", "s.csv", "a\n1\n", SourceOptions{HeaderRow: 5}, "s.csv: no header row found at or below line 5"},
+		{"xlsx named csv", "w.csv", "PK\x03\x04rest", SourceOptions{}, "w.csv: this is an XLSX workbook, not a CSV file"},
+		{"unknown encoding", "u.csv", "a\n", SourceOptions{Encoding: "ebcdic"}, `u.csv: encoding "ebcdic" is not supported: use utf-8,`},
+		{"unknown format", "f.csv", "a\n", SourceOptions{Format: "ods"}, `f.csv: format "ods" is not supported`},
+		{"old excel", "old.xls", "x", SourceOptions{}, "old.xls: .xls files cannot be read: save the sheet as .xlsx or .csv"},
+		{"sheet on csv", "c.csv", "a\n", SourceOptions{Sheet: "Products"}, `c.csv: sheet "Products": a CSV file has no sheets`},
+		{"bad delimiter", "d.csv", "a\n", SourceOptions{Delimiter: '"'}, `d.csv: delimiter '"' cannot separate cells`},
+		{"negative header row", "n.csv", "a\n", SourceOptions{HeaderRow: -1}, "n.csv: header row -1: must be 1 or more"},
+		{"delimiter on xlsx", "x.xlsx", "PK", SourceOptions{Delimiter: ';'}, "x.xlsx: delimiter and encoding apply to CSV files only"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, tt.file)
+			if err := os.WriteFile(p, []byte(tt.data), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			src, err := OpenSource(p, tt.opts)
+			if err == nil {
+				src.Close()
+				t.Fatalf("no error, want %q", tt.want)
+			}
+			if got := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), ""); !strings.HasPrefix(got, tt.want) {
+				t.Errorf("error %q, want prefix %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSourceFormatSniffsUnknownExtension(t *testing.T) {
+	p := writeFile(t, "export.dat", []byte("a;b\n1;2\n"))
+	src := openTestSource(t, p, SourceOptions{})
+	if _, ok := src.(*csvSource); !ok {
+		t.Fatalf("got %T, want CSV", src)
+	}
+	rows := readAll(t, src)
+	if len(rows) != 1 || rows[0].Cells[1] != "2" {
+		t.Errorf("rows %+v", rows)
+	}
+}
+
+func TestCSVUnterminatedQuote(t *testing.T) {
+	p := writeFile(t, "q.csv", []byte("a,b\n1,\"open\n2,x\n"))
+	src := openTestSource(t, p, SourceOptions{})
+	rows := readAll(t, src)
+	if len(rows) != 1 || rows[0].Line != 2 || !strings.Contains(rows[0].Err, "the quoted cell opened on line 2 is not closed properly") {
+		t.Errorf("rows %+v", rows)
+	}
+}
