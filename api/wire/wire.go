@@ -195,10 +195,11 @@ func Allowed(list []string, name string) bool {
 }
 
 // Sideloads lists, per listed resource, the related records a read returns
-// beside the resource array, as objects keyed by id. [A.3] for Variants;
+// beside the resource array, as objects keyed by id. [A.3] for Variants
+// (plus ProductTags, so one variant read carries its product's tag names);
 // [lading] for the others.
 var Sideloads = map[string][]string{
-	Variants:     {Products, Attributes, AttributeOptions, PricingTiers, VariantPrices, AccountAddresses, WarehouseStockLevels},
+	Variants:     {Products, Attributes, AttributeOptions, PricingTiers, VariantPrices, ProductTags, AccountAddresses, WarehouseStockLevels},
 	Products:     {Variants, Attributes, AttributeOptions, PricingTiers, VariantPrices, ProductTags},
 	PackingSlips: {LineItems, SalesOrders, Addresses},
 	ProductFiles: {Products},
