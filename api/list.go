@@ -1,0 +1,134 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+
+	"lading/api/wire"
+)
+
+// listPages pages through a listing of resource from opts.Page to the last
+// page (or opts.MaxPages), decoding each answer into a new P. It stops when
+// the consumer stops, on the first error (yielded once), at the last page,
+// and at an empty page.
+func listPages[P any, PP interface {
+	*P
+	page
+	json.Unmarshaler
+}](ctx context.Context, c *Client, resource string, opts *ListOptions) iter.Seq2[*P, error] {
+	return func(yield func(*P, error) bool) {
+		first := 1
+		maxPages := 0
+		if opts != nil {
+			if opts.Page > 1 {
+				first = opts.Page
+			}
+			maxPages = opts.MaxPages
+		}
+		if err := opts.Validate(resource); err != nil {
+			yield(nil, err)
+			return
+		}
+		for n, num := 0, first; maxPages == 0 || n < maxPages; n, num = n+1, num+1 {
+			body, err := opts.body(resource, num)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			p, err := readPage[P, PP](ctx, c, resource, wire.ListPath(resource), body)
+			if err != nil {
+				yield(nil, fmt.Errorf("%w (page %d)", err, num))
+				return
+			}
+			if !yield(p, nil) {
+				return
+			}
+			m, got := PP(p).pageMeta(), PP(p).pageLen()
+			if got == 0 || ctx.Err() != nil {
+				return
+			}
+			if m == (Meta{}) {
+				// No paging block: go on while pages come back full.
+				if got < opts.pageSize() {
+					return
+				}
+			} else if m.CurrentPage >= m.LastPage {
+				return
+			}
+		}
+	}
+}
+
+// readPage sends one read and decodes its answer.
+func readPage[P any, PP interface {
+	*P
+	json.Unmarshaler
+}](ctx context.Context, c *Client, resource, path string, body []byte) (*P, error) {
+	ans, err := c.do(ctx, call{path: path, body: body})
+	if err != nil {
+		return nil, err
+	}
+	p := new(P)
+	if err := PP(p).UnmarshalJSON(ans.body); err != nil {
+		return nil, fmt.Errorf("api: POST %s%s: %w: %w", c.base.Path, path, ErrNotApplied, err)
+	}
+	return p, nil
+}
+
+// getPage reads records of resource by id (the detail read).
+func getPage[P any, PP interface {
+	*P
+	json.Unmarshaler
+}](ctx context.Context, c *Client, resource string, ids []ID) (*P, error) {
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("api: %s detail read: %w: no ids given", resource, ErrNotApplied)
+	}
+	if len(ids) > wire.MaxPageSize {
+		return nil, fmt.Errorf("api: %s detail read: %w: %d ids; at most %d per read, split them", resource, ErrNotApplied, len(ids), wire.MaxPageSize)
+	}
+	refs := make([]Ref, len(ids))
+	for i, id := range ids {
+		if id == "" {
+			return nil, fmt.Errorf("api: %s detail read: %w: id %d is empty", resource, ErrNotApplied, i)
+		}
+		refs[i] = Ref{ID: id}
+	}
+	body, err := json.Marshal(map[string]any{wire.KeyAction: wire.ActionRead, resource: refs})
+	if err != nil {
+		return nil, err
+	}
+	return readPage[P, PP](ctx, c, resource, wire.DetailPath(resource), body)
+}
+
+// records flattens a page iterator into its records.
+func records[P any, T any](pages iter.Seq2[*P, error], items func(*P) []*T) iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) {
+		for p, err := range pages {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for _, r := range items(p) {
+				if !yield(r, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Ref points at a record by id, as in links arrays.
+type Ref struct {
+	ID ID `json:"id"`
+}
+
+// Refs returns one Ref per id.
+func Refs(ids ...ID) []Ref {
+	out := make([]Ref, len(ids))
+	for i, id := range ids {
+		out[i] = Ref{ID: id}
+	}
+	return out
+}

@@ -1,0 +1,150 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"lading/api/wire"
+)
+
+// decodePage splits a read answer into its meta, the requested resource's
+// records and the sideloads.
+func decodePage[T any](b []byte, resource string, meta *Meta, items *[]*T, side *Sideloads) error {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		return fmt.Errorf("%s read answer: %w", resource, err)
+	}
+	for name, raw := range top {
+		var err error
+		switch name {
+		case wire.KeyMeta:
+			err = json.Unmarshal(raw, meta)
+		case resource:
+			*items, err = decodeList[T](raw)
+			if err != nil {
+				err = fmt.Errorf("%s: %w", resource, err)
+			}
+		default:
+			err = side.decodeSideload(name, raw)
+		}
+		if err != nil {
+			return fmt.Errorf("%s read answer: %w", resource, err)
+		}
+	}
+	return nil
+}
+
+// page is what the listing iterator needs of a page type.
+type page interface {
+	pageMeta() Meta
+	pageLen() int
+}
+
+// VariantPage is one page of a Variants read, with its sideloads.
+type VariantPage struct {
+	Meta     Meta
+	Variants []*Variant
+	Sideloads
+}
+
+// UnmarshalJSON decodes a Variants read answer.
+func (p *VariantPage) UnmarshalJSON(b []byte) error {
+	return decodePage(b, wire.Variants, &p.Meta, &p.Variants, &p.Sideloads)
+}
+func (p *VariantPage) pageMeta() Meta { return p.Meta }
+func (p *VariantPage) pageLen() int   { return len(p.Variants) }
+
+// ProductPage is one page of a Products read, with its sideloads.
+type ProductPage struct {
+	Meta     Meta
+	Products []*Product
+	Sideloads
+}
+
+// UnmarshalJSON decodes a Products read answer.
+func (p *ProductPage) UnmarshalJSON(b []byte) error {
+	return decodePage(b, wire.Products, &p.Meta, &p.Products, &p.Sideloads)
+}
+func (p *ProductPage) pageMeta() Meta { return p.Meta }
+func (p *ProductPage) pageLen() int   { return len(p.Products) }
+
+// ProductTagPage is one page of a ProductTags read.
+type ProductTagPage struct {
+	Meta        Meta
+	ProductTags []*ProductTag
+	Sideloads
+}
+
+// UnmarshalJSON decodes a ProductTags read answer.
+func (p *ProductTagPage) UnmarshalJSON(b []byte) error {
+	return decodePage(b, wire.ProductTags, &p.Meta, &p.ProductTags, &p.Sideloads)
+}
+func (p *ProductTagPage) pageMeta() Meta { return p.Meta }
+func (p *ProductTagPage) pageLen() int   { return len(p.ProductTags) }
+
+// ProductFilePage is one page of a ProductFiles read.
+type ProductFilePage struct {
+	Meta         Meta
+	ProductFiles []*ProductFile
+	Sideloads
+}
+
+// UnmarshalJSON decodes a ProductFiles read answer.
+func (p *ProductFilePage) UnmarshalJSON(b []byte) error {
+	return decodePage(b, wire.ProductFiles, &p.Meta, &p.ProductFiles, &p.Sideloads)
+}
+func (p *ProductFilePage) pageMeta() Meta { return p.Meta }
+func (p *ProductFilePage) pageLen() int   { return len(p.ProductFiles) }
+
+// PackingSlipPage is one page of a PackingSlips read.
+type PackingSlipPage struct {
+	Meta         Meta
+	PackingSlips []*PackingSlip
+	Sideloads
+}
+
+// UnmarshalJSON decodes a PackingSlips read answer.
+func (p *PackingSlipPage) UnmarshalJSON(b []byte) error {
+	return decodePage(b, wire.PackingSlips, &p.Meta, &p.PackingSlips, &p.Sideloads)
+}
+func (p *PackingSlipPage) pageMeta() Meta { return p.Meta }
+func (p *PackingSlipPage) pageLen() int   { return len(p.PackingSlips) }
+
+// FulfillmentPage is one page of a fulfillments read, with its line items.
+type FulfillmentPage struct {
+	Meta         Meta
+	Fulfillments []*Fulfillment
+	Sideloads
+}
+
+// UnmarshalJSON decodes a fulfillments read answer.
+func (p *FulfillmentPage) UnmarshalJSON(b []byte) error {
+	return decodePage(b, wire.Fulfillments, &p.Meta, &p.Fulfillments, &p.Sideloads)
+}
+func (p *FulfillmentPage) pageMeta() Meta { return p.Meta }
+func (p *FulfillmentPage) pageLen() int   { return len(p.Fulfillments) }
+
+// SalesOrderPage is one page of a SalesOrders read (not an endpoint of the
+// integrations interface; kept to decode recorded answers).
+type SalesOrderPage struct {
+	Meta        Meta
+	SalesOrders []*SalesOrder
+	Sideloads
+}
+
+// UnmarshalJSON decodes a SalesOrders read answer.
+func (p *SalesOrderPage) UnmarshalJSON(b []byte) error {
+	return decodePage(b, wire.SalesOrders, &p.Meta, &p.SalesOrders, &p.Sideloads)
+}
+
+// PackageCarrierTypePage is one page of a PackageCarrierTypes read.
+type PackageCarrierTypePage struct {
+	Meta                Meta
+	PackageCarrierTypes []*PackageCarrierType
+	Sideloads
+}
+
+// UnmarshalJSON decodes a PackageCarrierTypes read answer.
+func (p *PackageCarrierTypePage) UnmarshalJSON(b []byte) error {
+	return decodePage(b, wire.PackageCarrierTypes, &p.Meta, &p.PackageCarrierTypes, &p.Sideloads)
+}

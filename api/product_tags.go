@@ -1,0 +1,56 @@
+package api
+
+import (
+	"context"
+	"iter"
+
+	"lading/api/wire"
+)
+
+// ProductTagsService reads and writes product tags. [Spec]
+type ProductTagsService struct{ c *Client }
+
+// ProductTagWrite is a product tag record of a write.
+type ProductTagWrite struct {
+	ID     ID     `json:"id,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Delete int    `json:"delete,omitempty"`
+}
+
+// ListPages reads tags page by page.
+func (s *ProductTagsService) ListPages(ctx context.Context, opts *ListOptions) iter.Seq2[*ProductTagPage, error] {
+	return listPages[ProductTagPage](ctx, s.c, wire.ProductTags, opts)
+}
+
+// List reads every tag matching opts.
+func (s *ProductTagsService) List(ctx context.Context, opts *ListOptions) iter.Seq2[*ProductTag, error] {
+	return records(s.ListPages(ctx, opts), func(p *ProductTagPage) []*ProductTag { return p.ProductTags })
+}
+
+// Get reads tags by id (the detail read, on v1).
+func (s *ProductTagsService) Get(ctx context.Context, ids ...ID) (*ProductTagPage, error) {
+	return getPage[ProductTagPage](ctx, s.c, wire.ProductTags, ids)
+}
+
+// Write sends tag records.
+func (s *ProductTagsService) Write(ctx context.Context, records []ProductTagWrite) (*WriteResult, error) {
+	return s.c.write(ctx, writeSpec{resource: wire.ProductTags, path: wire.WritePath(wire.ProductTags), records: records, n: len(records)})
+}
+
+// Create creates one tag per name.
+func (s *ProductTagsService) Create(ctx context.Context, names ...string) (*WriteResult, error) {
+	recs := make([]ProductTagWrite, len(names))
+	for i, n := range names {
+		recs[i] = ProductTagWrite{Name: n}
+	}
+	return s.Write(ctx, recs)
+}
+
+// Delete marks tags deleted ({id, delete: 1}).
+func (s *ProductTagsService) Delete(ctx context.Context, ids ...ID) (*WriteResult, error) {
+	recs := make([]ProductTagWrite, len(ids))
+	for i, id := range ids {
+		recs[i] = ProductTagWrite{ID: id, Delete: 1}
+	}
+	return s.Write(ctx, recs)
+}

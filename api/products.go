@@ -1,0 +1,130 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"iter"
+
+	"lading/api/wire"
+)
+
+// ProductsService reads and writes products. [Spec]
+type ProductsService struct{ c *Client }
+
+// ProductWrite is a product record of a write. Only the fields set are
+// sent: a record with ID edits that product (send only what changed), one
+// without creates a product.
+type ProductWrite struct {
+	ID          ID            `json:"id,omitempty"`
+	Name        *string       `json:"name,omitempty"`
+	Description *string       `json:"description,omitempty"`
+	Notes       *string       `json:"notes,omitempty"`
+	Archive     int           `json:"archive,omitempty"`
+	Delete      int           `json:"delete,omitempty"`
+	Links       *ProductLinks `json:"links,omitempty"`
+}
+
+// ProductLinks are the related records of a product write.
+//
+// To create a product without variants, give Variants: []VariantWrite{{}}
+// (one attributeless variant). With attributes, give Attributes and one
+// VariantWrite per variant whose AttributeOptions[i] is the value of
+// Attributes[i].
+type ProductLinks struct {
+	Variants     []VariantWrite `json:"Variants,omitempty"`
+	Attributes   []AttributeRef `json:"Attributes,omitempty"`
+	PricingTiers []TierValue    `json:"PricingTiers,omitempty"`
+	ProductTags  []TagRef       `json:"ProductTags,omitempty"`
+}
+
+// AttributeRef names an attribute of a product being created, and its
+// position.
+type AttributeRef struct {
+	Name  string `json:"name"`
+	Order int    `json:"order"`
+}
+
+// TierValue is a price in a pricing tier, given by ID, or by Name (which
+// creates the tier if it does not exist). Value is a decimal string.
+type TierValue struct {
+	ID    ID     `json:"id,omitempty"`
+	Name  string `json:"name,omitempty"`
+	Value string `json:"value"`
+}
+
+// TagRef is a product tag given by ID, or by Name (which creates the tag).
+type TagRef struct {
+	ID   ID     `json:"id,omitempty"`
+	Name string `json:"name,omitempty"`
+}
+
+// ListPages reads products page by page, with sideloads. Filterable
+// attributes: wire.Filterable[wire.Products].
+func (s *ProductsService) ListPages(ctx context.Context, opts *ListOptions) iter.Seq2[*ProductPage, error] {
+	return listPages[ProductPage](ctx, s.c, wire.Products, opts)
+}
+
+// List reads every product matching opts, paging to the last page.
+func (s *ProductsService) List(ctx context.Context, opts *ListOptions) iter.Seq2[*Product, error] {
+	return records(s.ListPages(ctx, opts), func(p *ProductPage) []*Product { return p.Products })
+}
+
+// Get reads products by id (the detail read), with sideloads.
+func (s *ProductsService) Get(ctx context.Context, ids ...ID) (*ProductPage, error) {
+	return getPage[ProductPage](ctx, s.c, wire.Products, ids)
+}
+
+// Write sends up to wire.MaxWriteRecords product records in one request.
+// A nil error with result.Err() != nil means some records were rejected;
+// see [WriteResult] and [Classify].
+func (s *ProductsService) Write(ctx context.Context, records []ProductWrite) (*WriteResult, error) {
+	return s.c.write(ctx, writeSpec{resource: wire.Products, path: wire.WritePath(wire.Products), records: records, n: len(records)})
+}
+
+// Archive archives products one record each ({id, archive: 1}).
+func (s *ProductsService) Archive(ctx context.Context, ids ...ID) (*WriteResult, error) {
+	recs := make([]ProductWrite, len(ids))
+	for i, id := range ids {
+		recs[i] = ProductWrite{ID: id, Archive: 1}
+	}
+	return s.Write(ctx, recs)
+}
+
+// Delete marks products deleted ({id, delete: 1}).
+func (s *ProductsService) Delete(ctx context.Context, ids ...ID) (*WriteResult, error) {
+	recs := make([]ProductWrite, len(ids))
+	for i, id := range ids {
+		recs[i] = ProductWrite{ID: id, Delete: 1}
+	}
+	return s.Write(ctx, recs)
+}
+
+// Tag links tags (by id, or by name to create them) to one product.
+func (s *ProductsService) Tag(ctx context.Context, id ID, tags ...TagRef) (*WriteResult, error) {
+	return s.Write(ctx, []ProductWrite{{ID: id, Links: &ProductLinks{ProductTags: tags}}})
+}
+
+// BulkArchive archives products with one bulk action.
+func (s *ProductsService) BulkArchive(ctx context.Context, ids []ID) (*WriteResult, error) {
+	return s.c.write(ctx, writeSpec{
+		resource: wire.Products, path: wire.WritePath(wire.Products),
+		records: Refs(ids...), n: len(ids),
+		bulk: map[string]int{wire.BulkArchive: 1},
+	})
+}
+
+// BulkTag assigns tags (by id) to products with one bulk action.
+func (s *ProductsService) BulkTag(ctx context.Context, ids []ID, tagIDs []ID) (*WriteResult, error) {
+	if len(tagIDs) == 0 {
+		return nil, fmt.Errorf("api: Products bulk tag: %w: no tag ids given", ErrNotApplied)
+	}
+	tags := make([]map[string]any, len(tagIDs))
+	for i, t := range tagIDs {
+		tags[i] = map[string]any{"id": t, wire.BulkAssign: 1}
+	}
+	return s.c.write(ctx, writeSpec{
+		resource: wire.Products, path: wire.WritePath(wire.Products),
+		records: Refs(ids...), n: len(ids),
+		bulk: map[string]any{wire.BulkTags: tags},
+	})
+}

@@ -1,0 +1,170 @@
+package api
+
+import (
+	"sort"
+
+	"lading/api/wire"
+)
+
+// OptionValue is one attribute/option pair of a variant, such as
+// ("Color", "Black").
+type OptionValue struct {
+	AttributeID ID
+	Attribute   string
+	OptionID    ID
+	Value       string
+	// Order is the attribute's order on its product.
+	Order int
+}
+
+// Options returns the attribute/option pairs of v, ordered by the
+// attribute's order, then name. It follows v's links to AttributeOptions
+// and each option's link to its attribute; where a link is missing it looks
+// for records that link back.
+func (s *Sideloads) Options(v *Variant) []OptionValue {
+	ids := v.Links.IDs(wire.AttributeOptions)
+	if len(ids) == 0 {
+		for id, o := range s.AttributeOptions {
+			if o.Links.Has(wire.Variants, v.ID) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	var out []OptionValue
+	for _, oid := range ids {
+		o := s.AttributeOptions[oid]
+		if o == nil {
+			continue
+		}
+		ov := OptionValue{OptionID: oid, Value: o.Label()}
+		ov.AttributeID = o.Links.First(wire.Attributes)
+		if ov.AttributeID == "" {
+			for aid, a := range s.Attributes {
+				if a.Links.Has(wire.AttributeOptions, oid) {
+					ov.AttributeID = aid
+					break
+				}
+			}
+		}
+		if a := s.Attributes[ov.AttributeID]; a != nil {
+			ov.Attribute = string(a.Name)
+			n, _ := a.Order.Int()
+			ov.Order = int(n)
+		}
+		out = append(out, ov)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Order != out[j].Order {
+			return out[i].Order < out[j].Order
+		}
+		return out[i].Attribute < out[j].Attribute
+	})
+	return out
+}
+
+// Prices returns the prices of v keyed by pricing tier name (the tier id
+// when the tier is not sideloaded).
+func (s *Sideloads) Prices(v *Variant) map[string]Flex {
+	ids := v.Links.IDs(wire.VariantPrices)
+	if len(ids) == 0 {
+		for id, p := range s.VariantPrices {
+			if p.Links.Has(wire.Variants, v.ID) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	out := make(map[string]Flex, len(ids))
+	for _, id := range ids {
+		p := s.VariantPrices[id]
+		if p == nil {
+			continue
+		}
+		tid := p.Links.First(wire.PricingTiers)
+		key := string(tid)
+		if t := s.PricingTiers[tid]; t != nil && t.Name != "" {
+			key = string(t.Name)
+		}
+		if key != "" {
+			out[key] = p.Price
+		}
+	}
+	return out
+}
+
+// Tags returns the names of p's product tags, sorted.
+func (s *Sideloads) Tags(p *Product) []string {
+	ids := p.Links.IDs(wire.ProductTags)
+	if len(ids) == 0 {
+		for id, t := range s.ProductTags {
+			if t.Links.Has(wire.Products, p.ID) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	var out []string
+	for _, id := range ids {
+		if t := s.ProductTags[id]; t != nil {
+			out = append(out, string(t.Name))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Product returns the sideloaded product of v, or nil.
+func (s *Sideloads) Product(v *Variant) *Product {
+	return s.Products[v.ProductID()]
+}
+
+// VariantsOf returns the sideloaded variants of p, in p's link order.
+func (s *Sideloads) VariantsOf(p *Product) []*Variant {
+	var out []*Variant
+	for _, id := range p.Links.IDs(wire.Variants) {
+		if v := s.Variants[id]; v != nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// StockIn returns v's stock level in the warehouse (an AccountAddresses
+// id), if the answer sideloaded it.
+func (s *Sideloads) StockIn(v *Variant, warehouse ID) (*WarehouseStockLevel, bool) {
+	for _, id := range v.Links.IDs(wire.WarehouseStockLevels) {
+		if w := s.WarehouseStockLevels[id]; w != nil && w.WarehouseID() == warehouse {
+			return w, true
+		}
+	}
+	for _, w := range s.WarehouseStockLevels {
+		if w.Links.Has(wire.Variants, v.ID) && w.WarehouseID() == warehouse {
+			return w, true
+		}
+	}
+	return nil, false
+}
+
+// Warehouses returns the sideloaded account addresses that are warehouses,
+// in id order.
+func (s *Sideloads) Warehouses() []*AccountAddress {
+	var out []*AccountAddress
+	for _, a := range s.AccountAddresses {
+		if a.IsWarehouse() {
+			out = append(out, a)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return idLess(string(out[i].ID), string(out[j].ID)) })
+	return out
+}
+
+// LineItemsOf returns the sideloaded line items a record links to (a
+// fulfillment's or packing slip's links), in link order. A link's quantity
+// is kept on the link; the line item carries its own.
+func (s *Sideloads) LineItemsOf(links Links) []*LineItem {
+	var out []*LineItem
+	for _, id := range links.IDs(wire.LineItems) {
+		if li := s.LineItems[id]; li != nil {
+			out = append(out, li)
+		}
+	}
+	return out
+}

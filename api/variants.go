@@ -1,0 +1,149 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+
+	"lading/api/wire"
+)
+
+// VariantsService reads and writes variants. [Spec]
+type VariantsService struct{ c *Client }
+
+// VariantWrite is a variant record of a write, on its own (Variants.Write)
+// or inside a product create (ProductLinks.Variants). Only the fields set
+// are sent; a record with ID edits that variant.
+type VariantWrite struct {
+	ID            ID            `json:"id,omitempty"`
+	SKU           *string       `json:"sku,omitempty"`
+	UPC           *string       `json:"upc,omitempty"`
+	Description   *string       `json:"description,omitempty"`
+	Notes         *string       `json:"notes,omitempty"`
+	Weight        *string       `json:"weight,omitempty"`
+	Cost          *string       `json:"cost,omitempty"`
+	Quantity      *string       `json:"quantity,omitempty"` // opening stock, on create only
+	Location1     *string       `json:"location_1,omitempty"`
+	LowStockAlert *string       `json:"low_stock_alert,omitempty"`
+	SupplierCost  *string       `json:"supplier_cost,omitempty"`
+	Delete        int           `json:"delete,omitempty"`
+	Links         *VariantLinks `json:"links,omitempty"`
+}
+
+// VariantLinks are the related records of a variant write.
+type VariantLinks struct {
+	AttributeOptions   []OptionRef `json:"AttributeOptions,omitempty"`
+	Products           []Ref       `json:"Products,omitempty"`
+	PricingTiers       []TierValue `json:"PricingTiers,omitempty"`
+	ReconcileInventory []Reconcile `json:"ReconcileInventory,omitempty"`
+}
+
+// OptionRef is an option value of a variant being written. Attribute names
+// the attribute it belongs to (sent as links.Attributes [{name}], created
+// if new); inside a product create it may be left empty to mean the
+// product's Attributes at the same position.
+type OptionRef struct {
+	Value     string
+	Order     *int
+	Attribute string
+}
+
+// MarshalJSON writes {value, order?, links?: {Attributes: [{name}]}}.
+func (o OptionRef) MarshalJSON() ([]byte, error) {
+	type nameRef struct {
+		Name string `json:"name"`
+	}
+	type links struct {
+		Attributes []nameRef `json:"Attributes"`
+	}
+	out := struct {
+		Value string `json:"value"`
+		Order *int   `json:"order,omitempty"`
+		Links *links `json:"links,omitempty"`
+	}{Value: o.Value, Order: o.Order}
+	if o.Attribute != "" {
+		out.Links = &links{Attributes: []nameRef{{Name: o.Attribute}}}
+	}
+	return json.Marshal(out)
+}
+
+// Reconcile is one stock change of a variant write. [A.7]
+type Reconcile struct {
+	Change string         `json:"change"`
+	Units  float64        `json:"units"`
+	Links  ReconcileLinks `json:"links"`
+}
+
+// ReconcileLinks names the warehouse of a stock change.
+type ReconcileLinks struct {
+	AccountAddresses []Ref `json:"AccountAddresses"`
+}
+
+// ListPages reads variants page by page, with sideloads (products,
+// attributes, options, prices, stock levels). Filterable attributes:
+// wire.Filterable[wire.Variants].
+func (s *VariantsService) ListPages(ctx context.Context, opts *ListOptions) iter.Seq2[*VariantPage, error] {
+	return listPages[VariantPage](ctx, s.c, wire.Variants, opts)
+}
+
+// List reads every variant matching opts, paging to the last page.
+func (s *VariantsService) List(ctx context.Context, opts *ListOptions) iter.Seq2[*Variant, error] {
+	return records(s.ListPages(ctx, opts), func(p *VariantPage) []*Variant { return p.Variants })
+}
+
+// Get reads variants by id (the detail read), with sideloads.
+func (s *VariantsService) Get(ctx context.Context, ids ...ID) (*VariantPage, error) {
+	return getPage[VariantPage](ctx, s.c, wire.Variants, ids)
+}
+
+// BySKUChunk is how many SKUs one BySKU request asks for, as `or`
+// conditions.
+const BySKUChunk = 100
+
+// BySKU looks variants up by SKU, BySKUChunk SKUs per request (an `or` of
+// sku conditions), and returns those found keyed by SKU. Empty and repeated
+// SKUs are skipped; a SKU the service does not know is absent from the map.
+func (s *VariantsService) BySKU(ctx context.Context, skus []string) (map[string]*Variant, error) {
+	found := make(map[string]*Variant, len(skus))
+	want := make(map[string]bool, len(skus))
+	var uniq []string
+	for _, k := range skus {
+		if k != "" && !want[k] {
+			want[k] = true
+			uniq = append(uniq, k)
+		}
+	}
+	for start := 0; start < len(uniq); start += BySKUChunk {
+		chunk := uniq[start:min(start+BySKUChunk, len(uniq))]
+		conds := make([]Cond, len(chunk))
+		for i, k := range chunk {
+			conds[i] = Where("sku", "=", k)
+		}
+		for v, err := range s.List(ctx, &ListOptions{Filter: Or(conds...)}) {
+			if err != nil {
+				return found, fmt.Errorf("looking up SKUs %d-%d of %d: %w", start+1, start+len(chunk), len(uniq), err)
+			}
+			k := string(v.SKU)
+			if want[k] && found[k] == nil {
+				found[k] = v
+			}
+		}
+	}
+	return found, nil
+}
+
+// Write sends up to wire.MaxWriteRecords variant records in one request.
+// A nil error with result.Err() != nil means some records were rejected.
+func (s *VariantsService) Write(ctx context.Context, records []VariantWrite) (*WriteResult, error) {
+	return s.c.write(ctx, writeSpec{resource: wire.Variants, path: wire.WritePath(wire.Variants), records: records, n: len(records)})
+}
+
+// Delete marks variants deleted ({id, delete: 1}).
+func (s *VariantsService) Delete(ctx context.Context, ids ...ID) (*WriteResult, error) {
+	recs := make([]VariantWrite, len(ids))
+	for i, id := range ids {
+		recs[i] = VariantWrite{ID: id, Delete: 1}
+	}
+	return s.Write(ctx, recs)
+}
