@@ -22,9 +22,9 @@ type csvSource struct {
 	r      *csv.Reader
 	header []string
 	row    []string // reused for every Next
-	// checkUTF8 is set when no decoder runs, so invalid bytes are caught
+	// guard is set when no decoder runs, so that invalid bytes are caught
 	// per row instead of silently becoming U+FFFD in the request bodies.
-	checkUTF8 bool
+	guard *utf8Guard
 }
 
 func openCSV(path string, o SourceOptions) (*csvSource, error) {
@@ -43,7 +43,8 @@ func openCSV(path string, o SourceOptions) (*csvSource, error) {
 
 // newCSVSource sets up decoding, detects the delimiter and reads the header.
 func newCSVSource(name string, in io.Reader, o SourceOptions) (*csvSource, error) {
-	br := bufio.NewReaderSize(in, csvBufferSize)
+	guard := &utf8Guard{r: in}
+	br := bufio.NewReaderSize(guard, csvBufferSize)
 	head, _ := br.Peek(4)
 	if bytes.HasPrefix(head, zipMagic) {
 		return nil, fmt.Errorf("%s: this is an XLSX workbook, not a CSV file: rename it to .xlsx or set format: xlsx", name)
@@ -79,7 +80,10 @@ func newCSVSource(name string, in io.Reader, o SourceOptions) (*csvSource, error
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
 	r.LazyQuotes = false
-	s := &csvSource{name: name, r: r, checkUTF8: dec == nil}
+	s := &csvSource{name: name, r: r}
+	if dec == nil {
+		s.guard = guard
+	}
 	if err := s.readHeader(o.HeaderRow); err != nil {
 		return nil, err
 	}
@@ -107,7 +111,7 @@ func (s *csvSource) readHeader(headerRow int) error {
 		if line < headerRow || allEmpty(rec) {
 			continue
 		}
-		if s.checkUTF8 {
+		if s.guard != nil && s.guard.invalid {
 			if col := invalidUTF8(rec); col > 0 {
 				return &RowError{File: s.name, Line: line, Column: col, Msg: notUTF8Msg}
 			}
@@ -140,7 +144,7 @@ func (s *csvSource) Next() ([]string, int, error) {
 			return s.row, line, &RowError{File: s.name, Line: line,
 				Msg: longRowMsg(width, len(s.header), col, rec[col-1])}
 		}
-		if s.checkUTF8 {
+		if s.guard != nil && s.guard.invalid {
 			if col := invalidUTF8(rec); col > 0 {
 				return s.row, line, &RowError{File: s.name, Line: line, Column: col, Msg: notUTF8Msg}
 			}

@@ -3,7 +3,9 @@ package importer
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
@@ -42,4 +44,42 @@ func csvDecoder(name string, head []byte) (encoding.Encoding, error) {
 		return charmap.ISO8859_1, nil
 	}
 	return nil, fmt.Errorf("encoding %q is not supported: use utf-8, utf-16, utf-16le, utf-16be, windows-1252 or iso-8859-1", name)
+}
+
+// utf8Guard passes bytes through and notes whether any of them are not valid
+// UTF-8. Checking large chunks here is much cheaper than checking every
+// cell; rows are checked one by one only once the guard has seen a bad byte
+// (it reads ahead of the CSV parser, so no bad row slips past).
+type utf8Guard struct {
+	r       io.Reader
+	invalid bool
+	split   bool // the previous chunk ended inside a multi-byte rune
+}
+
+func (g *utf8Guard) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if n > 0 && !g.invalid {
+		b := p[:n]
+		if g.split { // finish the rune cut by the previous chunk
+			for i := 0; i < 3 && len(b) > 0 && b[0]&0xC0 == 0x80; i++ {
+				b = b[1:]
+			}
+		}
+		g.split = false
+		// Leave out a rune cut at the end of this chunk.
+		for i := 1; i <= 3 && i <= len(b); i++ {
+			if c := b[len(b)-i]; c >= 0xC0 {
+				if !utf8.FullRune(b[len(b)-i:]) {
+					b, g.split = b[:len(b)-i], true
+				}
+				break
+			} else if c < 0x80 {
+				break
+			}
+		}
+		if !utf8.Valid(b) {
+			g.invalid = true
+		}
+	}
+	return n, err
 }
