@@ -1,0 +1,650 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"lading/api/wire"
+)
+
+// Order states: an order waits until it can initialise a fulfillment.
+const (
+	orderWaiting = "waiting"
+	orderOpen    = "open"
+)
+
+// timeLayouts are the ISO 8601 forms accepted in writes. [Spec]
+var timeLayouts = []string{"2006-01-02T15:04:05-0700", time.RFC3339, "2006-01-02T15:04:05Z0700", time.RFC3339Nano}
+
+// normalizeTime parses an ISO 8601 date-time with an offset (or a date)
+// and gives it in the service's form.
+func normalizeTime(s, field string) (string, error) {
+	s = strings.TrimSpace(s)
+	for _, l := range timeLayouts {
+		if tm, err := time.Parse(l, s); err == nil {
+			return tm.UTC().Format(timeLayout), nil
+		}
+	}
+	if tm, err := time.Parse("2006-01-02", s); err == nil {
+		return tm.UTC().Format(timeLayout), nil
+	}
+	return "", fieldErr(field, "%s %q is not an ISO 8601 date-time like 2016-02-08T22:57:11+0000", field, s)
+}
+
+func fulfillmentSpec() *listSpec {
+	return &listSpec{
+		resource: wire.Fulfillments, table: "fulfillments", base: "deleted = 0 AND complete = 0",
+		cols:   withCommon(map[string]column{"status": {"status", kText}}),
+		render: renderFulfillments,
+	}
+}
+
+// resolveAccount finds the account (and token access) an admin call names.
+func (s *Server) resolveAccount(ctx context.Context, token, account string) (access, error) {
+	if token != "" {
+		a, ok, err := s.authenticate(ctx, token)
+		if err != nil {
+			return a, err
+		}
+		if !ok {
+			return a, errors.New("the token is not registered: register it first (POST " + wire.SandboxAdminPrefix + "/tokens)")
+		}
+		return a, nil
+	}
+	var a access
+	var found bool
+	err := s.st.do(ctx, func(t *txn) error {
+		var err error
+		if account == "" {
+			if a.account, err = t.defaultAccount(); err != nil {
+				return err
+			}
+		} else if _, err := fmt.Sscan(account, &a.account); err != nil {
+			return fmt.Errorf("account %q is not an id", account)
+		}
+		found, err = t.row(`SELECT warehouse_id, channel_id, client_id FROM tokens WHERE account_id = ? ORDER BY created_at LIMIT 1`,
+			[]any{a.account}, &a.warehouse, &a.channel, &a.client)
+		return err
+	})
+	if err != nil {
+		return a, err
+	}
+	if !found {
+		return a, fmt.Errorf("account %s has no token yet: authorize a client or register a token first", account)
+	}
+	return a, nil
+}
+
+// CreateOrder enters an order in the account, as an integrated sales
+// channel would, and initialises its fulfillment at once if it can:
+// assigned to an integration's warehouse, enough available stock there,
+// shipping address populated. Otherwise it waits and is checked again
+// whenever stock changes. [Spec] workflow step 4
+func (s *Server) CreateOrder(ctx context.Context, spec OrderSpec) (string, error) {
+	a, err := s.resolveAccount(ctx, spec.Token, spec.AccountID)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: create order: %w", err)
+	}
+	if len(spec.Lines) == 0 {
+		return "", errors.New("sandbox: create order: an order needs at least one line {sku, quantity}")
+	}
+	warehouse := a.warehouse
+	if spec.WarehouseID != "" {
+		if _, err := fmt.Sscan(spec.WarehouseID, &warehouse); err != nil {
+			return "", fmt.Errorf("sandbox: create order: warehouse_id %q is not an id", spec.WarehouseID)
+		}
+	}
+	var id int64
+	err = s.st.do(ctx, func(t *txn) error {
+		id = t.newID()
+		var addr any
+		if populated(spec.ShippingAddress) {
+			b, _ := json.Marshal(spec.ShippingAddress)
+			aid := t.newID()
+			if _, err := t.exec(`INSERT INTO addresses(id, account_id, data, created_at, updated_at) VALUES(?,?,?,?,?)`,
+				aid, a.account, string(b), t.now, t.now); err != nil {
+				return err
+			}
+			addr = aid
+		}
+		local, err := t.nextLocalID(a.account)
+		if err != nil {
+			return err
+		}
+		if _, err := t.exec(`INSERT INTO orders(id, account_id, local_id, warehouse_id, address_id, state, created_at, updated_at)
+			VALUES(?,?,?,?,?,?,?,?)`, id, a.account, "O"+local, warehouse, addr, orderWaiting, t.now, t.now); err != nil {
+			return err
+		}
+		for i, l := range spec.Lines {
+			if l.Quantity <= 0 {
+				return fmt.Errorf("line %d (%s): quantity %d must be at least 1", i, l.SKU, l.Quantity)
+			}
+			var vid int64
+			found, err := t.row(`SELECT id FROM variants WHERE account_id = ? AND sku = ? AND deleted = 0`, []any{a.account, l.SKU}, &vid)
+			if err != nil {
+				return err
+			}
+			if !found {
+				return fmt.Errorf("line %d: no variant with SKU %q in account %d", i, l.SKU, a.account)
+			}
+			if _, err := t.exec(`INSERT INTO order_lines(id, order_id, variant_id, sku, quantity) VALUES(?,?,?,?,?)`,
+				t.newID(), id, vid, l.SKU, l.Quantity); err != nil {
+				return err
+			}
+		}
+		_, err = t.tryInitialise(a.account, id)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("sandbox: create order: %w", err)
+	}
+	return itoa(id), nil
+}
+
+func populated(addr map[string]string) bool {
+	for _, v := range addr {
+		if strings.TrimSpace(v) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// recheckWaiting tries again every waiting order of the account, oldest
+// first, once stock changed in this transaction.
+func (t *txn) recheckWaiting(account int64) error {
+	if !t.stockChanged {
+		return nil
+	}
+	t.stockChanged = false
+	rows, err := t.query(`SELECT id FROM orders WHERE account_id = ? AND state = ? ORDER BY id`, account, orderWaiting)
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	for _, id := range ids {
+		if _, err := t.tryInitialise(account, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tryInitialise opens the order's fulfillment if the three conditions
+// hold, committing its stock; bundles are split into components.
+func (t *txn) tryInitialise(account, order int64) (bool, error) {
+	var warehouse int64
+	var addr *int64
+	if _, err := t.row(`SELECT warehouse_id, address_id FROM orders WHERE id = ?`, []any{order}, &warehouse, &addr); err != nil {
+		return false, err
+	}
+	if addr == nil {
+		return false, nil
+	}
+	var x int64
+	assigned, err := t.row(`SELECT 1 FROM tokens WHERE account_id = ? AND warehouse_id = ? LIMIT 1`, []any{account, warehouse}, &x)
+	if err != nil || !assigned {
+		return false, err
+	}
+	lines, err := t.expandLines(order)
+	if err != nil {
+		return false, err
+	}
+	for _, l := range lines {
+		avail, err := t.availableIn(l.variant, warehouse)
+		if err != nil {
+			return false, err
+		}
+		if avail < l.quantity {
+			return false, nil
+		}
+	}
+	f := t.newID()
+	if _, err := t.exec(`INSERT INTO fulfillments(id, account_id, order_id, warehouse_id, created_at, updated_at) VALUES(?,?,?,?,?,?)`,
+		f, account, order, warehouse, t.now, t.now); err != nil {
+		return false, err
+	}
+	for _, l := range lines {
+		if _, err := t.exec(`INSERT INTO line_items(id, fulfillment_id, variant_id, sku, quantity) VALUES(?,?,?,?,?)`,
+			t.newID(), f, l.variant, l.sku, l.quantity); err != nil {
+			return false, err
+		}
+		if err := t.adjustLevel(account, l.variant, warehouse, 0, l.quantity); err != nil {
+			return false, err
+		}
+	}
+	_, err = t.exec(`UPDATE orders SET state = ?, updated_at = ? WHERE id = ?`, orderOpen, t.now, order)
+	return err == nil, err
+}
+
+// fulfilLine is one line to ship: a variant (never a bundle) and units.
+type fulfilLine struct {
+	variant, quantity int64
+	sku               string
+}
+
+// expandLines turns the order's lines into line items: a bundle's line
+// becomes its components times the quantity; repeated variants add up.
+// [Spec] workflow step 6
+func (t *txn) expandLines(order int64) ([]fulfilLine, error) {
+	rows, err := t.query(`SELECT l.variant_id, l.quantity, v.bundle FROM order_lines l JOIN variants v ON v.id = l.variant_id
+		WHERE l.order_id = ? ORDER BY l.id`, order)
+	if err != nil {
+		return nil, err
+	}
+	type raw struct {
+		variant, qty int64
+		bundle       bool
+	}
+	var raws []raw
+	for rows.Next() {
+		var r raw
+		if err := rows.Scan(&r.variant, &r.qty, &r.bundle); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		raws = append(raws, r)
+	}
+	rows.Close()
+	qty := map[int64]int64{}
+	var order_ []int64
+	add := func(v, q int64) {
+		if _, ok := qty[v]; !ok {
+			order_ = append(order_, v)
+		}
+		qty[v] += q
+	}
+	for _, r := range raws {
+		if !r.bundle {
+			add(r.variant, r.qty)
+			continue
+		}
+		comps, err := t.components(r.variant)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range comps {
+			add(c.variant, c.quantity*r.qty)
+		}
+	}
+	out := make([]fulfilLine, 0, len(order_))
+	for _, v := range order_ {
+		var sku string
+		if _, err := t.row(`SELECT sku FROM variants WHERE id = ?`, []any{v}, &sku); err != nil {
+			return nil, err
+		}
+		out = append(out, fulfilLine{variant: v, quantity: qty[v], sku: sku})
+	}
+	return out, nil
+}
+
+func renderFulfillments(t *txn, c *call, ids []int64, res *readResult) error {
+	rows, err := t.query(`SELECT f.id, f.order_id, o.address_id, f.status, f.complete, f.created_at, f.updated_at
+		FROM fulfillments f JOIN orders o ON o.id = f.order_id WHERE f.id IN `+inIDs, idList(ids))
+	if err != nil {
+		return err
+	}
+	recs := map[int64]map[string]any{}
+	links := map[int64]map[string]any{}
+	var orders, addrs []int64
+	for rows.Next() {
+		var id, order int64
+		var addr *int64
+		var status, created, updated string
+		var complete bool
+		if err := rows.Scan(&id, &order, &addr, &status, &complete, &created, &updated); err != nil {
+			rows.Close()
+			return err
+		}
+		l := map[string]any{wire.LineItems: []any{}, wire.SalesOrders: idLinks([]int64{order}), wire.Addresses: []any{}}
+		orders = append(orders, order)
+		if addr != nil {
+			l[wire.Addresses] = idLinks([]int64{*addr})
+			addrs = append(addrs, *addr)
+		}
+		links[id] = l
+		recs[id] = map[string]any{"id": itoa(id), "status": status, "complete": boolStr(complete),
+			"created_at": created, "updated_at": updated, wire.KeyLinks: l}
+	}
+	rows.Close()
+	rows, err = t.query(`SELECT fulfillment_id, id FROM line_items WHERE fulfillment_id IN `+inIDs+` ORDER BY fulfillment_id, id`, idList(ids))
+	if err != nil {
+		return err
+	}
+	var items []int64
+	for rows.Next() {
+		var f, li int64
+		if err := rows.Scan(&f, &li); err != nil {
+			rows.Close()
+			return err
+		}
+		appendLink(links[f], wire.LineItems, li)
+		items = append(items, li)
+	}
+	rows.Close()
+	for _, id := range ids {
+		if r, ok := recs[id]; ok {
+			res.records = append(res.records, r)
+		}
+	}
+	return t.sideloadOrderParts(res, c.acc.account, items, orders, addrs)
+}
+
+// sideloadOrderParts adds the LineItems, SalesOrders and Addresses of the
+// account among the given ids.
+func (t *txn) sideloadOrderParts(res *readResult, account int64, items, orders, addrs []int64) error {
+	if len(items) > 0 {
+		rows, err := t.query(`SELECT li.id, li.fulfillment_id, li.variant_id, li.sku, li.quantity, li.shipped_quantity
+			FROM line_items li JOIN fulfillments f ON f.id = li.fulfillment_id WHERE f.account_id = ? AND li.id IN `+inIDs,
+			account, idList(items))
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id, f, v, q, shipped int64
+			var sku string
+			if err := rows.Scan(&id, &f, &v, &sku, &q, &shipped); err != nil {
+				rows.Close()
+				return err
+			}
+			res.add(wire.LineItems, itoa(id), map[string]any{"id": itoa(id), "sku": sku, "variant_id": itoa(v),
+				"quantity": itoa(q), "shipped_quantity": itoa(shipped),
+				wire.KeyLinks: map[string]any{wire.Fulfillments: idLinks([]int64{f}), wire.Variants: idLinks([]int64{v})}})
+		}
+		rows.Close()
+	}
+	if len(orders) > 0 {
+		rows, err := t.query(`SELECT id, local_id, state, created_at, updated_at FROM orders WHERE account_id = ? AND id IN `+inIDs,
+			account, idList(orders))
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			var local, state, created, updated string
+			if err := rows.Scan(&id, &local, &state, &created, &updated); err != nil {
+				rows.Close()
+				return err
+			}
+			res.add(wire.SalesOrders, itoa(id), map[string]any{"id": itoa(id), "local_id": local,
+				"deleted": "0", "created_at": created, "updated_at": updated, wire.KeyLinks: []any{}})
+		}
+		rows.Close()
+	}
+	if len(addrs) > 0 {
+		rows, err := t.query(`SELECT id, data, created_at, updated_at FROM addresses WHERE account_id = ? AND id IN `+inIDs,
+			account, idList(addrs))
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var data, created, updated string
+			if err := rows.Scan(&id, &data, &created, &updated); err != nil {
+				return err
+			}
+			rec := map[string]any{}
+			var fields map[string]string
+			json.Unmarshal([]byte(data), &fields)
+			keys := make([]string, 0, len(fields))
+			for k := range fields {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				rec[k] = fields[k]
+			}
+			rec["id"], rec["type"], rec["created_at"], rec["updated_at"] = itoa(id), "shipping", created, updated
+			rec[wire.KeyLinks] = []any{}
+			res.add(wire.Addresses, itoa(id), rec)
+		}
+	}
+	return nil
+}
+
+func fulfillmentWriter() *writer {
+	return &writer{resource: wire.Fulfillments, apply: applyFulfillmentStatus}
+}
+
+// applyFulfillmentStatus sets the free-text status of a fulfillment.
+// [Spec] "status accepts any string"
+func applyFulfillmentStatus(t *txn, c *call, i int, rec record) (int64, error) {
+	id, hasID, err := idField(rec, "")
+	if err != nil {
+		return 0, err
+	}
+	if !hasID {
+		return 0, fieldErr("id", "id is required: fulfillments are created by orders, not by writes")
+	}
+	status, present, err := strField(rec, "status", "")
+	if err != nil {
+		return 0, err
+	}
+	if !present {
+		return 0, fieldErr("status", "status is required (any string)")
+	}
+	var x int64
+	found, err := t.row(`SELECT id FROM fulfillments WHERE id = ? AND account_id = ? AND deleted = 0`, []any{id, c.acc.account}, &x)
+	if err != nil {
+		return 0, err
+	}
+	if !found {
+		return 0, fieldErr("id", "no Fulfillments record with id %d in this account", id)
+	}
+	_, err = t.exec(`UPDATE fulfillments SET status = ?, updated_at = ? WHERE id = ?`, status, t.now, id)
+	return id, err
+}
+
+func shipmentWriter() *writer {
+	return &writer{resource: wire.Shipments, apply: applyShipment}
+}
+
+// applyShipment records shipped units of line items of one open
+// fulfillment. When every line item is shipped in full the fulfillment
+// completes, leaves the open list, and its stock leaves the warehouse.
+func applyShipment(t *txn, c *call, i int, rec record) (int64, error) {
+	account := c.acc.account
+	shippedAt, present, err := strField(rec, "shipped_at", "")
+	if err != nil {
+		return 0, err
+	}
+	if !present || shippedAt == "" {
+		return 0, fieldErr("shipped_at", "shipped_at is required: an ISO 8601 date-time like 2016-02-08T22:57:11+0000")
+	}
+	if shippedAt, err = normalizeTime(shippedAt, "shipped_at"); err != nil {
+		return 0, err
+	}
+	links, err := linksOf(rec, "")
+	if err != nil {
+		return 0, err
+	}
+	fids, err := linkIDs(links[wire.Fulfillments], "links.Fulfillments")
+	if err != nil {
+		return 0, err
+	}
+	if len(fids) != 1 {
+		return 0, fieldErr("links.Fulfillments", "a shipment needs links.Fulfillments with exactly one fulfillment, got %d", len(fids))
+	}
+	f := fids[0]
+	var complete bool
+	var warehouse int64
+	found, err := t.row(`SELECT complete, warehouse_id FROM fulfillments WHERE id = ? AND account_id = ? AND deleted = 0`,
+		[]any{f, account}, &complete, &warehouse)
+	if err != nil {
+		return 0, err
+	}
+	if !found {
+		return 0, fieldErr("links.Fulfillments[0].id", "no Fulfillments record with id %d in this account", f)
+	}
+	if complete {
+		return 0, fieldErr("links.Fulfillments[0].id", "fulfillment %d is already complete", f)
+	}
+	lis := links[wire.LineItems]
+	if len(lis) == 0 {
+		return 0, fieldErr("links.LineItems", "a shipment needs links.LineItems [{\"id\", \"quantity\"}]")
+	}
+	fields := map[string]string{}
+	for _, k := range []string{"tracking_number", "tracking_link", "carrier"} {
+		s, _, err := strField(rec, k, "")
+		if err != nil {
+			return 0, err
+		}
+		fields[k] = s
+	}
+	sid := t.newID()
+	if _, err := t.exec(`INSERT INTO shipments(id, account_id, fulfillment_id, shipped_at, tracking_number, tracking_link, carrier, created_at)
+		VALUES(?,?,?,?,?,?,?,?)`, sid, account, f, shippedAt, fields["tracking_number"], fields["tracking_link"], fields["carrier"], t.now); err != nil {
+		return 0, err
+	}
+	for j, l := range lis {
+		p := fmt.Sprintf("links.LineItems[%d].", j)
+		li, present, err := idField(l, p)
+		if err != nil {
+			return 0, err
+		}
+		if !present {
+			return 0, fieldErr(p+"id", "%sid is required", p)
+		}
+		var qty, shipped int64
+		found, err := t.row(`SELECT quantity, shipped_quantity FROM line_items WHERE id = ? AND fulfillment_id = ?`, []any{li, f}, &qty, &shipped)
+		if err != nil {
+			return 0, err
+		}
+		if !found {
+			return 0, fieldErr(p+"id", "%sid: line item %d is not part of fulfillment %d", p, li, f)
+		}
+		n, present, err := intField(l, "quantity", p)
+		if err != nil {
+			return 0, err
+		}
+		if !present {
+			n = qty - shipped
+		}
+		if n <= 0 {
+			return 0, fieldErr(p+"quantity", "%squantity must be at least 1 (line item %d has %d left to ship)", p, li, qty-shipped)
+		}
+		if shipped+n > qty {
+			return 0, fieldErr(p+"quantity", "%squantity %d would ship %d of line item %d, which has only %d ordered (%d shipped already)",
+				p, n, shipped+n, li, qty, shipped)
+		}
+		if _, err := t.exec(`UPDATE line_items SET shipped_quantity = shipped_quantity + ? WHERE id = ?`, n, li); err != nil {
+			return 0, err
+		}
+		if _, err := t.exec(`INSERT INTO shipment_lines(shipment_id, line_item_id, quantity) VALUES(?,?,?)`, sid, li, n); err != nil {
+			return 0, err
+		}
+	}
+	var left int64
+	if _, err := t.row(`SELECT COUNT(*) FROM line_items WHERE fulfillment_id = ? AND shipped_quantity < quantity`, []any{f}, &left); err != nil {
+		return 0, err
+	}
+	if left == 0 {
+		if err := t.completeFulfillment(account, f, warehouse); err != nil {
+			return 0, err
+		}
+	}
+	_, err = t.exec(`UPDATE fulfillments SET updated_at = ? WHERE id = ?`, t.now, f)
+	return sid, err
+}
+
+// completeFulfillment marks f complete and takes its units out of stock
+// and out of committed stock.
+func (t *txn) completeFulfillment(account, f, warehouse int64) error {
+	if _, err := t.exec(`UPDATE fulfillments SET complete = 1, updated_at = ? WHERE id = ?`, t.now, f); err != nil {
+		return err
+	}
+	rows, err := t.query(`SELECT variant_id, quantity FROM line_items WHERE fulfillment_id = ?`, f)
+	if err != nil {
+		return err
+	}
+	var lines []fulfilLine
+	for rows.Next() {
+		var l fulfilLine
+		if err := rows.Scan(&l.variant, &l.quantity); err != nil {
+			rows.Close()
+			return err
+		}
+		lines = append(lines, l)
+	}
+	rows.Close()
+	for _, l := range lines {
+		if err := t.adjustLevel(account, l.variant, warehouse, -l.quantity, -l.quantity); err != nil {
+			return err
+		}
+	}
+	_, err = t.exec(`UPDATE orders SET state = 'complete', updated_at = ? WHERE id = (SELECT order_id FROM fulfillments WHERE id = ?)`, t.now, f)
+	return err
+}
+
+// CreateBundle makes the variant of spec.SKU a bundle of the components,
+// which become components. A bundle's line in an order becomes its
+// components times the ordered quantity.
+func (s *Server) CreateBundle(ctx context.Context, spec BundleSpec) (string, error) {
+	a, err := s.resolveAccount(ctx, spec.Token, spec.AccountID)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: create bundle: %w", err)
+	}
+	if len(spec.Components) == 0 {
+		return "", errors.New("sandbox: create bundle: a bundle needs components [{sku, quantity}]")
+	}
+	var id int64
+	err = s.st.do(ctx, func(t *txn) error {
+		bySKU := func(sku string) (int64, error) {
+			var v int64
+			found, err := t.row(`SELECT id FROM variants WHERE account_id = ? AND sku = ? AND deleted = 0`, []any{a.account, sku}, &v)
+			if err != nil {
+				return 0, err
+			}
+			if !found {
+				return 0, fmt.Errorf("no variant with SKU %q in account %d", sku, a.account)
+			}
+			return v, nil
+		}
+		var err error
+		if id, err = bySKU(spec.SKU); err != nil {
+			return err
+		}
+		if _, err := t.exec(`DELETE FROM bundle_components WHERE bundle_id = ?`, id); err != nil {
+			return err
+		}
+		for _, c := range spec.Components {
+			if c.Quantity <= 0 {
+				return fmt.Errorf("component %s: quantity %d must be at least 1", c.SKU, c.Quantity)
+			}
+			cid, err := bySKU(c.SKU)
+			if err != nil {
+				return err
+			}
+			if cid == id {
+				return fmt.Errorf("bundle %s cannot contain itself", spec.SKU)
+			}
+			if _, err := t.exec(`INSERT INTO bundle_components(bundle_id, component_id, quantity) VALUES(?,?,?)`, id, cid, c.Quantity); err != nil {
+				return err
+			}
+			if _, err := t.exec(`UPDATE variants SET component = 1, updated_at = ? WHERE id = ?`, t.now, cid); err != nil {
+				return err
+			}
+		}
+		_, err = t.exec(`UPDATE variants SET bundle = 1, updated_at = ? WHERE id = ?`, t.now, id)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("sandbox: create bundle: %w", err)
+	}
+	return itoa(id), nil
+}

@@ -1,0 +1,131 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"lading/api/wire"
+)
+
+// apiError is a request-level failure answered with a B.1 body.
+type apiError struct {
+	status int
+	body   wire.ErrorBody
+}
+
+func (e *apiError) Error() string { return e.body.Message }
+
+func newAPIError(status int, format string, a ...any) *apiError {
+	return &apiError{status: status, body: wire.ErrorBody{Message: fmt.Sprintf(format, a...)}}
+}
+
+func badRequest(format string, a ...any) *apiError {
+	return newAPIError(http.StatusBadRequest, format, a...)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		b, _ = json.Marshal(wire.ErrorBody{Message: "sandbox: encode response: " + err.Error()})
+	}
+	writeBytes(w, status, b)
+}
+
+func writeBytes(w http.ResponseWriter, status int, b []byte) {
+	w.Header().Set("Content-Type", wire.ContentTypeJSON)
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+func writeError(w http.ResponseWriter, e *apiError) {
+	writeJSON(w, e.status, e.body)
+}
+
+// readResult is the answer of a listing or detail read.
+type readResult struct {
+	resource string
+	meta     wire.Meta
+	records  []any
+	// side holds sideloaded records per resource name, keyed by id.
+	side map[string]map[string]any
+}
+
+// encode writes the body in the service's order: meta, the resource array,
+// then each non-empty sideload keyed by id. [A.3] [A.4]
+func (r *readResult) encode(sideOrder []string) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"meta":`)
+	if err := appendJSON(&buf, r.meta); err != nil {
+		return nil, err
+	}
+	buf.WriteString(`,`)
+	if err := appendJSON(&buf, r.resource); err != nil {
+		return nil, err
+	}
+	buf.WriteString(`:`)
+	recs := r.records
+	if recs == nil {
+		recs = []any{}
+	}
+	if err := appendJSON(&buf, recs); err != nil {
+		return nil, err
+	}
+	for _, name := range sideOrder {
+		m := r.side[name]
+		if len(m) == 0 || name == r.resource {
+			continue
+		}
+		buf.WriteString(`,`)
+		appendJSON(&buf, name)
+		buf.WriteString(`:`)
+		if err := appendJSON(&buf, m); err != nil {
+			return nil, err
+		}
+	}
+	buf.WriteString("}")
+	return buf.Bytes(), nil
+}
+
+func appendJSON(buf *bytes.Buffer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("sandbox: encode response: %w", err)
+	}
+	buf.Write(b)
+	return nil
+}
+
+// pageMeta computes the paging block; an empty result has last_page, from
+// and to "0". [A.4]
+func pageMeta(page, size, total, n int) wire.Meta {
+	last := (total + size - 1) / size
+	from, to := 0, 0
+	if n > 0 {
+		from = (page-1)*size + 1
+		to = from + n - 1
+	}
+	return wire.Meta{
+		CurrentPage: itoa(int64(page)),
+		LastPage:    itoa(int64(last)),
+		PerPage:     itoa(int64(size)),
+		Total:       itoa(int64(total)),
+		From:        itoa(int64(from)),
+		To:          itoa(int64(to)),
+	}
+}
+
+// side adds a sideloaded record.
+func (r *readResult) add(resource, id string, rec map[string]any) {
+	if r.side == nil {
+		r.side = map[string]map[string]any{}
+	}
+	m := r.side[resource]
+	if m == nil {
+		m = map[string]any{}
+		r.side[resource] = m
+	}
+	m[id] = rec
+}

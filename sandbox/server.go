@@ -1,0 +1,452 @@
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"lading/api/wire"
+)
+
+// Server is the emulated integrations interface. It is an http.Handler.
+type Server struct {
+	opts     Options
+	log      *slog.Logger
+	st       *store
+	tokens   sync.Map // token hash -> access
+	oauth    *oauthState
+	throttle *throttler
+	faults   *faults
+	counters *counterSet
+	routes   map[string]*route
+}
+
+// call is one authenticated interface call.
+type call struct {
+	r      *http.Request
+	acc    access
+	env    record
+	upload *upload
+	srv    *Server
+}
+
+// route is what a path answers: a read, a write, or both (the action of
+// the envelope chooses).
+type route struct {
+	read  func(t *txn, c *call) (*readResult, error)
+	side  []string
+	write *writer
+}
+
+// writer applies the records of a write envelope one by one. [B.2]
+type writer struct {
+	resource string
+	apply    func(t *txn, c *call, i int, rec record) (int64, error)
+	// bulk handles envelopes with bulk_action; nil when unsupported.
+	bulk func(t *txn, c *call, action record, recs []record) ([]wire.WriteResult, error)
+	// multipart is true where the body may be multipart/form-data.
+	multipart bool
+}
+
+// New opens the sandbox's database and prepares the server.
+func New(opts Options) (*Server, error) {
+	if opts.ThrottleStatus == 0 {
+		opts.ThrottleStatus = http.StatusTooManyRequests
+	}
+	if opts.ThrottleStatus != http.StatusTooManyRequests && opts.ThrottleStatus != http.StatusForbidden {
+		return nil, fmt.Errorf("sandbox: throttle status %d is not 429 or 403", opts.ThrottleStatus)
+	}
+	for _, r := range []float64{opts.FailRate, opts.DropRate} {
+		if r < 0 || r > 1 {
+			return nil, fmt.Errorf("sandbox: fault rate %v is not between 0 and 1", r)
+		}
+	}
+	if opts.MaxFileBytes <= 0 {
+		opts.MaxFileBytes = wire.MaxProductFileBytes
+	}
+	for _, c := range opts.Clients {
+		if c.ID == "" || c.Secret == "" || c.RedirectURI == "" {
+			return nil, fmt.Errorf("sandbox: client %q needs an id, a secret and a redirect URI", c.ID)
+		}
+	}
+	st, err := openStore(opts.DBPath)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &Server{
+		opts:     opts,
+		log:      log,
+		st:       st,
+		oauth:    newOAuthState(opts.Clients),
+		throttle: newThrottler(opts.Rate, opts.Burst),
+		faults:   newFaults(opts),
+		counters: newCounterSet(),
+	}
+	if err := st.do(context.Background(), func(t *txn) error { _, err := t.defaultAccount(); return err }); err != nil {
+		st.close()
+		return nil, err
+	}
+	s.routes = s.buildRoutes()
+	return s, nil
+}
+
+// Close releases the database.
+func (s *Server) Close() error { return s.st.close() }
+
+// Counters returns what the sandbox has counted since start or reset.
+func (s *Server) Counters() Counters { return s.counters.snapshot() }
+
+// Reset deletes every record (catalog, stock, orders, fulfillments,
+// packing slips, packages) and zeroes counters and throttling buckets.
+// Accounts, tokens, channels and warehouses stay, so issued tokens keep
+// working and the once-per-account rule still holds.
+func (s *Server) Reset() error {
+	err := s.st.do(context.Background(), func(t *txn) error {
+		for _, tbl := range resetTables {
+			if _, err := t.tx.ExecContext(t.ctx, "DELETE FROM "+tbl); err != nil {
+				return fmt.Errorf("sandbox: reset %s: %w", tbl, err)
+			}
+		}
+		_, err := t.tx.ExecContext(t.ctx, "UPDATE accounts SET next_local = 1000")
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	s.counters.reset()
+	s.throttle.reset()
+	return nil
+}
+
+// ListenAndServe serves s on addr until ctx ends, then shuts down
+// gracefully. ready, if not nil, receives the base URL once listening.
+func ListenAndServe(ctx context.Context, addr string, s *Server, ready func(baseURL string)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("sandbox: listen on %s: %w", addr, err)
+	}
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	if ready != nil {
+		ready("http://" + ln.Addr().String())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("sandbox: serve on %s: %w", addr, err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("sandbox: shut down: %w", err)
+	}
+	<-errc
+	return nil
+}
+
+// statusWriter remembers the status for the request log and still lets a
+// handler hijack the connection.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	hj, ok := w.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("sandbox: connection cannot be hijacked")
+	}
+	w.status = -1
+	return hj.Hijack()
+}
+
+// ServeHTTP answers the whole interface, at the root and under
+// wire.APIPrefix, plus the OAuth endpoints and the admin API.
+func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	w := &statusWriter{ResponseWriter: rw}
+	path := r.URL.Path
+	if path == wire.APIPrefix || strings.HasPrefix(path, wire.APIPrefix+"/") {
+		path = strings.TrimPrefix(path, wire.APIPrefix)
+	}
+	defer func() {
+		// Never log query strings: OAuth parameters carry secrets.
+		s.log.Debug("sandbox request", "method", r.Method, "path", path, "status", w.status,
+			"duration", time.Since(start).Round(time.Microsecond))
+	}()
+	switch {
+	case path == wire.AuthorizePath:
+		s.counters.update(func(c *Counters) { c.Requests[path]++ })
+		s.handleAuthorize(w, r)
+	case path == wire.TokenPath:
+		s.counters.update(func(c *Counters) { c.Requests[path]++ })
+		s.handleToken(w, r)
+	case strings.HasPrefix(path, wire.SandboxAdminPrefix+"/"):
+		s.handleAdmin(w, r, strings.TrimPrefix(path, wire.SandboxAdminPrefix))
+	default:
+		s.serveInterface(w, r, path)
+	}
+}
+
+func (s *Server) serveInterface(w http.ResponseWriter, r *http.Request, path string) {
+	rt, ok := s.routes[path]
+	if !ok {
+		writeError(w, newAPIError(http.StatusNotFound, "no such endpoint: %s (paths look like /v2/Variants, /v1/Products/detail)", path))
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeError(w, newAPIError(http.StatusMethodNotAllowed, "%s answers POST only, not %s", path, r.Method))
+		return
+	}
+	s.counters.update(func(c *Counters) { c.Requests[path]++ })
+	acc, ok, err := s.authenticate(r.Context(), r.Header.Get(wire.HeaderToken))
+	if err != nil {
+		writeError(w, newAPIError(http.StatusInternalServerError, "%s", err))
+		return
+	}
+	if !ok {
+		s.counters.update(func(c *Counters) { c.Unauthorized++ })
+		writeError(w, newAPIError(http.StatusUnauthorized,
+			"missing or unknown %s header: authorize through %s and send the token on every call", wire.HeaderToken, wire.AuthorizePath))
+		return
+	}
+	if ok, wait := s.throttle.allow(tokenHash(r.Header.Get(wire.HeaderToken))); !ok {
+		s.counters.update(func(c *Counters) { c.Throttled++ })
+		if s.opts.ThrottleStatus == http.StatusForbidden {
+			writeJSON(w, http.StatusForbidden, wire.ErrorBody{Message: wire.ThrottleText})
+			return
+		}
+		w.Header().Set(wire.HeaderRetryAfter, strconv.FormatInt(retryAfterSeconds(wait), 10))
+		writeError(w, newAPIError(http.StatusTooManyRequests, "too many requests for this access token: retry after %d s", retryAfterSeconds(wait)))
+		return
+	}
+	if s.faults.sleep(r.Context()) {
+		s.counters.update(func(c *Counters) { c.Faults["latency"]++ })
+		if r.Context().Err() != nil {
+			return
+		}
+	}
+	c := &call{r: r, acc: acc, srv: s}
+	if aerr := s.decodeBody(r, rt, c); aerr != nil {
+		writeError(w, aerr)
+		return
+	}
+	action, _, _ := scalar(c.env[wire.KeyAction])
+	isWrite := action == wire.ActionWrite && rt.write != nil
+	isRead := action == wire.ActionRead && rt.read != nil
+	if !isWrite && !isRead {
+		writeError(w, badRequest("%s: %q must be %s, not %q", path, wire.KeyAction, rt.actions(), action))
+		return
+	}
+	fail, drop := s.faults.draw(isWrite)
+	if fail {
+		s.counters.update(func(c *Counters) { c.Faults["fail"]++ })
+		writeError(w, newAPIError(http.StatusInternalServerError, "internal server error (injected by the sandbox; nothing was applied)"))
+		return
+	}
+	if isRead {
+		s.serveRead(w, rt, c)
+		return
+	}
+	status, body := s.serveWrite(rt.write, c)
+	if drop && status < 500 {
+		s.counters.update(func(c *Counters) { c.Faults["drop"]++ })
+		dropConnection(w)
+		return
+	}
+	writeBytes(w, status, body)
+}
+
+func (rt *route) actions() string {
+	switch {
+	case rt.read != nil && rt.write != nil:
+		return `"read" or "write"`
+	case rt.read != nil:
+		return `"read" on this path`
+	}
+	return `"write" on this path`
+}
+
+// decodeBody reads the JSON envelope, or for multipart uploads the `json`
+// part and the file.
+func (s *Server) decodeBody(r *http.Request, rt *route, c *call) *apiError {
+	ct := r.Header.Get("Content-Type")
+	if rt.write != nil && rt.write.multipart && strings.HasPrefix(ct, "multipart/form-data") {
+		env, up, aerr := s.readMultipart(r)
+		if aerr != nil {
+			return aerr
+		}
+		c.env, c.upload = env, up
+		return nil
+	}
+	body := http.MaxBytesReader(nil, r.Body, 64<<20)
+	dec := json.NewDecoder(body)
+	dec.UseNumber()
+	var env record
+	if err := dec.Decode(&env); err != nil {
+		return badRequest("the body must be one JSON object like {\"action\": \"read\"}: %v", err)
+	}
+	if env == nil {
+		return badRequest("the body must be one JSON object, not null")
+	}
+	c.env = env
+	return nil
+}
+
+func (s *Server) serveRead(w http.ResponseWriter, rt *route, c *call) {
+	var res *readResult
+	err := s.st.do(c.r.Context(), func(t *txn) error {
+		var err error
+		res, err = rt.read(t, c)
+		return err
+	})
+	if err != nil {
+		s.writeFailure(w, err)
+		return
+	}
+	b, err := res.encode(rt.side)
+	if err != nil {
+		s.writeFailure(w, err)
+		return
+	}
+	writeBytes(w, http.StatusOK, b)
+}
+
+func (s *Server) writeFailure(w http.ResponseWriter, err error) {
+	var aerr *apiError
+	if errors.As(err, &aerr) {
+		writeError(w, aerr)
+		return
+	}
+	s.log.Error("sandbox failure", "error", err)
+	writeError(w, newAPIError(http.StatusInternalServerError, "sandbox failure: %v", err))
+}
+
+// serveWrite applies a write envelope and returns the answer. [A.6] [B.2]
+func (s *Server) serveWrite(wr *writer, c *call) (int, []byte) {
+	recs, aerr := writeRecords(c.env, wr.resource)
+	if aerr != nil {
+		b, _ := json.Marshal(aerr.body)
+		return aerr.status, b
+	}
+	var results []wire.WriteResult
+	err := s.st.do(c.r.Context(), func(t *txn) error {
+		if ba, has := c.env[wire.KeyBulkAction]; has && ba != nil {
+			obj, ok := ba.(map[string]any)
+			if wr.bulk == nil || !ok {
+				return badRequest("%s does not take a %s object here", wr.resource, wire.KeyBulkAction)
+			}
+			var err error
+			results, err = wr.bulk(t, c, obj, recs)
+			return err
+		}
+		results = make([]wire.WriteResult, len(recs))
+		for i, rec := range recs {
+			var id int64
+			err := t.savepoint(func() error {
+				var err error
+				id, err = wr.apply(t, c, i, rec)
+				return err
+			})
+			var re *recErr
+			switch {
+			case err == nil:
+				results[i] = wire.WriteResult{ID: itoa(id)}
+			case errors.As(err, &re):
+				results[i] = wire.WriteResult{Error: &wire.RecordError{Index: i, Field: re.field, Message: re.msg}}
+			default:
+				return err
+			}
+		}
+		return t.recheckWaiting(c.acc.account)
+	})
+	if err != nil {
+		var aerr *apiError
+		if !errors.As(err, &aerr) {
+			s.log.Error("sandbox failure", "error", err)
+			aerr = newAPIError(http.StatusInternalServerError, "sandbox failure: %v", err)
+		}
+		b, _ := json.Marshal(aerr.body)
+		return aerr.status, b
+	}
+	return writeAnswer(wr.resource, results)
+}
+
+// writeRecords checks the envelope's record array and its size. [B.3]
+func writeRecords(env record, resource string) ([]record, *apiError) {
+	v, has := env[resource]
+	if !has {
+		return nil, badRequest("a write needs %q: an array of records", resource)
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, badRequest("%s must be an array of records, not %s", resource, kindOf(v))
+	}
+	if len(arr) == 0 {
+		return nil, badRequest("%s holds no record", resource)
+	}
+	if len(arr) > wire.MaxWriteRecords {
+		return nil, badRequest("%s holds %d records; a write carries at most %d: split it into batches of %d",
+			resource, len(arr), wire.MaxWriteRecords, wire.MaxWriteRecords)
+	}
+	recs := make([]record, len(arr))
+	for i, e := range arr {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return nil, badRequest("%s[%d] must be an object, not %s", resource, i, kindOf(e))
+		}
+		recs[i] = m
+	}
+	return recs, nil
+}
+
+// writeAnswer is 200 with one result per record if any record applied,
+// else 400 with a B.1 body (and the same results). [B.1] [B.2]
+func writeAnswer(resource string, results []wire.WriteResult) (int, []byte) {
+	var errs []wire.RecordError
+	for _, r := range results {
+		if r.Error != nil {
+			errs = append(errs, *r.Error)
+		}
+	}
+	if len(errs) < len(results) {
+		b, _ := json.Marshal(map[string]any{resource: results})
+		return http.StatusOK, b
+	}
+	msg := fmt.Sprintf("no record of %s was applied: %s", resource, errs[0].Message)
+	if len(errs) > 1 {
+		msg = fmt.Sprintf("none of the %d records of %s was applied; first error: %s", len(errs), resource, errs[0].Message)
+	}
+	b, _ := json.Marshal(map[string]any{"message": msg, "errors": errs, resource: results})
+	return http.StatusBadRequest, b
+}

@@ -1,0 +1,317 @@
+package sandbox
+
+import (
+	"fmt"
+
+	"lading/api/wire"
+)
+
+func packingSlipSpec() *listSpec {
+	return &listSpec{
+		resource: wire.PackingSlips, table: "packing_slips", base: "deleted = 0",
+		cols: withCommon(map[string]column{
+			"local_id":          {"local_id", kText},
+			"packing_slip_date": {"packing_slip_date", kDate},
+			"ship_date":         {"ship_date", kDate},
+			"status":            {"status", kText},
+			"void":              {"void", kInt},
+		}),
+		render: renderPackingSlips,
+	}
+}
+
+// slipLinks are the links of a packing slip; LineItems carry a quantity.
+var slipLinks = []string{wire.Addresses, wire.Contacts, wire.LineItems, wire.SalesOrders}
+
+// packageLinks are the links of a shipment (package).
+var packageLinks = []string{wire.PackingSlips, wire.PackageCarrierTypes, wire.SalesOrders}
+
+func renderPackingSlips(t *txn, c *call, ids []int64, res *readResult) error {
+	rows, err := t.query(`SELECT id, local_id, packing_slip_date, ship_date, status, void, notes, deleted, created_at, updated_at
+		FROM packing_slips WHERE id IN `+inIDs, idList(ids))
+	if err != nil {
+		return err
+	}
+	recs := map[int64]map[string]any{}
+	for rows.Next() {
+		var id int64
+		var localID, status, notes, created, updated string
+		var psDate, shipDate *string
+		var void, deleted bool
+		if err := rows.Scan(&id, &localID, &psDate, &shipDate, &status, &void, &notes, &deleted, &created, &updated); err != nil {
+			rows.Close()
+			return err
+		}
+		recs[id] = map[string]any{
+			"id": itoa(id), "local_id": localID, "packing_slip_date": nullable(psDate), "ship_date": nullable(shipDate),
+			"status": status, "void": boolStr(void), "notes": notes, "deleted": boolStr(deleted),
+			"created_at": created, "updated_at": updated,
+		}
+	}
+	rows.Close()
+	links, err := t.loadLinks(ids, slipLinks)
+	if err != nil {
+		return err
+	}
+	var lineItems, orders, addrs []int64
+	for _, id := range ids {
+		r, ok := recs[id]
+		if !ok {
+			continue
+		}
+		l := links[id]
+		r[wire.KeyLinks] = linksValue(l.value)
+		lineItems = append(lineItems, l.ids[wire.LineItems]...)
+		orders = append(orders, l.ids[wire.SalesOrders]...)
+		addrs = append(addrs, l.ids[wire.Addresses]...)
+		res.records = append(res.records, r)
+	}
+	return t.sideloadOrderParts(res, c.acc.account, lineItems, orders, addrs)
+}
+
+// recordLinks are the stored links of one record.
+type recordLinks struct {
+	value map[string]any
+	ids   map[string][]int64
+}
+
+// loadLinks reads record_links of owners for the given resources; every
+// resource is present, empty when there is no link.
+func (t *txn) loadLinks(owners []int64, resources []string) (map[int64]recordLinks, error) {
+	out := make(map[int64]recordLinks, len(owners))
+	for _, o := range owners {
+		l := recordLinks{value: map[string]any{}, ids: map[string][]int64{}}
+		for _, r := range resources {
+			l.value[r] = []any{}
+		}
+		out[o] = l
+	}
+	rows, err := t.query(`SELECT owner_id, resource, target_id, quantity FROM record_links WHERE owner_id IN `+inIDs+
+		` ORDER BY owner_id, resource, position`, idList(owners))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var owner, target int64
+		var resource string
+		var qty *string
+		if err := rows.Scan(&owner, &resource, &target, &qty); err != nil {
+			return nil, err
+		}
+		l := out[owner]
+		entry := map[string]any{"id": itoa(target)}
+		if qty != nil {
+			entry["quantity"] = *qty
+		}
+		arr, _ := l.value[resource].([]any)
+		l.value[resource] = append(arr, entry)
+		l.ids[resource] = append(l.ids[resource], target)
+	}
+	return out, rows.Err()
+}
+
+// writeLinks replaces, for each resource given non-empty in links, the
+// owner's links to it. LineItems entries carry a quantity.
+func (t *txn) writeLinks(owner int64, links map[string][]record, resources []string, check func(resource string, id int64, path string) error) error {
+	for _, res := range resources {
+		recs := links[res]
+		if len(recs) == 0 {
+			continue
+		}
+		path := "links." + res
+		ids, err := linkIDs(recs, path)
+		if err != nil {
+			return err
+		}
+		if _, err := t.exec(`DELETE FROM record_links WHERE owner_id = ? AND resource = ?`, owner, res); err != nil {
+			return err
+		}
+		for i, id := range ids {
+			p := fmt.Sprintf("%s[%d].", path, i)
+			if check != nil {
+				if err := check(res, id, p); err != nil {
+					return err
+				}
+			}
+			var qty any
+			if res == wire.LineItems {
+				n, present, err := intField(recs[i], "quantity", p)
+				if err != nil {
+					return err
+				}
+				if !present || n <= 0 {
+					return fieldErr(p+"quantity", "%squantity is required and must be at least 1", p)
+				}
+				qty = itoa(n)
+			}
+			if _, err := t.exec(`INSERT INTO record_links(owner_id, resource, target_id, quantity, position) VALUES(?,?,?,?,?)`,
+				owner, res, id, qty, i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func packingSlipWriter() *writer {
+	return &writer{resource: wire.PackingSlips, apply: applyPackingSlip}
+}
+
+// slipFields are the writable scalars of a packing slip.
+var slipFields = []struct {
+	key     string
+	dateish bool
+}{{"local_id", false}, {"packing_slip_date", true}, {"ship_date", true}, {"status", false}, {"notes", false}}
+
+func applyPackingSlip(t *txn, c *call, i int, rec record) (int64, error) {
+	account := c.acc.account
+	id, hasID, err := idField(rec, "")
+	if err != nil {
+		return 0, err
+	}
+	if hasID {
+		var x int64
+		found, err := t.row(`SELECT id FROM packing_slips WHERE id = ? AND account_id = ? AND deleted = 0`, []any{id, account}, &x)
+		if err != nil {
+			return 0, err
+		}
+		if !found {
+			return 0, fieldErr("id", "no PackingSlips record with id %d in this account (it may be deleted)", id)
+		}
+		if flag(rec["delete"]) {
+			_, err := t.exec(`UPDATE packing_slips SET deleted = 1, updated_at = ? WHERE id = ?`, t.now, id)
+			return id, err
+		}
+	} else {
+		id = t.newID()
+		localID, err := t.nextLocalID(account)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := t.exec(`INSERT INTO packing_slips(id, account_id, local_id, created_at, updated_at) VALUES(?,?,?,?,?)`,
+			id, account, "PS"+localID, t.now, t.now); err != nil {
+			return 0, err
+		}
+	}
+	for _, f := range slipFields {
+		s, present, err := strField(rec, f.key, "")
+		if err != nil {
+			return 0, err
+		}
+		if !present {
+			continue
+		}
+		var arg any = s
+		if f.dateish {
+			if s == "" {
+				arg = nil
+			} else if arg, err = normalizeTime(s, f.key); err != nil {
+				return 0, err
+			}
+		}
+		if _, err := t.exec(`UPDATE packing_slips SET `+f.key+` = ? WHERE id = ?`, arg, id); err != nil {
+			return 0, err
+		}
+	}
+	if v, has := rec["void"]; has {
+		if _, err := t.exec(`UPDATE packing_slips SET void = ? WHERE id = ?`, flag(v), id); err != nil {
+			return 0, err
+		}
+	}
+	links, err := linksOf(rec, "")
+	if err != nil {
+		return 0, err
+	}
+	if err := t.writeLinks(id, links, slipLinks, nil); err != nil {
+		return 0, err
+	}
+	_, err = t.exec(`UPDATE packing_slips SET updated_at = ? WHERE id = ?`, t.now, id)
+	return id, err
+}
+
+func packageWriter() *writer {
+	return &writer{resource: wire.Packages, apply: applyPackage}
+}
+
+// applyPackage creates, edits or deletes a shipment (package). Linked
+// packing slips must be live records of the account.
+func applyPackage(t *txn, c *call, i int, rec record) (int64, error) {
+	account := c.acc.account
+	id, hasID, err := idField(rec, "")
+	if err != nil {
+		return 0, err
+	}
+	if hasID {
+		var x int64
+		found, err := t.row(`SELECT id FROM packages WHERE id = ? AND account_id = ? AND deleted = 0`, []any{id, account}, &x)
+		if err != nil {
+			return 0, err
+		}
+		if !found {
+			return 0, fieldErr("id", "no Packages record with id %d in this account (it may be deleted)", id)
+		}
+		if flag(rec["delete"]) {
+			_, err := t.exec(`UPDATE packages SET deleted = 1, updated_at = ? WHERE id = ?`, t.now, id)
+			return id, err
+		}
+	} else {
+		id = t.newID()
+		if _, err := t.exec(`INSERT INTO packages(id, account_id, created_at, updated_at) VALUES(?,?,?,?)`, id, account, t.now, t.now); err != nil {
+			return 0, err
+		}
+	}
+	for _, key := range []string{"ship_date", "notes", "tracking_link", "tracking_number", "cost", "delivered"} {
+		var s string
+		var present bool
+		if key == "cost" {
+			s, present, err = numericField(rec, key, "")
+		} else {
+			s, present, err = strField(rec, key, "")
+		}
+		if err != nil {
+			return 0, err
+		}
+		if !present {
+			continue
+		}
+		var arg any = s
+		if key == "ship_date" && s != "" {
+			if arg, err = normalizeTime(s, key); err != nil {
+				return 0, err
+			}
+		}
+		if key == "delivered" {
+			arg = boolStr(flag(s))
+		}
+		if (key == "cost" || key == "ship_date") && s == "" {
+			arg = nil
+		}
+		if _, err := t.exec(`UPDATE packages SET `+key+` = ? WHERE id = ?`, arg, id); err != nil {
+			return 0, err
+		}
+	}
+	links, err := linksOf(rec, "")
+	if err != nil {
+		return 0, err
+	}
+	check := func(resource string, target int64, path string) error {
+		if resource != wire.PackingSlips {
+			return nil
+		}
+		var x int64
+		found, err := t.row(`SELECT id FROM packing_slips WHERE id = ? AND account_id = ? AND deleted = 0`, []any{target, account}, &x)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return fieldErr(path+"id", "%sid: no PackingSlips record with id %d in this account", path, target)
+		}
+		return nil
+	}
+	if err := t.writeLinks(id, links, packageLinks, check); err != nil {
+		return 0, err
+	}
+	_, err = t.exec(`UPDATE packages SET updated_at = ? WHERE id = ?`, t.now, id)
+	return id, err
+}

@@ -1,0 +1,222 @@
+package sandbox
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	_ "modernc.org/sqlite" // registers driver "sqlite"
+)
+
+// firstID is where the shared id sequence starts, so that ids look like the
+// real service's nine-digit ids.
+const firstID = 100000000
+
+// timeLayout is how the service writes timestamps. [A.3]
+const timeLayout = "2006-01-02T15:04:05+00:00"
+
+var memDBSeq atomic.Int64
+
+// store is the SQLite database behind a Server. All access is serialised
+// by mu: the sandbox favours exact, simple semantics over parallel reads.
+type store struct {
+	mu     sync.Mutex
+	db     *sql.DB
+	stmts  map[string]*sql.Stmt
+	nextID int64
+}
+
+// openStore opens (and if needed creates) the database at path, or a
+// private in-memory database when path is "".
+func openStore(path string) (*store, error) {
+	var dsn string
+	if path == "" {
+		dsn = fmt.Sprintf("file:lading-sandbox-%d?mode=memory&cache=shared", memDBSeq.Add(1))
+	} else {
+		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() +
+			"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)"
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: open database %q: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sandbox: create schema in %q: %w", path, err)
+	}
+	st := &store{db: db, stmts: map[string]*sql.Stmt{}, nextID: firstID}
+	var v string
+	switch err := db.QueryRow(`SELECT v FROM meta WHERE k='next_id'`).Scan(&v); err {
+	case nil:
+		n, perr := strconv.ParseInt(v, 10, 64)
+		if perr != nil {
+			db.Close()
+			return nil, fmt.Errorf("sandbox: database %q has a bad id sequence %q", path, v)
+		}
+		st.nextID = n
+	case sql.ErrNoRows:
+	default:
+		db.Close()
+		return nil, fmt.Errorf("sandbox: read id sequence in %q: %w", path, err)
+	}
+	return st, nil
+}
+
+func (st *store) close() error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, s := range st.stmts {
+		s.Close()
+	}
+	st.stmts = map[string]*sql.Stmt{}
+	return st.db.Close()
+}
+
+// txn is one transaction; every handler works inside one.
+type txn struct {
+	st  *store
+	tx  *sql.Tx
+	ctx context.Context
+	now string
+	ids bool // the id sequence moved
+	// stockChanged asks for waiting orders to be checked again.
+	stockChanged bool
+}
+
+// do runs fn in a transaction under the store lock, committing when fn
+// returns nil.
+func (st *store) do(ctx context.Context, fn func(t *txn) error) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	// The request context does not cancel the transaction: a write that
+	// started is applied in full, as the service would.
+	tx, err := st.db.BeginTx(context.WithoutCancel(ctx), nil)
+	if err != nil {
+		return fmt.Errorf("sandbox: begin transaction: %w", err)
+	}
+	t := &txn{st: st, tx: tx, ctx: context.WithoutCancel(ctx), now: time.Now().UTC().Format(timeLayout)}
+	if err := fn(t); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if t.ids {
+		if _, err := t.exec(`INSERT INTO meta(k,v) VALUES('next_id',?) ON CONFLICT(k) DO UPDATE SET v=excluded.v`,
+			strconv.FormatInt(st.nextID, 10)); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sandbox: commit: %w", err)
+	}
+	return nil
+}
+
+// newID hands out the next id of the shared sequence.
+func (t *txn) newID() int64 {
+	t.ids = true
+	t.st.nextID++
+	return t.st.nextID
+}
+
+// stmt returns the transaction's view of a prepared statement, preparing
+// and caching it on first use.
+func (t *txn) stmt(q string) (*sql.Stmt, error) {
+	s, ok := t.st.stmts[q]
+	if !ok {
+		var err error
+		s, err = t.st.db.Prepare(q)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: prepare %q: %w", q, err)
+		}
+		t.st.stmts[q] = s
+	}
+	return t.tx.StmtContext(t.ctx, s), nil
+}
+
+func (t *txn) exec(q string, args ...any) (sql.Result, error) {
+	s, err := t.stmt(q)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.Exec(args...)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %q: %w", q, err)
+	}
+	return r, nil
+}
+
+func (t *txn) query(q string, args ...any) (*sql.Rows, error) {
+	s, err := t.stmt(q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.Query(args...)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %q: %w", q, err)
+	}
+	return rows, nil
+}
+
+// queryDynamic runs SQL built per request (filters, sorts) without caching
+// a prepared statement for it.
+func (t *txn) queryDynamic(q string, args ...any) (*sql.Rows, error) {
+	rows, err := t.tx.QueryContext(t.ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %q: %w", q, err)
+	}
+	return rows, nil
+}
+
+// row scans one row; found is false when there is none.
+func (t *txn) row(q string, args []any, dest ...any) (found bool, err error) {
+	s, err := t.stmt(q)
+	if err != nil {
+		return false, err
+	}
+	switch err := s.QueryRow(args...).Scan(dest...); err {
+	case nil:
+		return true, nil
+	case sql.ErrNoRows:
+		return false, nil
+	default:
+		return false, fmt.Errorf("sandbox: %q: %w", q, err)
+	}
+}
+
+// savepoint runs fn so that its changes are undone if it fails, leaving the
+// rest of the transaction intact. [B.2] one record fails alone.
+func (t *txn) savepoint(fn func() error) error {
+	if _, err := t.tx.ExecContext(t.ctx, "SAVEPOINT rec"); err != nil {
+		return fmt.Errorf("sandbox: savepoint: %w", err)
+	}
+	ferr := fn()
+	if ferr != nil {
+		if _, err := t.tx.ExecContext(t.ctx, "ROLLBACK TO rec"); err != nil {
+			return fmt.Errorf("sandbox: rollback to savepoint: %w", err)
+		}
+	}
+	if _, err := t.tx.ExecContext(t.ctx, "RELEASE rec"); err != nil {
+		return fmt.Errorf("sandbox: release savepoint: %w", err)
+	}
+	return ferr
+}
+
+// idList encodes ids as a JSON array for `IN (SELECT value FROM json_each(?))`,
+// which keeps one prepared statement for any number of ids.
+func idList(ids []int64) string {
+	b, _ := json.Marshal(ids)
+	return string(b)
+}
+
+const inIDs = `(SELECT value FROM json_each(?))`

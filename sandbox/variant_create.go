@@ -1,0 +1,430 @@
+package sandbox
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"lading/api/wire"
+)
+
+// attrRef is an attribute of a product.
+type attrRef struct {
+	id   int64
+	name string
+}
+
+// chosenOption is one attribute option of a variant.
+type chosenOption struct {
+	attr    attrRef
+	option  int64
+	value   string
+	attrOrd int64
+}
+
+// tierPrice is a resolved pricing tier entry.
+type tierPrice struct {
+	tier  int64
+	value string
+}
+
+// productRef is what variant creation needs of its product.
+type productRef struct {
+	id   int64
+	name string
+}
+
+// variantFields are the scalar fields a variant write may set, with their
+// column and kind.
+var variantFields = []struct {
+	key, col string
+	numeric  bool
+	nullable bool
+}{
+	{"sku", "sku", false, false},
+	{"description", "description", false, false},
+	{"notes", "notes", false, false},
+	{"weight", "weight", true, true},
+	{"cost", "cost", true, true},
+	{"upc", "upc", false, true},
+	{"location_1", "location_1", false, false},
+	{"low_stock_alert", "low_stock_alert", true, true},
+	{"supplier_cost", "supplier_cost", true, false},
+	{"supplier_id", "supplier_id", false, false},
+	{"local_id", "local_id", false, false},
+}
+
+// variantValues reads the variant fields present in rec.
+func variantValues(rec record, path string) (map[string]string, error) {
+	vals := map[string]string{}
+	for _, f := range variantFields {
+		var s string
+		var present bool
+		var err error
+		if f.numeric {
+			s, present, err = numericField(rec, f.key, path)
+		} else {
+			s, present, err = strField(rec, f.key, path)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if present {
+			vals[f.col] = s
+		}
+	}
+	return vals, nil
+}
+
+// checkSKU refuses a SKU another live variant of the account uses.
+func (t *txn) checkSKU(account int64, sku string, self int64, path string) error {
+	if sku == "" {
+		return nil
+	}
+	var other int64
+	found, err := t.row(`SELECT id FROM variants WHERE account_id = ? AND sku = ? AND deleted = 0 AND id <> ? LIMIT 1`,
+		[]any{account, sku, self}, &other)
+	if err != nil {
+		return err
+	}
+	if found {
+		return fieldErr(path+"sku", "SKU %q is already used by variant %d; SKUs are unique in an account", sku, other)
+	}
+	return nil
+}
+
+// productAttributes lists a product's attributes in order.
+func (t *txn) productAttributes(product int64) ([]attrRef, error) {
+	rows, err := t.query(`SELECT id, name FROM attributes WHERE product_id = ? ORDER BY ord, id`, product)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []attrRef
+	for rows.Next() {
+		var a attrRef
+		if err := rows.Scan(&a.id, &a.name); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// attributeByName finds the product's attribute of that name, creating it
+// (last in order) when it is new.
+func (t *txn) attributeByName(account, product int64, name string, ord *int64) (attrRef, error) {
+	a := attrRef{name: name}
+	found, err := t.row(`SELECT id FROM attributes WHERE product_id = ? AND name = ?`, []any{product, name}, &a.id)
+	if err != nil || found {
+		if found && ord != nil {
+			_, err = t.exec(`UPDATE attributes SET ord = ?, updated_at = ? WHERE id = ?`, *ord, t.now, a.id)
+		}
+		return a, err
+	}
+	var o int64
+	if ord != nil {
+		o = *ord
+	} else if _, err := t.row(`SELECT COALESCE(MAX(ord) + 1, 0) FROM attributes WHERE product_id = ?`, []any{product}, &o); err != nil {
+		return a, err
+	}
+	a.id = t.newID()
+	_, err = t.exec(`INSERT INTO attributes(id, account_id, product_id, name, ord, created_at, updated_at) VALUES(?,?,?,?,?,?,?)`,
+		a.id, account, product, name, o, t.now, t.now)
+	return a, err
+}
+
+// optionOf finds or creates the option value of an attribute.
+func (t *txn) optionOf(account, attr int64, value string, ord int64) (int64, error) {
+	var id int64
+	found, err := t.row(`SELECT id FROM attribute_options WHERE attribute_id = ? AND name = ?`, []any{attr, value}, &id)
+	if err != nil || found {
+		return id, err
+	}
+	id = t.newID()
+	_, err = t.exec(`INSERT INTO attribute_options(id, account_id, attribute_id, name, ord, created_at, updated_at) VALUES(?,?,?,?,?,?,?)`,
+		id, account, attr, value, ord, t.now, t.now)
+	return id, err
+}
+
+// resolveOptions turns a variant's links.AttributeOptions into options.
+// [lading] AttributeOptions[i] without links.Attributes belongs to the
+// product's i-th attribute; with links.Attributes [{name}] to the attribute
+// of that name, created on the product if new.
+func (t *txn) resolveOptions(account int64, product int64, productAttrs []attrRef, recs []record, path string) ([]chosenOption, error) {
+	out := make([]chosenOption, 0, len(recs))
+	seen := map[int64]string{}
+	for i, r := range recs {
+		p := fmt.Sprintf("%slinks.AttributeOptions[%d].", path, i)
+		value, present, err := strField(r, "value", p)
+		if err != nil {
+			return nil, err
+		}
+		if !present {
+			if value, present, err = strField(r, "name", p); err != nil {
+				return nil, err
+			}
+		}
+		if !present || value == "" {
+			return nil, fieldErr(p+"value", "%svalue is required: the option of the attribute, e.g. \"Black\"", p)
+		}
+		ord, _, err := intField(r, "order", p)
+		if err != nil {
+			return nil, err
+		}
+		links, err := linksOf(r, p)
+		if err != nil {
+			return nil, err
+		}
+		var attr attrRef
+		if al := links[wire.Attributes]; len(al) > 0 {
+			name, present, err := strField(al[0], "name", p+"links.Attributes[0].")
+			if err != nil {
+				return nil, err
+			}
+			if !present || name == "" {
+				return nil, fieldErr(p+"links.Attributes[0].name", "%slinks.Attributes[0].name is required", p)
+			}
+			if attr, err = t.attributeByName(account, product, name, nil); err != nil {
+				return nil, err
+			}
+		} else {
+			if i >= len(productAttrs) {
+				return nil, fieldErr(p+"links.Attributes",
+					"%s names no attribute and the product has only %d attributes: add links.Attributes [{\"name\": ...}]", strings.TrimSuffix(p, "."), len(productAttrs))
+			}
+			attr = productAttrs[i]
+		}
+		if prev, dup := seen[attr.id]; dup {
+			return nil, fieldErr(p+"value", "%s gives attribute %q a second option (%q after %q); a variant has one option per attribute",
+				strings.TrimSuffix(p, "."), attr.name, value, prev)
+		}
+		seen[attr.id] = value
+		opt, err := t.optionOf(account, attr.id, value, ord)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, chosenOption{attr: attr, option: opt, value: value, attrOrd: int64(i)})
+	}
+	return out, nil
+}
+
+// comboKey identifies a combination of attribute options, independent of
+// the order they were given in.
+func comboKey(opts []chosenOption) string {
+	parts := make([]string, len(opts))
+	for i, o := range opts {
+		parts[i] = fmt.Sprintf("%d=%d", o.attr.id, o.option)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ";")
+}
+
+func comboText(opts []chosenOption) string {
+	if len(opts) == 0 {
+		return "no attribute options"
+	}
+	parts := make([]string, len(opts))
+	for i, o := range opts {
+		parts[i] = o.attr.name + ": " + o.value
+	}
+	return strings.Join(parts, ", ")
+}
+
+// checkCombo refuses a combination another live variant of the product has.
+func (t *txn) checkCombo(product int64, opts []chosenOption, self int64, path string) (string, error) {
+	key := comboKey(opts)
+	var other int64
+	found, err := t.row(`SELECT id FROM variants WHERE product_id = ? AND combo = ? AND deleted = 0 AND id <> ? LIMIT 1`,
+		[]any{product, key, self}, &other)
+	if err != nil {
+		return "", err
+	}
+	if found {
+		return "", fieldErr(path+"links.AttributeOptions",
+			"%s repeats the attribute options of variant %d (%s); each variant of a product needs a distinct combination",
+			strings.TrimSuffix(path, "."), other, comboText(opts))
+	}
+	return key, nil
+}
+
+// autoDescriptions are the variant's generated descriptions, as the
+// service shows them: "Name (Black)" and "Name (Color: Black)".
+func autoDescriptions(productName string, opts []chosenOption) (string, string) {
+	if len(opts) == 0 {
+		return productName, productName
+	}
+	vals, typed := make([]string, len(opts)), make([]string, len(opts))
+	for i, o := range opts {
+		vals[i] = o.value
+		typed[i] = o.attr.name + ": " + o.value
+	}
+	return productName + " (" + strings.Join(vals, ", ") + ")", productName + " (" + strings.Join(typed, ", ") + ")"
+}
+
+// nextLocalID hands out the account's next local id.
+func (t *txn) nextLocalID(account int64) (string, error) {
+	var n int64
+	_, err := t.row(`UPDATE accounts SET next_local = next_local + 1 WHERE id = ? RETURNING next_local`, []any{account}, &n)
+	return itoa(n), err
+}
+
+// resolveTiers reads links.PricingTiers [{id or name, value}], creating
+// tiers given by a new name.
+func (t *txn) resolveTiers(account int64, recs []record, path string) ([]tierPrice, error) {
+	out := make([]tierPrice, 0, len(recs))
+	for i, r := range recs {
+		p := fmt.Sprintf("%slinks.PricingTiers[%d].", path, i)
+		value, present, err := numericField(r, "value", p)
+		if err != nil {
+			return nil, err
+		}
+		if !present || value == "" {
+			if value, present, err = numericField(r, "price", p); err != nil {
+				return nil, err
+			}
+		}
+		if !present || value == "" {
+			return nil, fieldErr(p+"value", "%svalue is required: the price in this tier", p)
+		}
+		id, hasID, err := idField(r, p)
+		if err != nil {
+			return nil, err
+		}
+		if hasID {
+			var x int64
+			found, err := t.row(`SELECT id FROM pricing_tiers WHERE id = ? AND account_id = ?`, []any{id, account}, &x)
+			if err != nil {
+				return nil, err
+			}
+			if !found {
+				return nil, fieldErr(p+"id", "%sid: no pricing tier %d in this account; give a name to create one", p, id)
+			}
+			out = append(out, tierPrice{tier: id, value: value})
+			continue
+		}
+		name, present, err := strField(r, "name", p)
+		if err != nil {
+			return nil, err
+		}
+		if !present || strings.TrimSpace(name) == "" {
+			return nil, fieldErr(p+"name", "%s needs an id or a name", strings.TrimSuffix(p, "."))
+		}
+		found, err := t.row(`SELECT id FROM pricing_tiers WHERE account_id = ? AND name = ?`, []any{account, name}, &id)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			id = t.newID()
+			if _, err := t.exec(`INSERT INTO pricing_tiers(id, account_id, name, created_at, updated_at) VALUES(?,?,?,?,?)`,
+				id, account, name, t.now, t.now); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, tierPrice{tier: id, value: value})
+	}
+	return out, nil
+}
+
+// setPrices writes the variant's price in each tier.
+func (t *txn) setPrices(account, variant int64, prices []tierPrice) error {
+	for _, p := range prices {
+		if _, err := t.exec(`INSERT INTO variant_prices(id, account_id, variant_id, tier_id, price, created_at, updated_at)
+			VALUES(?,?,?,?,?,?,?) ON CONFLICT(variant_id, tier_id) DO UPDATE SET price = excluded.price, updated_at = excluded.updated_at`,
+			t.newID(), account, variant, p.tier, p.value, t.now, t.now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// createVariant creates one variant of product from rec. path prefixes
+// field names in errors ("" for a Variants write, "links.Variants[2]." in
+// a product write). defaultTiers apply unless the variant gives its own.
+func (t *txn) createVariant(c *call, product productRef, productAttrs []attrRef, defaultTiers []tierPrice, rec record, path string) (int64, error) {
+	account := c.acc.account
+	vals, err := variantValues(rec, path)
+	if err != nil {
+		return 0, err
+	}
+	if err := t.checkSKU(account, vals["sku"], 0, path); err != nil {
+		return 0, err
+	}
+	qty, _, err := intField(rec, "quantity", path)
+	if err != nil {
+		return 0, err
+	}
+	if qty < 0 {
+		return 0, fieldErr(path+"quantity", "%squantity %d is negative; opening stock must be 0 or more", path, qty)
+	}
+	sortOrder, _, err := intField(rec, "sort_order", path)
+	if err != nil {
+		return 0, err
+	}
+	links, err := linksOf(rec, path)
+	if err != nil {
+		return 0, err
+	}
+	opts, err := t.resolveOptions(account, product.id, productAttrs, links[wire.AttributeOptions], path)
+	if err != nil {
+		return 0, err
+	}
+	combo, err := t.checkCombo(product.id, opts, 0, path)
+	if err != nil {
+		return 0, err
+	}
+	tiers := defaultTiers
+	if len(links[wire.PricingTiers]) > 0 {
+		if tiers, err = t.resolveTiers(account, links[wire.PricingTiers], path); err != nil {
+			return 0, err
+		}
+	}
+	if vals["local_id"] == "" {
+		if vals["local_id"], err = t.nextLocalID(account); err != nil {
+			return 0, err
+		}
+	}
+	avgCost := "0.0000"
+	if vals["cost"] != "" {
+		avgCost = vals["cost"]
+	}
+	auto, autoTyped := autoDescriptions(product.name, opts)
+	id := t.newID()
+	if _, err := t.exec(`INSERT INTO variants(id, account_id, product_id, sku, description, notes, weight, cost, average_cost,
+		upc, location_1, low_stock_alert, supplier_cost, supplier_id, local_id, sort_order, stock, combo,
+		auto_description, auto_description_with_option_type, created_at, updated_at)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,COALESCE(?, '0.0000'),?,?,?,?,?,?,?,?,?)`,
+		id, account, product.id, vals["sku"], vals["description"], vals["notes"], nullIfAbsent(vals, "weight"),
+		nullIfAbsent(vals, "cost"), avgCost, nullIfAbsent(vals, "upc"), vals["location_1"],
+		nullIfAbsent(vals, "low_stock_alert"), nullIfAbsent(vals, "supplier_cost"), vals["supplier_id"], vals["local_id"],
+		sortOrder, qty, combo, auto, autoTyped, t.now, t.now); err != nil {
+		return 0, err
+	}
+	for i, o := range opts {
+		if _, err := t.exec(`INSERT INTO variant_options(variant_id, option_id, position) VALUES(?,?,?)`, id, o.option, i); err != nil {
+			return 0, err
+		}
+	}
+	// [lading] quantity is the opening stock in the token's warehouse.
+	if _, err := t.exec(`INSERT INTO stock_levels(id, account_id, variant_id, address_id, stock, committed, created_at, updated_at)
+		VALUES(?,?,?,?,?,0,?,?)`, t.newID(), account, id, c.acc.warehouse, qty, t.now, t.now); err != nil {
+		return 0, err
+	}
+	if qty > 0 {
+		t.stockChanged = true
+	}
+	if err := t.setPrices(account, id, tiers); err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// nullIfAbsent gives nil for a field not written or written empty, so the
+// column reads back as null.
+func nullIfAbsent(vals map[string]string, col string) any {
+	v, ok := vals[col]
+	if !ok || v == "" {
+		return nil
+	}
+	return v
+}
