@@ -1,0 +1,309 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"lading/mapping"
+)
+
+// Finish groups what Add collected and validates across rows: parents
+// referred to by alias, children claimed by product rows, option names
+// carried from other rows, options for attributes a product does not
+// declare, duplicate option combinations within a product, products
+// without a name, variants whose product never appears, and duplicate
+// SKUs in the input (every row involved is named). Call it once.
+func (g *Grouper) Finish() *Result {
+	g.resolveAliases()
+	g.claimChildren()
+	for i, p := range g.products {
+		mt := &g.meta[i]
+		if mt.removed {
+			continue
+		}
+		g.resolveSlots(p, mt)
+		g.checkDefined(p, mt)
+		g.attributes(p, mt)
+		checkCombinations(p)
+	}
+	g.duplicateSKUs()
+
+	res := &Result{Skipped: g.skipped, Errors: g.orphans, Rows: g.rows}
+	res.Products = make([]*Product, 0, len(g.products))
+	for i, p := range g.products {
+		if g.meta[i].removed {
+			continue
+		}
+		if len(p.Errs) > 1 {
+			slices.SortStableFunc(p.Errs, func(a, b RowError) int { return compareRef(a.Row, b.Row) })
+		}
+		res.Products = append(res.Products, p)
+	}
+	g.products, g.meta, g.byKey, g.aliases = nil, nil, nil, nil
+	return res
+}
+
+// merge moves the rows of product j into product i.
+func (g *Grouper) merge(i, j int32) {
+	p, q := g.products[i], g.products[j]
+	p.Variants = append(p.Variants, q.Variants...)
+	p.ProductRows = append(p.ProductRows, q.ProductRows...)
+	p.Errs = append(p.Errs, q.Errs...)
+	mi, mj := &g.meta[i], &g.meta[j]
+	if mj.unresolved {
+		mi.unresolved = true
+		if mj.x != nil {
+			x := mi.extra()
+			for k, c := range mj.x.slotCols {
+				for len(x.slotCols) <= k {
+					x.slotCols = append(x.slotCols, "")
+				}
+				if x.slotCols[k] == "" {
+					x.slotCols[k] = c
+				}
+			}
+		}
+	}
+	mj.removed = true
+	q.Variants, q.ProductRows, q.Errs = nil, nil, nil
+}
+
+// resolveAliases merges products known only through a reference (a
+// variant's parent) into the product that has that reference as alias.
+func (g *Grouper) resolveAliases() {
+	for i, p := range g.products {
+		if g.meta[i].defined || g.meta[i].removed {
+			continue
+		}
+		if j, ok := g.aliases[p.Key]; ok && j != int32(i) {
+			g.merge(j, int32(i))
+		}
+	}
+}
+
+// claimChildren makes the rows listed by a product row its variants.
+func (g *Grouper) claimChildren() {
+	claimedBy := map[int32]int32{}
+	for i := range g.products {
+		mt := &g.meta[i]
+		if mt.removed || mt.x == nil || len(mt.x.children) == 0 {
+			continue
+		}
+		p := g.products[i]
+		for _, c := range mt.x.children {
+			j, ok := g.byKey[c]
+			if !ok {
+				j, ok = g.aliases[c]
+			}
+			switch {
+			case !ok || (g.meta[j].removed && claimedBy[j] == 0):
+				p.Errs = append(p.Errs, RowError{Row: mt.x.childRow, Column: mt.x.childCol, Value: c, Target: "group.children",
+					Rule: fmt.Sprintf("lists %q, but no row has that key", c)})
+			case j == int32(i):
+			case g.meta[j].removed:
+				by := g.products[claimedBy[j]-1]
+				p.Errs = append(p.Errs, RowError{Row: mt.x.childRow, Column: mt.x.childCol, Value: c, Target: "group.children",
+					Rule: fmt.Sprintf("lists %q, which %s (product %q) lists too; a variant belongs to one product", c, by.First, by.Key)})
+			default:
+				claimedBy[j] = int32(i) + 1
+				g.merge(int32(i), j)
+			}
+		}
+	}
+}
+
+// resolveSlots names options whose row gave no attribute name, from the
+// names other rows of the product gave for the same pair.
+func (g *Grouper) resolveSlots(p *Product, mt *meta) {
+	if !mt.unresolved {
+		return
+	}
+	for k := range p.Variants {
+		v := &p.Variants[k]
+		if !strings.Contains(v.data, string(kSlot)) {
+			continue
+		}
+		var b []byte
+		changed := false
+		v.each(func(kind byte, id uint32, val string) bool {
+			if kind == kSlot {
+				slot := int(id)
+				if slot <= len(mt.slotNames) && mt.slotNames[slot-1] != "" {
+					b = appendEntry(b, kOption, g.nm.id(mt.slotNames[slot-1]), val)
+					changed = true
+					return true
+				}
+				col := ""
+				if mt.x != nil && slot <= len(mt.x.slotCols) {
+					col = mt.x.slotCols[slot-1]
+				}
+				p.Errs = append(p.Errs, RowError{Row: v.Row, Column: col, Value: val, Target: fmt.Sprintf("option %d", slot),
+					Rule: fmt.Sprintf("has a value but no row of product %q names attribute %d; give the attribute name on the product's first row", p.Key, slot)})
+				return true
+			}
+			b = appendEntry(b, kind, id, val)
+			return true
+		})
+		if changed {
+			v.data = string(b)
+		}
+	}
+}
+
+// checkDefined reports variants whose product never appears, and
+// products without a name.
+func (g *Grouper) checkDefined(p *Product, mt *meta) {
+	if !mt.defined {
+		if len(p.Variants) == 0 {
+			return // only invalid rows, reported already
+		}
+		col := ""
+		if g.m != nil {
+			if g.m.Join != nil {
+				col = g.m.Join.Key.Describe()
+			} else {
+				col = g.m.Group.Parent.Describe()
+			}
+		}
+		for k := range p.Variants {
+			p.Errs = append(p.Errs, RowError{Row: p.Variants[k].Row, Column: col, Value: p.Key, Target: "parent",
+				Rule: fmt.Sprintf("names product %q, but no product row has that key", p.Key)})
+		}
+		return
+	}
+	if !p.Name.Set {
+		col := ""
+		if g.m != nil {
+			col = g.m.Product.Name.Describe()
+		}
+		p.Errs = append(p.Errs, RowError{Row: p.First, Column: col, Target: "product.name",
+			Rule: fmt.Sprintf("required: product %q has no name on any of its rows", p.Key)})
+	}
+}
+
+// attributes sets p.Attributes and checks the variants' options against
+// the attributes the product row declares.
+func (g *Grouper) attributes(p *Product, mt *meta) {
+	var declared []mapping.Attribute
+	if mt.x != nil {
+		declared = mt.x.declared
+	}
+	if len(declared) > 0 {
+		p.Attributes = make([]string, len(declared))
+		for k, a := range declared {
+			p.Attributes[k] = a.Name
+		}
+	}
+	for k := range p.Variants {
+		v := &p.Variants[k]
+		v.each(func(kind byte, id uint32, val string) bool {
+			if kind != kOption {
+				return true
+			}
+			name := g.nm.list[id]
+			if len(declared) == 0 {
+				if !slices.ContainsFunc(p.Attributes, func(a string) bool { return strings.EqualFold(a, name) }) {
+					p.Attributes = append(p.Attributes, name)
+				}
+				return true
+			}
+			d := slices.IndexFunc(declared, func(a mapping.Attribute) bool { return strings.EqualFold(a.Name, name) })
+			if d < 0 {
+				p.Errs = append(p.Errs, RowError{Row: v.Row, Value: val, Target: "option " + name,
+					Rule: fmt.Sprintf("the product has no attribute %q; its attributes (%s): %s", name, mt.x.declRow, quoted(p.Attributes))})
+				return true
+			}
+			a := declared[d]
+			if len(a.Values) > 0 && !slices.ContainsFunc(a.Values, func(s string) bool { return strings.EqualFold(s, val) }) {
+				p.Errs = append(p.Errs, RowError{Row: v.Row, Value: val, Target: "option " + name,
+					Rule: fmt.Sprintf("is not among the values of %q declared on %s: %s", a.Name, mt.x.declRow, quoted(a.Values))})
+			}
+			return true
+		})
+	}
+}
+
+func quoted(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// checkCombinations reports variants of one product with the same options.
+func checkCombinations(p *Product) {
+	if len(p.Variants) < 2 {
+		return
+	}
+	seen := make(map[string]int, len(p.Variants))
+	for k := range p.Variants {
+		v := &p.Variants[k]
+		vals := p.OptionValues(v)
+		key := strings.Join(vals, "\x1f")
+		j, dup := seen[key]
+		if !dup {
+			seen[key] = k
+			continue
+		}
+		other := p.Variants[j].Row
+		what := "no options"
+		if strings.Trim(key, "\x1f") != "" {
+			var parts []string
+			for a, val := range vals {
+				if val != "" {
+					parts = append(parts, p.Attributes[a]+"="+val)
+				}
+			}
+			what = "options " + strings.Join(parts, ", ")
+		}
+		p.Errs = append(p.Errs, RowError{Row: v.Row, Value: strings.Join(slices.DeleteFunc(vals, func(s string) bool { return s == "" }), ", "), Target: "options",
+			Rule: fmt.Sprintf("duplicate option combination in product %q: %s as on %s; each variant needs its own combination", p.Key, what, other)})
+	}
+}
+
+// duplicateSKUs reports every row whose SKU another row has too.
+func (g *Grouper) duplicateSKUs() {
+	type ref struct {
+		sku  string
+		p, v int32
+	}
+	var all []ref
+	for i, p := range g.products {
+		if g.meta[i].removed {
+			continue
+		}
+		for k := range p.Variants {
+			if s := p.Variants[k].SKU; s != "" {
+				all = append(all, ref{s, int32(i), int32(k)})
+			}
+		}
+	}
+	slices.SortFunc(all, func(a, b ref) int { return strings.Compare(a.sku, b.sku) })
+	col := ""
+	if g.m != nil {
+		col = g.m.Variant.SKU.Describe()
+	}
+	for lo := 0; lo < len(all); {
+		hi := lo + 1
+		for hi < len(all) && all[hi].sku == all[lo].sku {
+			hi++
+		}
+		if hi-lo > 1 {
+			group := all[lo:hi]
+			for _, r := range group {
+				var others []string
+				for _, o := range group {
+					if o != r {
+						others = append(others, g.products[o.p].Variants[o.v].Row.String())
+					}
+				}
+				p := g.products[r.p]
+				p.Errs = append(p.Errs, RowError{Row: p.Variants[r.v].Row, Column: col, Value: r.sku, Target: "variant.sku",
+					Rule: "duplicate SKU: also on " + strings.Join(others, ", ")})
+			}
+		}
+		lo = hi
+	}
+}

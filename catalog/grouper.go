@@ -1,0 +1,249 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"lading/mapping"
+)
+
+// Grouper collects evaluated rows into products. Feed it every row with
+// Add (in file order, main file first, then a joined file), then call
+// Finish once. It is not safe for concurrent use.
+type Grouper struct {
+	m        *mapping.Mapping
+	nm       *names
+	products []*Product
+	meta     []meta
+	byKey    map[string]int32
+	aliases  map[string]int32
+	files    map[string]string
+	skipped  []Skipped
+	orphans  []RowError
+	buf      []byte
+	rows     int
+}
+
+// meta is what the grouper needs about a product until Finish.
+type meta struct {
+	defined    bool     // a product or both row was seen
+	unresolved bool     // some variant has an option whose name is not known yet
+	removed    bool     // merged into another product
+	lines      [4]int32 // rows that gave name, description, notes, tags
+	slotNames  []string // attribute names by option pair, from rows giving them
+	x          *metaExtra
+}
+
+// metaExtra holds what few products need.
+type metaExtra struct {
+	declared []mapping.Attribute
+	declRow  RowRef
+	slotCols []string
+	children []string
+	childRow RowRef
+	childCol string
+}
+
+// Result is what Finish returns.
+type Result struct {
+	// Products in order of first appearance. Those with Errs must not be
+	// written; the others go ahead.
+	Products []*Product
+	// Skipped are the rows skip rules matched.
+	Skipped []Skipped
+	// Errors are invalid rows that belong to no product (no key).
+	Errors []RowError
+	// Rows is the number of rows added.
+	Rows int
+}
+
+// NewGrouper returns a grouper for rows evaluated with programs compiled
+// from m (used to name columns in messages; nil is allowed).
+func NewGrouper(m *mapping.Mapping) *Grouper {
+	return &Grouper{
+		m:       m,
+		nm:      newNames(),
+		byKey:   map[string]int32{},
+		aliases: map[string]int32{},
+		files:   map[string]string{},
+	}
+}
+
+func (g *Grouper) file(f string) string {
+	if s, ok := g.files[f]; ok {
+		return s
+	}
+	s := strings.Clone(f)
+	g.files[s] = s
+	return s
+}
+
+// product returns the index of the product with key, creating it.
+func (g *Grouper) product(key string, ref RowRef) int32 {
+	if i, ok := g.byKey[key]; ok {
+		return i
+	}
+	key = strings.Clone(key)
+	i := int32(len(g.products))
+	g.products = append(g.products, &Product{Key: key, First: ref})
+	g.meta = append(g.meta, meta{})
+	g.byKey[key] = i
+	return i
+}
+
+// Add takes one evaluated row. It copies what it keeps: r and its strings
+// may be reused by the caller afterwards.
+func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
+	g.rows++
+	ref.File = g.file(ref.File)
+	if r.Skip {
+		g.skipped = append(g.skipped, Skipped{Row: ref, Reason: strings.Clone(r.SkipReason)})
+		return
+	}
+	key := r.GroupKey
+	if r.Role == mapping.RoleVariant && r.ParentRef != "" {
+		key = r.ParentRef
+	}
+	if len(r.Errors) > 0 {
+		errs := make([]RowError, len(r.Errors))
+		for i, e := range r.Errors {
+			errs[i] = RowError{Row: ref, Column: strings.Clone(e.Column), Value: strings.Clone(e.Value), Target: e.Target, Rule: strings.Clone(e.Rule)}
+		}
+		if key == "" {
+			g.orphans = append(g.orphans, errs...)
+			return
+		}
+		i := g.product(key, ref)
+		g.products[i].Errs = append(g.products[i].Errs, errs...)
+		if r.Role != mapping.RoleVariant {
+			g.meta[i].defined = true
+		}
+		return
+	}
+	i := g.product(key, ref)
+	p, mt := g.products[i], &g.meta[i]
+	if r.Role != mapping.RoleVariant {
+		mt.defined = true
+		g.productFields(p, mt, ref, r)
+		if r.Alias != "" {
+			if _, ok := g.aliases[r.Alias]; !ok {
+				g.aliases[strings.Clone(r.Alias)] = i
+			}
+		}
+	}
+	if r.Role == mapping.RoleProduct {
+		p.ProductRows = append(p.ProductRows, ref)
+		if len(r.Declared) > 0 && (mt.x == nil || mt.x.declared == nil) {
+			x := mt.extra()
+			x.declRow = ref
+			for _, a := range r.Declared {
+				vals := make([]string, len(a.Values))
+				for k, v := range a.Values {
+					vals[k] = strings.Clone(v)
+				}
+				x.declared = append(x.declared, mapping.Attribute{Name: g.nm.list[g.nm.id(a.Name)], Values: vals, Column: strings.Clone(a.Column)})
+			}
+		}
+		if len(r.ChildKeys) > 0 {
+			x := mt.extra()
+			for _, c := range r.ChildKeys {
+				x.children = append(x.children, strings.Clone(c))
+			}
+			x.childRow, x.childCol = ref, strings.Clone(r.ChildColumn)
+		}
+		return
+	}
+	g.addVariant(p, mt, ref, r)
+}
+
+func (mt *meta) extra() *metaExtra {
+	if mt.x == nil {
+		mt.x = &metaExtra{}
+	}
+	return mt.x
+}
+
+func (g *Grouper) productFields(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
+	set := func(k int, cur *Value, v Value, target string, spec *mapping.ValueSpec) {
+		if !v.Set {
+			return
+		}
+		if !cur.Set {
+			*cur = Value{S: strings.Clone(v.S), Set: true}
+			mt.lines[k] = int32(ref.Line)
+			return
+		}
+		if cur.S != v.S {
+			p.Errs = append(p.Errs, RowError{Row: ref, Column: spec.Describe(), Value: strings.Clone(v.S), Target: target,
+				Rule: fmt.Sprintf("differs from %q given on row %d for the same product; give it once or the same on every row", clip(cur.S), mt.lines[k])})
+		}
+	}
+	var ps mapping.ProductSpec
+	if g.m != nil {
+		ps = g.m.Product
+	}
+	set(0, &p.Name, r.Product.Name, "product.name", ps.Name)
+	set(1, &p.Description, r.Product.Description, "product.description", ps.Description)
+	set(2, &p.Notes, r.Product.Notes, "product.notes", ps.Notes)
+	if r.Product.TagsSet {
+		if !p.TagsSet {
+			p.TagsSet = true
+			mt.lines[3] = int32(ref.Line)
+			if len(r.Product.Tags) > 0 {
+				p.Tags = make([]string, len(r.Product.Tags))
+				for k, t := range r.Product.Tags {
+					p.Tags[k] = strings.Clone(t)
+				}
+			}
+		} else if !slices.Equal(p.Tags, r.Product.Tags) {
+			p.Errs = append(p.Errs, RowError{Row: ref, Column: ps.Tags.Describe(), Value: strings.Join(r.Product.Tags, ","), Target: "product.tags",
+				Rule: fmt.Sprintf("differ from %q given on row %d for the same product", strings.Join(p.Tags, ","), mt.lines[3])})
+		}
+	}
+}
+
+// addVariant packs the row's variant into one string.
+func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
+	b := append(g.buf[:0], r.Variant.SKU...)
+	for _, o := range r.Options {
+		switch {
+		case o.Name != "":
+			id := g.nm.id(o.Name)
+			if o.Slot > 0 {
+				for len(mt.slotNames) < o.Slot {
+					mt.slotNames = append(mt.slotNames, "")
+				}
+				if mt.slotNames[o.Slot-1] == "" {
+					mt.slotNames[o.Slot-1] = g.nm.list[id]
+				}
+			}
+			b = appendEntry(b, kOption, id, o.Value)
+		case o.Slot <= len(mt.slotNames) && mt.slotNames[o.Slot-1] != "":
+			b = appendEntry(b, kOption, g.nm.id(mt.slotNames[o.Slot-1]), o.Value)
+		default:
+			mt.unresolved = true
+			x := mt.extra()
+			for len(x.slotCols) < o.Slot {
+				x.slotCols = append(x.slotCols, "")
+			}
+			if x.slotCols[o.Slot-1] == "" {
+				x.slotCols[o.Slot-1] = strings.Clone(o.Column)
+			}
+			b = appendEntry(b, kSlot, uint32(o.Slot), o.Value)
+		}
+	}
+	for _, f := range r.Variant.Fields {
+		b = appendEntry(b, kField, g.nm.id(f.Name), f.Value)
+	}
+	if r.Variant.Stock.Set {
+		b = appendEntry(b, kStock, 0, r.Variant.Stock.S)
+	}
+	for _, t := range r.Tiers {
+		b = appendEntry(b, kTier, g.nm.id(t.Name), t.Value)
+	}
+	g.buf = b
+	s := string(b)
+	n := len(r.Variant.SKU)
+	p.Variants = append(p.Variants, Variant{SKU: s[:n], Row: ref, data: s[n:], nm: g.nm})
+}

@@ -1,0 +1,165 @@
+// Package catalog groups evaluated rows (mapping.Row) into products with
+// their variants, and validates what needs more than one row: duplicate
+// SKUs, duplicate option combinations, options for attributes a product
+// does not have, variants whose product never appears, required fields.
+//
+// Products are kept compact because every product of an input stays in
+// memory until the input ends (the rows of a product need not be
+// contiguous): a variant's values are packed into one string and read
+// back through its methods.
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"lading/mapping"
+)
+
+// Value is an optional value: Set is false when the source gave nothing.
+type Value = mapping.Value
+
+// RowRef names a source row as a person sees it: the file and the 1-based
+// line (CSV) or row (XLSX) number.
+type RowRef struct {
+	File string
+	Line int
+}
+
+func (r RowRef) String() string { return fmt.Sprintf("%s row %d", r.File, r.Line) }
+
+// RowError is a validation error of one row: which column and value broke
+// which rule.
+type RowError struct {
+	Row    RowRef
+	Column string // the column (or expression) the value came from
+	Value  string // the value as read
+	Target string // like "variant.sku" or "option Color"
+	Rule   string // what is wrong and what is allowed
+}
+
+func (e *RowError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Row.String())
+	if e.Column != "" {
+		fmt.Fprintf(&b, ", column %q", e.Column)
+	}
+	if e.Value != "" || e.Column != "" {
+		fmt.Fprintf(&b, ", value %q", clip(e.Value))
+	}
+	b.WriteString(": ")
+	if e.Target != "" {
+		b.WriteString(e.Target + " ")
+	}
+	b.WriteString(e.Rule)
+	return b.String()
+}
+
+// clip shortens long values (descriptions) in messages.
+func clip(s string) string {
+	if len(s) <= 80 {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= 80 {
+		return s
+	}
+	return string(r[:77]) + "..."
+}
+
+// Skipped is a row a skip rule matched, with the rule's reason.
+type Skipped struct {
+	Row    RowRef
+	Reason string
+}
+
+// Product is one product of the input with its variants.
+type Product struct {
+	// Key is the product's key in the source (Handle, parent SKU, ...).
+	Key string
+	// Name, Description and Notes are set when some row gave them.
+	Name, Description, Notes Value
+	// Tags are the product's tags; TagsSet says a row gave them (an empty
+	// list then clears the tags).
+	Tags    []string
+	TagsSet bool
+	// Attributes are the product's attribute names, in order: those its
+	// product row declares, else in order of first appearance.
+	Attributes []string
+	// Variants are the product's variants in the order their rows came.
+	Variants []Variant
+	// ProductRows are the rows that gave product fields but no variant.
+	ProductRows []RowRef
+	// Errs are the validation errors of the product's rows. A product
+	// with errors must not be written; its other rows are reported with it.
+	Errs []RowError
+	// First is the first row of the product in the input.
+	First RowRef
+}
+
+// Valid reports whether the product may be written.
+func (p *Product) Valid() bool { return len(p.Errs) == 0 }
+
+// Rows returns every row of the product (product rows, variant rows, and
+// rows with errors), sorted by file and line, without duplicates.
+func (p *Product) Rows() []RowRef {
+	out := make([]RowRef, 0, len(p.ProductRows)+len(p.Variants)+len(p.Errs))
+	out = append(out, p.ProductRows...)
+	for i := range p.Variants {
+		out = append(out, p.Variants[i].Row)
+	}
+	for _, e := range p.Errs {
+		out = append(out, e.Row)
+	}
+	slices.SortFunc(out, compareRef)
+	return slices.Compact(out)
+}
+
+func compareRef(a, b RowRef) int {
+	if c := strings.Compare(a.File, b.File); c != 0 {
+		return c
+	}
+	return a.Line - b.Line
+}
+
+// SKUs returns the SKUs of the product's variants that have one: how the
+// product is found in the live catalog (else by its name).
+func (p *Product) SKUs() []string {
+	var out []string
+	for i := range p.Variants {
+		if s := p.Variants[i].SKU; s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// OptionValues returns the variant's option values aligned with
+// p.Attributes ("" where it has no option for an attribute).
+func (p *Product) OptionValues(v *Variant) []string {
+	out := make([]string, len(p.Attributes))
+	v.each(func(kind byte, id uint32, val string) bool {
+		if kind == kOption {
+			name := v.nm.list[id]
+			for i, a := range p.Attributes {
+				if strings.EqualFold(a, name) {
+					out[i] = val
+					break
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// VariantKey is the variant's identity in the source: its SKU, or, when
+// it has none, the product key and its option values joined by "|"
+// ("ocean-blue-shirt|" for an attributeless variant).
+func (p *Product) VariantKey(v *Variant) string {
+	if v.SKU != "" {
+		return v.SKU
+	}
+	return p.Key + "|" + strings.Join(p.OptionValues(v), "|")
+}

@@ -1,0 +1,171 @@
+package catalog
+
+import (
+	"encoding/binary"
+	"strings"
+)
+
+// Variant is one variant of a product. Its options, fields, stock and
+// tier prices are packed into one string; read them with the methods.
+type Variant struct {
+	// SKU is empty when the source has none.
+	SKU string
+	// Row is the row the variant came from.
+	Row  RowRef
+	data string
+	nm   *names
+}
+
+// Option is an attribute option of a variant.
+type Option struct{ Name, Value string }
+
+// Field is a variant field by wire name ("weight", "cost", "upc", ...);
+// Value "" clears the field (only when the mapping says so).
+type Field struct{ Name, Value string }
+
+// Tier is a pricing-tier price: tier name and canonical decimal value.
+type Tier struct{ Name, Value string }
+
+// Entry kinds of the packed data.
+const (
+	kOption byte = 'o' // id: attribute name
+	kSlot   byte = 's' // id: option pair number whose name is not known yet
+	kField  byte = 'f' // id: field name
+	kTier   byte = 't' // id: tier name
+	kStock  byte = 'k'
+)
+
+// each calls fn for every packed entry until it returns false.
+func (v *Variant) each(fn func(kind byte, id uint32, val string) bool) {
+	d := v.data
+	for len(d) > 0 {
+		kind := d[0]
+		id, n := uvarint(d[1:])
+		d = d[1+n:]
+		l, m := uvarint(d)
+		d = d[m:]
+		val := d[:l]
+		d = d[l:]
+		if !fn(kind, uint32(id), val) {
+			return
+		}
+	}
+}
+
+// Options returns the variant's attribute options in source order.
+func (v *Variant) Options() []Option {
+	var out []Option
+	v.each(func(kind byte, id uint32, val string) bool {
+		if kind == kOption {
+			out = append(out, Option{v.nm.list[id], val})
+		}
+		return true
+	})
+	return out
+}
+
+// Option returns the variant's value for the attribute name (case
+// insensitive).
+func (v *Variant) Option(name string) (string, bool) {
+	return v.find(kOption, name)
+}
+
+// Fields returns the variant's given fields in mapping order.
+func (v *Variant) Fields() []Field {
+	var out []Field
+	v.each(func(kind byte, id uint32, val string) bool {
+		if kind == kField {
+			out = append(out, Field{v.nm.list[id], val})
+		}
+		return true
+	})
+	return out
+}
+
+// Field returns the value of the variant field name ("weight") and
+// whether it was given.
+func (v *Variant) Field(name string) (string, bool) { return v.find(kField, name) }
+
+// Tiers returns the variant's given tier prices in mapping order.
+func (v *Variant) Tiers() []Tier {
+	var out []Tier
+	v.each(func(kind byte, id uint32, val string) bool {
+		if kind == kTier {
+			out = append(out, Tier{v.nm.list[id], val})
+		}
+		return true
+	})
+	return out
+}
+
+// Tier returns the variant's price in the tier name and whether it was
+// given.
+func (v *Variant) Tier(name string) (string, bool) { return v.find(kTier, name) }
+
+// Stock returns the variant's opening stock.
+func (v *Variant) Stock() Value {
+	var out Value
+	v.each(func(kind byte, _ uint32, val string) bool {
+		if kind == kStock {
+			out = Value{S: val, Set: true}
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+func (v *Variant) find(k byte, name string) (string, bool) {
+	var s string
+	var ok bool
+	v.each(func(kind byte, id uint32, val string) bool {
+		if kind == k && (v.nm.list[id] == name || (k == kOption && strings.EqualFold(v.nm.list[id], name))) {
+			s, ok = val, true
+			return false
+		}
+		return true
+	})
+	return s, ok
+}
+
+// names interns the attribute, field and tier names of a grouper.
+type names struct {
+	list []string
+	ids  map[string]uint32
+}
+
+func newNames() *names { return &names{ids: map[string]uint32{}} }
+
+func (n *names) id(s string) uint32 {
+	if id, ok := n.ids[s]; ok {
+		return id
+	}
+	s = strings.Clone(s)
+	id := uint32(len(n.list))
+	n.list = append(n.list, s)
+	n.ids[s] = id
+	return id
+}
+
+// uvarint decodes a varint written by binary.AppendUvarint from s.
+func uvarint(s string) (uint64, int) {
+	var x uint64
+	var shift uint
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if b < 0x80 {
+			return x | uint64(b)<<shift, i + 1
+		}
+		x |= uint64(b&0x7f) << shift
+		shift += 7
+	}
+	return x, len(s)
+}
+
+// appendEntry packs one entry onto buf.
+func appendEntry(buf []byte, kind byte, id uint32, val string) []byte {
+	buf = append(buf, kind)
+	buf = binary.AppendUvarint(buf, uint64(id))
+	buf = binary.AppendUvarint(buf, uint64(len(val)))
+	return append(buf, val...)
+}

@@ -1,0 +1,318 @@
+package mapping
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
+)
+
+// Program is a mapping bound to the header of one file: every column is
+// resolved to its index and every expression compiled once. Eval turns
+// rows into Row values. A Program is not safe for concurrent use; give
+// each goroutine its own Clone.
+type Program struct {
+	m        *Mapping
+	header   []string
+	dec      byte
+	layouts  []string
+	join     bool
+	by       string
+	hasDeclr bool
+
+	env exprEnv
+	vm  vm.VM
+
+	skip                               []skipProg
+	role, key, parent, alias, children *valueProg
+	name, description, notes, tags     *valueProg
+	sku, stock                         *valueProg
+	fields                             []*valueProg
+	pairs                              []pairProg
+	optCols                            []optColProg
+	optList                            *valueProg
+	optWhen                            *compiledExpr
+	listSep, valuesSep                 string
+	ignore                             []string
+	tiers                              []tierProg
+}
+
+type valueProg struct {
+	spec   *ValueSpec
+	col    int // -1: none
+	ex     *compiledExpr
+	errCol string // the column named in errors
+}
+
+type skipProg struct {
+	when   *compiledExpr
+	reason []reasonPart
+	src    string
+}
+
+type reasonPart struct {
+	text string
+	col  int // -1: text
+}
+
+type pairProg struct{ name, value *valueProg }
+
+type optColProg struct {
+	name  string
+	value *valueProg
+}
+
+type tierProg struct {
+	name  string
+	value *valueProg
+}
+
+// ErrorList is every problem found binding a mapping to a header.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	parts := make([]string, len(l))
+	for i, e := range l {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// binder resolves columns and compiles expressions for one header,
+// collecting errors.
+type binder struct {
+	m      *Mapping
+	file   string
+	header []string
+	index  map[string]int
+	dups   map[string][2]int
+	opts   []expr.Option
+	errs   ErrorList
+}
+
+func newBinder(m *Mapping, file string, header []string, src Source) *binder {
+	b := &binder{m: m, file: file, header: make([]string, len(header)), index: map[string]int{}, dups: map[string][2]int{}}
+	for i, h := range header {
+		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
+		b.header[i] = h
+		if h == "" {
+			continue
+		}
+		if j, ok := b.index[h]; ok {
+			b.dups[h] = [2]int{j, i}
+			continue
+		}
+		b.index[h] = i
+	}
+	b.opts = helpers(decimalOf(src), layoutsOf(src), m.Tables)
+	return b
+}
+
+func decimalOf(s Source) byte {
+	if s.Decimal == "," {
+		return ','
+	}
+	return '.'
+}
+
+func layoutsOf(s Source) []string {
+	var out []string
+	for _, f := range s.DateFormats {
+		if l, err := goLayout(f); err == nil {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func (b *binder) fail(p Pos, format string, args ...any) {
+	b.errs = append(b.errs, &Error{File: b.m.File, Line: p.Line, Column: p.Column, Msg: fmt.Sprintf(format, args...)})
+}
+
+// column resolves a column name to its index.
+func (b *binder) column(name string, p Pos, target string) int {
+	if d, ok := b.dups[name]; ok {
+		b.fail(p, "%s: column %q appears twice in %s (columns %d and %d); rename one", target, name, b.file, d[0]+1, d[1]+1)
+		return -1
+	}
+	i, ok := b.index[name]
+	if !ok {
+		b.fail(p, "%s: %v", target, unknownColumnIn(name, b.header, b.file))
+		return -1
+	}
+	return i
+}
+
+func unknownColumnIn(name string, header []string, file string) error {
+	err := unknownColumn(name, header)
+	if file == "" {
+		return err
+	}
+	return fmt.Errorf("%s", strings.Replace(err.Error(), "in the file", "in "+file, 1))
+}
+
+func (b *binder) expr(src string, p Pos, target string, extra ...expr.Option) *compiledExpr {
+	ce, err := compileExpr(src, b.index, b.header, b.opts, b.m.Tables, extra...)
+	if err != nil {
+		b.fail(p, "%s: %s", target, strings.Replace(err.Error(), "in the file", "in "+b.file, 1))
+		return nil
+	}
+	return ce
+}
+
+// value binds a value spec; nil specs stay nil.
+func (b *binder) value(s *ValueSpec) *valueProg {
+	if s == nil {
+		return nil
+	}
+	v := &valueProg{spec: s, col: -1}
+	if s.Optional && s.Column != "" {
+		if _, ok := b.index[s.Column]; !ok {
+			return nil
+		}
+	}
+	if s.Column != "" {
+		v.col = b.column(s.Column, s.Pos, s.Target)
+		v.errCol = s.Column
+	}
+	if s.Expr != "" {
+		v.ex = b.expr(s.Expr, s.Pos, s.Target)
+		if v.errCol == "" && v.ex != nil && len(v.ex.used) > 0 {
+			v.errCol = b.header[v.ex.used[0]]
+		}
+	}
+	return v
+}
+
+func (b *binder) skips(rules []SkipRule) []skipProg {
+	var out []skipProg
+	for _, r := range rules {
+		sp := skipProg{src: r.When}
+		sp.when = b.expr(r.When, r.Pos, "skip when", expr.AsBool())
+		sp.reason = b.reason(r.Reason, r.Pos)
+		out = append(out, sp)
+	}
+	return out
+}
+
+// reason splits a skip reason into text and {Column} references.
+func (b *binder) reason(s string, p Pos) []reasonPart {
+	var parts []reasonPart
+	for s != "" {
+		i := strings.IndexByte(s, '{')
+		j := -1
+		if i >= 0 {
+			j = strings.IndexByte(s[i:], '}')
+		}
+		if i < 0 || j < 0 {
+			parts = append(parts, reasonPart{text: s, col: -1})
+			break
+		}
+		if i > 0 {
+			parts = append(parts, reasonPart{text: s[:i], col: -1})
+		}
+		name := s[i+1 : i+j]
+		parts = append(parts, reasonPart{col: b.column(name, p, "skip reason {"+name+"}")})
+		s = s[i+j+1:]
+	}
+	return parts
+}
+
+// Compile binds the mapping to the header of the main file (file names it
+// in messages). Every unknown column is reported with the mapping line, the
+// close matches among the header's columns, or the columns there are. The
+// error is an ErrorList.
+func (m *Mapping) Compile(file string, header []string) (*Program, error) {
+	b := newBinder(m, file, header, m.Source)
+	p := &Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source), by: m.Group.By}
+	p.skip = b.skips(m.Skip)
+	p.role = b.value(m.Group.Role)
+	p.key = b.value(m.Group.Key)
+	p.parent = b.value(m.Group.Parent)
+	p.alias = b.value(m.Group.Alias)
+	p.children = b.value(m.Group.Children)
+	p.name = b.value(m.Product.Name)
+	p.description = b.value(m.Product.Description)
+	p.notes = b.value(m.Product.Notes)
+	p.tags = b.value(m.Product.Tags)
+	if m.Join == nil {
+		p.bindVariant(b)
+	}
+	if len(b.errs) > 0 {
+		return nil, b.errs
+	}
+	return p, nil
+}
+
+// CompileJoin binds the mapping's join (variant, options and tiers
+// sections, join.key and join.skip) to the header of the joined file.
+// Every row of the joined file is a variant of the product whose key its
+// join.key column holds.
+func (m *Mapping) CompileJoin(file string, header []string) (*Program, error) {
+	if m.Join == nil {
+		return nil, &Error{File: m.File, Msg: "the mapping has no join section"}
+	}
+	b := newBinder(m, file, header, m.Join.Source)
+	p := &Program{m: m, header: b.header, dec: decimalOf(m.Join.Source), layouts: layoutsOf(m.Join.Source), join: true, by: ByParent}
+	p.skip = b.skips(m.Join.Skip)
+	p.parent = b.value(m.Join.Key)
+	p.bindVariant(b)
+	if len(b.errs) > 0 {
+		return nil, b.errs
+	}
+	return p, nil
+}
+
+func (p *Program) bindVariant(b *binder) {
+	m := p.m
+	p.sku = b.value(m.Variant.SKU)
+	p.stock = b.value(m.Variant.Stock)
+	for _, f := range m.Variant.Fields {
+		p.fields = append(p.fields, b.value(f))
+	}
+	o := &m.Options
+	for _, pr := range o.Pairs {
+		p.pairs = append(p.pairs, pairProg{name: b.value(pr.Name), value: b.value(pr.Value)})
+	}
+	for _, c := range o.Columns {
+		p.optCols = append(p.optCols, optColProg{name: c.Name, value: b.value(c.Value)})
+	}
+	p.optList = b.value(o.List)
+	if o.When != nil {
+		p.optWhen = b.expr(o.When.Expr, o.When.Pos, "options.when", expr.AsBool())
+	}
+	p.listSep, p.valuesSep, p.ignore = o.ListSeparator, o.ValuesSeparator, o.Ignore
+	if p.listSep == "" {
+		p.listSep = ","
+	}
+	if p.valuesSep == "" {
+		p.valuesSep = ","
+	}
+	for _, t := range m.Tiers.Columns {
+		p.tiers = append(p.tiers, tierProg{name: t.Name, value: b.value(t.Value)})
+	}
+	if pre := m.Tiers.Prefix; pre != "" {
+		for i, h := range b.header {
+			if name := strings.TrimSpace(strings.TrimPrefix(h, pre)); strings.HasPrefix(h, pre) && name != "" {
+				spec := &ValueSpec{Target: "tier " + name, Column: h, Kind: KindNumber}
+				p.tiers = append(p.tiers, tierProg{name: name, value: &valueProg{spec: spec, col: i, errCol: h}})
+			}
+		}
+	}
+}
+
+// Header returns the header the program is bound to (trimmed).
+func (p *Program) Header() []string { return p.header }
+
+// Mapping returns the mapping the program was compiled from.
+func (p *Program) Mapping() *Mapping { return p.m }
+
+// Clone returns a program sharing the compiled expressions but with its
+// own evaluation state, for use by another goroutine.
+func (p *Program) Clone() *Program {
+	c := *p
+	c.env = exprEnv{}
+	c.vm = vm.VM{}
+	return &c
+}

@@ -1,0 +1,116 @@
+package mapping
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Error is a problem in a mapping file, at a line and column.
+type Error struct {
+	File         string
+	Line, Column int
+	Msg          string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+	}
+	return e.File + ": " + e.Msg
+}
+
+// FieldError is one invalid value of a row: the column it came from, the
+// value, the target it was for and the rule it broke.
+type FieldError struct {
+	Column string // header of the column, or the expression
+	Value  string // the cell as read
+	Target string // like "variant.weight"
+	Rule   string // like "must be a number (decimal ',')"
+}
+
+func (e FieldError) Error() string {
+	var b strings.Builder
+	if e.Column != "" {
+		fmt.Fprintf(&b, "column %q", e.Column)
+	}
+	if e.Column != "" || e.Value != "" {
+		fmt.Fprintf(&b, " value %q", e.Value)
+	}
+	if e.Target != "" {
+		fmt.Fprintf(&b, " (%s)", e.Target)
+	}
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Rule)
+	return strings.TrimSpace(b.String())
+}
+
+// RowErrors lists the invalid values of one row.
+type RowErrors []FieldError
+
+func (r RowErrors) Error() string {
+	parts := make([]string, len(r))
+	for i, e := range r {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// closeMatches returns the names in list most like name, best first.
+func closeMatches(name string, list []string, max int) []string {
+	type scored struct {
+		s string
+		d int
+	}
+	ln := strings.ToLower(strings.TrimSpace(name))
+	var c []scored
+	for _, s := range list {
+		ls := strings.ToLower(s)
+		d := levenshtein(ln, ls)
+		limit := len(ln)/3 + 1
+		if d <= limit || (len(ln) >= 3 && strings.Contains(ls, ln)) || (len(ls) >= 3 && strings.Contains(ln, ls)) {
+			c = append(c, scored{s, d})
+		}
+	}
+	for i := 1; i < len(c); i++ {
+		for j := i; j > 0 && c[j].d < c[j-1].d; j-- {
+			c[j], c[j-1] = c[j-1], c[j]
+		}
+	}
+	var out []string
+	for i := 0; i < len(c) && i < max; i++ {
+		out = append(out, c[i].s)
+	}
+	return out
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// quoteList renders names as "a", "b", "c" for messages.
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}

@@ -1,0 +1,404 @@
+package mapping
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Eval evaluates one row (cells in header order) into out, which is reset
+// first and may be reused across rows. It returns nil, or out.Errors (a
+// RowErrors) when a value is invalid; the other values are still filled.
+func (p *Program) Eval(row []string, out *Row) error {
+	out.reset()
+	p.env.R = row
+	defer func() { p.env.R = nil }()
+
+	for i := range p.skip {
+		s := &p.skip[i]
+		hit, ok := p.cond(s.when, row, out, "skip when", s.src)
+		if ok && hit {
+			out.Skip = true
+			out.SkipReason = s.render(row)
+			return nil
+		}
+	}
+
+	if p.join {
+		out.Role = RoleVariant
+		out.ParentRef, _ = p.text(p.parent, row, out)
+		if out.ParentRef == "" {
+			p.required(p.parent, row, out, "every row of the joined file needs its product's key")
+		}
+		p.variant(row, out)
+		return p.result(out)
+	}
+
+	out.GroupKey, _ = p.text(p.key, row, out)
+	out.ParentRef, _ = p.text(p.parent, row, out)
+	out.Alias, _ = p.text(p.alias, row, out)
+	if p.children != nil {
+		out.ChildKeys = p.list(p.children, row, out, out.ChildKeys)
+		out.ChildColumn = p.children.errCol
+	}
+	out.Role = p.roleOf(row, out)
+
+	switch {
+	case out.Role == RoleVariant && p.by == ByParent:
+		if out.ParentRef == "" {
+			p.required(p.parent, row, out, "a variant row needs its product's key")
+		}
+	case out.GroupKey == "":
+		p.required(p.key, row, out, "every row needs a product key")
+	}
+
+	if out.Role != RoleVariant {
+		p.productFields(row, out)
+	}
+	if out.Role != RoleProduct && p.m.Join == nil {
+		p.variant(row, out)
+	} else if out.Role == RoleProduct && p.m.Join == nil {
+		p.declared(row, out)
+	}
+	return p.result(out)
+}
+
+func (p *Program) result(out *Row) error {
+	if len(out.Errors) > 0 {
+		return out.Errors
+	}
+	return nil
+}
+
+func (p *Program) roleOf(row []string, out *Row) Role {
+	if p.m.Join != nil {
+		return RoleProduct
+	}
+	if p.role != nil {
+		s, ok := p.text(p.role, row, out)
+		if !ok {
+			return RoleBoth
+		}
+		switch strings.ToLower(s) {
+		case "both", "":
+			return RoleBoth
+		case "product":
+			return RoleProduct
+		case "variant":
+			return RoleVariant
+		}
+		p.fieldError(p.role, row, out, s, "must be product, variant or both")
+		return RoleBoth
+	}
+	switch p.by {
+	case ByParent:
+		if out.ParentRef != "" {
+			return RoleVariant
+		}
+	case ByChildren:
+		if len(out.ChildKeys) > 0 {
+			return RoleProduct
+		}
+	}
+	return RoleBoth
+}
+
+func (p *Program) productFields(row []string, out *Row) {
+	out.Product.Name = p.optional(p.name, row, out)
+	out.Product.Description = p.optional(p.description, row, out)
+	out.Product.Notes = p.optional(p.notes, row, out)
+	if p.tags != nil {
+		out.Product.Tags = p.list(p.tags, row, out, out.Product.Tags)
+		out.Product.TagsSet = len(out.Product.Tags) > 0 || p.tags.spec.ClearWhenEmpty
+	}
+}
+
+func (p *Program) variant(row []string, out *Row) {
+	out.Variant.SKU, _ = p.text(p.sku, row, out)
+	out.Variant.Stock = p.optional(p.stock, row, out)
+	for _, f := range p.fields {
+		if v := p.optional(f, row, out); v.Set {
+			out.Variant.Fields = append(out.Variant.Fields, FieldValue{Name: f.spec.Name, Value: v.S})
+		}
+	}
+	for _, t := range p.tiers {
+		if v := p.optional(t.value, row, out); v.Set {
+			out.Tiers = append(out.Tiers, Tier{Name: t.name, Value: v.S})
+		}
+	}
+	if p.optWhen != nil {
+		if hit, ok := p.cond(p.optWhen, row, out, "options.when", p.m.Options.When.Expr); !ok || !hit {
+			return
+		}
+	}
+	for i, pr := range p.pairs {
+		v, _ := p.text(pr.value, row, out)
+		if v == "" || p.ignored(v) {
+			continue
+		}
+		n, _ := p.text(pr.name, row, out)
+		p.addOption(row, out, Option{Slot: i + 1, Name: n, Value: v, Column: pr.value.errCol})
+	}
+	for _, c := range p.optCols {
+		if v, _ := p.text(c.value, row, out); v != "" && !p.ignored(v) {
+			p.addOption(row, out, Option{Name: c.name, Value: v, Column: c.value.errCol})
+		}
+	}
+	if p.optList != nil {
+		s, _ := p.text(p.optList, row, out)
+		kvs, err := parseKV(s, p.listSep, "=")
+		if err != nil {
+			p.fieldError(p.optList, row, out, s, fmt.Sprintf("must be name=value items separated by %q: %v", p.listSep, err))
+		}
+		for _, kv := range kvs {
+			if kv[1] != "" && !p.ignored(kv[1]) {
+				p.addOption(row, out, Option{Name: kv[0], Value: kv[1], Column: p.optList.errCol})
+			}
+		}
+	}
+}
+
+// addOption appends o unless the row already names its attribute.
+func (p *Program) addOption(row []string, out *Row, o Option) {
+	if o.Name != "" {
+		for _, e := range out.Options {
+			if strings.EqualFold(e.Name, o.Name) {
+				out.Errors = append(out.Errors, FieldError{Column: o.Column, Value: o.Value, Target: "option " + o.Name,
+					Rule: fmt.Sprintf("attribute %q is given twice in the row (also %q in column %q)", o.Name, e.Value, e.Column)})
+				return
+			}
+		}
+	}
+	out.Options = append(out.Options, o)
+}
+
+// declared reads, on a product row, the attributes and their values.
+func (p *Program) declared(row []string, out *Row) {
+	if p.optWhen != nil {
+		if hit, ok := p.cond(p.optWhen, row, out, "options.when", p.m.Options.When.Expr); !ok || !hit {
+			return
+		}
+	}
+	for _, pr := range p.pairs {
+		n, _ := p.text(pr.name, row, out)
+		if n == "" {
+			continue
+		}
+		v, _ := p.text(pr.value, row, out)
+		out.Declared = append(out.Declared, Attribute{Name: n, Values: splitList(v, p.valuesSep), Column: pr.value.errCol})
+	}
+	for _, c := range p.optCols {
+		v, _ := p.text(c.value, row, out)
+		out.Declared = append(out.Declared, Attribute{Name: c.name, Values: splitList(v, p.valuesSep), Column: c.value.errCol})
+	}
+}
+
+func (p *Program) ignored(v string) bool {
+	for _, s := range p.ignore {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func cell(row []string, i int) string {
+	if i >= 0 && i < len(row) {
+		return row[i]
+	}
+	return ""
+}
+
+// raw returns the value before normalisation: the column's cell, the
+// constant, or the expression's result. ok is false after an error.
+func (p *Program) raw(v *valueProg, row []string, out *Row) (s string, list []string, isList, ok bool) {
+	c := cell(row, v.col)
+	switch {
+	case v.ex != nil:
+		p.env.Value = c
+		res, err := p.vm.Run(v.ex.prog, &p.env)
+		if err != nil {
+			p.fieldError(v, row, out, p.errValue(v, row), exprMessage(err))
+			return "", nil, false, false
+		}
+		s, list, isList = toText(res)
+		return strings.TrimSpace(s), list, isList, true
+	case v.spec.HasConst:
+		return v.spec.Const, nil, false, true
+	}
+	return strings.TrimSpace(c), nil, false, true
+}
+
+// text evaluates a single value, normalised to its kind. An empty value
+// gives "" (ok) unless it is required.
+func (p *Program) text(v *valueProg, row []string, out *Row) (string, bool) {
+	if v == nil {
+		return "", true
+	}
+	val := p.optional(v, row, out)
+	return val.S, true
+}
+
+// optional evaluates a value into a Value: not set when empty (unless the
+// mapping clears on empty), else normalised to its kind.
+func (p *Program) optional(v *valueProg, row []string, out *Row) Value {
+	if v == nil {
+		return Value{}
+	}
+	s, list, isList, ok := p.raw(v, row, out)
+	if !ok {
+		return Value{}
+	}
+	if isList {
+		s = strings.Join(list, ",")
+	}
+	if s == "" {
+		switch {
+		case v.spec.HasDefault:
+			s = v.spec.Default
+		case v.spec.Required:
+			p.fieldError(v, row, out, "", "required: must not be empty")
+			return Value{}
+		case v.spec.ClearWhenEmpty:
+			return Value{Set: true}
+		default:
+			return Value{}
+		}
+	}
+	n, ok := p.normalise(v, s)
+	if !ok {
+		p.fieldError(v, row, out, p.errValue(v, row), p.rule(v.spec.Kind))
+		return Value{}
+	}
+	return Value{S: n, Set: true}
+}
+
+func (p *Program) normalise(v *valueProg, s string) (string, bool) {
+	switch v.spec.Kind {
+	case KindNumber:
+		return ParseNumber(s, p.dec)
+	case KindInteger:
+		n, ok := ParseNumber(s, p.dec)
+		return n, ok && isWhole(n)
+	case KindDate:
+		return ParseDate(s, p.layouts)
+	}
+	return s, true
+}
+
+func (p *Program) rule(k Kind) string {
+	switch k {
+	case KindNumber:
+		return fmt.Sprintf("must be a number (decimal %q)", string(p.dec))
+	case KindInteger:
+		return "must be a whole number"
+	case KindDate:
+		f := "YYYY-MM-DD"
+		if len(p.m.Source.DateFormats) > 0 {
+			f += ", " + strings.Join(p.m.Source.DateFormats, ", ")
+		}
+		return "must be a date (" + f + ")"
+	}
+	return "invalid"
+}
+
+// list evaluates a list value into buf.
+func (p *Program) list(v *valueProg, row []string, out *Row, buf []string) []string {
+	buf = buf[:0]
+	s, list, isList, ok := p.raw(v, row, out)
+	if !ok {
+		return buf
+	}
+	if isList {
+		for _, e := range list {
+			if e = strings.TrimSpace(e); e != "" {
+				buf = append(buf, e)
+			}
+		}
+	} else {
+		sep := v.spec.Split
+		if sep == "" {
+			sep = ","
+		}
+		for s != "" {
+			var item string
+			item, s, _ = strings.Cut(s, sep)
+			if item = strings.TrimSpace(item); item != "" {
+				buf = append(buf, item)
+			}
+		}
+	}
+	if len(buf) == 0 && v.spec.Required {
+		p.fieldError(v, row, out, "", "required: must not be empty")
+	}
+	return buf
+}
+
+func (p *Program) required(v *valueProg, row []string, out *Row, why string) {
+	if v == nil {
+		return
+	}
+	for _, e := range out.Errors {
+		if e.Target == v.spec.Target {
+			return // already reported
+		}
+	}
+	p.fieldError(v, row, out, "", "required: "+why)
+}
+
+// cond runs a boolean expression; ok is false after an error.
+func (p *Program) cond(ce *compiledExpr, row []string, out *Row, target, src string) (hit, ok bool) {
+	if ce == nil {
+		return false, false
+	}
+	p.env.Value = ""
+	res, err := p.vm.Run(ce.prog, &p.env)
+	if err != nil {
+		col, val := "", ""
+		if len(ce.used) > 0 {
+			col, val = p.header[ce.used[0]], cell(row, ce.used[0])
+		}
+		out.Errors = append(out.Errors, FieldError{Column: col, Value: val, Target: target, Rule: exprMessage(err) + " (in " + src + ")"})
+		return false, false
+	}
+	b, _ := res.(bool)
+	return b, true
+}
+
+func (p *Program) errValue(v *valueProg, row []string) string {
+	if v.col >= 0 {
+		return cell(row, v.col)
+	}
+	if v.ex != nil && len(v.ex.used) > 0 {
+		return cell(row, v.ex.used[0])
+	}
+	return v.spec.Const
+}
+
+func (p *Program) fieldError(v *valueProg, row []string, out *Row, value, rule string) {
+	out.Errors = append(out.Errors, FieldError{Column: v.errCol, Value: value, Target: v.spec.Target, Rule: rule})
+}
+
+// exprMessage is the first line of a runtime error, without expr's
+// position suffix.
+func exprMessage(err error) string {
+	msg := firstLine(err.Error())
+	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
+		msg = msg[:i]
+	}
+	return msg
+}
+
+func (s *skipProg) render(row []string) string {
+	if len(s.reason) == 1 && s.reason[0].col < 0 {
+		return s.reason[0].text
+	}
+	var b strings.Builder
+	for _, r := range s.reason {
+		if r.col < 0 {
+			b.WriteString(r.text)
+		} else {
+			b.WriteString(strings.TrimSpace(cell(row, r.col)))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,521 @@
+package mapping
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/expr-lang/expr/parser"
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	yparser "github.com/goccy/go-yaml/parser"
+
+	"lading/api/wire"
+)
+
+// Load reads and parses the mapping file at path.
+func Load(path string) (*Mapping, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("mapping: %w", err)
+	}
+	return Parse(filepath.Base(path), data)
+}
+
+// Parse parses a mapping file; name is used in messages. Every error is an
+// *Error with the line and column of the offending YAML and the values
+// allowed there.
+func Parse(name string, data []byte) (*Mapping, error) {
+	f, err := yparser.ParseBytes(data, 0)
+	if err != nil {
+		var ye yaml.Error
+		if errors.As(err, &ye) && ye.GetToken() != nil && ye.GetToken().Position != nil {
+			p := ye.GetToken().Position
+			return nil, &Error{File: name, Line: p.Line, Column: p.Column, Msg: "YAML syntax: " + ye.GetMessage()}
+		}
+		return nil, &Error{File: name, Msg: "YAML syntax: " + err.Error()}
+	}
+	d := &decoder{file: name}
+	m := &Mapping{File: name}
+	var body ast.Node
+	if len(f.Docs) > 0 {
+		body = f.Docs[0].Body
+	}
+	if len(f.Docs) > 1 {
+		d.fail(f.Docs[1].Body, "a mapping file holds one YAML document; remove the \"---\" separator")
+	}
+	if isNull(body) {
+		return nil, &Error{File: name, Line: 1, Column: 1, Msg: "the mapping is empty; it needs at least group.key and product.name"}
+	}
+	d.top(m, body)
+	if d.err == nil {
+		d.validate(m, body)
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return m, nil
+}
+
+var topKeys = []string{"source", "group", "product", "variant", "options", "tiers", "skip", "join", "tables"}
+
+func (d *decoder) top(m *Mapping, body ast.Node) {
+	es := d.entries(body, "the mapping")
+	d.checkKeys(es, "the mapping", topKeys)
+	for _, e := range es {
+		switch keyOf(e) {
+		case "source":
+			m.Source = d.source(e.Value, "source")
+		case "group":
+			d.group(&m.Group, e.Value)
+		case "product":
+			d.product(&m.Product, e.Value)
+		case "variant":
+			d.variant(&m.Variant, e.Value)
+		case "options":
+			d.options(&m.Options, e.Value)
+		case "tiers":
+			d.tiers(&m.Tiers, e.Value)
+		case "skip":
+			m.Skip = d.skip(e.Value, "skip")
+		case "join":
+			m.Join = d.join(e.Value)
+		case "tables":
+			m.Tables = d.tables(e.Value)
+		}
+	}
+}
+
+var (
+	sourceKeys = []string{"format", "sheet", "header_row", "delimiter", "encoding", "decimal", "date_formats"}
+	formats    = []string{"csv", "xlsx"}
+	encodings  = []string{"utf-8", "utf-16", "utf-16le", "utf-16be", "windows-1252"}
+	delimiters = []string{",", ";", "tab", "|"}
+	decimals   = []string{".", ","}
+)
+
+func (d *decoder) source(n ast.Node, where string) Source {
+	var s Source
+	es := d.entries(n, where)
+	d.checkKeys(es, where, sourceKeys)
+	for _, e := range es {
+		w := where + "." + keyOf(e)
+		switch keyOf(e) {
+		case "format":
+			s.Format = d.oneOf(e.Value, w, formats)
+		case "sheet":
+			s.Sheet = d.str(e.Value, w)
+		case "header_row":
+			s.HeaderRow = d.integer(e.Value, w)
+			if s.HeaderRow < 1 {
+				d.fail(e.Value, "%s must be 1 or more (the row number of the column names)", w)
+			}
+		case "delimiter":
+			v := d.str(e.Value, w)
+			switch v {
+			case ",", ";", "|":
+				s.Delimiter = rune(v[0])
+			case "tab", "\t", `\t`:
+				s.Delimiter = '\t'
+			default:
+				d.fail(e.Value, "%s: %q is not allowed; allowed: %s (quote \"|\" in YAML), or leave it out to detect", w, v, strings.Join(delimiters, ", "))
+			}
+		case "encoding":
+			v := strings.ToLower(d.str(e.Value, w))
+			switch v {
+			case "utf8":
+				v = "utf-8"
+			case "cp1252", "windows1252", "latin1", "iso-8859-1":
+				v = "windows-1252"
+			}
+			if !slices.Contains(encodings, v) {
+				d.fail(e.Value, "%s: %q is not allowed; allowed: %s", w, v, strings.Join(encodings, ", "))
+			}
+			s.Encoding = v
+		case "decimal":
+			s.Decimal = d.oneOf(e.Value, w, decimals)
+		case "date_formats":
+			s.DateFormats = d.list(e.Value, w)
+			for _, f := range s.DateFormats {
+				if _, err := goLayout(f); err != nil {
+					d.fail(e.Value, "%s: %v", w, err)
+				}
+			}
+		}
+	}
+	return s
+}
+
+var (
+	groupKeys = []string{"by", "key", "parent", "alias", "children", "role"}
+	groupBy   = []string{ByKey, ByParent, ByChildren}
+)
+
+func (d *decoder) group(g *Group, n ast.Node) {
+	es := d.entries(n, "group")
+	d.checkKeys(es, "group", groupKeys)
+	for _, e := range es {
+		k := keyOf(e)
+		w := "group." + k
+		switch k {
+		case "by":
+			g.By = d.oneOf(e.Value, w, groupBy)
+		case "key":
+			g.Key = d.value(e.Value, w, KindText)
+		case "parent":
+			g.Parent = d.value(e.Value, w, KindText)
+		case "alias":
+			g.Alias = d.value(e.Value, w, KindText)
+		case "children":
+			g.Children = d.value(e.Value, w, KindList)
+		case "role":
+			g.Role = d.value(e.Value, w, KindText)
+		}
+	}
+}
+
+func (d *decoder) product(p *ProductSpec, n ast.Node) {
+	es := d.entries(n, "product")
+	d.checkKeys(es, "product", append(slices.Clone(wire.ProductWriteFields), "tags"))
+	for _, e := range es {
+		k := keyOf(e)
+		w := "product." + k
+		switch k {
+		case "name":
+			p.Name = d.value(e.Value, w, KindText)
+		case "description":
+			p.Description = d.value(e.Value, w, KindText)
+		case "notes":
+			p.Notes = d.value(e.Value, w, KindText)
+		case "tags":
+			p.Tags = d.value(e.Value, w, KindList)
+		}
+	}
+}
+
+// variantKinds are the default kinds of variant fields; others are text.
+var variantKinds = map[string]Kind{
+	"weight": KindNumber, "cost": KindNumber, "supplier_cost": KindNumber,
+	"low_stock_alert": KindNumber, "stock": KindNumber,
+}
+
+// VariantTargets are the keys allowed under "variant": the writable
+// variant fields and "stock" (opening stock).
+var VariantTargets = append(slices.Clone(wire.VariantWriteFields), "stock")
+
+func (d *decoder) variant(v *VariantSpec, n ast.Node) {
+	es := d.entries(n, "variant")
+	d.checkKeys(es, "variant", VariantTargets)
+	for _, e := range es {
+		k := keyOf(e)
+		s := d.value(e.Value, "variant."+k, variantKinds[k])
+		if s == nil {
+			continue
+		}
+		s.Name = k
+		switch k {
+		case "sku":
+			v.SKU = s
+		case "stock":
+			v.Stock = s
+		default:
+			v.Fields = append(v.Fields, s)
+		}
+	}
+}
+
+var valueKeys = []string{"column", "value", "expr", "type", "required", "clear_when_empty", "default", "split", "optional"}
+
+// value reads a value spec: a column name, or a mapping of valueKeys.
+func (d *decoder) value(n ast.Node, where string, kind Kind) *ValueSpec {
+	s := &ValueSpec{Target: where, Kind: kind, Pos: nodePos(n)}
+	if isNull(n) {
+		d.fail(n, "%s is empty; give a column name, or a mapping with column, value or expr", where)
+		return nil
+	}
+	if text, ok := scalarText(n); ok {
+		s.Column = strings.TrimSpace(text)
+		if s.Column == "" {
+			d.fail(n, "%s: empty column name", where)
+		}
+		return s
+	}
+	es := d.entries(n, where)
+	d.checkKeys(es, where, valueKeys)
+	for _, e := range es {
+		k := keyOf(e)
+		w := where + "." + k
+		switch k {
+		case "column":
+			s.Column = strings.TrimSpace(d.str(e.Value, w))
+		case "value":
+			s.Const, s.HasConst = d.str(e.Value, w), true
+		case "expr":
+			s.Expr = d.str(e.Value, w)
+			s.Pos = nodePos(e.Value)
+			if _, err := parser.Parse(s.Expr); err != nil {
+				d.fail(e.Value, "%s: expression does not parse: %s", w, firstLine(err.Error()))
+			}
+		case "type":
+			allowed := kindNames[:KindList]
+			if kind == KindList {
+				allowed = kindNames[KindList:]
+			}
+			t := d.oneOf(e.Value, w, allowed)
+			if i := slices.Index(kindNames, t); i >= 0 {
+				s.Kind = Kind(i)
+			}
+		case "required":
+			s.Required = d.boolean(e.Value, w)
+		case "clear_when_empty":
+			s.ClearWhenEmpty = d.boolean(e.Value, w)
+		case "optional":
+			s.Optional = d.boolean(e.Value, w)
+		case "default":
+			s.Default, s.HasDefault = d.str(e.Value, w), true
+		case "split":
+			if kind != KindList {
+				d.fail(e.Key, "%s: split applies only to list values (product.tags, group.children)", w)
+			}
+			s.Split = d.str(e.Value, w)
+		}
+	}
+	given := 0
+	if s.Column != "" {
+		given++
+	}
+	if s.HasConst {
+		given++
+	}
+	if s.Expr != "" && s.Column == "" {
+		given++
+	}
+	if given != 1 {
+		d.fail(n, "%s: give exactly one of column, value or expr (expr may be combined with column: the cell is then `value`)", where)
+	}
+	if s.Expr != "" && s.HasConst {
+		d.fail(n, "%s: value (a constant) cannot be combined with expr", where)
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+var optionKeys = []string{"pairs", "columns", "list", "list_separator", "ignore", "values_separator", "when"}
+
+func (d *decoder) options(o *OptionsSpec, n ast.Node) {
+	es := d.entries(n, "options")
+	d.checkKeys(es, "options", optionKeys)
+	for _, e := range es {
+		k := keyOf(e)
+		w := "options." + k
+		switch k {
+		case "pairs":
+			for i, item := range d.seq(e.Value, w) {
+				wi := fmt.Sprintf("%s[%d]", w, i)
+				ies := d.entries(item, wi)
+				d.checkKeys(ies, wi, []string{"name", "value"})
+				p := OptionPair{Pos: nodePos(item)}
+				for _, ie := range ies {
+					switch keyOf(ie) {
+					case "name":
+						p.Name = d.value(ie.Value, wi+".name", KindText)
+					case "value":
+						p.Value = d.value(ie.Value, wi+".value", KindText)
+					}
+				}
+				if d.err == nil && (p.Name == nil || p.Value == nil) {
+					d.fail(item, "%s needs both name and value (the columns holding the attribute name and its option value)", wi)
+				}
+				o.Pairs = append(o.Pairs, p)
+			}
+		case "columns":
+			for i, item := range d.seq(e.Value, w) {
+				wi := fmt.Sprintf("%s[%d]", w, i)
+				c := OptionColumn{Pos: nodePos(item)}
+				if text, ok := scalarText(item); ok {
+					c.Name = strings.TrimSpace(text)
+					c.Value = &ValueSpec{Target: "option " + c.Name, Column: c.Name, Pos: c.Pos}
+				} else {
+					ies := d.entries(item, wi)
+					var rest []*ast.MappingValueNode
+					for _, ie := range ies {
+						if keyOf(ie) == "name" {
+							c.Name = d.str(ie.Value, wi+".name")
+						} else {
+							rest = append(rest, ie)
+						}
+					}
+					d.checkKeys(rest, wi, append([]string{"name"}, valueKeys...))
+					if len(rest) == 0 {
+						c.Value = &ValueSpec{Target: "option " + c.Name, Column: c.Name, Pos: c.Pos}
+						o.Columns = append(o.Columns, c)
+						continue
+					}
+					c.Value = d.value(&ast.MappingNode{BaseNode: &ast.BaseNode{}, Values: rest}, wi, KindText)
+					if c.Value != nil {
+						c.Value.Pos = c.Pos
+						if c.Name == "" {
+							c.Name = c.Value.Column
+						}
+					}
+					if d.err == nil && c.Name == "" {
+						d.fail(item, "%s needs a name (the attribute name)", wi)
+					}
+				}
+				o.Columns = append(o.Columns, c)
+			}
+		case "list":
+			o.List = d.value(e.Value, w, KindText)
+		case "list_separator":
+			o.ListSeparator = d.str(e.Value, w)
+		case "ignore":
+			o.Ignore = d.list(e.Value, w)
+		case "values_separator":
+			o.ValuesSeparator = d.str(e.Value, w)
+		case "when":
+			o.When = d.condition(e.Value, w)
+		}
+	}
+}
+
+// condition reads an expression given as plain text.
+func (d *decoder) condition(n ast.Node, where string) *ValueSpec {
+	s := &ValueSpec{Target: where, Expr: d.str(n, where), Pos: nodePos(n)}
+	if _, err := parser.Parse(s.Expr); err != nil {
+		d.fail(n, "%s: expression does not parse: %s", where, firstLine(err.Error()))
+	}
+	return s
+}
+
+func (d *decoder) tiers(t *TiersSpec, n ast.Node) {
+	es := d.entries(n, "tiers")
+	d.checkKeys(es, "tiers", []string{"columns", "prefix"})
+	for _, e := range es {
+		switch keyOf(e) {
+		case "prefix":
+			t.Prefix = d.str(e.Value, "tiers.prefix")
+			if t.Prefix == "" {
+				d.fail(e.Value, "tiers.prefix is empty; give the header prefix, like \"tier:\"")
+			}
+		case "columns":
+			for _, te := range d.entries(e.Value, "tiers.columns") {
+				name := keyOf(te)
+				if strings.TrimSpace(name) == "" {
+					d.fail(te.Key, "tiers.columns: empty tier name")
+				}
+				t.Columns = append(t.Columns, TierSpec{
+					Name:  name,
+					Value: d.value(te.Value, "tier "+name, KindNumber),
+					Pos:   nodePos(te.Key),
+				})
+			}
+		}
+	}
+}
+
+func (d *decoder) skip(n ast.Node, where string) []SkipRule {
+	var rules []SkipRule
+	for i, item := range d.seq(n, where) {
+		wi := fmt.Sprintf("%s[%d]", where, i)
+		es := d.entries(item, wi)
+		d.checkKeys(es, wi, []string{"when", "reason"})
+		r := SkipRule{Pos: nodePos(item)}
+		for _, e := range es {
+			switch keyOf(e) {
+			case "when":
+				c := d.condition(e.Value, wi+".when")
+				r.When, r.Pos = c.Expr, c.Pos
+			case "reason":
+				r.Reason = d.str(e.Value, wi+".reason")
+			}
+		}
+		if d.err == nil && (r.When == "" || strings.TrimSpace(r.Reason) == "") {
+			d.fail(item, "%s needs when (a condition) and reason (text for the results file)", wi)
+		}
+		rules = append(rules, r)
+	}
+	return rules
+}
+
+func (d *decoder) join(n ast.Node) *Join {
+	j := &Join{Pos: nodePos(n)}
+	es := d.entries(n, "join")
+	d.checkKeys(es, "join", []string{"file", "source", "key", "skip"})
+	for _, e := range es {
+		switch keyOf(e) {
+		case "file":
+			j.File = d.str(e.Value, "join.file")
+		case "source":
+			j.Source = d.source(e.Value, "join.source")
+		case "key":
+			j.Key = d.value(e.Value, "join.key", KindText)
+		case "skip":
+			j.Skip = d.skip(e.Value, "join.skip")
+		}
+	}
+	if d.err == nil && (j.File == "" || j.Key == nil) {
+		d.fail(n, "join needs file (the second file) and key (its column holding the product key of the main file)")
+	}
+	return j
+}
+
+func (d *decoder) tables(n ast.Node) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, e := range d.entries(n, "tables") {
+		name := keyOf(e)
+		t := map[string]string{}
+		for _, te := range d.entries(e.Value, "tables."+name) {
+			t[keyOf(te)] = d.str(te.Value, "tables."+name+"."+keyOf(te))
+		}
+		out[name] = t
+	}
+	return out
+}
+
+// validate checks what needs the whole mapping.
+func (d *decoder) validate(m *Mapping, body ast.Node) {
+	top := Pos{1, 1}
+	if es := d.entries(body, "the mapping"); len(es) > 0 {
+		top = nodePos(es[0].Key)
+	}
+	g := &m.Group
+	if g.By == "" {
+		g.By = ByKey
+	}
+	if g.Key == nil {
+		d.failAt(top, "group.key is required: the column (or expr) giving each row's product key (allowed group keys: %s)", strings.Join(groupKeys, ", "))
+		return
+	}
+	if g.By == ByParent && g.Parent == nil {
+		d.failAt(g.Key.Pos, "group.by is %q: group.parent is required (the column naming a variant's product)", ByParent)
+	}
+	if g.By != ByParent && g.Parent != nil {
+		d.failAt(g.Parent.Pos, "group.parent applies only with group.by: %s", ByParent)
+	}
+	if g.By == ByChildren && g.Children == nil {
+		d.failAt(g.Key.Pos, "group.by is %q: group.children is required (the column listing a product's variant keys)", ByChildren)
+	}
+	if g.By != ByChildren && g.Children != nil {
+		d.failAt(g.Children.Pos, "group.children applies only with group.by: %s", ByChildren)
+	}
+	if m.Product.Name == nil {
+		d.failAt(top, "product.name is required: the column (or expr) giving the product name")
+	}
+	if m.Join != nil && g.By != ByKey {
+		d.failAt(m.Join.Pos, "join works with group.by: %s (the main file's rows are the products)", ByKey)
+	}
+	for _, f := range m.Source.DateFormats {
+		if _, err := goLayout(f); err != nil {
+			d.failAt(top, "source.date_formats: %v", err)
+		}
+	}
+}

@@ -1,0 +1,45 @@
+// Package templates holds the mapping templates embedded in the binary:
+// ready-made mappings for the layouts lading recognises.
+package templates
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+)
+
+//go:embed *.yaml
+var files embed.FS
+
+// Info describes one template.
+type Info struct {
+	Name        string // what Get takes: "shopify", "woocommerce", "generic"
+	Description string
+}
+
+var infos = []Info{
+	{"shopify", "Shopify product CSV export (Handle, Option1 Name/Value, Variant SKU, Variant Price, ...)"},
+	{"woocommerce", "WooCommerce product CSV export (simple and variable products with their variations)"},
+	{"generic", "lading's own layout, one row per variant (product_key, sku, option1_name, tier:<name>, ...); what exports write"},
+}
+
+// List returns the templates, in a stable order.
+func List() []Info {
+	return append([]Info(nil), infos...)
+}
+
+// Get returns the YAML text of the template name. An unknown name gives an
+// error listing the names there are.
+func Get(name string) ([]byte, error) {
+	key := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(name), ".yaml"))
+	for _, in := range infos {
+		if in.Name == key {
+			return files.ReadFile(in.Name + ".yaml")
+		}
+	}
+	names := make([]string, len(infos))
+	for i, in := range infos {
+		names[i] = in.Name
+	}
+	return nil, fmt.Errorf("no mapping template %q; templates: %s", name, strings.Join(names, ", "))
+}
