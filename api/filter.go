@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -252,6 +251,6 @@ func (st *statement) marshal() []byte {
 }
 
 func writeJSONString(b *bytes.Buffer, s string) {
-	q, _ := json.Marshal(s) // a string always marshals
+	q, _ := marshal(s) // a string always marshals
 	b.Write(q)
 }

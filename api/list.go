@@ -95,7 +95,7 @@ func getPage[P any, PP interface {
 		}
 		refs[i] = Ref{ID: id}
 	}
-	body, err := json.Marshal(map[string]any{wire.KeyAction: wire.ActionRead, resource: refs})
+	body, err := marshal(map[string]any{wire.KeyAction: wire.ActionRead, resource: refs})
 	if err != nil {
 		return nil, err
 	}

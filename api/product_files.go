@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"iter"
@@ -49,7 +48,7 @@ func (s *ProductFilesService) Upload(ctx context.Context, productID ID, name str
 	if len(content) > wire.MaxProductFileBytes {
 		return nil, fmt.Errorf("api: product file %q: %w: larger than %d bytes", name, ErrNotApplied, wire.MaxProductFileBytes)
 	}
-	env, err := json.Marshal(map[string]any{
+	env, err := marshal(map[string]any{
 		wire.KeyAction: wire.ActionWrite,
 		wire.ProductFiles: []map[string]any{{
 			wire.KeyLinks: map[string][]Ref{wire.Products: {{ID: productID}}},

@@ -102,7 +102,7 @@ func (o *ListOptions) body(resource string, pageNum int) ([]byte, error) {
 		wire.KeyPageSize: size,
 	}
 	if o == nil {
-		return json.Marshal(env)
+		return marshal(env)
 	}
 	if len(o.Sort) > 0 {
 		sorts := make([]map[string]string, 0, len(o.Sort))
@@ -126,5 +126,5 @@ func (o *ListOptions) body(resource string, pageNum int) ([]byte, error) {
 		}
 		env[wire.KeyFilter] = json.RawMessage(st.marshal())
 	}
-	return json.Marshal(env)
+	return marshal(env)
 }

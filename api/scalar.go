@@ -130,7 +130,7 @@ func scalarText(b []byte) (string, error) {
 			return "0", nil
 		}
 	default:
-		if json.Valid(b) {
+		if (b[0] == '-' || (b[0] >= '0' && b[0] <= '9')) && json.Valid(b) {
 			return string(b), nil
 		}
 	}
@@ -142,3 +142,15 @@ func String(s string) *string { return &s }
 
 // Ptr returns a pointer to v.
 func Ptr[T any](v T) *T { return &v }
+
+// marshal encodes v as JSON without HTML escaping (so ">=" stays readable
+// in bodies and traces).
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}

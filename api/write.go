@@ -104,7 +104,7 @@ func (c *Client) write(ctx context.Context, w writeSpec) (*WriteResult, error) {
 	if w.bulk != nil {
 		env[wire.KeyBulkAction] = w.bulk
 	}
-	body, err := json.Marshal(env)
+	body, err := marshal(env)
 	if err != nil {
 		return nil, fmt.Errorf("api: %s write: %w: encoding the records: %w", w.resource, ErrNotApplied, err)
 	}

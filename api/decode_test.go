@@ -1,0 +1,289 @@
+package api
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+const fixtureDir = "../../shared/fixtures/wire"
+
+func readFixture(t testing.TB, name string) []byte {
+	t.Helper()
+	if _, err := os.Stat(fixtureDir); os.IsNotExist(err) {
+		t.Skipf("fixtures not present at %s", fixtureDir)
+	}
+	b, err := os.ReadFile(filepath.Join(fixtureDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestFixturesDecode decodes every recorded answer with the client's types.
+func TestFixturesDecode(t *testing.T) {
+	if _, err := os.Stat(fixtureDir); os.IsNotExist(err) {
+		t.Skipf("fixtures not present at %s", fixtureDir)
+	}
+	entries, err := os.ReadDir(fixtureDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := map[string]func(t *testing.T, b []byte){
+		"variant_find_variant.json": func(t *testing.T, b []byte) {
+			var p VariantPage
+			mustUnmarshal(t, b, &p)
+			if p.Meta != (Meta{CurrentPage: 1, LastPage: 1, PerPage: 15, Total: 1, From: 1, To: 1}) {
+				t.Errorf("meta = %+v", p.Meta)
+			}
+			if len(p.Variants) != 1 {
+				t.Fatalf("variants = %d, want 1", len(p.Variants))
+			}
+			v := p.Variants[0]
+			if v.ID != "229617792" || v.SKU != "MSF1A-BK" || v.Stock != "100" || v.Available != "95" || v.Consignment != "" || v.UPC != "" {
+				t.Errorf("variant = %+v", v)
+			}
+			if got := v.Links.IDs("Contacts"); !reflect.DeepEqual(got, []ID{"2430370"}) {
+				t.Errorf("contacts link = %v", got)
+			}
+			if got, ok := v.Field("total_sold"); !ok || got != "10" {
+				t.Errorf("Field(total_sold) = %q, %v", got, ok)
+			}
+			if len(p.Products) != 1 || len(p.Attributes) != 1 || len(p.AttributeOptions) != 1 ||
+				len(p.PricingTiers) != 1 || len(p.VariantPrices) != 1 || len(p.AccountAddresses) != 1 ||
+				len(p.WarehouseStockLevels) != 1 || len(p.ProductFiles) != 12 {
+				t.Errorf("sideload counts wrong: %d products %d attrs %d opts %d tiers %d prices %d addrs %d levels %d files",
+					len(p.Products), len(p.Attributes), len(p.AttributeOptions), len(p.PricingTiers),
+					len(p.VariantPrices), len(p.AccountAddresses), len(p.WarehouseStockLevels), len(p.ProductFiles))
+			}
+			for _, k := range []string{"Contacts", "CustomIdTypes", "VariantCustomIds"} {
+				if _, ok := p.Raw[k]; !ok {
+					t.Errorf("Raw lacks %s", k)
+				}
+			}
+			if got := p.Options(v); !reflect.DeepEqual(got, []OptionValue{{AttributeID: "86943484", Attribute: "Color", OptionID: "297805352", Value: "Black"}}) {
+				t.Errorf("Options = %+v", got)
+			}
+			if got := p.Prices(v); !reflect.DeepEqual(got, map[string]Flex{"Shopify": "39.99"}) {
+				t.Errorf("Prices = %v", got)
+			}
+			if lvl, ok := p.StockIn(v, "74142"); !ok || lvl.Available != "95" || lvl.Stock != "100" {
+				t.Errorf("StockIn = %+v, %v", lvl, ok)
+			}
+			if _, ok := p.StockIn(v, "1"); ok {
+				t.Error("StockIn found a level in an unknown warehouse")
+			}
+			if w := p.Warehouses(); len(w) != 1 || w[0].Label != "My Default Warehouse" {
+				t.Errorf("Warehouses = %v", w)
+			}
+			if prod := p.Product(v); prod == nil || prod.Name != "1.75mm ABS 1KG Spooled Filament" {
+				t.Errorf("Product = %+v", prod)
+			}
+		},
+		"variant_not_found.json": func(t *testing.T, b []byte) {
+			var p VariantPage
+			mustUnmarshal(t, b, &p)
+			if len(p.Variants) != 0 || p.Meta.LastPage != 0 || p.Meta.Total != 0 || p.Meta.CurrentPage != 1 {
+				t.Errorf("page = %+v", p)
+			}
+		},
+		"package_carrier_types_all.json": func(t *testing.T, b []byte) {
+			var p PackageCarrierTypePage
+			mustUnmarshal(t, b, &p)
+			if len(p.PackageCarrierTypes) != 6 || p.PackageCarrierTypes[2].Name != "UPS" || p.Meta.Total != 7 {
+				t.Errorf("page = %+v", p)
+			}
+			if p.PackageCarrierTypes[0].Links != nil {
+				t.Errorf("links [] decoded to %v, want nil", p.PackageCarrierTypes[0].Links)
+			}
+		},
+		"sale_orders_find_sale_orders.json": func(t *testing.T, b []byte) {
+			var p SalesOrderPage
+			mustUnmarshal(t, b, &p)
+			if len(p.SalesOrders) != 7 || p.Meta.PerPage != 50 || len(p.Addresses) != 4 {
+				t.Errorf("orders %d, per page %d, addresses %d", len(p.SalesOrders), p.Meta.PerPage, len(p.Addresses))
+			}
+			o := p.SalesOrders[0]
+			if o.ID != "533943058" || o.Total != "34.99" {
+				t.Errorf("order = %+v", o)
+			}
+			if l := o.Links["Addresses"]; len(l) != 2 || l[0].Type != "billing" || l[1].Type != "shipping" {
+				t.Errorf("address links = %+v", l)
+			}
+		},
+		"sale_orders_sale_order_533943058.json": func(t *testing.T, b []byte) {
+			var p SalesOrderPage
+			mustUnmarshal(t, b, &p)
+			if len(p.SalesOrders) != 1 || len(p.Variants) != 1 || len(p.WarehouseStockLevels) != 1 || len(p.Products) != 1 {
+				t.Fatalf("page = %+v", p)
+			}
+			v := p.Variants["229647038"]
+			if v == nil || v.SKU != "MAKESUB" || v.Available != "-2" {
+				t.Errorf("variant = %+v", v)
+			}
+			if lvl, ok := p.StockIn(v, "74142"); !ok || lvl.Available != "-2" {
+				t.Errorf("StockIn = %+v, %v", lvl, ok)
+			}
+		},
+		"package_new_package.json": func(t *testing.T, b []byte) {
+			res, err := (&Client{}).parseWriteAnswer("Packages", b, 1)
+			if err != nil || !reflect.DeepEqual(res.IDs, []ID{"263840722"}) || res.Err() != nil {
+				t.Errorf("res = %+v, err = %v", res, err)
+			}
+		},
+		"packing_slips_new_packing_slips.json": func(t *testing.T, b []byte) {
+			res, err := (&Client{}).parseWriteAnswer("PackingSlips", b, 1)
+			if err != nil || !reflect.DeepEqual(res.IDs, []ID{"298493340"}) {
+				t.Errorf("res = %+v, err = %v", res, err)
+			}
+		},
+	}
+	seen := 0
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) != ".json" {
+			continue
+		}
+		check, ok := checks[e.Name()]
+		if !ok {
+			t.Errorf("fixture %s has no decode check: add one", e.Name())
+			continue
+		}
+		seen++
+		t.Run(e.Name(), func(t *testing.T) { check(t, readFixture(t, e.Name())) })
+	}
+	if seen != len(checks) {
+		t.Errorf("checked %d fixtures, expected %d", seen, len(checks))
+	}
+}
+
+func mustUnmarshal(t *testing.T, b []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestIDDecode(t *testing.T) {
+	tests := []struct {
+		in   string
+		want ID
+		err  bool
+	}{
+		{`"123"`, "123", false},
+		{`123`, "123", false},
+		{`null`, "", false},
+		{`"a\"b"`, `a"b`, false},
+		{`{}`, "", true},
+		{`[1]`, "", true},
+	}
+	for _, tt := range tests {
+		var id ID
+		err := json.Unmarshal([]byte(tt.in), &id)
+		if (err != nil) != tt.err || id != tt.want {
+			t.Errorf("%s: got %q, %v; want %q, err %v", tt.in, id, err, tt.want, tt.err)
+		}
+	}
+	b, _ := json.Marshal(struct {
+		ID ID `json:"id,omitempty"`
+		P  ID `json:"p,omitempty"`
+	}{ID: "42"})
+	if string(b) != `{"id":"42"}` {
+		t.Errorf("marshal = %s", b)
+	}
+}
+
+func TestFlexDecode(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Flex
+	}{
+		{`"100"`, "100"},
+		{`100`, "100"},
+		{`3.1504`, "3.1504"},
+		{`null`, ""},
+		{`true`, "1"},
+		{`false`, "0"},
+		{`"é\n"`, "é\n"},
+		{`{"a": 1}`, `{"a":1}`},
+		{`[ ]`, `[]`},
+	}
+	for _, tt := range tests {
+		var f Flex
+		if err := json.Unmarshal([]byte(tt.in), &f); err != nil || f != tt.want {
+			t.Errorf("%s: got %q, %v; want %q", tt.in, f, err, tt.want)
+		}
+	}
+	if n, err := Flex("3.0000").Int(); err != nil || n != 3 {
+		t.Errorf("Int(3.0000) = %d, %v", n, err)
+	}
+	if _, err := Flex("3.5").Int(); err == nil {
+		t.Error("Int(3.5) did not fail")
+	}
+	if n, err := Flex("").Int(); err != nil || n != 0 {
+		t.Errorf("Int('') = %d, %v", n, err)
+	}
+	if x, err := Flex("-2.25").Float(); err != nil || x != -2.25 {
+		t.Errorf("Float = %v, %v", x, err)
+	}
+	if !Flex("1").Bool() || Flex("0").Bool() || Flex("").Bool() {
+		t.Error("Bool wrong")
+	}
+}
+
+func TestLinksDecode(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Links
+		err  bool
+	}{
+		{`[]`, nil, false},
+		{`{}`, Links{}, false},
+		{`null`, nil, false},
+		{`{"Products":[{"id":1}],"Contacts":[]}`, Links{"Products": {{ID: "1"}}, "Contacts": {}}, false},
+		{`{"AccountAddresses":[{"id":"74142","type":"account_address","extra":{"x":1}}]}`, Links{"AccountAddresses": {{ID: "74142", Type: "account_address"}}}, false},
+		{`{"LineItems":[{"id":"5","quantity":"2"}]}`, Links{"LineItems": {{ID: "5", Quantity: "2"}}}, false},
+		{`{"Products":{"id":"9"}}`, Links{"Products": {{ID: "9"}}}, false},
+		{`[{"id":1}]`, nil, true},
+	}
+	for _, tt := range tests {
+		var l Links
+		err := json.Unmarshal([]byte(tt.in), &l)
+		if (err != nil) != tt.err {
+			t.Errorf("%s: err = %v", tt.in, err)
+			continue
+		}
+		if !tt.err && !reflect.DeepEqual(l, tt.want) {
+			t.Errorf("%s: got %#v, want %#v", tt.in, l, tt.want)
+		}
+	}
+}
+
+func TestSideloadsAsArrays(t *testing.T) {
+	body := `{"meta":{"current_page":1,"last_page":1},"Products":[{"id":7,"name":"Mug","links":{"ProductTags":[{"id":"3"}],"Variants":[{"id":"8"}]}}],
+		"ProductTags":[{"id":"3","name":"kitchen"}],"Variants":[{"id":8,"sku":"MUG-1"}]}`
+	var p ProductPage
+	mustUnmarshal(t, []byte(body), &p)
+	if len(p.Products) != 1 || p.Products[0].ID != "7" {
+		t.Fatalf("products = %+v", p.Products)
+	}
+	if got := p.Tags(p.Products[0]); !reflect.DeepEqual(got, []string{"kitchen"}) {
+		t.Errorf("Tags = %v", got)
+	}
+	if vs := p.VariantsOf(p.Products[0]); len(vs) != 1 || vs[0].SKU != "MUG-1" {
+		t.Errorf("VariantsOf = %v", vs)
+	}
+}
+
+func TestDecodeErrorsNameThePlace(t *testing.T) {
+	var p VariantPage
+	err := json.Unmarshal([]byte(`{"meta":{"current_page":"x"},"Variants":[]}`), &p)
+	if err == nil || !contains(err.Error(), "meta.current_page") {
+		t.Errorf("err = %v", err)
+	}
+	err = json.Unmarshal([]byte(`{"Variants":[],"Products":{"1":{"id":{"bad":1}}}}`), &p)
+	if err == nil || !contains(err.Error(), "sideloaded Products") {
+		t.Errorf("err = %v", err)
+	}
+}
