@@ -1,0 +1,116 @@
+package state
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// A scope names one key space, for example base URL + " variant" for SKUs
+// and their variant ids, so that two services or two kinds of record never
+// share keys.
+
+// idChunk is how many keys one lookup query names.
+const idChunk = 500
+
+// PutIDs remembers that each key of scope got the id it maps to, replacing
+// what was remembered before. All pairs are committed together.
+func (db *DB) PutIDs(ctx context.Context, scope string, kv map[string]string) error {
+	if len(kv) == 0 {
+		return nil
+	}
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		st, err := tx.PrepareContext(ctx, `INSERT INTO ids (scope, key, id, updated_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (scope, key) DO UPDATE SET id = excluded.id, updated_at = excluded.updated_at`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		t := now()
+		for k, id := range kv {
+			if _, err := st.ExecContext(ctx, scope, k, id, t); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("state: put ids (%s): %w", scope, err)
+	}
+	return nil
+}
+
+// DeleteIDs forgets keys of scope, for example ids the service no longer
+// knows.
+func (db *DB) DeleteIDs(ctx context.Context, scope string, keys []string) error {
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		for len(keys) > 0 {
+			n := min(len(keys), idChunk)
+			args := keyArgs(scope, keys[:n])
+			if _, err := tx.ExecContext(ctx, `DELETE FROM ids WHERE scope = ? AND key IN (`+placeholders(n)+`)`, args...); err != nil {
+				return err
+			}
+			keys = keys[n:]
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("state: delete ids (%s): %w", scope, err)
+	}
+	return nil
+}
+
+// IDs returns the remembered ids of those keys of scope that have one.
+func (db *DB) IDs(ctx context.Context, scope string, keys []string) (map[string]string, error) {
+	out := make(map[string]string, len(keys))
+	for len(keys) > 0 {
+		n := min(len(keys), idChunk)
+		if err := db.collectIDs(ctx, out, `SELECT key, id FROM ids WHERE scope = ? AND key IN (`+placeholders(n)+`)`,
+			keyArgs(scope, keys[:n])...); err != nil {
+			return nil, fmt.Errorf("state: ids (%s): %w", scope, err)
+		}
+		keys = keys[n:]
+	}
+	return out, nil
+}
+
+// AllIDs returns every remembered key and id of scope.
+func (db *DB) AllIDs(ctx context.Context, scope string) (map[string]string, error) {
+	out := map[string]string{}
+	if err := db.collectIDs(ctx, out, `SELECT key, id FROM ids WHERE scope = ?`, scope); err != nil {
+		return nil, fmt.Errorf("state: ids (%s): %w", scope, err)
+	}
+	return out, nil
+}
+
+func (db *DB) collectIDs(ctx context.Context, out map[string]string, query string, args ...any) error {
+	rows, err := db.sql.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, id string
+		if err := rows.Scan(&k, &id); err != nil {
+			return err
+		}
+		out[k] = id
+	}
+	return rows.Err()
+}
+
+// keyArgs is scope followed by keys, as query arguments.
+func keyArgs(scope string, keys []string) []any {
+	args := make([]any, 0, len(keys)+1)
+	args = append(args, scope)
+	for _, k := range keys {
+		args = append(args, k)
+	}
+	return args
+}
+
+// placeholders is "?, ?, ..." n times.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}

@@ -1,0 +1,165 @@
+package state
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Run statuses. A run is unfinished (and resumable) while it is running;
+// FinishRun ends it with any other status.
+const (
+	StatusRunning = "running"
+	StatusDone    = "done"
+	StatusFailed  = "failed"
+)
+
+// Run is one invocation of a command, resumable until finished.
+type Run struct {
+	ID int64
+	// Fingerprint identifies the work: the caller derives it from the
+	// command, base URL, input file hash, mapping hash and mode, so that
+	// re-running the same command finds the same run.
+	Fingerprint string
+	Command     string
+	Status      string
+	Meta        map[string]string
+	StartedAt   time.Time
+	UpdatedAt   time.Time // last StartRun (resume) or FinishRun
+	FinishedAt  time.Time // zero while unfinished
+}
+
+// Finished reports whether the run has ended.
+func (r *Run) Finished() bool { return !r.FinishedAt.IsZero() }
+
+// StartRun returns the unfinished run with fingerprint, resumed = true, when
+// there is one (the newest, if several); otherwise it starts a new run with
+// command and meta. A resumed run keeps its original command and meta.
+func (db *DB) StartRun(ctx context.Context, fingerprint, command string, meta map[string]string) (run *Run, resumed bool, err error) {
+	if fingerprint == "" {
+		return nil, false, errors.New("state: start run: empty fingerprint")
+	}
+	err = db.withTx(ctx, func(tx *sql.Tx) error {
+		t := now()
+		row := tx.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs
+			WHERE fingerprint = ? AND finished_at IS NULL ORDER BY id DESC LIMIT 1`, fingerprint)
+		r, err := scanRun(row)
+		switch {
+		case err == nil:
+			if _, err := tx.ExecContext(ctx, `UPDATE runs SET updated_at = ? WHERE id = ?`, t, r.ID); err != nil {
+				return err
+			}
+			r.UpdatedAt = fromMillis(t)
+			run, resumed = r, true
+			return nil
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		if meta == nil {
+			meta = map[string]string{}
+		}
+		m, err := json.Marshal(meta)
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO runs (fingerprint, command, status, meta, started_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, fingerprint, command, StatusRunning, string(m), t, t)
+		if err != nil {
+			return err
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		run = &Run{ID: id, Fingerprint: fingerprint, Command: command, Status: StatusRunning,
+			Meta: cloneMeta(meta), StartedAt: fromMillis(t), UpdatedAt: fromMillis(t)}
+		return nil
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("state: start run: %w", err)
+	}
+	return run, resumed, nil
+}
+
+// FinishRun ends a run with status (StatusDone, StatusFailed, or another
+// word the caller chooses, but not StatusRunning or ""). A finished run is
+// never resumed.
+func (db *DB) FinishRun(ctx context.Context, runID int64, status string) error {
+	if status == "" || status == StatusRunning {
+		return fmt.Errorf("state: finish run %d: status %q: give a final status such as %q or %q", runID, status, StatusDone, StatusFailed)
+	}
+	t := now()
+	res, err := db.sql.ExecContext(ctx, `UPDATE runs SET status = ?, finished_at = ?, updated_at = ?
+		WHERE id = ? AND finished_at IS NULL`, status, t, t, runID)
+	if err != nil {
+		return fmt.Errorf("state: finish run %d: %w", runID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("state: finish run %d: no unfinished run with that id", runID)
+	}
+	return nil
+}
+
+// GetRun returns the run with id.
+func (db *DB) GetRun(ctx context.Context, id int64) (*Run, error) {
+	r, err := scanRun(db.sql.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("state: run %d not found", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("state: run %d: %w", id, err)
+	}
+	return r, nil
+}
+
+// Runs returns the newest runs first, at most limit (all when limit <= 0).
+func (db *DB) Runs(ctx context.Context, limit int) ([]Run, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+runColumns+` FROM runs ORDER BY id DESC LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("state: runs: %w", err)
+	}
+	defer rows.Close()
+	var runs []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, fmt.Errorf("state: runs: %w", err)
+		}
+		runs = append(runs, *r)
+	}
+	return runs, rows.Err()
+}
+
+const runColumns = `id, fingerprint, command, status, meta, started_at, updated_at, finished_at`
+
+func scanRun(s interface{ Scan(...any) error }) (*Run, error) {
+	var (
+		r        Run
+		meta     string
+		start    int64
+		update   int64
+		finished sql.NullInt64
+	)
+	if err := s.Scan(&r.ID, &r.Fingerprint, &r.Command, &r.Status, &meta, &start, &update, &finished); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(meta), &r.Meta); err != nil {
+		return nil, fmt.Errorf("run %d: meta: %w", r.ID, err)
+	}
+	r.StartedAt, r.UpdatedAt, r.FinishedAt = fromMillis(start), fromMillis(update), fromMillis(finished.Int64)
+	return &r, nil
+}
+
+func cloneMeta(m map[string]string) map[string]string {
+	c := make(map[string]string, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}

@@ -1,0 +1,98 @@
+package state
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations bring the schema from version i to i+1. Append only: never
+// edit a released step, add a new one.
+var migrations = []string{
+	// 1: runs, intents, key → id cache, last pushed stock.
+	`CREATE TABLE runs (
+		id          INTEGER PRIMARY KEY,
+		fingerprint TEXT    NOT NULL,
+		command     TEXT    NOT NULL,
+		status      TEXT    NOT NULL,
+		meta        TEXT    NOT NULL DEFAULT '{}',
+		started_at  INTEGER NOT NULL,
+		updated_at  INTEGER NOT NULL,
+		finished_at INTEGER
+	);
+	CREATE INDEX runs_unfinished ON runs (fingerprint) WHERE finished_at IS NULL;
+	CREATE TABLE intents (
+		id         INTEGER PRIMARY KEY,
+		run_id     INTEGER NOT NULL REFERENCES runs (id),
+		seq        INTEGER NOT NULL,
+		kind       TEXT    NOT NULL,
+		keys       TEXT    NOT NULL,
+		payload    BLOB,
+		outcome    TEXT    NOT NULL DEFAULT '',
+		results    BLOB,
+		created_at INTEGER NOT NULL,
+		updated_at INTEGER NOT NULL,
+		UNIQUE (run_id, seq)
+	);
+	CREATE TABLE ids (
+		scope      TEXT    NOT NULL,
+		key        TEXT    NOT NULL,
+		id         TEXT    NOT NULL,
+		updated_at INTEGER NOT NULL,
+		PRIMARY KEY (scope, key)
+	) WITHOUT ROWID;
+	CREATE TABLE stock (
+		scope      TEXT    NOT NULL,
+		key        TEXT    NOT NULL,
+		level      REAL    NOT NULL,
+		updated_at INTEGER NOT NULL,
+		PRIMARY KEY (scope, key)
+	) WITHOUT ROWID;`,
+}
+
+// SchemaVersion is the schema version this build writes.
+var SchemaVersion = len(migrations)
+
+// migrate applies the missing migrations, each in its own transaction.
+func (db *DB) migrate(ctx context.Context) error {
+	if _, err := db.sql.ExecContext(ctx,
+		`CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	for {
+		done, err := db.migrateOne(ctx)
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+// migrateOne applies the next migration, reading the version inside the
+// transaction so two processes opening a new file do not both apply it.
+func (db *DB) migrateOne(ctx context.Context) (done bool, err error) {
+	err = db.withTx(ctx, func(tx *sql.Tx) error {
+		var v int
+		switch err := tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err {
+		case sql.ErrNoRows:
+			if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (0)`); err != nil {
+				return err
+			}
+		case nil:
+		default:
+			return err
+		}
+		if v > len(migrations) {
+			return fmt.Errorf("schema version %d is newer than this lading knows (%d): upgrade lading, or use another state file", v, len(migrations))
+		}
+		if v == len(migrations) {
+			done = true
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+			return fmt.Errorf("migration to schema version %d: %w", v+1, err)
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, v+1)
+		return err
+	})
+	return done, err
+}

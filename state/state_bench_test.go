@@ -1,0 +1,74 @@
+package state
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// BenchmarkRecordIntentAndOutcome is the state's cost per batch: two
+// synced commits.
+func BenchmarkRecordIntentAndOutcome(b *testing.B) {
+	ctx := context.Background()
+	db, _ := openTemp(b)
+	run, _, err := db.StartRun(ctx, "fp", "import", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	keys := make([]string, 100)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("SKU-%06d", i)
+	}
+	payload := make([]byte, 20<<10)
+	for b.Loop() {
+		id, err := db.RecordIntent(ctx, run.ID, "variants.create", keys, payload)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := db.RecordOutcome(ctx, id, OutcomeApplied, payload[:2<<10]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchIDs(n int) (map[string]string, []string) {
+	kv := make(map[string]string, n)
+	keys := make([]string, 0, n)
+	for i := range n {
+		k := fmt.Sprintf("SKU-%07d", i)
+		kv[k] = fmt.Sprint(1_000_000 + i)
+		keys = append(keys, k)
+	}
+	return kv, keys
+}
+
+// BenchmarkPutIDs10k stores 10,000 key → id pairs in one commit.
+func BenchmarkPutIDs10k(b *testing.B) {
+	ctx := context.Background()
+	db, _ := openTemp(b)
+	kv, _ := benchIDs(10_000)
+	for b.Loop() {
+		if err := db.PutIDs(ctx, "scope", kv); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(10_000*b.N)/b.Elapsed().Seconds(), "ids/s")
+}
+
+// BenchmarkIDs10k looks 10,000 keys up among 100,000.
+func BenchmarkIDs10k(b *testing.B) {
+	ctx := context.Background()
+	db, _ := openTemp(b)
+	kv, keys := benchIDs(100_000)
+	if err := db.PutIDs(ctx, "scope", kv); err != nil {
+		b.Fatal(err)
+	}
+	keys = keys[:10_000]
+	for b.Loop() {
+		got, err := db.IDs(ctx, "scope", keys)
+		if err != nil || len(got) != len(keys) {
+			b.Fatalf("%d ids, %v", len(got), err)
+		}
+	}
+	b.ReportMetric(float64(10_000*b.N)/b.Elapsed().Seconds(), "ids/s")
+}
