@@ -1,7 +1,9 @@
 package catalog
 
 import (
+	"cmp"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -119,18 +121,23 @@ func (g *Grouper) resolveSlots(p *Product, mt *meta) {
 	if !mt.unresolved {
 		return
 	}
+	type opt struct {
+		id  uint32
+		val string
+	}
 	for k := range p.Variants {
 		v := &p.Variants[k]
-		if !strings.Contains(v.data, string(kSlot)) {
-			continue
-		}
-		var b []byte
+		var opts []opt
+		var rest []byte
 		changed := false
 		v.each(func(kind byte, id uint32, val string) bool {
-			if kind == kSlot {
+			switch kind {
+			case kOption:
+				opts = append(opts, opt{id, val})
+			case kSlot:
 				slot := int(id)
 				if slot <= len(mt.slotNames) && mt.slotNames[slot-1] != "" {
-					b = appendEntry(b, kOption, g.nm.id(mt.slotNames[slot-1]), val)
+					opts = append(opts, opt{g.nm.id(mt.slotNames[slot-1]), val})
 					changed = true
 					return true
 				}
@@ -140,14 +147,20 @@ func (g *Grouper) resolveSlots(p *Product, mt *meta) {
 				}
 				p.Errs = append(p.Errs, RowError{Row: v.Row, Column: col, Value: val, Target: fmt.Sprintf("option %d", slot),
 					Rule: fmt.Sprintf("has a value but no row of product %q names attribute %d; give the attribute name on the product's first row", p.Key, slot)})
-				return true
+			default:
+				rest = appendEntry(rest, kind, id, val)
 			}
-			b = appendEntry(b, kind, id, val)
 			return true
 		})
-		if changed {
-			v.data = string(b)
+		if !changed {
+			continue
 		}
+		slices.SortStableFunc(opts, func(a, b opt) int { return int(a.id) - int(b.id) })
+		var b []byte
+		for _, o := range opts {
+			b = appendEntry(b, kOption, o.id, o.val)
+		}
+		v.data = string(append(b, rest...))
 	}
 }
 
@@ -194,33 +207,58 @@ func (g *Grouper) attributes(p *Product, mt *meta) {
 		for k, a := range declared {
 			p.Attributes[k] = a.Name
 		}
+		g.checkDeclared(p, mt, declared)
+		return
+	}
+	// Attribute order: the option pairs' order, then first appearance.
+	var ids []uint32
+	for _, n := range mt.slotNames {
+		if n != "" {
+			if id := g.nm.id(n); !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
 	}
 	for k := range p.Variants {
+		for d := p.Variants[k].data; len(d) > 0 && d[0] == kOption; {
+			var id uint32
+			_, id, _, d = nextEntry(d)
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	if len(ids) > 0 {
+		p.Attributes = make([]string, len(ids))
+		for k, id := range ids {
+			p.Attributes[k] = g.nm.list[id]
+		}
+	}
+}
+
+func (g *Grouper) checkDeclared(p *Product, mt *meta, declared []mapping.Attribute) {
+	for k := range p.Variants {
 		v := &p.Variants[k]
-		v.each(func(kind byte, id uint32, val string) bool {
-			if kind != kOption {
-				return true
-			}
+		for d := v.data; len(d) > 0 && d[0] == kOption; {
+			var id uint32
+			var val string
+			_, id, val, d = nextEntry(d)
 			name := g.nm.list[id]
-			if len(declared) == 0 {
-				if !slices.ContainsFunc(p.Attributes, func(a string) bool { return strings.EqualFold(a, name) }) {
-					p.Attributes = append(p.Attributes, name)
-				}
-				return true
+			i := slices.IndexFunc(declared, func(a mapping.Attribute) bool { return a.Name == name })
+			if i < 0 {
+				i = slices.IndexFunc(declared, func(a mapping.Attribute) bool { return strings.EqualFold(a.Name, name) })
 			}
-			d := slices.IndexFunc(declared, func(a mapping.Attribute) bool { return strings.EqualFold(a.Name, name) })
-			if d < 0 {
+			if i < 0 {
 				p.Errs = append(p.Errs, RowError{Row: v.Row, Value: val, Target: "option " + name,
 					Rule: fmt.Sprintf("the product has no attribute %q; its attributes (%s): %s", name, mt.x.declRow, quoted(p.Attributes))})
-				return true
+				continue
 			}
-			a := declared[d]
+			a := declared[i]
 			if len(a.Values) > 0 && !slices.ContainsFunc(a.Values, func(s string) bool { return strings.EqualFold(s, val) }) {
-				p.Errs = append(p.Errs, RowError{Row: v.Row, Value: val, Target: "option " + name,
+				p.Errs = append(p.Errs, RowError{Row: v.Row, Column: a.Column, Value: val, Target: "option " + name,
 					Rule: fmt.Sprintf("is not among the values of %q declared on %s: %s", a.Name, mt.x.declRow, quoted(a.Values))})
 			}
-			return true
-		})
+		}
 	}
 }
 
@@ -234,73 +272,104 @@ func quoted(list []string) string {
 
 // checkCombinations reports variants of one product with the same options.
 func checkCombinations(p *Product) {
-	if len(p.Variants) < 2 {
+	n := len(p.Variants)
+	if n < 2 {
 		return
 	}
-	seen := make(map[string]int, len(p.Variants))
+	dupOf := func(k int) int { // index of an earlier variant with the same options, or -1
+		pre := p.Variants[k].optionPrefix()
+		for j := 0; j < k; j++ {
+			if p.Variants[j].optionPrefix() == pre {
+				return j
+			}
+		}
+		return -1
+	}
+	if n > 8 {
+		seen := make(map[string]int, n)
+		dupOf = func(k int) int {
+			pre := p.Variants[k].optionPrefix()
+			if j, ok := seen[pre]; ok {
+				return j
+			}
+			seen[pre] = k
+			return -1
+		}
+	}
 	for k := range p.Variants {
-		v := &p.Variants[k]
-		vals := p.OptionValues(v)
-		key := strings.Join(vals, "\x1f")
-		j, dup := seen[key]
-		if !dup {
-			seen[key] = k
+		j := dupOf(k)
+		if j < 0 {
 			continue
 		}
-		other := p.Variants[j].Row
+		v := &p.Variants[k]
 		what := "no options"
-		if strings.Trim(key, "\x1f") != "" {
+		var vals []string
+		if opts := v.Options(); len(opts) > 0 {
 			var parts []string
-			for a, val := range vals {
-				if val != "" {
-					parts = append(parts, p.Attributes[a]+"="+val)
-				}
+			for _, o := range opts {
+				parts = append(parts, o.Name+"="+o.Value)
+				vals = append(vals, o.Value)
 			}
 			what = "options " + strings.Join(parts, ", ")
 		}
-		p.Errs = append(p.Errs, RowError{Row: v.Row, Value: strings.Join(slices.DeleteFunc(vals, func(s string) bool { return s == "" }), ", "), Target: "options",
-			Rule: fmt.Sprintf("duplicate option combination in product %q: %s as on %s; each variant needs its own combination", p.Key, what, other)})
+		p.Errs = append(p.Errs, RowError{Row: v.Row, Value: strings.Join(vals, ", "), Target: "options",
+			Rule: fmt.Sprintf("duplicate option combination in product %q: %s as on %s; each variant needs its own combination", p.Key, what, p.Variants[j].Row)})
 	}
 }
 
-// duplicateSKUs reports every row whose SKU another row has too.
+// duplicateSKUs reports every row whose SKU another row has too. It sorts
+// the SKUs' hashes (cheaper than a map of a million strings) and compares
+// the strings of equal hashes only.
 func (g *Grouper) duplicateSKUs() {
-	type ref struct {
-		sku  string
+	type at struct {
+		h    uint64
 		p, v int32
 	}
-	var all []ref
+	total := 0
+	for _, p := range g.products {
+		total += len(p.Variants)
+	}
+	seed := maphash.MakeSeed()
+	all := make([]at, 0, total)
 	for i, p := range g.products {
 		if g.meta[i].removed {
 			continue
 		}
 		for k := range p.Variants {
 			if s := p.Variants[k].SKU; s != "" {
-				all = append(all, ref{s, int32(i), int32(k)})
+				all = append(all, at{maphash.String(seed, s), int32(i), int32(k)})
 			}
 		}
 	}
-	slices.SortFunc(all, func(a, b ref) int { return strings.Compare(a.sku, b.sku) })
+	slices.SortFunc(all, func(a, b at) int {
+		if a.h != b.h {
+			return cmp.Compare(a.h, b.h)
+		}
+		if a.p != b.p {
+			return cmp.Compare(a.p, b.p)
+		}
+		return cmp.Compare(a.v, b.v)
+	})
 	col := ""
 	if g.m != nil {
 		col = g.m.Variant.SKU.Describe()
 	}
+	sku := func(r at) string { return g.products[r.p].Variants[r.v].SKU }
 	for lo := 0; lo < len(all); {
 		hi := lo + 1
-		for hi < len(all) && all[hi].sku == all[lo].sku {
+		for hi < len(all) && all[hi].h == all[lo].h {
 			hi++
 		}
-		if hi-lo > 1 {
-			group := all[lo:hi]
-			for _, r := range group {
-				var others []string
-				for _, o := range group {
-					if o != r {
-						others = append(others, g.products[o.p].Variants[o.v].Row.String())
-					}
+		for _, r := range all[lo:hi] {
+			var others []string
+			for _, o := range all[lo:hi] {
+				if o != r && sku(o) == sku(r) {
+					others = append(others, g.products[o.p].Variants[o.v].Row.String())
 				}
+			}
+			if len(others) > 0 {
 				p := g.products[r.p]
-				p.Errs = append(p.Errs, RowError{Row: p.Variants[r.v].Row, Column: col, Value: r.sku, Target: "variant.sku",
+				p.Errs = append(p.Errs, RowError{Row: p.Variants[r.v].Row, Column: col, Value: sku(r), Target: "variant.sku",
 					Rule: "duplicate SKU: also on " + strings.Join(others, ", ")})
 			}
 		}

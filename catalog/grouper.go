@@ -23,6 +23,9 @@ type Grouper struct {
 	orphans  []RowError
 	buf      []byte
 	rows     int
+	last     int32 // index of the product of the previous row, or -1
+	slab     []Product
+	tags     map[string]string
 }
 
 // meta is what the grouper needs about a product until Finish.
@@ -67,6 +70,7 @@ func NewGrouper(m *mapping.Mapping) *Grouper {
 		byKey:   map[string]int32{},
 		aliases: map[string]int32{},
 		files:   map[string]string{},
+		last:    -1,
 	}
 }
 
@@ -81,14 +85,23 @@ func (g *Grouper) file(f string) string {
 
 // product returns the index of the product with key, creating it.
 func (g *Grouper) product(key string, ref RowRef) int32 {
+	if g.last >= 0 && g.products[g.last].Key == key {
+		return g.last // rows of a product usually come together
+	}
 	if i, ok := g.byKey[key]; ok {
+		g.last = i
 		return i
 	}
 	key = strings.Clone(key)
 	i := int32(len(g.products))
-	g.products = append(g.products, &Product{Key: key, First: ref})
+	if len(g.slab) == cap(g.slab) {
+		g.slab = make([]Product, 0, 1024) // fewer, larger allocations
+	}
+	g.slab = append(g.slab, Product{Key: key, First: ref})
+	g.products = append(g.products, &g.slab[len(g.slab)-1])
 	g.meta = append(g.meta, meta{})
 	g.byKey[key] = i
+	g.last = i
 	return i
 }
 
@@ -157,6 +170,19 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 	g.addVariant(p, mt, ref, r)
 }
 
+// tag interns a tag: many products share their tags.
+func (g *Grouper) tag(t string) string {
+	if s, ok := g.tags[t]; ok {
+		return s
+	}
+	if g.tags == nil {
+		g.tags = map[string]string{}
+	}
+	s := strings.Clone(t)
+	g.tags[s] = s
+	return s
+}
+
 func (mt *meta) extra() *metaExtra {
 	if mt.x == nil {
 		mt.x = &metaExtra{}
@@ -193,7 +219,7 @@ func (g *Grouper) productFields(p *Product, mt *meta, ref RowRef, r *mapping.Row
 			if len(r.Product.Tags) > 0 {
 				p.Tags = make([]string, len(r.Product.Tags))
 				for k, t := range r.Product.Tags {
-					p.Tags[k] = strings.Clone(t)
+					p.Tags[k] = g.tag(t)
 				}
 			}
 		} else if !slices.Equal(p.Tags, r.Product.Tags) {
@@ -203,12 +229,24 @@ func (g *Grouper) productFields(p *Product, mt *meta, ref RowRef, r *mapping.Row
 	}
 }
 
+// maxOptions is the most attribute options a variant may have.
+const maxOptions = 8
+
 // addVariant packs the row's variant into one string.
 func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
 	b := append(g.buf[:0], r.Variant.SKU...)
-	for _, o := range r.Options {
-		switch {
-		case o.Name != "":
+	// Options are packed sorted by name id (slot options, whose name is
+	// not known yet, after them), so that equal combinations pack equally.
+	var ids [maxOptions]uint32
+	opts := r.Options
+	if len(opts) > maxOptions {
+		p.Errs = append(p.Errs, RowError{Row: ref, Target: "options", Value: fmt.Sprint(len(opts)),
+			Rule: fmt.Sprintf("a variant may have at most %d attribute options", maxOptions)})
+		return
+	}
+	for k, o := range opts {
+		ids[k] = ^uint32(0)
+		if o.Name != "" {
 			id := g.nm.id(o.Name)
 			if o.Slot > 0 {
 				for len(mt.slotNames) < o.Slot {
@@ -218,20 +256,32 @@ func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
 					mt.slotNames[o.Slot-1] = g.nm.list[id]
 				}
 			}
-			b = appendEntry(b, kOption, id, o.Value)
-		case o.Slot <= len(mt.slotNames) && mt.slotNames[o.Slot-1] != "":
-			b = appendEntry(b, kOption, g.nm.id(mt.slotNames[o.Slot-1]), o.Value)
-		default:
-			mt.unresolved = true
-			x := mt.extra()
-			for len(x.slotCols) < o.Slot {
-				x.slotCols = append(x.slotCols, "")
-			}
-			if x.slotCols[o.Slot-1] == "" {
-				x.slotCols[o.Slot-1] = strings.Clone(o.Column)
-			}
-			b = appendEntry(b, kSlot, uint32(o.Slot), o.Value)
+			ids[k] = id
+		} else if o.Slot <= len(mt.slotNames) && mt.slotNames[o.Slot-1] != "" {
+			ids[k] = g.nm.id(mt.slotNames[o.Slot-1])
 		}
+	}
+	order := [maxOptions]int{0, 1, 2, 3, 4, 5, 6, 7}
+	for a := 1; a < len(opts); a++ {
+		for c := a; c > 0 && ids[order[c]] < ids[order[c-1]]; c-- {
+			order[c], order[c-1] = order[c-1], order[c]
+		}
+	}
+	for _, k := range order[:len(opts)] {
+		o := opts[k]
+		if ids[k] != ^uint32(0) {
+			b = appendEntry(b, kOption, ids[k], o.Value)
+			continue
+		}
+		mt.unresolved = true
+		x := mt.extra()
+		for len(x.slotCols) < o.Slot {
+			x.slotCols = append(x.slotCols, "")
+		}
+		if x.slotCols[o.Slot-1] == "" {
+			x.slotCols[o.Slot-1] = strings.Clone(o.Column)
+		}
+		b = appendEntry(b, kSlot, uint32(o.Slot), o.Value)
 	}
 	for _, f := range r.Variant.Fields {
 		b = appendEntry(b, kField, g.nm.id(f.Name), f.Value)

@@ -37,19 +37,34 @@ const (
 
 // each calls fn for every packed entry until it returns false.
 func (v *Variant) each(fn func(kind byte, id uint32, val string) bool) {
-	d := v.data
-	for len(d) > 0 {
-		kind := d[0]
-		id, n := uvarint(d[1:])
-		d = d[1+n:]
-		l, m := uvarint(d)
-		d = d[m:]
-		val := d[:l]
-		d = d[l:]
-		if !fn(kind, uint32(id), val) {
+	for d := v.data; len(d) > 0; {
+		kind, id, val, rest := nextEntry(d)
+		if !fn(kind, id, val) {
 			return
 		}
+		d = rest
 	}
+}
+
+// nextEntry decodes the first entry of packed data d.
+func nextEntry(d string) (kind byte, id uint32, val, rest string) {
+	kind = d[0]
+	x, n := uvarint(d[1:])
+	d = d[1+n:]
+	l, m := uvarint(d)
+	d = d[m:]
+	return kind, uint32(x), d[:l], d[l:]
+}
+
+// optionPrefix is the packed options of the variant: options come first,
+// sorted by name id, so two variants have the same combination exactly
+// when their prefixes are equal.
+func (v *Variant) optionPrefix() string {
+	d := v.data
+	for len(d) > 0 && d[0] == kOption {
+		_, _, _, d = nextEntry(d)
+	}
+	return v.data[:len(v.data)-len(d)]
 }
 
 // Options returns the variant's attribute options in source order.
@@ -128,23 +143,46 @@ func (v *Variant) find(k byte, name string) (string, bool) {
 	return s, ok
 }
 
-// names interns the attribute, field and tier names of a grouper.
+// names interns the attribute, field and tier names of a grouper. A few
+// recent names are cached: most rows repeat the same names.
 type names struct {
-	list []string
-	ids  map[string]uint32
+	list  []string
+	ids   map[string]uint32
+	cache [8]struct {
+		s  string
+		id uint32
+	}
+	next int
 }
 
 func newNames() *names { return &names{ids: map[string]uint32{}} }
 
 func (n *names) id(s string) uint32 {
+	if s != "" {
+		for i := range n.cache {
+			if n.cache[i].s == s {
+				return n.cache[i].id
+			}
+		}
+	}
 	if id, ok := n.ids[s]; ok {
+		n.remember(n.list[id], id)
 		return id
 	}
 	s = strings.Clone(s)
 	id := uint32(len(n.list))
 	n.list = append(n.list, s)
 	n.ids[s] = id
+	n.remember(s, id)
 	return id
+}
+
+func (n *names) remember(s string, id uint32) {
+	n.cache[n.next] = struct {
+		s  string
+		id uint32
+	}{s, id}
+	n.next = (n.next + 1) % len(n.cache)
 }
 
 // uvarint decodes a varint written by binary.AppendUvarint from s.
