@@ -22,7 +22,9 @@ const (
 // SourceOptions says how to read a source file. The zero value reads a CSV or
 // XLSX file chosen by its extension, with the header on the first row, the
 // delimiter detected and the encoding taken from the byte order mark (UTF-8
-// without one).
+// without one). Sheet applies to XLSX files only, Delimiter and Encoding to
+// CSV files only; each is ignored for the other format, so one mapping can
+// read both exports of a layout.
 type SourceOptions struct {
 	// Format is "csv", "xlsx", or "" to choose by extension: .csv .tsv .txt
 	// are CSV, .xlsx .xlsm are XLSX. A file with another extension is XLSX
@@ -45,7 +47,8 @@ type SourceOptions struct {
 	Encoding string
 }
 
-// Source streams the data rows of one sheet or CSV file.
+// Source streams the data rows of one sheet or CSV file. It is meant for
+// one goroutine at a time.
 type Source interface {
 	// Name is the file name as given to OpenSource.
 	Name() string
@@ -110,14 +113,8 @@ func OpenSource(path string, o SourceOptions) (Source, error) {
 	}
 	switch format {
 	case FormatXLSX:
-		if o.Delimiter != 0 || o.Encoding != "" {
-			return nil, fmt.Errorf("%s: delimiter and encoding apply to CSV files only: remove them from the source settings", path)
-		}
 		return openXLSX(path, o)
 	default:
-		if o.Sheet != "" {
-			return nil, fmt.Errorf("%s: sheet %q: a CSV file has no sheets: remove the sheet setting or give an XLSX file", path, o.Sheet)
-		}
 		return openCSV(path, o)
 	}
 }

@@ -122,10 +122,10 @@ func TestCSVSource(t *testing.T) {
 			rows:   []readRow{{Line: 4, Cells: []string{"S1", "4"}}},
 		},
 		{
-			name:   "given delimiter wins over detection",
+			name:   "given delimiter wins over detection; a sheet setting is ignored",
 			file:   "f.csv",
 			data:   "a;b,c\n1;2,3\n",
-			opts:   SourceOptions{Delimiter: ';'},
+			opts:   SourceOptions{Delimiter: ';', Sheet: "Products"},
 			header: []string{"a", "b,c"},
 			rows:   []readRow{{Line: 2, Cells: []string{"1", "2,3"}}},
 		},
@@ -263,10 +263,8 @@ func TestOpenSourceErrors(t *testing.T) {
 		{"unknown encoding", "u.csv", "a\n", SourceOptions{Encoding: "ebcdic"}, `u.csv: encoding "ebcdic" is not supported: use utf-8,`},
 		{"unknown format", "f.csv", "a\n", SourceOptions{Format: "ods"}, `f.csv: format "ods" is not supported`},
 		{"old excel", "old.xls", "x", SourceOptions{}, "old.xls: .xls files cannot be read: save the sheet as .xlsx or .csv"},
-		{"sheet on csv", "c.csv", "a\n", SourceOptions{Sheet: "Products"}, `c.csv: sheet "Products": a CSV file has no sheets`},
 		{"bad delimiter", "d.csv", "a\n", SourceOptions{Delimiter: '"'}, `d.csv: delimiter '"' cannot separate cells`},
 		{"negative header row", "n.csv", "a\n", SourceOptions{HeaderRow: -1}, "n.csv: header row -1: must be 1 or more"},
-		{"delimiter on xlsx", "x.xlsx", "PK", SourceOptions{Delimiter: ';'}, "x.xlsx: delimiter and encoding apply to CSV files only"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
