@@ -19,6 +19,16 @@ func nodePos(n ast.Node) Pos {
 	if n == nil {
 		return Pos{}
 	}
+	switch v := n.(type) {
+	case *ast.MappingValueNode:
+		if v.Key != nil {
+			return nodePos(v.Key)
+		}
+	case *ast.MappingNode:
+		if !v.IsFlowStyle && len(v.Values) > 0 {
+			return nodePos(v.Values[0])
+		}
+	}
 	t := n.GetToken()
 	if t == nil || t.Position == nil {
 		return Pos{}

@@ -1,0 +1,421 @@
+package mapping
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// program parses src and binds it to header.
+func program(t *testing.T, src string, header ...string) *Program {
+	t.Helper()
+	m, err := Parse("m.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.Compile("in.csv", header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func eval(t *testing.T, p *Program, cells ...string) *Row {
+	t.Helper()
+	var r Row
+	p.Eval(cells, &r)
+	return &r
+}
+
+func TestExpressionHelpers(t *testing.T) {
+	header := []string{"A", "B", "Long Name"}
+	tests := []struct {
+		expr   string
+		cells  []string
+		want   string
+		errHas string
+	}{
+		{`trim(A)`, []string{"  x  ", "", ""}, "x", ""},
+		{`lower(A) + upper(B)`, []string{"Ab", "cd", ""}, "abCD", ""},
+		{`col("Long Name")`, []string{"", "", "v"}, "v", ""},
+		{`number(A) * 2`, []string{"1,5", "", ""}, "3", ""},
+		{`number(A, ",") + 1`, []string{"2,5", "", ""}, "3.5", ""},
+		{`number(A)`, []string{"abc", "", ""}, "", `number: "abc" is not a number`},
+		{`shift(A, -3)`, []string{"145", "", ""}, "0.145", ""},
+		{`split(A, ";")[1]`, []string{"x;y", "", ""}, "y", ""},
+		{`join(list(A), "+")`, []string{"a| b |c", "", ""}, "a+b+c", ""},
+		{`join(list(A, ","), "/")`, []string{"a,b", "", ""}, "a/b", ""},
+		{`default(A, "none")`, []string{" ", "", ""}, "none", ""},
+		{`default(A, "none")`, []string{"set", "", ""}, "set", ""},
+		{`replace(A, "-", " ")`, []string{"a-b", "", ""}, "a b", ""},
+		{`lookup("colours", A)`, []string{"rouge", "", ""}, "Red", ""},
+		{`lookup("colours", A, A)`, []string{"vert", "", ""}, "vert", ""},
+		{`kv(A)["Size"]`, []string{"Color=Red, Size=L", "", ""}, "L", ""},
+		{`kv(A, ";", ":")["Color"]`, []string{"Color:Red;Size:L", "", ""}, "Red", ""},
+		{`kv(A)["x"]`, []string{"broken", "", ""}, "", "is not a name=value item"},
+		{`date(A)`, []string{"03/01/2024", "", ""}, "2024-01-03", ""},
+		{`date(A)`, []string{"2024-31-01", "", ""}, "", "is not a date"},
+		{`text(number(A))`, []string{"1,50", "", ""}, "1.5", ""},
+		{`A == "x" ? B : "no"`, []string{"x", "yes", ""}, "yes", ""},
+		{`value + "!"`, []string{"cell", "", ""}, "", ""}, // no column: value is ""
+	}
+	for _, tt := range tests {
+		t.Run(tt.expr, func(t *testing.T) {
+			src := "source:\n  decimal: \",\"\n  date_formats: [DD/MM/YYYY]\ntables:\n  colours: {rouge: Red}\n" +
+				"group:\n  key: {value: k}\nproduct:\n  name: {value: n}\nvariant:\n  description: {expr: '" + tt.expr + "'}\n"
+			if tt.expr == `number(A) * 2` || tt.expr == `shift(A, -3)` {
+				src = strings.Replace(src, `decimal: ","`, `decimal: "."`, 1)
+				if tt.expr == `number(A) * 2` {
+					src = strings.Replace(src, `decimal: "."`, `decimal: ","`, 1)
+				}
+			}
+			p := program(t, src, header...)
+			r := eval(t, p, tt.cells...)
+			if tt.errHas != "" {
+				if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Rule, tt.errHas) {
+					t.Fatalf("errors %v, want one with %q", r.Errors, tt.errHas)
+				}
+				if r.Errors[0].Column != "A" || r.Errors[0].Target != "variant.description" {
+					t.Errorf("error names column %q target %q", r.Errors[0].Column, r.Errors[0].Target)
+				}
+				return
+			}
+			if len(r.Errors) > 0 {
+				t.Fatalf("errors: %v", r.Errors)
+			}
+			got := ""
+			if len(r.Variant.Fields) > 0 {
+				got = r.Variant.Fields[0].Value
+			}
+			want := tt.want
+			if tt.expr == `value + "!"` {
+				want = "!"
+			}
+			if got != want {
+				t.Errorf("got %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestCompileErrors(t *testing.T) {
+	header := []string{"Handle", "Title", "Variant Grams", "Variant SKU", "Dup", "Dup"}
+	tests := []struct {
+		name, src string
+		wantAll   []string
+	}{
+		{"close match", minimal + "variant:\n  weight: Variant Gram\n", []string{"m.yaml:6:11", "variant.weight", `no column "Variant Gram" in in.csv`, `close matches: "Variant Grams"`}},
+		{"lists columns", minimal + "variant:\n  upc: Zzzzzz\n", []string{"m.yaml:6:8", `columns: "Handle", "Title"`}},
+		{"expr identifier", minimal + "variant:\n  upc: {expr: 'lower(Titel)'}\n", []string{"m.yaml:6:15", `no column "Titel"`, `close matches: "Title"`, `col("Its Name")`}},
+		{"expr col()", minimal + "variant:\n  upc: {expr: 'col(\"Variant SKUs\")'}\n", []string{`no column "Variant SKUs"`, `"Variant SKU"`}},
+		{"duplicate column", minimal + "variant:\n  upc: Dup\n", []string{`column "Dup" appears twice in in.csv (columns 5 and 6)`}},
+		{"unknown table", minimal + "variant:\n  upc: {expr: 'lookup(\"nope\", Title)'}\n", []string{`no table "nope"`}},
+		{"skip reason column", minimal + "skip:\n  - when: Title == \"\"\n    reason: \"{Titl} is empty\"\n", []string{`skip reason {Titl}`, `close matches: "Title"`}},
+		{"skip not bool", minimal + "skip:\n  - when: Title\n    reason: x\n", []string{"skip when", "bool"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Parse("m.yaml", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = m.Compile("in.csv", header)
+			var list ErrorList
+			if !errors.As(err, &list) {
+				t.Fatalf("error %v, want ErrorList", err)
+			}
+			for _, w := range tt.wantAll {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+	// Every problem is reported at once.
+	m, _ := Parse("m.yaml", []byte(minimal+"variant:\n  weight: W1\n  cost: W2\n"))
+	_, err := m.Compile("in.csv", header)
+	if list, _ := err.(ErrorList); len(list) != 2 {
+		t.Errorf("want 2 errors, got %v", err)
+	}
+}
+
+const shopifyLike = `
+group:
+  key: Handle
+product:
+  name: Title
+  notes: {column: Notes, clear_when_empty: true}
+  tags: {column: Tags, split: ","}
+variant:
+  sku: SKU
+  weight: Weight
+  stock: {column: Qty, type: integer}
+  description: {column: Desc, default: "none"}
+  upc: {column: UPC, required: true}
+options:
+  pairs:
+    - {name: O1N, value: O1V}
+    - {name: O2N, value: O2V}
+  columns: [Color]
+  list: Attrs
+  ignore: [Default Title]
+tiers:
+  columns:
+    Price: Price
+  prefix: "tier:"
+skip:
+  - when: SKU == "" && Price == ""
+    reason: "image-only row of {Handle}"
+`
+
+var shopifyHeader = []string{"Handle", "Title", "Notes", "Tags", "SKU", "Weight", "Qty", "Desc", "UPC", "O1N", "O1V", "O2N", "O2V", "Color", "Attrs", "Price", "tier:Wholesale", "tier:"}
+
+func TestEvalRow(t *testing.T) {
+	p := program(t, shopifyLike, shopifyHeader...)
+	// Handle Title Notes Tags SKU Weight Qty Desc UPC O1N O1V O2N O2V Color Attrs Price tier:Wholesale tier:
+	r := eval(t, p, "h", " Shirt ", "", "a, b,,c", "S1", "1.50", "3", "", "u1", "Size", "M", "Title", "Default Title", "Red", "Fit=Slim", "9.90", "7", "")
+	if len(r.Errors) > 0 {
+		t.Fatal(r.Errors)
+	}
+	if r.Skip || r.Role != RoleBoth || r.GroupKey != "h" {
+		t.Errorf("skip %v role %v key %q", r.Skip, r.Role, r.GroupKey)
+	}
+	if r.Product.Name != (Value{"Shirt", true}) {
+		t.Errorf("name %+v", r.Product.Name)
+	}
+	if r.Product.Notes != (Value{"", true}) {
+		t.Errorf("notes %+v: an empty cell with clear_when_empty must clear", r.Product.Notes)
+	}
+	if r.Product.Description.Set {
+		t.Error("description set without mapping")
+	}
+	if strings.Join(r.Product.Tags, "|") != "a|b|c" || !r.Product.TagsSet {
+		t.Errorf("tags %q", r.Product.Tags)
+	}
+	if r.Variant.SKU != "S1" || r.Variant.Stock != (Value{"3", true}) {
+		t.Errorf("variant %+v", r.Variant)
+	}
+	fields := map[string]string{}
+	for _, f := range r.Variant.Fields {
+		fields[f.Name] = f.Value
+	}
+	if fields["weight"] != "1.5" || fields["description"] != "none" || fields["upc"] != "u1" || len(fields) != 3 {
+		t.Errorf("fields %v", fields)
+	}
+	var opts []string
+	for _, o := range r.Options {
+		opts = append(opts, o.Name+"="+o.Value)
+	}
+	if strings.Join(opts, ",") != "Size=M,Color=Red,Fit=Slim" {
+		t.Errorf("options %v", opts)
+	}
+	if r.Options[0].Slot != 1 || r.Options[0].Column != "O1V" {
+		t.Errorf("option 0 = %+v", r.Options[0])
+	}
+	if len(r.Tiers) != 2 || r.Tiers[0] != (Tier{"Price", "9.9"}) || r.Tiers[1] != (Tier{"Wholesale", "7"}) {
+		t.Errorf("tiers %v", r.Tiers)
+	}
+
+	// Empty cells leave targets unset; a name-less pair keeps its slot.
+	r = eval(t, p, "h", "", "", "", "S2", "", "", "", "u2", "", "L", "", "", "", "", "9", "", "")
+	if len(r.Errors) > 0 {
+		t.Fatal(r.Errors)
+	}
+	if r.Product.Name.Set || r.Product.TagsSet || r.Variant.Stock.Set {
+		t.Errorf("empty cells set values: %+v %+v", r.Product, r.Variant)
+	}
+	if r.Product.Notes != (Value{"", true}) {
+		t.Errorf("notes %+v", r.Product.Notes)
+	}
+	if len(r.Options) != 1 || r.Options[0] != (Option{Slot: 1, Value: "L", Column: "O1V"}) {
+		t.Errorf("options %+v", r.Options)
+	}
+
+	// Skip rule with a column in its reason.
+	r = eval(t, p, "h", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "")
+	if !r.Skip || r.SkipReason != "image-only row of h" {
+		t.Errorf("skip %v %q", r.Skip, r.SkipReason)
+	}
+}
+
+func TestEvalErrors(t *testing.T) {
+	p := program(t, shopifyLike, shopifyHeader...)
+	var r Row
+	err := p.Eval([]string{"", "T", "", "", "S1", "heavy", "2.5", "", "", "", "", "", "", "", "Fit", "1,5", "", ""}, &r)
+	var re RowErrors
+	if !errors.As(err, &re) {
+		t.Fatalf("err %v", err)
+	}
+	want := []FieldError{
+		{Column: "Handle", Target: "group.key", Rule: "required: every row needs a product key"},
+		{Column: "Weight", Value: "heavy", Target: "variant.weight", Rule: `must be a number (decimal ".")`},
+		{Column: "Qty", Value: "2.5", Target: "variant.stock", Rule: "must be a whole number"},
+		{Column: "UPC", Target: "variant.upc", Rule: "required: must not be empty"},
+		{Column: "Price", Value: "1,5", Target: "tier Price", Rule: `must be a number (decimal ".")`},
+		{Column: "Attrs", Value: "Fit", Target: "options.list", Rule: `must be name=value items separated by ",": "Fit" is not a name=value item (items are separated by ",")`},
+	}
+	if len(re) != len(want) {
+		t.Fatalf("errors:\n%v", strings.ReplaceAll(re.Error(), "; ", "\n"))
+	}
+	got := map[string]FieldError{}
+	for _, e := range re {
+		got[e.Target] = e
+	}
+	for _, w := range want {
+		if got[w.Target] != w {
+			t.Errorf("error for %s = %+v, want %+v", w.Target, got[w.Target], w)
+		}
+	}
+	if !strings.Contains(err.Error(), `column "Weight" value "heavy" (variant.weight): must be a number`) {
+		t.Errorf("message %q", err)
+	}
+
+	// The same attribute twice in a row.
+	r2 := eval(t, p, "h", "", "", "", "S", "", "", "", "u", "Color", "Red", "", "", "Blue", "", "1", "", "")
+	if len(r2.Errors) != 1 || !strings.Contains(r2.Errors[0].Rule, `attribute "Color" is given twice`) {
+		t.Errorf("errors %v", r2.Errors)
+	}
+}
+
+func TestEvalParentRoles(t *testing.T) {
+	src := `
+group:
+  by: parent
+  key: SKU
+  parent: Parent
+  alias: {expr: '"id:" + ID'}
+product:
+  name: Name
+variant:
+  sku: SKU
+options:
+  pairs:
+    - {name: AN, value: AV}
+  values_separator: ","
+`
+	p := program(t, src, "ID", "SKU", "Parent", "Name", "AN", "AV")
+	r := eval(t, p, "1", "tee", "", "Tee", "Color", "Red, Blue")
+	if r.Role != RoleBoth || r.Alias != "id:1" {
+		t.Errorf("role %v alias %q", r.Role, r.Alias)
+	}
+	r = eval(t, p, "2", "tee-red", "tee", "Tee - Red", "Color", "Red")
+	if r.Role != RoleVariant || r.ParentRef != "tee" || r.Product.Name.Set || r.Variant.SKU != "tee-red" {
+		t.Errorf("variant row: %+v", r)
+	}
+	r = eval(t, p, "3", "", "tee", "", "Color", "Red")
+	if r.Role != RoleVariant || len(r.Errors) != 0 {
+		t.Errorf("variant without SKU: %+v", r)
+	}
+	r = eval(t, p, "4", "", "", "", "", "")
+	if len(r.Errors) != 1 || r.Errors[0].Target != "group.key" {
+		t.Errorf("row without key: %v", r.Errors)
+	}
+
+	role := strings.Replace(src, "  alias:", "  role: {expr: 'Parent == \"\" ? \"product\" : \"variant\"'}\n  alias:", 1)
+	p = program(t, role, "ID", "SKU", "Parent", "Name", "AN", "AV")
+	r = eval(t, p, "1", "tee", "", "Tee", "Color", "Red, Blue")
+	if r.Role != RoleProduct || len(r.Declared) != 1 || r.Declared[0].Name != "Color" || strings.Join(r.Declared[0].Values, "|") != "Red|Blue" {
+		t.Errorf("product row: %+v", r)
+	}
+	if r.Variant.SKU != "" || len(r.Options) != 0 {
+		t.Errorf("product row has a variant: %+v", r.Variant)
+	}
+	bad := strings.Replace(role, `"product" : "variant"`, `"parent" : "variant"`, 1)
+	p = program(t, bad, "ID", "SKU", "Parent", "Name", "AN", "AV")
+	r = eval(t, p, "1", "tee", "", "Tee", "", "")
+	if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Rule, "must be product, variant or both") {
+		t.Errorf("bad role: %v", r.Errors)
+	}
+}
+
+func TestEvalChildrenAndJoin(t *testing.T) {
+	src := `
+group:
+  by: children
+  key: sku
+  children: {column: kids, split: "|"}
+product:
+  name: name
+`
+	p := program(t, src, "sku", "name", "kids")
+	r := eval(t, p, "P", "Parent", "a| b")
+	if r.Role != RoleProduct || strings.Join(r.ChildKeys, ",") != "a,b" || r.ChildColumn != "kids" {
+		t.Errorf("parent row %+v", r)
+	}
+	r = eval(t, p, "a", "Child", "")
+	if r.Role != RoleBoth || r.Variant.SKU != "" || r.GroupKey != "a" {
+		t.Errorf("child row %+v", r)
+	}
+
+	join := `
+group:
+  key: id
+product:
+  name: name
+variant:
+  sku: ref
+options:
+  list: attrs
+join:
+  file: combos.csv
+  key: product_id
+  skip:
+    - when: ref == "x"
+      reason: excluded
+`
+	m, err := Parse("m.yaml", []byte(join))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mainP, err := m.Compile("products.csv", []string{"id", "name"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Compile("products.csv", []string{"id", "name", "ref"}); err != nil {
+		t.Fatal("the main file must not need variant columns:", err)
+	}
+	var row Row
+	mainP.Eval([]string{"7", "Shirt"}, &row)
+	if row.Role != RoleProduct || row.GroupKey != "7" || row.Product.Name.S != "Shirt" {
+		t.Errorf("main row %+v", row)
+	}
+	joinP, err := m.CompileJoin("combos.csv", []string{"product_id", "ref", "attrs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	joinP.Eval([]string{"7", "S-1", "Size=M"}, &row)
+	if row.Role != RoleVariant || row.ParentRef != "7" || row.Variant.SKU != "S-1" || len(row.Options) != 1 {
+		t.Errorf("joined row %+v", row)
+	}
+	joinP.Eval([]string{"7", "x", ""}, &row)
+	if !row.Skip || row.SkipReason != "excluded" {
+		t.Errorf("join skip %+v", row)
+	}
+	joinP.Eval([]string{"", "S-2", ""}, &row)
+	if len(row.Errors) != 1 || row.Errors[0].Column != "product_id" {
+		t.Errorf("joined row without key: %v", row.Errors)
+	}
+	if _, err := m.CompileJoin("combos.csv", []string{"pid", "ref", "attrs"}); err == nil || !strings.Contains(err.Error(), `no column "product_id" in combos.csv`) {
+		t.Errorf("join compile error %v", err)
+	}
+}
+
+func TestProgramClone(t *testing.T) {
+	p := program(t, minimal+"variant:\n  upc: {expr: 'upper(Title)'}\n", "Handle", "Title")
+	c := p.Clone()
+	done := make(chan string)
+	go func() {
+		var r Row
+		for i := 0; i < 1000; i++ {
+			c.Eval([]string{"h", "b"}, &r)
+		}
+		done <- r.Variant.Fields[0].Value
+	}()
+	var r Row
+	for i := 0; i < 1000; i++ {
+		p.Eval([]string{"h", "a"}, &r)
+	}
+	if got := <-done; got != "B" || r.Variant.Fields[0].Value != "A" {
+		t.Errorf("clone %q, original %q", got, r.Variant.Fields[0].Value)
+	}
+}

@@ -1,0 +1,109 @@
+package mapping
+
+import "testing"
+
+func TestParseNumber(t *testing.T) {
+	tests := []struct {
+		in   string
+		dec  byte
+		want string
+		ok   bool
+	}{
+		{"25", '.', "25", true},
+		{"25.00", '.', "25", true},
+		{"0.5", '.', "0.5", true},
+		{".5", '.', "0.5", true},
+		{"007", '.', "7", true},
+		{"-0", '.', "0", true},
+		{"-1.50", '.', "-1.5", true},
+		{"+3", '.', "3", true},
+		{" 12 ", '.', "12", true},
+		{"1,5", ',', "1.5", true},
+		{"1.234,50", ',', "1234.5", true},
+		{"1 234,5", ',', "1234.5", true},
+		{"1,234.5", '.', "1234.5", true},
+		{"12,345,678", '.', "12345678", true},
+		{"1'234.5", '.', "1234.5", true},
+		{"3.65275E+11", '.', "365275000000", true},
+		{"1.5e-3", '.', "0.0015", true},
+		{"1,5", '.', "", false}, // not a group of three
+		{"1.5", ',', "", false}, // likewise
+		{"1,23,456", '.', "", false},
+		{"1.234,5.6", ',', "", false},
+		{"12a", '.', "", false},
+		{"", '.', "", false},
+		{"-", '.', "", false},
+		{"1e", '.', "", false},
+		{"abc", '.', "", false},
+		{"1,234 567", '.', "", false}, // mixed separators
+	}
+	for _, tt := range tests {
+		got, ok := ParseNumber(tt.in, tt.dec)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("ParseNumber(%q, %q) = %q, %v; want %q, %v", tt.in, tt.dec, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestShiftNumber(t *testing.T) {
+	tests := []struct {
+		in     string
+		places int
+		want   string
+	}{
+		{"145", -3, "0.145"},
+		{"226.796185", -3, "0.226796185"},
+		{"0", -3, "0"},
+		{"5", -3, "0.005"},
+		{"1.5", 2, "150"},
+		{"-2500", -3, "-2.5"},
+	}
+	for _, tt := range tests {
+		got, err := ShiftNumber(tt.in, '.', tt.places)
+		if err != nil || got != tt.want {
+			t.Errorf("ShiftNumber(%q, %d) = %q, %v; want %q", tt.in, tt.places, got, err, tt.want)
+		}
+	}
+	if _, err := ShiftNumber("x", '.', 1); err == nil {
+		t.Error("ShiftNumber(x) gave no error")
+	}
+}
+
+func TestParseDate(t *testing.T) {
+	layout := func(f string) string {
+		l, err := goLayout(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	dmy, mdy, long := layout("DD/MM/YYYY"), layout("M/D/YY"), layout("D MMMM YYYY")
+	tests := []struct {
+		in      string
+		layouts []string
+		want    string
+		ok      bool
+	}{
+		{"2024-03-01", nil, "2024-03-01", true},
+		{"2024-03-01T10:00:00Z", nil, "2024-03-01", true},
+		{"2024-03-01 10:00", nil, "2024-03-01", true},
+		{"01/03/2024", []string{dmy}, "2024-03-01", true},
+		{"3/1/24", []string{dmy, mdy}, "2024-03-01", true},
+		{"1 March 2024", []string{long}, "2024-03-01", true},
+		{"31/02/2024", []string{dmy}, "", false},
+		{"01/03/2024", nil, "", false},
+		{"2024-13-01", nil, "", false},
+		{"soon", []string{dmy}, "", false},
+	}
+	for _, tt := range tests {
+		got, ok := ParseDate(tt.in, tt.layouts)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("ParseDate(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+	for _, bad := range []string{"YYYY-MM", "DD.MM.YYYY hh:mm x"} {
+		if _, err := goLayout(bad); err == nil {
+			t.Errorf("goLayout(%q) accepted", bad)
+		}
+	}
+}
