@@ -269,14 +269,21 @@ func (p *Program) bindVariant(b *binder) {
 	p.sku = b.value(m.Variant.SKU)
 	p.stock = b.value(m.Variant.Stock)
 	for _, f := range m.Variant.Fields {
-		p.fields = append(p.fields, b.value(f))
+		if v := b.value(f); v != nil {
+			p.fields = append(p.fields, v)
+		}
 	}
 	o := &m.Options
 	for _, pr := range o.Pairs {
-		p.pairs = append(p.pairs, pairProg{name: b.value(pr.Name), value: b.value(pr.Value)})
+		pp := pairProg{name: b.value(pr.Name), value: b.value(pr.Value)}
+		if pp.name != nil && pp.value != nil { // nil: optional column absent
+			p.pairs = append(p.pairs, pp)
+		}
 	}
 	for _, c := range o.Columns {
-		p.optCols = append(p.optCols, optColProg{name: c.Name, value: b.value(c.Value)})
+		if v := b.value(c.Value); v != nil {
+			p.optCols = append(p.optCols, optColProg{name: c.Name, value: v})
+		}
 	}
 	p.optList = b.value(o.List)
 	if o.When != nil {
@@ -290,7 +297,9 @@ func (p *Program) bindVariant(b *binder) {
 		p.valuesSep = ","
 	}
 	for _, t := range m.Tiers.Columns {
-		p.tiers = append(p.tiers, tierProg{name: t.Name, value: b.value(t.Value)})
+		if v := b.value(t.Value); v != nil {
+			p.tiers = append(p.tiers, tierProg{name: t.Name, value: v})
+		}
 	}
 	if pre := m.Tiers.Prefix; pre != "" {
 		for i, h := range b.header {

@@ -1,0 +1,113 @@
+package mapping
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func readHeader(t *testing.T, file string) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("../../shared/data/catalogs", file))
+	if err != nil {
+		t.Skip("catalog not present:", err)
+	}
+	defer f.Close()
+	h, err := csv.NewReader(f).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h[0] = strings.TrimPrefix(h[0], "\ufeff")
+	return h
+}
+
+func TestInitRecognisesLayouts(t *testing.T) {
+	for file, want := range map[string]string{
+		"shopify-apparel.csv":             "shopify",
+		"shopify-product-template.csv":    "shopify",
+		"woocommerce-sample-products.csv": "woocommerce",
+	} {
+		header := readHeader(t, file)
+		name, text := Init(header, file)
+		if name != want {
+			t.Errorf("%s: template %q, want %q", file, name, want)
+			continue
+		}
+		if !strings.Contains(string(text), "# Mapping for "+file) {
+			t.Errorf("%s: text does not name the file", file)
+		}
+		m, err := Parse(name+".yaml", text)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if _, err := m.Compile(file, header); err != nil {
+			t.Errorf("%s: %v", file, err)
+		}
+	}
+}
+
+func TestInitAdaptsWooWeightUnit(t *testing.T) {
+	header := []string{"ID", "Type", "SKU", "Name", "Description", "Tags", "Stock", "Weight (kg)", "Regular price", "Sale price", "Parent",
+		"Attribute 1 name", "Attribute 1 value(s)"}
+	name, text := Init(header, "woo.csv")
+	if name != "woocommerce" || !strings.Contains(string(text), "weight: Weight (kg)") {
+		t.Fatalf("template %q:\n%s", name, text)
+	}
+	m, err := Parse("w.yaml", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Compile("woo.csv", header); err != nil {
+		t.Errorf("a WooCommerce export with one attribute column pair and kg must compile: %v", err)
+	}
+}
+
+func TestInitGeneric(t *testing.T) {
+	header := []string{"product_key", "product_name", "product_description", "product_notes", "tags", "sku", "description", "weight",
+		"cost", "upc", "stock", "option1_name", "option1_value", "option2_name", "option2_value", "option3_name", "option3_value", "tier:Retail"}
+	name, text := Init(header, "catalog.csv")
+	if name != "generic" {
+		t.Fatalf("template %q", name)
+	}
+	m, err := Parse("g.yaml", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.Compile("catalog.csv", header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Row
+	p.Eval([]string{"k", "Name", "", "", "a|b", "S", "", "0.5", "", "", "4", "Color", "Red", "", "", "", "", "12.50"}, &r)
+	if len(r.Errors) > 0 || len(r.Tiers) != 1 || r.Tiers[0] != (Tier{"Retail", "12.5"}) || strings.Join(r.Product.Tags, ",") != "a,b" {
+		t.Errorf("row %+v", r)
+	}
+}
+
+func TestInitStarter(t *testing.T) {
+	header := []string{"Reference", "Product Name", "Long text", "Colour", "Size", "Price", "Stock qty", "Weight kg", "Barcode"}
+	name, text := Init(header, "odd.csv")
+	if name != "" {
+		t.Fatalf("template %q for an unknown layout", name)
+	}
+	s := string(text)
+	for i, h := range header {
+		if !strings.Contains(s, "#   "+string(rune('1'+i))+". \""+h+"\"") {
+			t.Errorf("starter does not list column %q:\n%s", h, s)
+		}
+	}
+	for _, want := range []string{`key: "Reference"`, `name: "Product Name"`, `stock: "Stock qty"`, `upc: "Barcode"`, `columns: ["Colour", "Size"]`, `"Price": "Price"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("starter lacks %s:\n%s", want, s)
+		}
+	}
+	m, err := Parse("odd.yaml", text)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, s)
+	}
+	if _, err := m.Compile("odd.csv", header); err != nil {
+		t.Fatalf("%v\n%s", err, s)
+	}
+}

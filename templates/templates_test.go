@@ -1,0 +1,33 @@
+package templates
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestListAndGet(t *testing.T) {
+	list := List()
+	if len(list) != 3 {
+		t.Fatalf("List() = %v", list)
+	}
+	for _, in := range list {
+		text, err := Get(in.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Description == "" || !strings.HasPrefix(string(text), "# lading mapping") {
+			t.Errorf("%s: description %q, text starts %q", in.Name, in.Description, string(text[:20]))
+		}
+	}
+	if _, err := Get("Shopify.yaml"); err != nil {
+		t.Errorf("Get is lenient about case and extension: %v", err)
+	}
+	_, err := Get("magento")
+	if err == nil || !strings.Contains(err.Error(), `no mapping template "magento"; templates: shopify, woocommerce, generic`) {
+		t.Errorf("error %v", err)
+	}
+	list[0].Name = "changed"
+	if List()[0].Name != "shopify" {
+		t.Error("List returns shared state")
+	}
+}
