@@ -250,7 +250,7 @@ func (g *Grouper) checkDeclared(p *Product, mt *meta, declared []mapping.Attribu
 			}
 			if i < 0 {
 				p.Errs = append(p.Errs, RowError{Row: v.Row, Value: val, Target: "option " + name,
-					Rule: fmt.Sprintf("the product has no attribute %q; its attributes (%s): %s", name, mt.x.declRow, quoted(p.Attributes))})
+					Rule: fmt.Sprintf("names an attribute the product does not have; its attributes (declared on %s): %s", mt.x.declRow, quoted(p.Attributes))})
 				continue
 			}
 			a := declared[i]
