@@ -213,6 +213,8 @@ func cell(row []string, i int) string {
 func (p *Program) raw(v *valueProg, row []string, out *Row) (s string, list []string, isList, ok bool) {
 	c := cell(row, v.col)
 	switch {
+	case v.ex != nil && v.col >= 0 && strings.TrimSpace(c) == "":
+		return "", nil, false, true // an empty cell stays empty: no expression runs on it
 	case v.ex != nil:
 		p.env.Value = c
 		res, err := p.vm.Run(v.ex.prog, &p.env)

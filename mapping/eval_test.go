@@ -419,3 +419,15 @@ func TestProgramClone(t *testing.T) {
 		t.Errorf("clone %q, original %q", got, r.Variant.Fields[0].Value)
 	}
 }
+
+func TestEmptyCellSkipsColumnExpression(t *testing.T) {
+	p := program(t, minimal+"variant:\n  weight: {column: W, expr: 'number(value) / 1000'}\n  cost: {expr: 'number(W) + 1'}\n", "Handle", "Title", "W")
+	r := eval(t, p, "h", "T", "")
+	if len(r.Variant.Fields) != 1 || r.Variant.Fields[0] != (FieldValue{"cost", "1"}) {
+		t.Errorf("fields %+v: an empty cell must not give weight 0", r.Variant.Fields)
+	}
+	r = eval(t, p, "h", "T", "1500")
+	if len(r.Variant.Fields) != 2 || r.Variant.Fields[0] != (FieldValue{"weight", "1.5"}) {
+		t.Errorf("fields %+v", r.Variant.Fields)
+	}
+}

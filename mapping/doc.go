@@ -1,0 +1,81 @@
+// Package mapping reads mapping files (YAML) and turns spreadsheet rows
+// into product, variant, option and pricing-tier values.
+//
+// Use: Parse or Load a mapping; Compile it against the header of the input
+// file (CompileJoin for a joined second file); call Program.Eval for each
+// row, reusing one Row; hand the Row to catalog.Grouper. Init writes a
+// mapping for a header (a template, or a commented starter).
+//
+// # File format
+//
+//	source:                 # how to read the input (all optional)
+//	  format: csv           # csv | xlsx; default: from the file extension
+//	  sheet: Products       # xlsx sheet; default: the first
+//	  header_row: 1         # row holding the column names
+//	  delimiter: ","        # "," ";" tab "|"; default: detected
+//	  encoding: utf-8       # utf-8 (BOM or not), utf-16, utf-16le, utf-16be, windows-1252
+//	  decimal: "."          # decimal separator of numbers: "." or ","
+//	  date_formats: ["DD/MM/YYYY"]   # tokens YYYY YY MMMM MMM MM M DD D HH hh mm ss; YYYY-MM-DD always works
+//	group:
+//	  by: key               # key | parent | children
+//	  key: Handle           # the row's product key (required)
+//	  parent: Parent        # by: parent — on a variant row, its product's key
+//	  alias: {expr: '"id:" + ID'}   # another key a product row may be referred to by
+//	  children: {column: Children, split: ","}   # by: children — a product row's variant keys
+//	  role: {expr: '...'}   # "product" | "variant" | "both"; default: both, or
+//	                        # variant when the row has a parent (by: parent),
+//	                        # product when it lists children (by: children)
+//	product: {name: ..., description: ..., notes: ..., tags: {column: Tags, split: ","}}
+//	variant: {sku: ..., stock: ..., weight: ..., cost: ..., upc: ..., description: ...,
+//	          notes: ..., location_1: ..., low_stock_alert: ..., supplier_cost: ...}
+//	options:
+//	  pairs: [{name: Option1 Name, value: Option1 Value}, ...]   # name cell may be given on one row only
+//	  columns: [Color, {name: Size, column: Taille}]             # fixed attribute columns
+//	  list: Attributes          # cells like "Color=Red,Size=L"
+//	  list_separator: ","
+//	  ignore: ["Default Title"] # values meaning "no option"
+//	  values_separator: ","     # on product rows: the values an attribute allows
+//	  when: Type == "variation" # read options only where this holds
+//	tiers:
+//	  columns: {Price: Variant Price}   # tier name: value
+//	  prefix: "tier:"                   # every column "tier:<name>" is tier <name>
+//	skip:
+//	  - when: Type in ["grouped", "external"]
+//	    reason: "{Type} products are not imported"   # {Column} is replaced by the cell
+//	join:                       # variants from a second file (group.by: key only)
+//	  file: combinations.csv
+//	  source: {...}             # as above, for the second file
+//	  key: Product ID           # its column holding the main file's product key
+//	  skip: [...]
+//	tables:                     # for lookup("colours", value)
+//	  colours: {rouge: Red, bleu: Blue}
+//
+// A value is a column name, or a mapping of:
+//
+//	column: <header>        the cell, trimmed
+//	value: <text>           a constant
+//	expr: <expression>      an expression over the row; with column, the cell
+//	                        is `value` and an empty cell skips the expression
+//	type: text|number|integer|date   checks and normalises (numbers to
+//	                        canonical decimals like "1.5", dates to YYYY-MM-DD)
+//	required: true          an empty value is an error
+//	clear_when_empty: true  an empty cell clears the target (otherwise an
+//	                        empty cell never erases anything)
+//	default: <text>         used when the value is empty
+//	split: ","              for list values (tags, children)
+//	optional: true          the column may be missing from the file
+//
+// Expressions are github.com/expr-lang/expr. A column is a bare name when
+// it is one word (Type == "variable") or col("Column Name"). Besides expr's
+// builtins (trim, lower, upper, split, join, replace, hasPrefix, ...) there
+// are: number(s[, decimal]) (the source's decimal separator by default; ""
+// is 0), shift(s, places) (exact decimal shift: shift(value, -3) turns
+// grams into kilograms), date(s), default(s, fallback), lookup(table, key[,
+// fallback]), kv(s[, sep, assign]) ("k=v,k=v" to a map), list(s[, sep])
+// ("a|b|c" to a list) and text(x).
+//
+// Every error in a mapping is an *Error with the line and column of the
+// YAML at fault and the values allowed there; Compile reports unknown
+// columns with the close matches in the header. Errors of a row are
+// FieldErrors naming the column, the value, the target and the rule.
+package mapping
