@@ -48,6 +48,7 @@ func importFile(t *testing.T, template, file string) *Result {
 	}
 	g := NewGrouper(m)
 	var row mapping.Row
+	var lines []int
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -57,10 +58,12 @@ func importFile(t *testing.T, template, file string) *Result {
 			t.Fatal(err)
 		}
 		line, _ := r.FieldPos(0)
+		lines = append(lines, line)
 		p.Eval(rec, &row)
 		g.Add(RowRef{File: file, Line: line}, &row)
 	}
 	res := g.Finish()
+	checkEveryRowOnce(t, res, lines)
 	for _, e := range res.Errors {
 		t.Errorf("row error: %v", &e)
 	}
@@ -225,5 +228,39 @@ func TestWooCommerceSample(t *testing.T) {
 	}
 	if w, _ := beanie.Variants[0].Field("weight"); w != "0.2" {
 		t.Errorf("beanie weight %q", w)
+	}
+}
+
+// checkEveryRowOnce asserts that every input row is accounted for exactly
+// once: skipped, an orphan error, or a row of exactly one product.
+func checkEveryRowOnce(t *testing.T, res *Result, lines []int) {
+	t.Helper()
+	seen := map[int]int{}
+	for _, s := range res.Skipped {
+		seen[s.Row.Line]++
+	}
+	orphan := map[int]bool{}
+	for _, e := range res.Errors {
+		orphan[e.Row.Line] = true
+	}
+	for l := range orphan {
+		seen[l]++
+	}
+	for _, p := range res.Products {
+		for _, r := range p.Rows() {
+			seen[r.Line]++
+		}
+	}
+	if res.Rows != len(lines) {
+		t.Errorf("Rows = %d, want %d", res.Rows, len(lines))
+	}
+	for _, l := range lines {
+		if seen[l] != 1 {
+			t.Errorf("row %d accounted for %d times", l, seen[l])
+		}
+		delete(seen, l)
+	}
+	for l := range seen {
+		t.Errorf("row %d reported but never read", l)
 	}
 }

@@ -138,7 +138,11 @@ func (b *binder) column(name string, p Pos, target string) int {
 	}
 	i, ok := b.index[name]
 	if !ok {
-		b.fail(p, "%s: %v", target, unknownColumnIn(name, b.header, b.file))
+		hint := ""
+		if _, isNum := ParseNumber(name, '.'); isNum {
+			hint = fmt.Sprintf(" (a constant is written {value: %q})", name)
+		}
+		b.fail(p, "%s: %v%s", target, unknownColumnIn(name, b.header, b.file), hint)
 		return -1
 	}
 	return i

@@ -108,6 +108,7 @@ func TestCompileErrors(t *testing.T) {
 		{"lists columns", minimal + "variant:\n  upc: Zzzzzz\n", []string{"m.yaml:6:8", `columns: "Handle", "Title"`}},
 		{"expr identifier", minimal + "variant:\n  upc: {expr: 'lower(Titel)'}\n", []string{"m.yaml:6:15", `no column "Titel"`, `close matches: "Title"`, `col("Its Name")`}},
 		{"expr col()", minimal + "variant:\n  upc: {expr: 'col(\"Variant SKUs\")'}\n", []string{`no column "Variant SKUs"`, `"Variant SKU"`}},
+		{"constant hint", minimal + "variant:\n  weight: 0.5\n", []string{`no column "0.5"`, `a constant is written {value: "0.5"}`}},
 		{"duplicate column", minimal + "variant:\n  upc: Dup\n", []string{`column "Dup" appears twice in in.csv (columns 5 and 6)`}},
 		{"unknown table", minimal + "variant:\n  upc: {expr: 'lookup(\"nope\", Title)'}\n", []string{`no table "nope"`}},
 		{"skip reason column", minimal + "skip:\n  - when: Title == \"\"\n    reason: \"{Titl} is empty\"\n", []string{`skip reason {Titl}`, `close matches: "Title"`}},
