@@ -26,6 +26,7 @@ type Grouper struct {
 	last     int32 // index of the product of the previous row, or -1
 	slab     []Product
 	tags     map[string]string
+	arena    arena
 }
 
 // meta is what the grouper needs about a product until Finish.
@@ -92,7 +93,7 @@ func (g *Grouper) product(key string, ref RowRef) int32 {
 		g.last = i
 		return i
 	}
-	key = strings.Clone(key)
+	key = g.arena.clone(key)
 	i := int32(len(g.products))
 	if len(g.slab) == cap(g.slab) {
 		g.slab = make([]Product, 0, 1024) // fewer, larger allocations
@@ -178,7 +179,7 @@ func (g *Grouper) tag(t string) string {
 	if g.tags == nil {
 		g.tags = map[string]string{}
 	}
-	s := strings.Clone(t)
+	s := g.arena.clone(t)
 	g.tags[s] = s
 	return s
 }
@@ -196,7 +197,7 @@ func (g *Grouper) productFields(p *Product, mt *meta, ref RowRef, r *mapping.Row
 			return
 		}
 		if !cur.Set {
-			*cur = Value{S: strings.Clone(v.S), Set: true}
+			*cur = Value{S: g.arena.clone(v.S), Set: true}
 			mt.lines[k] = int32(ref.Line)
 			return
 		}
@@ -293,7 +294,11 @@ func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
 		b = appendEntry(b, kTier, g.nm.id(t.Name), t.Value)
 	}
 	g.buf = b
-	s := string(b)
+	s := g.arena.string(b)
 	n := len(r.Variant.SKU)
+	if len(p.Variants) == cap(p.Variants) && len(p.Variants) == 1 {
+		// Grow 1 → 4: most products have one variant or several.
+		p.Variants = append(make([]Variant, 0, 4), p.Variants...)
+	}
 	p.Variants = append(p.Variants, Variant{SKU: s[:n], Row: ref, data: s[n:], nm: g.nm})
 }
