@@ -38,10 +38,31 @@ func (r *Run) Finished() bool { return !r.FinishedAt.IsZero() }
 // StartRun returns the unfinished run with fingerprint, resumed = true, when
 // there is one (the newest, if several); otherwise it starts a new run with
 // command and meta. A resumed run keeps its original command and meta.
+//
+// The run is held by this DB until FinishRun or Close (or the process
+// ends, however it ends): while it is held, StartRun with the same
+// fingerprint from another process or DB fails with an error wrapping
+// ErrRunInProgress.
 func (db *DB) StartRun(ctx context.Context, fingerprint, command string, meta map[string]string) (run *Run, resumed bool, err error) {
 	if fingerprint == "" {
 		return nil, false, errors.New("state: start run: empty fingerprint")
 	}
+	lock, err := acquireRunLock(db.path, fingerprint)
+	if errors.Is(err, ErrRunInProgress) {
+		return nil, false, fmt.Errorf("state: start run: another lading process is running the same command on the same input (%w): wait for it to finish", err)
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("state: start run: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			lock.release()
+			return
+		}
+		db.mu.Lock()
+		db.locks[run.ID] = lock
+		db.mu.Unlock()
+	}()
 	err = db.withTx(ctx, func(tx *sql.Tx) error {
 		t := now()
 		row := tx.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs
@@ -100,6 +121,10 @@ func (db *DB) FinishRun(ctx context.Context, runID int64, status string) error {
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("state: finish run %d: no unfinished run with that id", runID)
 	}
+	db.mu.Lock()
+	db.locks[runID].release()
+	delete(db.locks, runID)
+	db.mu.Unlock()
 	return nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -30,6 +31,9 @@ const DefaultPath = ".lading/state.db"
 type DB struct {
 	path string
 	sql  *sql.DB
+
+	mu    sync.Mutex
+	locks map[int64]*runLock // runs started here and not finished
 }
 
 // dsnParams: wait up to 10 s for another process's lock; WAL so readers
@@ -67,7 +71,7 @@ func Open(path string) (*DB, error) {
 	// instead of contending for SQLite's lock.
 	sqldb.SetMaxOpenConns(1)
 	sqldb.SetConnMaxIdleTime(0)
-	db := &DB{path: path, sql: sqldb}
+	db := &DB{path: path, sql: sqldb, locks: map[int64]*runLock{}}
 	ctx := context.Background()
 	if err := db.sql.PingContext(ctx); err != nil {
 		sqldb.Close()
@@ -83,8 +87,17 @@ func Open(path string) (*DB, error) {
 // Path is the state file's path.
 func (db *DB) Path() string { return db.path }
 
-// Close closes the state file.
-func (db *DB) Close() error { return db.sql.Close() }
+// Close releases the runs started with this DB (they stay unfinished and
+// resumable) and closes the state file.
+func (db *DB) Close() error {
+	db.mu.Lock()
+	for id, l := range db.locks {
+		l.release()
+		delete(db.locks, id)
+	}
+	db.mu.Unlock()
+	return db.sql.Close()
+}
 
 // withTx runs fn in a write transaction and commits it.
 func (db *DB) withTx(ctx context.Context, fn func(tx *sql.Tx) error) error {

@@ -3,6 +3,7 @@ package state
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -465,5 +466,45 @@ func TestStock(t *testing.T) {
 	}
 	if other, _ := db.Stock(ctx, "elsewhere"); len(other) != 0 {
 		t.Errorf("other scope %v", other)
+	}
+}
+
+func TestRunHeldUntilFinishOrClose(t *testing.T) {
+	ctx := context.Background()
+	db1, p := openTemp(t)
+	db2, err := Open(p) // another process, as far as locks go
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+
+	run, _, err := db1.StartRun(ctx, "fp", "import", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db2.StartRun(ctx, "fp", "import", nil); !errors.Is(err, ErrRunInProgress) {
+		t.Fatalf("second StartRun while held: %v, want ErrRunInProgress", err)
+	}
+	if _, _, err := db2.StartRun(ctx, "other-fp", "import", nil); err != nil {
+		t.Fatalf("other fingerprint: %v", err)
+	}
+
+	// Close leaves the run unfinished and lets another resume it.
+	db1.Close()
+	resumed, ok, err := db2.StartRun(ctx, "fp", "import", nil)
+	if err != nil || !ok || resumed.ID != run.ID {
+		t.Fatalf("resume after Close: %+v %v %v", resumed, ok, err)
+	}
+	// FinishRun releases it too.
+	if err := db2.FinishRun(ctx, run.ID, StatusDone); err != nil {
+		t.Fatal(err)
+	}
+	db3, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db3.Close()
+	if fresh, ok, err := db3.StartRun(ctx, "fp", "import", nil); err != nil || ok || fresh.ID == run.ID {
+		t.Fatalf("after FinishRun: %+v %v %v", fresh, ok, err)
 	}
 }
