@@ -70,7 +70,7 @@ func newCSVSource(name string, in io.Reader, o SourceOptions) (*csvSource, error
 		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 			return nil, fmt.Errorf("%s: read: %w", name, err)
 		}
-		delim = DetectDelimiter(sample)
+		delim = DetectDelimiter(skipLines(sample, o.HeaderRow-1))
 	} else if !validDelimiter(delim) {
 		return nil, fmt.Errorf("%s: delimiter %q cannot separate cells: use one character other than a quote, a line break or the replacement character", name, delim)
 	}
@@ -89,6 +89,20 @@ func newCSVSource(name string, in io.Reader, o SourceOptions) (*csvSource, error
 	}
 	s.row = make([]string, len(s.header))
 	return s, nil
+}
+
+// skipLines drops the first n lines of sample (titles above the header row),
+// unless that would leave nothing.
+func skipLines(sample []byte, n int) []byte {
+	rest := sample
+	for ; n > 0; n-- {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			return sample
+		}
+		rest = rest[i+1:]
+	}
+	return rest
 }
 
 // validDelimiter mirrors encoding/csv's own rule so the error can say why.

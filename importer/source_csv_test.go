@@ -114,12 +114,12 @@ func TestCSVSource(t *testing.T) {
 			rows:   []readRow{{Line: 2, Cells: []string{"x", "y"}}},
 		},
 		{
-			name:   "header row 3 skips the title lines",
+			name:   "header row 3 skips the title lines, also when detecting the delimiter",
 			file:   "e.csv",
-			data:   "Exported catalog\nby shop;2024\nsku,qty\nS1,4\n",
+			data:   "Exported catalog\nby shop, 2024\nsku;qty\nS1;4,5\n",
 			opts:   SourceOptions{HeaderRow: 3},
 			header: []string{"sku", "qty"},
-			rows:   []readRow{{Line: 4, Cells: []string{"S1", "4"}}},
+			rows:   []readRow{{Line: 4, Cells: []string{"S1", "4,5"}}},
 		},
 		{
 			name:   "given delimiter wins over detection; a sheet setting is ignored",
