@@ -27,6 +27,7 @@ type Grouper struct {
 	slab     []Product
 	tags     map[string]string
 	arena    arena
+	vchunk   []Variant // where products' variant lists are carved from
 }
 
 // meta is what the grouper needs about a product until Finish.
@@ -171,6 +172,40 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 	g.addVariant(p, mt, ref, r)
 }
 
+// variantChunk is how many variants one chunk holds.
+const variantChunk = 4096
+
+// appendVariant appends v to p.Variants. Variant lists are carved from
+// large chunks; the list of the product whose rows are being read (rows
+// of a product usually come together) grows in place at the chunk's end,
+// so most products cost no allocation of their own.
+func (g *Grouper) appendVariant(p *Product, v Variant) {
+	n := len(p.Variants)
+	if n < cap(p.Variants) {
+		p.Variants = append(p.Variants, v)
+		return
+	}
+	c := g.vchunk
+	if n > 0 && len(c) > 0 && len(c) < cap(c) && &c[len(c)-1] == &p.Variants[n-1] {
+		c = append(c, v) // the list ends where the chunk's used part ends
+		g.vchunk = c
+		p.Variants = c[len(c)-n-1 : len(c) : len(c)]
+		return
+	}
+	if n+1 > variantChunk/4 {
+		p.Variants = append(p.Variants, v) // big lists live on their own
+		return
+	}
+	if cap(c)-len(c) < n+1 {
+		c = make([]Variant, 0, variantChunk)
+	}
+	start := len(c)
+	c = append(c, p.Variants...)
+	c = append(c, v)
+	g.vchunk = c
+	p.Variants = c[start:len(c):len(c)]
+}
+
 // tag interns a tag: many products share their tags.
 func (g *Grouper) tag(t string) string {
 	if s, ok := g.tags[t]; ok {
@@ -296,9 +331,5 @@ func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
 	g.buf = b
 	s := g.arena.string(b)
 	n := len(r.Variant.SKU)
-	if len(p.Variants) == cap(p.Variants) && len(p.Variants) == 1 {
-		// Grow 1 → 4: most products have one variant or several.
-		p.Variants = append(make([]Variant, 0, 4), p.Variants...)
-	}
-	p.Variants = append(p.Variants, Variant{SKU: s[:n], Row: ref, data: s[n:], nm: g.nm})
+	g.appendVariant(p, Variant{SKU: s[:n], Row: ref, data: s[n:], nm: g.nm})
 }

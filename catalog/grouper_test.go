@@ -437,3 +437,42 @@ func TestRowErrorMessage(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", e.Error(), want)
 	}
 }
+
+func TestGroupManyInterleaved(t *testing.T) {
+	// Interleaved rows of many products, and one product with more
+	// variants than a chunk's share, keep every variant in order.
+	var rows [][]string
+	for v := 0; v < 6; v++ {
+		for p := 0; p < 700; p++ {
+			k := string(rune('a'+p%26)) + strings.Repeat("x", p/26)
+			rows = append(rows, []string{k, "N" + k, "", k + "-" + string(rune('0'+v)), "", "", "Size", string(rune('0' + v)), "", "", ""})
+		}
+	}
+	for v := 0; v < 1500; v++ {
+		s := strings.Repeat("z", v/10+1) + string(rune('a'+v%10))
+		rows = append(rows, []string{"big", "Big", "", "big-" + s, "", "", "Size", s, "", "", ""})
+	}
+	res := group(t, keyMapping, keyHeader, rows...)
+	if len(res.Products) != 701 {
+		t.Fatalf("products %d", len(res.Products))
+	}
+	for _, p := range res.Products {
+		if !p.Valid() {
+			t.Fatalf("%s: %s", p.Key, errText(p))
+		}
+		want := 6
+		if p.Key == "big" {
+			want = 1500
+		}
+		if len(p.Variants) != want {
+			t.Fatalf("%s has %d variants", p.Key, len(p.Variants))
+		}
+		for i := range p.Variants {
+			v := &p.Variants[i]
+			o, _ := v.Option("Size")
+			if p.Key != "big" && (v.SKU != p.Key+"-"+string(rune('0'+i)) || o != string(rune('0'+i))) {
+				t.Fatalf("%s variant %d = %s %s", p.Key, i, v.SKU, o)
+			}
+		}
+	}
+}

@@ -33,8 +33,9 @@ type Source struct {
 	HeaderRow int
 	// Delimiter is the CSV field separator; 0 means detect among , ; tab |.
 	Delimiter rune
-	// Encoding is "", "utf-8", "utf-16", "utf-16le", "utf-16be" or
-	// "windows-1252"; "" means UTF-8, with or without a byte-order mark.
+	// Encoding is "", "utf-8", "utf-16", "utf-16le", "utf-16be",
+	// "windows-1252" or "iso-8859-1"; "" means UTF-8, with or without a
+	// byte-order mark (the names importer.SourceOptions takes).
 	Encoding string
 	// Decimal is the decimal separator of numbers: "." (default) or ",".
 	Decimal string
@@ -153,7 +154,8 @@ type SkipRule struct {
 
 // Join reads variants from a second file whose Key column holds the key of
 // their product in the main file. With a join, the variant, options and
-// tiers sections read the joined file; product and group read the main file.
+// tiers sections read the joined file (Mapping.CompileJoin); product and
+// group read the main file, whose rows are then all product rows.
 type Join struct {
 	File   string
 	Source Source

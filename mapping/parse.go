@@ -92,7 +92,7 @@ func (d *decoder) top(m *Mapping, body ast.Node) {
 var (
 	sourceKeys = []string{"format", "sheet", "header_row", "delimiter", "encoding", "decimal", "date_formats"}
 	formats    = []string{"csv", "xlsx"}
-	encodings  = []string{"utf-8", "utf-16", "utf-16le", "utf-16be", "windows-1252"}
+	encodings  = []string{"utf-8", "utf-16", "utf-16le", "utf-16be", "windows-1252", "iso-8859-1"}
 	delimiters = []string{",", ";", "tab", "|"}
 	decimals   = []string{".", ","}
 )
@@ -128,8 +128,10 @@ func (d *decoder) source(n ast.Node, where string) Source {
 			switch v {
 			case "utf8":
 				v = "utf-8"
-			case "cp1252", "windows1252", "latin1", "iso-8859-1":
+			case "cp1252", "windows1252":
 				v = "windows-1252"
+			case "latin1", "iso8859-1":
+				v = "iso-8859-1"
 			}
 			if !slices.Contains(encodings, v) {
 				d.fail(e.Value, "%s: %q is not allowed; allowed: %s", w, v, strings.Join(encodings, ", "))
