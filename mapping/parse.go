@@ -238,6 +238,10 @@ func (d *decoder) value(n ast.Node, where string, kind Kind) *ValueSpec {
 		d.fail(n, "%s is empty; give a column name, or a mapping with column, value or expr", where)
 		return nil
 	}
+	if _, alias := unwrap(n).(*ast.AliasNode); alias {
+		d.fail(n, "%s: aliases (*name) are not supported; write the value out", where)
+		return nil
+	}
 	if text, ok := scalarText(n); ok {
 		s.Column = strings.TrimSpace(text)
 		if s.Column == "" {
@@ -358,6 +362,9 @@ func (d *decoder) options(o *OptionsSpec, n ast.Node) {
 					}
 					d.checkKeys(rest, wi, append([]string{"name"}, valueKeys...))
 					if len(rest) == 0 {
+						if c.Name == "" {
+							d.fail(item, "%s needs a name (the attribute name, also its column unless column is given)", wi)
+						}
 						c.Value = &ValueSpec{Target: "option " + c.Name, Column: c.Name, Pos: c.Pos}
 						o.Columns = append(o.Columns, c)
 						continue

@@ -42,6 +42,10 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate key", "group:\n  key: Handle\n  key: Other\nproduct:\n  name: Title\n", 3, 3, []string{`"key" already defined`}},
 		{"syntax", "group:\n  key: [Handle\n", 2, 8, []string{"YAML syntax"}},
 		{"join needs key", minimal + "join:\n  file: combos.csv\n", 6, 3, []string{"join needs file", "key"}},
+		{"alias", minimal + "variant:\n  weight: &w W\n  cost: *w\n", 7, 9, []string{"variant.cost: aliases (*name) are not supported"}},
+		{"option column without name", minimal + "options:\n  columns:\n    - {}\n", 7, 7, []string{"options.columns[0] needs a name"}},
+		{"tier spec", minimal + "tiers:\n  columns:\n    Retail: {colum: P}\n", 7, 14, []string{`tier Retail: unknown key "colum"`}},
+		{"table not a mapping", minimal + "tables:\n  t: [a]\n", 6, 6, []string{"tables.t must be a mapping"}},
 		{"empty", "", 1, 1, []string{"the mapping is empty"}},
 	}
 	for _, tt := range tests {

@@ -129,6 +129,8 @@ func keyOf(e *ast.MappingValueNode) string {
 // scalarText returns the text of a scalar node as written (unquoted).
 func scalarText(n ast.Node) (string, bool) {
 	switch v := unwrap(n).(type) {
+	case *ast.AliasNode:
+		return "", false
 	case *ast.StringNode:
 		return v.Value, true
 	case *ast.LiteralNode:
@@ -157,7 +159,9 @@ func describeNode(n ast.Node) string {
 
 func (d *decoder) str(n ast.Node, where string) string {
 	s, ok := scalarText(n)
-	if !ok {
+	if _, alias := unwrap(n).(*ast.AliasNode); alias {
+		d.fail(n, "%s: aliases (*name) are not supported; write the value out", where)
+	} else if !ok {
 		d.fail(n, "%s must be a single value (text), not %s", where, describeNode(n))
 	}
 	return s
