@@ -117,12 +117,11 @@ func (s *Server) Counters() Counters { return s.counters.snapshot() }
 func (s *Server) Reset() error {
 	err := s.st.do(context.Background(), func(t *txn) error {
 		for _, tbl := range resetTables {
-			if _, err := t.tx.ExecContext(t.ctx, "DELETE FROM "+tbl); err != nil {
-				return fmt.Errorf("sandbox: reset %s: %w", tbl, err)
+			if err := t.execDynamic("DELETE FROM " + tbl); err != nil {
+				return err
 			}
 		}
-		_, err := t.tx.ExecContext(t.ctx, "UPDATE accounts SET next_local = 1000")
-		return err
+		return t.execDynamic("UPDATE accounts SET next_local = 1000")
 	})
 	if err != nil {
 		return err

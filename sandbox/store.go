@@ -26,8 +26,11 @@ var memDBSeq atomic.Int64
 // store is the SQLite database behind a Server. All access is serialised
 // by mu: the sandbox favours exact, simple semantics over parallel reads.
 type store struct {
-	mu     sync.Mutex
-	db     *sql.DB
+	mu sync.Mutex
+	db *sql.DB
+	// conn is the one connection every statement runs on; transactions
+	// are plain BEGIN/COMMIT on it so prepared statements stay valid.
+	conn   *sql.Conn
 	stmts  map[string]*sql.Stmt
 	nextID int64
 }
@@ -54,18 +57,25 @@ func openStore(path string) (*store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sandbox: create schema in %q: %w", path, err)
 	}
-	st := &store{db: db, stmts: map[string]*sql.Stmt{}, nextID: firstID}
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sandbox: connect to %q: %w", path, err)
+	}
+	st := &store{db: db, conn: conn, stmts: map[string]*sql.Stmt{}, nextID: firstID}
 	var v string
-	switch err := db.QueryRow(`SELECT v FROM meta WHERE k='next_id'`).Scan(&v); err {
+	switch err := conn.QueryRowContext(context.Background(), `SELECT v FROM meta WHERE k='next_id'`).Scan(&v); err {
 	case nil:
 		n, perr := strconv.ParseInt(v, 10, 64)
 		if perr != nil {
+			conn.Close()
 			db.Close()
 			return nil, fmt.Errorf("sandbox: database %q has a bad id sequence %q", path, v)
 		}
 		st.nextID = n
 	case sql.ErrNoRows:
 	default:
+		conn.Close()
 		db.Close()
 		return nil, fmt.Errorf("sandbox: read id sequence in %q: %w", path, err)
 	}
@@ -79,13 +89,13 @@ func (st *store) close() error {
 		s.Close()
 	}
 	st.stmts = map[string]*sql.Stmt{}
+	st.conn.Close()
 	return st.db.Close()
 }
 
 // txn is one transaction; every handler works inside one.
 type txn struct {
 	st  *store
-	tx  *sql.Tx
 	ctx context.Context
 	now string
 	ids bool // the id sequence moved
@@ -100,23 +110,25 @@ func (st *store) do(ctx context.Context, fn func(t *txn) error) error {
 	defer st.mu.Unlock()
 	// The request context does not cancel the transaction: a write that
 	// started is applied in full, as the service would.
-	tx, err := st.db.BeginTx(context.WithoutCancel(ctx), nil)
-	if err != nil {
+	bg := context.WithoutCancel(ctx)
+	if _, err := st.conn.ExecContext(bg, "BEGIN IMMEDIATE"); err != nil {
 		return fmt.Errorf("sandbox: begin transaction: %w", err)
 	}
-	t := &txn{st: st, tx: tx, ctx: context.WithoutCancel(ctx), now: time.Now().UTC().Format(timeLayout)}
+	rollback := func() { st.conn.ExecContext(bg, "ROLLBACK") }
+	t := &txn{st: st, ctx: bg, now: time.Now().UTC().Format(timeLayout)}
 	if err := fn(t); err != nil {
-		tx.Rollback()
+		rollback()
 		return err
 	}
 	if t.ids {
 		if _, err := t.exec(`INSERT INTO meta(k,v) VALUES('next_id',?) ON CONFLICT(k) DO UPDATE SET v=excluded.v`,
 			strconv.FormatInt(st.nextID, 10)); err != nil {
-			tx.Rollback()
+			rollback()
 			return err
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if _, err := st.conn.ExecContext(bg, "COMMIT"); err != nil {
+		rollback()
 		return fmt.Errorf("sandbox: commit: %w", err)
 	}
 	return nil
@@ -129,19 +141,27 @@ func (t *txn) newID() int64 {
 	return t.st.nextID
 }
 
-// stmt returns the transaction's view of a prepared statement, preparing
-// and caching it on first use.
+// stmt returns a prepared statement, preparing and caching it on first
+// use.
 func (t *txn) stmt(q string) (*sql.Stmt, error) {
 	s, ok := t.st.stmts[q]
 	if !ok {
 		var err error
-		s, err = t.st.db.Prepare(q)
+		s, err = t.st.conn.PrepareContext(t.ctx, q)
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: prepare %q: %w", q, err)
 		}
 		t.st.stmts[q] = s
 	}
-	return t.tx.StmtContext(t.ctx, s), nil
+	return s, nil
+}
+
+// execDynamic runs SQL that is not worth a cached statement.
+func (t *txn) execDynamic(q string, args ...any) error {
+	if _, err := t.st.conn.ExecContext(t.ctx, q, args...); err != nil {
+		return fmt.Errorf("sandbox: %q: %w", q, err)
+	}
+	return nil
 }
 
 func (t *txn) exec(q string, args ...any) (sql.Result, error) {
@@ -171,7 +191,7 @@ func (t *txn) query(q string, args ...any) (*sql.Rows, error) {
 // queryDynamic runs SQL built per request (filters, sorts) without caching
 // a prepared statement for it.
 func (t *txn) queryDynamic(q string, args ...any) (*sql.Rows, error) {
-	rows, err := t.tx.QueryContext(t.ctx, q, args...)
+	rows, err := t.st.conn.QueryContext(t.ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %q: %w", q, err)
 	}
@@ -197,17 +217,17 @@ func (t *txn) row(q string, args []any, dest ...any) (found bool, err error) {
 // savepoint runs fn so that its changes are undone if it fails, leaving the
 // rest of the transaction intact. [B.2] one record fails alone.
 func (t *txn) savepoint(fn func() error) error {
-	if _, err := t.tx.ExecContext(t.ctx, "SAVEPOINT rec"); err != nil {
-		return fmt.Errorf("sandbox: savepoint: %w", err)
+	if err := t.execDynamic("SAVEPOINT rec"); err != nil {
+		return err
 	}
 	ferr := fn()
 	if ferr != nil {
-		if _, err := t.tx.ExecContext(t.ctx, "ROLLBACK TO rec"); err != nil {
-			return fmt.Errorf("sandbox: rollback to savepoint: %w", err)
+		if err := t.execDynamic("ROLLBACK TO rec"); err != nil {
+			return err
 		}
 	}
-	if _, err := t.tx.ExecContext(t.ctx, "RELEASE rec"); err != nil {
-		return fmt.Errorf("sandbox: release savepoint: %w", err)
+	if err := t.execDynamic("RELEASE rec"); err != nil {
+		return err
 	}
 	return ferr
 }
