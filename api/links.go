@@ -37,6 +37,11 @@ func (l *Links) UnmarshalJSON(b []byte) error {
 		*l = nil
 		return nil
 	}
+	var direct map[string][]Link
+	if json.Unmarshal(b, &direct) == nil { // the common shape, in one pass
+		*l = direct
+		return nil
+	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return fmt.Errorf("links: %w", err)

@@ -1,0 +1,261 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestClassify(t *testing.T) {
+	closed := httptest.NewServer(http.NotFoundHandler())
+	refusedURL := closed.URL
+	closed.Close()
+
+	type tc struct {
+		name     string
+		handle   func(w http.ResponseWriter, r *http.Request, body []byte) // nil: connection refused
+		write    bool
+		timeout  time.Duration
+		want     Outcome
+		requests int // requests the server must see (-1: not checked)
+		check    func(t *testing.T, res *WriteResult, err error)
+	}
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	n500 := 0
+	tests := []tc{
+		{name: "write refused", write: true, want: NotApplied, requests: -1, check: func(t *testing.T, _ *WriteResult, err error) {
+			if !errors.Is(err, ErrNotApplied) {
+				t.Errorf("err does not wrap ErrNotApplied: %v", err)
+			}
+		}},
+		{name: "read refused", want: NotApplied, requests: -1},
+		{name: "write 500", write: true, want: Unknown, requests: 1,
+			handle: func(w http.ResponseWriter, r *http.Request, body []byte) { http.Error(w, "boom", 500) },
+			check: func(t *testing.T, _ *WriteResult, err error) {
+				var ae *APIError
+				if !errors.Is(err, ErrOutcomeUnknown) || !errors.As(err, &ae) || ae.StatusCode != 500 {
+					t.Errorf("err = %v", err)
+				}
+			}},
+		{name: "read 500 then ok", want: Applied, requests: 3,
+			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
+				if n500++; n500 < 3 {
+					http.Error(w, "boom", 503)
+					return
+				}
+				w.Write([]byte(`{"meta":{"current_page":"1","last_page":"1"},"Variants":[]}`))
+			}},
+		{name: "write timeout", write: true, timeout: 200 * time.Millisecond, want: Unknown, requests: 1,
+			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
+				select {
+				case <-release:
+				case <-r.Context().Done():
+				}
+			}},
+		{name: "write connection lost", write: true, want: Unknown, requests: 1,
+			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
+				conn, _, err := w.(http.Hijacker).Hijack()
+				if err == nil {
+					conn.Close()
+				}
+			}},
+		{name: "write 400 per record", write: true, want: Rejected, requests: 1,
+			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
+				w.WriteHeader(400)
+				w.Write([]byte(`{"message":"validation failed","errors":[{"index":1,"field":"sku","message":"sku is required"}]}`))
+			},
+			check: func(t *testing.T, res *WriteResult, err error) {
+				var be *BatchError
+				var ae *APIError
+				if res == nil || !errors.As(err, &be) || !errors.As(err, &ae) || ae.StatusCode != 400 {
+					t.Fatalf("res = %+v, err = %v", res, err)
+				}
+				if len(res.Failed) != 2 || res.Failed[1] != (RecordError{Index: 1, Field: "sku", Message: "sku is required"}) {
+					t.Errorf("failed = %+v", res.Failed)
+				}
+			}},
+		{name: "write 400 per record in write form", write: true, want: Rejected, requests: 1,
+			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
+				w.WriteHeader(400)
+				w.Write([]byte(`{"Variants":[{"error":{"message":"bad"}},{"error":{"message":"worse"}}]}`))
+			}},
+		{name: "write 400 without records", write: true, want: NotApplied, requests: 1,
+			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
+				http.Error(w, `{"message":"malformed envelope"}`, 400)
+			},
+			check: func(t *testing.T, _ *WriteResult, err error) {
+				if !strings.Contains(err.Error(), "malformed envelope") {
+					t.Errorf("err = %v", err)
+				}
+			}},
+		{name: "401", want: NotApplied, requests: 1,
+			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
+				http.Error(w, `{"message":"unknown token"}`, 401)
+			},
+			check: func(t *testing.T, _ *WriteResult, err error) {
+				if !strings.Contains(err.Error(), "log in again") {
+					t.Errorf("err gives no hint: %v", err)
+				}
+			}},
+		{name: "404", write: true, want: NotApplied, requests: 1,
+			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
+				http.Error(w, `{"message":"no such path"}`, 404)
+			}},
+		{name: "write answer short", write: true, want: Unknown, requests: 1,
+			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
+				w.Write([]byte(`{"Variants":[{"id":"1"}]}`))
+			},
+			check: func(t *testing.T, res *WriteResult, err error) {
+				if res == nil || res.IDs[0] != "1" {
+					t.Errorf("res = %+v", res)
+				}
+			}},
+		{name: "write answer not JSON", write: true, want: Unknown, requests: 1,
+			handle: func(w http.ResponseWriter, r *http.Request, body []byte) { w.Write([]byte(`<html>ok</html>`)) }},
+		{name: "write partial 200", write: true, want: Applied, requests: 1,
+			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
+				w.Write([]byte(`{"Variants":[{"id":"1"},{"error":{"message":"bad"}}]}`))
+			},
+			check: func(t *testing.T, res *WriteResult, err error) {
+				if Classify(res.Err()) != Rejected {
+					t.Errorf("res.Err() = %v", res.Err())
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := refusedURL
+			var srv *recorder
+			if tt.handle != nil {
+				srv = newRecorder(t, tt.handle)
+				base = srv.URL
+			}
+			opts := []Option{WithRetries(3)}
+			if tt.timeout > 0 {
+				opts = append(opts, WithHTTPClient(&http.Client{Timeout: tt.timeout}))
+			}
+			c := newTestClient(t, base, opts...)
+			var res *WriteResult
+			var err error
+			if tt.write {
+				res, err = c.Variants.Write(context.Background(), []VariantWrite{{SKU: String("A")}, {}})
+			} else {
+				_, err = c.Variants.Get(context.Background(), "1")
+			}
+			if got := Classify(err); got != tt.want {
+				t.Errorf("Classify = %v, want %v (err: %v)", got, tt.want, err)
+			}
+			if srv != nil && tt.requests >= 0 && len(srv.requests()) != tt.requests {
+				t.Errorf("requests = %d, want %d", len(srv.requests()), tt.requests)
+			}
+			if tt.want == Unknown && c.Stats().Unknown != 1 {
+				t.Errorf("Stats().Unknown = %d", c.Stats().Unknown)
+			}
+			if tt.check != nil {
+				tt.check(t, res, err)
+			}
+		})
+	}
+}
+
+func TestClassifyPlainErrors(t *testing.T) {
+	tests := []struct {
+		err  error
+		want Outcome
+	}{
+		{nil, Applied},
+		{errors.New("something else"), Unknown},
+		{context.Canceled, NotApplied},
+		{&RateLimitError{}, NotApplied},
+		{&QueryError{}, NotApplied},
+		{&APIError{StatusCode: 422, Errors: []RecordError{{Index: 0}}}, Rejected},
+		{&APIError{StatusCode: 409}, NotApplied},
+		{&BatchError{}, Rejected},
+		{errors.Join(ErrOutcomeUnknown, context.Canceled), Unknown},
+	}
+	for _, tt := range tests {
+		if got := Classify(tt.err); got != tt.want {
+			t.Errorf("Classify(%v) = %v, want %v", tt.err, got, tt.want)
+		}
+	}
+}
+
+func TestCancelledBeforeSendingIsNotApplied(t *testing.T) {
+	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) { writeAnswer(w, body) })
+	c := newTestClient(t, srv.URL)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := c.Products.Delete(ctx, "1")
+	if Classify(err) != NotApplied || !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v", err)
+	}
+	if len(srv.requests()) != 0 {
+		t.Error("a request was sent")
+	}
+}
+
+// TestTokenNeverLeaks drives errors, logs and the debug trace through
+// answers that echo the token, and looks for it everywhere.
+func TestTokenNeverLeaks(t *testing.T) {
+	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+		tok := r.Header.Get("access_token")
+		switch r.URL.Path {
+		case "/v2/Variants/detail":
+			http.Error(w, `{"message":"token `+tok+` unknown"}`, 401)
+		case "/v1/Variants/detail":
+			w.WriteHeader(400)
+			w.Write([]byte(`{"message":"bad","errors":[{"index":0,"field":"` + tok + `","message":"echo ` + tok + `"}]}`))
+		case "/v2/Products/detail":
+			w.Header().Set("X-Echo", tok)
+			http.Error(w, "upstream "+tok, 502)
+		default:
+			w.Write([]byte(`{"Products":[{"error":"` + tok + `"}]}`))
+		}
+	})
+	var trace, logs bytes.Buffer
+	c := newTestClient(t, srv.URL, WithDebug(&trace), WithRetries(1),
+		WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	ctx := context.Background()
+	var errs []string
+	_, err := c.Variants.Get(ctx, "1")
+	errs = append(errs, err.Error())
+	_, err = c.Variants.Write(ctx, []VariantWrite{{}})
+	errs = append(errs, err.Error())
+	_, err = c.Products.Get(ctx, "1")
+	errs = append(errs, err.Error())
+	res, err := c.Products.Write(ctx, []ProductWrite{{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs = append(errs, res.Err().Error())
+	refused := newTestClient(t, "http://127.0.0.1:1", WithRetries(0), WithDebug(&trace))
+	_, err = refused.Products.Get(ctx, "1")
+	errs = append(errs, err.Error())
+
+	for i, e := range errs {
+		t.Logf("error %d: %s", i, e)
+		if strings.Contains(e, testToken) {
+			t.Errorf("error %d leaks the token: %s", i, e)
+		}
+	}
+	if strings.Contains(trace.String(), testToken) {
+		t.Errorf("debug trace leaks the token:\n%s", trace.String())
+	}
+	if strings.Contains(logs.String(), testToken) {
+		t.Errorf("log leaks the token:\n%s", logs.String())
+	}
+	if !strings.Contains(trace.String(), "access_token: [REDACTED]") || !strings.Contains(trace.String(), "--> POST http://") ||
+		!strings.Contains(trace.String(), "<-- 401 Unauthorized") {
+		t.Errorf("trace lacks the redacted header or exchange lines:\n%s", trace.String())
+	}
+	if logs.Len() == 0 {
+		t.Error("nothing was logged")
+	}
+}
