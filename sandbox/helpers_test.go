@@ -200,3 +200,12 @@ func (e *env) setAvailable(variantID string, units any) resp {
 }
 
 func newTestHTTP(h http.Handler) *httptest.Server { return httptest.NewServer(h) }
+
+func jsonBody(t *testing.T, v any) io.Reader {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.NewReader(b)
+}

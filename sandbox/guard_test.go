@@ -1,0 +1,120 @@
+package sandbox
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"lading/api/wire"
+)
+
+func TestThrottle429(t *testing.T) {
+	e := newEnv(t, Options{Rate: 0.5, Burst: 2})
+	for i := 0; i < 2; i++ {
+		e.read(wire.ListPath(wire.Products), nil).expect(t, 200)
+	}
+	r := e.read(wire.ListPath(wire.Products), nil).expect(t, 429)
+	ra, err := strconv.Atoi(r.header.Get(wire.HeaderRetryAfter))
+	if err != nil || ra < 1 || ra > 2 {
+		t.Errorf("Retry-After %q", r.header.Get(wire.HeaderRetryAfter))
+	}
+	if r.message() == "" {
+		t.Error("429 without message")
+	}
+	// Buckets are per token.
+	if _, err := e.srv.RegisterToken("other"); err != nil {
+		t.Fatal(err)
+	}
+	e.postToken("other", wire.ListPath(wire.Products), map[string]any{"action": "read"}).expect(t, 200)
+	if c := e.srv.Counters(); c.Throttled != 1 {
+		t.Errorf("throttled counter %d", c.Throttled)
+	}
+}
+
+func TestThrottle403(t *testing.T) {
+	e := newEnv(t, Options{Rate: 0.1, Burst: 1, ThrottleStatus: 403})
+	e.read(wire.ListPath(wire.Products), nil).expect(t, 200)
+	r := e.read(wire.ListPath(wire.Products), nil).expect(t, 403)
+	if !wire.IsThrottleBody(r.raw) {
+		t.Errorf("403 body %s", r.raw)
+	}
+}
+
+func TestFailRate(t *testing.T) {
+	e := newEnv(t, Options{FailRate: 1, Seed: 1})
+	r := e.write(wire.Products, product("F", "f1")).expect(t, 500)
+	if r.message() == "" {
+		t.Error("500 without message")
+	}
+	e.srv.faults.failRate = 0
+	if n := e.read(wire.ListPath(wire.Products), nil).expect(t, 200).meta()["total"]; n != "0" {
+		t.Errorf("a failed call applied its write: %v", n)
+	}
+	if c := e.srv.Counters(); c.Faults["fail"] != 1 {
+		t.Errorf("fail counter %v", c.Faults)
+	}
+}
+
+func TestFailRateSeeded(t *testing.T) {
+	pattern := func() []int {
+		e := newEnv(t, Options{FailRate: 0.5, Seed: 42})
+		var out []int
+		for i := 0; i < 20; i++ {
+			out = append(out, e.read(wire.ListPath(wire.Products), nil).status)
+		}
+		return out
+	}
+	a, b := pattern(), pattern()
+	fails := 0
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("same seed, different faults: %v vs %v", a, b)
+		}
+		if a[i] == 500 {
+			fails++
+		}
+	}
+	if fails == 0 || fails == 20 {
+		t.Errorf("fail rate 0.5 gave %d of 20", fails)
+	}
+}
+
+func TestDropRate(t *testing.T) {
+	e := newEnv(t, Options{DropRate: 1, Seed: 3})
+	// Reads are never dropped.
+	e.read(wire.ListPath(wire.Products), nil).expect(t, 200)
+	req, _ := http.NewRequest(http.MethodPost, e.ts.URL+wire.WritePath(wire.Products),
+		jsonBody(t, map[string]any{"action": "write", "Products": []any{product("D", "d1")}}))
+	req.Header.Set(wire.HeaderToken, e.token)
+	res, err := e.ts.Client().Do(req)
+	if err == nil {
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		t.Fatalf("dropped write answered %d", res.StatusCode)
+	}
+	if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Logf("drop error: %v", err)
+	}
+	e.srv.faults.dropRate = 0
+	if n := e.read(wire.ListPath(wire.Products), nil).expect(t, 200).meta()["total"]; n != "1" {
+		t.Errorf("dropped write was not applied: total %v", n)
+	}
+	if c := e.srv.Counters(); c.Faults["drop"] != 1 {
+		t.Errorf("drop counter %v", c.Faults)
+	}
+}
+
+func TestLatency(t *testing.T) {
+	e := newEnv(t, Options{Latency: 50 * time.Millisecond})
+	start := time.Now()
+	e.read(wire.ListPath(wire.Products), nil).expect(t, 200)
+	if d := time.Since(start); d < 50*time.Millisecond {
+		t.Errorf("answered after %s, latency 50ms", d)
+	}
+	if c := e.srv.Counters(); c.Faults["latency"] != 1 || c.Requests[wire.ListPath(wire.Products)] != 1 {
+		t.Errorf("counters %+v", c)
+	}
+}
