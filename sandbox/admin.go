@@ -18,6 +18,13 @@ import (
 //	GET  /counters                       -> Counters
 func (s *Server) handleAdmin(w http.ResponseWriter, r *http.Request, path string) {
 	path = strings.TrimSuffix(path, "/")
+	switch path {
+	case "/counters", "/orders", "/bundles", "/tokens", "/reset":
+	default:
+		writeError(w, newAPIError(http.StatusNotFound, "no admin endpoint %s%s (orders, bundles, tokens, reset, counters)",
+			wire.SandboxAdminPrefix, path))
+		return
+	}
 	if path == "/counters" {
 		if r.Method != http.MethodGet {
 			writeError(w, newAPIError(http.StatusMethodNotAllowed, "%s/counters answers GET", wire.SandboxAdminPrefix))
@@ -82,8 +89,5 @@ func (s *Server) handleAdmin(w http.ResponseWriter, r *http.Request, path string
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]bool{"reset": true})
-	default:
-		writeError(w, newAPIError(http.StatusNotFound, "no admin endpoint %s%s (orders, bundles, tokens, reset, counters)",
-			wire.SandboxAdminPrefix, path))
 	}
 }
