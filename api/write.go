@@ -12,7 +12,8 @@ import (
 )
 
 // WriteResult is the service's answer to a write, record by record, in the
-// order of the records given.
+// order of the records given: index i (0-based) is the i-th record passed
+// to the call.
 type WriteResult struct {
 	Resource string
 	// IDs holds, per record, the id written ("" where the record failed).
