@@ -1,0 +1,106 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"strings"
+	"testing"
+
+	"lading/api/wire"
+)
+
+func (e *env) upload(productID string, name string, data []byte) resp {
+	e.t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	envJSON, _ := json.Marshal(map[string]any{"action": "write", "ProductFiles": []any{
+		map[string]any{"links": map[string]any{"Products": []any{map[string]any{"id": productID}}}}}})
+	mw.WriteField(wire.MultipartJSONPart, string(envJSON))
+	mw.WriteField("action", "write")
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", `form-data; name="file"; filename="`+name+`"`)
+	h.Set("Content-Type", "image/png")
+	pw, _ := mw.CreatePart(h)
+	pw.Write(data)
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, e.ts.URL+wire.WritePath(wire.ProductFiles), &buf)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set(wire.HeaderToken, e.token)
+	return e.do(req)
+}
+
+func TestProductFiles(t *testing.T) {
+	e := newEnv(t, Options{MaxFileBytes: 1000})
+	pid := e.mustIDs(wire.Products, product("Pic", "p1"))[0]
+	r := e.upload(pid, "front.png", bytes.Repeat([]byte{1}, 600)).expect(t, 200)
+	fid := r.body[wire.ProductFiles].([]any)[0].(map[string]any)["id"].(string)
+	big := e.upload(pid, "huge.png", bytes.Repeat([]byte{1}, 1001)).expect(t, http.StatusRequestEntityTooLarge)
+	if !strings.Contains(big.message(), "1000") {
+		t.Errorf("size limit message %q", big.message())
+	}
+	e.upload("1", "x.png", []byte("x")).expect(t, 400)
+
+	l := e.read(wire.ListPath(wire.ProductFiles), nil).expect(t, 200)
+	files := l.records(wire.ProductFiles)
+	if len(files) != 1 || files[0]["file_name"] != "front.png" || files[0]["size"] != "600" || files[0]["file_type"] != "image/png" {
+		t.Fatalf("files %s", l.raw)
+	}
+	if l.side(wire.Products, pid) == nil {
+		t.Error("product not sideloaded")
+	}
+	d := e.read(wire.DetailPath(wire.Products), map[string]any{"Products": []any{map[string]any{"id": pid}}})
+	if got := linkIDsOf(d.records(wire.Products)[0], wire.ProductFiles); len(got) != 1 || got[0] != fid {
+		t.Errorf("product links.ProductFiles %v", got)
+	}
+	e.mustIDs(wire.ProductFiles, map[string]any{"id": fid, "delete": "1"})
+	if n := e.read(wire.ListPath(wire.ProductFiles), nil).meta()["total"]; n != "0" {
+		t.Errorf("deleted file listed: %v", n)
+	}
+	fd := e.read(wire.DetailPath(wire.ProductFiles), map[string]any{"ProductFiles": []any{map[string]any{"id": fid}}}).expect(t, 200)
+	if fd.records(wire.ProductFiles)[0]["deleted"] != "1" {
+		t.Error("deleted file not marked")
+	}
+	// A JSON create has no file.
+	e.write(wire.ProductFiles, map[string]any{"links": map[string]any{"Products": []any{map[string]any{"id": pid}}}}).expect(t, 400)
+}
+
+func TestPackingSlipsAndPackages(t *testing.T) {
+	e := newEnv(t, Options{})
+	ids := e.mustIDs(wire.PackingSlips,
+		map[string]any{"packing_slip_date": "2024-05-01T10:00:00+0000", "notes": "first", "status": "open",
+			"links": map[string]any{"LineItems": []any{map[string]any{"id": "5", "quantity": "2"}}, "SalesOrders": []any{map[string]any{"id": "7"}}}},
+		map[string]any{"packing_slip_date": "2024-06-01T10:00:00+0200", "notes": "second", "status": "done"},
+	)
+	r := e.read(wire.ListPath(wire.PackingSlips), map[string]any{
+		"filter": map[string]any{"and": []any{map[string]any{"packing_slip_date": "2024-05-15", "operation": ">="}}}}).expect(t, 200)
+	slips := r.records(wire.PackingSlips)
+	if len(slips) != 1 || slips[0]["notes"] != "second" || slips[0]["packing_slip_date"] != "2024-06-01T08:00:00+00:00" {
+		t.Fatalf("filtered slips %s", r.raw)
+	}
+	r = e.read(wire.ListPath(wire.PackingSlips), map[string]any{"sort": []any{map[string]any{"status": "desc"}}}).expect(t, 200)
+	if s := r.records(wire.PackingSlips); s[0]["status"] != "open" {
+		t.Errorf("sort by status desc: %v first", s[0]["status"])
+	}
+	d := e.read(wire.DetailPath(wire.PackingSlips), map[string]any{"PackingSlips": []any{map[string]any{"id": ids[0]}}}).expect(t, 200)
+	first := d.records(wire.PackingSlips)[0]
+	li := first["links"].(map[string]any)[wire.LineItems].([]any)
+	if len(li) != 1 || li[0].(map[string]any)["quantity"] != "2" || len(linkIDsOf(first, wire.SalesOrders)) != 1 {
+		t.Errorf("slip links %v", first["links"])
+	}
+	e.mustIDs(wire.PackingSlips, map[string]any{"id": ids[1], "status": "void", "void": 1})
+	pk := e.mustIDs(wire.Packages, map[string]any{"tracking_number": "1Z", "cost": "4.50", "delivered": "0",
+		"links": map[string]any{"PackingSlips": []any{map[string]any{"id": ids[0]}}, "PackageCarrierTypes": []any{map[string]any{"id": "1946376"}}}})
+	r = e.write(wire.Packages, map[string]any{"links": map[string]any{"PackingSlips": []any{map[string]any{"id": "123"}}}}).expect(t, 400)
+	if er := r.recordError(wire.Packages, 0); er == nil || !strings.Contains(er["message"].(string), "123") {
+		t.Errorf("package with unknown slip: %v", er)
+	}
+	e.mustIDs(wire.Packages, map[string]any{"id": pk[0], "delete": 1})
+	e.write(wire.Packages, map[string]any{"id": pk[0], "notes": "x"}).expect(t, 400)
+	e.mustIDs(wire.PackingSlips, map[string]any{"id": ids[0], "delete": 1})
+	if n := e.read(wire.ListPath(wire.PackingSlips), nil).meta()["total"]; n != "1" {
+		t.Errorf("slips after delete %v", n)
+	}
+}
