@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS variants (
 	combo TEXT NOT NULL DEFAULT '', auto_description TEXT NOT NULL DEFAULT '',
 	auto_description_with_option_type TEXT NOT NULL DEFAULT '',
 	deleted INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS variants_sku ON variants(account_id, sku);
+CREATE INDEX IF NOT EXISTS variants_sku_live ON variants(account_id, sku, deleted);
 CREATE INDEX IF NOT EXISTS variants_product ON variants(product_id, combo);
 CREATE INDEX IF NOT EXISTS variants_account ON variants(account_id, deleted, id);
 CREATE TABLE IF NOT EXISTS variant_options (
