@@ -94,15 +94,22 @@ func newFaults(o Options) *faults {
 // (apply, then close without answering; writes only). Both numbers are
 // always drawn so the sequence does not depend on the kind of call.
 func (f *faults) draw(write bool) (fail, drop bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if f.failRate <= 0 && f.dropRate <= 0 {
 		return false, false
 	}
-	f.mu.Lock()
 	a, b := f.rng.Float64(), f.rng.Float64()
-	f.mu.Unlock()
 	fail = a < f.failRate
 	drop = !fail && write && b < f.dropRate
 	return fail, drop
+}
+
+// setRates changes the fault rates of a running server.
+func (f *faults) setRates(fail, drop float64) {
+	f.mu.Lock()
+	f.failRate, f.dropRate = fail, drop
+	f.mu.Unlock()
 }
 
 // sleep waits the configured latency or until ctx ends.

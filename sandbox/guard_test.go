@@ -49,7 +49,7 @@ func TestFailRate(t *testing.T) {
 	if r.message() == "" {
 		t.Error("500 without message")
 	}
-	e.srv.faults.failRate = 0
+	e.srv.faults.setRates(0, 0)
 	if n := e.read(wire.ListPath(wire.Products), nil).expect(t, 200).meta()["total"]; n != "0" {
 		t.Errorf("a failed call applied its write: %v", n)
 	}
@@ -98,7 +98,7 @@ func TestDropRate(t *testing.T) {
 	if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Logf("drop error: %v", err)
 	}
-	e.srv.faults.dropRate = 0
+	e.srv.faults.setRates(0, 0)
 	if n := e.read(wire.ListPath(wire.Products), nil).expect(t, 200).meta()["total"]; n != "1" {
 		t.Errorf("dropped write was not applied: total %v", n)
 	}

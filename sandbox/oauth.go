@@ -26,7 +26,14 @@ type oauthState struct {
 	mu      sync.Mutex
 	clients map[string]Client
 	codes   map[string]authCode
-	now     func() time.Time
+	now     func() time.Time // guarded by mu
+}
+
+// setClock replaces the clock codes expire by (tests).
+func (o *oauthState) setClock(now func() time.Time) {
+	o.mu.Lock()
+	o.now = now
+	o.mu.Unlock()
 }
 
 func newOAuthState(clients []Client) *oauthState {
@@ -128,12 +135,13 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 	s.oauth.mu.Lock()
 	ac, ok := s.oauth.codes[code]
 	delete(s.oauth.codes, code) // single use, even when the exchange fails
+	expired := s.oauth.now().After(ac.expires)
 	s.oauth.mu.Unlock()
 	switch {
 	case !ok || code == "":
 		writeError(w, badRequest("the code is unknown or was already used: authorize again"))
 		return
-	case s.oauth.now().After(ac.expires):
+	case expired:
 		writeError(w, badRequest("the code has expired (codes live %s): authorize again", codeTTL))
 		return
 	case ac.client != id || ac.redirect != redirect:

@@ -138,11 +138,11 @@ func TestTokenExchange(t *testing.T) {
 func TestCodeExpires(t *testing.T) {
 	e := newEnv(t, Options{Clients: []Client{testClient}})
 	code := codeOf(t, authorize(t, e, authQuery()))
-	e.srv.oauth.now = func() time.Time { return time.Now().Add(codeTTL + time.Second) }
+	e.srv.oauth.setClock(func() time.Time { return time.Now().Add(codeTTL + time.Second) })
 	if r := exchangeForm(t, e, tokenParams(code)).expect(t, 400); !strings.Contains(r.message(), "expired") {
 		t.Errorf("message %q", r.message())
 	}
-	e.srv.oauth.now = time.Now
+	e.srv.oauth.setClock(time.Now)
 	code = codeOf(t, authorize(t, e, authQuery()))
 	p := tokenParams(code)
 	p.Del("scope")
