@@ -70,6 +70,9 @@ func renderVariants(t *txn, c *call, ids []int64, res *readResult) error {
 	if err := t.sideloadPrices(res, vs.prices); err != nil {
 		return err
 	}
+	if err := t.sideloadTags(res, prods.tagIDs); err != nil {
+		return err
+	}
 	return t.sideloadLevels(res, vs.levels)
 }
 

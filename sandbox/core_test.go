@@ -84,13 +84,13 @@ func TestFilterRules(t *testing.T) {
 	}{
 		{"one condition", map[string]any{"and": []any{cond("sku", "B")}}, 200, "B"},
 		{"or many skus", map[string]any{"or": []any{cond("sku", "A"), cond("sku", "D")}}, 200, "A,D"},
-		{"two conditionals", map[string]any{"and": []any{cond("bundle", "0"),
-			map[string]any{"or": []any{cond("sku", "A"), cond("sku", "C")}}}}, 200, "A,C"},
-		{"and plus or at top", map[string]any{"and": []any{cond("bundle", "0")}, "or": []any{cond("sku", "C")}}, 200, "C"},
+		{"two conditionals", map[string]any{"and": []any{cond("bundle", "0"), cond("component", "0")},
+			"or": []any{cond("sku", "A"), cond("sku", "C")}}, 200, "A,C"},
+		{"nested conditional", map[string]any{"and": []any{cond("bundle", "0"),
+			map[string]any{"or": []any{cond("sku", "A"), cond("sku", "C")}}}}, 400, ""},
 		{"operation", map[string]any{"and": []any{map[string]any{"sku": "B", "operation": ">="}}}, 200, "B,C,D"},
 		{"not equal", map[string]any{"and": []any{map[string]any{"sku": "B", "operation": "!="}}}, 200, "A,C,D"},
-		{"three conditionals", map[string]any{"and": []any{
-			map[string]any{"or": []any{cond("sku", "A")}}, map[string]any{"or": []any{cond("sku", "B")}}}}, 400, ""},
+		{"third conditional", map[string]any{"and": []any{cond("sku", "A")}, "or": []any{cond("sku", "B")}, "not": []any{cond("sku", "C")}}, 400, ""},
 		{"two filters", []any{map[string]any{"and": []any{cond("sku", "A")}}, map[string]any{"and": []any{cond("sku", "B")}}}, 400, ""},
 		{"unknown attribute", map[string]any{"and": []any{cond("colour", "red")}}, 400, ""},
 		{"unknown operation", map[string]any{"and": []any{map[string]any{"sku": "A", "operation": "~"}}}, 400, ""},
@@ -213,6 +213,8 @@ func TestProductCreateShape(t *testing.T) {
 	}
 	if p := r.side(wire.Products, ids[0]); p["name"] != "Filament" || len(linkIDsOf(p, wire.Variants)) != 2 {
 		t.Errorf("product sideload %v", p)
+	} else if tags := linkIDsOf(p, wire.ProductTags); len(tags) != 1 || r.side(wire.ProductTags, tags[0])["name"] != "new" {
+		t.Errorf("variant read does not sideload the product's tags: %v", p["links"])
 	}
 	// Per-variant tier overrides the product-level price.
 	v2, r2 := e.variantBySKU("F-BK-M")

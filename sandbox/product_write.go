@@ -248,10 +248,10 @@ func (t *txn) refreshAutoDescriptions(p productRef) error {
 // to the products listed by id. [Spec] bulk archive, bulk tag.
 func bulkProducts(t *txn, c *call, action record, recs []record) ([]wireResult, error) {
 	account := c.acc.account
-	_, archive := action["archive"]
-	tagsV, hasTags := action["Tags"]
+	_, archive := action[wire.BulkArchive]
+	tagsV, hasTags := action[wire.BulkTags]
 	if !archive && !hasTags {
-		return nil, badRequest("%s must hold \"archive\" or \"Tags\"", wire.KeyBulkAction)
+		return nil, badRequest("%s must hold %q or %q", wire.KeyBulkAction, wire.BulkArchive, wire.BulkTags)
 	}
 	type tagOp struct {
 		id     int64
@@ -261,7 +261,7 @@ func bulkProducts(t *txn, c *call, action record, recs []record) ([]wireResult, 
 	if hasTags {
 		arr, ok := tagsV.([]any)
 		if !ok || len(arr) == 0 {
-			return nil, badRequest("%s.Tags must be a non-empty array of {\"id\", \"assign\"}", wire.KeyBulkAction)
+			return nil, badRequest("%s.%s must be a non-empty array of {\"id\", %q}", wire.KeyBulkAction, wire.BulkTags, wire.BulkAssign)
 		}
 		for i, e := range arr {
 			obj, ok := e.(map[string]any)
@@ -273,7 +273,7 @@ func bulkProducts(t *txn, c *call, action record, recs []record) ([]wireResult, 
 				return nil, badRequest("%s", err)
 			}
 			assign := true
-			if v, has := obj["assign"]; has {
+			if v, has := obj[wire.BulkAssign]; has {
 				assign = flag(v)
 			}
 			ops = append(ops, tagOp{id: ids[0], assign: assign})
@@ -293,7 +293,7 @@ func bulkProducts(t *txn, c *call, action record, recs []record) ([]wireResult, 
 				return err
 			}
 			if archive {
-				if _, err := t.exec(`UPDATE products SET archived = ?, updated_at = ? WHERE id = ?`, flag(action["archive"]), t.now, id); err != nil {
+				if _, err := t.exec(`UPDATE products SET archived = ?, updated_at = ? WHERE id = ?`, flag(action[wire.BulkArchive]), t.now, id); err != nil {
 					return err
 				}
 			}

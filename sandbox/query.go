@@ -104,7 +104,8 @@ func (fb *filterBuilder) build(f any) (string, *apiError) {
 	return fb.conditionals2SQL(obj, "filter")
 }
 
-// conditionals2SQL combines the and/or conditionals of obj with AND.
+// conditionals2SQL combines the and/or conditionals of obj with AND:
+// (every condition of "and") AND (at least one condition of "or").
 func (fb *filterBuilder) conditionals2SQL(obj map[string]any, path string) (string, *apiError) {
 	var parts []string
 	for _, op := range []string{wire.CondAnd, wire.CondOr} {
@@ -145,12 +146,10 @@ func (fb *filterBuilder) condition(c any, path string) (string, *apiError) {
 	_, hasAnd := obj[wire.CondAnd]
 	_, hasOr := obj[wire.CondOr]
 	if hasAnd || hasOr {
-		for k := range obj {
-			if k != wire.CondAnd && k != wire.CondOr {
-				return "", badRequest("%s mixes a conditional with attribute %q", path, k)
-			}
-		}
-		return fb.conditionals2SQL(obj, path)
+		// [lading] wire: conditions do not nest; a statement holds at most
+		// the two conditionals "and" and "or" at its top.
+		return "", badRequest("%s nests a conditional; conditions do not nest: a filter holds at most %d conditionals, "+
+			"\"and\" and \"or\", at its top", path, wire.MaxConditionals)
 	}
 	op := "="
 	if v, has := obj[wire.KeyOperation]; has {
