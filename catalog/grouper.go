@@ -28,6 +28,14 @@ type Grouper struct {
 	tags     map[string]string
 	arena    arena
 	vchunk   []Variant // where products' variant lists are carved from
+	// Names seen at each position of a row's fields and tiers: rows
+	// mostly repeat them, so most lookups are one string comparison.
+	fieldIDs, tierIDs [16]nameID
+}
+
+type nameID struct {
+	name string
+	id   uint32
 }
 
 // meta is what the grouper needs about a product until Finish.
@@ -170,6 +178,19 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 		return
 	}
 	g.addVariant(p, mt, ref, r)
+}
+
+// nameAt returns the id of name, given at position k of a row.
+func (g *Grouper) nameAt(cache []nameID, k int, name string) uint32 {
+	if k < len(cache) {
+		if c := &cache[k]; c.name == name && name != "" {
+			return c.id
+		}
+		id := g.nm.id(name)
+		cache[k] = nameID{g.nm.list[id], id}
+		return id
+	}
+	return g.nm.id(name)
 }
 
 // variantChunk is how many variants one chunk holds.
@@ -319,14 +340,14 @@ func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
 		}
 		b = appendEntry(b, kSlot, uint32(o.Slot), o.Value)
 	}
-	for _, f := range r.Variant.Fields {
-		b = appendEntry(b, kField, g.nm.id(f.Name), f.Value)
+	for k, f := range r.Variant.Fields {
+		b = appendEntry(b, kField, g.nameAt(g.fieldIDs[:], k, f.Name), f.Value)
 	}
 	if r.Variant.Stock.Set {
 		b = appendEntry(b, kStock, 0, r.Variant.Stock.S)
 	}
-	for _, t := range r.Tiers {
-		b = appendEntry(b, kTier, g.nm.id(t.Name), t.Value)
+	for k, t := range r.Tiers {
+		b = appendEntry(b, kTier, g.nameAt(g.tierIDs[:], k, t.Name), t.Value)
 	}
 	g.buf = b
 	s := g.arena.string(b)
