@@ -136,8 +136,8 @@ func (g *Grouper) resolveSlots(p *Product, mt *meta) {
 				opts = append(opts, opt{id, val})
 			case kSlot:
 				slot := int(id)
-				if slot <= len(mt.slotNames) && mt.slotNames[slot-1] != "" {
-					opts = append(opts, opt{g.nm.id(mt.slotNames[slot-1]), val})
+				if id, ok := mt.slotID(slot); ok {
+					opts = append(opts, opt{id, val})
 					changed = true
 					return true
 				}
@@ -212,11 +212,9 @@ func (g *Grouper) attributes(p *Product, mt *meta) {
 	}
 	// Attribute order: the option pairs' order, then first appearance.
 	var ids []uint32
-	for _, n := range mt.slotNames {
-		if n != "" {
-			if id := g.nm.id(n); !slices.Contains(ids, id) {
-				ids = append(ids, id)
-			}
+	for _, id := range mt.slotIDs() {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
 		}
 	}
 	for k := range p.Variants {

@@ -40,22 +40,23 @@ type nameID struct {
 
 // meta is what the grouper needs about a product until Finish.
 type meta struct {
-	defined    bool     // a product or both row was seen
-	unresolved bool     // some variant has an option whose name is not known yet
-	removed    bool     // merged into another product
-	lines      [4]int32 // rows that gave name, description, notes, tags
-	slotNames  []string // attribute names by option pair, from rows giving them
+	defined    bool      // a product or both row was seen
+	unresolved bool      // some variant has an option whose name is not known yet
+	removed    bool      // merged into another product
+	lines      [4]int32  // rows that gave name, description, notes, tags
+	slots      [3]uint32 // name id + 1 of option pairs 1-3, from rows giving them
 	x          *metaExtra
 }
 
 // metaExtra holds what few products need.
 type metaExtra struct {
-	declared []mapping.Attribute
-	declRow  RowRef
-	slotCols []string
-	children []string
-	childRow RowRef
-	childCol string
+	moreSlots []uint32 // name id + 1 of option pairs 4 and on
+	declared  []mapping.Attribute
+	declRow   RowRef
+	slotCols  []string
+	children  []string
+	childRow  RowRef
+	childCol  string
 }
 
 // Result is what Finish returns.
@@ -227,6 +228,51 @@ func (g *Grouper) appendVariant(p *Product, v Variant) {
 	p.Variants = c[start:len(c):len(c)]
 }
 
+// slotID returns the attribute name id given for option pair slot
+// (1-based), if a row gave one.
+func (mt *meta) slotID(slot int) (uint32, bool) {
+	var v uint32
+	switch {
+	case slot < 1:
+	case slot <= len(mt.slots):
+		v = mt.slots[slot-1]
+	case mt.x != nil && slot-len(mt.slots) <= len(mt.x.moreSlots):
+		v = mt.x.moreSlots[slot-len(mt.slots)-1]
+	}
+	return v - 1, v != 0
+}
+
+// setSlot records the name id of option pair slot unless one is known.
+func (mt *meta) setSlot(slot int, id uint32) {
+	if _, ok := mt.slotID(slot); ok {
+		return
+	}
+	if slot <= len(mt.slots) {
+		mt.slots[slot-1] = id + 1
+		return
+	}
+	x := mt.extra()
+	for len(x.moreSlots) < slot-len(mt.slots) {
+		x.moreSlots = append(x.moreSlots, 0)
+	}
+	x.moreSlots[slot-len(mt.slots)-1] = id + 1
+}
+
+// slotIDs returns the name ids of the option pairs, in pair order.
+func (mt *meta) slotIDs() []uint32 {
+	var out []uint32
+	n := len(mt.slots)
+	if mt.x != nil {
+		n += len(mt.x.moreSlots)
+	}
+	for s := 1; s <= n; s++ {
+		if id, ok := mt.slotID(s); ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // tag interns a tag: many products share their tags.
 func (g *Grouper) tag(t string) string {
 	if s, ok := g.tags[t]; ok {
@@ -306,16 +352,11 @@ func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
 		if o.Name != "" {
 			id := g.nm.id(o.Name)
 			if o.Slot > 0 {
-				for len(mt.slotNames) < o.Slot {
-					mt.slotNames = append(mt.slotNames, "")
-				}
-				if mt.slotNames[o.Slot-1] == "" {
-					mt.slotNames[o.Slot-1] = g.nm.list[id]
-				}
+				mt.setSlot(o.Slot, id)
 			}
 			ids[k] = id
-		} else if o.Slot <= len(mt.slotNames) && mt.slotNames[o.Slot-1] != "" {
-			ids[k] = g.nm.id(mt.slotNames[o.Slot-1])
+		} else if id, ok := mt.slotID(o.Slot); ok {
+			ids[k] = id
 		}
 	}
 	order := [maxOptions]int{0, 1, 2, 3, 4, 5, 6, 7}

@@ -476,3 +476,27 @@ func TestGroupManyInterleaved(t *testing.T) {
 		}
 	}
 }
+
+func TestGroupCarriesManyPairs(t *testing.T) {
+	src := "group:\n  key: k\nproduct:\n  name: n\noptions:\n  pairs:\n"
+	header := []string{"k", "n"}
+	for i := 1; i <= 5; i++ {
+		c := string(rune('0' + i))
+		src += "    - {name: n" + c + ", value: v" + c + "}\n"
+		header = append(header, "n"+c, "v"+c)
+	}
+	res := group(t, src, header,
+		[]string{"A", "", "", "a", "", "b", "", "c", "", "d", "", "e"},
+		[]string{"A", "Alpha", "N1", "x", "N2", "b", "N3", "c", "N4", "d", "N5", "e"},
+	)
+	a := res.Products[0]
+	if !a.Valid() {
+		t.Fatal(errText(a))
+	}
+	if strings.Join(a.Attributes, ",") != "N1,N2,N3,N4,N5" {
+		t.Errorf("attributes %v", a.Attributes)
+	}
+	if got := strings.Join(a.OptionValues(&a.Variants[0]), ","); got != "a,b,c,d,e" {
+		t.Errorf("carried values %q", got)
+	}
+}
