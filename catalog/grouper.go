@@ -141,20 +141,16 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 		i := g.product(key, ref)
 		g.products[i].Errs = append(g.products[i].Errs, errs...)
 		if r.Role != mapping.RoleVariant {
-			g.meta[i].defined = true
+			// The row still says the product exists and how it is known;
+			// its valid product values keep other messages accurate.
+			g.define(i, ref, r)
 		}
 		return
 	}
 	i := g.product(key, ref)
 	p, mt := g.products[i], &g.meta[i]
 	if r.Role != mapping.RoleVariant {
-		mt.defined = true
-		g.productFields(p, mt, ref, r)
-		if r.Alias != "" {
-			if _, ok := g.aliases[r.Alias]; !ok {
-				g.aliases[strings.Clone(r.Alias)] = i
-			}
-		}
+		g.define(i, ref, r)
 	}
 	if r.Role == mapping.RoleProduct {
 		p.ProductRows = append(p.ProductRows, ref)
@@ -179,6 +175,18 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 		return
 	}
 	g.addVariant(p, mt, ref, r)
+}
+
+// define records a product or both row's product values and alias.
+func (g *Grouper) define(i int32, ref RowRef, r *mapping.Row) {
+	mt := &g.meta[i]
+	mt.defined = true
+	g.productFields(g.products[i], mt, ref, r)
+	if r.Alias != "" {
+		if _, ok := g.aliases[r.Alias]; !ok {
+			g.aliases[strings.Clone(r.Alias)] = i
+		}
+	}
 }
 
 // nameAt returns the id of name, given at position k of a row.

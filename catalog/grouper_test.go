@@ -500,3 +500,23 @@ func TestGroupCarriesManyPairs(t *testing.T) {
 		t.Errorf("carried values %q", got)
 	}
 }
+
+func TestGroupInvalidProductRowKeepsIdentity(t *testing.T) {
+	src := strings.Replace(parentMapping, "variant:\n  sku: sku\n", "variant:\n  sku: sku\n  weight: w\n", 1)
+	header := append(append([]string{}, parentHeader...), "w")
+	res := group(t, src, header,
+		[]string{"1", "simple", "", "Cap", "", "", "", "", "", "heavy"},
+		[]string{"2", "variation", "cap-x", "", "id:1", "", "", "", "", ""},
+	)
+	if len(res.Products) != 1 {
+		t.Fatalf("products %d", len(res.Products))
+	}
+	p := res.Products[0]
+	msg := errText(p)
+	if !strings.Contains(msg, `value "heavy": variant.weight must be a number`) || strings.Contains(msg, "no name") || strings.Contains(msg, "no product row") {
+		t.Errorf("errors:\n%s", msg)
+	}
+	if p.Name.S != "Cap" || len(p.Rows()) != 2 {
+		t.Errorf("product %+v rows %v", p, p.Rows())
+	}
+}
