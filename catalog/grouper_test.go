@@ -95,6 +95,9 @@ func TestGroupNonContiguous(t *testing.T) {
 	if w, _ := v.Field("weight"); w != "1" || v.Stock() != (Value{S: "5", Set: true}) {
 		t.Errorf("fields %v stock %v", v.Fields(), v.Stock())
 	}
+	if f := v.Fields(); len(f) != 1 || f[0] != (Field{"weight", "1"}) {
+		t.Errorf("fields %v", f)
+	}
 	if tr := v.Tiers(); len(tr) != 1 || tr[0] != (Tier{"Retail", "10"}) {
 		t.Errorf("tiers %v", tr)
 	}

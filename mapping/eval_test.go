@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -430,5 +431,55 @@ func TestEmptyCellSkipsColumnExpression(t *testing.T) {
 	r = eval(t, p, "h", "T", "1500")
 	if len(r.Variant.Fields) != 2 || r.Variant.Fields[0] != (FieldValue{"weight", "1.5"}) {
 		t.Errorf("fields %+v", r.Variant.Fields)
+	}
+}
+
+func TestLoadAndKinds(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/m.yaml"
+	src := "source:\n  date_formats: [DD.MM.YYYY]\n" + minimal + "variant:\n  notes: {column: D, type: date}\n  upc: {expr: 'A == \"y\"'}\n  description: {expr: 'list(A)'}\n  location_1: {column: A, type: integer}\n"
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.File != "m.yaml" {
+		t.Errorf("File = %q", m.File)
+	}
+	if _, err := Load(dir + "/missing.yaml"); err == nil || !strings.Contains(err.Error(), "missing.yaml") {
+		t.Errorf("missing file: %v", err)
+	}
+	p, err := m.Compile("in.csv", []string{"Handle", "Title", "D", "A"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := eval(t, p, "h", "T", "24.12.2025", "y")
+	got := map[string]string{}
+	for _, f := range r.Variant.Fields {
+		got[f.Name] = f.Value
+	}
+	if got["notes"] != "2025-12-24" || got["upc"] != "true" || got["description"] != "y" {
+		t.Errorf("fields %v (errors %v)", got, r.Errors)
+	}
+	r = eval(t, p, "h", "T", "12/24/2025", "a|b")
+	if len(r.Errors) != 2 || r.Errors[0].Rule != "must be a date (YYYY-MM-DD, DD.MM.YYYY)" || r.Errors[1].Rule != "must be a whole number" {
+		t.Errorf("errors %v", r.Errors)
+	}
+	if got := r.Variant.Fields[1]; got != (FieldValue{"description", "a,b"}) {
+		t.Errorf("list to text: %+v", got)
+	}
+}
+
+func TestDeclaredFromFixedColumns(t *testing.T) {
+	src := "group:\n  by: parent\n  key: sku\n  parent: parent\n  role: {expr: 'parent == \"\" ? \"product\" : \"variant\"'}\nproduct:\n  name: name\nvariant:\n  sku: sku\noptions:\n  columns: [Color]\n  values_separator: \"/\"\n"
+	p := program(t, src, "sku", "parent", "name", "Color")
+	r := eval(t, p, "tee", "", "Tee", "Red/Blue")
+	if r.Role != RoleProduct || len(r.Declared) != 1 || strings.Join(r.Declared[0].Values, ",") != "Red,Blue" || r.Declared[0].Column != "Color" {
+		t.Errorf("declared %+v", r.Declared)
+	}
+	if RoleProduct.String() != "product" || KindDate.String() != "date" {
+		t.Error("names of roles or kinds")
 	}
 }
