@@ -1,0 +1,225 @@
+package importer
+
+import (
+	"fmt"
+
+	"lading/api"
+	"lading/catalog"
+)
+
+// Batch kinds, as recorded in the state's intents.
+const (
+	KindProductCreate = "products.create"
+	KindProductUpdate = "products.update"
+	KindVariantCreate = "variants.create"
+	KindVariantUpdate = "variants.update"
+)
+
+// record is one entry of a write array, with the plan it carries out.
+type record struct {
+	key     string
+	pp      *ProductPlan
+	vp      *VariantPlan // nil for product records
+	product *api.ProductWrite
+	variant *api.VariantWrite
+}
+
+// batch is one write request.
+type batch struct {
+	kind    string
+	records []*record
+}
+
+func (b *batch) keys() []string {
+	ks := make([]string, len(b.records))
+	for i, r := range b.records {
+		ks[i] = r.key
+	}
+	return ks
+}
+
+// Records builds the write records that carry out the plan: a product create
+// (with its variants, attributes, tiers and tags) for each new product; for
+// existing products an edit of what changed, variant creates and variant
+// edits of only the changed fields.
+func (p *Plan) records() []*record {
+	var out []*record
+	for _, pp := range p.Products {
+		switch {
+		case pp.Action == Created && pp.Live == nil:
+			out = append(out, &record{key: pp.P.Key, pp: pp, product: p.productCreate(pp)})
+		case pp.Live != nil && pp.Action != Failed && pp.Action != Skipped:
+			if len(pp.Changes) > 0 {
+				out = append(out, &record{key: pp.P.Key, pp: pp, product: p.productUpdate(pp)})
+			}
+			for _, vp := range pp.Variants {
+				switch vp.Action {
+				case Created:
+					w := variantWrite(pp.P, vp.V, p.live)
+					w.Links.Products = api.Refs(pp.Live.ID)
+					out = append(out, &record{key: vp.Key, pp: pp, vp: vp, variant: w})
+				case Updated:
+					out = append(out, &record{key: vp.Key, pp: pp, vp: vp, variant: variantUpdate(vp)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func kindOf(r *record) string {
+	switch {
+	case r.product != nil && r.product.ID == "":
+		return KindProductCreate
+	case r.product != nil:
+		return KindProductUpdate
+	case r.variant.ID == "":
+		return KindVariantCreate
+	}
+	return KindVariantUpdate
+}
+
+// batches splits records into write arrays of at most size records of one
+// kind, in plan order.
+func batches(records []*record, size int) []*batch {
+	byKind := map[string]*batch{}
+	var out []*batch
+	for _, r := range records {
+		k := kindOf(r)
+		b := byKind[k]
+		if b == nil || len(b.records) == size {
+			b = &batch{kind: k}
+			byKind[k] = b
+			out = append(out, b)
+		}
+		b.records = append(b.records, r)
+	}
+	return out
+}
+
+func strPtr(v catalog.Value) *string {
+	if !v.Set {
+		return nil
+	}
+	s := v.S
+	return &s
+}
+
+func tagRefs(tags []string, live *Live) []api.TagRef {
+	var refs []api.TagRef
+	for _, t := range normTags(tags) {
+		if id, ok := live.TagIDs[t]; ok {
+			refs = append(refs, api.TagRef{ID: id})
+		} else {
+			refs = append(refs, api.TagRef{Name: t})
+		}
+	}
+	return refs
+}
+
+func (p *Plan) productCreate(pp *ProductPlan) *api.ProductWrite {
+	prod := pp.P
+	w := &api.ProductWrite{Name: strPtr(prod.Name), Description: strPtr(prod.Description), Notes: strPtr(prod.Notes),
+		Links: &api.ProductLinks{}}
+	for i, a := range prod.Attributes {
+		w.Links.Attributes = append(w.Links.Attributes, api.AttributeRef{Name: a, Order: i})
+	}
+	for _, vp := range pp.Variants {
+		w.Links.Variants = append(w.Links.Variants, *variantWrite(prod, vp.V, p.live))
+	}
+	if prod.TagsSet {
+		w.Links.ProductTags = tagRefs(prod.Tags, p.live)
+	}
+	return w
+}
+
+func (p *Plan) productUpdate(pp *ProductPlan) *api.ProductWrite {
+	w := &api.ProductWrite{ID: pp.Live.ID}
+	for _, c := range pp.Changes {
+		v := c.To
+		switch c.Field {
+		case "name":
+			w.Name = &v
+		case "description":
+			w.Description = &v
+		case "notes":
+			w.Notes = &v
+		}
+	}
+	if pp.TagsChanged {
+		w.Links = &api.ProductLinks{ProductTags: tagRefs(pp.P.Tags, p.live)}
+	}
+	return w
+}
+
+// setVariantField sets the wire field name of w.
+func setVariantField(w *api.VariantWrite, name, value string) error {
+	v := &value
+	switch name {
+	case "sku":
+		w.SKU = v
+	case "description":
+		w.Description = v
+	case "notes":
+		w.Notes = v
+	case "weight":
+		w.Weight = v
+	case "cost":
+		w.Cost = v
+	case "upc":
+		w.UPC = v
+	case "location_1":
+		w.Location1 = v
+	case "low_stock_alert":
+		w.LowStockAlert = v
+	case "supplier_cost":
+		w.SupplierCost = v
+	default:
+		return fmt.Errorf("variant field %q is not writable", name)
+	}
+	return nil
+}
+
+// variantWrite is the full record of a new variant: fields, opening stock,
+// options (each naming its attribute) and tier prices.
+func variantWrite(prod *catalog.Product, v *catalog.Variant, live *Live) *api.VariantWrite {
+	w := &api.VariantWrite{Links: &api.VariantLinks{}}
+	if v.SKU != "" {
+		sku := v.SKU
+		w.SKU = &sku
+	}
+	for _, f := range v.Fields() {
+		// The mapping only produces writable fields; an unknown one is
+		// dropped rather than sent.
+		_ = setVariantField(w, f.Name, f.Value)
+	}
+	if st := v.Stock(); st.Set && st.S != "" {
+		q := st.S
+		w.Quantity = &q
+	}
+	values := prod.OptionValues(v)
+	for i, a := range prod.Attributes {
+		if i < len(values) && values[i] != "" {
+			w.Links.AttributeOptions = append(w.Links.AttributeOptions, api.OptionRef{Value: values[i], Attribute: a})
+		}
+	}
+	for _, t := range v.Tiers() {
+		tv := api.TierValue{Name: t.Name, Value: t.Value}
+		if id, ok := live.TierIDs[t.Name]; ok {
+			tv = api.TierValue{ID: id, Value: t.Value}
+		}
+		w.Links.PricingTiers = append(w.Links.PricingTiers, tv)
+	}
+	return w
+}
+
+func variantUpdate(vp *VariantPlan) *api.VariantWrite {
+	w := &api.VariantWrite{ID: vp.Live.ID}
+	for _, c := range vp.Changes {
+		_ = setVariantField(w, c.Field, c.To) // tier changes are not fields
+	}
+	if len(vp.Tiers) > 0 {
+		w.Links = &api.VariantLinks{PricingTiers: vp.Tiers}
+	}
+	return w
+}

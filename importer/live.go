@@ -1,0 +1,287 @@
+package importer
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"lading/api"
+	"lading/api/wire"
+)
+
+// LiveVariant is a variant as the service has it, reduced to what an import
+// compares.
+type LiveVariant struct {
+	ID        api.ID
+	ProductID api.ID
+	SKU       string
+	// Fields holds the writable scalar fields (wire.VariantWriteFields).
+	Fields  map[string]string
+	Options []api.OptionValue
+	// Prices by pricing tier name, and tier ids by name.
+	Prices map[string]string
+}
+
+// LiveProduct is a product as the service has it.
+type LiveProduct struct {
+	ID          api.ID
+	Name        string
+	Description string
+	Notes       string
+	Tags        []string // sorted
+	Variants    []*LiveVariant
+}
+
+// Live is a snapshot of the part of the live catalog an import touches.
+type Live struct {
+	Products map[api.ID]*LiveProduct
+	BySKU    map[string]*LiveVariant
+	byName   map[string][]*LiveProduct
+	// TierIDs and TagIDs map names to ids of tiers and tags seen.
+	TierIDs map[string]api.ID
+	TagIDs  map[string]api.ID
+	// Requests is the number of reads the snapshot took.
+	Requests int
+}
+
+func newLive() *Live {
+	return &Live{
+		Products: map[api.ID]*LiveProduct{},
+		BySKU:    map[string]*LiveVariant{},
+		byName:   map[string][]*LiveProduct{},
+		TierIDs:  map[string]api.ID{},
+		TagIDs:   map[string]api.ID{},
+	}
+}
+
+// ByName returns the live products with exactly that name.
+func (l *Live) ByName(name string) []*LiveProduct { return l.byName[name] }
+
+// variantFields reads the writable scalar fields of v.
+func variantFields(v *api.Variant) map[string]string {
+	return map[string]string{
+		"sku": string(v.SKU), "description": string(v.Description), "notes": string(v.Notes),
+		"weight": string(v.Weight), "cost": string(v.Cost), "upc": string(v.UPC),
+		"location_1": string(v.Location1), "low_stock_alert": string(v.LowStockAlert),
+		"supplier_cost": string(v.SupplierCost),
+	}
+}
+
+// addProduct records p and those of its variants the sideloads carry.
+func (l *Live) addProduct(p *api.Product, s *api.Sideloads, variants []*api.Variant) {
+	if p == nil || p.Deleted.Bool() {
+		return
+	}
+	lp := l.Products[p.ID]
+	if lp == nil {
+		lp = &LiveProduct{ID: p.ID, Name: string(p.Name), Description: string(p.Description),
+			Notes: string(p.Notes), Tags: s.Tags(p)}
+		l.Products[p.ID] = lp
+		l.byName[lp.Name] = append(l.byName[lp.Name], lp)
+	}
+	for _, v := range variants {
+		l.addVariant(lp, v, s)
+	}
+	for id, t := range s.ProductTags {
+		l.TagIDs[string(t.Name)] = id
+	}
+	for id, t := range s.PricingTiers {
+		l.TierIDs[string(t.Name)] = id
+	}
+}
+
+func (l *Live) addVariant(lp *LiveProduct, v *api.Variant, s *api.Sideloads) {
+	if v.Deleted.Bool() {
+		return
+	}
+	for _, have := range lp.Variants {
+		if have.ID == v.ID {
+			return
+		}
+	}
+	prices := map[string]string{}
+	for name, p := range s.Prices(v) {
+		prices[name] = string(p)
+	}
+	lv := &LiveVariant{ID: v.ID, ProductID: lp.ID, SKU: string(v.SKU), Fields: variantFields(v),
+		Options: s.Options(v), Prices: prices}
+	lp.Variants = append(lp.Variants, lv)
+	if lv.SKU != "" {
+		l.BySKU[lv.SKU] = lv
+	}
+}
+
+// addVariantPage records the variants of a listing page with their products.
+func (l *Live) addVariantPage(pg *api.VariantPage) {
+	byProduct := map[api.ID][]*api.Variant{}
+	for _, v := range pg.Variants {
+		byProduct[v.ProductID()] = append(byProduct[v.ProductID()], v)
+	}
+	for pid, vs := range byProduct {
+		p := pg.Sideloads.Products[pid]
+		if p == nil {
+			p = &api.Product{ID: pid}
+		}
+		l.addProduct(p, &pg.Sideloads, vs)
+	}
+}
+
+// addProductPage records products with all their sideloaded variants.
+func (l *Live) addProductPage(pg *api.ProductPage) {
+	for _, p := range pg.Products {
+		l.addProduct(p, &pg.Sideloads, pg.Sideloads.VariantsOf(p))
+	}
+}
+
+// lookupChunk is how many conditions one `or` filter carries. It keeps each
+// answer within one page of wire.MaxPageSize.
+const lookupChunk = 100
+
+// Want says what an import needs to know of the live catalog.
+type Want struct {
+	SKUs       []string
+	Names      []string
+	ProductIDs []api.ID // remembered from earlier runs
+}
+
+// FetchLive reads the part of the live catalog an import touches. It looks
+// variants up by SKU and products by name and remembered id, each through
+// `or` filters of lookupChunk conditions, unless reading the whole variant
+// listing takes fewer requests; then it reads every product found in full
+// (all its variants, options, prices and tags).
+func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
+	l := newLive()
+	lookups := chunks(len(w.SKUs)) + chunks(len(w.Names)) + chunks(len(w.ProductIDs))
+	if lookups == 0 {
+		return l, nil
+	}
+	// One small read tells how large the whole listing is.
+	total, err := variantTotal(ctx, c)
+	l.Requests++
+	if err != nil {
+		return nil, err
+	}
+	if total == 0 {
+		return l, nil
+	}
+	full := (total + wire.MaxPageSize - 1) / wire.MaxPageSize
+	if full <= lookups {
+		for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{PageSize: wire.MaxPageSize}) {
+			l.Requests++
+			if err != nil {
+				return nil, fmt.Errorf("reading the live catalog: %w", err)
+			}
+			l.addVariantPage(pg)
+		}
+		return l, nil
+	}
+
+	// Lookups: find the products concerned, then read them in full.
+	pids := map[api.ID]bool{}
+	for _, id := range w.ProductIDs {
+		pids[id] = true
+	}
+	for part := range chunked(dedupe(w.SKUs)) {
+		conds := make([]api.Cond, len(part))
+		for i, s := range part {
+			conds[i] = api.Where("sku", "", s)
+		}
+		for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{Filter: api.Or(conds...)}) {
+			l.Requests++
+			if err != nil {
+				return nil, fmt.Errorf("looking SKUs up: %w", err)
+			}
+			for _, v := range pg.Variants {
+				pids[v.ProductID()] = true
+			}
+		}
+	}
+	for part := range chunked(dedupe(w.Names)) {
+		conds := make([]api.Cond, len(part))
+		for i, s := range part {
+			conds[i] = api.Where("name", "", s)
+		}
+		for pg, err := range c.Products.ListPages(ctx, &api.ListOptions{Filter: api.Or(conds...)}) {
+			l.Requests++
+			if err != nil {
+				return nil, fmt.Errorf("looking products up by name: %w", err)
+			}
+			for _, p := range pg.Products {
+				pids[p.ID] = true
+			}
+		}
+	}
+	ids := make([]api.ID, 0, len(pids))
+	for id := range pids {
+		if id != "" {
+			ids = append(ids, id)
+		}
+	}
+	got, err := fetchProducts(ctx, c, ids)
+	if err != nil {
+		return nil, err
+	}
+	got.Requests += l.Requests
+	return got, nil
+}
+
+// fetchProducts reads products by id in full: every variant, option, price
+// and tag, through `or` filters of lookupChunk ids.
+func fetchProducts(ctx context.Context, c *api.Client, pids []api.ID) (*Live, error) {
+	l := newLive()
+	ids := make([]string, len(pids))
+	for i, id := range pids {
+		ids[i] = string(id)
+	}
+	for part := range chunked(dedupe(ids)) {
+		conds := make([]api.Cond, len(part))
+		for i, s := range part {
+			conds[i] = api.Where("id", "", s)
+		}
+		for pg, err := range c.Products.ListPages(ctx, &api.ListOptions{Filter: api.Or(conds...)}) {
+			l.Requests++
+			if err != nil {
+				return nil, fmt.Errorf("reading products: %w", err)
+			}
+			l.addProductPage(pg)
+		}
+	}
+	return l, nil
+}
+
+func variantTotal(ctx context.Context, c *api.Client) (int, error) {
+	for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{PageSize: 1, MaxPages: 1}) {
+		if err != nil {
+			return 0, fmt.Errorf("reading the size of the live catalog: %w", err)
+		}
+		return pg.Meta.Total, nil
+	}
+	return 0, nil
+}
+
+func chunks(n int) int { return (n + lookupChunk - 1) / lookupChunk }
+
+func chunked(xs []string) func(func([]string) bool) {
+	return func(yield func([]string) bool) {
+		for i := 0; i < len(xs); i += lookupChunk {
+			if !yield(xs[i:min(i+lookupChunk, len(xs))]) {
+				return
+			}
+		}
+	}
+}
+
+func dedupe(xs []string) []string {
+	seen := make(map[string]bool, len(xs))
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		x = strings.TrimSpace(x)
+		if x != "" && !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

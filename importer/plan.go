@@ -1,0 +1,358 @@
+package importer
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"lading/api"
+	"lading/catalog"
+)
+
+// Mode says which writes an import may make.
+type Mode string
+
+// Modes.
+const (
+	ModeUpsert     Mode = "upsert"      // create what is new, update what changed
+	ModeCreateOnly Mode = "create-only" // never update what exists
+	ModeUpdateOnly Mode = "update-only" // never create; unknown keys are reported per row
+)
+
+// ParseMode checks a --mode value.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(s); m {
+	case ModeUpsert, ModeCreateOnly, ModeUpdateOnly:
+		return m, nil
+	case "":
+		return ModeUpsert, nil
+	}
+	return "", fmt.Errorf("--mode %q: want upsert, create-only or update-only", s)
+}
+
+// Action is what an import does, or did, with a product, variant or row.
+type Action string
+
+// Actions, as the results file spells them.
+const (
+	Created   Action = "created"
+	Updated   Action = "updated"
+	Unchanged Action = "unchanged"
+	Skipped   Action = "skipped"
+	Failed    Action = "failed"
+)
+
+// Change is one field that differs between the file and the service.
+type Change struct {
+	Field string `json:"field"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+}
+
+func (c Change) String() string { return fmt.Sprintf("%s %q → %q", c.Field, c.From, c.To) }
+
+// VariantPlan is what an import does with one variant.
+type VariantPlan struct {
+	V       *catalog.Variant
+	Key     string
+	Live    *LiveVariant // nil when the variant is new
+	Action  Action
+	Reason  string
+	Changes []Change
+	// Tiers that changed, by name, with their new values.
+	Tiers []api.TierValue
+}
+
+// ProductPlan is what an import does with one product.
+type ProductPlan struct {
+	P       *catalog.Product
+	Live    *LiveProduct // nil when the product is new
+	Action  Action
+	Reason  string
+	Changes []Change
+	// TagsChanged says the product's tag set must be rewritten.
+	TagsChanged bool
+	Variants    []*VariantPlan
+}
+
+// Plan is the whole import, classified against the live catalog.
+type Plan struct {
+	Products []*ProductPlan
+	Mode     Mode
+	live     *Live
+}
+
+// Planner classifies products against the live catalog.
+type Planner struct {
+	Live *Live
+	Mode Mode
+	// RememberedIDs maps product keys to the ids earlier runs gave them.
+	RememberedIDs map[string]string
+}
+
+// Plan classifies every product of in. Invalid products are planned as
+// failed, with their errors.
+func (pl *Planner) Plan(products []*catalog.Product) *Plan {
+	plan := &Plan{Mode: pl.Mode, live: pl.Live}
+	for _, p := range products {
+		plan.Products = append(plan.Products, pl.planProduct(p))
+	}
+	return plan
+}
+
+func (pl *Planner) findProduct(p *catalog.Product) (*LiveProduct, string) {
+	var found *LiveProduct
+	for _, sku := range p.SKUs() {
+		lv := pl.Live.BySKU[sku]
+		if lv == nil {
+			continue
+		}
+		lp := pl.Live.Products[lv.ProductID]
+		if found != nil && lp != found {
+			return nil, fmt.Sprintf("its SKUs belong to different products in the account (ids %s and %s): fix the file's grouping or merge them in the account", found.ID, lp.ID)
+		}
+		found = lp
+	}
+	if found != nil {
+		return found, ""
+	}
+	if id, ok := pl.RememberedIDs[p.Key]; ok {
+		if lp := pl.Live.Products[api.ID(id)]; lp != nil {
+			return lp, ""
+		}
+	}
+	// A product is identified by its variants' SKUs; by name only when it
+	// has none.
+	if p.Name.Set && len(p.SKUs()) == 0 {
+		switch byName := pl.Live.ByName(p.Name.S); len(byName) {
+		case 0:
+		case 1:
+			return byName[0], ""
+		default:
+			ids := make([]string, len(byName))
+			for i, lp := range byName {
+				ids[i] = string(lp.ID)
+			}
+			return nil, fmt.Sprintf("%d products are named %q in the account (ids %s): give the variants SKUs to tell them apart", len(byName), p.Name.S, strings.Join(ids, ", "))
+		}
+	}
+	return nil, ""
+}
+
+func (pl *Planner) planProduct(p *catalog.Product) *ProductPlan {
+	pp := &ProductPlan{P: p}
+	for i := range p.Variants {
+		v := &p.Variants[i]
+		pp.Variants = append(pp.Variants, &VariantPlan{V: v, Key: p.VariantKey(v)})
+	}
+	if !p.Valid() {
+		pp.fail(invalidReason(p))
+		return pp
+	}
+	lp, problem := pl.findProduct(p)
+	if problem != "" {
+		pp.fail(problem)
+		return pp
+	}
+	if lp == nil {
+		if pl.Mode == ModeUpdateOnly {
+			pp.skip(fmt.Sprintf("%s is not in the account; --mode update-only never creates", describeProduct(p)))
+			return pp
+		}
+		pp.Action = Created
+		for _, vp := range pp.Variants {
+			vp.Action = Created
+		}
+		return pp
+	}
+	pp.Live = lp
+	pp.diffProduct()
+	for _, vp := range pp.Variants {
+		pl.planVariant(pp, vp)
+	}
+	pp.Action = Unchanged
+	if len(pp.Changes) > 0 || pp.TagsChanged {
+		pp.Action = Updated
+	}
+	if pp.Action == Updated && pl.Mode == ModeCreateOnly {
+		pp.Action, pp.Reason = Skipped, fmt.Sprintf("exists in the account (id %s); --mode create-only never updates", lp.ID)
+		pp.Changes, pp.TagsChanged = nil, false
+	}
+	for _, vp := range pp.Variants {
+		if vp.Action == Created || vp.Action == Updated {
+			if pp.Action == Unchanged {
+				pp.Action = Updated
+			}
+		}
+	}
+	return pp
+}
+
+func (pp *ProductPlan) fail(reason string) {
+	pp.Action, pp.Reason = Failed, reason
+	for _, vp := range pp.Variants {
+		vp.Action, vp.Reason = Failed, reason
+	}
+}
+
+func (pp *ProductPlan) skip(reason string) {
+	pp.Action, pp.Reason = Skipped, reason
+	for _, vp := range pp.Variants {
+		vp.Action, vp.Reason = Skipped, reason
+	}
+}
+
+func describeProduct(p *catalog.Product) string {
+	if skus := p.SKUs(); len(skus) > 0 {
+		return fmt.Sprintf("product %q (SKU %s)", p.Key, skus[0])
+	}
+	return fmt.Sprintf("product %q", p.Key)
+}
+
+func invalidReason(p *catalog.Product) string {
+	if len(p.Errs) == 1 {
+		return "not written: " + p.Errs[0].Error()
+	}
+	return fmt.Sprintf("not written: %d invalid values in this product's rows, first: %s", len(p.Errs), p.Errs[0].Error())
+}
+
+func (pp *ProductPlan) diffProduct() {
+	p, lp := pp.P, pp.Live
+	for _, f := range []struct {
+		name string
+		v    catalog.Value
+		live string
+	}{{"name", p.Name, lp.Name}, {"description", p.Description, lp.Description}, {"notes", p.Notes, lp.Notes}} {
+		if f.v.Set && f.v.S != f.live {
+			pp.Changes = append(pp.Changes, Change{Field: f.name, From: f.live, To: f.v.S})
+		}
+	}
+	if p.TagsSet {
+		want := normTags(p.Tags)
+		if !slices.Equal(want, lp.Tags) {
+			pp.TagsChanged = true
+			pp.Changes = append(pp.Changes, Change{Field: "tags", From: strings.Join(lp.Tags, "|"), To: strings.Join(want, "|")})
+		}
+	}
+}
+
+func normTags(tags []string) []string {
+	out := dedupe(tags)
+	sort.Strings(out)
+	return out
+}
+
+// matchVariant finds the live variant of vp: by SKU, else by option values
+// within the live product.
+func (pp *ProductPlan) matchVariant(vp *VariantPlan, live *Live) *LiveVariant {
+	if vp.V.SKU != "" {
+		if lv := live.BySKU[vp.V.SKU]; lv != nil && lv.ProductID == pp.Live.ID {
+			return lv
+		}
+		return nil
+	}
+	want := optionKey(pp.P.Attributes, pp.P.OptionValues(vp.V))
+	for _, lv := range pp.Live.Variants {
+		if lv.SKU != "" {
+			continue
+		}
+		if liveOptionKey(lv) == want {
+			return lv
+		}
+	}
+	return nil
+}
+
+func optionKey(attrs, values []string) string {
+	var parts []string
+	for i, a := range attrs {
+		if i < len(values) && values[i] != "" {
+			parts = append(parts, strings.ToLower(a)+"="+values[i])
+		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+func liveOptionKey(lv *LiveVariant) string {
+	parts := make([]string, 0, len(lv.Options))
+	for _, o := range lv.Options {
+		parts = append(parts, strings.ToLower(o.Attribute)+"="+o.Value)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
+	lv := pp.matchVariant(vp, pl.Live)
+	if lv == nil {
+		if vp.V.SKU != "" {
+			if other := pl.Live.BySKU[vp.V.SKU]; other != nil {
+				vp.Action, vp.Reason = Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", vp.V.SKU, other.ProductID, pp.Live.ID)
+				return
+			}
+		}
+		if pl.Mode == ModeUpdateOnly {
+			vp.Action, vp.Reason = Skipped, fmt.Sprintf("variant %s is not in the account; --mode update-only never creates", vp.Key)
+			return
+		}
+		vp.Action = Created
+		return
+	}
+	vp.Live = lv
+	for _, f := range vp.V.Fields() {
+		if f.Name == "sku" {
+			continue
+		}
+		if have := lv.Fields[f.Name]; !sameValue(have, f.Value) {
+			vp.Changes = append(vp.Changes, Change{Field: f.Name, From: have, To: f.Value})
+		}
+	}
+	for _, t := range vp.V.Tiers() {
+		have, ok := lv.Prices[t.Name]
+		if !ok || !sameValue(have, t.Value) {
+			vp.Changes = append(vp.Changes, Change{Field: "tier " + t.Name, From: have, To: t.Value})
+			tv := api.TierValue{Name: t.Name, Value: t.Value}
+			if id, ok := pl.Live.TierIDs[t.Name]; ok {
+				tv = api.TierValue{ID: id, Value: t.Value}
+			}
+			vp.Tiers = append(vp.Tiers, tv)
+		}
+	}
+	vp.Action = Unchanged
+	if len(vp.Changes) > 0 {
+		vp.Action = Updated
+		if pl.Mode == ModeCreateOnly {
+			vp.Action, vp.Reason = Skipped, fmt.Sprintf("variant %s exists (id %s); --mode create-only never updates", vp.Key, lv.ID)
+			vp.Changes, vp.Tiers = nil, nil
+		}
+	}
+}
+
+// sameValue compares a live value with a file value: numbers by value
+// ("25" equals "25.00"), anything else as text.
+func sameValue(live, file string) bool {
+	if live == file {
+		return true
+	}
+	a, errA := strconv.ParseFloat(live, 64)
+	b, errB := strconv.ParseFloat(file, 64)
+	return errA == nil && errB == nil && a == b
+}
+
+// Counts tallies actions.
+type Counts map[Action]int
+
+// Summary counts the plan's products and variants by action.
+func (p *Plan) Summary() (products, variants Counts) {
+	products, variants = Counts{}, Counts{}
+	for _, pp := range p.Products {
+		products[pp.Action]++
+		for _, vp := range pp.Variants {
+			variants[vp.Action]++
+		}
+	}
+	return products, variants
+}

@@ -1,0 +1,686 @@
+package importer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"lading/api"
+	"lading/api/wire"
+	"lading/catalog"
+	"lading/mapping"
+	"lading/state"
+)
+
+// Options configure one import.
+type Options struct {
+	Client *api.Client
+	// State remembers runs, intents and ids; required unless DryRun.
+	State *state.DB
+	// Scope separates the remembered ids of different accounts (base URL
+	// and a hash of the token).
+	Scope string
+
+	Mapping *mapping.Mapping
+	// MappingText is the mapping file's content, part of the run's identity.
+	MappingText []byte
+	Input       string
+
+	Mode        Mode
+	BatchSize   int // records per write (1..wire.MaxWriteRecords); 0 means 50
+	Concurrency int // writes in flight; 0 means 4
+	Strict      bool
+	DryRun      bool
+	// PlanFile, when set, receives the plan as JSON.
+	PlanFile string
+	// ResultsFile receives one line per input row (.csv or .xlsx); "" means
+	// DefaultResultsPath(Input).
+	ResultsFile string
+
+	Progress *Progress
+	Logger   *slog.Logger
+}
+
+// ErrInterrupted is returned (wrapped) when the context was cancelled: the
+// writes in flight were finished and recorded, and running the same command
+// again continues the run.
+var ErrInterrupted = errors.New("import interrupted")
+
+// ErrInvalid is returned (wrapped) by a --strict import that sent nothing
+// because some rows are invalid.
+var ErrInvalid = errors.New("invalid rows")
+
+// Report says what an import did.
+type Report struct {
+	RunID    int64  `json:"run_id,omitempty"`
+	Resumed  bool   `json:"resumed"`
+	DryRun   bool   `json:"dry_run"`
+	Mode     Mode   `json:"mode"`
+	Input    string `json:"input"`
+	Results  string `json:"results_file,omitempty"`
+	PlanFile string `json:"plan_file,omitempty"`
+	Rows     Counts `json:"rows"`
+	Products Counts `json:"products"`
+	Variants Counts `json:"variants"`
+	// RequestsPlanned is the number of writes the plan needs.
+	RequestsPlanned int `json:"requests_planned"`
+	// Requests is every request sent (reads included).
+	Requests    int64         `json:"requests"`
+	Throttled   int64         `json:"throttled"`
+	Elapsed     time.Duration `json:"elapsed_ns"`
+	Interrupted bool          `json:"interrupted"`
+}
+
+// Failed is the number of rows that failed.
+func (r *Report) Failed() int { return r.Rows[Failed] }
+
+// maxRounds bounds how often batches that were not applied, or whose
+// outcome is unknown, are reconciled and sent again.
+const maxRounds = 5
+
+type importer struct {
+	Options
+	log  *slog.Logger
+	run  *state.Run
+	prev map[string]Action // keys written by earlier attempts of the run
+
+	mu        sync.Mutex
+	created   map[string]api.ID // product key → id of products created now
+	retry     map[*ProductPlan]bool
+	fatal     error
+	batchErrs map[*ProductPlan]string
+}
+
+// Fingerprint identifies an import so that running the same command again
+// resumes it: mode, scope, mapping and the input's content.
+func Fingerprint(scope string, mode Mode, mappingText []byte, files ...string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "import\x00%s\x00%s\x00", scope, mode)
+	h.Write(mappingText)
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			return "", err
+		}
+		_, err = io.Copy(h, fh)
+		fh.Close()
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// DefaultResultsPath is the results file next to the input.
+func DefaultResultsPath(input string) string { return input + ".results.csv" }
+
+// Import reads the input through the mapping, plans it against the live
+// catalog and, unless DryRun, writes it, recording every batch in the state
+// before sending it. Running it again after an interruption continues.
+func Import(ctx context.Context, o Options) (*Report, error) {
+	start := time.Now()
+	if o.BatchSize == 0 {
+		o.BatchSize = 50
+	}
+	if o.BatchSize < 1 || o.BatchSize > wire.MaxWriteRecords {
+		return nil, fmt.Errorf("--batch-size %d: want 1 to %d", o.BatchSize, wire.MaxWriteRecords)
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = 4
+	}
+	if o.Mode == "" {
+		o.Mode = ModeUpsert
+	}
+	if o.ResultsFile == "" {
+		o.ResultsFile = DefaultResultsPath(o.Input)
+	}
+	x := &importer{Options: o, log: o.Logger, created: map[string]api.ID{}, retry: map[*ProductPlan]bool{},
+		batchErrs: map[*ProductPlan]string{}}
+	if x.log == nil {
+		x.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	rep := &Report{Mode: o.Mode, Input: o.Input, DryRun: o.DryRun}
+
+	in, err := Read(ctx, o.Mapping, o.Input, o.Progress.readRows)
+	if err != nil {
+		return nil, err
+	}
+	o.Progress.readDone(in.Rows, len(in.Products))
+
+	if !o.DryRun {
+		fp, err := Fingerprint(o.Scope, o.Mode, o.MappingText, in.Files...)
+		if err != nil {
+			return nil, err
+		}
+		run, resumed, err := o.State.StartRun(ctx, fp, "import", map[string]string{"input": o.Input, "mode": string(o.Mode)})
+		if err != nil {
+			return nil, err
+		}
+		x.run, rep.RunID, rep.Resumed = run, run.ID, resumed
+		if resumed {
+			if err := x.loadPrevious(ctx); err != nil {
+				return nil, err
+			}
+			x.log.Info("resuming an unfinished run of this import", "run", run.ID)
+		}
+	}
+
+	remembered, err := x.rememberedIDs(ctx, in.Products)
+	if err != nil {
+		return nil, err
+	}
+	live, err := FetchLive(ctx, o.Client, wantFor(in.Products, remembered))
+	if err != nil {
+		return nil, err
+	}
+	planner := &Planner{Live: live, Mode: o.Mode, RememberedIDs: remembered}
+	plan := planner.Plan(in.Products)
+	recs := plan.records()
+	rep.RequestsPlanned = len(batches(recs, o.BatchSize))
+	if o.PlanFile != "" {
+		if err := writePlan(o.PlanFile, plan); err != nil {
+			return nil, err
+		}
+		rep.PlanFile = o.PlanFile
+	}
+
+	invalid := invalidRows(in)
+	switch {
+	case o.DryRun:
+	case o.Strict && invalid > 0:
+		for _, pp := range plan.Products {
+			if pp.Action != Failed {
+				pp.skip(fmt.Sprintf("not sent: --strict and %d rows of the input are invalid", invalid))
+			}
+		}
+	default:
+		if err := x.execute(ctx, plan, recs, live, planner); err != nil && !errors.Is(err, ErrInterrupted) {
+			return nil, err
+		}
+	}
+	interrupted := ctx.Err() != nil
+	if interrupted {
+		for _, pp := range plan.Products {
+			if x.retry[pp] {
+				pp.skip("not sent: interrupted; run the same command again to continue")
+			}
+		}
+	}
+	if !o.DryRun {
+		x.applyPrevious(plan)
+		if err := x.readBack(ctx, plan); err != nil {
+			x.log.Warn("could not read back the ids of created variants", "err", err)
+		}
+	}
+
+	lines := resultLines(in, plan, x.batchErrs)
+	if !o.DryRun || o.ResultsFile != DefaultResultsPath(o.Input) {
+		if err := WriteResults(o.ResultsFile, lines); err != nil {
+			return nil, err
+		}
+		rep.Results = o.ResultsFile
+	}
+	rep.Rows = Counts{}
+	for _, l := range lines {
+		rep.Rows[l.Action]++
+	}
+	rep.Products, rep.Variants = plan.Summary()
+	st := o.Client.Stats()
+	rep.Requests, rep.Throttled = st.Requests, st.Throttled
+	rep.Elapsed = time.Since(start)
+	rep.Interrupted = interrupted
+	if x.run != nil && !interrupted {
+		status := state.StatusDone
+		if rep.Failed() > 0 {
+			status = "partial"
+		}
+		if err := o.State.FinishRun(context.WithoutCancel(ctx), x.run.ID, status); err != nil {
+			return rep, err
+		}
+	}
+	switch {
+	case interrupted:
+		return rep, fmt.Errorf("%w: in-flight writes were finished and recorded; run the same command again to continue", ErrInterrupted)
+	case o.Strict && invalid > 0 && !o.DryRun:
+		return rep, fmt.Errorf("%w: %d rows are invalid, nothing was sent (--strict); see %s", ErrInvalid, invalid, rep.Results)
+	}
+	return rep, nil
+}
+
+func invalidRows(in *Input) int {
+	n := len(in.Errors)
+	for _, p := range in.Products {
+		if !p.Valid() {
+			seen := map[catalog.RowRef]bool{}
+			for _, e := range p.Errs {
+				seen[e.Row] = true
+			}
+			n += len(seen)
+		}
+	}
+	return n
+}
+
+func productScope(scope string) string { return scope + "|product" }
+func variantScope(scope string) string { return scope + "|variant" }
+
+func (x *importer) rememberedIDs(ctx context.Context, products []*catalog.Product) (map[string]string, error) {
+	if x.State == nil {
+		return nil, nil
+	}
+	keys := make([]string, len(products))
+	for i, p := range products {
+		keys[i] = p.Key
+	}
+	return x.State.IDs(ctx, productScope(x.Scope), keys)
+}
+
+func wantFor(products []*catalog.Product, remembered map[string]string) Want {
+	var w Want
+	for _, p := range products {
+		if !p.Valid() {
+			continue
+		}
+		skus := p.SKUs()
+		w.SKUs = append(w.SKUs, skus...)
+		if len(skus) == 0 && p.Name.Set {
+			w.Names = append(w.Names, p.Name.S)
+		}
+		if id, ok := remembered[p.Key]; ok {
+			w.ProductIDs = append(w.ProductIDs, api.ID(id))
+		}
+	}
+	ids := make([]string, len(w.ProductIDs))
+	for i, id := range w.ProductIDs {
+		ids[i] = string(id)
+	}
+	w.ProductIDs = w.ProductIDs[:0]
+	for _, id := range dedupe(ids) {
+		w.ProductIDs = append(w.ProductIDs, api.ID(id))
+	}
+	return w
+}
+
+// loadPrevious learns what earlier attempts of the run wrote, so that rows
+// they created are reported as created, not unchanged.
+func (x *importer) loadPrevious(ctx context.Context) error {
+	intents, err := x.State.Intents(ctx, x.run.ID)
+	if err != nil {
+		return err
+	}
+	x.prev = map[string]Action{}
+	for _, it := range intents {
+		act := Updated
+		if it.Kind == KindProductCreate || it.Kind == KindVariantCreate {
+			act = Created
+		}
+		// Open intents may or may not have been applied: planning against
+		// the live catalog (which looks their keys up) settles them below.
+		for _, k := range it.Keys {
+			if _, ok := x.prev[k]; !ok || act == Created {
+				x.prev[k] = act
+			}
+		}
+	}
+	return nil
+}
+
+// applyPrevious reports as created (or updated) what an earlier attempt of
+// the run wrote and the live catalog now shows unchanged. It also settles
+// the earlier attempts' open intents, which the planning has just looked up.
+func (x *importer) applyPrevious(plan *Plan) {
+	if x.prev == nil {
+		return
+	}
+	for _, pp := range plan.Products {
+		if pp.Action == Unchanged {
+			if a, ok := x.prev[pp.P.Key]; ok {
+				pp.Action = a
+			}
+		}
+		for _, vp := range pp.Variants {
+			if vp.Action != Unchanged {
+				continue
+			}
+			if a, ok := x.prev[vp.Key]; ok {
+				vp.Action = a
+			} else if a, ok := x.prev[pp.P.Key]; ok && a == Created {
+				vp.Action = Created
+			}
+		}
+	}
+}
+
+// execute sends the plan's records in batches and reconciles batches that
+// were not applied or whose outcome is unknown, in rounds.
+func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, live *Live, planner *Planner) error {
+	if x.run != nil {
+		if err := x.settleOpenIntents(ctx); err != nil {
+			return err
+		}
+	}
+	for round := 1; ; round++ {
+		bs := batches(recs, x.BatchSize)
+		x.Progress.planned(len(bs), len(recs))
+		if err := x.sendAll(ctx, bs); err != nil {
+			return err
+		}
+		if len(x.retry) == 0 || ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if round == maxRounds {
+			for pp := range x.retry {
+				msg := x.batchErrs[pp]
+				pp.fail(fmt.Sprintf("not written after %d attempts: %s", maxRounds, msg))
+			}
+			return nil
+		}
+		// Look up what the unanswered batches touched before sending
+		// anything of theirs again.
+		var again []*catalog.Product
+		byProduct := map[*catalog.Product]*ProductPlan{}
+		for pp := range x.retry {
+			again = append(again, pp.P)
+			byProduct[pp.P] = pp
+		}
+		remembered := planner.RememberedIDs
+		if len(x.created) > 0 {
+			remembered = map[string]string{}
+			for k, v := range planner.RememberedIDs {
+				remembered[k] = v
+			}
+			x.mu.Lock()
+			for k, id := range x.created {
+				remembered[k] = string(id)
+			}
+			x.mu.Unlock()
+		}
+		fresh, err := FetchLive(ctx, x.Client, wantFor(again, remembered))
+		if err != nil {
+			return err
+		}
+		x.log.Info("reconciling writes that were not answered", "products", len(again), "round", round+1)
+		sub := (&Planner{Live: fresh, Mode: planner.Mode, RememberedIDs: remembered}).Plan(again)
+		sub.live = fresh
+		x.retry = map[*ProductPlan]bool{}
+		for _, npp := range sub.Products {
+			orig := byProduct[npp.P]
+			mergePlan(orig, npp)
+		}
+		// Records of the merged plans: only what is still to do.
+		recs = (&Plan{Products: sub.Products, live: fresh}).records()
+		for _, r := range recs {
+			r.pp = originalOf(byProduct, r.pp)
+			if r.vp != nil {
+				r.vp = r.pp.Variants[indexOfVariant(r.pp, r.vp.V)]
+			}
+		}
+	}
+}
+
+func originalOf(byProduct map[*catalog.Product]*ProductPlan, pp *ProductPlan) *ProductPlan {
+	return byProduct[pp.P]
+}
+
+func indexOfVariant(pp *ProductPlan, v *catalog.Variant) int {
+	for i, vp := range pp.Variants {
+		if vp.V == v {
+			return i
+		}
+	}
+	return 0
+}
+
+// mergePlan folds a re-plan into the original: what the first plan meant to
+// create or update and the re-plan finds done keeps the original action.
+func mergePlan(orig, npp *ProductPlan) {
+	if npp.Action == Failed || npp.Action == Skipped {
+		orig.Action, orig.Reason = npp.Action, npp.Reason
+	}
+	if npp.Live != nil {
+		orig.Live = npp.Live
+	}
+	for i, nvp := range npp.Variants {
+		ovp := orig.Variants[i]
+		if nvp.Live != nil {
+			ovp.Live = nvp.Live
+		}
+		if nvp.Action == Failed || nvp.Action == Skipped {
+			ovp.Action, ovp.Reason = nvp.Action, nvp.Reason
+		}
+		// The re-plan's changes are what remains to write.
+		ovp.Changes, ovp.Tiers = nvp.Changes, nvp.Tiers
+	}
+	orig.Changes, orig.TagsChanged = npp.Changes, npp.TagsChanged
+}
+
+// settleOpenIntents records, for intents an earlier attempt left open, that
+// they are now reconciled: the planning has looked their keys up in the live
+// catalog, so nothing of theirs is sent blindly.
+func (x *importer) settleOpenIntents(ctx context.Context) error {
+	open, err := x.State.OpenIntents(ctx, x.run.ID)
+	if err != nil {
+		return err
+	}
+	for _, it := range open {
+		note, _ := json.Marshal(map[string]string{"reconciled": "keys looked up in the live catalog before re-sending"})
+		if err := x.State.RecordOutcome(ctx, it.ID, state.OutcomeUnknown, note); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *importer) sendAll(ctx context.Context, bs []*batch) error {
+	g, gctx := errgroup.WithContext(context.WithoutCancel(ctx))
+	g.SetLimit(x.Concurrency)
+	for _, b := range bs {
+		if ctx.Err() != nil {
+			x.markRetry(b, "interrupted before sending")
+			continue
+		}
+		x.mu.Lock()
+		fatal := x.fatal
+		x.mu.Unlock()
+		if fatal != nil {
+			break
+		}
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				x.markRetry(b, "not sent")
+				return nil
+			}
+			return x.send(gctx, b)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.fatal
+}
+
+func (x *importer) markRetry(b *batch, msg string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, r := range b.records {
+		x.retry[r.pp] = true
+		x.batchErrs[r.pp] = msg
+	}
+}
+
+// send writes one batch: intent first, then the request, then the outcome.
+func (x *importer) send(ctx context.Context, b *batch) error {
+	var (
+		payload any
+		n       = len(b.records)
+	)
+	products := make([]api.ProductWrite, 0, n)
+	variants := make([]api.VariantWrite, 0, n)
+	for _, r := range b.records {
+		if r.product != nil {
+			products = append(products, *r.product)
+		} else {
+			variants = append(variants, *r.variant)
+		}
+	}
+	if len(products) > 0 {
+		payload = products
+	} else {
+		payload = variants
+	}
+	body, err := json.Marshal(payload)
+	if err != nil {
+		return err
+	}
+	intent, err := x.State.RecordIntent(ctx, x.run.ID, b.kind, b.keys(), body)
+	if err != nil {
+		return fmt.Errorf("recording a batch before sending it: %w", err)
+	}
+	var res *api.WriteResult
+	if len(products) > 0 {
+		res, err = x.Client.Products.Write(ctx, products)
+	} else {
+		res, err = x.Client.Variants.Write(ctx, variants)
+	}
+	x.Progress.sent(n, err == nil)
+	return x.settle(ctx, b, intent, res, err)
+}
+
+func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.WriteResult, err error) error {
+	var be *api.BatchError
+	var outcome state.Outcome
+	failed := map[int]string{}
+	switch {
+	case err == nil || errors.As(err, &be):
+		outcome = state.OutcomeApplied
+		if be != nil {
+			for _, f := range be.Failed {
+				failed[f.Index] = f.Message
+			}
+			outcome = state.OutcomePartial
+			if len(failed) >= len(b.records) {
+				outcome = state.OutcomeRejected
+			}
+		} else if res != nil {
+			for _, f := range res.Failed {
+				failed[f.Index] = f.Message
+			}
+			if len(failed) > 0 {
+				outcome = state.OutcomePartial
+			}
+		}
+	case api.Classify(err) == api.NotApplied:
+		var ae *api.APIError
+		if errors.As(err, &ae) && (ae.StatusCode == 401 || ae.StatusCode == 403) {
+			x.mu.Lock()
+			x.fatal = fmt.Errorf("the service refused the token (%d): check --token or run `lading auth login`: %w", ae.StatusCode, err)
+			x.mu.Unlock()
+		}
+		x.markRetry(b, err.Error())
+		// Nothing was applied: the intent is settled as rejected by the
+		// transport, and its records go to the next round.
+		note, _ := json.Marshal(map[string]string{"not_applied": err.Error()})
+		return x.State.RecordOutcome(ctx, intent, state.OutcomeRejected, note)
+	default:
+		x.markRetry(b, "no answer to the write: "+err.Error())
+		return x.State.RecordOutcome(ctx, intent, state.OutcomeUnknown, nil)
+	}
+
+	ids := map[string]string{}
+	x.mu.Lock()
+	for i, r := range b.records {
+		if msg, bad := failed[i]; bad {
+			x.recordFailed(r, msg)
+			continue
+		}
+		if res != nil && i < len(res.IDs) && res.IDs[i] != "" {
+			id := res.IDs[i]
+			switch b.kind {
+			case KindProductCreate:
+				x.created[r.key] = id
+				r.pp.Live = &LiveProduct{ID: id}
+				ids[r.key] = string(id)
+			case KindVariantCreate:
+				if r.vp.V.SKU != "" {
+					r.vp.Live = &LiveVariant{ID: id, ProductID: r.pp.Live.ID, SKU: r.vp.V.SKU}
+				}
+			}
+		}
+	}
+	x.mu.Unlock()
+	results, _ := json.Marshal(map[string]any{"ids": res.IDs, "failed": failed})
+	if err := x.State.RecordOutcome(ctx, intent, outcome, results); err != nil {
+		return err
+	}
+	if len(ids) > 0 {
+		return x.State.PutIDs(ctx, productScope(x.Scope), ids)
+	}
+	return nil
+}
+
+// recordFailed marks what a rejected record carried as failed. The caller
+// holds x.mu.
+func (x *importer) recordFailed(r *record, msg string) {
+	msg = "rejected by the service: " + msg
+	if r.vp != nil {
+		r.vp.Action, r.vp.Reason = Failed, msg
+		return
+	}
+	if r.product.ID == "" {
+		r.pp.fail(msg)
+		return
+	}
+	r.pp.Action, r.pp.Reason = Failed, msg
+}
+
+// readBack reads created products once more to learn their variants' ids,
+// for the results file and the state's id cache.
+func (x *importer) readBack(ctx context.Context, plan *Plan) error {
+	var want Want
+	for _, pp := range plan.Products {
+		if pp.Action == Created && pp.Live != nil && pp.Live.ID != "" {
+			want.ProductIDs = append(want.ProductIDs, pp.Live.ID)
+		}
+	}
+	if len(want.ProductIDs) == 0 {
+		return nil
+	}
+	live, err := fetchProducts(ctx, x.Client, want.ProductIDs)
+	if err != nil {
+		return err
+	}
+	skuIDs := map[string]string{}
+	for _, pp := range plan.Products {
+		if pp.Live == nil || live.Products[pp.Live.ID] == nil {
+			continue
+		}
+		pp.Live = live.Products[pp.Live.ID]
+		for _, vp := range pp.Variants {
+			if vp.Live != nil && vp.Live.ID != "" {
+				continue
+			}
+			if lv := pp.matchVariant(vp, live); lv != nil {
+				vp.Live = lv
+				if lv.SKU != "" {
+					skuIDs[lv.SKU] = string(lv.ID)
+				}
+			}
+		}
+	}
+	if len(skuIDs) > 0 && x.State != nil {
+		return x.State.PutIDs(ctx, variantScope(x.Scope), skuIDs)
+	}
+	return nil
+}
