@@ -1,0 +1,32 @@
+package app
+
+import "fmt"
+
+// UsageError is a mistake in how lading was called (flags, arguments, a
+// mapping file): nothing was sent.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usagef builds a UsageError.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// PartialError says a command finished but some of its records failed; the
+// details are in its output (results file, summary).
+type PartialError struct {
+	Failed, Total int
+	What          string // "rows", "records"
+}
+
+func (e *PartialError) Error() string {
+	return fmt.Sprintf("%d of %d %s failed", e.Failed, e.Total, e.What)
+}
+
+// InterruptedError says the user stopped the command (Ctrl-C) after it
+// recorded what it had done; running it again continues.
+type InterruptedError struct{ Msg string }
+
+func (e *InterruptedError) Error() string { return e.Msg }
