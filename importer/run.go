@@ -129,6 +129,7 @@ func DefaultResultsPath(input string) string { return input + ".results.csv" }
 // before sending it. Running it again after an interruption continues.
 func Import(ctx context.Context, o Options) (*Report, error) {
 	start := time.Now()
+	stats0 := o.Client.Stats()
 	if o.BatchSize == 0 {
 		o.BatchSize = 50
 	}
@@ -236,7 +237,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	}
 	rep.Products, rep.Variants = plan.Summary()
 	st := o.Client.Stats()
-	rep.Requests, rep.Throttled = st.Requests, st.Throttled
+	rep.Requests, rep.Throttled = st.Requests-stats0.Requests, st.Throttled-stats0.Throttled
 	rep.Elapsed = time.Since(start)
 	rep.Interrupted = interrupted
 	if x.run != nil && !interrupted {
