@@ -53,6 +53,10 @@ func New(env Env) *cli.App {
 		Metadata: map[string]any{envKey: &env},
 	}
 	a.Commands = []*cli.Command{
+		demoCommand(),
+		importCommand(),
+		templatesCommand(),
+		mappingCommand(),
 		authCommand(),
 		sandboxCommand(),
 	}

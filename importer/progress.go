@@ -36,7 +36,8 @@ func NewProgress(w io.Writer, terminal bool, interval time.Duration, stats func(
 	if interval <= 0 {
 		interval = 10 * time.Second
 	}
-	return &Progress{w: w, terminal: terminal, interval: interval, stats: stats, start: time.Now()}
+	now := time.Now()
+	return &Progress{w: w, terminal: terminal, interval: interval, stats: stats, start: now, lastLine: now}
 }
 
 func (p *Progress) readRows(n int) {

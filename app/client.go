@@ -1,0 +1,46 @@
+package app
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/urfave/cli/v2"
+
+	"lading/api"
+	"lading/auth"
+)
+
+// newClient builds the service client from the global flags and the token
+// precedence (--token, LADING_TOKEN, stored token).
+func newClient(c *cli.Context) (*api.Client, string, error) {
+	token, _, err := resolveToken(c)
+	if err != nil {
+		return nil, "", err
+	}
+	if r := c.Float64("rate"); r <= 0 {
+		return nil, "", Usagef("--rate %v: want a number of requests per second above 0", r)
+	}
+	if b := c.Int("burst"); b < 1 {
+		return nil, "", Usagef("--burst %d: want at least 1", b)
+	}
+	opts := []api.Option{
+		api.WithRate(c.Float64("rate"), c.Int("burst")),
+		api.WithLogger(logger(c)),
+		api.WithUserAgent("lading"),
+	}
+	if c.Bool("debug") {
+		opts = append(opts, api.WithDebug(envOf(c).Stderr))
+	}
+	cl, err := api.NewClient(c.String("base-url"), token, opts...)
+	if err != nil {
+		return nil, "", &UsageError{Err: err}
+	}
+	return cl, token, nil
+}
+
+// accountScope names the account a token opens, without the token: local
+// state (ids, runs) is kept apart per base URL and token.
+func accountScope(baseURL, token string) string {
+	h := sha256.Sum256([]byte(token))
+	return auth.NormalizeBaseURL(baseURL) + "#" + hex.EncodeToString(h[:6])
+}

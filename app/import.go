@@ -1,0 +1,222 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"lading/importer"
+	"lading/mapping"
+	"lading/state"
+	"lading/templates"
+)
+
+func importCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "import",
+		Usage:     "upload a catalog (products, variants, options, tiers, tags, opening stock) from CSV or XLSX",
+		ArgsUsage: "FILE",
+		Description: "Reads FILE through a mapping (--template NAME or --mapping FILE), checks every row, compares the\n" +
+			"catalog with the account's and writes only what is new or changed. Every row gets a line in the\n" +
+			"results file. Running the same command again after a failure or Ctrl-C continues where it stopped\n" +
+			"(state in .lading/state.db); running it on an imported file writes nothing.\n\n" +
+			"Exit codes: 0 every row done, 3 some rows failed (see the results file), 1 fatal error,\n" +
+			"2 usage or mapping error, 130 interrupted (run again to continue).",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "built-in mapping: shopify, woocommerce, generic (see lading templates list)"},
+			&cli.StringFlag{Name: "mapping", Aliases: []string{"m"}, Usage: "mapping file (YAML); see lading mapping init"},
+			&cli.StringFlag{Name: "mode", Value: "upsert", Usage: "upsert, create-only (never update) or update-only (never create)"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "read the account and show what would be written; write nothing"},
+			&cli.StringFlag{Name: "plan", Usage: "write the plan (every product's action and field changes) as JSON to this file"},
+			&cli.StringFlag{Name: "results", Usage: "results file, .csv or .xlsx (default: FILE.results.csv)"},
+			&cli.IntFlag{Name: "batch-size", Value: 50, Usage: "records per write request (at most 100)"},
+			&cli.BoolFlag{Name: "strict", Usage: "send nothing if any row is invalid"},
+			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Usage: "local state file (runs, batches, ids)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the final summary as JSON on stdout"},
+		},
+		Action: runImport,
+	}
+}
+
+// loadMapping reads the mapping named by --template or --mapping.
+func loadMapping(c *cli.Context) (*mapping.Mapping, []byte, error) {
+	tmpl, file := c.String("template"), c.String("mapping")
+	switch {
+	case tmpl != "" && file != "":
+		return nil, nil, Usagef("give --template or --mapping, not both")
+	case tmpl != "":
+		text, err := templates.Get(tmpl)
+		if err != nil {
+			return nil, nil, &UsageError{Err: err}
+		}
+		m, err := mapping.Parse(tmpl+".yaml", text)
+		if err != nil {
+			return nil, nil, &UsageError{Err: err}
+		}
+		return m, text, nil
+	case file != "":
+		text, err := os.ReadFile(file)
+		if err != nil {
+			return nil, nil, Usagef("--mapping: %v", err)
+		}
+		m, err := mapping.Parse(file, text)
+		if err != nil {
+			return nil, nil, &UsageError{Err: err}
+		}
+		return m, text, nil
+	}
+	return nil, nil, Usagef("give a mapping: --template NAME (lading templates list) or --mapping FILE (lading mapping init FILE writes one)")
+}
+
+func runImport(c *cli.Context) error {
+	env := envOf(c)
+	if c.NArg() != 1 {
+		for _, a := range c.Args().Slice()[min(1, c.NArg()):] {
+			if strings.HasPrefix(a, "-") {
+				return Usagef("flag %s comes after the input file: put flags before it, e.g. lading import --template shopify %s FILE", a, a)
+			}
+		}
+		return Usagef("import takes one input file: lading import --template shopify products.csv")
+	}
+	input := c.Args().First()
+	if _, err := os.Stat(input); err != nil {
+		return Usagef("input file: %v", err)
+	}
+	m, text, err := loadMapping(c)
+	if err != nil {
+		return err
+	}
+	mode, err := importer.ParseMode(c.String("mode"))
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	if bs := c.Int("batch-size"); bs < 1 || bs > 100 {
+		return Usagef("--batch-size %d: want 1 to 100 records per request", bs)
+	}
+	client, token, err := newClient(c)
+	if err != nil {
+		return err
+	}
+	var st *state.DB
+	if !c.Bool("dry-run") {
+		st, err = state.Open(c.String("state"))
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+	}
+	var progress *importer.Progress
+	if !c.Bool("quiet") {
+		progress = importer.NewProgress(env.Stderr, env.IsTerminal, 10*time.Second, func() (int64, float64) {
+			s := client.Stats()
+			return s.Requests, s.Rate
+		})
+		defer progress.Finish()
+	}
+	rep, err := importer.Import(c.Context, importer.Options{
+		Client: client, State: st, Scope: accountScope(c.String("base-url"), token),
+		Mapping: m, MappingText: text, Input: input,
+		Mode: mode, BatchSize: c.Int("batch-size"), Concurrency: c.Int("concurrency"),
+		Strict: c.Bool("strict"), DryRun: c.Bool("dry-run"),
+		PlanFile: c.String("plan"), ResultsFile: c.String("results"),
+		Progress: progress, Logger: logger(c),
+	})
+	progress.Finish()
+	if rep != nil {
+		if c.Bool("json") {
+			enc := json.NewEncoder(env.Stdout)
+			enc.SetIndent("", "  ")
+			if jerr := enc.Encode(rep); jerr != nil {
+				return jerr
+			}
+		} else {
+			printReport(env.Stdout, rep, c.Float64("rate"))
+		}
+	}
+	var mErr *mapping.Error
+	var mList mapping.ErrorList
+	switch {
+	case errors.Is(err, importer.ErrInterrupted):
+		return &InterruptedError{Msg: err.Error()}
+	case errors.Is(err, importer.ErrInvalid):
+		return &PartialError{Failed: rep.Rows["failed"], Total: total(rep.Rows), What: "rows (nothing sent: --strict)"}
+	case errors.As(err, &mErr), errors.As(err, &mList):
+		return &UsageError{Err: err}
+	case err != nil:
+		return err
+	case rep.Failed() > 0:
+		return &PartialError{Failed: rep.Failed(), Total: total(rep.Rows), What: "rows; see " + rep.Results}
+	}
+	return nil
+}
+
+func total(cs importer.Counts) int {
+	n := 0
+	for _, v := range cs {
+		n += v
+	}
+	return n
+}
+
+func countsText(cs importer.Counts) string {
+	if len(cs) == 0 {
+		return "none"
+	}
+	order := []importer.Action{importer.Created, importer.Updated, importer.Unchanged, importer.Skipped, importer.Failed}
+	var parts []string
+	for _, a := range order {
+		if n := cs[a]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, a))
+		}
+	}
+	var rest []string
+	for a, n := range cs {
+		if !containsAction(order, a) && n > 0 {
+			rest = append(rest, fmt.Sprintf("%d %s", n, a))
+		}
+	}
+	sort.Strings(rest)
+	return strings.Join(append(parts, rest...), ", ")
+}
+
+func containsAction(as []importer.Action, a importer.Action) bool {
+	for _, b := range as {
+		if a == b {
+			return true
+		}
+	}
+	return false
+}
+
+func printReport(w io.Writer, rep *importer.Report, rate float64) {
+	verb := "import"
+	if rep.DryRun {
+		verb = "dry run (nothing written)"
+	}
+	if rep.Resumed {
+		verb += ", resumed an unfinished run"
+	}
+	fmt.Fprintf(w, "%s of %s (mode %s)\n", verb, rep.Input, rep.Mode)
+	fmt.Fprintf(w, "  products: %s\n", countsText(rep.Products))
+	fmt.Fprintf(w, "  variants: %s\n", countsText(rep.Variants))
+	fmt.Fprintf(w, "  rows:     %s\n", countsText(rep.Rows))
+	if rep.DryRun {
+		est := time.Duration(float64(rep.RequestsPlanned) / rate * float64(time.Second)).Round(time.Second)
+		fmt.Fprintf(w, "  writes needed: %d requests, about %s at %.4g requests/s\n", rep.RequestsPlanned, est, rate)
+	} else {
+		fmt.Fprintf(w, "  requests: %d (%d throttled) in %s\n", rep.Requests, rep.Throttled, rep.Elapsed.Round(time.Millisecond))
+	}
+	if rep.Results != "" {
+		fmt.Fprintf(w, "  results:  %s\n", rep.Results)
+	}
+	if rep.PlanFile != "" {
+		fmt.Fprintf(w, "  plan:     %s\n", rep.PlanFile)
+	}
+}

@@ -1,0 +1,115 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"lading/importer"
+	"lading/mapping"
+	"lading/templates"
+)
+
+func templatesCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "templates",
+		Usage: "list and show the mapping templates built into lading",
+		Subcommands: []*cli.Command{
+			{
+				Name:  "list",
+				Usage: "list the templates",
+				Action: func(c *cli.Context) error {
+					w := tabwriter.NewWriter(envOf(c).Stdout, 0, 4, 2, ' ', 0)
+					for _, t := range templates.List() {
+						fmt.Fprintf(w, "%s\t%s\n", t.Name, t.Description)
+					}
+					return w.Flush()
+				},
+			},
+			{
+				Name:      "show",
+				Usage:     "print a template (a commented mapping file) to copy and adapt",
+				ArgsUsage: "NAME",
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return Usagef("templates show takes one template name (see lading templates list)")
+					}
+					b, err := templates.Get(c.Args().First())
+					if err != nil {
+						return &UsageError{Err: err}
+					}
+					_, err = envOf(c).Stdout.Write(b)
+					return err
+				},
+			},
+		},
+	}
+}
+
+func mappingCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "mapping",
+		Usage: "write mapping files",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "init",
+				Usage:     "read a file's header and write a mapping for it",
+				ArgsUsage: "FILE",
+				Description: "Recognises Shopify, WooCommerce and lading's generic layout (and writes that template);\n" +
+					"otherwise writes a commented starter mapping listing every column, to edit.",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "where to write the mapping (default: FILE's name with .mapping.yaml; - for stdout)"},
+					&cli.StringFlag{Name: "sheet", Usage: "XLSX sheet to read the header from (default: the first)"},
+					&cli.IntFlag{Name: "header-row", Usage: "row holding the column names (default 1)"},
+					&cli.BoolFlag{Name: "force", Usage: "overwrite an existing mapping file"},
+				},
+				Action: mappingInit,
+			},
+		},
+	}
+}
+
+func mappingInit(c *cli.Context) error {
+	env := envOf(c)
+	if c.NArg() != 1 {
+		return Usagef("mapping init takes one file: lading mapping init catalog.csv")
+	}
+	path := c.Args().First()
+	src, err := importer.OpenSource(path, importer.SourceOptions{Sheet: c.String("sheet"), HeaderRow: c.Int("header-row")})
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	header := src.Header()
+	src.Close()
+	name, text := mapping.Init(header, filepath.Base(path))
+	out := c.String("out")
+	if out == "" {
+		out = trimExt(path) + ".mapping.yaml"
+	}
+	if out == "-" {
+		_, err := env.Stdout.Write(text)
+		return err
+	}
+	if _, err := os.Stat(out); err == nil && !c.Bool("force") {
+		return Usagef("%s exists: pass --force to overwrite it, or --out another file", out)
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if err := os.WriteFile(out, text, 0o644); err != nil {
+		return err
+	}
+	if name != "" {
+		fmt.Fprintf(env.Stdout, "%s looks like a %s export: wrote the %s template to %s\n", path, name, name, out)
+		fmt.Fprintf(env.Stdout, "next: lading import --mapping %s --dry-run %s\n", out, path)
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "wrote a starter mapping listing the %d columns of %s to %s\n", len(header), path, out)
+	fmt.Fprintf(env.Stdout, "edit it, then: lading import --mapping %s --dry-run %s\n", out, path)
+	return nil
+}
+
+func trimExt(p string) string { return p[:len(p)-len(filepath.Ext(p))] }
