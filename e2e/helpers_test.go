@@ -134,3 +134,15 @@ func collect[T any](t *testing.T, seq func(func(T, error) bool)) []T {
 // sandboxOpts are the options of a plain sandbox: in memory, no throttling,
 // no faults.
 func sandboxOpts() sandbox.Options { return sandbox.Options{} }
+
+// order enters an order of lines with a shipping address at street, for the
+// token's warehouse, and returns its id.
+func (e *env) order(t *testing.T, street string, lines ...sandbox.OrderLine) string {
+	t.Helper()
+	id, err := e.srv.CreateOrder(t.Context(), sandbox.OrderSpec{Token: testToken,
+		ShippingAddress: map[string]string{"name": "Ada", "street1": street, "city": "Springfield"}, Lines: lines})
+	if err != nil {
+		t.Fatalf("creating an order: %v", err)
+	}
+	return id
+}
