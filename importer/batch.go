@@ -1,8 +1,6 @@
 package importer
 
 import (
-	"fmt"
-
 	"lading/api"
 	"lading/catalog"
 )
@@ -136,48 +134,12 @@ func (p *Plan) productCreate(pp *ProductPlan) *api.ProductWrite {
 func (p *Plan) productUpdate(pp *ProductPlan) *api.ProductWrite {
 	w := &api.ProductWrite{ID: pp.Live.ID}
 	for _, c := range pp.Changes {
-		v := c.To
-		switch c.Field {
-		case "name":
-			w.Name = &v
-		case "description":
-			w.Description = &v
-		case "notes":
-			w.Notes = &v
-		}
+		_ = w.Set(c.Field, c.To) // "tags" is not a field: it goes in links
 	}
 	if pp.TagsChanged {
 		w.Links = &api.ProductLinks{ProductTags: tagRefs(pp.P.Tags, p.live)}
 	}
 	return w
-}
-
-// setVariantField sets the wire field name of w.
-func setVariantField(w *api.VariantWrite, name, value string) error {
-	v := &value
-	switch name {
-	case "sku":
-		w.SKU = v
-	case "description":
-		w.Description = v
-	case "notes":
-		w.Notes = v
-	case "weight":
-		w.Weight = v
-	case "cost":
-		w.Cost = v
-	case "upc":
-		w.UPC = v
-	case "location_1":
-		w.Location1 = v
-	case "low_stock_alert":
-		w.LowStockAlert = v
-	case "supplier_cost":
-		w.SupplierCost = v
-	default:
-		return fmt.Errorf("variant field %q is not writable", name)
-	}
-	return nil
 }
 
 // variantWrite is the full record of a new variant: fields, opening stock,
@@ -191,7 +153,7 @@ func variantWrite(prod *catalog.Product, v *catalog.Variant, live *Live) *api.Va
 	for _, f := range v.Fields() {
 		// The mapping only produces writable fields; an unknown one is
 		// dropped rather than sent.
-		_ = setVariantField(w, f.Name, f.Value)
+		_ = w.Set(f.Name, f.Value)
 	}
 	if st := v.Stock(); st.Set && st.S != "" {
 		q := st.S
@@ -216,7 +178,7 @@ func variantWrite(prod *catalog.Product, v *catalog.Variant, live *Live) *api.Va
 func variantUpdate(vp *VariantPlan) *api.VariantWrite {
 	w := &api.VariantWrite{ID: vp.Live.ID}
 	for _, c := range vp.Changes {
-		_ = setVariantField(w, c.Field, c.To) // tier changes are not fields
+		_ = w.Set(c.Field, c.To) // tier changes ("tier X") are not fields
 	}
 	if len(vp.Tiers) > 0 {
 		w.Links = &api.VariantLinks{PricingTiers: vp.Tiers}
