@@ -205,7 +205,9 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 			}
 		}
 	default:
-		if err := x.execute(ctx, plan, recs, live, planner); err != nil && !errors.Is(err, ErrInterrupted) {
+		// After a cancellation, execute's error (the context's, or a
+		// reconciling read's) is the interruption reported below.
+		if err := x.execute(ctx, plan, recs, live, planner); err != nil && !errors.Is(err, ErrInterrupted) && ctx.Err() == nil {
 			return nil, err
 		}
 	}
