@@ -79,18 +79,13 @@ func applyProductFile(t *txn, c *call, i int, rec record) (int64, error) {
 		return 0, err
 	}
 	if hasID {
-		var x int64
-		found, err := t.row(`SELECT id FROM product_files WHERE id = ? AND account_id = ? AND deleted = 0`, []any{id, account}, &x)
-		if err != nil {
+		if err := t.live("product_files", "ProductFiles", id, account); err != nil {
 			return 0, err
-		}
-		if !found {
-			return 0, fieldErr("id", "no ProductFiles record with id %d in this account (it may be deleted)", id)
 		}
 		if !flag(rec["delete"]) {
 			return 0, fieldErr("delete", "a product file can only be deleted ({\"id\", \"delete\": \"1\"}); upload a new file to replace it")
 		}
-		_, err = t.exec(`UPDATE product_files SET deleted = 1, updated_at = ? WHERE id = ?`, t.now, id)
+		_, err = t.markDeleted("product_files", id)
 		return id, err
 	}
 	if c.upload == nil {

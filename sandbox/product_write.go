@@ -159,7 +159,7 @@ func (t *txn) editProduct(c *call, id int64, rec record) error {
 		return err
 	}
 	if flag(rec["delete"]) {
-		if _, err := t.exec(`UPDATE products SET deleted = 1, updated_at = ? WHERE id = ?`, t.now, id); err != nil {
+		if _, err := t.markDeleted("products", id); err != nil {
 			return err
 		}
 		_, err := t.exec(`UPDATE variants SET deleted = 1, updated_at = ? WHERE product_id = ? AND deleted = 0`, t.now, id)

@@ -171,16 +171,11 @@ func applyPackingSlip(t *txn, c *call, i int, rec record) (int64, error) {
 		return 0, err
 	}
 	if hasID {
-		var x int64
-		found, err := t.row(`SELECT id FROM packing_slips WHERE id = ? AND account_id = ? AND deleted = 0`, []any{id, account}, &x)
-		if err != nil {
+		if err := t.live("packing_slips", "PackingSlips", id, account); err != nil {
 			return 0, err
 		}
-		if !found {
-			return 0, fieldErr("id", "no PackingSlips record with id %d in this account (it may be deleted)", id)
-		}
 		if flag(rec["delete"]) {
-			_, err := t.exec(`UPDATE packing_slips SET deleted = 1, updated_at = ? WHERE id = ?`, t.now, id)
+			_, err := t.markDeleted("packing_slips", id)
 			return id, err
 		}
 	} else {
@@ -243,16 +238,11 @@ func applyPackage(t *txn, c *call, i int, rec record) (int64, error) {
 		return 0, err
 	}
 	if hasID {
-		var x int64
-		found, err := t.row(`SELECT id FROM packages WHERE id = ? AND account_id = ? AND deleted = 0`, []any{id, account}, &x)
-		if err != nil {
+		if err := t.live("packages", "Packages", id, account); err != nil {
 			return 0, err
 		}
-		if !found {
-			return 0, fieldErr("id", "no Packages record with id %d in this account (it may be deleted)", id)
-		}
 		if flag(rec["delete"]) {
-			_, err := t.exec(`UPDATE packages SET deleted = 1, updated_at = ? WHERE id = ?`, t.now, id)
+			_, err := t.markDeleted("packages", id)
 			return id, err
 		}
 	} else {

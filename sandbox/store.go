@@ -198,6 +198,25 @@ func (t *txn) queryDynamic(q string, args ...any) (*sql.Rows, error) {
 	return rows, nil
 }
 
+// live checks that id is a record of table in account that is not deleted;
+// otherwise the write record fails with an error naming resource and id.
+func (t *txn) live(table, resource string, id, account int64) error {
+	var x int64
+	found, err := t.row(`SELECT id FROM `+table+` WHERE id = ? AND account_id = ? AND deleted = 0`, []any{id, account}, &x)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return fieldErr("id", "no %s record with id %d in this account (it may be deleted)", resource, id)
+	}
+	return nil
+}
+
+// markDeleted marks a record deleted: kept, but hidden from listings.
+func (t *txn) markDeleted(table string, id int64) (sql.Result, error) {
+	return t.exec(`UPDATE `+table+` SET deleted = 1, updated_at = ? WHERE id = ?`, t.now, id)
+}
+
 // row scans one row; found is false when there is none.
 func (t *txn) row(q string, args []any, dest ...any) (found bool, err error) {
 	s, err := t.stmt(q)

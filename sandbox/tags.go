@@ -65,16 +65,11 @@ func applyTag(t *txn, c *call, i int, rec record) (int64, error) {
 	}
 	name = strings.TrimSpace(name)
 	if hasID {
-		var x int64
-		found, err := t.row(`SELECT id FROM product_tags WHERE id = ? AND account_id = ? AND deleted = 0`, []any{id, account}, &x)
-		if err != nil {
+		if err := t.live("product_tags", "ProductTags", id, account); err != nil {
 			return 0, err
 		}
-		if !found {
-			return 0, fieldErr("id", "no ProductTags record with id %d in this account (it may be deleted)", id)
-		}
 		if flag(rec["delete"]) {
-			if _, err := t.exec(`UPDATE product_tags SET deleted = 1, updated_at = ? WHERE id = ?`, t.now, id); err != nil {
+			if _, err := t.markDeleted("product_tags", id); err != nil {
 				return 0, err
 			}
 			_, err := t.exec(`DELETE FROM product_tag_links WHERE tag_id = ?`, id)

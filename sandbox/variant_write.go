@@ -68,7 +68,7 @@ func (t *txn) editVariant(c *call, id int64, rec record, path string, product in
 		return fieldErr(path+"id", "variant %d belongs to product %d, not %d", id, productID, product)
 	}
 	if flag(rec["delete"]) {
-		_, err := t.exec(`UPDATE variants SET deleted = 1, updated_at = ? WHERE id = ?`, t.now, id)
+		_, err := t.markDeleted("variants", id)
 		return err
 	}
 	vals, err := variantValues(rec, path)
