@@ -1,12 +1,14 @@
 package importer_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"lading/api/wire"
@@ -186,4 +188,22 @@ func resultsByAction(t *testing.T, path string) map[string]int {
 		out[r[4]]++
 	}
 	return out
+}
+
+// lockedBuffer collects a child process's output from two pipes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
