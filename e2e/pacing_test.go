@@ -109,7 +109,9 @@ func (p pacing) run(tb testing.TB) pacingResult {
 
 type errCount int
 
-func (n errCount) Error() string { return "a read returned " + strconv.Itoa(int(n)) + " variants, want 4" }
+func (n errCount) Error() string {
+	return "a read returned " + strconv.Itoa(int(n)) + " variants, want 4"
+}
 
 // TestPacingShort: 80 reads against a sandbox allowing 20/s (burst 20),
 // with the client set to 200/s, all succeed at no less than 90% of 20/s,
