@@ -7,6 +7,8 @@ import (
 	"io"
 	"path/filepath"
 
+	"golang.org/x/sync/errgroup"
+
 	"lading/catalog"
 	"lading/mapping"
 )
@@ -45,34 +47,42 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, progress ReadPro
 		if err != nil {
 			return err
 		}
-		var row mapping.Row
-		for {
-			cells, line, err := src.Next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				var re *RowError
-				if !errors.As(err, &re) {
-					return err
+		width := len(src.Header())
+		chunks, free := make(chan *rowChunk, 4), make(chan *rowChunk, 6)
+		eg, ectx := errgroup.WithContext(ctx)
+		eg.Go(func() error {
+			defer close(chunks)
+			return readChunks(ectx, src, width, chunks, free)
+		})
+		eg.Go(func() error {
+			var row mapping.Row
+			for c := range chunks {
+				for _, r := range c.rows {
+					ref := catalog.RowRef{File: src.Name(), Line: r.line}
+					rows++
+					if r.bad {
+						rowErrs = append(rowErrs, catalog.RowError{Row: ref, Target: "row", Rule: r.msg})
+					} else {
+						prog.Eval(c.cells[r.off:r.off+width], &row)
+						g.Add(ref, &row)
+					}
+					if rows%4096 == 0 {
+						if err := ctx.Err(); err != nil {
+							return err
+						}
+						if progress != nil {
+							progress(rows)
+						}
+					}
 				}
-				rowErrs = append(rowErrs, catalog.RowError{Row: catalog.RowRef{File: src.Name(), Line: line},
-					Target: "row", Rule: re.Msg})
-				rows++
-				continue
-			}
-			prog.Eval(cells, &row)
-			g.Add(catalog.RowRef{File: src.Name(), Line: line}, &row)
-			rows++
-			if rows%4096 == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				if progress != nil {
-					progress(rows)
+				select {
+				case free <- c:
+				default:
 				}
 			}
-		}
+			return nil
+		})
+		return eg.Wait()
 	}
 	if err := readFile(path, sourceOptions(m.Source), m.Compile); err != nil {
 		return nil, err
@@ -94,4 +104,77 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, progress ReadPro
 	in.Result.Errors = append(in.Result.Errors, rowErrs...)
 	in.Result.Rows += len(rowErrs)
 	return in, nil
+}
+
+// chunkRows is how many rows the reading goroutine hands over at a time.
+const chunkRows = 512
+
+// rowChunk is a run of rows read from a source, handed from the goroutine
+// that reads the file to the one that evaluates and groups the rows, so
+// that parsing the file and the rest of the work overlap.
+type rowChunk struct {
+	cells []string // the rows' cells, back to back
+	rows  []chunkRow
+}
+
+// chunkRow is one row of a chunk: its cells start at off, or, when bad,
+// msg says why the row could not be read.
+type chunkRow struct {
+	line, off int
+	bad       bool
+	msg       string
+}
+
+// readChunks reads src to the end into chunks sent on out, taking spent
+// chunks back from free. It stops with ctx's error when ctx is done, and
+// with a source's fatal error.
+func readChunks(ctx context.Context, src Source, width int, out chan<- *rowChunk, free <-chan *rowChunk) error {
+	next := func() *rowChunk {
+		select {
+		case c := <-free:
+			c.cells, c.rows = c.cells[:0], c.rows[:0]
+			return c
+		default:
+			return &rowChunk{cells: make([]string, 0, chunkRows*width), rows: make([]chunkRow, 0, chunkRows)}
+		}
+	}
+	send := func(c *rowChunk) error {
+		select {
+		case out <- c:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	c := next()
+	for {
+		cells, line, err := src.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var re *RowError
+			if !errors.As(err, &re) {
+				return err
+			}
+			c.rows = append(c.rows, chunkRow{line: line, bad: true, msg: re.Msg})
+		} else {
+			c.rows = append(c.rows, chunkRow{line: line, off: len(c.cells)})
+			// A Source gives width cells; the slice is reused, so copy.
+			c.cells = append(c.cells, cells[:min(len(cells), width)]...)
+			for range width - min(len(cells), width) {
+				c.cells = append(c.cells, "")
+			}
+		}
+		if len(c.rows) == chunkRows {
+			if err := send(c); err != nil {
+				return err
+			}
+			c = next()
+		}
+	}
+	if len(c.rows) > 0 {
+		return send(c)
+	}
+	return nil
 }
