@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/api/wire"
 	"lading/auth"
 	"lading/sandbox"
 )
@@ -191,7 +192,7 @@ func TestOAuthState(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "state") {
 		t.Fatalf("login with a forged state: %v, want a state mismatch", err)
 	}
-	if n := o.srv.Counters().Requests["/oauth/token"]; n != 0 {
+	if n := o.srv.Counters().Requests[wire.TokenPath]; n != 0 {
 		t.Errorf("the code was exchanged %d times despite the forged state", n)
 	}
 	// The forged attempt spent no authentication: a real login still works.

@@ -1,0 +1,210 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"lading/api"
+	"lading/api/wire"
+	"lading/app"
+	"lading/auth"
+)
+
+// syncBuffer is an output a command writes while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// run is one invocation of the lading command line.
+type run struct {
+	args   []string
+	stdout syncBuffer
+	stderr syncBuffer
+	err    error
+}
+
+// output is everything the invocation showed the user: its output and its
+// error, as main prints it.
+func (r *run) output() string {
+	s := r.stdout.String() + r.stderr.String()
+	if r.err != nil {
+		s += r.err.Error()
+	}
+	return s
+}
+
+// lading runs the command line with args (after "lading") until it returns.
+func lading(ctx context.Context, args ...string) *run {
+	r := &run{args: args}
+	a := app.New(app.Env{Stdout: &r.stdout, Stderr: &r.stderr, Stdin: strings.NewReader(""),
+		Getenv: func(string) string { return "" }})
+	r.err = a.RunContext(ctx, append([]string{"lading"}, args...))
+	return r
+}
+
+// waitFor polls out until re matches, and returns the first submatch.
+func waitFor(t *testing.T, out *syncBuffer, re *regexp.Regexp) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			return m[1]
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no %s in the output within 10s:\n%s", re, out.String())
+	return ""
+}
+
+// usage reports whether err is an app.UsageError.
+func usage(err error) bool {
+	var u *app.UsageError
+	return errors.As(err, &u)
+}
+
+// TestCLIAuth: auth status with --token, auth login through the sandbox's
+// OAuth with the URL printed for the user, status from the stored token,
+// a refused second login, logout. No output shows the token or the secret.
+func TestCLIAuth(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("LADING_TOKEN", "")
+	t.Setenv("LADING_BASE_URL", "")
+	o := newOAuthEnv(t, "/api2")
+	secretFile := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secretFile, []byte(clientSecret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var runs []*run
+	cmd := func(args ...string) *run {
+		r := lading(t.Context(), args...)
+		runs = append(runs, r)
+		return r
+	}
+	base := []string{"--base-url", o.base}
+
+	r := cmd(append(base, "--token", testToken, "auth", "status")...)
+	if r.err != nil || !strings.Contains(r.stdout.String(), auth.Mask(testToken)) || !strings.Contains(r.stdout.String(), "--token") {
+		t.Errorf("auth status --token: %v\n%s", r.err, r.output())
+	}
+	if r := cmd(append(base, "auth", "status")...); !usage(r.err) || !strings.Contains(r.err.Error(), "auth login") {
+		t.Errorf("auth status without a token: %v, want a usage error pointing at auth login", r.err)
+	}
+
+	login := append(base, "auth", "login", "--client-id", o.client.ID, "--redirect-uri", o.redirect,
+		"--client-secret-file", secretFile, "--no-browser", "--timeout", "10s")
+	r = &run{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a := app.New(app.Env{Stdout: &r.stdout, Stderr: &r.stderr, Getenv: func(string) string { return "" }})
+		r.err = a.RunContext(t.Context(), append([]string{"lading"}, login...))
+	}()
+	authURL := waitFor(t, &r.stderr, regexp.MustCompile(`(?m)^\s+(http://\S+/authorize\?\S+)$`))
+	b := newBrowser()
+	b.open(authURL)
+	if v := <-b.seen; v.callbackStatus != 200 {
+		t.Errorf("browser: authorize %d %s, callback %d %v", v.authStatus, v.authBody, v.callbackStatus, v.err)
+	}
+	<-done
+	runs = append(runs, r)
+	if r.err != nil || !strings.Contains(r.stdout.String(), "Logged in") {
+		t.Fatalf("auth login: %v\n%s", r.err, r.output())
+	}
+	store, err := auth.DefaultStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cred, ok, err := store.Get(o.base)
+	if err != nil || !ok || cred.Token == "" || cred.ClientID != o.client.ID {
+		t.Fatalf("stored credential %v %v %v", cred, ok, err)
+	}
+	c, err := api.NewClient(o.base, cred.Token, fastClient...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := collectErr(c.Variants.List(t.Context(), nil)); err != nil {
+		t.Errorf("the stored token does not work: %v", err)
+	}
+
+	if r := cmd(append(base, "auth", "status")...); r.err != nil || !strings.Contains(r.stdout.String(), "stored in") ||
+		!strings.Contains(r.stdout.String(), auth.Mask(cred.Token)) {
+		t.Errorf("auth status from the store: %v\n%s", r.err, r.output())
+	}
+	r = cmd(login...)
+	if !usage(r.err) || !strings.Contains(r.err.Error(), "already stored") || !strings.Contains(r.err.Error(), "once per account") {
+		t.Errorf("second auth login: %v, want a usage error saying a token is already stored (once per account)", r.err)
+	}
+	if n := o.srv.Counters().Requests[wire.AuthorizePath]; n != 1 {
+		t.Errorf("%d authorization requests, want 1: the refused login must not start the flow", n)
+	}
+	if r := cmd(append(base, "auth", "logout")...); r.err != nil || !strings.Contains(r.stdout.String(), "Forgot the token") {
+		t.Errorf("auth logout: %v\n%s", r.err, r.output())
+	}
+	if _, ok, _ := store.Get(o.base); ok {
+		t.Error("the token is still stored after logout")
+	}
+	if r := cmd(append(base, "auth", "status")...); !usage(r.err) {
+		t.Errorf("auth status after logout: %v, want a usage error", r.err)
+	}
+
+	for _, r := range runs {
+		out := r.output()
+		for _, secret := range []string{testToken, cred.Token, clientSecret} {
+			if strings.Contains(out, secret) {
+				t.Errorf("lading %s shows a secret:\n%s", strings.Join(r.args, " "), out)
+			}
+		}
+	}
+}
+
+// TestCLISandbox: `lading sandbox --token T` serves the interface with T
+// ready, at the root and under /api2, until interrupted.
+func TestCLISandbox(t *testing.T) {
+	const token = "cli-sandbox-token"
+	ctx, cancel := context.WithCancel(t.Context())
+	r := &run{args: []string{"sandbox", "--addr", "127.0.0.1:0", "--token", token}}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a := app.New(app.Env{Stdout: &r.stdout, Stderr: &r.stderr, Getenv: func(string) string { return "" }})
+		r.err = a.RunContext(ctx, append([]string{"lading", "--quiet"}, r.args...))
+	}()
+	base := waitFor(t, &r.stdout, regexp.MustCompile(`sandbox listening on (http://\S+)`))
+	for _, prefix := range prefixes {
+		c, err := api.NewClient(base+prefix, token, fastClient...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := applied(t)(c.ProductTags.Create(t.Context(), "cli"+prefix))[0]
+		page, err := c.ProductTags.Get(t.Context(), id)
+		if err != nil || len(page.ProductTags) != 1 || page.ProductTags[0].Name.String() != "cli"+prefix {
+			t.Errorf("reading back through %s: %v", base+prefix, err)
+		}
+	}
+	cancel()
+	<-done
+	if r.err != nil {
+		t.Errorf("sandbox stopped with %v", r.err)
+	}
+}
