@@ -35,8 +35,9 @@ func New(env Env) *cli.App {
 	a := &cli.App{
 		Name:  "lading",
 		Usage: "move catalog and stock data between spreadsheets and the integrations service",
-		Description: "lading uploads catalogs from CSV/XLSX through mapping files, pushes stock levels, exports\n" +
-			"reports and moves fulfillments and shipments, over the service's rate-limited interface.\n" +
+		Description: "lading uploads catalogs from CSV/XLSX exports (Shopify, WooCommerce, any layout through a\n" +
+			"mapping file) to the service's rate-limited integrations interface: only what changed is written,\n" +
+			"every row is accounted for in a results file, and an interrupted import continues where it stopped.\n" +
 			"Try it on the built-in sandbox first: lading demo",
 		Writer:    env.Stdout,
 		ErrWriter: env.Stderr,
@@ -84,9 +85,9 @@ func setUsageErrors(c *cli.Command) {
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "base-url", EnvVars: []string{"LADING_BASE_URL"}, Value: DefaultBaseURL,
-			Usage: "service base URL, path prefix included (e.g. https://host/api2); the default is a local `lading sandbox`"},
+			Usage: "service base URL, path prefix included (e.g. https://host/api2); the default is a local lading sandbox"},
 		&cli.StringFlag{Name: "token", EnvVars: []string{"LADING_TOKEN"},
-			Usage: "access token; else the token stored by `lading auth login` for the base URL"},
+			Usage: "access token; else the token stored by lading auth login for the base URL"},
 		&cli.Float64Flag{Name: "rate", Value: 5, Usage: "requests per second to the service (lowered automatically when throttled)"},
 		&cli.IntFlag{Name: "burst", Value: 5, Usage: "requests allowed at once above the rate"},
 		&cli.IntFlag{Name: "concurrency", Value: 4, Usage: "requests in flight at once"},
