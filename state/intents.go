@@ -15,13 +15,17 @@ type Outcome string
 // Outcomes. A pending intent was recorded but is not known to have been
 // sent; an unknown one was sent and no answer came (a timeout, a dropped
 // connection, a crash). Both must be reconciled, by looking their keys up in
-// the service, before anything of theirs is sent again.
+// the service, before anything of theirs is sent again. A not-applied
+// batch is known to have changed nothing: it was refused before anything
+// was applied (throttled, connection refused), or a look-up after an
+// unknown outcome found none of its records.
 const (
-	OutcomePending  Outcome = ""
-	OutcomeApplied  Outcome = "applied"
-	OutcomeRejected Outcome = "rejected"
-	OutcomePartial  Outcome = "partial"
-	OutcomeUnknown  Outcome = "unknown"
+	OutcomePending    Outcome = ""
+	OutcomeApplied    Outcome = "applied"
+	OutcomeRejected   Outcome = "rejected"
+	OutcomePartial    Outcome = "partial"
+	OutcomeUnknown    Outcome = "unknown"
+	OutcomeNotApplied Outcome = "not_applied"
 )
 
 // Open reports whether the outcome leaves the batch to reconcile.
@@ -91,9 +95,9 @@ func (db *DB) RecordIntent(ctx context.Context, runID int64, kind string, keys [
 // reconciling. o must not be OutcomePending.
 func (db *DB) RecordOutcome(ctx context.Context, intentID int64, o Outcome, results []byte) error {
 	switch o {
-	case OutcomeApplied, OutcomeRejected, OutcomePartial, OutcomeUnknown:
+	case OutcomeApplied, OutcomeRejected, OutcomePartial, OutcomeUnknown, OutcomeNotApplied:
 	default:
-		return fmt.Errorf("state: record outcome of intent %d: outcome %q: use applied, rejected, partial or unknown", intentID, o)
+		return fmt.Errorf("state: record outcome of intent %d: outcome %q: use applied, rejected, partial, unknown or not_applied", intentID, o)
 	}
 	res, err := db.sql.ExecContext(ctx, `UPDATE intents SET outcome = ?, results = ?, updated_at = ? WHERE id = ?`,
 		string(o), results, now(), intentID)

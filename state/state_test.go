@@ -178,6 +178,7 @@ func TestIntentsAndOutcomesPersist(t *testing.T) {
 		{"variants.create", []string{"SOCK-1"}, `{"Variants":[4]}`, OutcomeRejected, `{"error":"bad"}`},
 		{"variants.create", []string{"MUG-1"}, `{"Variants":[5]}`, OutcomePending, ""},
 		{"tags.create", nil, "", OutcomeApplied, ""},
+		{"products.create", []string{"belt"}, `{"Products":[6]}`, OutcomeNotApplied, `{"not_applied":"429"}`},
 	}
 	ids := make([]int64, len(recs))
 	for i, r := range recs {
