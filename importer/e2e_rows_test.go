@@ -457,3 +457,46 @@ func TestImportTokenNeverShown(t *testing.T) {
 		}
 	}
 }
+
+// Created products are read back while the writes go on, in reads of up to
+// 100 products: every row gets its variant's id, and the reads are as few as
+// reading everything at the end would take.
+func TestImportReadsCreatedBack(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	in := e.generate("gen.csv", 250, 2)
+	before := e.srv.Counters().Requests
+	rep, err := e.importFile(context.Background(), "generic", in, func(o *importer.Options) { o.BatchSize = 30 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := e.srv.Counters().Requests
+	total, w := requests(before, after), writes(before, after)
+	// One read of the catalog's size, then 250 products read back in 3.
+	if w != 9 || total-w != 1+3 {
+		t.Errorf("%d writes and %d reads, want 9 and 4", w, total-w)
+	}
+	ids := map[string]bool{}
+	for _, r := range readResults(t, rep.Results) {
+		if r[4] != "created" || r[5] == "" || r[6] == "" || ids[r[6]] {
+			t.Fatalf("results line %q: want created with its own variant id", r)
+		}
+		ids[r[6]] = true
+	}
+	if len(ids) != 500 {
+		t.Errorf("%d variant ids in the results, want 500", len(ids))
+	}
+	skuOf := map[string]string{}
+	for pg, err := range e.c.Variants.ListPages(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range pg.Variants {
+			skuOf[string(v.ID)] = string(v.SKU)
+		}
+	}
+	for _, r := range readResults(t, rep.Results) {
+		if skuOf[r[6]] != r[3] {
+			t.Errorf("results: SKU %s has variant id %s, which the sandbox gives SKU %q", r[3], r[6], skuOf[r[6]])
+		}
+	}
+}

@@ -99,6 +99,10 @@ type importer struct {
 	retry     map[*ProductPlan]bool
 	fatal     error
 	batchErrs map[*ProductPlan]string
+	// readLive holds products created now and read back while the writes
+	// go on; toRead are created products not read back yet.
+	readLive *Live
+	toRead   []api.ID
 }
 
 // Fingerprint identifies an import so that running the same command again
@@ -146,7 +150,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		o.ResultsFile = DefaultResultsPath(o.Input)
 	}
 	x := &importer{Options: o, log: o.Logger, created: map[string]api.ID{}, retry: map[*ProductPlan]bool{},
-		batchErrs: map[*ProductPlan]string{}}
+		batchErrs: map[*ProductPlan]string{}, readLive: newLive()}
 	if x.log == nil {
 		x.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -627,10 +631,43 @@ func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.
 	if err := x.State.RecordOutcome(ctx, intent, outcome, results); err != nil {
 		return err
 	}
-	if len(ids) > 0 {
-		return x.State.PutIDs(ctx, productScope(x.Scope), ids)
+	if len(ids) == 0 {
+		return nil
 	}
+	if err := x.State.PutIDs(ctx, productScope(x.Scope), ids); err != nil {
+		return err
+	}
+	x.readCreated(ctx, ids)
 	return nil
+}
+
+// readCreated queues the ids of products a batch has just created and,
+// once lookupChunk are queued, reads them back for their variants' ids, so
+// that these reads overlap the remaining writes and take as few requests as
+// reading them all at the end. What is left, or could not be read, readBack
+// reads at the end.
+func (x *importer) readCreated(ctx context.Context, ids map[string]string) {
+	x.mu.Lock()
+	for _, id := range ids {
+		x.toRead = append(x.toRead, api.ID(id))
+	}
+	var pids []api.ID
+	if len(x.toRead) >= lookupChunk {
+		pids = x.toRead[:lookupChunk:lookupChunk]
+		x.toRead = x.toRead[lookupChunk:]
+	}
+	x.mu.Unlock()
+	if pids == nil {
+		return
+	}
+	live, err := fetchProducts(ctx, x.Client, pids)
+	if err != nil {
+		x.log.Debug("could not read created products back yet", "err", err)
+		return
+	}
+	x.mu.Lock()
+	x.readLive.merge(live)
+	x.mu.Unlock()
 }
 
 // recordFailed marks what a rejected record carried as failed. The caller
@@ -660,9 +697,20 @@ func (x *importer) readBack(ctx context.Context, plan *Plan) error {
 	if len(want.ProductIDs) == 0 {
 		return nil
 	}
-	live, err := fetchProducts(ctx, x.Client, want.ProductIDs)
-	if err != nil {
-		return err
+	// Most were read right after their batch.
+	live := x.readLive
+	var missing []api.ID
+	for _, id := range want.ProductIDs {
+		if live.Products[id] == nil {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 {
+		more, err := fetchProducts(ctx, x.Client, missing)
+		if err != nil {
+			return err
+		}
+		live.merge(more)
 	}
 	skuIDs := map[string]string{}
 	for _, pp := range plan.Products {
