@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -101,13 +102,17 @@ func sameCatalog(t *testing.T, got, want snapshot) {
 	}
 }
 
-// noBlindResend fails when a key of a create whose outcome is unknown is
+// noBlindResend fails when a key of a create whose outcome was unknown is
 // created again later in the run. In these tests every unknown outcome was
 // in fact applied (the sandbox drops the answer after applying), so such a
-// re-send would be a write sent again without looking its keys up.
-func noBlindResend(t *testing.T, st *state.DB, runID int64) {
+// re-send would be a write sent again without looking its keys up. It also
+// fails when such an intent was not settled as applied once its keys were
+// looked up, or when a finished run leaves an intent open. It returns how
+// many keys were written with an unknown outcome.
+func noBlindResend(t *testing.T, st *state.DB, runID int64) int {
 	t.Helper()
-	intents, err := st.Intents(context.Background(), runID)
+	ctx := context.Background()
+	intents, err := st.Intents(ctx, runID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,14 +127,32 @@ func noBlindResend(t *testing.T, st *state.DB, runID int64) {
 				t.Errorf("intent %d creates %s again after intent %d's outcome was unknown", it.Seq, k, seq)
 			}
 		}
-		if it.Outcome == state.OutcomeUnknown {
+		if it.Outcome == state.OutcomeUnknown || strings.Contains(string(it.Results), "reconciled") {
+			if it.Outcome != state.OutcomeApplied {
+				t.Errorf("intent %d: outcome %q after its keys were looked up, want applied (the sandbox applied it)", it.Seq, it.Outcome)
+			}
 			for _, k := range it.Keys {
 				unknown[k] = it.Seq
 				checked++
 			}
 		}
 	}
+	noOpenIntents(t, st, runID)
 	t.Logf("%d intents, %d keys written with an unknown outcome", len(intents), checked)
+	return checked
+}
+
+// noOpenIntents fails when a finished run leaves an intent open: the
+// resumed run must have looked up and settled what the stopped one sent.
+func noOpenIntents(t *testing.T, st *state.DB, runID int64) {
+	t.Helper()
+	open, err := st.OpenIntents(context.Background(), runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range open {
+		t.Errorf("intent %d (%s) left open with outcome %q", it.Seq, it.Kind, it.Outcome)
+	}
 }
 
 func TestImportResumeDroppedAnswers(t *testing.T) {
@@ -141,14 +164,14 @@ func TestImportResumeDroppedAnswers(t *testing.T) {
 			ctx := context.Background()
 			var rep *importer.Report
 			var err error
-			runs := 0
+			runs, reconciled := 0, 0
 			for runs < 4 {
 				runs++
 				rep, err = e.importFile(ctx, "generic", in, func(o *importer.Options) { o.BatchSize = resumeBatch })
 				if err != nil {
 					t.Fatalf("run %d: %v", runs, err)
 				}
-				noBlindResend(t, e.state, rep.RunID)
+				reconciled += noBlindResend(t, e.state, rep.RunID)
 				if rep.Failed() == 0 {
 					break
 				}
@@ -157,8 +180,8 @@ func TestImportResumeDroppedAnswers(t *testing.T) {
 			if rep.Failed() != 0 {
 				t.Fatalf("after %d runs rows %v still failed", runs, rep.Rows)
 			}
-			if f := e.srv.Counters().Faults["drop"]; f == 0 {
-				t.Fatal("the sandbox dropped no answer: the test proves nothing")
+			if f := e.srv.Counters().Faults["drop"]; f == 0 || reconciled == 0 {
+				t.Fatalf("the sandbox dropped %d answers, %d keys reconciled: the test proves nothing", f, reconciled)
 			}
 			sameCatalog(t, e.read(), want)
 			// Every row was created by this run (or its earlier attempts).
@@ -247,6 +270,7 @@ func TestImportResumeCancelled(t *testing.T) {
 				t.Errorf("resumed run's results %v: want all %d rows created", rows, resumeProducts*resumeVariants)
 			}
 			sameCatalog(t, e.read(), want)
+			noOpenIntents(t, st, rep2.RunID)
 		})
 	}
 }
@@ -352,6 +376,7 @@ func TestImportResumeKilled(t *testing.T) {
 				t.Errorf("resumed run's results %v: want every row created", rows)
 			}
 			sameCatalog(t, e.read(), want)
+			noOpenIntents(t, st, rep.RunID)
 		})
 	}
 }

@@ -372,7 +372,7 @@ func (x *importer) applyPrevious(plan *Plan) {
 // were not applied or whose outcome is unknown, in rounds.
 func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, live *Live, planner *Planner) error {
 	if x.run != nil {
-		if err := x.settleOpenIntents(ctx); err != nil {
+		if err := x.settleOpenIntents(ctx, plan); err != nil {
 			return err
 		}
 	}
@@ -419,6 +419,9 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, live
 		x.log.Info("reconciling writes that were not answered", "products", len(again), "round", round+1)
 		sub := (&Planner{Live: fresh, Mode: planner.Mode, RememberedIDs: remembered}).Plan(again)
 		sub.live = fresh
+		if err := x.settleOpenIntents(ctx, sub); err != nil {
+			return err
+		}
 		x.retry = map[*ProductPlan]bool{}
 		for _, npp := range sub.Products {
 			orig := byProduct[npp.P]
@@ -471,17 +474,41 @@ func mergePlan(orig, npp *ProductPlan) {
 	orig.Changes, orig.TagsChanged = npp.Changes, npp.TagsChanged
 }
 
-// settleOpenIntents records, for intents an earlier attempt left open, that
-// they are now reconciled: the planning has looked their keys up in the live
-// catalog, so nothing of theirs is sent blindly.
-func (x *importer) settleOpenIntents(ctx context.Context) error {
+// settleOpenIntents settles the intents an earlier attempt left open (sent
+// or about to be sent when it stopped): the plan was made from the live
+// catalog, so it tells whether their records were applied. A create was
+// applied if its record now exists; an update if nothing is left to change.
+// Nothing of theirs is re-sent blindly: what is missing was planned again.
+func (x *importer) settleOpenIntents(ctx context.Context, plan *Plan) error {
 	open, err := x.State.OpenIntents(ctx, x.run.ID)
-	if err != nil {
+	if err != nil || len(open) == 0 {
 		return err
 	}
+	type seen struct{ exists, current bool }
+	now := map[string]seen{}
+	for _, pp := range plan.Products {
+		now[pp.P.Key] = seen{pp.Live != nil, pp.Live != nil && len(pp.Changes) == 0}
+		for _, vp := range pp.Variants {
+			now[vp.Key] = seen{vp.Live != nil, vp.Live != nil && len(vp.Changes) == 0}
+		}
+	}
 	for _, it := range open {
-		note, _ := json.Marshal(map[string]string{"reconciled": "keys looked up in the live catalog before re-sending"})
-		if err := x.State.RecordOutcome(ctx, it.ID, state.OutcomeUnknown, note); err != nil {
+		create := it.Kind == KindProductCreate || it.Kind == KindVariantCreate
+		done := 0
+		for _, k := range it.Keys {
+			if s := now[k]; (create && s.exists) || (!create && s.current) {
+				done++
+			}
+		}
+		outcome := state.OutcomePartial
+		switch done {
+		case len(it.Keys):
+			outcome = state.OutcomeApplied
+		case 0:
+			outcome = state.OutcomeNotApplied
+		}
+		note, _ := json.Marshal(map[string]any{"reconciled": "keys looked up in the live catalog", "applied": done, "of": len(it.Keys)})
+		if err := x.State.RecordOutcome(ctx, it.ID, outcome, note); err != nil {
 			return err
 		}
 	}
@@ -596,10 +623,10 @@ func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.
 			x.mu.Unlock()
 		}
 		x.markRetry(b, err.Error())
-		// Nothing was applied: the intent is settled as rejected by the
-		// transport, and its records go to the next round.
+		// Nothing was applied: the intent is settled as such, and its
+		// records go to the next round.
 		note, _ := json.Marshal(map[string]string{"not_applied": err.Error()})
-		return x.State.RecordOutcome(ctx, intent, state.OutcomeRejected, note)
+		return x.State.RecordOutcome(ctx, intent, state.OutcomeNotApplied, note)
 	default:
 		x.markRetry(b, "no answer to the write: "+err.Error())
 		return x.State.RecordOutcome(ctx, intent, state.OutcomeUnknown, nil)
