@@ -319,7 +319,7 @@ func TestImportDryRunPlan(t *testing.T) {
 	})
 	before = e.srv.Counters().Requests
 	results := filepath.Join(e.dir, "dry.results.csv")
-	rep, err = e.importFile(context.Background(), "generic", changed, func(o *importer.Options) {
+	_, err = e.importFile(context.Background(), "generic", changed, func(o *importer.Options) {
 		o.DryRun, o.PlanFile, o.ResultsFile = true, plan, results
 	})
 	if err != nil {

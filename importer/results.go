@@ -39,7 +39,7 @@ func changesText(cs []Change) string {
 // resultLines gives every input row exactly one line: rows of products with
 // the action of their variant (or product), skipped rows with the skip
 // rule's reason, invalid rows with what is wrong.
-func resultLines(in *Input, plan *Plan, batchErrs map[*ProductPlan]string) []ResultLine {
+func resultLines(in *Input, plan *Plan) []ResultLine {
 	fileIndex := map[string]int{}
 	for i, f := range in.Files {
 		fileIndex[filepath.Base(f)] = i

@@ -211,7 +211,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	default:
 		// After a cancellation, execute's error (the context's, or a
 		// reconciling read's) is the interruption reported below.
-		if err := x.execute(ctx, plan, recs, live, planner); err != nil && !errors.Is(err, ErrInterrupted) && ctx.Err() == nil {
+		if err := x.execute(ctx, plan, recs, planner); err != nil && !errors.Is(err, ErrInterrupted) && ctx.Err() == nil {
 			return nil, err
 		}
 	}
@@ -230,7 +230,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 
-	lines := resultLines(in, plan, x.batchErrs)
+	lines := resultLines(in, plan)
 	if !o.DryRun || o.ResultsFile != DefaultResultsPath(o.Input) {
 		if err := WriteResults(o.ResultsFile, lines); err != nil {
 			return nil, err
@@ -370,7 +370,7 @@ func (x *importer) applyPrevious(plan *Plan) {
 
 // execute sends the plan's records in batches and reconciles batches that
 // were not applied or whose outcome is unknown, in rounds.
-func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, live *Live, planner *Planner) error {
+func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, planner *Planner) error {
 	if x.run != nil {
 		if err := x.settleOpenIntents(ctx, plan); err != nil {
 			return err

@@ -13,13 +13,12 @@ import (
 // rows into Row values. A Program is not safe for concurrent use; give
 // each goroutine its own Clone.
 type Program struct {
-	m        *Mapping
-	header   []string
-	dec      byte
-	layouts  []string
-	join     bool
-	by       string
-	hasDeclr bool
+	m       *Mapping
+	header  []string
+	dec     byte
+	layouts []string
+	join    bool
+	by      string
 
 	env exprEnv
 	vm  vm.VM

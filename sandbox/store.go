@@ -157,8 +157,8 @@ func (t *txn) stmt(q string) (*sql.Stmt, error) {
 }
 
 // execDynamic runs SQL that is not worth a cached statement.
-func (t *txn) execDynamic(q string, args ...any) error {
-	if _, err := t.st.conn.ExecContext(t.ctx, q, args...); err != nil {
+func (t *txn) execDynamic(q string) error {
+	if _, err := t.st.conn.ExecContext(t.ctx, q); err != nil {
 		return fmt.Errorf("sandbox: %q: %w", q, err)
 	}
 	return nil
