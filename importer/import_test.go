@@ -186,3 +186,61 @@ func TestImportShopifyApparel(t *testing.T) {
 	}
 	_ = before
 }
+
+// A mapping that reads variants from a second file joined on a key column:
+// the joined file is found beside the input, and its rows get result lines
+// under their own file name.
+func TestImportJoinedFiles(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	mappingText := []byte(`
+source: {delimiter: ";"}
+group:
+  key: id
+product:
+  name: name
+  tags: {column: tags, split: "|"}
+variant:
+  sku: ref
+  cost: {column: cost, type: number}
+options:
+  list: attrs
+tiers:
+  columns: {Retail: price}
+join:
+  file: combinations.csv
+  source: {delimiter: ","}
+  key: product_id
+`)
+	os.WriteFile(filepath.Join(e.dir, "products.csv"), []byte("id;name;tags\n1;Shirt;apparel|cotton\n2;Mug;kitchen\n"), 0o644)
+	os.WriteFile(filepath.Join(e.dir, "combinations.csv"), []byte(
+		"product_id,ref,cost,attrs,price\n1,SH-S,3.5,Size=S,20\n2,MUG-1,2,,9.5\n1,SH-M,3.5,Size=M,21\n"), 0o644)
+	m, err := mapping.Parse("join.yaml", mappingText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := importer.Import(context.Background(), importer.Options{Client: e.c, State: e.state, Scope: e.url,
+		Mapping: m, MappingText: mappingText, Input: filepath.Join(e.dir, "products.csv")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Products[importer.Created] != 2 || rep.Variants[importer.Created] != 3 {
+		t.Fatalf("created %v products, %v variants; want 2 and 3", rep.Products, rep.Variants)
+	}
+	live := e.liveCatalog()
+	want := map[string][]string{
+		"Shirt": {"SH-M[Size=M]Retail:21", "SH-S[Size=S]Retail:20"},
+		"Mug":   {"MUG-1[]Retail:9.5"},
+	}
+	for name, vs := range want {
+		if strings.Join(live[name], " ") != strings.Join(vs, " ") {
+			t.Errorf("%s: %v, want %v", name, live[name], vs)
+		}
+	}
+	files := map[string]int{}
+	for _, l := range readResults(t, rep.Results) {
+		files[filepath.Base(l[0])]++
+	}
+	if files["products.csv"] != 2 || files["combinations.csv"] != 3 {
+		t.Errorf("result lines per file %v, want 2 for products.csv and 3 for combinations.csv", files)
+	}
+}
