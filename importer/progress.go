@@ -130,9 +130,13 @@ func (p *Progress) sent(records int, ok bool) {
 	if !ok {
 		p.failed += records
 	}
-	bar := p.bar
+	bar, products := p.bar, p.products
 	p.mu.Unlock()
 	if bar != nil {
+		if p.stats != nil {
+			reqs, rate := p.stats()
+			bar.Describe(fmt.Sprintf("%d products: %d requests at %.1f/s", products, reqs, rate))
+		}
 		bar.Add(records)
 	}
 }
