@@ -17,19 +17,28 @@ type OptionValue struct {
 	Order int
 }
 
+// related returns the ids of resource that links holds; when it holds none
+// (a record sent without those links), the ids of the records of m that
+// link back to (back, self).
+func related[T any](links Links, resource string, m map[ID]T, linksOf func(T) Links, back string, self ID) []ID {
+	if ids := links.IDs(resource); len(ids) > 0 {
+		return ids
+	}
+	var ids []ID
+	for id, r := range m {
+		if linksOf(r).Has(back, self) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
 // Options returns the attribute/option pairs of v, ordered by the
 // attribute's order, then name. It follows v's links to AttributeOptions
 // and each option's link to its attribute; where a link is missing it looks
 // for records that link back.
 func (s *Sideloads) Options(v *Variant) []OptionValue {
-	ids := v.Links.IDs(wire.AttributeOptions)
-	if len(ids) == 0 {
-		for id, o := range s.AttributeOptions {
-			if o.Links.Has(wire.Variants, v.ID) {
-				ids = append(ids, id)
-			}
-		}
-	}
+	ids := related(v.Links, wire.AttributeOptions, s.AttributeOptions, func(o *AttributeOption) Links { return o.Links }, wire.Variants, v.ID)
 	var out []OptionValue
 	for _, oid := range ids {
 		o := s.AttributeOptions[oid]
@@ -65,14 +74,7 @@ func (s *Sideloads) Options(v *Variant) []OptionValue {
 // Prices returns the prices of v keyed by pricing tier name (the tier id
 // when the tier is not sideloaded).
 func (s *Sideloads) Prices(v *Variant) map[string]Flex {
-	ids := v.Links.IDs(wire.VariantPrices)
-	if len(ids) == 0 {
-		for id, p := range s.VariantPrices {
-			if p.Links.Has(wire.Variants, v.ID) {
-				ids = append(ids, id)
-			}
-		}
-	}
+	ids := related(v.Links, wire.VariantPrices, s.VariantPrices, func(p *VariantPrice) Links { return p.Links }, wire.Variants, v.ID)
 	out := make(map[string]Flex, len(ids))
 	for _, id := range ids {
 		p := s.VariantPrices[id]
@@ -93,14 +95,7 @@ func (s *Sideloads) Prices(v *Variant) map[string]Flex {
 
 // Tags returns the names of p's product tags, sorted.
 func (s *Sideloads) Tags(p *Product) []string {
-	ids := p.Links.IDs(wire.ProductTags)
-	if len(ids) == 0 {
-		for id, t := range s.ProductTags {
-			if t.Links.Has(wire.Products, p.ID) {
-				ids = append(ids, id)
-			}
-		}
-	}
+	ids := related(p.Links, wire.ProductTags, s.ProductTags, func(t *ProductTag) Links { return t.Links }, wire.Products, p.ID)
 	var out []string
 	for _, id := range ids {
 		if t := s.ProductTags[id]; t != nil {

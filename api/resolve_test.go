@@ -1,0 +1,44 @@
+package api
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// A record sent without links to its related records is still resolved
+// through the related records that link back to it.
+func TestResolveFollowsLinksBack(t *testing.T) {
+	for _, tc := range []struct {
+		name, variantLinks, productLinks string
+	}{
+		{"forward links", `{"AttributeOptions":[{"id":"5"}],"VariantPrices":[{"id":"7"}],"Products":[{"id":"1"}]}`, `{"ProductTags":[{"id":"9"}]}`},
+		{"links back only", `{"Products":[{"id":"1"}]}`, `[]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := `{"meta":{"current_page":"1","last_page":"1","per_page":"15","total":"1","from":"1","to":"1"},
+			"Variants":[{"id":"2","sku":"A","links":` + tc.variantLinks + `}],
+			"Products":{"1":{"id":"1","name":"Shirt","links":` + tc.productLinks + `}},
+			"Attributes":{"4":{"id":"4","name":"Size","order":"0","links":{"AttributeOptions":[{"id":"5"}]}}},
+			"AttributeOptions":{"5":{"id":"5","name":"M","links":{"Attributes":[{"id":"4"}],"Variants":[{"id":"2"}]}}},
+			"PricingTiers":{"6":{"id":"6","name":"Retail"}},
+			"VariantPrices":{"7":{"id":"7","price":"19.50","links":{"PricingTiers":[{"id":"6"}],"Variants":[{"id":"2"}]}}},
+			"ProductTags":{"9":{"id":"9","name":"summer","links":{"Products":[{"id":"1"}]}}}}`
+			var pg VariantPage
+			if err := json.Unmarshal([]byte(body), &pg); err != nil {
+				t.Fatal(err)
+			}
+			v := pg.Variants[0]
+			opts := pg.Sideloads.Options(v)
+			if len(opts) != 1 || opts[0].Attribute != "Size" || opts[0].Value != "M" {
+				t.Errorf("Options = %+v, want Size=M", opts)
+			}
+			if p := pg.Sideloads.Prices(v); p["Retail"] != "19.50" {
+				t.Errorf("Prices = %v, want Retail 19.50", p)
+			}
+			if tags := pg.Sideloads.Tags(pg.Sideloads.Product(v)); strings.Join(tags, ",") != "summer" {
+				t.Errorf("Tags = %v, want summer", tags)
+			}
+		})
+	}
+}
