@@ -3,6 +3,8 @@ package importer_test
 import (
 	"context"
 	"encoding/csv"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -242,5 +244,52 @@ join:
 	}
 	if files["products.csv"] != 2 || files["combinations.csv"] != 3 {
 		t.Errorf("result lines per file %v, want 2 for products.csv and 3 for combinations.csv", files)
+	}
+}
+
+// loseAnswers applies writes and then loses their answers, as a dropped
+// connection would: the client cannot know whether they were applied.
+type loseAnswers struct{ next http.RoundTripper }
+
+func (l loseAnswers) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := l.next.RoundTrip(r)
+	if err != nil || !isWritePath(trimAPI(r.URL.Path)) {
+		return resp, err
+	}
+	resp.Body.Close()
+	return nil, io.ErrUnexpectedEOF
+}
+
+// An update whose answer is lost is looked up, found applied, not sent
+// again, and reported as updated with what changed.
+func TestImportUpdateWithLostAnswer(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	in := e.copyTo("../samples/catalog.csv", nil)
+	if _, err := e.importFile(context.Background(), "generic", in, nil); err != nil {
+		t.Fatal(err)
+	}
+	changed := e.copyTo("../samples/catalog.csv", func(s string) string {
+		return strings.Replace(s, ",0.22,7.5,084012300074,12,", ",0.25,7.5,084012300074,12,", 1)
+	})
+	c, err := api.NewClient(e.url+"/api2", "tok", api.WithRate(1000, 100), api.WithHTTPClient(&http.Client{Transport: loseAnswers{http.DefaultTransport}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := e.srv.Counters().Requests
+	rep, err := e.importFile(context.Background(), "generic", changed, func(o *importer.Options) { o.Client = c })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := writes(before, e.srv.Counters().Requests); w != 1 {
+		t.Errorf("%d writes sent, want the update once (its answer lost, then looked up)", w)
+	}
+	var line []string
+	for _, l := range readResults(t, rep.Results) {
+		if l[3] == "TEE-BLA-S" {
+			line = l
+		}
+	}
+	if line == nil || line[4] != "updated" || !strings.Contains(line[7], `weight "0.22" → "0.25"`) {
+		t.Errorf("result line of TEE-BLA-S = %q, want updated with the weight change", line)
 	}
 }

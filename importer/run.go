@@ -452,7 +452,8 @@ func indexOfVariant(pp *ProductPlan, v *catalog.Variant) int {
 }
 
 // mergePlan folds a re-plan into the original: what the first plan meant to
-// create or update and the re-plan finds done keeps the original action.
+// create or update and the re-plan finds done keeps the original action and
+// changes (the results file reports them).
 func mergePlan(orig, npp *ProductPlan) {
 	if npp.Action == Failed || npp.Action == Skipped {
 		orig.Action, orig.Reason = npp.Action, npp.Reason
@@ -468,10 +469,15 @@ func mergePlan(orig, npp *ProductPlan) {
 		if nvp.Action == Failed || nvp.Action == Skipped {
 			ovp.Action, ovp.Reason = nvp.Action, nvp.Reason
 		}
-		// The re-plan's changes are what remains to write.
-		ovp.Changes, ovp.Tiers = nvp.Changes, nvp.Tiers
+		// What remains to write is in the re-plan's records; the original
+		// changes stay for the results file when nothing remains.
+		if len(nvp.Changes) > 0 {
+			ovp.Changes, ovp.Tiers = nvp.Changes, nvp.Tiers
+		}
 	}
-	orig.Changes, orig.TagsChanged = npp.Changes, npp.TagsChanged
+	if len(npp.Changes) > 0 {
+		orig.Changes, orig.TagsChanged = npp.Changes, npp.TagsChanged
+	}
 }
 
 // settleOpenIntents settles the intents an earlier attempt left open (sent
@@ -654,7 +660,11 @@ func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.
 		}
 	}
 	x.mu.Unlock()
-	results, _ := json.Marshal(map[string]any{"ids": res.IDs, "failed": failed})
+	var written []api.ID
+	if res != nil {
+		written = res.IDs
+	}
+	results, _ := json.Marshal(map[string]any{"ids": written, "failed": failed})
 	if err := x.State.RecordOutcome(ctx, intent, outcome, results); err != nil {
 		return err
 	}
