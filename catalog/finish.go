@@ -53,6 +53,13 @@ func (g *Grouper) merge(i, j int32) {
 	p.ProductRows = append(p.ProductRows, q.ProductRows...)
 	p.Errs = append(p.Errs, q.Errs...)
 	mi, mj := &g.meta[i], &g.meta[j]
+	// Attribute names given on j's rows name i's options too (pairs
+	// whose name is given on one row only).
+	for s := 1; s <= mj.slotCount(); s++ {
+		if id, ok := mj.slotID(s); ok {
+			mi.setSlot(s, id)
+		}
+	}
 	if mj.unresolved {
 		mi.unresolved = true
 		if mj.x != nil {

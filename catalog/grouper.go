@@ -266,14 +266,19 @@ func (mt *meta) setSlot(slot int, id uint32) {
 	x.moreSlots[slot-len(mt.slots)-1] = id + 1
 }
 
-// slotIDs returns the name ids of the option pairs, in pair order.
-func (mt *meta) slotIDs() []uint32 {
-	var out []uint32
+// slotCount is the number of option pair slots mt has room for.
+func (mt *meta) slotCount() int {
 	n := len(mt.slots)
 	if mt.x != nil {
 		n += len(mt.x.moreSlots)
 	}
-	for s := 1; s <= n; s++ {
+	return n
+}
+
+// slotIDs returns the name ids of the option pairs, in pair order.
+func (mt *meta) slotIDs() []uint32 {
+	var out []uint32
+	for s := 1; s <= mt.slotCount(); s++ {
 		if id, ok := mt.slotID(s); ok {
 			out = append(out, id)
 		}

@@ -379,6 +379,42 @@ options:
 	}
 }
 
+// An attribute name given on one child row names the option of another
+// child row of the same product (Shopify-style pairs after a merge).
+func TestGroupChildrenCarryNamesAcrossRows(t *testing.T) {
+	src := `
+group:
+  by: children
+  key: sku
+  children: {column: kids, split: ","}
+product:
+  name: name
+variant:
+  sku: sku
+options:
+  pairs:
+    - {name: on, value: ov}
+`
+	header := []string{"sku", "name", "kids", "on", "ov"}
+	res := group(t, src, header,
+		[]string{"shirt", "Shirt", "red, blue", "", ""},
+		[]string{"red", "Shirt red", "", "Color", "Red"},
+		[]string{"blue", "Shirt blue", "", "", "Blue"},
+	)
+	shirt := byKey(res)["shirt"]
+	if !shirt.Valid() {
+		t.Fatalf("shirt: %s", errText(shirt))
+	}
+	if got := strings.Join(shirt.Attributes, ","); got != "Color" {
+		t.Errorf("attributes %q", got)
+	}
+	for _, v := range shirt.Variants {
+		if val, ok := v.Option("Color"); !ok || val == "" {
+			t.Errorf("%s: no Color", v.SKU)
+		}
+	}
+}
+
 func TestGroupJoin(t *testing.T) {
 	src := `
 group:
