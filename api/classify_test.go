@@ -259,3 +259,57 @@ func TestTokenNeverLeaks(t *testing.T) {
 		t.Error("nothing was logged")
 	}
 }
+
+// TestTokenCutByTruncationNeverLeaks echoes the token where the error
+// message (300 bytes) and the debug trace (2048 bytes of a body) are cut:
+// a prefix of the token must not survive the cut.
+func TestTokenCutByTruncationNeverLeaks(t *testing.T) {
+	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+		tok := r.Header.Get("access_token")
+		msg := strings.Repeat("x", 300-6) + tok // APIError quotes 300 bytes
+		ans := `{"message":"` + msg
+		ans += strings.Repeat("y", 2048-6-len(ans)) + tok // the trace shows 2048
+		ans += strings.Repeat("z", 100) + `"}`
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte(ans))
+	})
+	var trace bytes.Buffer
+	c := newTestClient(t, srv.URL, WithDebug(&trace), WithRetries(0))
+	_, err := c.Variants.Get(context.Background(), "1")
+	if err == nil {
+		t.Fatal("want a 401 error")
+	}
+	prefix := testToken[:6]
+	if strings.Contains(err.Error(), prefix) {
+		t.Errorf("error leaks the start of the token: %s", err)
+	}
+	if !strings.Contains(err.Error(), "xxx"+redacted[:3]) {
+		t.Errorf("error lost the redacted message: %s", err)
+	}
+	if strings.Contains(trace.String(), prefix) {
+		t.Errorf("debug trace leaks the start of the token:\n%s", trace.String())
+	}
+	if !strings.Contains(trace.String(), "more bytes]") {
+		t.Errorf("trace did not cut the long body:\n%s", trace.String())
+	}
+}
+
+func TestClipKeepsRunesWhole(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+		more int
+	}{
+		{"short", 10, "short", 0},
+		{"abcdef", 3, "abc", 3},
+		{"aé", 2, "a", 2}, // é is 2 bytes: not split
+		{"日本", 4, "日", 3},
+	}
+	for _, tt := range tests {
+		got, more := clip(tt.in, tt.n)
+		if got != tt.want || more != tt.more {
+			t.Errorf("clip(%q, %d) = %q, %d; want %q, %d", tt.in, tt.n, got, more, tt.want, tt.more)
+		}
+	}
+}

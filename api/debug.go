@@ -20,7 +20,7 @@ func (c *Client) traceRequest(req *http.Request, body []byte) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "--> %s %s\n", req.Method, req.URL.Redacted())
 	writeHeaders(&b, req.Header)
-	writeBody(&b, req.Header.Get("Content-Type"), body)
+	c.writeBody(&b, req.Header.Get("Content-Type"), body)
 	c.writeTrace(b.String())
 }
 
@@ -31,7 +31,7 @@ func (c *Client) traceResponse(resp *http.Response, body []byte, d time.Duration
 	var b strings.Builder
 	fmt.Fprintf(&b, "<-- %s (%s)\n", resp.Status, d.Round(time.Millisecond))
 	writeHeaders(&b, resp.Header)
-	writeBody(&b, resp.Header.Get("Content-Type"), body)
+	c.writeBody(&b, resp.Header.Get("Content-Type"), body)
 	c.writeTrace(b.String())
 }
 
@@ -64,15 +64,19 @@ func writeHeaders(b *strings.Builder, h http.Header) {
 	}
 }
 
-func writeBody(b *strings.Builder, contentType string, body []byte) {
+// writeBody shows body, redacted before it is cut to traceBodyBytes (a cut
+// through the token would leave a prefix redact no longer recognises).
+func (c *Client) writeBody(b *strings.Builder, contentType string, body []byte) {
 	switch {
 	case len(body) == 0:
 	case strings.HasPrefix(contentType, "multipart/"):
 		fmt.Fprintf(b, "[multipart body, %d bytes]\n", len(body))
-	case len(body) > traceBodyBytes:
-		fmt.Fprintf(b, "%s... [%d more bytes]\n", body[:traceBodyBytes], len(body)-traceBodyBytes)
 	default:
-		b.Write(body)
+		shown, more := clip(c.redact(string(body)), traceBodyBytes)
+		b.WriteString(shown)
+		if more > 0 {
+			fmt.Fprintf(b, "... [%d more bytes]", more)
+		}
 		b.WriteByte('\n')
 	}
 	b.WriteByte('\n')

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"lading/api/wire"
 )
@@ -222,10 +223,13 @@ func (c *Client) apiError(method, path string, status int, body []byte) *APIErro
 	} else {
 		e.Message = strings.TrimSpace(string(body))
 	}
-	if len(e.Message) > 300 {
-		e.Message = e.Message[:300] + "..."
+	// Redact before cutting: a cut through the token would leave a prefix
+	// that redact no longer recognises.
+	msg, more := clip(c.redact(e.Message), maxMessageBytes)
+	if more > 0 {
+		msg += "..."
 	}
-	e.Message = c.redact(e.Message)
+	e.Message = msg
 	return e
 }
 
@@ -238,3 +242,19 @@ func (c *Client) redact(s string) string {
 }
 
 const redacted = "[REDACTED]"
+
+// maxMessageBytes bounds the message an APIError quotes from an answer.
+const maxMessageBytes = 300
+
+// clip cuts s to at most n bytes without splitting a UTF-8 sequence, and
+// returns how many bytes it left off.
+func clip(s string, n int) (string, int) {
+	if len(s) <= n {
+		return s, 0
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut], len(s) - cut
+}
