@@ -44,6 +44,23 @@ func newOAuthState(clients []Client) *oauthState {
 	return o
 }
 
+// issue records a new code for client and redirect. Codes never
+// exchanged are dropped once expired, so authorizations that are not
+// followed by a token request do not pile up.
+func (o *oauthState) issue(client, redirect string) string {
+	code := randomHex(16)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	now := o.now()
+	for c, ac := range o.codes {
+		if now.After(ac.expires) {
+			delete(o.codes, c)
+		}
+	}
+	o.codes[code] = authCode{client: client, redirect: redirect, expires: now.Add(codeTTL)}
+	return code
+}
+
 func randomHex(n int) string {
 	b := make([]byte, n)
 	if _, err := rand.Read(b); err != nil {
@@ -83,10 +100,7 @@ func (s *Server) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("redirect_uri %q is not a URL: %v", redirect, err))
 		return
 	}
-	code := randomHex(16)
-	s.oauth.mu.Lock()
-	s.oauth.codes[code] = authCode{client: id, redirect: redirect, expires: s.oauth.now().Add(codeTTL)}
-	s.oauth.mu.Unlock()
+	code := s.oauth.issue(id, redirect)
 	tq := target.Query()
 	tq.Set("code", code)
 	if state, has := q["state"]; has {

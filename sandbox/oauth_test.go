@@ -148,3 +148,21 @@ func TestCodeExpires(t *testing.T) {
 	p.Del("scope")
 	exchangeForm(t, e, p).expect(t, 400)
 }
+
+// Codes that are never exchanged are dropped once expired, so repeated
+// authorizations do not grow the server's memory without bound.
+func TestUnexchangedCodesDropped(t *testing.T) {
+	e := newEnv(t, Options{Clients: []Client{testClient}})
+	for range 5 {
+		codeOf(t, authorize(t, e, authQuery()))
+	}
+	e.srv.oauth.setClock(func() time.Time { return time.Now().Add(codeTTL + time.Second) })
+	code := codeOf(t, authorize(t, e, authQuery()))
+	e.srv.oauth.mu.Lock()
+	n := len(e.srv.oauth.codes)
+	e.srv.oauth.mu.Unlock()
+	if n != 1 {
+		t.Errorf("%d codes kept after the others expired, want 1 (the new one)", n)
+	}
+	exchangeForm(t, e, tokenParams(code)).expect(t, 200)
+}
