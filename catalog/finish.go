@@ -322,9 +322,12 @@ func checkCombinations(p *Product) {
 	}
 }
 
-// duplicateSKUs reports every row whose SKU another row has too. It sorts
-// the SKUs' hashes (cheaper than a map of a million strings) and compares
-// the strings of equal hashes only.
+// maxListedRows is how many other rows a duplicate-SKU message names.
+const maxListedRows = 10
+
+// duplicateSKUs reports every row whose SKU another row has too, naming up
+// to maxListedRows of the others. It sorts the SKUs' hashes (cheaper than a
+// map of a million strings) and compares the strings of equal hashes only.
 func (g *Grouper) duplicateSKUs() {
 	type at struct {
 		h    uint64
@@ -346,9 +349,14 @@ func (g *Grouper) duplicateSKUs() {
 			}
 		}
 	}
+	variant := func(r at) *Variant { return &g.products[r.p].Variants[r.v] }
+	// Equal SKUs end up next to each other.
 	slices.SortFunc(all, func(a, b at) int {
 		if a.h != b.h {
 			return cmp.Compare(a.h, b.h)
+		}
+		if c := strings.Compare(variant(a).SKU, variant(b).SKU); c != 0 {
+			return c
 		}
 		if a.p != b.p {
 			return cmp.Compare(a.p, b.p)
@@ -359,23 +367,27 @@ func (g *Grouper) duplicateSKUs() {
 	if g.m != nil {
 		col = g.m.Variant.SKU.Describe()
 	}
-	sku := func(r at) string { return g.products[r.p].Variants[r.v].SKU }
 	for lo := 0; lo < len(all); {
 		hi := lo + 1
-		for hi < len(all) && all[hi].h == all[lo].h {
+		for hi < len(all) && all[hi].h == all[lo].h && variant(all[hi]).SKU == variant(all[lo]).SKU {
 			hi++
 		}
-		for _, r := range all[lo:hi] {
-			var others []string
-			for _, o := range all[lo:hi] {
-				if o != r && sku(o) == sku(r) {
-					others = append(others, g.products[o.p].Variants[o.v].Row.String())
+		if run := all[lo:hi]; len(run) > 1 {
+			for k, r := range run {
+				// The first rows of the run, this one left out.
+				var others []string
+				for j, o := range run[:min(len(run), maxListedRows+1)] {
+					if j != k && len(others) < maxListedRows {
+						others = append(others, variant(o).Row.String())
+					}
 				}
-			}
-			if len(others) > 0 {
+				rule := "duplicate SKU: also on " + strings.Join(others, ", ")
+				if more := len(run) - 1 - len(others); more > 0 {
+					rule += fmt.Sprintf(" and %d more rows", more)
+				}
+				v := variant(r)
 				p := g.products[r.p]
-				p.Errs = append(p.Errs, RowError{Row: p.Variants[r.v].Row, Column: col, Value: sku(r), Target: "variant.sku",
-					Rule: "duplicate SKU: also on " + strings.Join(others, ", ")})
+				p.Errs = append(p.Errs, RowError{Row: v.Row, Column: col, Value: v.SKU, Target: "variant.sku", Rule: rule})
 			}
 		}
 		lo = hi

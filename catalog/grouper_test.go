@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -411,6 +412,29 @@ options:
 	for _, v := range shirt.Variants {
 		if val, ok := v.Option("Color"); !ok || val == "" {
 			t.Errorf("%s: no Color", v.SKU)
+		}
+	}
+}
+
+// A SKU shared by many rows (a placeholder like "N/A") gives each row one
+// message of bounded length, not a list of every other row.
+func TestGroupManyDuplicateSKUs(t *testing.T) {
+	const n = 1000
+	rows := make([][]string, n)
+	for i := range rows {
+		rows[i] = []string{fmt.Sprint("P", i), "Name", "", "N/A", "", "", "", "", "", "", ""}
+	}
+	res := group(t, keyMapping, keyHeader, rows...)
+	if len(res.Products) != n {
+		t.Fatalf("%d products", len(res.Products))
+	}
+	first := `duplicate SKU: also on in.csv row 3, in.csv row 4, in.csv row 5, in.csv row 6, in.csv row 7, in.csv row 8, in.csv row 9, in.csv row 10, in.csv row 11, in.csv row 12 and 989 more rows`
+	if got := errText(res.Products[0]); !strings.HasSuffix(got, first) {
+		t.Errorf("first row:\n%s\nwant it to end with\n%s", got, first)
+	}
+	for _, p := range res.Products {
+		if len(p.Errs) != 1 || len(p.Errs[0].Rule) > 250 || !strings.Contains(p.Errs[0].Rule, " and 989 more rows") {
+			t.Fatalf("%s: %d errors: %s", p.Key, len(p.Errs), clip(errText(p)))
 		}
 	}
 }
