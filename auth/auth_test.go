@@ -202,3 +202,45 @@ func TestLoginHonoursContext(t *testing.T) {
 		t.Fatal("Login did not return after cancel")
 	}
 }
+
+// TestLoginNeverShowsTheSecret has the token endpoint echo the client secret
+// in its error answer, raw and form-encoded as the request carried it.
+func TestLoginNeverShowsTheSecret(t *testing.T) {
+	const secret = "s3/cr+t&x=y"
+	for name, echo := range map[string]string{
+		"raw":          secret,
+		"form-encoded": url.QueryEscape(secret),
+		"path-escaped": url.PathEscape(secret),
+	} {
+		t.Run(name, func(t *testing.T) {
+			prov := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Error(w, "bad request: client_secret="+echo+" is not valid", http.StatusBadRequest)
+			}))
+			defer prov.Close()
+			redirect := fmt.Sprintf("http://127.0.0.1:%d/callback", freePort(t))
+			open := func(u string) error {
+				au, err := url.Parse(u)
+				if err != nil {
+					return err
+				}
+				go func() {
+					resp, err := http.Get(redirect + "?code=c&state=" + url.QueryEscape(au.Query().Get("state")))
+					if err == nil {
+						resp.Body.Close()
+					}
+				}()
+				return nil
+			}
+			_, err := Login(context.Background(), LoginConfig{
+				BaseURL: prov.URL, ClientID: "cid", ClientSecret: secret, RedirectURI: redirect,
+				OpenURL: open, Timeout: 10 * time.Second,
+			})
+			if err == nil {
+				t.Fatal("want the token exchange to fail")
+			}
+			if strings.Contains(err.Error(), echo) || !strings.Contains(err.Error(), "[REDACTED]") {
+				t.Errorf("error does not hide the secret: %v", err)
+			}
+		})
+	}
+}

@@ -186,10 +186,18 @@ func Login(ctx context.Context, lc LoginConfig) (string, error) {
 	return tok.AccessToken, nil
 }
 
-// redactErr removes a secret from an error's text, in case a server echoes it.
+// redactErr removes a secret from an error's text, in case a server echoes
+// it: as sent, and as it appears in a form-encoded body or a query.
 func redactErr(err error, secret string) error {
-	if secret == "" || !strings.Contains(err.Error(), secret) {
+	if secret == "" {
 		return err
 	}
-	return errors.New(strings.ReplaceAll(err.Error(), secret, "[REDACTED]"))
+	text := err.Error()
+	for _, form := range []string{secret, url.QueryEscape(secret), url.PathEscape(secret)} {
+		text = strings.ReplaceAll(text, form, "[REDACTED]")
+	}
+	if text == err.Error() {
+		return err
+	}
+	return errors.New(text)
 }
