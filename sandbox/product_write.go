@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -246,7 +247,7 @@ func (t *txn) refreshAutoDescriptions(p productRef) error {
 
 // bulkProducts applies bulk_action {archive: 1} or {Tags: [{id, assign}]}
 // to the products listed by id. [Spec] bulk archive, bulk tag.
-func bulkProducts(t *txn, c *call, action record, recs []record) ([]wireResult, error) {
+func bulkProducts(t *txn, c *call, action record, recs []record) ([]wire.WriteResult, error) {
 	account := c.acc.account
 	_, archive := action[wire.BulkArchive]
 	tagsV, hasTags := action[wire.BulkTags]
@@ -269,8 +270,12 @@ func bulkProducts(t *txn, c *call, action record, recs []record) ([]wireResult, 
 				return nil, badRequest("%s.Tags[%d] must be an object", wire.KeyBulkAction, i)
 			}
 			ids, err := t.resolveTags(account, []record{obj}, fmt.Sprintf("%s.Tags[%d]", wire.KeyBulkAction, i))
+			var re *recErr
+			if errors.As(err, &re) {
+				return nil, badRequest("%s", re.msg)
+			}
 			if err != nil {
-				return nil, badRequest("%s", err)
+				return nil, err
 			}
 			assign := true
 			if v, has := obj[wire.BulkAssign]; has {
@@ -279,41 +284,27 @@ func bulkProducts(t *txn, c *call, action record, recs []record) ([]wireResult, 
 			ops = append(ops, tagOp{id: ids[0], assign: assign})
 		}
 	}
-	results := make([]wireResult, len(recs))
-	for i, rec := range recs {
-		err := t.savepoint(func() error {
-			id, has, err := idField(rec, "")
-			if err != nil {
-				return err
-			}
-			if !has {
-				return fieldErr("id", "a bulk action names existing products by id")
-			}
-			if _, err := t.liveProduct(account, id, ""); err != nil {
-				return err
-			}
-			if archive {
-				if _, err := t.exec(`UPDATE products SET archived = ?, updated_at = ? WHERE id = ?`, flag(action[wire.BulkArchive]), t.now, id); err != nil {
-					return err
-				}
-			}
-			for _, op := range ops {
-				if err := t.tagProduct(id, op.id, op.assign); err != nil {
-					return err
-				}
-			}
-			results[i] = wireResult{ID: itoa(id)}
-			return nil
-		})
+	return t.applyEach(recs, func(i int, rec record) (int64, error) {
+		id, has, err := idField(rec, "")
 		if err != nil {
-			re, ok := err.(*recErr)
-			if !ok {
-				return nil, err
-			}
-			results[i] = wireResult{Error: &wire.RecordError{Index: i, Field: re.field, Message: re.msg}}
+			return 0, err
 		}
-	}
-	return results, nil
+		if !has {
+			return 0, fieldErr("id", "a bulk action names existing products by id")
+		}
+		if _, err := t.liveProduct(account, id, ""); err != nil {
+			return 0, err
+		}
+		if archive {
+			if _, err := t.exec(`UPDATE products SET archived = ?, updated_at = ? WHERE id = ?`, flag(action[wire.BulkArchive]), t.now, id); err != nil {
+				return 0, err
+			}
+		}
+		for _, op := range ops {
+			if err := t.tagProduct(id, op.id, op.assign); err != nil {
+				return 0, err
+			}
+		}
+		return id, nil
+	})
 }
-
-type wireResult = wire.WriteResult

@@ -360,32 +360,18 @@ func (s *Server) serveWrite(wr *writer, c *call) (int, []byte) {
 	}
 	var results []wire.WriteResult
 	err := s.st.do(c.r.Context(), func(t *txn) error {
+		var err error
 		if ba, has := c.env[wire.KeyBulkAction]; has && ba != nil {
 			obj, ok := ba.(map[string]any)
 			if wr.bulk == nil || !ok {
 				return badRequest("%s does not take a %s object here", wr.resource, wire.KeyBulkAction)
 			}
-			var err error
 			results, err = wr.bulk(t, c, obj, recs)
-			return err
+		} else {
+			results, err = t.applyEach(recs, func(i int, rec record) (int64, error) { return wr.apply(t, c, i, rec) })
 		}
-		results = make([]wire.WriteResult, len(recs))
-		for i, rec := range recs {
-			var id int64
-			err := t.savepoint(func() error {
-				var err error
-				id, err = wr.apply(t, c, i, rec)
-				return err
-			})
-			var re *recErr
-			switch {
-			case err == nil:
-				results[i] = wire.WriteResult{ID: itoa(id)}
-			case errors.As(err, &re):
-				results[i] = wire.WriteResult{Error: &wire.RecordError{Index: i, Field: re.field, Message: re.msg}}
-			default:
-				return err
-			}
+		if err != nil {
+			return err
 		}
 		return t.recheckWaiting(c.acc.account)
 	})
@@ -399,6 +385,31 @@ func (s *Server) serveWrite(wr *writer, c *call) (int, []byte) {
 		return aerr.status, b
 	}
 	return writeAnswer(wr.resource, results)
+}
+
+// applyEach applies fn to every record, each in its own savepoint: a
+// record failing with a *recErr is undone alone and answered with its
+// error; any other error fails the whole write. [B.2]
+func (t *txn) applyEach(recs []record, fn func(i int, rec record) (int64, error)) ([]wire.WriteResult, error) {
+	results := make([]wire.WriteResult, len(recs))
+	for i, rec := range recs {
+		var id int64
+		err := t.savepoint(func() error {
+			var err error
+			id, err = fn(i, rec)
+			return err
+		})
+		var re *recErr
+		switch {
+		case err == nil:
+			results[i] = wire.WriteResult{ID: itoa(id)}
+		case errors.As(err, &re):
+			results[i] = wire.WriteResult{Error: &wire.RecordError{Index: i, Field: re.field, Message: re.msg}}
+		default:
+			return nil, err
+		}
+	}
+	return results, nil
 }
 
 // writeRecords checks the envelope's record array and its size. [B.3]
