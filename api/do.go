@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptrace"
@@ -182,6 +183,12 @@ func retryAfter(v string, now time.Time) time.Duration {
 	}
 	var d time.Duration
 	if secs, err := strconv.ParseFloat(v, 64); err == nil {
+		switch { // before converting: 1e20 s overflows a Duration
+		case math.IsNaN(secs):
+			return 0
+		case secs >= maxRetryAfter.Seconds():
+			return maxRetryAfter
+		}
 		d = time.Duration(secs * float64(time.Second))
 	} else if t, err := http.ParseTime(v); err == nil {
 		d = t.Sub(now)

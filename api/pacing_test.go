@@ -253,6 +253,9 @@ func TestRetryAfterParsing(t *testing.T) {
 		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second},
 		{now.Add(-time.Hour).Format(http.TimeFormat), 0},
 		{"86400", maxRetryAfter},
+		{"1e20", maxRetryAfter}, // overflows a Duration
+		{"+Inf", maxRetryAfter},
+		{"NaN", 0},
 	}
 	for _, tt := range tests {
 		if got := retryAfter(tt.in, now); got != tt.want {
