@@ -37,7 +37,7 @@ func listPages[P any, PP interface {
 				yield(nil, err)
 				return
 			}
-			p, err := readPage[P, PP](ctx, c, resource, wire.ListPath(resource), body)
+			p, err := readPage[P, PP](ctx, c, wire.ListPath(resource), body)
 			if err != nil {
 				yield(nil, fmt.Errorf("%w (page %d)", err, num))
 				return
@@ -65,7 +65,7 @@ func listPages[P any, PP interface {
 func readPage[P any, PP interface {
 	*P
 	json.Unmarshaler
-}](ctx context.Context, c *Client, resource, path string, body []byte) (*P, error) {
+}](ctx context.Context, c *Client, path string, body []byte) (*P, error) {
 	ans, err := c.do(ctx, call{path: path, body: body})
 	if err != nil {
 		return nil, err
@@ -99,7 +99,7 @@ func getPage[P any, PP interface {
 	if err != nil {
 		return nil, err
 	}
-	return readPage[P, PP](ctx, c, resource, wire.DetailPath(resource), body)
+	return readPage[P, PP](ctx, c, wire.DetailPath(resource), body)
 }
 
 // records flattens a page iterator into its records.
