@@ -51,6 +51,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"import", "--template", "generic", "../samples/catalog.csv", "--json"}, "put flags before it"},
 		{[]string{"import", "--template", "generic", "--mode", "sideways", "../samples/catalog.csv"}, "create-only"},
 		{[]string{"import", "--template", "generic", "--batch-size", "500", "../samples/catalog.csv"}, "1 to 100"},
+		{[]string{"--concurrency", "0", "import", "--template", "generic", "../samples/catalog.csv"}, "--concurrency 0"},
 		{[]string{"--no-such-flag"}, "no-such-flag"},
 		{[]string{"templates", "show", "nosuch"}, "shopify"},
 		{[]string{"sandbox", "--client", "bad"}, "ID:SECRET:REDIRECT_URI"},

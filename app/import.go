@@ -100,6 +100,9 @@ func runImport(c *cli.Context) error {
 	if bs := c.Int("batch-size"); bs < 1 || bs > 100 {
 		return Usagef("--batch-size %d: want 1 to 100 records per request", bs)
 	}
+	if n := c.Int("concurrency"); n < 1 {
+		return Usagef("--concurrency %d: want at least 1 request in flight", n)
+	}
 	client, token, err := newClient(c)
 	if err != nil {
 		return err
