@@ -53,33 +53,51 @@ func csvDecoder(name string, head []byte) (encoding.Encoding, error) {
 type utf8Guard struct {
 	r       io.Reader
 	invalid bool
-	split   bool // the previous chunk ended inside a multi-byte rune
+	// cut holds the start of a rune the previous chunk ended inside; the
+	// next chunk completes it (or shows it is not UTF-8).
+	cut []byte
 }
 
 func (g *utf8Guard) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
-	if n > 0 && !g.invalid {
-		b := p[:n]
-		if g.split { // finish the rune cut by the previous chunk
-			for i := 0; i < 3 && len(b) > 0 && b[0]&0xC0 == 0x80; i++ {
-				b = b[1:]
-			}
-		}
-		g.split = false
-		// Leave out a rune cut at the end of this chunk.
-		for i := 1; i <= 3 && i <= len(b); i++ {
-			if c := b[len(b)-i]; c >= 0xC0 {
-				if !utf8.FullRune(b[len(b)-i:]) {
-					b, g.split = b[:len(b)-i], true
-				}
-				break
-			} else if c < 0x80 {
-				break
-			}
-		}
-		if !utf8.Valid(b) {
-			g.invalid = true
-		}
+	if !g.invalid {
+		g.check(p[:n], err != nil)
 	}
 	return n, err
+}
+
+// check notes whether b, the next chunk read, holds a byte that is not
+// UTF-8; last says no chunk follows.
+func (g *utf8Guard) check(b []byte, last bool) {
+	if len(g.cut) > 0 && len(b) > 0 {
+		// Complete the rune the previous chunk cut: at most 3 more bytes.
+		r := append(g.cut, b[:min(len(b), utf8.UTFMax-1)]...)
+		if !utf8.FullRune(r) {
+			g.cut = r // b was all of it and still not enough
+			b = nil
+		} else {
+			c, size := utf8.DecodeRune(r)
+			if c == utf8.RuneError && size == 1 {
+				g.invalid = true
+				return
+			}
+			b = b[size-len(g.cut):]
+			g.cut = g.cut[:0]
+		}
+	}
+	// Leave out a rune cut at the end of this chunk.
+	for i := 1; i <= utf8.UTFMax-1 && i <= len(b); i++ {
+		if c := b[len(b)-i]; c >= 0xC0 {
+			if !utf8.FullRune(b[len(b)-i:]) {
+				g.cut = append(g.cut[:0], b[len(b)-i:]...)
+				b = b[:len(b)-i]
+			}
+			break
+		} else if c < 0x80 {
+			break
+		}
+	}
+	if !utf8.Valid(b) || last && len(g.cut) > 0 {
+		g.invalid = true
+	}
 }

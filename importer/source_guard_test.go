@@ -1,0 +1,58 @@
+package importer
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// The guard sees the text in whatever chunks the file gives; a bad byte
+// must be caught wherever a chunk boundary falls, and a valid rune cut by
+// one must not be taken for a bad byte.
+func TestUTF8GuardChunkBoundaries(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		invalid    bool
+	}{
+		{"valid multi-byte runes", "café, 日本, 🙂 and ü", false},
+		{"latin-1 é before a letter", "caf\xe9 au lait", true},
+		{"latin-1 é at the end", "caf\xe9", true},
+		{"rune cut short at the end", "ok \xe2\x82", true},
+		{"lead byte then a new lead", "a\xe2\xe2\x82\xac", true},
+		{"stray continuation byte", "a\x80b", true},
+	} {
+		for _, chunked := range []struct {
+			name string
+			r    func(string) io.Reader
+		}{
+			{"whole", func(s string) io.Reader { return strings.NewReader(s) }},
+			{"one byte at a time", func(s string) io.Reader { return iotest.OneByteReader(strings.NewReader(s)) }},
+			{"two bytes at a time", func(s string) io.Reader { return &chunkReader{s: s, n: 2} }},
+		} {
+			g := &utf8Guard{r: chunked.r(tc.text)}
+			got, err := io.ReadAll(g)
+			if err != nil || string(got) != tc.text {
+				t.Fatalf("%s, %s: read %q, %v", tc.name, chunked.name, got, err)
+			}
+			if g.invalid != tc.invalid {
+				t.Errorf("%s, %s: invalid = %v, want %v", tc.name, chunked.name, g.invalid, tc.invalid)
+			}
+		}
+	}
+}
+
+// chunkReader reads s n bytes at a time.
+type chunkReader struct {
+	s string
+	n int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.s)
+	c.s = c.s[k:]
+	return k, nil
+}
