@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"lading/api/wire"
 	"lading/importer"
 	"lading/mapping"
 	"lading/state"
@@ -97,8 +99,8 @@ func runImport(c *cli.Context) error {
 	if err != nil {
 		return &UsageError{Err: err}
 	}
-	if bs := c.Int("batch-size"); bs < 1 || bs > 100 {
-		return Usagef("--batch-size %d: want 1 to 100 records per request", bs)
+	if bs := c.Int("batch-size"); bs < 1 || bs > wire.MaxWriteRecords {
+		return Usagef("--batch-size %d: want 1 to %d records per request", bs, wire.MaxWriteRecords)
 	}
 	if n := c.Int("concurrency"); n < 1 {
 		return Usagef("--concurrency %d: want at least 1 request in flight", n)
@@ -149,7 +151,7 @@ func runImport(c *cli.Context) error {
 	case errors.Is(err, importer.ErrInterrupted):
 		return &InterruptedError{Msg: err.Error()}
 	case errors.Is(err, importer.ErrInvalid):
-		return &PartialError{Failed: rep.Rows["failed"], Total: total(rep.Rows), What: "rows (nothing sent: --strict)"}
+		return &PartialError{Failed: rep.Failed(), Total: total(rep.Rows), What: "rows (nothing sent: --strict)"}
 	case errors.As(err, &mErr), errors.As(err, &mList):
 		return &UsageError{Err: err}
 	case err != nil:
@@ -181,21 +183,12 @@ func countsText(cs importer.Counts) string {
 	}
 	var rest []string
 	for a, n := range cs {
-		if !containsAction(order, a) && n > 0 {
+		if !slices.Contains(order, a) && n > 0 {
 			rest = append(rest, fmt.Sprintf("%d %s", n, a))
 		}
 	}
 	sort.Strings(rest)
 	return strings.Join(append(parts, rest...), ", ")
-}
-
-func containsAction(as []importer.Action, a importer.Action) bool {
-	for _, b := range as {
-		if a == b {
-			return true
-		}
-	}
-	return false
 }
 
 func printReport(w io.Writer, rep *importer.Report, rate float64) {
