@@ -154,17 +154,13 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 		return vs, nil
 	}
 	list := idList(ids)
-	rows, err := t.query(`SELECT id, product_id, sku, description, notes, weight, cost, average_cost, upc, location_1,
-		low_stock_alert, supplier_cost, supplier_id, consignment, local_id, sort_order, bundle, component, stock,
-		committed_stock, auto_description, auto_description_with_option_type, deleted, created_at, updated_at
-		FROM variants WHERE id IN `+inIDs, list)
-	if err != nil {
-		return nil, err
-	}
 	products := &uniq{}
 	links := map[int64]map[string]any{}
 	bundles := []int64{}
-	for rows.Next() {
+	err := t.each(`SELECT id, product_id, sku, description, notes, weight, cost, average_cost, upc, location_1,
+		low_stock_alert, supplier_cost, supplier_id, consignment, local_id, sort_order, bundle, component, stock,
+		committed_stock, auto_description, auto_description_with_option_type, deleted, created_at, updated_at
+		FROM variants WHERE id IN `+inIDs, []any{list}, func(rows *sql.Rows) error {
 		var (
 			id, product, sortOrder, stock, committed       int64
 			sku, desc, notes, avgCost, loc, supCost, supID string
@@ -175,8 +171,7 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 		if err := rows.Scan(&id, &product, &sku, &desc, &notes, &weight, &cost, &avgCost, &upc, &loc,
 			&lowStock, &supCost, &supID, &consignment, &localID, &sortOrder, &bundle, &component, &stock,
 			&committed, &auto, &autoType, &deleted, &created, &updated); err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
 		products.add(product)
 		l := map[string]any{
@@ -200,9 +195,9 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 			"deleted": boolStr(deleted), "created_at": created, "updated_at": updated,
 			wire.KeyLinks: l,
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	for _, id := range ids {
@@ -220,54 +215,49 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 	}
 
 	options := &uniq{}
-	rows, err = t.query(`SELECT variant_id, option_id FROM variant_options WHERE variant_id IN `+inIDs+` ORDER BY variant_id, position`, list)
+	err = t.each(`SELECT variant_id, option_id FROM variant_options WHERE variant_id IN `+inIDs+` ORDER BY variant_id, position`,
+		[]any{list}, func(rows *sql.Rows) error {
+			var v, o int64
+			if err := rows.Scan(&v, &o); err != nil {
+				return err
+			}
+			options.add(o)
+			appendLink(links[v], wire.AttributeOptions, o)
+			return nil
+		})
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var v, o int64
-		if err := rows.Scan(&v, &o); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		options.add(o)
-		appendLink(links[v], wire.AttributeOptions, o)
-	}
-	rows.Close()
 	vs.optionIDs = options.ids
 
-	rows, err = t.query(`SELECT id, variant_id, tier_id, price, created_at, updated_at FROM variant_prices
-		WHERE variant_id IN `+inIDs+` ORDER BY id`, list)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
+	err = t.each(`SELECT id, variant_id, tier_id, price, created_at, updated_at FROM variant_prices
+		WHERE variant_id IN `+inIDs+` ORDER BY id`, []any{list}, func(rows *sql.Rows) error {
 		var p priceRow
 		if err := rows.Scan(&p.id, &p.variant, &p.tier, &p.price, &p.created, &p.updated); err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
 		vs.prices = append(vs.prices, p)
 		appendLink(links[p.variant], wire.VariantPrices, p.id)
-	}
-	rows.Close()
-
-	rows, err = t.query(`SELECT id, variant_id, address_id, stock, committed, created_at, updated_at FROM stock_levels
-		WHERE variant_id IN `+inIDs+` ORDER BY id`, list)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
+
+	err = t.each(`SELECT id, variant_id, address_id, stock, committed, created_at, updated_at FROM stock_levels
+		WHERE variant_id IN `+inIDs+` ORDER BY id`, []any{list}, func(rows *sql.Rows) error {
 		var l levelRow
 		if err := rows.Scan(&l.id, &l.variant, &l.address, &l.stock, &l.committed, &l.created, &l.updated); err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
 		vs.levels = append(vs.levels, l)
 		appendLink(links[l.variant], wire.WarehouseStockLevels, l.id)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	rows.Close()
-	return vs, rows.Err()
+	return vs, nil
 }
 
 func appendLink(l map[string]any, resource string, id int64) {
@@ -293,19 +283,14 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 		return ps, nil
 	}
 	list := idList(ids)
-	rows, err := t.query(`SELECT id, name, description, notes, local_id, archived, deleted, created_at, updated_at
-		FROM products WHERE id IN `+inIDs, list)
-	if err != nil {
-		return nil, err
-	}
 	links := map[int64]map[string]any{}
-	for rows.Next() {
+	if err := t.each(`SELECT id, name, description, notes, local_id, archived, deleted, created_at, updated_at
+		FROM products WHERE id IN `+inIDs, []any{list}, func(rows *sql.Rows) error {
 		var id int64
 		var name, desc, notes, localID, created, updated string
 		var archived, deleted bool
 		if err := rows.Scan(&id, &name, &desc, &notes, &localID, &archived, &deleted, &created, &updated); err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
 		l := map[string]any{wire.Attributes: []any{}, wire.ProductFiles: []any{}, wire.ProductTags: []any{}, wire.Variants: []any{}}
 		links[id] = l
@@ -314,20 +299,17 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 			"archived": boolStr(archived), "deleted": boolStr(deleted), "created_at": created, "updated_at": updated,
 			wire.KeyLinks: l,
 		}
+		return nil
+	}); err != nil {
+		return nil, err
 	}
-	rows.Close()
 	for _, id := range ids {
 		if _, ok := ps.recs[id]; ok {
 			ps.order = append(ps.order, id)
 		}
 	}
 	collect := func(q, resource string, u *uniq) error {
-		rows, err := t.query(q, list)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return t.each(q, []any{list}, func(rows *sql.Rows) error {
 			var p, id int64
 			if err := rows.Scan(&p, &id); err != nil {
 				return err
@@ -336,8 +318,8 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 			if u != nil {
 				u.add(id)
 			}
-		}
-		return rows.Err()
+			return nil
+		})
 	}
 	variants, tags := &uniq{}, &uniq{}
 	if err := collect(`SELECT product_id, id FROM attributes WHERE product_id IN `+inIDs+` ORDER BY product_id, ord, id`, wire.Attributes, nil); err != nil {
@@ -363,17 +345,12 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 		return nil
 	}
 	list := idList(optionIDs)
-	rows, err := t.query(`SELECT id, attribute_id, name, ord, created_at, updated_at FROM attribute_options WHERE id IN `+inIDs, list)
-	if err != nil {
-		return err
-	}
 	attrs := &uniq{}
 	optLinks := map[int64]map[string]any{}
-	for rows.Next() {
+	if err := t.each(`SELECT id, attribute_id, name, ord, created_at, updated_at FROM attribute_options WHERE id IN `+inIDs, []any{list}, func(rows *sql.Rows) error {
 		var id, attr, ord int64
 		var name, created, updated string
 		if err := rows.Scan(&id, &attr, &name, &ord, &created, &updated); err != nil {
-			rows.Close()
 			return err
 		}
 		attrs.add(attr)
@@ -383,34 +360,28 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 			"id": itoa(id), "name": name, "order": itoa(ord), "deleted": "0",
 			"created_at": created, "updated_at": updated, wire.KeyLinks: l,
 		})
-	}
-	rows.Close()
-	rows, err = t.query(`SELECT vo.option_id, vo.variant_id FROM variant_options vo JOIN variants v ON v.id = vo.variant_id
-		WHERE v.deleted = 0 AND vo.option_id IN `+inIDs+` ORDER BY vo.option_id, vo.variant_id`, list)
-	if err != nil {
+		return nil
+	}); err != nil {
 		return err
 	}
-	for rows.Next() {
+	if err := t.each(`SELECT vo.option_id, vo.variant_id FROM variant_options vo JOIN variants v ON v.id = vo.variant_id
+		WHERE v.deleted = 0 AND vo.option_id IN `+inIDs+` ORDER BY vo.option_id, vo.variant_id`, []any{list}, func(rows *sql.Rows) error {
 		var o, v int64
 		if err := rows.Scan(&o, &v); err != nil {
-			rows.Close()
 			return err
 		}
 		appendLink(optLinks[o], wire.Variants, v)
-	}
-	rows.Close()
-
-	alist := idList(attrs.ids)
-	rows, err = t.query(`SELECT id, product_id, name, ord, created_at, updated_at FROM attributes WHERE id IN `+inIDs, alist)
-	if err != nil {
+		return nil
+	}); err != nil {
 		return err
 	}
+
+	alist := idList(attrs.ids)
 	attrLinks := map[int64]map[string]any{}
-	for rows.Next() {
+	if err := t.each(`SELECT id, product_id, name, ord, created_at, updated_at FROM attributes WHERE id IN `+inIDs, []any{alist}, func(rows *sql.Rows) error {
 		var id, product, ord int64
 		var name, created, updated string
 		if err := rows.Scan(&id, &product, &name, &ord, &created, &updated); err != nil {
-			rows.Close()
 			return err
 		}
 		l := map[string]any{wire.AttributeOptions: []any{}, wire.Products: idLinks([]int64{product})}
@@ -419,21 +390,18 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 			"id": itoa(id), "name": name, "order": itoa(ord), "deleted": "0",
 			"created_at": created, "updated_at": updated, wire.KeyLinks: l,
 		})
-	}
-	rows.Close()
-	rows, err = t.query(`SELECT attribute_id, id FROM attribute_options WHERE attribute_id IN `+inIDs+` ORDER BY attribute_id, ord, id`, alist)
-	if err != nil {
+		return nil
+	}); err != nil {
 		return err
 	}
-	defer rows.Close()
-	for rows.Next() {
+	return t.each(`SELECT attribute_id, id FROM attribute_options WHERE attribute_id IN `+inIDs+` ORDER BY attribute_id, ord, id`, []any{alist}, func(rows *sql.Rows) error {
 		var a, o int64
 		if err := rows.Scan(&a, &o); err != nil {
 			return err
 		}
 		appendLink(attrLinks[a], wire.AttributeOptions, o)
-	}
-	return rows.Err()
+		return nil
+	})
 }
 
 // sideloadPrices adds VariantPrices and their PricingTiers; a tier links
@@ -452,12 +420,7 @@ func (t *txn) sideloadPrices(res *readResult, prices []priceRow) error {
 			wire.KeyLinks: map[string]any{wire.PricingTiers: idLinks([]int64{p.tier}), wire.Variants: idLinks([]int64{p.variant})},
 		})
 	}
-	rows, err := t.query(`SELECT id, name, created_at, updated_at FROM pricing_tiers WHERE id IN `+inIDs, idList(tiers.ids))
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
+	return t.each(`SELECT id, name, created_at, updated_at FROM pricing_tiers WHERE id IN `+inIDs, []any{idList(tiers.ids)}, func(rows *sql.Rows) error {
 		var id int64
 		var name, created, updated string
 		if err := rows.Scan(&id, &name, &created, &updated); err != nil {
@@ -467,8 +430,8 @@ func (t *txn) sideloadPrices(res *readResult, prices []priceRow) error {
 			"id": itoa(id), "name": name, "caption": "", "deleted": "0", "created_at": created, "updated_at": updated,
 			wire.KeyLinks: map[string]any{wire.VariantPrices: idLinks(tierPrices[id])},
 		})
-	}
-	return rows.Err()
+		return nil
+	})
 }
 
 // sideloadLevels adds WarehouseStockLevels and their AccountAddresses.
@@ -490,12 +453,7 @@ func (t *txn) sideloadLevels(res *readResult, levels []levelRow) error {
 			},
 		})
 	}
-	rows, err := t.query(`SELECT id, label, warehouse, deleted, created_at, updated_at FROM account_addresses WHERE id IN `+inIDs, idList(addrs.ids))
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
+	return t.each(`SELECT id, label, warehouse, deleted, created_at, updated_at FROM account_addresses WHERE id IN `+inIDs, []any{idList(addrs.ids)}, func(rows *sql.Rows) error {
 		var id int64
 		var label, created, updated string
 		var warehouse, deleted bool
@@ -509,8 +467,8 @@ func (t *txn) sideloadLevels(res *readResult, levels []levelRow) error {
 			"street1": nil, "street2": nil, "zip": nil, "created_at": created, "updated_at": updated,
 			wire.KeyLinks: map[string]any{wire.WarehouseStockLevels: idLinks(addrLevels[id])},
 		})
-	}
-	return rows.Err()
+		return nil
+	})
 }
 
 // sideloadTags adds ProductTags.

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"io"
@@ -28,19 +29,14 @@ func productFileSpec() *listSpec {
 }
 
 func renderProductFiles(t *txn, c *call, ids []int64, res *readResult) error {
-	rows, err := t.query(`SELECT id, product_id, file_name, file_type, size, deleted, created_at, updated_at
-		FROM product_files WHERE id IN `+inIDs, idList(ids))
-	if err != nil {
-		return err
-	}
 	recs := map[int64]map[string]any{}
 	products := &uniq{}
-	for rows.Next() {
+	if err := t.each(`SELECT id, product_id, file_name, file_type, size, deleted, created_at, updated_at
+		FROM product_files WHERE id IN `+inIDs, []any{idList(ids)}, func(rows *sql.Rows) error {
 		var id, product, size int64
 		var name, typ, created, updated string
 		var deleted bool
 		if err := rows.Scan(&id, &product, &name, &typ, &size, &deleted, &created, &updated); err != nil {
-			rows.Close()
 			return err
 		}
 		products.add(product)
@@ -49,8 +45,10 @@ func renderProductFiles(t *txn, c *call, ids []int64, res *readResult) error {
 			"deleted": boolStr(deleted), "created_at": created, "updated_at": updated,
 			wire.KeyLinks: map[string]any{wire.Products: idLinks([]int64{product})},
 		}
+		return nil
+	}); err != nil {
+		return err
 	}
-	rows.Close()
 	for _, id := range ids {
 		if r, ok := recs[id]; ok {
 			res.records = append(res.records, r)

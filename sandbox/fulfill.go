@@ -2,10 +2,10 @@ package sandbox
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -162,20 +162,17 @@ func (t *txn) recheckWaiting(account int64) error {
 		return nil
 	}
 	t.stockChanged = false
-	rows, err := t.query(`SELECT id FROM orders WHERE account_id = ? AND state = ? ORDER BY id`, account, orderWaiting)
-	if err != nil {
-		return err
-	}
 	var ids []int64
-	for rows.Next() {
+	if err := t.each(`SELECT id FROM orders WHERE account_id = ? AND state = ? ORDER BY id`, []any{account, orderWaiting}, func(rows *sql.Rows) error {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			rows.Close()
 			return err
 		}
 		ids = append(ids, id)
+		return nil
+	}); err != nil {
+		return err
 	}
-	rows.Close()
 	for _, id := range ids {
 		if _, err := t.tryInitialise(account, id); err != nil {
 			return err
@@ -241,25 +238,22 @@ type fulfilLine struct {
 // becomes its components times the quantity; repeated variants add up.
 // [Spec] workflow step 6
 func (t *txn) expandLines(order int64) ([]fulfilLine, error) {
-	rows, err := t.query(`SELECT l.variant_id, l.quantity, v.bundle FROM order_lines l JOIN variants v ON v.id = l.variant_id
-		WHERE l.order_id = ? ORDER BY l.id`, order)
-	if err != nil {
-		return nil, err
-	}
 	type raw struct {
 		variant, qty int64
 		bundle       bool
 	}
 	var raws []raw
-	for rows.Next() {
+	if err := t.each(`SELECT l.variant_id, l.quantity, v.bundle FROM order_lines l JOIN variants v ON v.id = l.variant_id
+		WHERE l.order_id = ? ORDER BY l.id`, []any{order}, func(rows *sql.Rows) error {
 		var r raw
 		if err := rows.Scan(&r.variant, &r.qty, &r.bundle); err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
 		raws = append(raws, r)
+		return nil
+	}); err != nil {
+		return nil, err
 	}
-	rows.Close()
 	qty := map[int64]int64{}
 	var order_ []int64
 	add := func(v, q int64) {
@@ -293,21 +287,16 @@ func (t *txn) expandLines(order int64) ([]fulfilLine, error) {
 }
 
 func renderFulfillments(t *txn, c *call, ids []int64, res *readResult) error {
-	rows, err := t.query(`SELECT f.id, f.order_id, o.address_id, f.status, f.complete, f.created_at, f.updated_at
-		FROM fulfillments f JOIN orders o ON o.id = f.order_id WHERE f.id IN `+inIDs, idList(ids))
-	if err != nil {
-		return err
-	}
 	recs := map[int64]map[string]any{}
 	links := map[int64]map[string]any{}
 	var orders, addrs []int64
-	for rows.Next() {
+	if err := t.each(`SELECT f.id, f.order_id, o.address_id, f.status, f.complete, f.created_at, f.updated_at
+		FROM fulfillments f JOIN orders o ON o.id = f.order_id WHERE f.id IN `+inIDs, []any{idList(ids)}, func(rows *sql.Rows) error {
 		var id, order int64
 		var addr *int64
 		var status, created, updated string
 		var complete bool
 		if err := rows.Scan(&id, &order, &addr, &status, &complete, &created, &updated); err != nil {
-			rows.Close()
 			return err
 		}
 		l := map[string]any{wire.LineItems: []any{}, wire.SalesOrders: idLinks([]int64{order}), wire.Addresses: []any{}}
@@ -319,23 +308,22 @@ func renderFulfillments(t *txn, c *call, ids []int64, res *readResult) error {
 		links[id] = l
 		recs[id] = map[string]any{"id": itoa(id), "status": status, "complete": boolStr(complete),
 			"created_at": created, "updated_at": updated, wire.KeyLinks: l}
-	}
-	rows.Close()
-	rows, err = t.query(`SELECT fulfillment_id, id FROM line_items WHERE fulfillment_id IN `+inIDs+` ORDER BY fulfillment_id, id`, idList(ids))
-	if err != nil {
+		return nil
+	}); err != nil {
 		return err
 	}
 	var items []int64
-	for rows.Next() {
+	if err := t.each(`SELECT fulfillment_id, id FROM line_items WHERE fulfillment_id IN `+inIDs+` ORDER BY fulfillment_id, id`, []any{idList(ids)}, func(rows *sql.Rows) error {
 		var f, li int64
 		if err := rows.Scan(&f, &li); err != nil {
-			rows.Close()
 			return err
 		}
 		appendLink(links[f], wire.LineItems, li)
 		items = append(items, li)
+		return nil
+	}); err != nil {
+		return err
 	}
-	rows.Close()
 	for _, id := range ids {
 		if r, ok := recs[id]; ok {
 			res.records = append(res.records, r)
@@ -348,70 +336,56 @@ func renderFulfillments(t *txn, c *call, ids []int64, res *readResult) error {
 // account among the given ids.
 func (t *txn) sideloadOrderParts(res *readResult, account int64, items, orders, addrs []int64) error {
 	if len(items) > 0 {
-		rows, err := t.query(`SELECT li.id, li.fulfillment_id, li.variant_id, li.sku, li.quantity, li.shipped_quantity
-			FROM line_items li JOIN fulfillments f ON f.id = li.fulfillment_id WHERE f.account_id = ? AND li.id IN `+inIDs,
-			account, idList(items))
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
+		if err := t.each(`SELECT li.id, li.fulfillment_id, li.variant_id, li.sku, li.quantity, li.shipped_quantity
+			FROM line_items li JOIN fulfillments f ON f.id = li.fulfillment_id WHERE f.account_id = ? AND li.id IN `+inIDs, []any{account, idList(items)}, func(rows *sql.Rows) error {
 			var id, f, v, q, shipped int64
 			var sku string
 			if err := rows.Scan(&id, &f, &v, &sku, &q, &shipped); err != nil {
-				rows.Close()
 				return err
 			}
 			res.add(wire.LineItems, itoa(id), map[string]any{"id": itoa(id), "sku": sku, "variant_id": itoa(v),
 				"quantity": itoa(q), "shipped_quantity": itoa(shipped),
 				wire.KeyLinks: map[string]any{wire.Fulfillments: idLinks([]int64{f}), wire.Variants: idLinks([]int64{v})}})
-		}
-		rows.Close()
-	}
-	if len(orders) > 0 {
-		rows, err := t.query(`SELECT id, local_id, state, created_at, updated_at FROM orders WHERE account_id = ? AND id IN `+inIDs,
-			account, idList(orders))
-		if err != nil {
+			return nil
+		}); err != nil {
 			return err
 		}
-		for rows.Next() {
+	}
+	if len(orders) > 0 {
+		if err := t.each(`SELECT id, local_id, state, created_at, updated_at FROM orders WHERE account_id = ? AND id IN `+inIDs, []any{account, idList(orders)}, func(rows *sql.Rows) error {
 			var id int64
 			var local, state, created, updated string
 			if err := rows.Scan(&id, &local, &state, &created, &updated); err != nil {
-				rows.Close()
 				return err
 			}
 			res.add(wire.SalesOrders, itoa(id), map[string]any{"id": itoa(id), "local_id": local,
 				"deleted": "0", "created_at": created, "updated_at": updated, wire.KeyLinks: []any{}})
-		}
-		rows.Close()
-	}
-	if len(addrs) > 0 {
-		rows, err := t.query(`SELECT id, data, created_at, updated_at FROM addresses WHERE account_id = ? AND id IN `+inIDs,
-			account, idList(addrs))
-		if err != nil {
+			return nil
+		}); err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
+	}
+	if len(addrs) > 0 {
+		if err := t.each(`SELECT id, data, created_at, updated_at FROM addresses WHERE account_id = ? AND id IN `+inIDs, []any{account, idList(addrs)}, func(rows *sql.Rows) error {
 			var id int64
 			var data, created, updated string
 			if err := rows.Scan(&id, &data, &created, &updated); err != nil {
 				return err
 			}
-			rec := map[string]any{}
 			var fields map[string]string
-			json.Unmarshal([]byte(data), &fields)
-			keys := make([]string, 0, len(fields))
-			for k := range fields {
-				keys = append(keys, k)
+			if err := json.Unmarshal([]byte(data), &fields); err != nil {
+				return fmt.Errorf("sandbox: address %d: %w", id, err)
 			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				rec[k] = fields[k]
+			rec := make(map[string]any, len(fields)+5)
+			for k, v := range fields {
+				rec[k] = v
 			}
 			rec["id"], rec["type"], rec["created_at"], rec["updated_at"] = itoa(id), "shipping", created, updated
 			rec[wire.KeyLinks] = []any{}
 			res.add(wire.Addresses, itoa(id), rec)
+			return nil
+		}); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -568,26 +542,23 @@ func (t *txn) completeFulfillment(account, f, warehouse int64) error {
 	if _, err := t.exec(`UPDATE fulfillments SET complete = 1, updated_at = ? WHERE id = ?`, t.now, f); err != nil {
 		return err
 	}
-	rows, err := t.query(`SELECT variant_id, quantity FROM line_items WHERE fulfillment_id = ?`, f)
-	if err != nil {
-		return err
-	}
 	var lines []fulfilLine
-	for rows.Next() {
+	if err := t.each(`SELECT variant_id, quantity FROM line_items WHERE fulfillment_id = ?`, []any{f}, func(rows *sql.Rows) error {
 		var l fulfilLine
 		if err := rows.Scan(&l.variant, &l.quantity); err != nil {
-			rows.Close()
 			return err
 		}
 		lines = append(lines, l)
+		return nil
+	}); err != nil {
+		return err
 	}
-	rows.Close()
 	for _, l := range lines {
 		if err := t.adjustLevel(account, l.variant, warehouse, -l.quantity, -l.quantity); err != nil {
 			return err
 		}
 	}
-	_, err = t.exec(`UPDATE orders SET state = 'complete', updated_at = ? WHERE id = (SELECT order_id FROM fulfillments WHERE id = ?)`, t.now, f)
+	_, err := t.exec(`UPDATE orders SET state = 'complete', updated_at = ? WHERE id = (SELECT order_id FROM fulfillments WHERE id = ?)`, t.now, f)
 	return err
 }
 

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -210,21 +211,16 @@ func (t *txn) editProduct(c *call, id int64, rec record) error {
 // refreshAutoDescriptions recomputes the generated descriptions of the
 // product's variants after a rename.
 func (t *txn) refreshAutoDescriptions(p productRef) error {
-	rows, err := t.query(`SELECT v.id, a.name, o.name FROM variants v
+	opts := map[int64][]chosenOption{}
+	var order []int64
+	if err := t.each(`SELECT v.id, a.name, o.name FROM variants v
 		LEFT JOIN variant_options vo ON vo.variant_id = v.id
 		LEFT JOIN attribute_options o ON o.id = vo.option_id
 		LEFT JOIN attributes a ON a.id = o.attribute_id
-		WHERE v.product_id = ? ORDER BY v.id, vo.position`, p.id)
-	if err != nil {
-		return err
-	}
-	opts := map[int64][]chosenOption{}
-	var order []int64
-	for rows.Next() {
+		WHERE v.product_id = ? ORDER BY v.id, vo.position`, []any{p.id}, func(rows *sql.Rows) error {
 		var v int64
 		var an, on *string
 		if err := rows.Scan(&v, &an, &on); err != nil {
-			rows.Close()
 			return err
 		}
 		if _, ok := opts[v]; !ok {
@@ -234,8 +230,10 @@ func (t *txn) refreshAutoDescriptions(p productRef) error {
 		if an != nil && on != nil {
 			opts[v] = append(opts[v], chosenOption{attr: attrRef{name: *an}, value: *on})
 		}
+		return nil
+	}); err != nil {
+		return err
 	}
-	rows.Close()
 	for _, v := range order {
 		a, at := autoDescriptions(p.name, opts[v])
 		if _, err := t.exec(`UPDATE variants SET auto_description = ?, auto_description_with_option_type = ? WHERE id = ?`, a, at, v); err != nil {

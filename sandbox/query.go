@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"database/sql"
 	"fmt"
 	"sort"
 	"strconv"
@@ -291,22 +292,15 @@ func (t *txn) listing(table, base string, account int64, q *listQuery) (ids []in
 	}
 	where += q.where
 	args := append([]any{account}, q.args...)
-	rows, err := t.queryDynamic("SELECT COUNT(*) FROM "+table+where, args...)
-	if err != nil {
-		return nil, 0, err
+	countQ := "SELECT COUNT(*) FROM " + table + where
+	if err := t.st.conn.QueryRowContext(t.ctx, countQ, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("sandbox: %q: %w", countQ, err)
 	}
-	for rows.Next() {
-		if err := rows.Scan(&total); err != nil {
-			rows.Close()
-			return nil, 0, err
-		}
-	}
-	rows.Close()
 	if total == 0 {
 		return nil, 0, nil
 	}
 	args = append(args, q.size, (q.page-1)*q.size)
-	rows, err = t.queryDynamic("SELECT id FROM "+table+where+" "+q.order+" LIMIT ? OFFSET ?", args...)
+	rows, err := t.queryDynamic("SELECT id FROM "+table+where+" "+q.order+" LIMIT ? OFFSET ?", args...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -323,18 +317,16 @@ func (t *txn) listing(table, base string, account int64, q *listQuery) (ids []in
 
 // existingIDs keeps the ids of table that belong to account, in order.
 func (t *txn) existingIDs(table string, account int64, ids []int64) ([]int64, error) {
-	rows, err := t.query("SELECT id FROM "+table+" WHERE account_id = ? AND id IN "+inIDs, account, idList(ids))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	have := map[int64]bool{}
-	for rows.Next() {
+	if err := t.each("SELECT id FROM "+table+" WHERE account_id = ? AND id IN "+inIDs, []any{account, idList(ids)}, func(rows *sql.Rows) error {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return err
 		}
 		have[id] = true
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	var out []int64
 	seen := map[int64]bool{}
@@ -344,5 +336,5 @@ func (t *txn) existingIDs(table string, account int64, ids []int64) ([]int64, er
 			out = append(out, id)
 		}
 	}
-	return out, rows.Err()
+	return out, nil
 }

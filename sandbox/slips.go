@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"database/sql"
 	"fmt"
 
 	"lading/api/wire"
@@ -27,19 +28,14 @@ var slipLinks = []string{wire.Addresses, wire.Contacts, wire.LineItems, wire.Sal
 var packageLinks = []string{wire.PackingSlips, wire.PackageCarrierTypes, wire.SalesOrders}
 
 func renderPackingSlips(t *txn, c *call, ids []int64, res *readResult) error {
-	rows, err := t.query(`SELECT id, local_id, packing_slip_date, ship_date, status, void, notes, deleted, created_at, updated_at
-		FROM packing_slips WHERE id IN `+inIDs, idList(ids))
-	if err != nil {
-		return err
-	}
 	recs := map[int64]map[string]any{}
-	for rows.Next() {
+	if err := t.each(`SELECT id, local_id, packing_slip_date, ship_date, status, void, notes, deleted, created_at, updated_at
+		FROM packing_slips WHERE id IN `+inIDs, []any{idList(ids)}, func(rows *sql.Rows) error {
 		var id int64
 		var localID, status, notes, created, updated string
 		var psDate, shipDate *string
 		var void, deleted bool
 		if err := rows.Scan(&id, &localID, &psDate, &shipDate, &status, &void, &notes, &deleted, &created, &updated); err != nil {
-			rows.Close()
 			return err
 		}
 		recs[id] = map[string]any{
@@ -47,8 +43,10 @@ func renderPackingSlips(t *txn, c *call, ids []int64, res *readResult) error {
 			"status": status, "void": boolStr(void), "notes": notes, "deleted": boolStr(deleted),
 			"created_at": created, "updated_at": updated,
 		}
+		return nil
+	}); err != nil {
+		return err
 	}
-	rows.Close()
 	links, err := t.loadLinks(ids, slipLinks)
 	if err != nil {
 		return err
@@ -86,18 +84,13 @@ func (t *txn) loadLinks(owners []int64, resources []string) (map[int64]recordLin
 		}
 		out[o] = l
 	}
-	rows, err := t.query(`SELECT owner_id, resource, target_id, quantity FROM record_links WHERE owner_id IN `+inIDs+
-		` ORDER BY owner_id, resource, position`, idList(owners))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
+	if err := t.each(`SELECT owner_id, resource, target_id, quantity FROM record_links WHERE owner_id IN `+inIDs+
+		` ORDER BY owner_id, resource, position`, []any{idList(owners)}, func(rows *sql.Rows) error {
 		var owner, target int64
 		var resource string
 		var qty *string
 		if err := rows.Scan(&owner, &resource, &target, &qty); err != nil {
-			return nil, err
+			return err
 		}
 		l := out[owner]
 		entry := map[string]any{"id": itoa(target)}
@@ -107,8 +100,11 @@ func (t *txn) loadLinks(owners []int64, resources []string) (map[int64]recordLin
 		arr, _ := l.value[resource].([]any)
 		l.value[resource] = append(arr, entry)
 		l.ids[resource] = append(l.ids[resource], target)
+		return nil
+	}); err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // writeLinks replaces, for each resource given non-empty in links, the

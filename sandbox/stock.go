@@ -1,5 +1,7 @@
 package sandbox
 
+import "database/sql"
+
 // setAvailable makes available units of variant in warehouse: stock
 // becomes units plus what is committed there.
 func (t *txn) setAvailable(account, variant, warehouse, units int64) error {
@@ -47,20 +49,18 @@ type component struct {
 }
 
 func (t *txn) components(bundle int64) ([]component, error) {
-	rows, err := t.query(`SELECT component_id, quantity FROM bundle_components WHERE bundle_id = ? ORDER BY component_id`, bundle)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []component
-	for rows.Next() {
+	if err := t.each(`SELECT component_id, quantity FROM bundle_components WHERE bundle_id = ? ORDER BY component_id`, []any{bundle}, func(rows *sql.Rows) error {
 		var c component
 		if err := rows.Scan(&c.variant, &c.quantity); err != nil {
-			return nil, err
+			return err
 		}
 		out = append(out, c)
+		return nil
+	}); err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // bundleAvailable is how many bundles the components' availability

@@ -188,6 +188,26 @@ func (t *txn) query(q string, args ...any) (*sql.Rows, error) {
 	return rows, nil
 }
 
+// each runs q and calls scan for every row. The rows are closed however
+// it ends, and an error that ends the iteration early is reported rather
+// than taken for the last row. scan must not run queries of its own.
+func (t *txn) each(q string, args []any, scan func(rows *sql.Rows) error) error {
+	rows, err := t.query(q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("sandbox: %q: %w", q, err)
+	}
+	return nil
+}
+
 // queryDynamic runs SQL built per request (filters, sorts) without caching
 // a prepared statement for it.
 func (t *txn) queryDynamic(q string, args ...any) (*sql.Rows, error) {

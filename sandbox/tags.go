@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -28,23 +29,21 @@ func productTagSpec() *listSpec {
 
 // tagRecords renders tags by id.
 func (t *txn) tagRecords(ids []int64) (map[int64]map[string]any, error) {
-	rows, err := t.query(`SELECT id, name, deleted, created_at, updated_at FROM product_tags WHERE id IN `+inIDs, idList(ids))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	out := map[int64]map[string]any{}
-	for rows.Next() {
+	if err := t.each(`SELECT id, name, deleted, created_at, updated_at FROM product_tags WHERE id IN `+inIDs, []any{idList(ids)}, func(rows *sql.Rows) error {
 		var id int64
 		var name, created, updated string
 		var deleted bool
 		if err := rows.Scan(&id, &name, &deleted, &created, &updated); err != nil {
-			return nil, err
+			return err
 		}
 		out[id] = map[string]any{"id": itoa(id), "name": name, "deleted": boolStr(deleted),
 			"created_at": created, "updated_at": updated, wire.KeyLinks: []any{}}
+		return nil
+	}); err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func productTagWriter() *writer {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"database/sql"
 	"fmt"
 	"sort"
 	"strings"
@@ -95,20 +96,18 @@ func (t *txn) checkSKU(account int64, sku string, self int64, path string) error
 
 // productAttributes lists a product's attributes in order.
 func (t *txn) productAttributes(product int64) ([]attrRef, error) {
-	rows, err := t.query(`SELECT id, name FROM attributes WHERE product_id = ? ORDER BY ord, id`, product)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []attrRef
-	for rows.Next() {
+	if err := t.each(`SELECT id, name FROM attributes WHERE product_id = ? ORDER BY ord, id`, []any{product}, func(rows *sql.Rows) error {
 		var a attrRef
 		if err := rows.Scan(&a.id, &a.name); err != nil {
-			return nil, err
+			return err
 		}
 		out = append(out, a)
+		return nil
+	}); err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // attributeByName finds the product's attribute of that name, creating it
