@@ -17,6 +17,7 @@ type Program struct {
 	header  []string
 	dec     byte
 	layouts []string
+	formats []string // the source's date_formats, as written, for messages
 	join    bool
 	by      string
 
@@ -228,7 +229,7 @@ func (b *binder) reason(s string, p Pos) []reasonPart {
 // error is an ErrorList.
 func (m *Mapping) Compile(file string, header []string) (*Program, error) {
 	b := newBinder(m, file, header, m.Source)
-	p := &Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source), by: m.Group.By}
+	p := &Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source), formats: m.Source.DateFormats, by: m.Group.By}
 	p.skip = b.skips(m.Skip)
 	p.role = b.value(m.Group.Role)
 	p.key = b.value(m.Group.Key)
@@ -257,7 +258,7 @@ func (m *Mapping) CompileJoin(file string, header []string) (*Program, error) {
 		return nil, &Error{File: m.File, Msg: "the mapping has no join section"}
 	}
 	b := newBinder(m, file, header, m.Join.Source)
-	p := &Program{m: m, header: b.header, dec: decimalOf(m.Join.Source), layouts: layoutsOf(m.Join.Source), join: true, by: ByParent}
+	p := &Program{m: m, header: b.header, dec: decimalOf(m.Join.Source), layouts: layoutsOf(m.Join.Source), formats: m.Join.Source.DateFormats, join: true, by: ByParent}
 	p.skip = b.skips(m.Join.Skip)
 	p.parent = b.value(m.Join.Key)
 	p.bindVariant(b)

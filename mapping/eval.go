@@ -295,8 +295,8 @@ func (p *Program) rule(k Kind) string {
 		return "must be a whole number"
 	case KindDate:
 		f := "YYYY-MM-DD"
-		if len(p.m.Source.DateFormats) > 0 {
-			f += ", " + strings.Join(p.m.Source.DateFormats, ", ")
+		if len(p.formats) > 0 {
+			f += ", " + strings.Join(p.formats, ", ")
 		}
 		return "must be a date (" + f + ")"
 	}

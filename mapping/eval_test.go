@@ -472,6 +472,31 @@ func TestLoadAndKinds(t *testing.T) {
 	}
 }
 
+// A joined file's dates are read, and explained in errors, with the
+// formats of join.source, not those of the main file.
+func TestJoinDateFormats(t *testing.T) {
+	src := "source:\n  date_formats: [DD.MM.YYYY]\n" + minimal +
+		"variant:\n  notes: {column: made, type: date}\n" +
+		"join:\n  file: combos.csv\n  key: pid\n  source:\n    date_formats: [DD/MM/YYYY]\n"
+	m, err := Parse("m.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.CompileJoin("combos.csv", []string{"pid", "made"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Row
+	p.Eval([]string{"1", "03/01/2024"}, &r)
+	if len(r.Errors) != 0 || len(r.Variant.Fields) != 1 || r.Variant.Fields[0].Value != "2024-01-03" {
+		t.Errorf("03/01/2024: %+v", r)
+	}
+	p.Eval([]string{"1", "03.01.2024"}, &r)
+	if len(r.Errors) != 1 || r.Errors[0].Rule != "must be a date (YYYY-MM-DD, DD/MM/YYYY)" {
+		t.Errorf("03.01.2024: %v", r.Errors)
+	}
+}
+
 func TestDeclaredFromFixedColumns(t *testing.T) {
 	src := "group:\n  by: parent\n  key: sku\n  parent: parent\n  role: {expr: 'parent == \"\" ? \"product\" : \"variant\"'}\nproduct:\n  name: name\nvariant:\n  sku: sku\noptions:\n  columns: [Color]\n  values_separator: \"/\"\n"
 	p := program(t, src, "sku", "parent", "name", "Color")
