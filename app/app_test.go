@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -182,5 +184,16 @@ func TestDemo(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("demo did not write %s: %v", f, err)
 		}
+	}
+	// The demo's sandbox is shut down when the command returns.
+	first, _, _ := strings.Cut(out, "\n")
+	base := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(first, "sandbox: "), " (in memory, for this demo only)"))
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		t.Fatalf("no sandbox URL in the first line %q", first)
+	}
+	if conn, err := net.Dial("tcp", u.Host); err == nil {
+		conn.Close()
+		t.Errorf("the demo's sandbox still listens on %s after the command returned", u.Host)
 	}
 }

@@ -57,6 +57,11 @@ func runDemo(c *cli.Context) error {
 	case err := <-served:
 		return err
 	}
+	// Stop serving, and wait for it, before the deferred srv.Close.
+	defer func() {
+		cancel()
+		<-served
+	}()
 	fmt.Fprintf(env.Stdout, "sandbox: %s (in memory, for this demo only)\n\n", base)
 
 	if err := os.RemoveAll(filepath.Join(out, "state.db")); err != nil {
