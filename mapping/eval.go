@@ -25,17 +25,17 @@ func (p *Program) Eval(row []string, out *Row) error {
 
 	if p.join {
 		out.Role = RoleVariant
-		out.ParentRef, _ = p.text(p.parent, row, out)
+		out.ParentRef = p.text(p.parent, row, out)
 		if out.ParentRef == "" {
-			p.required(p.parent, row, out, "every row of the joined file needs its product's key")
+			p.required(p.parent, out, "every row of the joined file needs its product's key")
 		}
 		p.variant(row, out)
 		return p.result(out)
 	}
 
-	out.GroupKey, _ = p.text(p.key, row, out)
-	out.ParentRef, _ = p.text(p.parent, row, out)
-	out.Alias, _ = p.text(p.alias, row, out)
+	out.GroupKey = p.text(p.key, row, out)
+	out.ParentRef = p.text(p.parent, row, out)
+	out.Alias = p.text(p.alias, row, out)
 	if p.children != nil {
 		out.ChildKeys = p.list(p.children, row, out, out.ChildKeys)
 		out.ChildColumn = p.children.errCol
@@ -45,10 +45,10 @@ func (p *Program) Eval(row []string, out *Row) error {
 	switch {
 	case out.Role == RoleVariant && p.by == ByParent:
 		if out.ParentRef == "" {
-			p.required(p.parent, row, out, "a variant row needs its product's key")
+			p.required(p.parent, out, "a variant row needs its product's key")
 		}
 	case out.GroupKey == "":
-		p.required(p.key, row, out, "every row needs a product key")
+		p.required(p.key, out, "every row needs a product key")
 	}
 
 	if out.Role != RoleVariant {
@@ -74,10 +74,7 @@ func (p *Program) roleOf(row []string, out *Row) Role {
 		return RoleProduct
 	}
 	if p.role != nil {
-		s, ok := p.text(p.role, row, out)
-		if !ok {
-			return RoleBoth
-		}
+		s := p.text(p.role, row, out)
 		switch strings.ToLower(s) {
 		case "both", "":
 			return RoleBoth
@@ -86,7 +83,7 @@ func (p *Program) roleOf(row []string, out *Row) Role {
 		case "variant":
 			return RoleVariant
 		}
-		p.fieldError(p.role, row, out, s, "must be product, variant or both")
+		p.fieldError(p.role, out, s, "must be product, variant or both")
 		return RoleBoth
 	}
 	switch p.by {
@@ -113,7 +110,7 @@ func (p *Program) productFields(row []string, out *Row) {
 }
 
 func (p *Program) variant(row []string, out *Row) {
-	out.Variant.SKU, _ = p.text(p.sku, row, out)
+	out.Variant.SKU = p.text(p.sku, row, out)
 	out.Variant.Stock = p.optional(p.stock, row, out)
 	for _, f := range p.fields {
 		if v := p.optional(f, row, out); v.Set {
@@ -131,34 +128,34 @@ func (p *Program) variant(row []string, out *Row) {
 		}
 	}
 	for i, pr := range p.pairs {
-		v, _ := p.text(pr.value, row, out)
+		v := p.text(pr.value, row, out)
 		if v == "" || p.ignored(v) {
 			continue
 		}
-		n, _ := p.text(pr.name, row, out)
-		p.addOption(row, out, Option{Slot: i + 1, Name: n, Value: v, Column: pr.value.errCol})
+		n := p.text(pr.name, row, out)
+		p.addOption(out, Option{Slot: i + 1, Name: n, Value: v, Column: pr.value.errCol})
 	}
 	for _, c := range p.optCols {
-		if v, _ := p.text(c.value, row, out); v != "" && !p.ignored(v) {
-			p.addOption(row, out, Option{Name: c.name, Value: v, Column: c.value.errCol})
+		if v := p.text(c.value, row, out); v != "" && !p.ignored(v) {
+			p.addOption(out, Option{Name: c.name, Value: v, Column: c.value.errCol})
 		}
 	}
 	if p.optList != nil {
-		s, _ := p.text(p.optList, row, out)
+		s := p.text(p.optList, row, out)
 		kvs, err := parseKV(s, p.listSep, "=")
 		if err != nil {
-			p.fieldError(p.optList, row, out, s, fmt.Sprintf("must be name=value items separated by %q: %v", p.listSep, err))
+			p.fieldError(p.optList, out, s, fmt.Sprintf("must be name=value items separated by %q: %v", p.listSep, err))
 		}
 		for _, kv := range kvs {
 			if kv[1] != "" && !p.ignored(kv[1]) {
-				p.addOption(row, out, Option{Name: kv[0], Value: kv[1], Column: p.optList.errCol})
+				p.addOption(out, Option{Name: kv[0], Value: kv[1], Column: p.optList.errCol})
 			}
 		}
 	}
 }
 
 // addOption appends o unless the row already names its attribute.
-func (p *Program) addOption(row []string, out *Row, o Option) {
+func (p *Program) addOption(out *Row, o Option) {
 	if o.Name != "" {
 		for _, e := range out.Options {
 			if strings.EqualFold(e.Name, o.Name) {
@@ -179,15 +176,15 @@ func (p *Program) declared(row []string, out *Row) {
 		}
 	}
 	for _, pr := range p.pairs {
-		n, _ := p.text(pr.name, row, out)
+		n := p.text(pr.name, row, out)
 		if n == "" {
 			continue
 		}
-		v, _ := p.text(pr.value, row, out)
+		v := p.text(pr.value, row, out)
 		out.Declared = append(out.Declared, Attribute{Name: n, Values: splitList(v, p.valuesSep), Column: pr.value.errCol})
 	}
 	for _, c := range p.optCols {
-		v, _ := p.text(c.value, row, out)
+		v := p.text(c.value, row, out)
 		out.Declared = append(out.Declared, Attribute{Name: c.name, Values: splitList(v, p.valuesSep), Column: c.value.errCol})
 	}
 }
@@ -219,7 +216,7 @@ func (p *Program) raw(v *valueProg, row []string, out *Row) (s string, list []st
 		p.env.Value = c
 		res, err := p.vm.Run(v.ex.prog, &p.env)
 		if err != nil {
-			p.fieldError(v, row, out, p.errValue(v, row), exprMessage(err))
+			p.fieldError(v, out, p.errValue(v, row), exprMessage(err))
 			return "", nil, false, false
 		}
 		s, list, isList = toText(res)
@@ -230,14 +227,10 @@ func (p *Program) raw(v *valueProg, row []string, out *Row) (s string, list []st
 	return strings.TrimSpace(c), nil, false, true
 }
 
-// text evaluates a single value, normalised to its kind. An empty value
-// gives "" (ok) unless it is required.
-func (p *Program) text(v *valueProg, row []string, out *Row) (string, bool) {
-	if v == nil {
-		return "", true
-	}
-	val := p.optional(v, row, out)
-	return val.S, true
+// text evaluates a single value, normalised to its kind: "" when empty
+// or invalid (the error is in out).
+func (p *Program) text(v *valueProg, row []string, out *Row) string {
+	return p.optional(v, row, out).S
 }
 
 // optional evaluates a value into a Value: not set when empty (unless the
@@ -258,7 +251,7 @@ func (p *Program) optional(v *valueProg, row []string, out *Row) Value {
 		case v.spec.HasDefault:
 			s = v.spec.Default
 		case v.spec.Required:
-			p.fieldError(v, row, out, "", "required: must not be empty")
+			p.fieldError(v, out, "", "required: must not be empty")
 			return Value{}
 		case v.spec.ClearWhenEmpty:
 			return Value{Set: true}
@@ -268,7 +261,7 @@ func (p *Program) optional(v *valueProg, row []string, out *Row) Value {
 	}
 	n, ok := p.normalise(v, s)
 	if !ok {
-		p.fieldError(v, row, out, p.errValue(v, row), p.rule(v.spec.Kind))
+		p.fieldError(v, out, p.errValue(v, row), p.rule(v.spec.Kind))
 		return Value{}
 	}
 	return Value{S: n, Set: true}
@@ -330,12 +323,12 @@ func (p *Program) list(v *valueProg, row []string, out *Row, buf []string) []str
 		}
 	}
 	if len(buf) == 0 && v.spec.Required {
-		p.fieldError(v, row, out, "", "required: must not be empty")
+		p.fieldError(v, out, "", "required: must not be empty")
 	}
 	return buf
 }
 
-func (p *Program) required(v *valueProg, row []string, out *Row, why string) {
+func (p *Program) required(v *valueProg, out *Row, why string) {
 	if v == nil {
 		return
 	}
@@ -344,7 +337,7 @@ func (p *Program) required(v *valueProg, row []string, out *Row, why string) {
 			return // already reported
 		}
 	}
-	p.fieldError(v, row, out, "", "required: "+why)
+	p.fieldError(v, out, "", "required: "+why)
 }
 
 // cond runs a boolean expression; ok is false after an error.
@@ -376,7 +369,7 @@ func (p *Program) errValue(v *valueProg, row []string) string {
 	return v.spec.Const
 }
 
-func (p *Program) fieldError(v *valueProg, row []string, out *Row, value, rule string) {
+func (p *Program) fieldError(v *valueProg, out *Row, value, rule string) {
 	out.Errors = append(out.Errors, FieldError{Column: v.errCol, Value: value, Target: v.spec.Target, Rule: rule})
 }
 
