@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -64,7 +65,7 @@ func (s *Server) resolveAccount(ctx context.Context, token, account string) (acc
 			if a.account, err = t.defaultAccount(); err != nil {
 				return err
 			}
-		} else if _, err := fmt.Sscan(account, &a.account); err != nil {
+		} else if a.account, err = strconv.ParseInt(strings.TrimSpace(account), 10, 64); err != nil {
 			return fmt.Errorf("account %q is not an id", account)
 		}
 		found, err = t.row(`SELECT warehouse_id, channel_id, client_id FROM tokens WHERE account_id = ? ORDER BY created_at LIMIT 1`,
@@ -75,7 +76,7 @@ func (s *Server) resolveAccount(ctx context.Context, token, account string) (acc
 		return a, err
 	}
 	if !found {
-		return a, fmt.Errorf("account %s has no token yet: authorize a client or register a token first", account)
+		return a, fmt.Errorf("account %d has no token yet: authorize a client or register a token first", a.account)
 	}
 	return a, nil
 }
@@ -95,7 +96,7 @@ func (s *Server) CreateOrder(ctx context.Context, spec OrderSpec) (string, error
 	}
 	warehouse := a.warehouse
 	if spec.WarehouseID != "" {
-		if _, err := fmt.Sscan(spec.WarehouseID, &warehouse); err != nil {
+		if warehouse, err = strconv.ParseInt(strings.TrimSpace(spec.WarehouseID), 10, 64); err != nil {
 			return "", fmt.Errorf("sandbox: create order: warehouse_id %q is not an id", spec.WarehouseID)
 		}
 	}
@@ -137,8 +138,7 @@ func (s *Server) CreateOrder(ctx context.Context, spec OrderSpec) (string, error
 				return err
 			}
 		}
-		_, err = t.tryInitialise(a.account, id)
-		return err
+		return t.tryInitialise(a.account, id)
 	})
 	if err != nil {
 		return "", fmt.Errorf("sandbox: create order: %w", err)
@@ -174,7 +174,7 @@ func (t *txn) recheckWaiting(account int64) error {
 		return err
 	}
 	for _, id := range ids {
-		if _, err := t.tryInitialise(account, id); err != nil {
+		if err := t.tryInitialise(account, id); err != nil {
 			return err
 		}
 	}
@@ -183,49 +183,49 @@ func (t *txn) recheckWaiting(account int64) error {
 
 // tryInitialise opens the order's fulfillment if the three conditions
 // hold, committing its stock; bundles are split into components.
-func (t *txn) tryInitialise(account, order int64) (bool, error) {
+func (t *txn) tryInitialise(account, order int64) error {
 	var warehouse int64
 	var addr *int64
 	if _, err := t.row(`SELECT warehouse_id, address_id FROM orders WHERE id = ?`, []any{order}, &warehouse, &addr); err != nil {
-		return false, err
+		return err
 	}
 	if addr == nil {
-		return false, nil
+		return nil
 	}
 	var x int64
 	assigned, err := t.row(`SELECT 1 FROM tokens WHERE account_id = ? AND warehouse_id = ? LIMIT 1`, []any{account, warehouse}, &x)
 	if err != nil || !assigned {
-		return false, err
+		return err
 	}
 	lines, err := t.expandLines(order)
 	if err != nil {
-		return false, err
+		return err
 	}
 	for _, l := range lines {
 		avail, err := t.availableIn(l.variant, warehouse)
 		if err != nil {
-			return false, err
+			return err
 		}
 		if avail < l.quantity {
-			return false, nil
+			return nil
 		}
 	}
 	f := t.newID()
 	if _, err := t.exec(`INSERT INTO fulfillments(id, account_id, order_id, warehouse_id, created_at, updated_at) VALUES(?,?,?,?,?,?)`,
 		f, account, order, warehouse, t.now, t.now); err != nil {
-		return false, err
+		return err
 	}
 	for _, l := range lines {
 		if _, err := t.exec(`INSERT INTO line_items(id, fulfillment_id, variant_id, sku, quantity) VALUES(?,?,?,?,?)`,
 			t.newID(), f, l.variant, l.sku, l.quantity); err != nil {
-			return false, err
+			return err
 		}
 		if err := t.adjustLevel(account, l.variant, warehouse, 0, l.quantity); err != nil {
-			return false, err
+			return err
 		}
 	}
 	_, err = t.exec(`UPDATE orders SET state = ?, updated_at = ? WHERE id = ?`, orderOpen, t.now, order)
-	return err == nil, err
+	return err
 }
 
 // fulfilLine is one line to ship: a variant (never a bundle) and units.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -228,5 +229,25 @@ func TestAdminAPI(t *testing.T) {
 	}
 	if res, _ := e.ts.Client().Get(e.ts.URL + wire.SandboxAdminPrefix + "/nothing"); res.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown admin path %d", res.StatusCode)
+	}
+}
+
+// Admin calls name the account in their errors and refuse ids with
+// trailing junk instead of reading their leading digits.
+func TestOrderAccountErrors(t *testing.T) {
+	e := newEnv(t, Options{})
+	lines := []OrderLine{{SKU: "A", Quantity: 1}}
+	for _, tc := range []struct {
+		spec OrderSpec
+		want *regexp.Regexp
+	}{
+		{OrderSpec{Lines: lines}, regexp.MustCompile(`account \d+ has no token yet`)},
+		{OrderSpec{AccountID: e.acct.ID + "x", Lines: lines}, regexp.MustCompile(`account "\d+x" is not an id`)},
+		{OrderSpec{Token: testToken, WarehouseID: e.acct.WarehouseID + "x", Lines: lines}, regexp.MustCompile(`warehouse_id "\d+x" is not an id`)},
+	} {
+		_, err := e.srv.CreateOrder(context.Background(), tc.spec)
+		if err == nil || !tc.want.MatchString(err.Error()) {
+			t.Errorf("CreateOrder(%+v) = %v, want an error matching %s", tc.spec, err, tc.want)
+		}
 	}
 }
