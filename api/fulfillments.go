@@ -54,12 +54,12 @@ func (s *FulfillmentsService) Get(ctx context.Context, ids ...ID) (*FulfillmentP
 // PostShipments posts shipments; a fulfillment whose line items are all
 // shipped becomes complete.
 func (s *FulfillmentsService) PostShipments(ctx context.Context, shipments []ShipmentWrite) (*WriteResult, error) {
-	return s.c.write(ctx, writeSpec{resource: wire.Shipments, path: wire.WritePath(wire.Shipments), records: shipments, n: len(shipments)})
+	return s.c.write(ctx, writeSpec{resource: wire.Shipments, records: shipments, n: len(shipments)})
 }
 
 // SetStatuses sets the status of fulfillments.
 func (s *FulfillmentsService) SetStatuses(ctx context.Context, statuses []FulfillmentStatus) (*WriteResult, error) {
-	return s.c.write(ctx, writeSpec{resource: wire.Fulfillments, path: wire.WritePath(wire.Fulfillments), records: statuses, n: len(statuses)})
+	return s.c.write(ctx, writeSpec{resource: wire.Fulfillments, records: statuses, n: len(statuses)})
 }
 
 // SetStatus sets the status of one fulfillment.

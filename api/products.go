@@ -78,7 +78,7 @@ func (s *ProductsService) Get(ctx context.Context, ids ...ID) (*ProductPage, err
 // A nil error with result.Err() != nil means some records were rejected;
 // see [WriteResult] and [Classify].
 func (s *ProductsService) Write(ctx context.Context, records []ProductWrite) (*WriteResult, error) {
-	return s.c.write(ctx, writeSpec{resource: wire.Products, path: wire.WritePath(wire.Products), records: records, n: len(records)})
+	return s.c.write(ctx, writeSpec{resource: wire.Products, records: records, n: len(records)})
 }
 
 // Archive archives products one record each ({id, archive: 1}).
@@ -107,8 +107,7 @@ func (s *ProductsService) Tag(ctx context.Context, id ID, tags ...TagRef) (*Writ
 // BulkArchive archives products with one bulk action.
 func (s *ProductsService) BulkArchive(ctx context.Context, ids []ID) (*WriteResult, error) {
 	return s.c.write(ctx, writeSpec{
-		resource: wire.Products, path: wire.WritePath(wire.Products),
-		records: Refs(ids...), n: len(ids),
+		resource: wire.Products, records: Refs(ids...), n: len(ids),
 		bulk: map[string]int{wire.BulkArchive: 1},
 	})
 }
@@ -123,8 +122,7 @@ func (s *ProductsService) BulkTag(ctx context.Context, ids []ID, tagIDs []ID) (*
 		tags[i] = map[string]any{"id": t, wire.BulkAssign: 1}
 	}
 	return s.c.write(ctx, writeSpec{
-		resource: wire.Products, path: wire.WritePath(wire.Products),
-		records: Refs(ids...), n: len(ids),
+		resource: wire.Products, records: Refs(ids...), n: len(ids),
 		bulk: map[string]any{wire.BulkTags: tags},
 	})
 }

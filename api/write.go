@@ -78,8 +78,7 @@ func entryError(raw json.RawMessage) (field, msg string) {
 
 // writeSpec is one write request.
 type writeSpec struct {
-	resource string // envelope key, e.g. wire.Products
-	path     string // wire.WritePath(...)
+	resource string // envelope key and wire.WritePath's resource, e.g. wire.Products
 	records  any    // a slice, marshalled under resource
 	n        int    // number of records
 	bulk     any    // optional bulk_action
@@ -109,7 +108,7 @@ func (c *Client) write(ctx context.Context, w writeSpec) (*WriteResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("api: %s write: %w: encoding the records: %w", w.resource, ErrNotApplied, err)
 	}
-	return c.sendWrite(ctx, w.resource, call{path: w.path, body: body, write: true}, w.n)
+	return c.sendWrite(ctx, w.resource, call{path: wire.WritePath(w.resource), body: body, write: true}, w.n)
 }
 
 // sendWrite runs a prepared write call and reads its answer.
