@@ -1,6 +1,9 @@
 package catalog
 
-import "unsafe"
+import (
+	"strings"
+	"unsafe"
+)
 
 // arena hands out immutable strings carved from large byte chunks: one
 // allocation per 64 KiB instead of one per value, no size-class rounding,
@@ -15,19 +18,7 @@ const chunkSize = 64 << 10
 
 // string copies b into the arena and returns it as a string.
 func (a *arena) string(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	if len(b) > chunkSize/4 {
-		return string(b) // large values get their own allocation
-	}
-	if cap(a.chunk)-len(a.chunk) < len(b) {
-		a.chunk = make([]byte, 0, chunkSize)
-	}
-	start := len(a.chunk)
-	a.chunk = append(a.chunk, b...)
-	s := a.chunk[start:len(a.chunk):len(a.chunk)]
-	return unsafe.String(&s[0], len(s))
+	return a.clone(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
 // clone copies s into the arena.
@@ -36,7 +27,7 @@ func (a *arena) clone(s string) string {
 		return ""
 	}
 	if len(s) > chunkSize/4 {
-		return string([]byte(s))
+		return strings.Clone(s) // large values get their own allocation
 	}
 	if cap(a.chunk)-len(a.chunk) < len(s) {
 		a.chunk = make([]byte, 0, chunkSize)
