@@ -171,9 +171,6 @@ func authStatus(c *cli.Context) error {
 				fmt.Fprintf(env.Stdout, "client:    %s\n", cred.ClientID)
 			}
 			fmt.Fprintf(env.Stdout, "since:     %s\n", cred.CreatedAt.Format(time.RFC3339))
-			if cred.WarehouseID != "" {
-				fmt.Fprintf(env.Stdout, "warehouse: %s\n", cred.WarehouseID)
-			}
 		}
 	}
 	return nil

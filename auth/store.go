@@ -21,11 +21,10 @@ import (
 
 // Credential is what lading remembers about one account's token.
 type Credential struct {
-	BaseURL     string    `json:"base_url"`
-	Token       string    `json:"token"`
-	ClientID    string    `json:"client_id,omitempty"`
-	WarehouseID string    `json:"warehouse_id,omitempty"`
-	CreatedAt   time.Time `json:"created_at"`
+	BaseURL   string    `json:"base_url"`
+	Token     string    `json:"token"`
+	ClientID  string    `json:"client_id,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // String never prints the token in full.
@@ -133,23 +132,6 @@ func (s *Store) Put(c Credential, overwrite bool) error {
 		return ErrAlreadyStored
 	}
 	m[c.BaseURL] = c
-	return s.save(m)
-}
-
-// Update changes a stored credential in place (for example to remember the
-// token's warehouse once it is known). It does nothing if none is stored.
-func (s *Store) Update(baseURL string, f func(*Credential)) error {
-	m, err := s.load()
-	if err != nil {
-		return err
-	}
-	k := NormalizeBaseURL(baseURL)
-	c, ok := m[k]
-	if !ok {
-		return nil
-	}
-	f(&c)
-	m[k] = c
 	return s.save(m)
 }
 
