@@ -522,9 +522,4 @@ func (d *decoder) validate(m *Mapping, body ast.Node) {
 	if m.Join != nil && g.By != ByKey {
 		d.failAt(m.Join.Pos, "join works with group.by: %s (the main file's rows are the products)", ByKey)
 	}
-	for _, f := range m.Source.DateFormats {
-		if _, err := goLayout(f); err != nil {
-			d.failAt(top, "source.date_formats: %v", err)
-		}
-	}
 }
