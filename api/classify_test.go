@@ -313,3 +313,19 @@ func TestClipKeepsRunesWhole(t *testing.T) {
 		}
 	}
 }
+
+func TestErrorsListTenRecordsAndCountTheRest(t *testing.T) {
+	var recs []RecordError
+	for i := range 12 {
+		recs = append(recs, RecordError{Index: i, Message: "bad"})
+	}
+	for _, err := range []error{
+		&BatchError{Resource: "Products", Total: 12, Failed: recs},
+		&APIError{StatusCode: http.StatusBadRequest, Method: "POST", Path: "/v1/Products/detail", Errors: recs},
+	} {
+		msg := err.Error()
+		if !strings.Contains(msg, "record 9: bad; and 2 more") || strings.Contains(msg, "record 10: bad") {
+			t.Errorf("%T lists the wrong records: %s", err, msg)
+		}
+	}
+}

@@ -53,14 +53,7 @@ func (e *APIError) Error() string {
 		b.WriteString(": ")
 		b.WriteString(e.Message)
 	}
-	for i, r := range e.Errors {
-		if i == 10 {
-			fmt.Fprintf(&b, "; and %d more", len(e.Errors)-10)
-			break
-		}
-		b.WriteString("; ")
-		b.WriteString(r.String())
-	}
+	writeRecordErrors(&b, e.Errors)
 	if hint := statusHint(e.StatusCode); hint != "" {
 		b.WriteString(" (")
 		b.WriteString(hint)
@@ -117,15 +110,24 @@ func (e *BatchError) Error() string {
 		idx = append(idx, strconv.Itoa(r.Index))
 	}
 	fmt.Fprintf(&b, "api: %s: %d of %d records rejected (records %s)", e.Resource, len(e.Failed), e.Total, strings.Join(idx, ", "))
-	for i, r := range e.Failed {
-		if i == 10 {
-			fmt.Fprintf(&b, "; and %d more", len(e.Failed)-10)
-			break
+	writeRecordErrors(&b, e.Failed)
+	return b.String()
+}
+
+// maxListedRecords is how many record errors an error message spells out.
+const maxListedRecords = 10
+
+// writeRecordErrors appends "; record N: ..." for the first
+// maxListedRecords of errs and counts the rest.
+func writeRecordErrors(b *strings.Builder, errs []RecordError) {
+	for i, r := range errs {
+		if i == maxListedRecords {
+			fmt.Fprintf(b, "; and %d more", len(errs)-maxListedRecords)
+			return
 		}
 		b.WriteString("; ")
 		b.WriteString(r.String())
 	}
-	return b.String()
 }
 
 func (e *BatchError) Unwrap() error { return e.Err }
