@@ -37,7 +37,7 @@ func openXLSX(path string, o SourceOptions) (*xlsxSource, error) {
 	}
 	s := &xlsxSource{name: path, f: f}
 	if err := s.open(o); err != nil {
-		f.Close()
+		s.Close() // the sheet's rows too, when reading them had started
 		return nil, err
 	}
 	return s, nil

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -194,6 +195,29 @@ func TestBuiltinDateKind(t *testing.T) {
 	for id, want := range map[int]dateKind{0: notDate, 2: notDate, 14: dateOnly, 17: dateOnly, 18: timeOnly, 22: dateTime, 46: notDate, 49: notDate, 57: dateOnly} {
 		if got := builtinDateKind(id); got != want {
 			t.Errorf("builtinDateKind(%d) = %d, want %d", id, got, want)
+		}
+	}
+}
+
+// A failed open closes the sheet it had started reading: a sheet over the
+// unzip limit is read from a temporary file, whose handle must not stay
+// open.
+func TestXLSXFailedOpenLeavesNoFileOpen(t *testing.T) {
+	if _, err := os.ReadDir("/proc/self/fd"); err != nil {
+		t.Skip("needs /proc/self/fd:", err)
+	}
+	p := filepath.Join(t.TempDir(), "big.xlsx")
+	if err := GenerateCatalogXLSX(p, 1000, 2); err != nil { // a sheet of ~2 MiB
+		t.Fatal(err)
+	}
+	_, err := OpenSource(p, SourceOptions{HeaderRow: 5000})
+	if err == nil || !strings.Contains(err.Error(), "no header row found at or below row 5000") {
+		t.Fatalf("error %v", err)
+	}
+	fds, _ := os.ReadDir("/proc/self/fd")
+	for _, fd := range fds {
+		if target, _ := os.Readlink("/proc/self/fd/" + fd.Name()); strings.Contains(target, "excelize-") {
+			t.Errorf("file %s is still open", target)
 		}
 	}
 }
