@@ -441,3 +441,20 @@ func TestPartialWriteIsRejectedPerRecord(t *testing.T) {
 		t.Errorf("Err() = %v", berr)
 	}
 }
+
+// TestDetailReadRefusesAPagedAnswer: a detail answer has a listing's meta
+// [A.5]; when it says more pages follow, Get fails instead of returning
+// part of the records asked for.
+func TestDetailReadRefusesAPagedAnswer(t *testing.T) {
+	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+		w.Write([]byte(`{"meta":{"current_page":"1","last_page":"2","per_page":"1","total":"2"},"Variants":[{"id":"1"}]}`))
+	})
+	c := newTestClient(t, srv.URL)
+	p, err := c.Variants.Get(context.Background(), "1", "2")
+	if err == nil {
+		t.Fatalf("Get returned %d of 2 variants and no error", len(p.Variants))
+	}
+	if Classify(err) != NotApplied || !strings.Contains(err.Error(), "page 1 of 2") || !strings.Contains(err.Error(), "at most 1 ids") {
+		t.Errorf("err = %v (%s), want a not-applied error naming the paging", err, Classify(err))
+	}
+}

@@ -77,9 +77,12 @@ func readPage[P any, PP interface {
 	return p, nil
 }
 
-// getPage reads records of resource by id (the detail read).
+// getPage reads records of resource by id (the detail read). A detail
+// answer has a listing's shape, meta included [A.5]; one that says more
+// pages follow is an error rather than records silently left out.
 func getPage[P any, PP interface {
 	*P
+	page
 	json.Unmarshaler
 }](ctx context.Context, c *Client, resource string, ids []ID) (*P, error) {
 	if len(ids) == 0 {
@@ -99,7 +102,15 @@ func getPage[P any, PP interface {
 	if err != nil {
 		return nil, err
 	}
-	return readPage[P, PP](ctx, c, wire.DetailPath(resource), body)
+	p, err := readPage[P, PP](ctx, c, wire.DetailPath(resource), body)
+	if err != nil {
+		return nil, err
+	}
+	if m := PP(p).pageMeta(); m.HasMore() {
+		return nil, fmt.Errorf("api: %s detail read of %d ids: %w: the service answered page %d of %d (%d records); ask for at most %d ids per read",
+			resource, len(ids), ErrNotApplied, m.CurrentPage, m.LastPage, PP(p).pageLen(), max(PP(p).pageLen(), 1))
+	}
+	return p, nil
 }
 
 // records flattens a page iterator into its records.
