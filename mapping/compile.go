@@ -105,7 +105,7 @@ func newBinder(m *Mapping, file string, header []string, src Source) *binder {
 		}
 		b.index[h] = i
 	}
-	b.opts = helpers(decimalOf(src), layoutsOf(src), m.Tables)
+	b.opts = helpers(decimalOf(src), src.DateFormats, layoutsOf(src), m.Tables)
 	return b
 }
 

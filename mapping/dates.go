@@ -72,3 +72,9 @@ func ParseDate(s string, layouts []string) (string, bool) {
 	}
 	return "", false
 }
+
+// dateFormatList names the date formats a source accepts, for messages:
+// YYYY-MM-DD and its date_formats.
+func dateFormatList(formats []string) string {
+	return strings.Join(append([]string{"YYYY-MM-DD"}, formats...), ", ")
+}

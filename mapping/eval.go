@@ -287,11 +287,7 @@ func (p *Program) rule(k Kind) string {
 	case KindInteger:
 		return "must be a whole number"
 	case KindDate:
-		f := "YYYY-MM-DD"
-		if len(p.formats) > 0 {
-			f += ", " + strings.Join(p.formats, ", ")
-		}
-		return "must be a date (" + f + ")"
+		return "must be a date (" + dateFormatList(p.formats) + ")"
 	}
 	return "invalid"
 }

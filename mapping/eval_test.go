@@ -55,7 +55,7 @@ func TestExpressionHelpers(t *testing.T) {
 		{`kv(A, ";", ":")["Color"]`, []string{"Color:Red;Size:L", "", ""}, "Red", ""},
 		{`kv(A)["x"]`, []string{"broken", "", ""}, "", "is not a name=value item"},
 		{`date(A)`, []string{"03/01/2024", "", ""}, "2024-01-03", ""},
-		{`date(A)`, []string{"2024-31-01", "", ""}, "", "is not a date"},
+		{`date(A)`, []string{"2024-31-01", "", ""}, "", `date: "2024-31-01" is not a date (YYYY-MM-DD, DD/MM/YYYY)`},
 		{`text(number(A))`, []string{"1,50", "", ""}, "1.5", ""},
 		{`A == "x" ? B : "no"`, []string{"x", "yes", ""}, "yes", ""},
 		{`value + "!"`, []string{"cell", "", ""}, "", ""}, // no column: value is ""

@@ -97,8 +97,9 @@ func argString(n *ast.CallNode, i int) (string, bool) {
 }
 
 // helpers returns the expr options defining this package's functions for
-// a source with decimal separator dec, date layouts and lookup tables.
-func helpers(dec byte, layouts []string, tables map[string]map[string]string) []expr.Option {
+// a source with decimal separator dec, date formats (as written, and as Go
+// layouts) and lookup tables.
+func helpers(dec byte, formats, layouts []string, tables map[string]map[string]string) []expr.Option {
 	str := func(v any) string {
 		switch x := v.(type) {
 		case string:
@@ -144,7 +145,7 @@ func helpers(dec byte, layouts []string, tables map[string]map[string]string) []
 			}
 			d, ok := ParseDate(s, layouts)
 			if !ok {
-				return nil, fmt.Errorf("date: %q is not a date in the formats of source.date_formats", s)
+				return nil, fmt.Errorf("date: %q is not a date (%s)", s, dateFormatList(formats))
 			}
 			return d, nil
 		}, new(func(string) string)),
