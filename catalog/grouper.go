@@ -141,9 +141,12 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 		i := g.product(key, ref)
 		g.products[i].Errs = append(g.products[i].Errs, errs...)
 		if r.Role != mapping.RoleVariant {
-			// The row still says the product exists and how it is known;
-			// its valid product values keep other messages accurate.
+			// The row still says the product exists, how it is known and
+			// which rows are its variants (they must not be written on
+			// their own); its valid product values keep other messages
+			// accurate.
 			g.define(i, ref, r)
+			g.children(&g.meta[i], ref, r)
 		}
 		return
 	}
@@ -165,16 +168,22 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 				x.declared = append(x.declared, mapping.Attribute{Name: g.nm.list[g.nm.id(a.Name)], Values: vals, Column: strings.Clone(a.Column)})
 			}
 		}
-		if len(r.ChildKeys) > 0 {
-			x := mt.extra()
-			for _, c := range r.ChildKeys {
-				x.children = append(x.children, strings.Clone(c))
-			}
-			x.childRow, x.childCol = ref, strings.Clone(r.ChildColumn)
-		}
+		g.children(mt, ref, r)
 		return
 	}
 	g.addVariant(p, mt, ref, r)
+}
+
+// children records the keys of the variant rows a product row lists.
+func (g *Grouper) children(mt *meta, ref RowRef, r *mapping.Row) {
+	if len(r.ChildKeys) == 0 {
+		return
+	}
+	x := mt.extra()
+	for _, c := range r.ChildKeys {
+		x.children = append(x.children, strings.Clone(c))
+	}
+	x.childRow, x.childCol = ref, strings.Clone(r.ChildColumn)
 }
 
 // define records a product or both row's product values and alias.

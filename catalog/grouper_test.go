@@ -439,6 +439,38 @@ func TestGroupManyDuplicateSKUs(t *testing.T) {
 	}
 }
 
+// The variant rows a product row lists go with it when the product row is
+// invalid: none of them may be written as a product of its own.
+func TestGroupInvalidProductRowKeepsChildren(t *testing.T) {
+	src := `
+group:
+  by: children
+  key: sku
+  children: {column: kids, split: ","}
+product:
+  name: name
+  description: {column: d, required: true}
+variant:
+  sku: sku
+`
+	header := []string{"sku", "name", "kids", "d"}
+	res := group(t, src, header,
+		[]string{"shirt", "Shirt", "red, blue", ""},
+		[]string{"red", "Shirt red", "", "x"},
+		[]string{"blue", "Shirt blue", "", "x"},
+	)
+	if len(res.Products) != 1 {
+		t.Fatalf("%d products, want the shirt alone", len(res.Products))
+	}
+	shirt := res.Products[0]
+	if shirt.Key != "shirt" || shirt.Valid() || len(shirt.Variants) != 2 {
+		t.Errorf("shirt %+v", shirt)
+	}
+	if got := len(shirt.Rows()); got != 3 {
+		t.Errorf("the shirt reports %d rows, want 3", got)
+	}
+}
+
 func TestGroupJoin(t *testing.T) {
 	src := `
 group:
