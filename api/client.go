@@ -57,6 +57,7 @@ const (
 type Option func(*Client)
 
 // WithHTTPClient sets the HTTP client (its Timeout bounds one exchange).
+// The client never follows redirects, whatever hc.CheckRedirect says.
 func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
 
 // WithRate paces this client at perSecond requests with burst, adapting
@@ -120,6 +121,13 @@ func NewClient(baseURL, token string, opts ...Option) (*Client, error) {
 	if c.hc == nil {
 		c.hc = &http.Client{Timeout: DefaultTimeout}
 	}
+	// Never follow a redirect: Go would resend the access_token header (not
+	// one it knows as sensitive) to whatever host the answer names, and turn
+	// a POST into a GET on 301/302. A copy, so the caller's client is left
+	// as it was.
+	hc := *c.hc
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	c.hc = &hc
 	if c.limiter == nil {
 		c.limiter = NewLimiter(DefaultRate, DefaultBurst)
 	}

@@ -458,3 +458,29 @@ func TestDetailReadRefusesAPagedAnswer(t *testing.T) {
 		t.Errorf("err = %v (%s), want a not-applied error naming the paging", err, Classify(err))
 	}
 }
+
+// TestRedirectsAreNotFollowed: a redirect must not carry the access_token
+// header to the host it names (Go forwards headers it does not know as
+// sensitive), and says where it pointed.
+func TestRedirectsAreNotFollowed(t *testing.T) {
+	elsewhere := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+		w.Write([]byte(`{"meta":{"current_page":"1","last_page":"1"},"Variants":[]}`))
+	})
+	for _, status := range []int{http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+			http.Redirect(w, r, elsewhere.URL+r.URL.Path, status)
+		})
+		hc := &http.Client{}
+		c := newTestClient(t, srv.URL, WithHTTPClient(hc), WithRetries(0))
+		_, err := c.Variants.Get(context.Background(), "1")
+		if err == nil || !strings.Contains(err.Error(), elsewhere.URL) || Classify(err) != NotApplied {
+			t.Errorf("%d: err = %v, want a not-applied error naming %s", status, err, elsewhere.URL)
+		}
+		if hc.CheckRedirect != nil {
+			t.Errorf("%d: the caller's HTTP client was changed", status)
+		}
+	}
+	if got := elsewhere.requests(); len(got) > 0 {
+		t.Errorf("the redirect was followed %d times; access_token sent: %q", len(got), got[0].Header.Get("access_token"))
+	}
+}

@@ -112,6 +112,12 @@ func (c *Client) do(ctx context.Context, cl call) (*answer, error) {
 				return nil, fmt.Errorf("api: %s %s: %w: %w", method, path, ErrNotApplied, err)
 			}
 
+		case status >= 300 && status < 400:
+			e := c.apiError(method, path, status, body)
+			loc, _ := clip(c.redact(header.Get("Location")), maxMessageBytes)
+			e.Message = fmt.Sprintf("the service redirected to %q; lading does not follow redirects (the token would go along): give that address as the base URL", loc)
+			return nil, e
+
 		default:
 			return &answer{status: status, body: body}, c.apiError(method, path, status, body)
 		}
