@@ -244,3 +244,39 @@ func TestLoginNeverShowsTheSecret(t *testing.T) {
 		})
 	}
 }
+
+// TestLoginDoesNotFollowATokenRedirect: a token endpoint that redirects
+// (307 keeps the body) must not get the client secret sent elsewhere.
+func TestLoginDoesNotFollowATokenRedirect(t *testing.T) {
+	var leaked url.Values
+	elsewhere := fakeProvider(t, &leaked)
+	defer elsewhere.Close()
+	prov := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+"/api2/oauth/token", http.StatusTemporaryRedirect)
+	}))
+	defer prov.Close()
+	redirect := fmt.Sprintf("http://127.0.0.1:%d/callback", freePort(t))
+	open := func(u string) error {
+		au, err := url.Parse(u)
+		if err != nil {
+			return err
+		}
+		go func() {
+			resp, err := http.Get(redirect + "?code=c&state=" + url.QueryEscape(au.Query().Get("state")))
+			if err == nil {
+				resp.Body.Close()
+			}
+		}()
+		return nil
+	}
+	_, err := Login(context.Background(), LoginConfig{
+		BaseURL: prov.URL, ClientID: "cid", ClientSecret: "shh", RedirectURI: redirect,
+		OpenURL: open, Timeout: 10 * time.Second,
+	})
+	if err == nil {
+		t.Error("login succeeded through a redirect")
+	}
+	if leaked != nil {
+		t.Errorf("the redirect was followed: client_secret %q sent to %s", leaked.Get("client_secret"), elsewhere.URL)
+	}
+}

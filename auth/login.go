@@ -28,7 +28,9 @@ type LoginConfig struct {
 	// OpenURL shows the authorization URL to the user (opens a browser or
 	// prints it). It must not block until the login completes.
 	OpenURL func(authURL string) error
-	// HTTPClient is used for the token exchange; nil means http.DefaultClient.
+	// HTTPClient is used for the token exchange (a copy that never follows
+	// redirects, so the client secret goes nowhere else); nil means a
+	// client with a one-minute timeout.
 	HTTPClient *http.Client
 	// Timeout bounds the wait for the browser's callback (default 5 minutes).
 	Timeout time.Duration
@@ -173,9 +175,12 @@ func Login(ctx context.Context, lc LoginConfig) (string, error) {
 	if cb.err != nil {
 		return "", cb.err
 	}
+	hc := http.Client{Timeout: time.Minute}
 	if lc.HTTPClient != nil {
-		ctx = context.WithValue(ctx, oauth2.HTTPClient, lc.HTTPClient)
+		hc = *lc.HTTPClient
 	}
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, &hc)
 	tok, err := cfg.Exchange(ctx, cb.code, oauth2.SetAuthURLParam("scope", lc.Scope))
 	if err != nil {
 		return "", fmt.Errorf("exchanging the authorization code at %s: %w", cfg.Endpoint.TokenURL, redactErr(err, lc.ClientSecret))
