@@ -218,22 +218,9 @@ func TestLoginNeverShowsTheSecret(t *testing.T) {
 			}))
 			defer prov.Close()
 			redirect := fmt.Sprintf("http://127.0.0.1:%d/callback", freePort(t))
-			open := func(u string) error {
-				au, err := url.Parse(u)
-				if err != nil {
-					return err
-				}
-				go func() {
-					resp, err := http.Get(redirect + "?code=c&state=" + url.QueryEscape(au.Query().Get("state")))
-					if err == nil {
-						resp.Body.Close()
-					}
-				}()
-				return nil
-			}
 			_, err := Login(context.Background(), LoginConfig{
 				BaseURL: prov.URL, ClientID: "cid", ClientSecret: secret, RedirectURI: redirect,
-				OpenURL: open, Timeout: 10 * time.Second,
+				OpenURL: approve(redirect), Timeout: 10 * time.Second,
 			})
 			if err == nil {
 				t.Fatal("want the token exchange to fail")
@@ -256,7 +243,22 @@ func TestLoginDoesNotFollowATokenRedirect(t *testing.T) {
 	}))
 	defer prov.Close()
 	redirect := fmt.Sprintf("http://127.0.0.1:%d/callback", freePort(t))
-	open := func(u string) error {
+	_, err := Login(context.Background(), LoginConfig{
+		BaseURL: prov.URL, ClientID: "cid", ClientSecret: "shh", RedirectURI: redirect,
+		OpenURL: approve(redirect), Timeout: 10 * time.Second,
+	})
+	if err == nil {
+		t.Error("login succeeded through a redirect")
+	}
+	if leaked != nil {
+		t.Errorf("the redirect was followed: client_secret %q sent to %s", leaked.Get("client_secret"), elsewhere.URL)
+	}
+}
+
+// approve plays the browser of a user who approves: it calls redirect back
+// with code "c" and the authorization URL's state.
+func approve(redirect string) func(authURL string) error {
+	return func(u string) error {
 		au, err := url.Parse(u)
 		if err != nil {
 			return err
@@ -268,15 +270,5 @@ func TestLoginDoesNotFollowATokenRedirect(t *testing.T) {
 			}
 		}()
 		return nil
-	}
-	_, err := Login(context.Background(), LoginConfig{
-		BaseURL: prov.URL, ClientID: "cid", ClientSecret: "shh", RedirectURI: redirect,
-		OpenURL: open, Timeout: 10 * time.Second,
-	})
-	if err == nil {
-		t.Error("login succeeded through a redirect")
-	}
-	if leaked != nil {
-		t.Errorf("the redirect was followed: client_secret %q sent to %s", leaked.Get("client_secret"), elsewhere.URL)
 	}
 }
