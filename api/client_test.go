@@ -484,3 +484,24 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 		t.Errorf("the redirect was followed %d times; access_token sent: %q", len(got), got[0].Header.Get("access_token"))
 	}
 }
+
+// TestListStopsAtLastPageWhateverCurrentPageSays: an answer that ignores
+// page_num (current_page stays 1) must not make the listing loop forever.
+func TestListStopsAtLastPageWhateverCurrentPageSays(t *testing.T) {
+	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+		w.Write([]byte(`{"meta":{"current_page":"1","last_page":"3"},"Variants":[{"id":"1"}]}`))
+	})
+	c := newTestClient(t, srv.URL)
+	n := 0
+	for _, err := range c.Variants.List(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; n > 10 {
+			break
+		}
+	}
+	if n != 3 || len(srv.requests()) != 3 {
+		t.Errorf("read %d records in %d requests, want 3 in 3 (last_page)", n, len(srv.requests()))
+	}
+}

@@ -54,7 +54,9 @@ func listPages[P any, PP interface {
 				if got < opts.pageSize() {
 					return
 				}
-			} else if m.CurrentPage >= m.LastPage {
+			} else if m.CurrentPage >= m.LastPage || num >= m.LastPage {
+				// The page asked for bounds the loop too, should an
+				// answer's current_page not follow page_num.
 				return
 			}
 		}
