@@ -100,6 +100,12 @@ func (s *Store) save(m map[string]Credential) error {
 		tmp.Close()
 		return fmt.Errorf("writing token store: %w", err)
 	}
+	// On disk before the rename: a crash must not leave an empty store, as
+	// a lost token cannot be fetched again (one login per account).
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing token store: %w", err)
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
