@@ -145,6 +145,15 @@ func TestImportExitCodesAndOutput(t *testing.T) {
 		}
 	}
 
+	// Once the account has variants, status names the token's warehouse.
+	out, _, err = run(t, append(common, "auth", "status")...)
+	if err != nil || !strings.Contains(out, "token accepted; 26 variants") || !strings.Contains(out, "warehouse: 1") {
+		t.Errorf("auth status after the import: %v\n%s", err, out)
+	}
+	if strings.Contains(out, token) {
+		t.Fatal("auth status shows the token")
+	}
+
 	// One row with a bad weight: its product fails, the run exits with a
 	// PartialError (exit code 3 in main), the others are unchanged.
 	bad := strings.Replace(string(b), ",0.22,7.5,084012300074,", ",heavy,7.5,084012300074,", 1)

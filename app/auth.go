@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lading/api"
 	"lading/auth"
 )
 
@@ -171,6 +173,34 @@ func authStatus(c *cli.Context) error {
 				fmt.Fprintf(env.Stdout, "client:    %s\n", cred.ClientID)
 			}
 			fmt.Fprintf(env.Stdout, "since:     %s\n", cred.CreatedAt.Format(time.RFC3339))
+		}
+	}
+	return checkService(c)
+}
+
+// checkService reads one variant to show that the service accepts the
+// token, and names the warehouses its stock levels are in: the token's
+// warehouse is among them once the account has variants.
+func checkService(c *cli.Context) error {
+	env := envOf(c)
+	client, _, err := newClient(c)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(c.Context, 30*time.Second)
+	defer cancel()
+	for pg, err := range client.Variants.ListPages(ctx, &api.ListOptions{PageSize: 1, MaxPages: 1}) {
+		if err != nil {
+			fmt.Fprintf(env.Stdout, "service:   not reachable with this token\n")
+			return fmt.Errorf("checking the token: %w", err)
+		}
+		fmt.Fprintf(env.Stdout, "service:   token accepted; %d variants in the account\n", pg.Meta.Total)
+		whs := pg.Sideloads.Warehouses()
+		if len(whs) == 0 {
+			fmt.Fprintf(env.Stdout, "warehouse: not known yet (it shows once the account has variants)\n")
+		}
+		for _, w := range whs {
+			fmt.Fprintf(env.Stdout, "warehouse: %s %s\n", w.ID, w.Label)
 		}
 	}
 	return nil

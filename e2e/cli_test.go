@@ -103,8 +103,17 @@ func TestCLIAuth(t *testing.T) {
 	}
 	base := []string{"--base-url", o.base}
 
+	// A token the service does not know: status says so and fails.
 	r := cmd(append(base, "--token", testToken, "auth", "status")...)
-	if r.err != nil || !strings.Contains(r.stdout.String(), auth.Mask(testToken)) || !strings.Contains(r.stdout.String(), "--token") {
+	if r.err == nil || !strings.Contains(r.stdout.String(), auth.Mask(testToken)) || !strings.Contains(r.stdout.String(), "not reachable") {
+		t.Errorf("auth status with an unknown token: %v\n%s", r.err, r.output())
+	}
+	// A ready token: status shows where it comes from and that it works.
+	if _, err := o.srv.RegisterToken(testToken); err != nil {
+		t.Fatal(err)
+	}
+	r = cmd(append(base, "--token", testToken, "auth", "status")...)
+	if r.err != nil || !strings.Contains(r.stdout.String(), "--token") || !strings.Contains(r.stdout.String(), "token accepted") {
 		t.Errorf("auth status --token: %v\n%s", r.err, r.output())
 	}
 	if r := cmd(append(base, "auth", "status")...); !usage(r.err) || !strings.Contains(r.err.Error(), "auth login") {
