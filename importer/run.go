@@ -423,32 +423,24 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 			return err
 		}
 		x.retry = map[*ProductPlan]bool{}
+		origVariant := map[*VariantPlan]*VariantPlan{}
 		for _, npp := range sub.Products {
 			orig := byProduct[npp.P]
 			mergePlan(orig, npp)
+			for i, nvp := range npp.Variants {
+				origVariant[nvp] = orig.Variants[i]
+			}
 		}
-		// Records of the merged plans: only what is still to do.
+		// Records of the re-plans (only what is still to do), carried out
+		// on behalf of the original plans.
 		recs = (&Plan{Products: sub.Products, live: fresh}).records()
 		for _, r := range recs {
-			r.pp = originalOf(byProduct, r.pp)
+			r.pp = byProduct[r.pp.P]
 			if r.vp != nil {
-				r.vp = r.pp.Variants[indexOfVariant(r.pp, r.vp.V)]
+				r.vp = origVariant[r.vp]
 			}
 		}
 	}
-}
-
-func originalOf(byProduct map[*catalog.Product]*ProductPlan, pp *ProductPlan) *ProductPlan {
-	return byProduct[pp.P]
-}
-
-func indexOfVariant(pp *ProductPlan, v *catalog.Variant) int {
-	for i, vp := range pp.Variants {
-		if vp.V == v {
-			return i
-		}
-	}
-	return 0
 }
 
 // mergePlan folds a re-plan into the original: what the first plan meant to
