@@ -20,7 +20,8 @@ import (
 	"lading/templates"
 )
 
-const catalogs = "../../shared/data/catalogs"
+// catalogs holds real public catalog exports (see testdata/README.md).
+const catalogs = "../testdata/catalogs"
 
 // env is a sandbox, a client of it and a state file.
 type env struct {
@@ -58,9 +59,10 @@ func newEnv(t *testing.T, opts sandbox.Options) *env {
 }
 
 func catalogFile(t *testing.T, name string) string {
+	t.Helper()
 	p := filepath.Join(catalogs, name)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not present", p)
+		t.Fatal(err)
 	}
 	return p
 }

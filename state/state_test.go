@@ -317,16 +317,50 @@ func TestConcurrentRecordIntent(t *testing.T) {
 	}
 }
 
+// helperEnv names the state file the helper process records an intent in.
+const helperEnv = "LADING_STATE_HELPER"
+
+// TestMain runs the helper process TestKilledBetweenIntentAndOutcome kills
+// instead of the tests when helperEnv is set.
+func TestMain(m *testing.M) {
+	if p := os.Getenv(helperEnv); p != "" {
+		if err := recordAndHang(p); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// recordAndHang records an intent in the state at p, says so on stdout and
+// waits to be killed.
+func recordAndHang(p string) error {
+	ctx := context.Background()
+	db, err := Open(p)
+	if err != nil {
+		return err
+	}
+	run, _, err := db.StartRun(ctx, "killed-fp", "import", nil)
+	if err != nil {
+		return err
+	}
+	id, err := db.RecordIntent(ctx, run.ID, "variants.create", []string{"SKU-1", "SKU-2"}, []byte(`{"Variants":[]}`))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("recorded %d\n", id)
+	time.Sleep(time.Minute) // killed long before
+	return errors.New("helper process was not killed within a minute")
+}
+
 // TestKilledBetweenIntentAndOutcome kills a process (SIGKILL, no cleanup)
 // right after it recorded an intent: the intent must be on disk, open, and
 // the run must resume.
 func TestKilledBetweenIntentAndOutcome(t *testing.T) {
-	if os.Getenv("LADING_STATE_HELPER") != "" {
-		t.Skip("helper process")
-	}
 	p := filepath.Join(t.TempDir(), "state.db")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRecordAndHang$", "-test.v")
-	cmd.Env = append(os.Environ(), "LADING_STATE_HELPER="+p)
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), helperEnv+"="+p)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -371,30 +405,6 @@ func TestKilledBetweenIntentAndOutcome(t *testing.T) {
 		!reflect.DeepEqual(open[0].Keys, []string{"SKU-1", "SKU-2"}) || string(open[0].Payload) != `{"Variants":[]}` {
 		t.Errorf("open intents after kill %+v, want intent %d pending", open, intentID)
 	}
-}
-
-// TestHelperRecordAndHang is the process TestKilledBetweenIntentAndOutcome
-// kills. It does nothing in a normal test run.
-func TestHelperRecordAndHang(t *testing.T) {
-	p := os.Getenv("LADING_STATE_HELPER")
-	if p == "" {
-		t.Skip("only run as a helper process")
-	}
-	ctx := context.Background()
-	db, err := Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, _, err := db.StartRun(ctx, "killed-fp", "import", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := db.RecordIntent(ctx, run.ID, "variants.create", []string{"SKU-1", "SKU-2"}, []byte(`{"Variants":[]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fmt.Printf("recorded %d\n", id)
-	time.Sleep(time.Minute) // killed long before
 }
 
 func TestIDs(t *testing.T) {
