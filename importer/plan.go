@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"lading/api"
+	"lading/api/wire"
 	"lading/catalog"
 )
 
@@ -306,13 +306,13 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 		if f.Name == "sku" {
 			continue
 		}
-		if have := lv.Fields[f.Name]; !sameValue(have, f.Value) {
+		if have := lv.Fields[f.Name]; !sameValue(slices.Contains(wire.NumericVariantFields, f.Name), have, f.Value) {
 			vp.Changes = append(vp.Changes, Change{Field: f.Name, From: have, To: f.Value})
 		}
 	}
 	for _, t := range vp.V.Tiers() {
 		have, ok := lv.Prices[t.Name]
-		if !ok || !sameValue(have, t.Value) {
+		if !ok || !sameValue(true, have, t.Value) {
 			vp.Changes = append(vp.Changes, Change{Field: "tier " + t.Name, From: have, To: t.Value})
 			tv := api.TierValue{Name: t.Name, Value: t.Value}
 			if id, ok := pl.Live.TierIDs[t.Name]; ok {
@@ -331,15 +331,57 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 	}
 }
 
-// sameValue compares a live value with a file value: numbers by value
-// ("25" equals "25.00"), anything else as text.
-func sameValue(live, file string) bool {
+// sameValue compares a live value with the file's value by the field's
+// kind: numeric fields and prices by value ("1.50" equals "1.5 "), every
+// other field as text, so that an identifier that lost its leading zero in
+// the account ("12345678905" for UPC "012345678905") is repaired.
+func sameValue(numeric bool, live, file string) bool {
 	if live == file {
 		return true
 	}
-	a, errA := strconv.ParseFloat(live, 64)
-	b, errB := strconv.ParseFloat(file, 64)
-	return errA == nil && errB == nil && a == b
+	if !numeric {
+		return false
+	}
+	a, okA := canonicalDecimal(live)
+	b, okB := canonicalDecimal(file)
+	return okA && okB && a == b
+}
+
+// canonicalDecimal spells a plain decimal number ("-007.50", " 7.5") one
+// way ("-7.5"), exactly, without going through floating point. ok is false
+// for anything else (exponents, thousands separators, text).
+func canonicalDecimal(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole == "" && frac == "" || !allDigits(whole) || !allDigits(frac) {
+		return "", false
+	}
+	whole = strings.TrimLeft(whole, "0")
+	frac = strings.TrimRight(frac, "0")
+	if whole == "" {
+		whole = "0"
+	}
+	out := whole
+	if frac != "" {
+		out += "." + frac
+	}
+	if neg && out != "0" {
+		out = "-" + out
+	}
+	return out, true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // Counts tallies actions.

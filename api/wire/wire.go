@@ -297,5 +297,14 @@ var ProductWriteFields = []string{"name", "description", "notes"}
 // semantics" above. Opening stock is VariantQuantity, set only on create.
 var VariantWriteFields = []string{"sku", "description", "notes", "weight", "cost", "upc", "location_1", "low_stock_alert", "supplier_cost"}
 
+// NumericVariantFields are the variant fields whose values are numbers
+// given as strings ("numeric string" in the spec's variant table: weight,
+// cost; [lading] supplier_cost and low_stock_alert by their meaning). Two
+// values of these compare by value ("1.50" equals "1.5"); every other
+// field, identifiers such as sku and upc above all, compares as text
+// ("012345678905" is not "12345678905"). Pricing tier values are numeric
+// strings too [Spec].
+var NumericVariantFields = []string{"weight", "cost", "low_stock_alert", "supplier_cost"}
+
 // VariantQuantity is the opening-stock field of a created variant. [Spec]
 const VariantQuantity = "quantity"

@@ -1,0 +1,82 @@
+package importer_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lading/api"
+	"lading/importer"
+	"lading/sandbox"
+)
+
+// Values compare by the field's kind: a UPC that lost its leading zero in
+// the account is written again, while a price or cost spelled differently
+// ("1.50" for "1.5") is left alone.
+func TestImportComparesByKind(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	const header = "product_key,product_name,product_description,product_notes,tags,sku,description,weight,cost,upc,stock," +
+		"option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,tier:Retail,tier:Wholesale\n"
+	write := func(name, row string) string {
+		p := filepath.Join(e.dir, name)
+		if err := os.WriteFile(p, []byte(header+row+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ctx := context.Background()
+	first := write("first.csv", "mug,Mug,,,,0042,,,1.5,012345678905,3,,,,,,,19.9,")
+	if _, err := e.importFile(ctx, "generic", first, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Someone (or another tool) stored the UPC as a number.
+	v := e.variant("0042")
+	upc := "12345678905"
+	if _, err := e.c.Variants.Write(ctx, []api.VariantWrite{{ID: v.ID, UPC: &upc}}); err != nil {
+		t.Fatal(err)
+	}
+
+	// The same catalog with its prices spelled otherwise, and a trailing
+	// space in the cost: only the UPC is written.
+	again := write("again.csv", "mug,Mug,,,,0042,,,1.50 ,012345678905,3,,,,,,,19.90,")
+	rep, err := e.importFile(ctx, "generic", again, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Variants[importer.Updated] != 1 || rep.RequestsPlanned != 1 {
+		t.Fatalf("variants %v, %d writes planned; want 1 updated in 1 write", rep.Variants, rep.RequestsPlanned)
+	}
+	res := readResults(t, rep.Results)
+	if msg := res[0][7]; !strings.Contains(msg, `upc "12345678905" → "012345678905"`) || strings.Contains(msg, "cost") || strings.Contains(msg, "Retail") {
+		t.Errorf("results message %q: want the UPC change only", msg)
+	}
+	if got := string(e.variant("0042").UPC); got != "012345678905" {
+		t.Errorf("UPC in the account = %q, want 012345678905", got)
+	}
+
+	// A SKU is an identifier too: "42" is another variant than "0042".
+	other := write("other.csv", "cup,Cup,,,,42,,,1.5,012345678906,3,,,,,,,19.9,")
+	rep, err = e.importFile(ctx, "generic", other, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Variants[importer.Created] != 1 {
+		t.Errorf("variants %v: want SKU 42 created beside 0042", rep.Variants)
+	}
+}
+
+// variant reads the live variant with that SKU.
+func (e *env) variant(sku string) *api.Variant {
+	e.t.Helper()
+	got, err := e.c.Variants.BySKU(context.Background(), []string{sku})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	v := got[sku]
+	if v == nil {
+		e.t.Fatalf("no variant with SKU %s in the account", sku)
+	}
+	return v
+}

@@ -1,0 +1,39 @@
+package importer
+
+import "testing"
+
+func TestSameValue(t *testing.T) {
+	tests := []struct {
+		name       string
+		numeric    bool
+		live, file string
+		want       bool
+	}{
+		{"identical text", false, "Black / S", "Black / S", true},
+		{"UPC that lost its leading zero", false, "12345678905", "012345678905", false},
+		{"SKU with leading zeros", false, "42", "0042", false},
+		{"SKU as a number with a decimal point", false, "42", "42.0", false},
+		{"text with a trailing space in the account", false, "Cotton ", "Cotton", false},
+		{"text differing in case", false, "black", "Black", false},
+		{"price 1.50 and 1.5", true, "1.50", "1.5", true},
+		{"price with a trailing space", true, "1.5 ", "1.50", true},
+		{"price with leading zeros", true, "007.5", "7.50", true},
+		{"whole price and decimals", true, "25", "25.00", true},
+		{"zero and minus zero", true, "-0.0", "0", true},
+		{"different prices", true, "1.5", "1.05", false},
+		{"negative and positive", true, "-2", "2", false},
+		{"empty live value and zero", true, "", "0", false},
+		{"numeric field holding text", true, "n/a", "n/a", true},
+		{"numeric field, text against a number", true, "n/a", "0", false},
+		{"exponent is not a plain decimal", true, "1e2", "100", false},
+		{"thousands separator is not a plain decimal", true, "1,000", "1000", false},
+		{"a lone point", true, ".", "0", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sameValue(tt.numeric, tt.live, tt.file); got != tt.want {
+				t.Errorf("sameValue(%v, %q, %q) = %v, want %v", tt.numeric, tt.live, tt.file, got, tt.want)
+			}
+		})
+	}
+}
