@@ -61,7 +61,9 @@ func TestListPagesToLastPageWithPrefix(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		skus = append(skus, string(v.SKU))
+		if skus = append(skus, string(v.SKU)); len(skus) > 7 {
+			t.Fatalf("the listing went on past the 7 records on 3 pages: %v", skus)
+		}
 	}
 	if len(skus) != 7 || skus[0] != "SKU-1" || skus[6] != "SKU-7" {
 		t.Errorf("skus = %v", skus)
@@ -110,7 +112,9 @@ func TestListMaxPagesAndStartPage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pages = append(pages, p.Meta.CurrentPage)
+		if pages = append(pages, p.Meta.CurrentPage); len(pages) > 2 {
+			t.Fatalf("pages = %v: the listing went on past MaxPages 2", pages)
+		}
 	}
 	if fmt.Sprint(pages) != "[4 5]" {
 		t.Errorf("pages = %v", pages)
@@ -127,7 +131,9 @@ func TestListEmptyResult(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n++
+		if n++; n > 10 {
+			break
+		}
 	}
 	if n != 0 || len(srv.requests()) != 1 {
 		t.Errorf("records %d, requests %d", n, len(srv.requests()))
@@ -139,8 +145,14 @@ func TestListInvalidFilterSendsNothing(t *testing.T) {
 	srv := newRecorder(t, variantsPages(1))
 	c := newTestClient(t, srv.URL)
 	var gotErr error
+	n := 0
 	for _, err := range c.Products.List(context.Background(), &ListOptions{Filter: And(Where("sku", "", "A"))}) {
-		gotErr = err
+		if gotErr = err; err != nil {
+			break
+		}
+		if n++; n > 10 {
+			t.Fatalf("an invalid filter yielded %d records and no error", n)
+		}
 	}
 	var qe *QueryError
 	if !asErr(gotErr, &qe) || qe.Attr != "sku" {

@@ -45,6 +45,9 @@ func (e *env) open() ([]*api.Fulfillment, *api.FulfillmentPage) {
 		}
 		fs = append(fs, page.Fulfillments...)
 		last = page
+		if len(fs) > maxListed {
+			e.t.Fatal(errEndless)
+		}
 	}
 	return fs, last
 }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -118,6 +119,15 @@ func writeIDs(t *testing.T, res *api.WriteResult, err error) []api.ID {
 	return res.IDs
 }
 
+// maxListed bounds every listing a test drains: no test creates that many
+// records, so a listing that yields more has stopped following last_page
+// and would otherwise run until the test binary times out.
+const maxListed = 10_000
+
+// errEndless is the error of a listing that yields more than maxListed
+// records.
+var errEndless = fmt.Errorf("the listing yielded more than %d records: it never ended", maxListed)
+
 // collect drains a listing iterator, failing the test on error.
 func collect[T any](t *testing.T, seq func(func(T, error) bool)) []T {
 	t.Helper()
@@ -125,6 +135,9 @@ func collect[T any](t *testing.T, seq func(func(T, error) bool)) []T {
 	for v, err := range seq {
 		if err != nil {
 			t.Fatalf("listing: %v", err)
+		}
+		if len(out) == maxListed {
+			t.Fatal(errEndless)
 		}
 		out = append(out, v)
 	}

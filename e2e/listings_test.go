@@ -25,6 +25,9 @@ func listIDs[T any](seq func(func(T, error) bool), id func(T) api.ID) ([]api.ID,
 		if err != nil {
 			return out, err
 		}
+		if len(out) == maxListed {
+			return out, errEndless
+		}
 		out = append(out, id(r))
 	}
 	return out, nil

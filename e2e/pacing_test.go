@@ -88,10 +88,16 @@ func (p pacing) run(tb testing.TB) pacingResult {
 		go func() {
 			defer wg.Done()
 			for left.Add(-1) >= 0 {
-				n := 0
+				n, seen := 0, 0
 				for v, err := range c.Variants.List(ctx, opts) {
 					if err != nil {
 						once.Do(func() { first = err })
+						return
+					}
+					// One page of at most PageSize: more means the
+					// listing does not stop.
+					if seen++; seen > opts.PageSize {
+						once.Do(func() { first = errCount(seen) })
 						return
 					}
 					if v.SKU != "" {

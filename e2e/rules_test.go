@@ -143,10 +143,7 @@ func TestUnauthorized(t *testing.T) {
 // Retry-After; the client honours it and every read succeeds.
 func TestThrottling429(t *testing.T) {
 	e := newEnv(t, sandbox.Options{Rate: 4, Burst: 2}, wire.APIPrefix)
-	st, h, _ := e.raw(wire.ListPath(wire.Products), map[string]any{"action": "read"})
-	for st == http.StatusOK {
-		st, h, _ = e.raw(wire.ListPath(wire.Products), map[string]any{"action": "read"})
-	}
+	st, h, _ := e.readUntilRefused()
 	if st != http.StatusTooManyRequests {
 		t.Fatalf("status %d once the bucket is empty, want 429", st)
 	}
@@ -164,14 +161,28 @@ func TestThrottling403(t *testing.T) {
 	// sandbox's 4/s after one, so it cannot exhaust its retries.
 	e := newEnv(t, sandbox.Options{Rate: 4, Burst: 2, ThrottleStatus: http.StatusForbidden}, "",
 		api.WithRate(8, 1), api.WithBackoff(100*time.Millisecond, time.Second))
-	st, _, body := e.raw(wire.ListPath(wire.Products), map[string]any{"action": "read"})
-	for st == http.StatusOK {
-		st, _, body = e.raw(wire.ListPath(wire.Products), map[string]any{"action": "read"})
-	}
+	st, _, body := e.readUntilRefused()
 	if st != http.StatusForbidden || !wire.IsThrottleBody(body) {
 		t.Fatalf("throttled answer %d %s, want 403 with %q", st, body, wire.ThrottleText)
 	}
 	readsThrottled(t, e)
+}
+
+// readUntilRefused sends raw product reads to a sandbox that throttles at
+// 4/s with a burst of 2 until one is not answered 200, and returns that
+// answer. A hundred reads take far less than the 25 s the bucket would need
+// to serve them all, so a sandbox that never refuses one fails the test.
+func (e *env) readUntilRefused() (int, http.Header, []byte) {
+	e.t.Helper()
+	const reads = 100
+	for range reads {
+		st, h, body := e.raw(wire.ListPath(wire.Products), map[string]any{"action": "read"})
+		if st != http.StatusOK {
+			return st, h, body
+		}
+	}
+	e.t.Fatalf("the sandbox answered %d reads in a row with 200: it never throttled", reads)
+	return 0, nil, nil
 }
 
 // readsThrottled makes 4 reads as fast as the client allows against a
@@ -213,6 +224,9 @@ func collectErr[T any](seq func(func(T, error) bool)) (int, error) {
 	for _, err := range seq {
 		if err != nil {
 			return n, err
+		}
+		if n == maxListed {
+			return n, errEndless
 		}
 		n++
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"sort"
@@ -38,25 +39,41 @@ type snapshot struct {
 	Variants []liveVariant
 }
 
+// maxPages bounds every listing a test reads: at the client's page size of
+// 250 no test creates that many records, so a listing that goes on has
+// stopped following last_page and would otherwise hang the test.
+const maxPages = 1000
+
+// pages drains a paged listing, failing the test on an error or when it
+// does not end within maxPages.
+func pages[P any](t testing.TB, seq iter.Seq2[P, error]) []P {
+	t.Helper()
+	var out []P
+	for pg, err := range seq {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out) == maxPages {
+			t.Fatalf("the listing went on past %d pages: it never ended", maxPages)
+		}
+		out = append(out, pg)
+	}
+	return out
+}
+
 // read lists every product and every variant of the sandbox.
 func (e *env) read() snapshot {
 	e.t.Helper()
 	ctx := context.Background()
 	s := snapshot{Products: map[string]int{}}
-	for pg, err := range e.c.Products.ListPages(ctx, nil) {
-		if err != nil {
-			e.t.Fatal(err)
-		}
+	for _, pg := range pages(e.t, e.c.Products.ListPages(ctx, nil)) {
 		for _, p := range pg.Products {
 			if !p.Deleted.Bool() {
 				s.Products[string(p.Name)]++
 			}
 		}
 	}
-	for pg, err := range e.c.Variants.ListPages(ctx, nil) {
-		if err != nil {
-			e.t.Fatal(err)
-		}
+	for _, pg := range pages(e.t, e.c.Variants.ListPages(ctx, nil)) {
 		for _, v := range pg.Variants {
 			if v.Deleted.Bool() {
 				continue

@@ -105,10 +105,7 @@ func (e *env) importFile(ctx context.Context, template, input string, mod func(*
 func (e *env) liveCatalog() map[string][]string {
 	e.t.Helper()
 	out := map[string][]string{}
-	for pg, err := range e.c.Variants.ListPages(context.Background(), nil) {
-		if err != nil {
-			e.t.Fatal(err)
-		}
+	for _, pg := range pages(e.t, e.c.Variants.ListPages(context.Background(), nil)) {
 		for _, v := range pg.Variants {
 			p := pg.Sideloads.Product(v)
 			var opts []string
