@@ -1,0 +1,179 @@
+// Package results writes results files: one line per input row, telling
+// what became of it. Every job that reads rows from a file (catalog
+// imports, stock pushes, shipment imports) writes one.
+//
+// A file is CSV, or XLSX when its name ends in .xlsx. Lines go out as they
+// are written, so a file of a million rows costs no more memory than one
+// of ten. The file is written beside its final path under a temporary
+// name and renamed into place by Close, so that it is never seen half
+// written.
+package results
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// Writer writes one results file. Its first two columns are the input
+// file and the row number within it; the job's columns follow.
+type Writer struct {
+	path string
+	tmp  *os.File
+	// CSV
+	buf *bufio.Writer
+	csv *csv.Writer
+	rec []string
+	// XLSX
+	book  *excelize.File
+	sheet *excelize.StreamWriter
+	cells []any
+	next  int // the sheet row the next line goes to
+
+	lines  int
+	err    error
+	closed bool
+}
+
+// Sheet is the name of the XLSX results sheet.
+const Sheet = "Results"
+
+// Create starts the results file path with the columns "file", "row" and
+// then columns. Close puts it in place; Discard drops it.
+func Create(path string, columns ...string) (*Writer, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".results-*")
+	if err != nil {
+		return nil, fmt.Errorf("writing results: %w", err)
+	}
+	w := &Writer{path: path, tmp: tmp}
+	header := append([]string{"file", "row"}, columns...)
+	if strings.EqualFold(filepath.Ext(path), ".xlsx") {
+		err = w.startXLSX(header)
+	} else {
+		w.buf = bufio.NewWriterSize(tmp, 64<<10)
+		w.csv = csv.NewWriter(w.buf)
+		w.rec = make([]string, len(header))
+		err = w.csv.Write(header)
+	}
+	if err != nil {
+		w.Discard()
+		return nil, w.wrap(err)
+	}
+	return w, nil
+}
+
+func (w *Writer) startXLSX(header []string) error {
+	w.book = excelize.NewFile()
+	if err := w.book.SetSheetName("Sheet1", Sheet); err != nil {
+		return err
+	}
+	sw, err := w.book.NewStreamWriter(Sheet)
+	if err != nil {
+		return err
+	}
+	w.sheet = sw
+	w.cells = make([]any, len(header))
+	for i, h := range header {
+		w.cells[i] = h
+	}
+	w.next = 1
+	return w.setRow()
+}
+
+func (w *Writer) setRow() error {
+	err := w.sheet.SetRow("A"+strconv.Itoa(w.next), w.cells)
+	w.next++
+	return err
+}
+
+// Write writes the line of row (1-based, as a person counts them) of
+// file, with cells for the job's columns. cells is not kept.
+func (w *Writer) Write(file string, row int, cells ...string) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.csv != nil {
+		w.rec = append(w.rec[:0], file, strconv.Itoa(row))
+		w.rec = append(w.rec, cells...)
+		w.err = w.csv.Write(w.rec)
+	} else {
+		w.cells = append(w.cells[:0], file, row)
+		for _, c := range cells {
+			w.cells = append(w.cells, c)
+		}
+		w.err = w.setRow()
+	}
+	if w.err != nil {
+		w.err = w.wrap(w.err)
+		return w.err
+	}
+	w.lines++
+	return nil
+}
+
+// Lines is the number of lines written, the header left out.
+func (w *Writer) Lines() int { return w.lines }
+
+// Close finishes the file and renames it into place. After a failed Write
+// it only discards the file and returns that error.
+func (w *Writer) Close() error {
+	if w.closed {
+		return w.err
+	}
+	if w.err != nil {
+		w.Discard()
+		return w.err
+	}
+	err := w.finish()
+	if cerr := w.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(w.tmp.Name(), w.path)
+	}
+	w.closed = true
+	if err != nil {
+		os.Remove(w.tmp.Name())
+		w.err = w.wrap(err)
+	}
+	return w.err
+}
+
+func (w *Writer) finish() error {
+	if w.csv != nil {
+		w.csv.Flush()
+		if err := w.csv.Error(); err != nil {
+			return err
+		}
+		return w.buf.Flush()
+	}
+	defer w.book.Close()
+	if err := w.sheet.Flush(); err != nil {
+		return err
+	}
+	return w.book.Write(w.tmp)
+}
+
+// Discard drops the file: nothing is put in place. It does nothing after
+// Close.
+func (w *Writer) Discard() {
+	if w.closed {
+		return
+	}
+	w.closed = true
+	if w.book != nil {
+		w.book.Close()
+	}
+	w.tmp.Close()
+	os.Remove(w.tmp.Name())
+}
+
+func (w *Writer) wrap(err error) error {
+	return fmt.Errorf("writing the results file %s: %w", w.path, err)
+}

@@ -1,0 +1,166 @@
+package results
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+type line struct {
+	file  string
+	row   int
+	cells []string
+}
+
+var sample = []line{
+	{"in.csv", 2, []string{"P1", "created", "a \"quoted\", comma"}},
+	{"in.csv", 3, []string{"P1", "failed", "two\nlines"}},
+	{"join.csv", 2, []string{"", "skipped", ""}},
+}
+
+func write(t *testing.T, path string, lines []line) {
+	t.Helper()
+	w, err := Create(path, "key", "action", "message")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines {
+		if err := w.Write(l.file, l.row, l.cells...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("%s is in place before Close (%v)", path, err)
+	}
+	if w.Lines() != len(lines) {
+		t.Fatalf("Lines() = %d, want %d", w.Lines(), len(lines))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func wantRecords(lines []line) [][]string {
+	out := [][]string{{"file", "row", "key", "action", "message"}}
+	for _, l := range lines {
+		out = append(out, append([]string{l.file, itoa(l.row)}, l.cells...))
+	}
+	return out
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestCSV(t *testing.T) {
+	tests := []struct {
+		name  string
+		lines []line
+		want  string
+	}{
+		{"no rows: the header alone", nil, "file,row,key,action,message\n"},
+		{"quotes and newlines are quoted", sample, "file,row,key,action,message\n" +
+			"in.csv,2,P1,created,\"a \"\"quoted\"\", comma\"\n" +
+			"in.csv,3,P1,failed,\"two\nlines\"\n" +
+			"join.csv,2,,skipped,\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "out.results.csv")
+			write(t, path, tt.lines)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) != tt.want {
+				t.Fatalf("got\n%s\nwant\n%s", b, tt.want)
+			}
+			recs, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(recs, wantRecords(tt.lines)) {
+				t.Fatalf("read back %q", recs)
+			}
+			assertOnlyFile(t, path)
+		})
+	}
+}
+
+func TestXLSX(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.XLSX")
+	write(t, path, sample)
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := f.GetRows(Sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(rows[0], wantRecords(nil)[0]) || len(rows) != 1+len(sample) {
+		t.Fatalf("rows %q", rows)
+	}
+	for i, l := range sample {
+		got := rows[i+1]
+		for len(got) < 5 {
+			got = append(got, "")
+		}
+		if want := wantRecords(sample)[i+1]; !reflect.DeepEqual(got, want) {
+			t.Errorf("row %d: %q, want %q", i+2, got, want)
+		}
+		typ, err := f.GetCellType(Sheet, "B"+itoa(i+2))
+		if err != nil || typ != excelize.CellTypeNumber && typ != excelize.CellTypeUnset {
+			t.Errorf("row %d: the row number is a %v cell (%v), want a number", l.row, typ, err)
+		}
+	}
+	assertOnlyFile(t, path)
+}
+
+func TestDiscardLeavesNothing(t *testing.T) {
+	for _, name := range []string{"out.csv", "out.xlsx"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			w, err := Create(filepath.Join(dir, name), "action")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Write("in.csv", 2, "created"); err != nil {
+				t.Fatal(err)
+			}
+			w.Discard()
+			w.Discard()
+			if err := w.Close(); err != nil {
+				t.Fatalf("Close after Discard: %v", err)
+			}
+			if es, _ := os.ReadDir(dir); len(es) != 0 {
+				t.Fatalf("left %d files", len(es))
+			}
+		})
+	}
+}
+
+func TestCreateInMissingDirectory(t *testing.T) {
+	_, err := Create(filepath.Join(t.TempDir(), "no", "such", "out.csv"), "action")
+	if err == nil || !strings.Contains(err.Error(), "results") {
+		t.Fatalf("err = %v, want one about the results file", err)
+	}
+}
+
+// assertOnlyFile checks that path is the only file of its directory: the
+// temporary file was renamed, not copied.
+func assertOnlyFile(t *testing.T, path string) {
+	t.Helper()
+	es, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 1 || es[0].Name() != filepath.Base(path) {
+		t.Fatalf("directory holds %v", es)
+	}
+}
