@@ -105,13 +105,6 @@ func (f *faults) draw(write bool) (fail, drop bool) {
 	return fail, drop
 }
 
-// setRates changes the fault rates of a running server.
-func (f *faults) setRates(fail, drop float64) {
-	f.mu.Lock()
-	f.failRate, f.dropRate = fail, drop
-	f.mu.Unlock()
-}
-
 // sleep waits the configured latency or until ctx ends.
 func (f *faults) sleep(ctx context.Context) bool {
 	if f.latency <= 0 {

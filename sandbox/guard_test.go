@@ -11,6 +11,13 @@ import (
 	"lading/api/wire"
 )
 
+// setRates changes the fault rates of a running server.
+func (f *faults) setRates(fail, drop float64) {
+	f.mu.Lock()
+	f.failRate, f.dropRate = fail, drop
+	f.mu.Unlock()
+}
+
 func TestThrottle429(t *testing.T) {
 	e := newEnv(t, Options{Rate: 0.5, Burst: 2})
 	for i := 0; i < 2; i++ {

@@ -29,13 +29,6 @@ type oauthState struct {
 	now     func() time.Time // guarded by mu
 }
 
-// setClock replaces the clock codes expire by (tests).
-func (o *oauthState) setClock(now func() time.Time) {
-	o.mu.Lock()
-	o.now = now
-	o.mu.Unlock()
-}
-
 func newOAuthState(clients []Client) *oauthState {
 	o := &oauthState{clients: map[string]Client{}, codes: map[string]authCode{}, now: time.Now}
 	for _, c := range clients {

@@ -12,6 +12,13 @@ import (
 
 var testClient = Client{ID: "cli", Secret: "s3cret-value", RedirectURI: "https://app.example/callback"}
 
+// setClock replaces the clock codes expire by.
+func (o *oauthState) setClock(now func() time.Time) {
+	o.mu.Lock()
+	o.now = now
+	o.mu.Unlock()
+}
+
 // authorize runs step 1 and returns the redirect target.
 func authorize(t *testing.T, e *env, q url.Values) *http.Response {
 	t.Helper()
