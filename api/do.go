@@ -37,96 +37,103 @@ type answer struct {
 	body   []byte
 }
 
-// do runs c through the limiter with retries, and classifies failures.
+// do runs c through the limiter, retrying what [decide] says may be tried
+// again, and returns the 2xx answer or the error of the call. A 3xx or 4xx
+// error comes with its answer, for callers that read records out of it.
 func (c *Client) do(ctx context.Context, cl call) (*answer, error) {
 	path := c.base.Path + cl.path
-	method := http.MethodPost
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			c.retried.Add(1)
 		}
 		gen, err := c.limiter.acquire(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("api: %s %s: %w: stopped while waiting for the rate limiter: %w", method, path, ErrNotApplied, err)
+			return nil, fmt.Errorf("api: POST %s: %w: %w", path, ErrNotApplied, err)
 		}
-		status, header, body, sent, err := c.send(ctx, cl)
+		r, header := c.send(ctx, cl)
 		c.requests.Add(1)
-		if err != nil {
-			err = errors.New(c.redact(err.Error()))
-			if cl.write && sent {
-				c.unknown.Add(1)
-				cause := err
-				if ctx.Err() != nil {
-					cause = ctx.Err()
-				}
-				return nil, fmt.Errorf("api: %s %s: %w: %w", method, path, ErrOutcomeUnknown, cause)
-			}
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("api: %s %s: %w: %w", method, path, ErrNotApplied, ctx.Err())
-			}
-			if attempt < c.retries {
-				c.log.Warn("api: retrying after a network error", "method", method, "path", path, "attempt", attempt+1, "error", err.Error())
-				if err := sleep(ctx, c.backoff(attempt)); err != nil {
-					return nil, fmt.Errorf("api: %s %s: %w: %w", method, path, ErrNotApplied, err)
-				}
-				continue
-			}
-			return nil, fmt.Errorf("api: %s %s: %w: %w", method, path, ErrNotApplied, err)
-		}
-
-		switch {
-		case status >= 200 && status < 300:
+		r.cancelled = ctx.Err() != nil
+		ra := retryAfter(header.Get(wire.HeaderRetryAfter), time.Now())
+		var wait time.Duration
+		switch v := decide(r); v {
+		case done:
 			c.limiter.succeeded()
-			return &answer{status: status, body: body}, nil
-
-		case status == http.StatusTooManyRequests || (status == http.StatusForbidden && wire.IsThrottleBody(body)):
+			return &answer{status: r.status, body: r.body}, nil
+		case report:
+			return &answer{status: r.status, body: r.body}, c.reportError(path, r, header)
+		case unknown:
+			c.unknown.Add(1)
+			if r.err != nil {
+				return nil, fmt.Errorf("api: POST %s: %w: %w", path, ErrOutcomeUnknown, c.cause(ctx, r.err))
+			}
+			return nil, fmt.Errorf("%w (%w)", c.apiError(path, r.status, r.body), ErrOutcomeUnknown)
+		case stop:
+			return nil, fmt.Errorf("api: POST %s: %w: %w", path, ErrNotApplied, ctx.Err())
+		case throttle:
 			c.throttled.Add(1)
-			ra := retryAfter(header.Get(wire.HeaderRetryAfter), time.Now())
 			c.limiter.throttled(gen, ra)
-			rate := c.limiter.Rate()
 			if attempt >= c.retries {
-				return nil, &RateLimitError{Method: method, Path: path, Attempts: attempt + 1, RetryAfter: ra, Rate: rate}
+				return nil, &RateLimitError{Method: http.MethodPost, Path: path, Attempts: attempt + 1, RetryAfter: ra, Rate: c.limiter.Rate()}
 			}
-			c.log.Info("api: throttled", "method", method, "path", path, "status", status, "retry_after", ra, "rate", rate, "attempt", attempt+1)
-			if ra <= 0 { // with Retry-After the limiter blocks everyone
-				if err := sleep(ctx, c.backoff(attempt)); err != nil {
-					return nil, fmt.Errorf("api: %s %s: %w: %w", method, path, ErrNotApplied, err)
-				}
-			}
-
-		case status >= 500:
-			apiErr := c.apiError(method, path, status, body)
-			if cl.write {
-				c.unknown.Add(1)
-				return nil, fmt.Errorf("%w: %w", ErrOutcomeUnknown, apiErr)
-			}
-			if attempt >= c.retries {
-				return nil, apiErr
-			}
-			c.log.Warn("api: retrying a read after a server error", "method", method, "path", path, "status", status, "attempt", attempt+1)
-			wait := retryAfter(header.Get(wire.HeaderRetryAfter), time.Now())
-			if wait <= 0 {
+			c.log.Info("api: throttled", "path", path, "status", r.status, "retry_after", ra, "rate", c.limiter.Rate(), "attempt", attempt+1)
+			if ra <= 0 { // with Retry-After the limiter holds everyone back
 				wait = c.backoff(attempt)
 			}
-			if err := sleep(ctx, wait); err != nil {
-				return nil, fmt.Errorf("api: %s %s: %w: %w", method, path, ErrNotApplied, err)
+		case retry:
+			if attempt >= c.retries {
+				return nil, c.gaveUp(path, r)
 			}
-
-		case status >= 300 && status < 400:
-			e := c.apiError(method, path, status, body)
-			loc, _ := clip(c.redact(header.Get("Location")), maxMessageBytes)
-			e.Message = fmt.Sprintf("the service redirected to %q; lading does not follow redirects (the token would go along): give that address as the base URL", loc)
-			return nil, e
-
-		default:
-			return &answer{status: status, body: body}, c.apiError(method, path, status, body)
+			c.log.Warn("api: retrying", "path", path, "status", r.status, "error", c.errText(r.err), "attempt", attempt+1)
+			if wait = ra; wait <= 0 {
+				wait = c.backoff(attempt)
+			}
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, fmt.Errorf("api: POST %s: %w: %w", path, ErrNotApplied, err)
 		}
 	}
 }
 
-// send makes one HTTP exchange. sent reports whether the whole request was
-// written to the connection (after which a write may have been applied).
-func (c *Client) send(ctx context.Context, cl call) (status int, header http.Header, body []byte, sent bool, err error) {
+// reportError is the error of an answer [decide] reports: a 3xx or 4xx.
+func (c *Client) reportError(path string, r reply, header http.Header) *APIError {
+	e := c.apiError(path, r.status, r.body)
+	if r.status >= 300 && r.status < 400 {
+		loc, _ := clip(c.redact(header.Get("Location")), maxMessageBytes)
+		e.Message = fmt.Sprintf("redirected to %q, not followed", loc)
+	}
+	return e
+}
+
+// gaveUp is the error of a call whose retries [decide] allowed ran out.
+func (c *Client) gaveUp(path string, r reply) error {
+	if r.err != nil {
+		return fmt.Errorf("api: POST %s: %w: %w", path, ErrNotApplied, errors.New(c.redact(r.err.Error())))
+	}
+	return c.apiError(path, r.status, r.body)
+}
+
+// cause is what ended an exchange: the caller's context if it ended, else
+// the exchange's own error, without the token.
+func (c *Client) cause(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return errors.New(c.redact(err.Error()))
+}
+
+// errText is err's text without the token ("" for nil).
+func (c *Client) errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return c.redact(err.Error())
+}
+
+// send makes one HTTP exchange. The reply's sent reports whether the whole
+// request was written to the connection (after which a write may have been
+// applied).
+func (c *Client) send(ctx context.Context, cl call) (reply, http.Header) {
+	r := reply{write: cl.write}
 	u := *c.base
 	u.Path = c.base.Path + cl.path
 	var wrote atomic.Bool
@@ -139,7 +146,8 @@ func (c *Client) send(ctx context.Context, cl call) (status int, header http.Hea
 	}
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodPost, u.String(), bytes.NewReader(cl.body))
 	if err != nil {
-		return 0, nil, nil, false, err
+		r.err = err
+		return r, nil
 	}
 	ct := cl.contentType
 	if ct == "" {
@@ -155,17 +163,21 @@ func (c *Client) send(ctx context.Context, cl call) (status int, header http.Hea
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		c.traceError(err, time.Since(start))
-		return 0, nil, nil, wrote.Load(), err
+		r.sent, r.err = wrote.Load(), err
+		return r, nil
 	}
 	defer resp.Body.Close()
-	body, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes))
+	r.sent = true
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes))
 	if err != nil {
 		c.traceError(err, time.Since(start))
-		return 0, nil, nil, true, fmt.Errorf("reading the %d answer: %w", resp.StatusCode, err)
+		r.err = fmt.Errorf("reading the %d answer: %w", resp.StatusCode, err)
+		return r, resp.Header
 	}
 	c.traceResponse(resp, body, time.Since(start))
 	c.log.Debug("api: request", "method", req.Method, "path", u.Path, "status", resp.StatusCode, "duration", time.Since(start))
-	return resp.StatusCode, resp.Header, body, true, nil
+	r.status, r.body = resp.StatusCode, body
+	return r, resp.Header
 }
 
 // backoff is exponential with full jitter.
@@ -210,8 +222,8 @@ func retryAfter(v string, now time.Time) time.Duration {
 
 // apiError builds the error of a non-2xx answer from its body ([B.1],
 // and the `message` key clients read [A.10]).
-func (c *Client) apiError(method, path string, status int, body []byte) *APIError {
-	e := &APIError{StatusCode: status, Method: method, Path: path}
+func (c *Client) apiError(path string, status int, body []byte) *APIError {
+	e := &APIError{StatusCode: status, Method: http.MethodPost, Path: path}
 	var eb struct {
 		Message Flex `json:"message"`
 		Error   Flex `json:"error"`
