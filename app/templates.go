@@ -9,8 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lading/importer"
 	"lading/mapping"
+	"lading/source"
 	"lading/templates"
 )
 
@@ -79,7 +79,7 @@ func mappingInit(c *cli.Context) error {
 		return Usagef("mapping init takes one file: lading mapping init catalog.csv")
 	}
 	path := c.Args().First()
-	src, err := importer.OpenSource(path, importer.SourceOptions{Sheet: c.String("sheet"), HeaderRow: c.Int("header-row")})
+	src, err := source.Open(path, source.Options{Sheet: c.String("sheet"), HeaderRow: c.Int("header-row")})
 	if err != nil {
 		return &UsageError{Err: err}
 	}

@@ -13,6 +13,7 @@ import (
 	"lading/importer"
 	"lading/mapping"
 	"lading/sandbox"
+	"lading/source/sourcetest"
 	"lading/state"
 	"lading/templates"
 )
@@ -46,7 +47,7 @@ func BenchmarkImport10k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := importer.GenerateCatalogCSV(f, products, per); err != nil {
+	if err := sourcetest.GenerateCatalogCSV(f, products, per); err != nil {
 		b.Fatal(err)
 	}
 	f.Close()

@@ -11,11 +11,13 @@ import (
 	"testing"
 
 	"lading/mapping"
+	"lading/source"
+	"lading/source/sourcetest"
 	"lading/templates"
 )
 
 // The import pipeline up to the plan (read, map, validate, group) against
-// the bare reads of source_bench_test.go, on the same generated files:
+// the bare reads of package source/sourcetest, on the same generated files:
 //
 //	LADING_BENCH_ROWS=1000000 go test -run '^$' -bench 'BareCSV|PipelineCSV' -benchtime 3x ./importer
 //	go test -run '^$' -bench 'BareXLSX|PipelineXLSX' -benchtime 3x ./importer
@@ -74,10 +76,10 @@ func genericMapping(b *testing.B) *mapping.Mapping {
 // benchPipeline reads the generated file of format through the generic
 // mapping into products, b.N times, and checks every row and product.
 func benchPipeline(b *testing.B, format string) {
-	rows := benchRows(b)
-	p := benchFile(b, format, rows)
+	rows := sourcetest.BenchRows(b)
+	p := sourcetest.BenchFile(b, format, rows)
 	m := genericMapping(b)
-	products := rows / benchVariantsPer
+	products := rows / sourcetest.BenchVariantsPer
 	reset := resetPeakRSS()
 	b.ResetTimer()
 	n, passes := 0, 0
@@ -91,7 +93,7 @@ func benchPipeline(b *testing.B, format string) {
 			b.Fatalf("%d products, %d errors, %d skipped; want %d products", len(in.Products), len(in.Errors), len(in.Skipped), products)
 		}
 		for _, pr := range in.Products {
-			if !pr.Valid() || len(pr.Variants) != benchVariantsPer {
+			if !pr.Valid() || len(pr.Variants) != sourcetest.BenchVariantsPer {
 				b.Fatalf("product %s: valid %v, %d variants", pr.Key, pr.Valid(), len(pr.Variants))
 			}
 		}
@@ -107,26 +109,26 @@ func benchPipeline(b *testing.B, format string) {
 			b.StartTimer()
 		}
 	}
-	reportRows(b, products*benchVariantsPer, n, passes)
+	sourcetest.ReportRows(b, products*sourcetest.BenchVariantsPer, n, passes)
 	reportPeakRSS(b, reset)
 	b.ReportMetric(float64(retained)/(1<<20), "retained-MB")
 }
 
-func BenchmarkPipelineCSV(b *testing.B)  { benchPipeline(b, FormatCSV) }
-func BenchmarkPipelineXLSX(b *testing.B) { benchPipeline(b, FormatXLSX) }
+func BenchmarkPipelineCSV(b *testing.B)  { benchPipeline(b, source.FormatCSV) }
+func BenchmarkPipelineXLSX(b *testing.B) { benchPipeline(b, source.FormatXLSX) }
 
-// The bare reads of source_bench_test.go with their peak RSS, for the side
+// The bare reads of package source/sourcetest with their peak RSS, for the side
 // by side figures.
 func BenchmarkPeakBareCSV(b *testing.B) {
-	benchFile(b, FormatCSV, benchRows(b))
+	sourcetest.BenchFile(b, source.FormatCSV, sourcetest.BenchRows(b))
 	reset := resetPeakRSS()
-	BenchmarkBareCSV(b)
+	sourcetest.BenchBareCSV(b)
 	reportPeakRSS(b, reset)
 }
 
 func BenchmarkPeakBareXLSX(b *testing.B) {
-	benchFile(b, FormatXLSX, benchRows(b))
+	sourcetest.BenchFile(b, source.FormatXLSX, sourcetest.BenchRows(b))
 	reset := resetPeakRSS()
-	BenchmarkBareXLSX(b)
+	sourcetest.BenchBareXLSX(b)
 	reportPeakRSS(b, reset)
 }

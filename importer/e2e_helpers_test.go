@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"lading/api/wire"
-	"lading/importer"
+	"lading/source/sourcetest"
 )
 
 // liveVariant is a variant as read back from the sandbox, reduced to what
@@ -181,7 +181,7 @@ func (e *env) generate(name string, products, variantsPer int) string {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if err := importer.GenerateCatalogCSV(f, products, variantsPer); err != nil {
+	if err := sourcetest.GenerateCatalogCSV(f, products, variantsPer); err != nil {
 		e.t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"lading/catalog"
 	"lading/mapping"
+	"lading/source"
 )
 
 // Input is a source read through a mapping: its rows grouped into products,
@@ -25,8 +26,8 @@ type Input struct {
 // ReadProgress is told how many rows have been read so far.
 type ReadProgress func(rows int)
 
-func sourceOptions(s mapping.Source) SourceOptions {
-	return SourceOptions{Format: s.Format, Sheet: s.Sheet, HeaderRow: s.HeaderRow, Delimiter: s.Delimiter, Encoding: s.Encoding}
+func sourceOptions(s mapping.Source) source.Options {
+	return source.Options{Format: s.Format, Sheet: s.Sheet, HeaderRow: s.HeaderRow, Delimiter: s.Delimiter, Encoding: s.Encoding}
 }
 
 // Read reads path (and the mapping's joined file, resolved relative to
@@ -39,8 +40,8 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, progress ReadPro
 	in := &Input{Files: []string{path}}
 	var rowErrs []catalog.RowError
 	rows := 0
-	readFile := func(file string, opts SourceOptions, compile func(string, []string) (*mapping.Program, error)) error {
-		src, err := OpenSource(file, opts)
+	readFile := func(file string, opts source.Options, compile func(string, []string) (*mapping.Program, error)) error {
+		src, err := source.Open(file, opts)
 		if err != nil {
 			return err
 		}
@@ -130,7 +131,7 @@ type chunkRow struct {
 // readChunks reads src to the end into chunks sent on out, taking spent
 // chunks back from free. It stops with ctx's error when ctx is done, and
 // with a source's fatal error.
-func readChunks(ctx context.Context, src Source, width int, out chan<- *rowChunk, free <-chan *rowChunk) error {
+func readChunks(ctx context.Context, src source.Source, width int, out chan<- *rowChunk, free <-chan *rowChunk) error {
 	next := func() *rowChunk {
 		select {
 		case c := <-free:
@@ -155,7 +156,7 @@ func readChunks(ctx context.Context, src Source, width int, out chan<- *rowChunk
 			break
 		}
 		if err != nil {
-			var re *RowError
+			var re *source.RowError
 			if !errors.As(err, &re) {
 				return err
 			}

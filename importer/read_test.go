@@ -11,6 +11,7 @@ import (
 
 	"lading/importer"
 	"lading/mapping"
+	"lading/source/sourcetest"
 	"lading/templates"
 )
 
@@ -33,7 +34,7 @@ func genericMapping(t *testing.T) *mapping.Mapping {
 func TestReadEveryRowOnce(t *testing.T) {
 	const products = 700 // 1400 rows: several chunks
 	var b strings.Builder
-	b.WriteString(strings.Join(importer.GenericColumns, ",") + "\n")
+	b.WriteString(strings.Join(sourcetest.GenericColumns, ",") + "\n")
 	badLines := map[int]bool{}
 	line := 1
 	for i := 1; i <= products; i++ {

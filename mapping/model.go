@@ -35,7 +35,7 @@ type Source struct {
 	Delimiter rune
 	// Encoding is "", "utf-8", "utf-16", "utf-16le", "utf-16be",
 	// "windows-1252" or "iso-8859-1"; "" means UTF-8, with or without a
-	// byte-order mark (the names importer.SourceOptions takes).
+	// byte-order mark (the names source.Options takes).
 	Encoding string
 	// Decimal is the decimal separator of numbers: "." (default) or ",".
 	Decimal string

@@ -1,4 +1,4 @@
-package importer
+package source
 
 import (
 	"fmt"
@@ -30,7 +30,7 @@ type xlsxSource struct {
 	date1904 bool
 }
 
-func openXLSX(path string, o SourceOptions) (*xlsxSource, error) {
+func openXLSX(path string, o Options) (*xlsxSource, error) {
 	f, err := excelize.OpenFile(path, xlsxOptions)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot open as an XLSX workbook: %w", path, err)
@@ -43,7 +43,7 @@ func openXLSX(path string, o SourceOptions) (*xlsxSource, error) {
 	return s, nil
 }
 
-func (s *xlsxSource) open(o SourceOptions) error {
+func (s *xlsxSource) open(o Options) error {
 	sheets := s.f.GetSheetList()
 	if len(sheets) == 0 {
 		return fmt.Errorf("%s: the workbook has no sheets", s.name)

@@ -1,4 +1,4 @@
-package importer
+package source
 
 import (
 	"os"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/xuri/excelize/v2"
+
+	"lading/source/sourcetest"
 )
 
 // serial is the Excel 1900-system serial number of t.
@@ -88,7 +90,7 @@ func TestXLSXSource(t *testing.T) {
 		{ref: "A6", value: "S4"}, {ref: "B6", value: 1234.5, custom: `"$"#,##0.00`},
 	}
 	p := writeWorkbook(t, map[string][]cellSpec{"Products": cells}, []string{"Products"}, false)
-	src := openTestSource(t, p, SourceOptions{})
+	src := openTestSource(t, p, Options{})
 	wantHeader := []string{"sku", "price", "upc", "released", "updated", "opens", "since"}
 	if !reflect.DeepEqual(src.Header(), wantHeader) {
 		t.Fatalf("header %q, want %q", src.Header(), wantHeader)
@@ -120,7 +122,7 @@ func TestXLSXSheetAndHeaderRow(t *testing.T) {
 	}
 	p := writeWorkbook(t, sheets, []string{"Notes", "Stock"}, false)
 
-	src := openTestSource(t, p, SourceOptions{Sheet: "stock", HeaderRow: 2})
+	src := openTestSource(t, p, Options{Sheet: "stock", HeaderRow: 2})
 	if h := src.Header(); !reflect.DeepEqual(h, []string{"sku", "qty"}) {
 		t.Fatalf("header %q: the first non-empty row at or below row 2 should be the header", h)
 	}
@@ -130,16 +132,16 @@ func TestXLSXSheetAndHeaderRow(t *testing.T) {
 	}
 
 	// CSV settings in a shared mapping do not stop an XLSX read.
-	first := openTestSource(t, p, SourceOptions{Delimiter: ';', Encoding: "windows-1252"})
+	first := openTestSource(t, p, Options{Delimiter: ';', Encoding: "windows-1252"})
 	if h := first.Header(); !reflect.DeepEqual(h, []string{"read me"}) {
 		t.Errorf("default sheet header %q, want the first sheet's", h)
 	}
 
-	_, err := OpenSource(p, SourceOptions{Sheet: "Prices"})
+	_, err := Open(p, Options{Sheet: "Prices"})
 	if err == nil || !strings.HasSuffix(err.Error(), `no sheet named "Prices": the workbook has "Notes" and "Stock"`) {
 		t.Errorf("missing sheet error %v", err)
 	}
-	_, err = OpenSource(p, SourceOptions{Sheet: "Notes", HeaderRow: 2})
+	_, err = Open(p, Options{Sheet: "Notes", HeaderRow: 2})
 	if err == nil || !strings.Contains(err.Error(), `sheet "Notes": no header row found at or below row 2`) {
 		t.Errorf("empty sheet error %v", err)
 	}
@@ -148,7 +150,7 @@ func TestXLSXSheetAndHeaderRow(t *testing.T) {
 func TestXLSXDate1904(t *testing.T) {
 	cells := []cellSpec{{ref: "A1", value: "d"}, {ref: "A2", value: 1, numFmt: 14}}
 	p := writeWorkbook(t, map[string][]cellSpec{"S": cells}, []string{"S"}, true)
-	rows := readAll(t, openTestSource(t, p, SourceOptions{}))
+	rows := readAll(t, openTestSource(t, p, Options{}))
 	if len(rows) != 1 || rows[0].Cells[0] != "1904-01-02" {
 		t.Errorf("rows %+v, want 1904-01-02", rows)
 	}
@@ -156,7 +158,7 @@ func TestXLSXDate1904(t *testing.T) {
 
 func TestXLSXNotAWorkbook(t *testing.T) {
 	p := writeFile(t, "broken.xlsx", []byte("sku,name\n"))
-	_, err := OpenSource(p, SourceOptions{})
+	_, err := Open(p, Options{})
 	if err == nil || !strings.Contains(err.Error(), "broken.xlsx: cannot open as an XLSX workbook") {
 		t.Errorf("error %v", err)
 	}
@@ -207,10 +209,10 @@ func TestXLSXFailedOpenLeavesNoFileOpen(t *testing.T) {
 		t.Skip("needs /proc/self/fd:", err)
 	}
 	p := filepath.Join(t.TempDir(), "big.xlsx")
-	if err := GenerateCatalogXLSX(p, 1000, 2); err != nil { // a sheet of ~2 MiB
+	if err := sourcetest.GenerateCatalogXLSX(p, 1000, 2); err != nil { // a sheet of ~2 MiB
 		t.Fatal(err)
 	}
-	_, err := OpenSource(p, SourceOptions{HeaderRow: 5000})
+	_, err := Open(p, Options{HeaderRow: 5000})
 	if err == nil || !strings.Contains(err.Error(), "no header row found at or below row 5000") {
 		t.Fatalf("error %v", err)
 	}

@@ -1,8 +1,6 @@
-// Package importer reads catalog spreadsheets and moves their rows into the
-// inventory service. This file holds the source readers' common contract:
-// OpenSource opens a CSV or XLSX file and returns a Source that streams its
-// rows, each with the line (CSV) or row (XLSX) number a person sees.
-package importer
+// The readers' common contract: Open, Options, Source and RowError.
+
+package source
 
 import (
 	"bytes"
@@ -13,19 +11,19 @@ import (
 	"strings"
 )
 
-// Source formats accepted in SourceOptions.Format.
+// Formats accepted in Options.Format.
 const (
 	FormatCSV  = "csv"
 	FormatXLSX = "xlsx"
 )
 
-// SourceOptions says how to read a source file. The zero value reads a CSV or
-// XLSX file chosen by its extension, with the header on the first row, the
+// Options says how to read a file. The zero value reads a CSV or XLSX
+// file chosen by its extension, with the header on the first row, the
 // delimiter detected and the encoding taken from the byte order mark (UTF-8
 // without one). Sheet applies to XLSX files only, Delimiter and Encoding to
-// CSV files only; each is ignored for the other format, so one mapping can
-// read both exports of a layout.
-type SourceOptions struct {
+// CSV files only; each is ignored for the other format, so the same Options
+// read both the CSV and the XLSX export of a layout.
+type Options struct {
 	// Format is "csv", "xlsx", or "" to choose by extension: .csv .tsv .txt
 	// are CSV, .xlsx .xlsm are XLSX. A file with another extension is XLSX
 	// when it starts with the ZIP signature and CSV otherwise.
@@ -50,7 +48,7 @@ type SourceOptions struct {
 // Source streams the data rows of one sheet or CSV file. It is meant for
 // one goroutine at a time.
 type Source interface {
-	// Name is the file name as given to OpenSource.
+	// Name is the path as given to Open.
 	Name() string
 	// Header holds the header row's cells, trimmed, byte order mark removed,
 	// trailing empty cells dropped.
@@ -72,10 +70,10 @@ type Source interface {
 	Close() error
 }
 
-// RowError is a problem confined to one row of a source. Reading can go on
+// RowError is a problem confined to one row of a file. Reading can go on
 // past it.
 type RowError struct {
-	File   string // file name as given
+	File   string // path as given to Open
 	Sheet  string // XLSX sheet, "" for CSV
 	Line   int    // 1-based line (CSV) or row (XLSX)
 	Column int    // 1-based column, 0 when the problem is not in one cell
@@ -98,16 +96,16 @@ func (e *RowError) Error() string {
 	return b.String()
 }
 
-// OpenSource opens the CSV or XLSX file at path and reads its header row.
+// Open opens the CSV or XLSX file at path and reads its header row.
 // Errors name the file and say what to change.
-func OpenSource(path string, o SourceOptions) (Source, error) {
+func Open(path string, o Options) (Source, error) {
 	if o.HeaderRow < 0 {
 		return nil, fmt.Errorf("%s: header row %d: must be 1 or more", path, o.HeaderRow)
 	}
 	if o.HeaderRow == 0 {
 		o.HeaderRow = 1
 	}
-	format, err := sourceFormat(path, o.Format)
+	format, err := formatOf(path, o.Format)
 	if err != nil {
 		return nil, err
 	}
@@ -122,8 +120,8 @@ func OpenSource(path string, o SourceOptions) (Source, error) {
 // zipMagic starts every XLSX file (a ZIP archive).
 var zipMagic = []byte("PK\x03\x04")
 
-// sourceFormat resolves the format of path: given, by extension, or sniffed.
-func sourceFormat(path, given string) (string, error) {
+// formatOf resolves the format of path: given, by extension, or sniffed.
+func formatOf(path, given string) (string, error) {
 	switch strings.ToLower(strings.TrimSpace(given)) {
 	case FormatCSV, "tsv", "txt":
 		return FormatCSV, nil

@@ -1,4 +1,4 @@
-package importer
+package source
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ func FuzzCSVSource(f *testing.F) {
 		f.Add([]byte(seed), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, headerRow uint8) {
-		s, err := newCSVSource("fuzz.csv", bytes.NewReader(data), SourceOptions{HeaderRow: int(headerRow%4) + 1})
+		s, err := newCSVSource("fuzz.csv", bytes.NewReader(data), Options{HeaderRow: int(headerRow%4) + 1})
 		if err != nil {
 			return
 		}

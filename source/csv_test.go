@@ -1,4 +1,4 @@
-package importer
+package source
 
 import (
 	"errors"
@@ -57,11 +57,11 @@ func writeFile(t *testing.T, name string, data []byte) string {
 	return p
 }
 
-func openTestSource(t *testing.T, path string, o SourceOptions) Source {
+func openTestSource(t *testing.T, path string, o Options) Source {
 	t.Helper()
-	src, err := OpenSource(path, o)
+	src, err := Open(path, o)
 	if err != nil {
-		t.Fatalf("OpenSource: %v", err)
+		t.Fatalf("Open: %v", err)
 	}
 	t.Cleanup(func() { src.Close() })
 	return src
@@ -72,7 +72,7 @@ func TestCSVSource(t *testing.T) {
 		name   string
 		file   string
 		data   string
-		opts   SourceOptions
+		opts   Options
 		header []string
 		rows   []readRow
 	}{
@@ -117,7 +117,7 @@ func TestCSVSource(t *testing.T) {
 			name:   "header row 3 skips the title lines, also when detecting the delimiter",
 			file:   "e.csv",
 			data:   "Exported catalog\nby shop, 2024\nsku;qty\nS1;4,5\n",
-			opts:   SourceOptions{HeaderRow: 3},
+			opts:   Options{HeaderRow: 3},
 			header: []string{"sku", "qty"},
 			rows:   []readRow{{Line: 4, Cells: []string{"S1", "4,5"}}},
 		},
@@ -125,7 +125,7 @@ func TestCSVSource(t *testing.T) {
 			name:   "given delimiter wins over detection; a sheet setting is ignored",
 			file:   "f.csv",
 			data:   "a;b,c\n1;2,3\n",
-			opts:   SourceOptions{Delimiter: ';', Sheet: "Products"},
+			opts:   Options{Delimiter: ';', Sheet: "Products"},
 			header: []string{"a", "b,c"},
 			rows:   []readRow{{Line: 2, Cells: []string{"1", "2,3"}}},
 		},
@@ -214,7 +214,7 @@ func TestCSVEncodings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src := openTestSource(t, writeFile(t, "x.csv", []byte(tt.data)), SourceOptions{Encoding: tt.encoding})
+			src := openTestSource(t, writeFile(t, "x.csv", []byte(tt.data)), Options{Encoding: tt.encoding})
 			if h := src.Header(); !reflect.DeepEqual(h, []string{"sku", "name"}) {
 				t.Fatalf("header %q", h)
 			}
@@ -233,7 +233,7 @@ func TestCSVEncodings(t *testing.T) {
 }
 
 func TestCSVRowReuse(t *testing.T) {
-	src := openTestSource(t, writeFile(t, "r.csv", []byte("a,b\n1,2\n3,4\n")), SourceOptions{})
+	src := openTestSource(t, writeFile(t, "r.csv", []byte("a,b\n1,2\n3,4\n")), Options{})
 	first, _, err := src.Next()
 	if err != nil {
 		t.Fatal(err)
@@ -251,20 +251,20 @@ func TestCSVRowReuse(t *testing.T) {
 	}
 }
 
-func TestOpenSourceErrors(t *testing.T) {
+func TestOpenErrors(t *testing.T) {
 	tests := []struct {
 		name, file, data string
-		opts             SourceOptions
+		opts             Options
 		want             string
 	}{
-		{"empty file", "e.csv", "", SourceOptions{}, "e.csv: no header row found at or below line 1"},
-		{"header row beyond the end", "s.csv", "a\n1\n", SourceOptions{HeaderRow: 5}, "s.csv: no header row found at or below line 5"},
-		{"xlsx named csv", "w.csv", "PK\x03\x04rest", SourceOptions{}, "w.csv: this is an XLSX workbook, not a CSV file"},
-		{"unknown encoding", "u.csv", "a\n", SourceOptions{Encoding: "ebcdic"}, `u.csv: encoding "ebcdic" is not supported: use utf-8,`},
-		{"unknown format", "f.csv", "a\n", SourceOptions{Format: "ods"}, `f.csv: format "ods" is not supported`},
-		{"old excel", "old.xls", "x", SourceOptions{}, "old.xls: .xls files cannot be read: save the sheet as .xlsx or .csv"},
-		{"bad delimiter", "d.csv", "a\n", SourceOptions{Delimiter: '"'}, `d.csv: delimiter '"' cannot separate cells`},
-		{"negative header row", "n.csv", "a\n", SourceOptions{HeaderRow: -1}, "n.csv: header row -1: must be 1 or more"},
+		{"empty file", "e.csv", "", Options{}, "e.csv: no header row found at or below line 1"},
+		{"header row beyond the end", "s.csv", "a\n1\n", Options{HeaderRow: 5}, "s.csv: no header row found at or below line 5"},
+		{"xlsx named csv", "w.csv", "PK\x03\x04rest", Options{}, "w.csv: this is an XLSX workbook, not a CSV file"},
+		{"unknown encoding", "u.csv", "a\n", Options{Encoding: "ebcdic"}, `u.csv: encoding "ebcdic" is not supported: use utf-8,`},
+		{"unknown format", "f.csv", "a\n", Options{Format: "ods"}, `f.csv: format "ods" is not supported`},
+		{"old excel", "old.xls", "x", Options{}, "old.xls: .xls files cannot be read: save the sheet as .xlsx or .csv"},
+		{"bad delimiter", "d.csv", "a\n", Options{Delimiter: '"'}, `d.csv: delimiter '"' cannot separate cells`},
+		{"negative header row", "n.csv", "a\n", Options{HeaderRow: -1}, "n.csv: header row -1: must be 1 or more"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -273,7 +273,7 @@ func TestOpenSourceErrors(t *testing.T) {
 			if err := os.WriteFile(p, []byte(tt.data), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			src, err := OpenSource(p, tt.opts)
+			src, err := Open(p, tt.opts)
 			if err == nil {
 				src.Close()
 				t.Fatalf("no error, want %q", tt.want)
@@ -285,9 +285,9 @@ func TestOpenSourceErrors(t *testing.T) {
 	}
 }
 
-func TestSourceFormatSniffsUnknownExtension(t *testing.T) {
+func TestOpenSniffsUnknownExtension(t *testing.T) {
 	p := writeFile(t, "export.dat", []byte("a;b\n1;2\n"))
-	src := openTestSource(t, p, SourceOptions{})
+	src := openTestSource(t, p, Options{})
 	if _, ok := src.(*csvSource); !ok {
 		t.Fatalf("got %T, want CSV", src)
 	}
@@ -299,7 +299,7 @@ func TestSourceFormatSniffsUnknownExtension(t *testing.T) {
 
 func TestCSVUnterminatedQuote(t *testing.T) {
 	p := writeFile(t, "q.csv", []byte("a,b\n1,\"open\n2,x\n"))
-	src := openTestSource(t, p, SourceOptions{})
+	src := openTestSource(t, p, Options{})
 	rows := readAll(t, src)
 	if len(rows) != 1 || rows[0].Line != 2 || !strings.Contains(rows[0].Err, "the quoted cell opened on line 2 is not closed properly") {
 		t.Errorf("rows %+v", rows)

@@ -1,4 +1,4 @@
-package importer
+package source
 
 import (
 	"bufio"
@@ -27,7 +27,7 @@ type csvSource struct {
 	guard *utf8Guard
 }
 
-func openCSV(path string, o SourceOptions) (*csvSource, error) {
+func openCSV(path string, o Options) (*csvSource, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func openCSV(path string, o SourceOptions) (*csvSource, error) {
 }
 
 // newCSVSource sets up decoding, detects the delimiter and reads the header.
-func newCSVSource(name string, in io.Reader, o SourceOptions) (*csvSource, error) {
+func newCSVSource(name string, in io.Reader, o Options) (*csvSource, error) {
 	guard := &utf8Guard{r: in}
 	br := bufio.NewReaderSize(guard, csvBufferSize)
 	head, _ := br.Peek(4)

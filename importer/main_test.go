@@ -1,0 +1,10 @@
+package importer
+
+import (
+	"testing"
+
+	"lading/source/sourcetest"
+)
+
+// TestMain removes the catalogs the benchmarks generated.
+func TestMain(m *testing.M) { sourcetest.Main(m) }

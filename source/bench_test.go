@@ -1,0 +1,69 @@
+package source
+
+import (
+	"errors"
+	"io"
+	"reflect"
+	"testing"
+
+	"lading/source/sourcetest"
+)
+
+// Bare reads and source reads side by side: the bare loops
+// (sourcetest.BenchBareCSV, sourcetest.BenchBareXLSX) are the floor the
+// sources, and the import pipeline after them, are measured against.
+//
+//	go test -run '^$' -bench 'Bare|Source' ./source
+//	LADING_BENCH_ROWS=1000000 go test -run '^$' -bench 'CSV' -benchmem ./source
+
+func TestMain(m *testing.M) { sourcetest.Main(m) }
+
+// The bare reads must read the way the sources do, or the floor is not one.
+func TestBareReadsUseTheSourceSettings(t *testing.T) {
+	if sourcetest.CSVBufferSize != csvBufferSize {
+		t.Errorf("bare CSV buffer %d, the source's %d", sourcetest.CSVBufferSize, csvBufferSize)
+	}
+	if !reflect.DeepEqual(sourcetest.XLSXOptions, xlsxOptions) {
+		t.Errorf("bare XLSX options %+v, the source's %+v", sourcetest.XLSXOptions, xlsxOptions)
+	}
+}
+
+func BenchmarkBareCSV(b *testing.B)    { sourcetest.BenchBareCSV(b) }
+func BenchmarkSourceCSV(b *testing.B)  { benchSource(b, FormatCSV) }
+func BenchmarkBareXLSX(b *testing.B)   { sourcetest.BenchBareXLSX(b) }
+func BenchmarkSourceXLSX(b *testing.B) { benchSource(b, FormatXLSX) }
+
+// benchSource reads a generated file of format through Open.
+func benchSource(b *testing.B, format string) {
+	rows := sourcetest.BenchRows(b)
+	p := sourcetest.BenchFile(b, format, rows)
+	b.ResetTimer()
+	n, passes := 0, 0
+	for b.Loop() {
+		n += drainSource(b, p)
+		passes++
+	}
+	sourcetest.ReportRows(b, rows/sourcetest.BenchVariantsPer*sourcetest.BenchVariantsPer, n, passes)
+}
+
+// drainSource reads every row of path and returns how many there were.
+func drainSource(b *testing.B, path string) int {
+	src, err := Open(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer src.Close()
+	n := 0
+	for {
+		_, _, err := src.Next()
+		if err == io.EOF {
+			return n
+		}
+		if err != nil {
+			if re := (*RowError)(nil); !errors.As(err, &re) {
+				b.Fatal(err)
+			}
+		}
+		n++
+	}
+}

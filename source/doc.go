@@ -1,0 +1,60 @@
+// Package source reads the rows of CSV and XLSX files: catalog exports,
+// stock lists, shipment sheets. It knows nothing of what the rows mean.
+//
+// Open returns a Source that streams one file's data rows, each with the
+// line (CSV) or row (XLSX) number a person sees in the file, and each as
+// wide as the header row. Options say where the header is and, when
+// detection is not enough, how the file is written.
+//
+// # Formats
+//
+// The format follows the extension: .csv .tsv .txt are CSV, .xlsx .xlsm
+// are XLSX. A file with another extension is XLSX when it starts with the
+// ZIP signature and CSV otherwise. .xls, .ods and .numbers files are
+// refused with a message asking for .xlsx or .csv.
+//
+// # Encodings
+//
+// CSV text is UTF-8 unless Options.Encoding says otherwise: UTF-16 (little
+// or big endian) and windows-1252 or ISO-8859-1 are decoded to UTF-8. Without
+// an encoding a byte order mark decides between UTF-8 and UTF-16; a UTF-8
+// byte order mark is removed. A UTF-8 file holding bytes that are not UTF-8
+// (typically a windows-1252 export) is not repaired silently: each row with
+// such a cell is a RowError naming the column and suggesting the encoding
+// setting.
+//
+// # Delimiters and line endings
+//
+// The CSV delimiter is Options.Delimiter, or detected among , ; tab and |
+// from the first records at and below the header row (see DetectDelimiter).
+// Cells are quoted the RFC 4180 way: a quoted cell may hold delimiters and
+// line breaks, and doubles its quotes. Lines end with LF or CRLF; a CRLF
+// inside a quoted cell reads as LF. A lone CR is not a line break, so a file
+// saved with old Mac line endings reads as a single line. A malformed
+// record (a stray quote, a quoted cell never closed) is a RowError for the
+// line it starts on, and reading goes on.
+//
+// # XLSX
+//
+// A worksheet is streamed: its XML and the shared strings are unzipped to
+// temporary files, not memory, once they exceed 1 MiB. Cells are read as
+// stored, not as formatted for display: 12.5 shown as "$12.50" reads
+// "12.5", and text keeps its leading zeros. Cells longer than Excel's
+// 32,767 characters are read whole, not cut.
+//
+// Excel stores dates as day numbers and marks them only by the cell's
+// number format. A column is a date column when a numeric cell of the
+// header row or of the 200 rows below it has a date or time format; its
+// numbers then read as "2006-01-02", "2006-01-02 15:04:05" when they carry
+// a time of day, or "15:04:05" for time formats. Workbooks in the 1904 date
+// system are honoured. Text cells in a date column stay as written, and a
+// date first appearing further down stays a day number.
+//
+// # Rows
+//
+// The header row is the first non-empty row at or below Options.HeaderRow;
+// its cells are trimmed and trailing empty cells dropped. Empty rows are
+// skipped. Short rows are padded with empty cells; a row with non-empty
+// cells beyond the header is a RowError. A RowError concerns one row and
+// reading can go on past it; any other error from Next is fatal.
+package source
