@@ -43,6 +43,9 @@ func TestClassify(t *testing.T) {
 				if !errors.Is(err, ErrOutcomeUnknown) || !errors.As(err, &ae) || ae.StatusCode != 500 {
 					t.Errorf("err = %v", err)
 				}
+				if want := "api: POST /v1/Variants/detail: 500 Internal Server Error: boom (no answer to the write)"; err.Error() != want {
+					t.Errorf("err = %q, want %q", err, want)
+				}
 			}},
 		{name: "read 500 then ok", want: Applied, requests: 3,
 			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
@@ -100,8 +103,8 @@ func TestClassify(t *testing.T) {
 				http.Error(w, `{"message":"unknown token"}`, 401)
 			},
 			check: func(t *testing.T, _ *WriteResult, err error) {
-				if !strings.Contains(err.Error(), "log in again") {
-					t.Errorf("err gives no hint: %v", err)
+				if err.Error() != "api: POST /v2/Variants/detail: 401 Unauthorized: unknown token" {
+					t.Errorf("err = %q, want the status, path and the service's message only", err)
 				}
 			}},
 		{name: "404", write: true, want: NotApplied, requests: 1,

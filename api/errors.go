@@ -13,8 +13,8 @@ import (
 // ErrOutcomeUnknown is wrapped by the error of a write that may have been
 // applied: it was sent and then timed out, lost its connection, was
 // cancelled, or got a 5xx or an unreadable answer. Such a write is never
-// retried automatically; look its records up before sending it again.
-var ErrOutcomeUnknown = errors.New("outcome unknown: the write was sent and may have been applied; look its records up before sending it again")
+// retried by this package.
+var ErrOutcomeUnknown = errors.New("no answer to the write")
 
 // ErrNotApplied is wrapped by errors that prove nothing was applied: invalid
 // arguments refused before sending, a connection that could not be made, a
@@ -54,24 +54,7 @@ func (e *APIError) Error() string {
 		b.WriteString(e.Message)
 	}
 	writeRecordErrors(&b, e.Errors)
-	if hint := statusHint(e.StatusCode); hint != "" {
-		b.WriteString(" (")
-		b.WriteString(hint)
-		b.WriteString(")")
-	}
 	return b.String()
-}
-
-func statusHint(code int) string {
-	switch code {
-	case http.StatusUnauthorized:
-		return "the access token is missing or not accepted: log in again"
-	case http.StatusForbidden:
-		return "the token lacks permission, or the account lacks multi-warehousing or third-party stock control"
-	case http.StatusNotFound:
-		return "unknown path or record: check the base URL and ids"
-	}
-	return ""
 }
 
 // RateLimitError is returned when the service kept throttling a call after
@@ -90,7 +73,7 @@ func (e *RateLimitError) Error() string {
 	if e.RetryAfter > 0 {
 		s += fmt.Sprintf("; the service asked to wait %s", e.RetryAfter)
 	}
-	return s + "; lower --rate or try later"
+	return s
 }
 
 // BatchError lists the records of a write the service rejected.
