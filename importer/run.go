@@ -230,16 +230,11 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 
-	lines := resultLines(in, plan)
 	if !o.DryRun || o.ResultsFile != DefaultResultsPath(o.Input) {
-		if err := WriteResults(o.ResultsFile, lines); err != nil {
-			return nil, err
-		}
 		rep.Results = o.ResultsFile
 	}
-	rep.Rows = Counts{}
-	for _, l := range lines {
-		rep.Rows[l.Action]++
+	if rep.Rows, err = writeResults(rep.Results, in, plan); err != nil {
+		return nil, err
 	}
 	rep.Products, rep.Variants = plan.Summary()
 	st := o.Client.Stats()

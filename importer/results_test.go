@@ -1,0 +1,128 @@
+package importer
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lading/catalog"
+)
+
+// resultsFixture is an input of two files whose rows are not in product
+// order: an updated product A (rows 2 and 6), an invalid product B (a
+// product row, a row with nothing but an error, and a variant in the
+// joined file), a skipped row, a row the source could not read and a row
+// with two errors and no product.
+func resultsFixture() (*Input, *Plan) {
+	ref := func(file string, line int) catalog.RowRef { return catalog.RowRef{File: file, Line: line} }
+	pA := &catalog.Product{Key: "A", First: ref("main.csv", 2), Name: catalog.Value{S: "New", Set: true},
+		Variants: []catalog.Variant{{SKU: "A-1", Row: ref("main.csv", 2)}, {SKU: "A-2", Row: ref("main.csv", 6)}}}
+	pB := &catalog.Product{Key: "B", First: ref("main.csv", 5), ProductRows: []catalog.RowRef{ref("main.csv", 5)},
+		Variants: []catalog.Variant{{SKU: "B-1", Row: ref("join.csv", 2)}},
+		Errs:     []catalog.RowError{{Row: ref("main.csv", 8), Column: "weight", Value: "x", Target: "variant.weight", Rule: "is not a number"}}}
+	in := &Input{Files: []string{"dir/main.csv", "dir/join.csv"}, Result: &catalog.Result{
+		Products: []*catalog.Product{pA, pB},
+		Skipped:  []catalog.Skipped{{Row: ref("main.csv", 4), Reason: "image-only row"}},
+		Errors: []catalog.RowError{
+			{Row: ref("main.csv", 7), Target: "group.key", Rule: "required"},
+			{Row: ref("main.csv", 7), Column: "cost", Value: "-1", Target: "variant.cost", Rule: "must not be negative"},
+			{Row: ref("main.csv", 3), Target: "row", Rule: "has an unclosed quote"},
+		},
+	}}
+	ppA := &ProductPlan{P: pA, Live: &LiveProduct{ID: "10"}, Action: Updated,
+		Changes: []Change{{Field: "name", From: "Old", To: "New"}},
+		Variants: []*VariantPlan{
+			{V: &pA.Variants[0], Key: "A-1", Live: &LiveVariant{ID: "11"}, Action: Unchanged},
+			{V: &pA.Variants[1], Key: "A-2", Action: Created},
+		}}
+	ppB := (&Planner{Live: newLive(), Mode: ModeUpsert}).planProduct(pB)
+	return in, &Plan{Products: []*ProductPlan{ppA, ppB}, Mode: ModeUpsert}
+}
+
+func TestResultsOneLinePerRowInFileOrder(t *testing.T) {
+	in, plan := resultsFixture()
+	bErr := `not written: main.csv row 8, column "weight", value "x": variant.weight is not a number`
+	want := []string{
+		"file,row,product_key,sku,action,product_id,variant_id,message",
+		`main.csv,2,A,A-1,updated,10,11,"product: name ""Old"" → ""New"""`,
+		`main.csv,3,,,failed,,,main.csv row 3: row has an unclosed quote`,
+		`main.csv,4,,,skipped,,,image-only row`,
+		`main.csv,5,B,,failed,,,"` + strings.ReplaceAll(bErr, `"`, `""`) + `"`,
+		`main.csv,6,A,A-2,created,10,,`,
+		`main.csv,7,,,failed,,,"main.csv row 7: group.key required; main.csv row 7, column ""cost"", value ""-1"": variant.cost must not be negative"`,
+		`main.csv,8,B,,failed,,,"main.csv row 8, column ""weight"", value ""x"": variant.weight is not a number"`,
+		`join.csv,2,B,B-1,failed,,,"` + strings.ReplaceAll(bErr, `"`, `""`) + `"`,
+	}
+	path := filepath.Join(t.TempDir(), "results.csv")
+	counts, err := writeResults(path, in, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(got) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(got), len(want), b)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d:\n got %s\nwant %s", i+1, got[i], want[i])
+		}
+	}
+	wantCounts := Counts{Updated: 1, Created: 1, Skipped: 1, Failed: 5}
+	if len(counts) != len(wantCounts) {
+		t.Errorf("counts %v, want %v", counts, wantCounts)
+	}
+	for a, n := range wantCounts {
+		if counts[a] != n {
+			t.Errorf("counts[%s] = %d, want %d", a, counts[a], n)
+		}
+	}
+}
+
+func TestResultsCountsWithoutAFile(t *testing.T) {
+	in, plan := resultsFixture()
+	dir := t.TempDir()
+	t.Chdir(dir)
+	counts, err := writeResults("", in, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := counts[Failed] + counts[Created] + counts[Updated] + counts[Skipped]; n != 8 {
+		t.Errorf("counted %d rows (%v), want 8", n, counts)
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 0 {
+		t.Errorf("wrote %d files", len(es))
+	}
+}
+
+// The plan file is what json.MarshalIndent made of the whole plan when it
+// was built in memory.
+func TestEncodePlanAsMarshalIndent(t *testing.T) {
+	_, full := resultsFixture()
+	for _, plan := range []*Plan{{Mode: ModeCreateOnly}, full} {
+		whole := planJSON{Mode: plan.Mode, Products: []planProductJSON{}}
+		for _, pp := range plan.Products {
+			whole.Products = append(whole.Products, planProduct(pp))
+		}
+		want, err := json.MarshalIndent(whole, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		w := bufio.NewWriter(&buf)
+		if err := encodePlan(w, plan); err != nil {
+			t.Fatal(err)
+		}
+		w.Flush()
+		if got := buf.String(); got != string(want)+"\n" {
+			t.Errorf("%d products:\n got %s\nwant %s", len(plan.Products), got, want)
+		}
+	}
+}
