@@ -12,9 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -161,10 +162,5 @@ func (s *Store) List() ([]Credential, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Credential, 0, len(m))
-	for _, c := range m {
-		out = append(out, c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].BaseURL < out[j].BaseURL })
-	return out, nil
+	return slices.SortedFunc(maps.Values(m), func(a, b Credential) int { return strings.Compare(a.BaseURL, b.BaseURL) }), nil
 }

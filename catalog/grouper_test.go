@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -598,7 +599,7 @@ func TestGroupCarriesManyPairs(t *testing.T) {
 
 func TestGroupInvalidProductRowKeepsIdentity(t *testing.T) {
 	src := strings.Replace(parentMapping, "variant:\n  sku: sku\n", "variant:\n  sku: sku\n  weight: w\n", 1)
-	header := append(append([]string{}, parentHeader...), "w")
+	header := append(slices.Clone(parentHeader), "w")
 	res := group(t, src, header,
 		[]string{"1", "simple", "", "Cap", "", "", "", "", "", "heavy"},
 		[]string{"2", "variation", "cap-x", "", "id:1", "", "", "", "", ""},

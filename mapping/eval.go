@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -189,14 +190,7 @@ func (p *Program) declared(row []string, out *Row) {
 	}
 }
 
-func (p *Program) ignored(v string) bool {
-	for _, s := range p.ignore {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
+func (p *Program) ignored(v string) bool { return slices.Contains(p.ignore, v) }
 
 func cell(row []string, i int) string {
 	if i >= 0 && i < len(row) {

@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -66,11 +67,7 @@ func (p *colPatcher) Visit(node *ast.Node) {
 		case "lookup":
 			if s, ok := argString(n, 0); ok {
 				if _, ok := p.tables[s]; !ok {
-					names := make([]string, 0, len(p.tables))
-					for k := range p.tables {
-						names = append(names, k)
-					}
-					slices.Sort(names)
+					names := slices.Sorted(maps.Keys(p.tables))
 					p.bad = fmt.Sprintf("lookup: no table %q under tables; tables: %s", s, quoteList(names))
 				}
 			}
@@ -281,8 +278,8 @@ func compileExpr(src string, index map[string]int, header []string, opts []expr.
 	}
 	if err != nil {
 		msg := firstLine(err.Error())
-		if i := strings.Index(msg, "unknown name "); i >= 0 {
-			name := strings.TrimSpace(strings.Trim(msg[i+len("unknown name "):], " ."))
+		if _, after, ok := strings.Cut(msg, "unknown name "); ok {
+			name := strings.TrimSpace(strings.Trim(after, " ."))
 			if j := strings.IndexAny(name, " ("); j >= 0 {
 				name = name[:j]
 			}

@@ -187,4 +187,4 @@ func ShiftNumber(s string, dec byte, places int) (string, error) {
 }
 
 // isWhole reports whether canonical number s has no fraction.
-func isWhole(s string) bool { return strings.IndexByte(s, '.') < 0 }
+func isWhole(s string) bool { return !strings.Contains(s, ".") }

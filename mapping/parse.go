@@ -309,10 +309,8 @@ func (d *decoder) value(n ast.Node, where string, kind Kind) *ValueSpec {
 }
 
 func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 var optionKeys = []string{"pairs", "columns", "list", "list_separator", "ignore", "values_separator", "when"}

@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -98,14 +99,7 @@ func (d *decoder) checkKeys(es []*ast.MappingValueNode, where string, allowed []
 			return
 		}
 		seen[k] = true
-		ok := false
-		for _, a := range allowed {
-			if a == k {
-				ok = true
-				break
-			}
-		}
-		if !ok {
+		if !slices.Contains(allowed, k) {
 			msg := fmt.Sprintf("%s: unknown key %q; allowed: %s", where, k, strings.Join(allowed, ", "))
 			if cm := closeMatches(k, allowed, 1); len(cm) > 0 {
 				msg += fmt.Sprintf(" (did you mean %q?)", cm[0])
@@ -191,10 +185,8 @@ func (d *decoder) integer(n ast.Node, where string) int {
 // oneOf reads a scalar that must be one of allowed.
 func (d *decoder) oneOf(n ast.Node, where string, allowed []string) string {
 	s := d.str(n, where)
-	for _, a := range allowed {
-		if s == a {
-			return s
-		}
+	if slices.Contains(allowed, s) {
+		return s
 	}
 	d.fail(n, "%s: %q is not allowed; allowed: %s", where, s, strings.Join(allowed, ", "))
 	return s

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"maps"
 	"math"
 	"math/rand"
 	"net/http"
@@ -24,10 +25,7 @@ func newThrottler(r float64, burst int) *throttler {
 		return nil
 	}
 	if burst <= 0 {
-		burst = int(math.Ceil(r))
-		if burst < 1 {
-			burst = 1
-		}
+		burst = max(int(math.Ceil(r)), 1)
 	}
 	return &throttler{limit: rate.Limit(r), burst: burst, buckets: map[string]*rate.Limiter{}}
 }
@@ -69,11 +67,7 @@ func (th *throttler) reset() {
 // retryAfterSeconds is the Retry-After value: the delay rounded up, at
 // least one second.
 func retryAfterSeconds(d time.Duration) int64 {
-	s := int64(math.Ceil(d.Seconds()))
-	if s < 1 {
-		s = 1
-	}
-	return s
+	return max(int64(math.Ceil(d.Seconds())), 1)
 }
 
 // faults draws the injected faults from one seeded generator so that a
@@ -147,16 +141,10 @@ func (cs *counterSet) snapshot() Counters {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	out := Counters{
-		Requests:     make(map[string]int64, len(cs.c.Requests)),
+		Requests:     maps.Clone(cs.c.Requests),
 		Throttled:    cs.c.Throttled,
 		Unauthorized: cs.c.Unauthorized,
-		Faults:       make(map[string]int64, len(cs.c.Faults)),
-	}
-	for k, v := range cs.c.Requests {
-		out.Requests[k] = v
-	}
-	for k, v := range cs.c.Faults {
-		out.Faults[k] = v
+		Faults:       maps.Clone(cs.c.Faults),
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -83,9 +84,7 @@ func (e *env) post(path string, body any) resp { e.t.Helper(); return e.postToke
 func (e *env) read(path string, fields map[string]any) resp {
 	e.t.Helper()
 	body := map[string]any{"action": "read"}
-	for k, v := range fields {
-		body[k] = v
-	}
+	maps.Copy(body, fields)
 	return e.post(path, body)
 }
 

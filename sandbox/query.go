@@ -3,7 +3,7 @@ package sandbox
 import (
 	"database/sql"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -167,7 +167,7 @@ func (fb *filterBuilder) condition(c any, path string) (string, *apiError) {
 		}
 	}
 	if len(attrs) != 1 {
-		sort.Strings(attrs)
+		slices.Sort(attrs)
 		return "", badRequest("%s must name exactly one attribute, found %d (%s)", path, len(attrs), strings.Join(attrs, ", "))
 	}
 	attr := attrs[0]

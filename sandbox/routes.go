@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 
 	"lading/api/wire"
 )
@@ -24,9 +26,7 @@ var commonCols = map[string]column{
 }
 
 func withCommon(m map[string]column) map[string]column {
-	for k, v := range commonCols {
-		m[k] = v
-	}
+	maps.Copy(m, commonCols)
 	return m
 }
 
@@ -42,9 +42,8 @@ func (s *Server) buildRoutes() map[string]*route {
 	}
 	specs := []*listSpec{productSpec(), variantSpec(), productFileSpec(), productTagSpec(), packingSlipSpec(), fulfillmentSpec()}
 	for _, sp := range specs {
-		sp := sp
 		list, detail := get(wire.ListPath(sp.resource)), get(wire.DetailPath(sp.resource))
-		side := append([]string(nil), wire.Sideloads[sp.resource]...)
+		side := slices.Clone(wire.Sideloads[sp.resource])
 		list.side, detail.side = side, side
 		if list == detail {
 			// PackingSlips: one path reads a listing or, given ids, details.
@@ -99,10 +98,7 @@ func (sp *listSpec) detail(t *txn, c *call) (*readResult, error) {
 	if len(ids) > 0 && len(found) == 0 {
 		return nil, newAPIError(http.StatusNotFound, "no %s record with id %d in this account", sp.resource, ids[0])
 	}
-	size := wire.DefaultPageSize
-	if len(found) > size {
-		size = len(found)
-	}
+	size := max(wire.DefaultPageSize, len(found))
 	res := &readResult{resource: sp.resource, meta: pageMeta(1, size, len(found), len(found))}
 	if len(found) > 0 {
 		if err := sp.render(t, c, found, res); err != nil {

@@ -76,10 +76,7 @@ func (t *txn) bundleAvailable(bundle int64) (int64, error) {
 		if _, err := t.row(`SELECT stock - committed_stock FROM variants WHERE id = ?`, []any{c.variant}, &avail); err != nil {
 			return 0, err
 		}
-		n := avail / c.quantity
-		if n < 0 {
-			n = 0
-		}
+		n := max(avail/c.quantity, 0)
 		if best < 0 || n < best {
 			best = n
 		}

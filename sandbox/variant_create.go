@@ -3,7 +3,7 @@ package sandbox
 import (
 	"database/sql"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"lading/api/wire"
@@ -215,7 +215,7 @@ func comboKey(opts []chosenOption) string {
 	for i, o := range opts {
 		parts[i] = fmt.Sprintf("%d=%d", o.attr.id, o.option)
 	}
-	sort.Strings(parts)
+	slices.Sort(parts)
 	return strings.Join(parts, ";")
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 )
 
@@ -96,7 +97,7 @@ func (db *DB) StartRun(ctx context.Context, fingerprint, command string, meta ma
 			return err
 		}
 		run = &Run{ID: id, Fingerprint: fingerprint, Command: command, Status: StatusRunning,
-			Meta: cloneMeta(meta), StartedAt: fromMillis(t), UpdatedAt: fromMillis(t)}
+			Meta: maps.Clone(meta), StartedAt: fromMillis(t), UpdatedAt: fromMillis(t)}
 		return nil
 	})
 	if err != nil {
@@ -179,12 +180,4 @@ func scanRun(s interface{ Scan(...any) error }) (*Run, error) {
 	}
 	r.StartedAt, r.UpdatedAt, r.FinishedAt = fromMillis(start), fromMillis(update), fromMillis(finished.Int64)
 	return &r, nil
-}
-
-func cloneMeta(m map[string]string) map[string]string {
-	c := make(map[string]string, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
 }

@@ -278,9 +278,7 @@ func TestConcurrentRecordIntent(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*each)
 	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			h := db
 			if w%2 == 1 {
 				h = db2
@@ -294,7 +292,7 @@ func TestConcurrentRecordIntent(t *testing.T) {
 					errs <- err
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	close(errs)

@@ -5,6 +5,7 @@ package templates
 import (
 	"embed"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -25,7 +26,7 @@ var infos = []Info{
 
 // List returns the templates, in a stable order.
 func List() []Info {
-	return append([]Info(nil), infos...)
+	return slices.Clone(infos)
 }
 
 // Get returns the YAML text of the template name. An unknown name gives an
