@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,22 +30,36 @@ func TestClassify(t *testing.T) {
 	}
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
+	status := func(code int, body string) func(w http.ResponseWriter, r *http.Request, _ []byte) {
+		return func(w http.ResponseWriter, r *http.Request, _ []byte) {
+			w.WriteHeader(code)
+			w.Write([]byte(body))
+		}
+	}
+	rejectedWhole := func(t *testing.T, res *WriteResult, err error) {
+		if res != nil {
+			t.Errorf("a result with a whole-call error: %+v", res)
+		}
+	}
 	n500 := 0
 	tests := []tc{
-		{name: "write refused", write: true, want: NotApplied, requests: -1, check: func(t *testing.T, _ *WriteResult, err error) {
+		{name: "write refused", write: true, want: Retryable, requests: -1, check: func(t *testing.T, _ *WriteResult, err error) {
 			if !errors.Is(err, ErrNotApplied) {
 				t.Errorf("err does not wrap ErrNotApplied: %v", err)
 			}
 		}},
-		{name: "read refused", want: NotApplied, requests: -1},
-		{name: "write 500", write: true, want: Unknown, requests: 1,
-			handle: func(w http.ResponseWriter, r *http.Request, body []byte) { http.Error(w, "boom", 500) },
-			check: func(t *testing.T, _ *WriteResult, err error) {
+		{name: "read refused", want: Retryable, requests: -1},
+		{name: "write 500", write: true, want: Unknown, requests: 1, handle: status(500, "boom"),
+			check: func(t *testing.T, res *WriteResult, err error) {
 				var ae *APIError
-				if !errors.Is(err, ErrOutcomeUnknown) || !errors.As(err, &ae) || ae.StatusCode != 500 {
-					t.Errorf("err = %v", err)
+				if res != nil || !errors.Is(err, ErrOutcomeUnknown) || !errors.As(err, &ae) || ae.StatusCode != 500 {
+					t.Errorf("res = %+v, err = %v", res, err)
 				}
-				if want := "api: POST /v1/Variants/detail: 500 Internal Server Error: boom (no answer to the write)"; err.Error() != want {
+			}},
+		{name: "write 502", write: true, want: Unknown, requests: 1, handle: status(502, "upstream timed out"),
+			check: func(t *testing.T, _ *WriteResult, err error) {
+				const want = "api: POST /v1/Variants/detail: 502 Bad Gateway: upstream timed out (no answer to the write)"
+				if err.Error() != want {
 					t.Errorf("err = %q, want %q", err, want)
 				}
 			}},
@@ -55,6 +71,7 @@ func TestClassify(t *testing.T) {
 				}
 				w.Write([]byte(`{"meta":{"current_page":"1","last_page":"1"},"Variants":[]}`))
 			}},
+		{name: "read 502 every time", want: Retryable, requests: 4, handle: status(502, "")},
 		{name: "write timeout", write: true, timeout: 200 * time.Millisecond, want: Unknown, requests: 1,
 			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
 				select {
@@ -68,67 +85,90 @@ func TestClassify(t *testing.T) {
 				if err == nil {
 					conn.Close()
 				}
-			}},
-		{name: "write 400 per record", write: true, want: Rejected, requests: 1,
-			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
-				w.WriteHeader(400)
-				w.Write([]byte(`{"message":"validation failed","errors":[{"index":1,"field":"sku","message":"sku is required"}]}`))
-			},
-			check: func(t *testing.T, res *WriteResult, err error) {
-				var be *BatchError
-				var ae *APIError
-				if res == nil || !errors.As(err, &be) || !errors.As(err, &ae) || ae.StatusCode != 400 {
-					t.Fatalf("res = %+v, err = %v", res, err)
-				}
-				if len(res.Failed) != 2 || res.Failed[1] != (RecordError{Index: 1, Field: "sku", Message: "sku is required"}) {
-					t.Errorf("failed = %+v", res.Failed)
-				}
-			}},
-		{name: "write 400 per record in write form", write: true, want: Rejected, requests: 1,
-			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
-				w.WriteHeader(400)
-				w.Write([]byte(`{"Variants":[{"error":{"message":"bad"}},{"error":{"message":"worse"}}]}`))
-			}},
-		{name: "write 400 without records", write: true, want: NotApplied, requests: 1,
-			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
-				http.Error(w, `{"message":"malformed envelope"}`, 400)
 			},
 			check: func(t *testing.T, _ *WriteResult, err error) {
-				if !strings.Contains(err.Error(), "malformed envelope") {
+				if !strings.Contains(err.Error(), "POST /v1/Variants/detail: no answer to the write: ") {
 					t.Errorf("err = %v", err)
 				}
 			}},
-		{name: "401", want: NotApplied, requests: 1,
-			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
-				http.Error(w, `{"message":"unknown token"}`, 401)
-			},
-			check: func(t *testing.T, _ *WriteResult, err error) {
-				if err.Error() != "api: POST /v2/Variants/detail: 401 Unauthorized: unknown token" {
-					t.Errorf("err = %q, want the status, path and the service's message only", err)
+		{name: "write throttled every time", write: true, want: Retryable, requests: 4, handle: status(429, "")},
+		{name: "write 400 per record", write: true, want: Applied, requests: 1,
+			handle: status(400, `{"message":"validation failed","errors":[{"index":1,"field":"sku","message":"sku is required"}]}`),
+			check: func(t *testing.T, res *WriteResult, _ error) {
+				want := []RecordError{
+					{Index: 0, Message: "refused with the whole write: validation failed"},
+					{Index: 1, Field: "sku", Message: "sku is required"},
+				}
+				if res == nil || !slices.Equal(res.Failed, want) || res.OK(0) || res.OK(1) {
+					t.Errorf("res = %+v, want failed %+v", res, want)
 				}
 			}},
-		{name: "404", write: true, want: NotApplied, requests: 1,
-			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
-				http.Error(w, `{"message":"no such path"}`, 404)
+		{name: "write 400 per record in write form", write: true, want: Applied, requests: 1,
+			handle: status(400, `{"Variants":[{"error":{"message":"bad"}},{"error":{"message":"worse"}}]}`),
+			check: func(t *testing.T, res *WriteResult, _ error) {
+				want := []RecordError{{Index: 0, Message: "bad"}, {Index: 1, Message: "worse"}}
+				if res == nil || !slices.Equal(res.Failed, want) {
+					t.Errorf("res = %+v, want failed %+v", res, want)
+				}
 			}},
-		{name: "write answer short", write: true, want: Unknown, requests: 1,
-			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
-				w.Write([]byte(`{"Variants":[{"id":"1"}]}`))
-			},
-			check: func(t *testing.T, res *WriteResult, err error) {
-				if res == nil || res.IDs[0] != "1" {
+		{name: "write 422 per record", write: true, want: Applied, requests: 1,
+			handle: status(422, `{"message":"invalid","errors":[{"index":0,"message":"bad"},{"index":1,"message":"worse"}]}`),
+			check: func(t *testing.T, res *WriteResult, _ error) {
+				if res == nil || len(res.Failed) != 2 || res.Failed[1].Message != "worse" {
 					t.Errorf("res = %+v", res)
 				}
 			}},
-		{name: "write answer not JSON", write: true, want: Unknown, requests: 1,
-			handle: func(w http.ResponseWriter, r *http.Request, body []byte) { w.Write([]byte(`<html>ok</html>`)) }},
-		{name: "write partial 200", write: true, want: Applied, requests: 1,
-			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
-				w.Write([]byte(`{"Variants":[{"id":"1"},{"error":{"message":"bad"}}]}`))
-			},
+		{name: "write 400 without records", write: true, want: Rejected, requests: 1,
+			handle: status(400, `{"message":"malformed envelope"}`),
 			check: func(t *testing.T, res *WriteResult, err error) {
-				if Classify(res.Err()) != Rejected {
-					t.Errorf("res.Err() = %v", res.Err())
+				rejectedWhole(t, res, err)
+				if err.Error() != "api: POST /v1/Variants/detail: 400 Bad Request: malformed envelope" {
+					t.Errorf("err = %v", err)
+				}
+			}},
+		{name: "write 400 naming records out of range", write: true, want: Rejected, requests: 1,
+			handle: status(400, `{"message":"bad","errors":[{"index":7,"message":"no such record"}]}`), check: rejectedWhole},
+		{name: "read 401", want: Rejected, requests: 1, handle: status(401, `{"message":"unknown token"}`),
+			check: func(t *testing.T, _ *WriteResult, err error) {
+				if !errors.Is(err, ErrAccessDenied) || err.Error() != "api: POST /v2/Variants/detail: 401 Unauthorized: unknown token" {
+					t.Errorf("err = %v", err)
+				}
+			}},
+		{name: "write 401 naming records", write: true, want: Rejected, requests: 1,
+			handle: status(401, `{"message":"unknown token","errors":[{"index":0,"message":"x"}]}`),
+			check: func(t *testing.T, res *WriteResult, err error) {
+				rejectedWhole(t, res, err)
+				if !errors.Is(err, ErrAccessDenied) {
+					t.Errorf("err = %v", err)
+				}
+			}},
+		{name: "write 403 permission", write: true, want: Rejected, requests: 1,
+			handle: status(403, `{"message":"third-party stock control is off"}`),
+			check: func(t *testing.T, res *WriteResult, err error) {
+				rejectedWhole(t, res, err)
+				if !errors.Is(err, ErrAccessDenied) || err.Error() != "api: POST /v1/Variants/detail: 403 Forbidden: third-party stock control is off" {
+					t.Errorf("err = %v", err)
+				}
+			}},
+		{name: "write 404", write: true, want: Rejected, requests: 1, handle: status(404, `{"message":"no such path"}`),
+			check: func(t *testing.T, res *WriteResult, err error) {
+				rejectedWhole(t, res, err)
+				if errors.Is(err, ErrAccessDenied) {
+					t.Errorf("a 404 matches ErrAccessDenied: %v", err)
+				}
+			}},
+		{name: "write 405", write: true, want: Rejected, requests: 1, handle: status(405, "POST only"), check: rejectedWhole},
+		{name: "write 413", write: true, want: Rejected, requests: 1, handle: status(413, `{"message":"too large"}`), check: rejectedWhole},
+		{name: "read 404", want: Rejected, requests: 1, handle: status(404, `{"message":"no such record"}`)},
+		{name: "write answer short", write: true, want: Unknown, requests: 1,
+			handle: status(200, `{"Variants":[{"id":"1"}]}`), check: rejectedWhole},
+		{name: "write answer not JSON", write: true, want: Unknown, requests: 1,
+			handle: status(200, `<html>ok</html>`), check: rejectedWhole},
+		{name: "write partial 200", write: true, want: Applied, requests: 1,
+			handle: status(200, `{"Variants":[{"id":"1"},{"error":{"message":"bad"}}]}`),
+			check: func(t *testing.T, res *WriteResult, _ error) {
+				if !res.OK(0) || res.OK(1) || !slices.Equal(res.Failed, []RecordError{{Index: 1, Message: "bad"}}) {
+					t.Errorf("res = %+v", res)
 				}
 			}},
 	}
@@ -140,7 +180,7 @@ func TestClassify(t *testing.T) {
 				srv = newRecorder(t, tt.handle)
 				base = srv.URL
 			}
-			opts := []Option{WithRetries(3)}
+			opts := []Option{WithRetries(3), WithBackoff(time.Millisecond, time.Millisecond)}
 			if tt.timeout > 0 {
 				opts = append(opts, WithHTTPClient(&http.Client{Timeout: tt.timeout}))
 			}
@@ -155,11 +195,14 @@ func TestClassify(t *testing.T) {
 			if got := Classify(err); got != tt.want {
 				t.Errorf("Classify = %v, want %v (err: %v)", got, tt.want, err)
 			}
+			if tt.write && (res == nil) == (err == nil) {
+				t.Errorf("want a result or an error: res = %+v, err = %v", res, err)
+			}
 			if srv != nil && tt.requests >= 0 && len(srv.requests()) != tt.requests {
 				t.Errorf("requests = %d, want %d", len(srv.requests()), tt.requests)
 			}
-			if tt.want == Unknown && c.Stats().Unknown != 1 {
-				t.Errorf("Stats().Unknown = %d", c.Stats().Unknown)
+			if unknown := c.Stats().Unknown; (tt.want == Unknown) != (unknown == 1) || unknown > 1 {
+				t.Errorf("Stats().Unknown = %d", unknown)
 			}
 			if tt.check != nil {
 				tt.check(t, res, err)
@@ -175,12 +218,24 @@ func TestClassifyPlainErrors(t *testing.T) {
 	}{
 		{nil, Applied},
 		{errors.New("something else"), Unknown},
-		{context.Canceled, NotApplied},
-		{&RateLimitError{}, NotApplied},
-		{&QueryError{}, NotApplied},
+		{context.Canceled, Retryable},
+		{context.DeadlineExceeded, Retryable},
+		{fmt.Errorf("x: %w", ErrNotApplied), Retryable},
+		{&RateLimitError{}, Retryable},
+		{&APIError{StatusCode: 500}, Retryable},
+		{&APIError{StatusCode: 503}, Retryable},
+		{&QueryError{}, Rejected},
+		{fmt.Errorf("x: %w", ErrInvalid), Rejected},
+		{&APIError{StatusCode: 307}, Rejected},
+		{&APIError{StatusCode: 400}, Rejected},
+		{&APIError{StatusCode: 401}, Rejected},
+		{&APIError{StatusCode: 403}, Rejected},
+		{&APIError{StatusCode: 404}, Rejected},
+		{&APIError{StatusCode: 405}, Rejected},
+		{&APIError{StatusCode: 409}, Rejected},
+		{&APIError{StatusCode: 413}, Rejected},
 		{&APIError{StatusCode: 422, Errors: []RecordError{{Index: 0}}}, Rejected},
-		{&APIError{StatusCode: 409}, NotApplied},
-		{&BatchError{}, Rejected},
+		{fmt.Errorf("%w (%w)", &APIError{StatusCode: 502}, ErrOutcomeUnknown), Unknown},
 		{errors.Join(ErrOutcomeUnknown, context.Canceled), Unknown},
 	}
 	for _, tt := range tests {
@@ -190,13 +245,22 @@ func TestClassifyPlainErrors(t *testing.T) {
 	}
 }
 
-func TestCancelledBeforeSendingIsNotApplied(t *testing.T) {
+func TestAccessDenied(t *testing.T) {
+	for code, want := range map[int]bool{400: false, 401: true, 403: true, 404: false, 429: false, 500: false} {
+		err := fmt.Errorf("wrapped: %w", &APIError{StatusCode: code})
+		if got := errors.Is(err, ErrAccessDenied); got != want {
+			t.Errorf("%d: errors.Is(err, ErrAccessDenied) = %v, want %v", code, got, want)
+		}
+	}
+}
+
+func TestCancelledBeforeSendingIsRetryable(t *testing.T) {
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) { writeAnswer(w, body) })
 	c := newTestClient(t, srv.URL)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := c.Products.Delete(ctx, "1")
-	if Classify(err) != NotApplied || !errors.Is(err, context.Canceled) {
+	if Classify(err) != Retryable || !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v", err)
 	}
 	if len(srv.requests()) != 0 {
@@ -229,15 +293,18 @@ func TestTokenNeverLeaks(t *testing.T) {
 	var errs []string
 	_, err := c.Variants.Get(ctx, "1")
 	errs = append(errs, err.Error())
-	_, err = c.Variants.Write(ctx, []VariantWrite{{}})
-	errs = append(errs, err.Error())
-	_, err = c.Products.Get(ctx, "1")
-	errs = append(errs, err.Error())
-	res, err := c.Products.Write(ctx, []ProductWrite{{}})
+	res, err := c.Variants.Write(ctx, []VariantWrite{{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs = append(errs, res.Err().Error())
+	errs = append(errs, fmt.Sprint(res.Failed))
+	_, err = c.Products.Get(ctx, "1")
+	errs = append(errs, err.Error())
+	res, err = c.Products.Write(ctx, []ProductWrite{{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs = append(errs, fmt.Sprint(res.Failed))
 	refused := newTestClient(t, "http://127.0.0.1:1", WithRetries(0), WithDebug(&trace))
 	_, err = refused.Products.Get(ctx, "1")
 	errs = append(errs, err.Error())
@@ -322,13 +389,8 @@ func TestErrorsListTenRecordsAndCountTheRest(t *testing.T) {
 	for i := range 12 {
 		recs = append(recs, RecordError{Index: i, Message: "bad"})
 	}
-	for _, err := range []error{
-		&BatchError{Resource: "Products", Total: 12, Failed: recs},
-		&APIError{StatusCode: http.StatusBadRequest, Method: "POST", Path: "/v1/Products/detail", Errors: recs},
-	} {
-		msg := err.Error()
-		if !strings.Contains(msg, "record 9: bad; and 2 more") || strings.Contains(msg, "record 10: bad") {
-			t.Errorf("%T lists the wrong records: %s", err, msg)
-		}
+	err := &APIError{StatusCode: http.StatusBadRequest, Method: "POST", Path: "/v1/Products/detail", Errors: recs}
+	if msg := err.Error(); !strings.Contains(msg, "record 9: bad; and 2 more") || strings.Contains(msg, "record 10: bad") {
+		t.Errorf("the error lists the wrong records: %s", msg)
 	}
 }

@@ -8,10 +8,16 @@
 // waits on one shared, adaptive [Limiter]; throttled calls are retried after
 // Retry-After or a jittered backoff while the rate is lowered.
 //
-// Failures are classified with [Classify] so callers can act on them:
-// NotApplied (safe to retry or report), Unknown (a write that may have been
-// applied: reconcile before sending it again) and Rejected (per-record
-// validation errors, by index).
+// One function decides, after each attempt, whether a call is tried again:
+// only throttling, failures before the request was sent and failed reads
+// are. A write that was sent and got no usable answer is never sent again
+// by this package; a 3xx or 4xx is never sent again at all.
+//
+// A write's records rejected one by one are in its [WriteResult]; the
+// error of a call is for whole-call failures, and [Classify] tells what to
+// do with it: Rejected (report it; never send it again unchanged), Unknown
+// (the write may have been applied: look its records up first) or
+// Retryable (nothing was applied; send it again later).
 //
 // Every fact about the wire (paths, keys, limits) comes from package
 // lading/api/wire.

@@ -16,10 +16,19 @@ import (
 // retried by this package.
 var ErrOutcomeUnknown = errors.New("no answer to the write")
 
-// ErrNotApplied is wrapped by errors that prove nothing was applied: invalid
-// arguments refused before sending, a connection that could not be made, a
-// context cancelled while waiting for the rate limiter, a failed read.
+// ErrNotApplied is wrapped by errors of calls that applied nothing and may
+// be made again as they are: the connection could not be made, the context
+// ended before sending, a read failed after its retries.
 var ErrNotApplied = errors.New("not applied")
+
+// ErrInvalid is wrapped by errors of calls refused before sending because
+// their arguments break a rule of the interface (no records, too many, an
+// empty id). Nothing was sent; the same call fails the same way.
+var ErrInvalid = errors.New("invalid call")
+
+// ErrAccessDenied matches (with errors.Is) an [APIError] whose status says
+// the token was not accepted (401) or may not do this (403).
+var ErrAccessDenied = errors.New("access denied")
 
 // RecordError names one failed record of a write by its index in the array
 // the caller passed.
@@ -42,7 +51,7 @@ type APIError struct {
 	Method     string
 	Path       string
 	Message    string
-	// Errors are the per-record errors of a rejected write, by index.
+	// Errors are the per-record errors the answer named, by index.
 	Errors []RecordError
 }
 
@@ -55,6 +64,11 @@ func (e *APIError) Error() string {
 	}
 	writeRecordErrors(&b, e.Errors)
 	return b.String()
+}
+
+// Is reports whether target is [ErrAccessDenied] and e a 401 or 403.
+func (e *APIError) Is(target error) bool {
+	return target == ErrAccessDenied && (e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden)
 }
 
 // RateLimitError is returned when the service kept throttling a call after
@@ -76,27 +90,6 @@ func (e *RateLimitError) Error() string {
 	return s
 }
 
-// BatchError lists the records of a write the service rejected.
-type BatchError struct {
-	Resource string
-	Total    int
-	Failed   []RecordError
-	// Err is the whole-request error when the service rejected every record
-	// (a 400 answer), else nil.
-	Err error
-}
-
-func (e *BatchError) Error() string {
-	var b strings.Builder
-	idx := make([]string, 0, len(e.Failed))
-	for _, r := range e.Failed {
-		idx = append(idx, strconv.Itoa(r.Index))
-	}
-	fmt.Fprintf(&b, "api: %s: %d of %d records rejected (records %s)", e.Resource, len(e.Failed), e.Total, strings.Join(idx, ", "))
-	writeRecordErrors(&b, e.Failed)
-	return b.String()
-}
-
 // maxListedRecords is how many record errors an error message spells out.
 const maxListedRecords = 10
 
@@ -113,35 +106,40 @@ func writeRecordErrors(b *strings.Builder, errs []RecordError) {
 	}
 }
 
-func (e *BatchError) Unwrap() error { return e.Err }
-
-// Outcome says what a call's error means for the records it carried.
+// Outcome is what the error of a call means for the records it carried,
+// and so what the caller does with them.
 type Outcome int
 
 const (
-	// Applied: no error.
+	// Applied: no error. A write's records may still have failed one by
+	// one: see [WriteResult.Failed].
 	Applied Outcome = iota
-	// NotApplied: nothing was applied (not sent, refused, throttled, a 4xx,
-	// or a read that failed); safe to retry or to report.
-	NotApplied
-	// Unknown: a write that may have been applied; reconcile before
-	// sending it again.
-	Unknown
-	// Rejected: the service refused records as invalid; see *BatchError or
-	// APIError.Errors for which and why.
+	// Rejected: the call was refused as a whole and nothing was applied:
+	// a 4xx other than throttling, a 3xx, or arguments refused before
+	// sending ([ErrInvalid], [QueryError]). The same call fails the same
+	// way: report it on its records, never send it again unchanged. A 401
+	// or 403 also matches [ErrAccessDenied]: no other call will fare
+	// better.
 	Rejected
+	// Unknown: a write that may have been applied ([ErrOutcomeUnknown]):
+	// look its records up before sending any of them again.
+	Unknown
+	// Retryable: nothing was applied and the same call may succeed later:
+	// throttled after every retry ([RateLimitError]), no connection, the
+	// context ended before sending, a read that kept failing.
+	Retryable
 )
 
 func (o Outcome) String() string {
 	switch o {
 	case Applied:
 		return "applied"
-	case NotApplied:
-		return "not applied"
-	case Unknown:
-		return "unknown"
 	case Rejected:
 		return "rejected"
+	case Unknown:
+		return "unknown"
+	case Retryable:
+		return "retryable"
 	}
 	return "Outcome(" + strconv.Itoa(int(o)) + ")"
 }
@@ -150,31 +148,27 @@ func (o Outcome) String() string {
 // it. Errors this package does not recognise classify as Unknown, the safe
 // assumption for a write.
 func Classify(err error) Outcome {
-	if err == nil {
+	var (
+		ae *APIError
+		qe *QueryError
+		rl *RateLimitError
+	)
+	switch {
+	case err == nil:
 		return Applied
-	}
-	if errors.Is(err, ErrOutcomeUnknown) {
+	case errors.Is(err, ErrOutcomeUnknown):
 		return Unknown
-	}
-	var be *BatchError
-	if errors.As(err, &be) {
+	case errors.Is(err, ErrInvalid), errors.As(err, &qe):
 		return Rejected
-	}
-	var ae *APIError
-	if errors.As(err, &ae) {
-		if len(ae.Errors) > 0 && ae.StatusCode < 500 {
-			return Rejected
+	case errors.As(err, &ae):
+		if ae.StatusCode >= 500 || ae.StatusCode == http.StatusTooManyRequests {
+			return Retryable // a read; a write's 5xx wraps ErrOutcomeUnknown
 		}
-		return NotApplied
-	}
-	var rl *RateLimitError
-	var qe *QueryError
-	if errors.As(err, &rl) || errors.As(err, &qe) || errors.Is(err, ErrNotApplied) {
-		return NotApplied
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return Rejected
+	case errors.As(err, &rl), errors.Is(err, ErrNotApplied),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		// Writes cancelled after sending wrap ErrOutcomeUnknown above.
-		return NotApplied
+		return Retryable
 	}
 	return Unknown
 }

@@ -59,7 +59,7 @@ func TestFilterValidate(t *testing.T) {
 					t.Errorf("message lacks %q: %v", m, err)
 				}
 			}
-			if Classify(err) != NotApplied {
+			if Classify(err) != Rejected {
 				t.Errorf("Classify = %v", Classify(err))
 			}
 		})

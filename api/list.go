@@ -88,15 +88,15 @@ func getPage[P any, PP interface {
 	json.Unmarshaler
 }](ctx context.Context, c *Client, resource string, ids []ID) (*P, error) {
 	if len(ids) == 0 {
-		return nil, fmt.Errorf("api: %s detail read: %w: no ids given", resource, ErrNotApplied)
+		return nil, fmt.Errorf("api: %s detail read: %w: no ids given", resource, ErrInvalid)
 	}
 	if len(ids) > wire.MaxPageSize {
-		return nil, fmt.Errorf("api: %s detail read: %w: %d ids; at most %d per read, split them", resource, ErrNotApplied, len(ids), wire.MaxPageSize)
+		return nil, fmt.Errorf("api: %s detail read: %w: %d ids; at most %d per read, split them", resource, ErrInvalid, len(ids), wire.MaxPageSize)
 	}
 	refs := make([]Ref, len(ids))
 	for i, id := range ids {
 		if id == "" {
-			return nil, fmt.Errorf("api: %s detail read: %w: id %d is empty", resource, ErrNotApplied, i)
+			return nil, fmt.Errorf("api: %s detail read: %w: id %d is empty", resource, ErrInvalid, i)
 		}
 		refs[i] = Ref{ID: id}
 	}
@@ -110,7 +110,7 @@ func getPage[P any, PP interface {
 	}
 	if m := PP(p).pageMeta(); m.HasMore() {
 		return nil, fmt.Errorf("api: %s detail read of %d ids: %w: the service answered page %d of %d (%d records); ask for at most %d ids per read",
-			resource, len(ids), ErrNotApplied, m.CurrentPage, m.LastPage, PP(p).pageLen(), max(PP(p).pageLen(), 1))
+			resource, len(ids), ErrInvalid, m.CurrentPage, m.LastPage, PP(p).pageLen(), max(PP(p).pageLen(), 1))
 	}
 	return p, nil
 }

@@ -93,7 +93,7 @@ func TestForbiddenPermissionIsNotRetried(t *testing.T) {
 	c := newTestClient(t, srv.URL)
 	_, err := c.Products.Delete(context.Background(), "1")
 	var ae *APIError
-	if !errors.As(err, &ae) || ae.StatusCode != 403 || ae.Message != "third-party stock control is off" || Classify(err) != NotApplied {
+	if !errors.As(err, &ae) || ae.StatusCode != 403 || ae.Message != "third-party stock control is off" || Classify(err) != Rejected {
 		t.Errorf("err = %v", err)
 	}
 	if len(srv.requests()) != 1 {
@@ -108,7 +108,7 @@ func TestThrottlingExhaustsRetries(t *testing.T) {
 	c := newTestClient(t, srv.URL, WithRetries(2))
 	_, err := c.Variants.Write(context.Background(), []VariantWrite{{ID: "1"}})
 	var rl *RateLimitError
-	if !errors.As(err, &rl) || rl.Attempts != 3 || Classify(err) != NotApplied {
+	if !errors.As(err, &rl) || rl.Attempts != 3 || Classify(err) != Retryable {
 		t.Errorf("err = %v", err)
 	}
 	if len(srv.requests()) != 3 {
@@ -208,7 +208,7 @@ func TestWaitsRespectContext(t *testing.T) {
 		defer cancel()
 		start := time.Now()
 		_, err := c.Variants.Get(ctx, "1")
-		if time.Since(start) > 5*time.Second || !errors.Is(err, context.DeadlineExceeded) || Classify(err) != NotApplied {
+		if time.Since(start) > 5*time.Second || !errors.Is(err, context.DeadlineExceeded) || Classify(err) != Retryable {
 			t.Errorf("after %s: %v", time.Since(start), err)
 		}
 	})

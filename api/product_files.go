@@ -36,17 +36,17 @@ func (s *ProductFilesService) Get(ctx context.Context, ids ...ID) (*ProductFileP
 // throttled upload can be sent again.
 func (s *ProductFilesService) Upload(ctx context.Context, productID ID, name string, r io.Reader) (*WriteResult, error) {
 	if productID == "" {
-		return nil, fmt.Errorf("api: product file %q: %w: no product id", name, ErrNotApplied)
+		return nil, fmt.Errorf("api: product file %q: %w: no product id", name, ErrInvalid)
 	}
 	if name == "" {
-		return nil, fmt.Errorf("api: product file of product %s: %w: no file name", productID, ErrNotApplied)
+		return nil, fmt.Errorf("api: product file of product %s: %w: no file name", productID, ErrInvalid)
 	}
 	content, err := io.ReadAll(io.LimitReader(r, wire.MaxProductFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("api: product file %q: %w: reading it: %w", name, ErrNotApplied, err)
 	}
 	if len(content) > wire.MaxProductFileBytes {
-		return nil, fmt.Errorf("api: product file %q: %w: larger than %d bytes", name, ErrNotApplied, wire.MaxProductFileBytes)
+		return nil, fmt.Errorf("api: product file %q: %w: larger than %d bytes", name, ErrInvalid, wire.MaxProductFileBytes)
 	}
 	env, err := marshal(map[string]any{
 		wire.KeyAction: wire.ActionWrite,

@@ -75,8 +75,8 @@ func (s *ProductsService) Get(ctx context.Context, ids ...ID) (*ProductPage, err
 }
 
 // Write sends up to wire.MaxWriteRecords product records in one request.
-// A nil error with result.Err() != nil means some records were rejected;
-// see [WriteResult] and [Classify].
+// Records the service rejected are in the result's Failed; see
+// [WriteResult] and [Classify].
 func (s *ProductsService) Write(ctx context.Context, records []ProductWrite) (*WriteResult, error) {
 	return s.c.write(ctx, writeSpec{resource: wire.Products, records: records, n: len(records)})
 }
@@ -115,7 +115,7 @@ func (s *ProductsService) BulkArchive(ctx context.Context, ids []ID) (*WriteResu
 // BulkTag assigns tags (by id) to products with one bulk action.
 func (s *ProductsService) BulkTag(ctx context.Context, ids []ID, tagIDs []ID) (*WriteResult, error) {
 	if len(tagIDs) == 0 {
-		return nil, fmt.Errorf("api: Products bulk tag: %w: no tag ids given", ErrNotApplied)
+		return nil, fmt.Errorf("api: Products bulk tag: %w: no tag ids given", ErrInvalid)
 	}
 	tags := make([]map[string]any, len(tagIDs))
 	for i, t := range tagIDs {

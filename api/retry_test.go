@@ -3,10 +3,13 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"net/url"
 	"testing"
+	"time"
 
 	"lading/api/wire"
 )
@@ -83,6 +86,50 @@ func TestDecide(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := decide(tt.r); got != tt.want {
 				t.Errorf("decide(%+v) = %v, want %v", tt.r, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRetryAfterDoesNotChangeTheDecision: Retry-After sets how long to wait
+// before a retry the decision allows; it never makes a write retried or a
+// permanent answer tried again.
+func TestRetryAfterDoesNotChangeTheDecision(t *testing.T) {
+	tests := []struct {
+		status   int
+		write    bool
+		requests int
+		want     Outcome
+	}{
+		{http.StatusServiceUnavailable, false, 2, Retryable},
+		{http.StatusServiceUnavailable, true, 1, Unknown},
+		{http.StatusTooManyRequests, true, 2, Retryable},
+		{http.StatusBadRequest, true, 1, Rejected},
+		{http.StatusNotFound, false, 1, Rejected},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.status, " write=", tt.write), func(t *testing.T) {
+			srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+				w.Header().Set("Retry-After", "0.05")
+				w.WriteHeader(tt.status)
+			})
+			c := newTestClient(t, srv.URL, WithRetries(1), WithBackoff(time.Minute, time.Minute))
+			var err error
+			start := time.Now()
+			if tt.write {
+				_, err = c.Variants.Write(context.Background(), []VariantWrite{{ID: "1"}})
+			} else {
+				_, err = c.Variants.Get(context.Background(), "1")
+			}
+			if got := Classify(err); got != tt.want {
+				t.Errorf("Classify = %v, want %v (err: %v)", got, tt.want, err)
+			}
+			if n := len(srv.requests()); n != tt.requests {
+				t.Errorf("requests = %d, want %d", n, tt.requests)
+			}
+			// The minute of backoff is not waited: Retry-After says 50ms.
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %v: the backoff was used instead of Retry-After", d)
 			}
 		})
 	}

@@ -27,11 +27,11 @@ func (s *StockService) SetAvailable(ctx context.Context, levels []StockLevel) (*
 	for i, l := range levels {
 		switch {
 		case l.VariantID == "":
-			return nil, fmt.Errorf("api: stock level %d: %w: no variant id", i, ErrNotApplied)
+			return nil, fmt.Errorf("api: stock level %d: %w: no variant id", i, ErrInvalid)
 		case l.WarehouseID == "":
-			return nil, fmt.Errorf("api: stock level %d (variant %s): %w: no warehouse id", i, l.VariantID, ErrNotApplied)
+			return nil, fmt.Errorf("api: stock level %d (variant %s): %w: no warehouse id", i, l.VariantID, ErrInvalid)
 		case math.IsNaN(l.Units) || math.IsInf(l.Units, 0):
-			return nil, fmt.Errorf("api: stock level %d (variant %s): %w: units %v is not a number", i, l.VariantID, ErrNotApplied, l.Units)
+			return nil, fmt.Errorf("api: stock level %d (variant %s): %w: units %v is not a number", i, l.VariantID, ErrInvalid, l.Units)
 		}
 		recs[i] = VariantWrite{ID: l.VariantID, Links: &VariantLinks{ReconcileInventory: []Reconcile{{
 			Change: wire.ChangeSetAvailable,

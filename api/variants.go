@@ -134,7 +134,7 @@ func (s *VariantsService) BySKU(ctx context.Context, skus []string) (map[string]
 }
 
 // Write sends up to wire.MaxWriteRecords variant records in one request.
-// A nil error with result.Err() != nil means some records were rejected.
+// Records the service rejected are in the result's Failed.
 func (s *VariantsService) Write(ctx context.Context, records []VariantWrite) (*WriteResult, error) {
 	return s.c.write(ctx, writeSpec{resource: wire.Variants, records: records, n: len(records)})
 }

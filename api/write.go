@@ -2,11 +2,13 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 
 	"lading/api/wire"
 )
@@ -14,21 +16,18 @@ import (
 // WriteResult is the service's answer to a write, record by record, in the
 // order of the records given: index i (0-based) is the i-th record passed
 // to the call.
+//
+// A write returns either a result and a nil error, or a nil result and an
+// error. A result comes with every answer that accounts for the records
+// one by one, whatever its status (200 when some applied, 400 when none
+// did): records it rejected are in Failed, never in the error. The error is
+// for whole-call failures only; [Classify] tells what to do with it.
 type WriteResult struct {
 	Resource string
 	// IDs holds, per record, the id written ("" where the record failed).
 	IDs []ID
-	// Failed lists the records the service rejected, by index.
+	// Failed lists the records the service rejected, by index, in order.
 	Failed []RecordError
-}
-
-// Err returns nil if no record failed, else a *BatchError listing each
-// failed record.
-func (r *WriteResult) Err() error {
-	if r == nil || len(r.Failed) == 0 {
-		return nil
-	}
-	return &BatchError{Resource: r.Resource, Total: len(r.IDs), Failed: r.Failed}
 }
 
 // OK reports whether record i was applied.
@@ -87,10 +86,10 @@ type writeSpec struct {
 // checkCount refuses empty and oversized write arrays before sending.
 func checkCount(resource string, n int) error {
 	if n == 0 {
-		return fmt.Errorf("api: %s write: %w: no records given", resource, ErrNotApplied)
+		return fmt.Errorf("api: %s write: %w: no records given", resource, ErrInvalid)
 	}
 	if n > wire.MaxWriteRecords {
-		return fmt.Errorf("api: %s write: %w: %d records in one write; at most %d are allowed, split the batch", resource, ErrNotApplied, n, wire.MaxWriteRecords)
+		return fmt.Errorf("api: %s write: %w: %d records in one write; at most %d are allowed, split the batch", resource, ErrInvalid, n, wire.MaxWriteRecords)
 	}
 	return nil
 }
@@ -106,7 +105,7 @@ func (c *Client) write(ctx context.Context, w writeSpec) (*WriteResult, error) {
 	}
 	body, err := marshal(env)
 	if err != nil {
-		return nil, fmt.Errorf("api: %s write: %w: encoding the records: %w", w.resource, ErrNotApplied, err)
+		return nil, fmt.Errorf("api: %s write: %w: encoding the records: %w", w.resource, ErrInvalid, err)
 	}
 	return c.sendWrite(ctx, w.resource, call{path: wire.WritePath(w.resource), body: body, write: true}, w.n)
 }
@@ -120,36 +119,53 @@ func (c *Client) sendWrite(ctx context.Context, resource string, cl call, n int)
 		res, perr := c.parseWriteAnswer(resource, ans.body, n)
 		if perr != nil {
 			c.unknown.Add(1)
-			return res, fmt.Errorf("api: POST %s%s: %w: %w", c.base.Path, cl.path, ErrOutcomeUnknown, perr)
+			return nil, fmt.Errorf("api: POST %s%s: %w: %w", c.base.Path, cl.path, ErrOutcomeUnknown, perr)
 		}
 		return res, nil
-	case errors.As(err, &apiErr) && ans != nil && apiErr.StatusCode == http.StatusBadRequest:
-		// Every record rejected: the answer lists them per record, or as
-		// an error body with indexes. [B.1] [B.2]
-		if res, perr := c.parseWriteAnswer(resource, ans.body, n); perr == nil && len(res.Failed) > 0 {
-			return res, &BatchError{Resource: resource, Total: n, Failed: res.Failed, Err: apiErr}
+	case errors.As(err, &apiErr) && ans != nil && namesRecords(apiErr.StatusCode):
+		if res := c.rejectedRecords(resource, ans.body, n, apiErr); res != nil {
+			return res, nil
 		}
-		if len(apiErr.Errors) > 0 {
-			res := &WriteResult{Resource: resource, IDs: make([]ID, n)}
-			named := make(map[int]bool)
-			for _, r := range apiErr.Errors {
-				if r.Index >= 0 && r.Index < n {
-					named[r.Index] = true
-					res.Failed = append(res.Failed, r)
-				}
-			}
-			for i := 0; i < n; i++ {
-				if !named[i] {
-					res.Failed = append(res.Failed, RecordError{Index: i, Message: "not applied: the service rejected the batch (400) without naming this record"})
-				}
-			}
-			sortFailed(res.Failed)
-			return res, &BatchError{Resource: resource, Total: n, Failed: res.Failed, Err: apiErr}
-		}
-		return nil, apiErr
-	default:
-		return nil, err
 	}
+	return nil, err
+}
+
+// namesRecords reports whether an answer with this status may list the
+// write's records one by one: a validation failure, not the token's. [B.2]
+func namesRecords(status int) bool {
+	return status == http.StatusBadRequest || status == http.StatusUnprocessableEntity
+}
+
+// rejectedRecords reads the records of a refused write from its answer:
+// a write answer with an error per record, or an error body naming records
+// by index (the others failed with them: the write was refused whole). It
+// returns nil when the answer names no record. [B.1] [B.2]
+func (c *Client) rejectedRecords(resource string, body []byte, n int, apiErr *APIError) *WriteResult {
+	if res, err := c.parseWriteAnswer(resource, body, n); err == nil && len(res.Failed) > 0 {
+		return res
+	}
+	res := &WriteResult{Resource: resource, IDs: make([]ID, n)}
+	named := make(map[int]bool)
+	for _, r := range apiErr.Errors {
+		if r.Index >= 0 && r.Index < n && !named[r.Index] {
+			named[r.Index] = true
+			res.Failed = append(res.Failed, r)
+		}
+	}
+	if len(res.Failed) == 0 {
+		return nil
+	}
+	why := apiErr.Message
+	if why == "" {
+		why = fmt.Sprintf("%d %s", apiErr.StatusCode, http.StatusText(apiErr.StatusCode))
+	}
+	for i := range n {
+		if !named[i] {
+			res.Failed = append(res.Failed, RecordError{Index: i, Message: "refused with the whole write: " + why})
+		}
+	}
+	slices.SortFunc(res.Failed, func(a, b RecordError) int { return cmp.Compare(a.Index, b.Index) })
+	return res
 }
 
 // parseWriteAnswer reads {"<resource>":[{"id":..}|{"error":..}, ...]}. An
@@ -185,12 +201,4 @@ func (c *Client) parseWriteAnswer(resource string, body []byte, n int) (*WriteRe
 		return res, fmt.Errorf("the write answer lists %d results for %d records", len(entries), n)
 	}
 	return res, nil
-}
-
-func sortFailed(f []RecordError) {
-	for i := 1; i < len(f); i++ {
-		for j := i; j > 0 && f[j].Index < f[j-1].Index; j-- {
-			f[j], f[j-1] = f[j-1], f[j]
-		}
-	}
 }

@@ -107,8 +107,8 @@ func TestLatency(t *testing.T) {
 	e := newEnv(t, sandbox.Options{Latency: 400 * time.Millisecond}, "",
 		api.WithHTTPClient(&http.Client{Timeout: 100 * time.Millisecond}), api.WithRetries(1))
 	_, err := collectErr(e.c.ProductTags.List(t.Context(), nil))
-	if err == nil || api.Classify(err) != api.NotApplied {
-		t.Errorf("slow read: %v (%v), want not applied", err, api.Classify(err))
+	if err == nil || api.Classify(err) != api.Retryable {
+		t.Errorf("slow read: %v (%v), want retryable", err, api.Classify(err))
 	}
 	_, err = e.c.ProductTags.Create(t.Context(), "slow")
 	if !errors.Is(err, api.ErrOutcomeUnknown) || api.Classify(err) != api.Unknown {

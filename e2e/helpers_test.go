@@ -108,8 +108,8 @@ func writeIDs(t *testing.T, res *api.WriteResult, err error) []api.ID {
 	if err != nil {
 		t.Fatalf("write: %v", err)
 	}
-	if err := res.Err(); err != nil {
-		t.Fatalf("write: %v", err)
+	if len(res.Failed) > 0 {
+		t.Fatalf("write: records rejected: %v", res.Failed)
 	}
 	for i, id := range res.IDs {
 		if id == "" {
@@ -117,6 +117,18 @@ func writeIDs(t *testing.T, res *api.WriteResult, err error) []api.ID {
 		}
 	}
 	return res.IDs
+}
+
+// rejected returns a check that the service refused every record of a
+// write one by one: a result naming each record in Failed, and no error:
+// rejected(t, "what")(c.Products.Write(ctx, recs)).
+func rejected(t *testing.T, what string) func(*api.WriteResult, error) {
+	return func(res *api.WriteResult, err error) {
+		t.Helper()
+		if err != nil || res == nil || len(res.Failed) == 0 || len(res.Failed) != len(res.IDs) {
+			t.Errorf("%s: result %+v, error %v; want every record rejected in the result", what, res, err)
+		}
+	}
 }
 
 // maxListed bounds every listing a test drains: no test creates that many

@@ -59,11 +59,11 @@ func (p pacing) run(tb testing.TB) pacingResult {
 	}
 	ctx := tb.Context()
 	res, err := c.Products.Write(ctx, []api.ProductWrite{shirt("TEE")})
-	if err == nil {
-		err = res.Err()
-	}
 	if err != nil {
 		tb.Fatal(err)
+	}
+	if len(res.Failed) > 0 {
+		tb.Fatalf("the product was rejected: %v", res.Failed)
 	}
 	// Let the sandbox's bucket refill after the write, so every read starts
 	// from the same state: a full burst.

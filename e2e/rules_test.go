@@ -32,8 +32,8 @@ func TestFilterConditionals(t *testing.T) {
 	if !errors.As(err, &qe) || qe.Rule != api.RuleConditionals {
 		t.Fatalf("three conditionals: %v, want a QueryError with rule %q", err, api.RuleConditionals)
 	}
-	if api.Classify(err) != api.NotApplied {
-		t.Errorf("Classify = %v, want not applied", api.Classify(err))
+	if api.Classify(err) != api.Rejected {
+		t.Errorf("Classify = %v, want rejected", api.Classify(err))
 	}
 	if n := e.listRequests(wire.Variants); n != 0 {
 		t.Errorf("the client sent %d requests for a refused filter", n)
@@ -84,7 +84,7 @@ func TestWriteBatchLimit(t *testing.T) {
 		return out
 	}
 	_, err := e.c.ProductTags.Create(t.Context(), names(wire.MaxWriteRecords+1)...)
-	if err == nil || api.Classify(err) != api.NotApplied || !strings.Contains(err.Error(), "101 records") {
+	if !errors.Is(err, api.ErrInvalid) || api.Classify(err) != api.Rejected || !strings.Contains(err.Error(), "101 records") {
 		t.Fatalf("101 records: %v (%v), want refused before sending", err, api.Classify(err))
 	}
 	if n := e.srv.Counters().Requests[wire.WritePath(wire.ProductTags)]; n != 0 {
@@ -121,12 +121,12 @@ func TestUnauthorized(t *testing.T) {
 	if !errors.As(err, &ae) || ae.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("read with a bad token: %v, want *api.APIError 401", err)
 	}
-	if api.Classify(err) != api.NotApplied {
-		t.Errorf("Classify = %v, want not applied", api.Classify(err))
+	if api.Classify(err) != api.Rejected || !errors.Is(err, api.ErrAccessDenied) {
+		t.Errorf("Classify = %v, want rejected, access denied", api.Classify(err))
 	}
 	_, err = c.ProductTags.Create(t.Context(), "x")
-	if !errors.As(err, &ae) || ae.StatusCode != http.StatusUnauthorized || api.Classify(err) != api.NotApplied {
-		t.Errorf("write with a bad token: %v (%v), want a 401 not applied", err, api.Classify(err))
+	if !errors.As(err, &ae) || ae.StatusCode != http.StatusUnauthorized || api.Classify(err) != api.Rejected || !errors.Is(err, api.ErrAccessDenied) {
+		t.Errorf("write with a bad token: %v (%v), want a 401 rejected, access denied", err, api.Classify(err))
 	}
 	if strings.Contains(err.Error(), bad) {
 		t.Errorf("the error repeats the token: %v", err)
@@ -210,8 +210,8 @@ func TestThrottledOut(t *testing.T) {
 	applied(t)(e.c.ProductTags.Create(t.Context(), "first"))
 	_, err := e.c.ProductTags.Create(t.Context(), "second")
 	var rl *api.RateLimitError
-	if !errors.As(err, &rl) || api.Classify(err) != api.NotApplied {
-		t.Fatalf("throttled write without retries: %v (%v), want *api.RateLimitError, not applied", err, api.Classify(err))
+	if !errors.As(err, &rl) || api.Classify(err) != api.Retryable {
+		t.Fatalf("throttled write without retries: %v (%v), want *api.RateLimitError, retryable", err, api.Classify(err))
 	}
 	if rl.RetryAfter <= 0 {
 		t.Errorf("RetryAfter %v, want the sandbox's Retry-After", rl.RetryAfter)

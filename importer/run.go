@@ -586,29 +586,24 @@ func (x *importer) send(ctx context.Context, b *batch) error {
 }
 
 func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.WriteResult, err error) error {
-	var be *api.BatchError
 	var outcome state.Outcome
 	failed := map[int]string{}
-	switch {
-	case err == nil || errors.As(err, &be):
-		outcome = state.OutcomeApplied
-		if be != nil {
-			for _, f := range be.Failed {
-				failed[f.Index] = f.Message
-			}
-			outcome = state.OutcomePartial
-			if len(failed) >= len(b.records) {
-				outcome = state.OutcomeRejected
-			}
-		} else if res != nil {
-			for _, f := range res.Failed {
-				failed[f.Index] = f.Message
-			}
-			if len(failed) > 0 {
-				outcome = state.OutcomePartial
-			}
+	switch api.Classify(err) {
+	case api.Applied:
+		// The records the service rejected one by one (a 200 or a 400
+		// answer) are in the result, never in err.
+		for _, f := range res.Failed {
+			failed[f.Index] = f.Message
 		}
-	case api.Classify(err) == api.NotApplied:
+		switch {
+		case len(failed) == 0:
+			outcome = state.OutcomeApplied
+		case len(failed) >= len(b.records):
+			outcome = state.OutcomeRejected
+		default:
+			outcome = state.OutcomePartial
+		}
+	case api.Rejected, api.Retryable:
 		var ae *api.APIError
 		if errors.As(err, &ae) && (ae.StatusCode == 401 || ae.StatusCode == 403) {
 			x.mu.Lock()
