@@ -40,6 +40,7 @@ func importCommand() *cli.Command {
 			&cli.StringFlag{Name: "results", Usage: "results file, .csv or .xlsx (default: FILE.results.csv)"},
 			&cli.IntFlag{Name: "batch-size", Value: 50, Usage: "records per write request (at most 100)"},
 			&cli.BoolFlag{Name: "strict", Usage: "send nothing if any row is invalid"},
+			&cli.BoolFlag{Name: "read-ids", Usage: "read created products back at the end for their variants' ids (results file, later stock pushes); one read per 250 products"},
 			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Usage: "local state file (runs, batches, ids)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the final summary as JSON on stdout"},
 		},
@@ -97,7 +98,7 @@ func runImport(c *cli.Context) error {
 	}
 	mode, err := importer.ParseMode(c.String("mode"))
 	if err != nil {
-		return &UsageError{Err: err}
+		return Usagef("--%v", err)
 	}
 	if bs := c.Int("batch-size"); bs < 1 || bs > wire.MaxWriteRecords {
 		return Usagef("--batch-size %d: want 1 to %d records per request", bs, wire.MaxWriteRecords)
@@ -129,7 +130,7 @@ func runImport(c *cli.Context) error {
 		Client: client, State: st, Scope: accountScope(c.String("base-url"), token),
 		Mapping: m, MappingText: text, Input: input,
 		Mode: mode, BatchSize: c.Int("batch-size"), Concurrency: c.Int("concurrency"),
-		Strict: c.Bool("strict"), DryRun: c.Bool("dry-run"),
+		Strict: c.Bool("strict"), DryRun: c.Bool("dry-run"), ReadIDs: c.Bool("read-ids"),
 		PlanFile: c.String("plan"), ResultsFile: c.String("results"),
 		Progress: progress, Logger: logger(c),
 	})

@@ -6,8 +6,10 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,6 +22,7 @@ import (
 	"lading/api"
 	"lading/importer"
 	"lading/sandbox"
+	"lading/state"
 )
 
 // editCSV rewrites the CSV file src into dst (in src's directory), calling
@@ -211,13 +214,13 @@ func TestImportModes(t *testing.T) {
 			mode:     importer.ModeCreateOnly,
 			products: importer.Counts{importer.Created: 4, importer.Unchanged: 6},
 			variants: importer.Counts{importer.Created: 8, importer.Skipped: 1, importer.Unchanged: 11},
-			writes:   1, liveProducts: 10, price: "11.25", reason: "create-only never updates",
+			writes:   1, liveProducts: 10, price: "11.25", reason: "only creates what is new (mode create-only)",
 		},
 		{
 			mode:     importer.ModeUpdateOnly,
 			products: importer.Counts{importer.Skipped: 4, importer.Unchanged: 5, importer.Updated: 1},
 			variants: importer.Counts{importer.Skipped: 8, importer.Updated: 1, importer.Unchanged: 11},
-			writes:   1, liveProducts: 6, price: "99.5", reason: "update-only never creates",
+			writes:   1, liveProducts: 6, price: "99.5", reason: "only updates what exists (mode update-only)",
 		},
 	}
 	for _, tc := range cases {
@@ -376,8 +379,8 @@ func TestImportResultsXLSX(t *testing.T) {
 		t.Errorf("%d result rows, report %v", len(rows)-1, rep.Rows)
 	}
 	for _, r := range rows[1:] {
-		if len(r) < 7 || r[4] != "created" || r[5] == "" || r[6] == "" {
-			t.Errorf("results row %q: want created with product and variant ids", r)
+		if len(r) < 6 || r[4] != "created" || r[5] == "" {
+			t.Errorf("results row %q: want created with its product id", r)
 			break
 		}
 	}
@@ -458,42 +461,66 @@ func TestImportTokenNeverShown(t *testing.T) {
 	}
 }
 
-// Created products are read back while the writes go on, in reads of up to
-// 100 products: every row gets its variant's id, and the reads are as few as
-// reading everything at the end would take.
+// By default an import sends its writes and the one read that plans them,
+// nothing else: created products get their ids in the results, their
+// variants none. With ReadIDs, one read per 250 created products at the end
+// gives every row its variant's id and fills the state's SKU cache.
 func TestImportReadsCreatedBack(t *testing.T) {
-	e := newEnv(t, sandbox.Options{})
-	in := e.generate("gen.csv", 250, 2)
-	before := e.srv.Counters().Requests
-	rep, err := e.importFile(context.Background(), "generic", in, func(o *importer.Options) { o.BatchSize = 30 })
-	if err != nil {
-		t.Fatal(err)
-	}
-	after := e.srv.Counters().Requests
-	total, w := requests(before, after), writes(before, after)
-	// One read of the catalog's size, then 250 products read back in 3.
-	if w != 9 || total-w != 1+3 {
-		t.Errorf("%d writes and %d reads, want 9 and 4", w, total-w)
-	}
-	ids := map[string]bool{}
-	for _, r := range readResults(t, rep.Results) {
-		if r[4] != "created" || r[5] == "" || r[6] == "" || ids[r[6]] {
-			t.Fatalf("results line %q: want created with its own variant id", r)
-		}
-		ids[r[6]] = true
-	}
-	if len(ids) != 500 {
-		t.Errorf("%d variant ids in the results, want 500", len(ids))
-	}
-	skuOf := map[string]string{}
-	for _, pg := range pages(t, e.c.Variants.ListPages(context.Background(), nil)) {
-		for _, v := range pg.Variants {
-			skuOf[string(v.ID)] = string(v.SKU)
-		}
-	}
-	for _, r := range readResults(t, rep.Results) {
-		if skuOf[r[6]] != r[3] {
-			t.Errorf("results: SKU %s has variant id %s, which the sandbox gives SKU %q", r[3], r[6], skuOf[r[6]])
-		}
+	for _, readIDs := range []bool{false, true} {
+		t.Run(fmt.Sprintf("ReadIDs=%v", readIDs), func(t *testing.T) {
+			e := newEnv(t, sandbox.Options{})
+			in := e.generate("gen.csv", 250, 2)
+			before := e.srv.Counters().Requests
+			rep, err := e.importFile(context.Background(), "generic", in, func(o *importer.Options) {
+				o.BatchSize, o.ReadIDs = 30, readIDs
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			after := e.srv.Counters().Requests
+			total, w := requests(before, after), writes(before, after)
+			// One read of the catalog's size; with ReadIDs, 250 products
+			// read back in one.
+			wantReads := int64(1)
+			if readIDs {
+				wantReads = 2
+			}
+			if w != 9 || total-w != wantReads {
+				t.Errorf("%d writes and %d reads, want 9 and %d", w, total-w, wantReads)
+			}
+			lines := readResults(t, rep.Results)
+			if len(lines) != 500 {
+				t.Fatalf("%d results lines, want 500", len(lines))
+			}
+			skuOf := map[string]string{}
+			for _, pg := range pages(t, e.c.Variants.ListPages(context.Background(), nil)) {
+				for _, v := range pg.Variants {
+					skuOf[string(v.ID)] = string(v.SKU)
+				}
+			}
+			for _, r := range lines {
+				if r[4] != "created" || r[5] == "" {
+					t.Fatalf("results line %q: want created with its product id", r)
+				}
+				if readIDs && skuOf[r[6]] != r[3] {
+					t.Fatalf("results line %q: SKU %s has variant id %q, which the sandbox gives SKU %q", r, r[3], r[6], skuOf[r[6]])
+				}
+				if !readIDs && r[6] != "" {
+					t.Fatalf("results line %q: a variant id without reading it back", r)
+				}
+			}
+			cached, err := e.state.IDs(context.Background(), state.SKUs(e.url), slices.Collect(maps.Values(skuOf)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[bool]int{false: 0, true: 500}[readIDs]; len(cached) != want {
+				t.Errorf("%d SKUs in the state's cache, want %d", len(cached), want)
+			}
+			for sku, id := range cached {
+				if skuOf[id] != sku {
+					t.Errorf("cache: SKU %s → %s, which the sandbox gives SKU %q", sku, id, skuOf[id])
+				}
+			}
+		})
 	}
 }

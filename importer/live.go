@@ -3,6 +3,7 @@ package importer
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -43,6 +44,9 @@ type Live struct {
 	TagIDs  map[string]api.ID
 	// Requests is the number of reads the snapshot took.
 	Requests int
+	// Total is how many variants the account holds, -1 when the snapshot
+	// did not need to know.
+	Total int
 }
 
 func newLive() *Live {
@@ -52,6 +56,7 @@ func newLive() *Live {
 		byName:   map[string][]*LiveProduct{},
 		TierIDs:  map[string]api.ID{},
 		TagIDs:   map[string]api.ID{},
+		Total:    -1,
 	}
 }
 
@@ -154,9 +159,10 @@ func (l *Live) addProductPage(pg *api.ProductPage) {
 	}
 }
 
-// lookupChunk is how many conditions one `or` filter carries. It keeps each
-// answer within one page of wire.MaxPageSize.
-const lookupChunk = 100
+// lookupChunk is how many conditions one `or` filter carries: as many as
+// one page of wire.MaxPageSize holds, so that a lookup of unique keys
+// (SKUs, ids) takes one request.
+const lookupChunk = wire.MaxPageSize
 
 // Want says what an import needs to know of the live catalog.
 type Want struct {
@@ -182,19 +188,18 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 	if err != nil {
 		return nil, err
 	}
+	l.Total = total
 	if total == 0 {
 		return l, nil
 	}
-	full := (total + wire.MaxPageSize - 1) / wire.MaxPageSize
-	if full <= lookups {
-		for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{PageSize: wire.MaxPageSize}) {
-			l.Requests++
-			if err != nil {
-				return nil, fmt.Errorf("reading the live catalog: %w", err)
-			}
-			l.addVariantPage(pg)
+	if pages(total) <= lookups {
+		all, err := readAllVariants(ctx, c)
+		if err != nil {
+			return nil, err
 		}
-		return l, nil
+		all.Requests += l.Requests
+		all.Total = total
+		return all, nil
 	}
 
 	// Lookups: find the products concerned, then read them in full.
@@ -202,7 +207,7 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 	for _, id := range w.ProductIDs {
 		pids[id] = true
 	}
-	for part := range chunked(dedupe(w.SKUs)) {
+	for part := range slices.Chunk(dedupe(w.SKUs), lookupChunk) {
 		conds := make([]api.Cond, len(part))
 		for i, s := range part {
 			conds[i] = api.Where("sku", "", s)
@@ -217,7 +222,7 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 			}
 		}
 	}
-	for part := range chunked(dedupe(w.Names)) {
+	for part := range slices.Chunk(dedupe(w.Names), lookupChunk) {
 		conds := make([]api.Cond, len(part))
 		for i, s := range part {
 			conds[i] = api.Where("name", "", s)
@@ -243,7 +248,21 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 		return nil, err
 	}
 	got.Requests += l.Requests
+	got.Total = total
 	return got, nil
+}
+
+// readAllVariants reads the whole Variants listing with its products.
+func readAllVariants(ctx context.Context, c *api.Client) (*Live, error) {
+	l := newLive()
+	for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{PageSize: wire.MaxPageSize}) {
+		l.Requests++
+		if err != nil {
+			return nil, fmt.Errorf("reading the live catalog: %w", err)
+		}
+		l.addVariantPage(pg)
+	}
+	return l, nil
 }
 
 // fetchProducts reads products by id in full: every variant, option, price
@@ -254,7 +273,7 @@ func fetchProducts(ctx context.Context, c *api.Client, pids []api.ID) (*Live, er
 	for i, id := range pids {
 		ids[i] = string(id)
 	}
-	for part := range chunked(dedupe(ids)) {
+	for part := range slices.Chunk(dedupe(ids), lookupChunk) {
 		conds := make([]api.Cond, len(part))
 		for i, s := range part {
 			conds[i] = api.Where("id", "", s)
@@ -280,17 +299,11 @@ func variantTotal(ctx context.Context, c *api.Client) (int, error) {
 	return 0, nil
 }
 
+// chunks is how many lookups of lookupChunk keys n keys take.
 func chunks(n int) int { return (n + lookupChunk - 1) / lookupChunk }
 
-func chunked(xs []string) func(func([]string) bool) {
-	return func(yield func([]string) bool) {
-		for i := 0; i < len(xs); i += lookupChunk {
-			if !yield(xs[i:min(i+lookupChunk, len(xs))]) {
-				return
-			}
-		}
-	}
-}
+// pages is how many pages of wire.MaxPageSize a listing of n records takes.
+func pages(n int) int { return (n + wire.MaxPageSize - 1) / wire.MaxPageSize }
 
 func dedupe(xs []string) []string {
 	seen := make(map[string]bool, len(xs))

@@ -21,7 +21,7 @@ const (
 	ModeUpdateOnly Mode = "update-only" // never create; unknown keys are reported per row
 )
 
-// ParseMode checks a --mode value.
+// ParseMode checks a mode's name.
 func ParseMode(s string) (Mode, error) {
 	switch m := Mode(s); m {
 	case ModeUpsert, ModeCreateOnly, ModeUpdateOnly:
@@ -29,7 +29,7 @@ func ParseMode(s string) (Mode, error) {
 	case "":
 		return ModeUpsert, nil
 	}
-	return "", fmt.Errorf("--mode %q: want upsert, create-only or update-only", s)
+	return "", fmt.Errorf("mode %q: want upsert, create-only or update-only", s)
 }
 
 // Action is what an import does, or did, with a product, variant or row.
@@ -158,7 +158,7 @@ func (pl *Planner) planProduct(p *catalog.Product) *ProductPlan {
 	}
 	if lp == nil {
 		if pl.Mode == ModeUpdateOnly {
-			pp.skip(fmt.Sprintf("%s is not in the account; --mode update-only never creates", describeProduct(p)))
+			pp.skip(fmt.Sprintf("%s is not in the account, and this import only updates what exists (mode update-only)", describeProduct(p)))
 			return pp
 		}
 		pp.Action = Created
@@ -177,7 +177,7 @@ func (pl *Planner) planProduct(p *catalog.Product) *ProductPlan {
 		pp.Action = Updated
 	}
 	if pp.Action == Updated && pl.Mode == ModeCreateOnly {
-		pp.Action, pp.Reason = Skipped, fmt.Sprintf("exists in the account (id %s); --mode create-only never updates", lp.ID)
+		pp.Action, pp.Reason = Skipped, fmt.Sprintf("exists in the account (id %s), and this import only creates what is new (mode create-only)", lp.ID)
 		pp.Changes, pp.TagsChanged = nil, false
 	}
 	for _, vp := range pp.Variants {
@@ -295,7 +295,7 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 			}
 		}
 		if pl.Mode == ModeUpdateOnly {
-			vp.Action, vp.Reason = Skipped, fmt.Sprintf("variant %s is not in the account; --mode update-only never creates", vp.Key)
+			vp.Action, vp.Reason = Skipped, fmt.Sprintf("variant %s is not in the account, and this import only updates what exists (mode update-only)", vp.Key)
 			return
 		}
 		vp.Action = Created
@@ -325,7 +325,7 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 	if len(vp.Changes) > 0 {
 		vp.Action = Updated
 		if pl.Mode == ModeCreateOnly {
-			vp.Action, vp.Reason = Skipped, fmt.Sprintf("variant %s exists (id %s); --mode create-only never updates", vp.Key, lv.ID)
+			vp.Action, vp.Reason = Skipped, fmt.Sprintf("variant %s exists in the account (id %s), and this import only creates what is new (mode create-only)", vp.Key, lv.ID)
 			vp.Changes, vp.Tiers = nil, nil
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -41,6 +42,11 @@ type Options struct {
 	Concurrency int // writes in flight; 0 means 4
 	Strict      bool
 	DryRun      bool
+	// ReadIDs reads the variants of created products back at the end, to
+	// give their ids in the results file and remember them in the state.
+	// It costs a read per 250 created products; without it, a created
+	// product's variants have no id in the results.
+	ReadIDs bool
 	// PlanFile, when set, receives the plan as JSON.
 	PlanFile string
 	// ResultsFile receives one line per input row (.csv or .xlsx); "" means
@@ -56,7 +62,7 @@ type Options struct {
 // again continues the run.
 var ErrInterrupted = errors.New("import interrupted")
 
-// ErrInvalid is returned (wrapped) by a --strict import that sent nothing
+// ErrInvalid is returned (wrapped) by a strict import that sent nothing
 // because some rows are invalid.
 var ErrInvalid = errors.New("invalid rows")
 
@@ -99,10 +105,6 @@ type importer struct {
 	retry     map[*ProductPlan]bool
 	fatal     error
 	batchErrs map[*ProductPlan]string
-	// readLive holds products created now and read back while the writes
-	// go on; toRead are created products not read back yet.
-	readLive *Live
-	toRead   []api.ID
 }
 
 // Fingerprint identifies an import so that running the same command again
@@ -138,7 +140,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		o.BatchSize = 50
 	}
 	if o.BatchSize < 1 || o.BatchSize > wire.MaxWriteRecords {
-		return nil, fmt.Errorf("--batch-size %d: want 1 to %d", o.BatchSize, wire.MaxWriteRecords)
+		return nil, fmt.Errorf("batch size %d: want 1 to %d records per request", o.BatchSize, wire.MaxWriteRecords)
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = 4
@@ -150,7 +152,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		o.ResultsFile = DefaultResultsPath(o.Input)
 	}
 	x := &importer{Options: o, log: o.Logger, created: map[string]api.ID{}, retry: map[*ProductPlan]bool{},
-		batchErrs: map[*ProductPlan]string{}, readLive: newLive()}
+		batchErrs: map[*ProductPlan]string{}}
 	if x.log == nil {
 		x.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -205,7 +207,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	case o.Strict && invalid > 0:
 		for _, pp := range plan.Products {
 			if pp.Action != Failed {
-				pp.skip(fmt.Sprintf("not sent: --strict and %d rows of the input are invalid", invalid))
+				pp.skip(fmt.Sprintf("not sent: %d rows of the input are invalid and this import is strict (all or nothing); fix them and run it again", invalid))
 			}
 		}
 	default:
@@ -225,8 +227,10 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	}
 	if !o.DryRun {
 		x.applyPrevious(plan)
-		if err := x.readBack(ctx, plan); err != nil {
-			x.log.Warn("could not read back the ids of created variants", "err", err)
+		if o.ReadIDs && !interrupted {
+			if err := x.readIDs(ctx, plan, live.Total); err != nil {
+				x.log.Warn("could not read back the ids of the created variants; the import itself is complete", "err", err)
+			}
 		}
 	}
 
@@ -254,7 +258,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	case interrupted:
 		return rep, fmt.Errorf("%w: in-flight writes were finished and recorded; run the same command again to continue", ErrInterrupted)
 	case o.Strict && invalid > 0 && !o.DryRun:
-		return rep, fmt.Errorf("%w: %d rows are invalid, nothing was sent (--strict); see %s", ErrInvalid, invalid, rep.Results)
+		return rep, fmt.Errorf("%w: %d rows are invalid and nothing was sent (strict import); see %s", ErrInvalid, invalid, rep.Results)
 	}
 	return rep, nil
 }
@@ -273,9 +277,6 @@ func invalidRows(in *Input) int {
 	return n
 }
 
-func productScope(scope string) string { return scope + "|product" }
-func variantScope(scope string) string { return scope + "|variant" }
-
 func (x *importer) rememberedIDs(ctx context.Context, products []*catalog.Product) (map[string]string, error) {
 	if x.State == nil {
 		return nil, nil
@@ -284,7 +285,7 @@ func (x *importer) rememberedIDs(ctx context.Context, products []*catalog.Produc
 	for i, p := range products {
 		keys[i] = p.Key
 	}
-	return x.State.IDs(ctx, productScope(x.Scope), keys)
+	return x.State.IDs(ctx, state.ProductKeys(x.Scope), keys)
 }
 
 func wantFor(products []*catalog.Product, remembered map[string]string) Want {
@@ -653,40 +654,7 @@ func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.
 	if len(ids) == 0 {
 		return nil
 	}
-	if err := x.State.PutIDs(ctx, productScope(x.Scope), ids); err != nil {
-		return err
-	}
-	x.readCreated(ctx, ids)
-	return nil
-}
-
-// readCreated queues the ids of products a batch has just created and,
-// once lookupChunk are queued, reads them back for their variants' ids, so
-// that these reads overlap the remaining writes and take as few requests as
-// reading them all at the end. What is left, or could not be read, readBack
-// reads at the end.
-func (x *importer) readCreated(ctx context.Context, ids map[string]string) {
-	x.mu.Lock()
-	for _, id := range ids {
-		x.toRead = append(x.toRead, api.ID(id))
-	}
-	var pids []api.ID
-	if len(x.toRead) >= lookupChunk {
-		pids = x.toRead[:lookupChunk:lookupChunk]
-		x.toRead = x.toRead[lookupChunk:]
-	}
-	x.mu.Unlock()
-	if pids == nil {
-		return
-	}
-	live, err := fetchProducts(ctx, x.Client, pids)
-	if err != nil {
-		x.log.Debug("could not read created products back yet", "err", err)
-		return
-	}
-	x.mu.Lock()
-	x.readLive.merge(live)
-	x.mu.Unlock()
+	return x.State.PutIDs(ctx, state.ProductKeys(x.Scope), ids)
 }
 
 // recordFailed marks what a rejected record carried as failed. The caller
@@ -704,32 +672,38 @@ func (x *importer) recordFailed(r *record, msg string) {
 	r.pp.Action, r.pp.Reason = Failed, msg
 }
 
-// readBack reads created products once more to learn their variants' ids,
-// for the results file and the state's id cache.
-func (x *importer) readBack(ctx context.Context, plan *Plan) error {
-	var want Want
+// readIDs reads back the variants of the products this run created, to
+// learn their ids for the results file and the state's SKU cache, with the
+// fewest requests: the products by id, lookupChunk a request, or the whole
+// Variants listing when the account is small enough to take fewer pages.
+// accountVariants is how many variants the account had before the run (-1
+// when unknown).
+func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int) error {
+	var ids []api.ID
+	createdVariants := 0
 	for _, pp := range plan.Products {
-		if pp.Action == Created && pp.Live != nil && pp.Live.ID != "" {
-			want.ProductIDs = append(want.ProductIDs, pp.Live.ID)
+		if pp.Action != Created || pp.Live == nil || pp.Live.ID == "" {
+			continue
 		}
+		if slices.ContainsFunc(pp.Variants, func(vp *VariantPlan) bool { return vp.Live == nil }) {
+			ids = append(ids, pp.Live.ID)
+		}
+		createdVariants += len(pp.Variants)
 	}
-	if len(want.ProductIDs) == 0 {
+	if len(ids) == 0 {
 		return nil
 	}
-	// Most were read right after their batch.
-	live := x.readLive
-	var missing []api.ID
-	for _, id := range want.ProductIDs {
-		if live.Products[id] == nil {
-			missing = append(missing, id)
-		}
+	var (
+		live *Live
+		err  error
+	)
+	if listing := pages(accountVariants + createdVariants); accountVariants >= 0 && listing < pages(len(ids)) {
+		live, err = readAllVariants(ctx, x.Client)
+	} else {
+		live, err = fetchProducts(ctx, x.Client, ids)
 	}
-	if len(missing) > 0 {
-		more, err := fetchProducts(ctx, x.Client, missing)
-		if err != nil {
-			return err
-		}
-		live.merge(more)
+	if err != nil {
+		return err
 	}
 	skuIDs := map[string]string{}
 	for _, pp := range plan.Products {
@@ -749,8 +723,8 @@ func (x *importer) readBack(ctx context.Context, plan *Plan) error {
 			}
 		}
 	}
-	if len(skuIDs) > 0 && x.State != nil {
-		return x.State.PutIDs(ctx, variantScope(x.Scope), skuIDs)
+	if len(skuIDs) == 0 {
+		return nil
 	}
-	return nil
+	return x.State.PutIDs(ctx, state.SKUs(x.Scope), skuIDs)
 }
