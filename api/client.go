@@ -39,6 +39,7 @@ type Client struct {
 	debug   io.Writer
 
 	requests  atomic.Int64
+	writes    atomic.Int64
 	retried   atomic.Int64
 	throttled atomic.Int64
 	unknown   atomic.Int64
@@ -186,6 +187,8 @@ func (c *Client) Limiter() *Limiter { return c.limiter }
 type Stats struct {
 	// Requests is the number of HTTP exchanges attempted.
 	Requests int64
+	// Writes is how many of them were writes; the rest were reads.
+	Writes int64
 	// Retries is the number of attempts after the first of a call.
 	Retries int64
 	// Throttled is the number of throttled answers (429, or 403 throttling).
@@ -200,6 +203,7 @@ type Stats struct {
 func (c *Client) Stats() Stats {
 	return Stats{
 		Requests:  c.requests.Load(),
+		Writes:    c.writes.Load(),
 		Retries:   c.retried.Load(),
 		Throttled: c.throttled.Load(),
 		Unknown:   c.unknown.Load(),

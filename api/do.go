@@ -52,6 +52,9 @@ func (c *Client) do(ctx context.Context, cl call) (*answer, error) {
 		}
 		r, header := c.send(ctx, cl)
 		c.requests.Add(1)
+		if cl.write {
+			c.writes.Add(1)
+		}
 		r.cancelled = ctx.Err() != nil
 		ra := retryAfter(header.Get(wire.HeaderRetryAfter), time.Now())
 		var wait time.Duration

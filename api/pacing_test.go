@@ -59,8 +59,8 @@ func TestRetryAfterBlocksEveryClientOfTheLimiter(t *testing.T) {
 	if d := aAt[1].Sub(throttledAt); d < 900*time.Millisecond {
 		t.Errorf("client a retried after %s", d)
 	}
-	if a.Stats().Throttled != 1 || a.Stats().Retries != 1 {
-		t.Errorf("stats = %+v", a.Stats())
+	if s := a.Stats(); s.Throttled != 1 || s.Retries != 1 || s.Requests != 2 || s.Writes != 0 {
+		t.Errorf("stats = %+v; want 2 reads, one of them throttled", s)
 	}
 }
 
@@ -80,8 +80,8 @@ func TestForbiddenThrottlingIsRetried(t *testing.T) {
 	if err != nil || res.IDs[0] == "" {
 		t.Fatalf("res = %+v, err = %v", res, err)
 	}
-	if s := c.Stats(); s.Requests != 2 || s.Throttled != 1 || s.Retries != 1 || s.Rate >= 1000 {
-		t.Errorf("stats = %+v", s)
+	if s := c.Stats(); s.Requests != 2 || s.Writes != 2 || s.Throttled != 1 || s.Retries != 1 || s.Rate >= 1000 {
+		t.Errorf("stats = %+v; want 2 writes, one of them throttled", s)
 	}
 }
 

@@ -208,7 +208,7 @@ func printReport(w io.Writer, rep *importer.Report, rate float64) {
 		est := time.Duration(float64(rep.RequestsPlanned) / rate * float64(time.Second)).Round(time.Second)
 		fmt.Fprintf(w, "  writes needed: %d requests, about %s at %.4g requests/s\n", rep.RequestsPlanned, est, rate)
 	} else {
-		fmt.Fprintf(w, "  requests: %d (%d throttled) in %s\n", rep.Requests, rep.Throttled, rep.Elapsed.Round(time.Millisecond))
+		fmt.Fprintf(w, "  requests: %d (%d writes, %d reads; %d throttled) in %s\n", rep.Requests, rep.Writes, rep.Reads, rep.Throttled, rep.Elapsed.Round(time.Millisecond))
 	}
 	if rep.Results != "" {
 		fmt.Fprintf(w, "  results:  %s\n", rep.Results)

@@ -488,6 +488,9 @@ func TestImportReadsCreatedBack(t *testing.T) {
 			if w != 9 || total-w != wantReads {
 				t.Errorf("%d writes and %d reads, want 9 and %d", w, total-w, wantReads)
 			}
+			if rep.Writes != w || rep.Reads != total-w || rep.Requests != total {
+				t.Errorf("report: %d requests, %d writes, %d reads; the sandbox counted %d, %d and %d", rep.Requests, rep.Writes, rep.Reads, total, w, total-w)
+			}
 			lines := readResults(t, rep.Results)
 			if len(lines) != 500 {
 				t.Fatalf("%d results lines, want 500", len(lines))

@@ -80,8 +80,11 @@ type Report struct {
 	Variants Counts `json:"variants"`
 	// RequestsPlanned is the number of writes the plan needs.
 	RequestsPlanned int `json:"requests_planned"`
-	// Requests is every request sent (reads included).
+	// Requests is every request sent: Writes, and Reads (the live-catalog
+	// snapshot, look-ups of unanswered writes, ids read back).
 	Requests    int64         `json:"requests"`
+	Writes      int64         `json:"writes"`
+	Reads       int64         `json:"reads"`
 	Throttled   int64         `json:"throttled"`
 	Elapsed     time.Duration `json:"elapsed_ns"`
 	Interrupted bool          `json:"interrupted"`
@@ -243,6 +246,8 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	rep.Products, rep.Variants = plan.Summary()
 	st := o.Client.Stats()
 	rep.Requests, rep.Throttled = st.Requests-stats0.Requests, st.Throttled-stats0.Throttled
+	rep.Writes = st.Writes - stats0.Writes
+	rep.Reads = rep.Requests - rep.Writes
 	rep.Elapsed = time.Since(start)
 	rep.Interrupted = interrupted
 	if x.run != nil && !interrupted {
