@@ -95,11 +95,46 @@ type Planner struct {
 // Plan classifies every product of in. Invalid products are planned as
 // failed, with their errors.
 func (pl *Planner) Plan(products []*catalog.Product) *Plan {
-	plan := &Plan{Mode: pl.Mode, live: pl.Live}
-	for _, p := range products {
-		plan.Products = append(plan.Products, pl.planProduct(p))
+	plan := &Plan{Mode: pl.Mode, live: pl.Live, Products: make([]*ProductPlan, len(products))}
+	s := newPlanSlab(products)
+	for i, p := range products {
+		plan.Products[i] = pl.planProduct(s.product(p))
 	}
 	return plan
+}
+
+// planSlab holds the product and variant plans of a whole input in three
+// allocations: a million variants cost a million plans anyway, and as a
+// million small objects they would cost the allocator and the garbage
+// collector much more. Every plan keeps its own address.
+type planSlab struct {
+	products []ProductPlan
+	variants []VariantPlan
+	ptrs     []*VariantPlan
+}
+
+func newPlanSlab(products []*catalog.Product) *planSlab {
+	n := 0
+	for _, p := range products {
+		n += len(p.Variants)
+	}
+	return &planSlab{products: make([]ProductPlan, len(products)), variants: make([]VariantPlan, n), ptrs: make([]*VariantPlan, n)}
+}
+
+// product returns the next product plan, for p, with a plan per variant.
+func (s *planSlab) product(p *catalog.Product) *ProductPlan {
+	pp := &s.products[0]
+	s.products = s.products[1:]
+	n := len(p.Variants)
+	vps, ptrs := s.variants[:n:n], s.ptrs[:n:n]
+	s.variants, s.ptrs = s.variants[n:], s.ptrs[n:]
+	for i := range p.Variants {
+		v := &p.Variants[i]
+		vps[i] = VariantPlan{V: v, Key: p.VariantKey(v)}
+		ptrs[i] = &vps[i]
+	}
+	*pp = ProductPlan{P: p, Variants: ptrs}
+	return pp
 }
 
 func (pl *Planner) findProduct(p *catalog.Product) (*LiveProduct, string) {
@@ -141,12 +176,9 @@ func (pl *Planner) findProduct(p *catalog.Product) (*LiveProduct, string) {
 	return nil, ""
 }
 
-func (pl *Planner) planProduct(p *catalog.Product) *ProductPlan {
-	pp := &ProductPlan{P: p}
-	for i := range p.Variants {
-		v := &p.Variants[i]
-		pp.Variants = append(pp.Variants, &VariantPlan{V: v, Key: p.VariantKey(v)})
-	}
+// planProduct classifies pp's product and its variants.
+func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
+	p := pp.P
 	if !p.Valid() {
 		pp.fail(invalidReason(p))
 		return pp

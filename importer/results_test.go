@@ -39,7 +39,7 @@ func resultsFixture() (*Input, *Plan) {
 			{V: &pA.Variants[0], Key: "A-1", Live: &LiveVariant{ID: "11"}, Action: Unchanged},
 			{V: &pA.Variants[1], Key: "A-2", Action: Created},
 		}}
-	ppB := (&Planner{Live: newLive(), Mode: ModeUpsert}).planProduct(pB)
+	ppB := (&Planner{Live: newLive(), Mode: ModeUpsert}).Plan([]*catalog.Product{pB}).Products[0]
 	return in, &Plan{Products: []*ProductPlan{ppA, ppB}, Mode: ModeUpsert}
 }
 
