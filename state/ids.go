@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -52,13 +53,11 @@ func (db *DB) PutIDs(ctx context.Context, scope string, kv map[string]string) er
 // knows.
 func (db *DB) DeleteIDs(ctx context.Context, scope string, keys []string) error {
 	err := db.withTx(ctx, func(tx *sql.Tx) error {
-		for len(keys) > 0 {
-			n := min(len(keys), idChunk)
-			args := keyArgs(scope, keys[:n])
-			if _, err := tx.ExecContext(ctx, `DELETE FROM ids WHERE scope = ? AND key IN (`+placeholders(n)+`)`, args...); err != nil {
+		for chunk := range slices.Chunk(keys, idChunk) {
+			q := `DELETE FROM ids WHERE scope = ? AND key IN (` + placeholders(len(chunk)) + `)`
+			if _, err := tx.ExecContext(ctx, q, keyArgs(scope, chunk)...); err != nil {
 				return err
 			}
-			keys = keys[n:]
 		}
 		return nil
 	})
@@ -71,13 +70,11 @@ func (db *DB) DeleteIDs(ctx context.Context, scope string, keys []string) error 
 // IDs returns the remembered ids of those keys of scope that have one.
 func (db *DB) IDs(ctx context.Context, scope string, keys []string) (map[string]string, error) {
 	out := make(map[string]string, len(keys))
-	for len(keys) > 0 {
-		n := min(len(keys), idChunk)
-		if err := db.collectIDs(ctx, out, `SELECT key, id FROM ids WHERE scope = ? AND key IN (`+placeholders(n)+`)`,
-			keyArgs(scope, keys[:n])...); err != nil {
+	for chunk := range slices.Chunk(keys, idChunk) {
+		q := `SELECT key, id FROM ids WHERE scope = ? AND key IN (` + placeholders(len(chunk)) + `)`
+		if err := db.collectIDs(ctx, out, q, keyArgs(scope, chunk)...); err != nil {
 			return nil, fmt.Errorf("state: ids (%s): %w", scope, err)
 		}
-		keys = keys[n:]
 	}
 	return out, nil
 }
