@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -188,7 +187,7 @@ func countsText(cs importer.Counts) string {
 			rest = append(rest, fmt.Sprintf("%d %s", n, a))
 		}
 	}
-	sort.Strings(rest)
+	slices.Sort(rest)
 	return strings.Join(append(parts, rest...), ", ")
 }
 

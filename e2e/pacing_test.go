@@ -84,9 +84,7 @@ func (p pacing) run(tb testing.TB) pacingResult {
 	}
 	start := time.Now()
 	for range p.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for left.Add(-1) >= 0 {
 				n, seen := 0, 0
 				for v, err := range c.Variants.List(ctx, opts) {
@@ -109,7 +107,7 @@ func (p pacing) run(tb testing.TB) pacingResult {
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return pacingResult{elapsed: time.Since(start), throttled: srv.Counters().Throttled - before, stats: c.Stats(), err: first}
