@@ -66,7 +66,7 @@ func TestClassify(t *testing.T) {
 		{name: "read 500 then ok", want: Applied, requests: 3,
 			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
 				if n500++; n500 < 3 {
-					http.Error(w, "boom", 503)
+					http.Error(w, "boom", http.StatusServiceUnavailable)
 					return
 				}
 				w.Write([]byte(`{"meta":{"current_page":"1","last_page":"1"},"Variants":[]}`))
@@ -275,13 +275,13 @@ func TestTokenNeverLeaks(t *testing.T) {
 		tok := r.Header.Get("access_token")
 		switch r.URL.Path {
 		case "/v2/Variants/detail":
-			http.Error(w, `{"message":"token `+tok+` unknown"}`, 401)
+			http.Error(w, `{"message":"token `+tok+` unknown"}`, http.StatusUnauthorized)
 		case "/v1/Variants/detail":
 			w.WriteHeader(400)
 			w.Write([]byte(`{"message":"bad","errors":[{"index":0,"field":"` + tok + `","message":"echo ` + tok + `"}]}`))
 		case "/v2/Products/detail":
 			w.Header().Set("X-Echo", tok)
-			http.Error(w, "upstream "+tok, 502)
+			http.Error(w, "upstream "+tok, http.StatusBadGateway)
 		default:
 			w.Write([]byte(`{"Products":[{"error":"` + tok + `"}]}`))
 		}
