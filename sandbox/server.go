@@ -228,6 +228,19 @@ func (s *Server) serveInterface(w http.ResponseWriter, r *http.Request, path str
 		return
 	}
 	s.counters.update(func(c *Counters) { c.Requests[path]++ })
+	// Throttling is the gateway's, in front of everything else: a
+	// request is counted against its token's bucket when it arrives, not
+	// after the database has looked the token up.
+	if ok, wait := s.throttle.allow(tokenHash(r.Header.Get(wire.HeaderToken))); !ok {
+		s.counters.update(func(c *Counters) { c.Throttled++ })
+		if s.opts.ThrottleStatus == http.StatusForbidden {
+			writeJSON(w, http.StatusForbidden, wire.ErrorBody{Message: wire.ThrottleText})
+			return
+		}
+		w.Header().Set(wire.HeaderRetryAfter, strconv.FormatInt(retryAfterSeconds(wait), 10))
+		writeError(w, newAPIError(http.StatusTooManyRequests, "too many requests for this access token: retry after %d s", retryAfterSeconds(wait)))
+		return
+	}
 	acc, ok, err := s.authenticate(r.Context(), r.Header.Get(wire.HeaderToken))
 	if err != nil {
 		writeError(w, newAPIError(http.StatusInternalServerError, "%s", err))
@@ -237,16 +250,6 @@ func (s *Server) serveInterface(w http.ResponseWriter, r *http.Request, path str
 		s.counters.update(func(c *Counters) { c.Unauthorized++ })
 		writeError(w, newAPIError(http.StatusUnauthorized,
 			"missing or unknown %s header: authorize through %s and send the token on every call", wire.HeaderToken, wire.AuthorizePath))
-		return
-	}
-	if ok, wait := s.throttle.allow(tokenHash(r.Header.Get(wire.HeaderToken))); !ok {
-		s.counters.update(func(c *Counters) { c.Throttled++ })
-		if s.opts.ThrottleStatus == http.StatusForbidden {
-			writeJSON(w, http.StatusForbidden, wire.ErrorBody{Message: wire.ThrottleText})
-			return
-		}
-		w.Header().Set(wire.HeaderRetryAfter, strconv.FormatInt(retryAfterSeconds(wait), 10))
-		writeError(w, newAPIError(http.StatusTooManyRequests, "too many requests for this access token: retry after %d s", retryAfterSeconds(wait)))
 		return
 	}
 	if s.faults.sleep(r.Context()) {
