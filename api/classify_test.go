@@ -96,7 +96,7 @@ func TestClassify(t *testing.T) {
 			handle: status(400, `{"message":"validation failed","errors":[{"index":1,"field":"sku","message":"sku is required"}]}`),
 			check: func(t *testing.T, res *WriteResult, _ error) {
 				want := []RecordError{
-					{Index: 0, Message: "refused with the whole write: validation failed"},
+					{Index: 0, Message: "validation failed", Whole: true},
 					{Index: 1, Field: "sku", Message: "sku is required"},
 				}
 				if res == nil || !slices.Equal(res.Failed, want) || res.OK(0) || res.OK(1) {

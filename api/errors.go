@@ -36,9 +36,15 @@ type RecordError struct {
 	Index   int
 	Field   string
 	Message string
+	// Whole says the record was refused only because the service refused
+	// the whole write for other records' errors; Message is the write's.
+	Whole bool
 }
 
 func (e RecordError) String() string {
+	if e.Whole {
+		return fmt.Sprintf("record %d: refused with the whole write: %s", e.Index, e.Message)
+	}
 	if e.Field != "" {
 		return fmt.Sprintf("record %d (%s): %s", e.Index, e.Field, e.Message)
 	}

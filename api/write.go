@@ -161,7 +161,7 @@ func (c *Client) rejectedRecords(resource string, body []byte, n int, apiErr *AP
 	}
 	for i := range n {
 		if !named[i] {
-			res.Failed = append(res.Failed, RecordError{Index: i, Message: "refused with the whole write: " + why})
+			res.Failed = append(res.Failed, RecordError{Index: i, Message: why, Whole: true})
 		}
 	}
 	slices.SortFunc(res.Failed, func(a, b RecordError) int { return cmp.Compare(a.Index, b.Index) })
