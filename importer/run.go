@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -103,11 +104,15 @@ type importer struct {
 	run  *state.Run
 	prev map[string]Action // keys written by earlier attempts of the run
 
-	mu        sync.Mutex
-	created   map[string]api.ID // product key → id of products created now
-	retry     map[*ProductPlan]bool
-	fatal     error
-	batchErrs map[*ProductPlan]string
+	mu      sync.Mutex
+	created map[string]api.ID // product key → id of products created now
+	// retry holds the products of batches not written in this round, with
+	// why: they are looked up and planned again in the next.
+	retry map[*ProductPlan]setback
+	// round is the current round of sending (1 to maxRounds).
+	round int
+	// fatal stops the import: the service refused the token.
+	fatal error
 }
 
 // Fingerprint identifies an import so that running the same command again
@@ -154,8 +159,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	if o.ResultsFile == "" {
 		o.ResultsFile = DefaultResultsPath(o.Input)
 	}
-	x := &importer{Options: o, log: o.Logger, created: map[string]api.ID{}, retry: map[*ProductPlan]bool{},
-		batchErrs: map[*ProductPlan]string{}}
+	x := &importer{Options: o, log: o.Logger, created: map[string]api.ID{}, retry: map[*ProductPlan]setback{}}
 	if x.log == nil {
 		x.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -215,18 +219,16 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		}
 	default:
 		// After a cancellation, execute's error (the context's, or a
-		// reconciling read's) is the interruption reported below.
-		if err := x.execute(ctx, plan, recs, planner); err != nil && !errors.Is(err, ErrInterrupted) && ctx.Err() == nil {
+		// reconciling read's) is the interruption reported below; after
+		// the service refused the token, the rows say so and the error
+		// is returned with the report.
+		if err := x.execute(ctx, plan, recs, planner); err != nil && ctx.Err() == nil && err != x.fatal {
 			return nil, err
 		}
 	}
 	interrupted := ctx.Err() != nil
-	if interrupted {
-		for _, pp := range plan.Products {
-			if x.retry[pp] {
-				pp.skip("not sent: interrupted; run the same command again to continue")
-			}
-		}
+	if interrupted || x.fatal != nil {
+		x.stopped()
 	}
 	if !o.DryRun {
 		x.applyPrevious(plan)
@@ -262,6 +264,8 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	switch {
 	case interrupted:
 		return rep, fmt.Errorf("%w: in-flight writes were finished and recorded; run the same command again to continue", ErrInterrupted)
+	case x.fatal != nil:
+		return rep, x.fatal
 	case o.Strict && invalid > 0 && !o.DryRun:
 		return rep, fmt.Errorf("%w: %d rows are invalid and nothing was sent (strict import); see %s", ErrInvalid, invalid, rep.Results)
 	}
@@ -378,6 +382,7 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 		}
 	}
 	for round := 1; ; round++ {
+		x.round = round
 		bs := batches(recs, x.BatchSize)
 		x.Progress.planned(len(bs), len(recs))
 		if err := x.sendAll(ctx, bs); err != nil {
@@ -387,9 +392,8 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 			return ctx.Err()
 		}
 		if round == maxRounds {
-			for pp := range x.retry {
-				msg := x.batchErrs[pp]
-				pp.fail(fmt.Sprintf("not written after %d attempts: %s", maxRounds, msg))
+			for pp, why := range x.retry {
+				pp.fail(why.message(round))
 			}
 			return nil
 		}
@@ -423,7 +427,7 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 		if err := x.settleOpenIntents(ctx, sub); err != nil {
 			return err
 		}
-		x.retry = map[*ProductPlan]bool{}
+		x.retry = map[*ProductPlan]setback{}
 		origVariant := map[*VariantPlan]*VariantPlan{}
 		for _, npp := range sub.Products {
 			orig := byProduct[npp.P]
@@ -518,19 +522,16 @@ func (x *importer) sendAll(ctx context.Context, bs []*batch) error {
 	g, gctx := errgroup.WithContext(context.WithoutCancel(ctx))
 	g.SetLimit(x.Concurrency)
 	for _, b := range bs {
-		if ctx.Err() != nil {
-			x.markRetry(b, "interrupted before sending")
-			continue
-		}
 		x.mu.Lock()
 		fatal := x.fatal
 		x.mu.Unlock()
-		if fatal != nil {
-			break
+		if ctx.Err() != nil || fatal != nil {
+			x.markRetry(b, setback{kind: notSent})
+			continue
 		}
 		g.Go(func() error {
 			if gctx.Err() != nil {
-				x.markRetry(b, "not sent")
+				x.markRetry(b, setback{kind: notSent})
 				return nil
 			}
 			return x.send(gctx, b)
@@ -544,12 +545,25 @@ func (x *importer) sendAll(ctx context.Context, bs []*batch) error {
 	return x.fatal
 }
 
-func (x *importer) markRetry(b *batch, msg string) {
+func (x *importer) markRetry(b *batch, why setback) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, r := range b.records {
-		x.retry[r.pp] = true
-		x.batchErrs[r.pp] = msg
+		x.retry[r.pp] = why
+	}
+}
+
+// stopped settles the products left waiting when the import stops early
+// (interrupted, or the token refused): those of a write that got no
+// answer may have been written and fail, saying so; the others were not
+// sent and are skipped.
+func (x *importer) stopped() {
+	for pp, why := range x.retry {
+		if why.kind == noAnswer {
+			pp.fail(why.message(x.round))
+		} else {
+			pp.skip(notSentMessage)
+		}
 	}
 }
 
@@ -593,13 +607,13 @@ func (x *importer) send(ctx context.Context, b *batch) error {
 
 func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.WriteResult, err error) error {
 	var outcome state.Outcome
-	failed := map[int]string{}
+	failed := map[int]api.RecordError{}
 	switch api.Classify(err) {
 	case api.Applied:
 		// The records the service rejected one by one (a 200 or a 400
 		// answer) are in the result, never in err.
 		for _, f := range res.Failed {
-			failed[f.Index] = f.Message
+			failed[f.Index] = f
 		}
 		switch {
 		case len(failed) == 0:
@@ -609,28 +623,41 @@ func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.
 		default:
 			outcome = state.OutcomePartial
 		}
-	case api.Rejected, api.Retryable:
-		var ae *api.APIError
-		if errors.As(err, &ae) && (ae.StatusCode == 401 || ae.StatusCode == 403) {
-			x.mu.Lock()
-			x.fatal = fmt.Errorf("the service refused the token (%d): check --token or run `lading auth login`: %w", ae.StatusCode, err)
-			x.mu.Unlock()
+	case api.Rejected:
+		// Refused as a whole, and it would be again: its rows fail now.
+		msg := refusedMessage(err)
+		x.mu.Lock()
+		if errors.Is(err, api.ErrAccessDenied) && x.fatal == nil {
+			x.fatal = fmt.Errorf("stopped: %s: %w", strings.TrimPrefix(msg, "not written: "), err)
 		}
-		x.markRetry(b, err.Error())
-		// Nothing was applied: the intent is settled as such, and its
-		// records go to the next round.
+		for _, r := range b.records {
+			x.recordFailed(r, msg)
+		}
+		x.mu.Unlock()
+		note, _ := json.Marshal(map[string]string{"refused": err.Error()})
+		return x.State.RecordOutcome(ctx, intent, state.OutcomeRejected, note)
+	case api.Retryable:
+		// Nothing was applied: its records go to the next round.
+		x.markRetry(b, setbackOf(err))
 		note, _ := json.Marshal(map[string]string{"not_applied": err.Error()})
 		return x.State.RecordOutcome(ctx, intent, state.OutcomeNotApplied, note)
 	default:
-		x.markRetry(b, "no answer to the write: "+err.Error())
+		// It may have been applied: looked up before anything of it is
+		// sent again.
+		x.markRetry(b, setbackOf(err))
 		return x.State.RecordOutcome(ctx, intent, state.OutcomeUnknown, nil)
 	}
 
 	ids := map[string]string{}
 	x.mu.Lock()
 	for i, r := range b.records {
-		if msg, bad := failed[i]; bad {
-			x.recordFailed(r, msg)
+		if f, bad := failed[i]; bad && f.Whole {
+			// Not written, for other records' errors: it goes again
+			// in the next round, without them.
+			x.retry[r.pp] = setback{kind: withOthers, cause: f.Message}
+			continue
+		} else if bad {
+			x.recordFailed(r, recordRefusedMessage(r.vp == nil, f))
 			continue
 		}
 		if res != nil && i < len(res.IDs) && res.IDs[i] != "" {
@@ -662,10 +689,9 @@ func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.
 	return x.State.PutIDs(ctx, state.ProductKeys(x.Scope), ids)
 }
 
-// recordFailed marks what a rejected record carried as failed. The caller
-// holds x.mu.
+// recordFailed marks what a refused record carried as failed, saying msg.
+// The caller holds x.mu.
 func (x *importer) recordFailed(r *record, msg string) {
-	msg = "rejected by the service: " + msg
 	if r.vp != nil {
 		r.vp.Action, r.vp.Reason = Failed, msg
 		return
