@@ -152,7 +152,7 @@ func (g *Grouper) resolveSlots(p *Product, mt *meta) {
 				if mt.x != nil && slot <= len(mt.x.slotCols) {
 					col = mt.x.slotCols[slot-1]
 				}
-				p.Errs = append(p.Errs, RowError{Row: v.Row, Column: col, Value: val, Target: fmt.Sprintf("option %d", slot),
+				p.Errs = append(p.Errs, RowError{Row: v.Row(), Column: col, Value: val, Target: fmt.Sprintf("option %d", slot),
 					Rule: fmt.Sprintf("has a value but no row of product %q names attribute %d; give the attribute name on the product's first row", p.Key, slot)})
 			default:
 				rest = appendEntry(rest, kind, id, val)
@@ -187,7 +187,7 @@ func (g *Grouper) checkDefined(p *Product, mt *meta) {
 			}
 		}
 		for k := range p.Variants {
-			p.Errs = append(p.Errs, RowError{Row: p.Variants[k].Row, Column: col, Value: p.Key, Target: "parent",
+			p.Errs = append(p.Errs, RowError{Row: p.Variants[k].Row(), Column: col, Value: p.Key, Target: "parent",
 				Rule: fmt.Sprintf("names product %q, but no product row has that key", p.Key)})
 		}
 		return
@@ -254,13 +254,13 @@ func (g *Grouper) checkDeclared(p *Product, mt *meta, declared []mapping.Attribu
 				i = slices.IndexFunc(declared, func(a mapping.Attribute) bool { return strings.EqualFold(a.Name, name) })
 			}
 			if i < 0 {
-				p.Errs = append(p.Errs, RowError{Row: v.Row, Value: val, Target: "option " + name,
+				p.Errs = append(p.Errs, RowError{Row: v.Row(), Value: val, Target: "option " + name,
 					Rule: fmt.Sprintf("names an attribute the product does not have; its attributes (declared on %s): %s", mt.x.declRow, quoted(p.Attributes))})
 				continue
 			}
 			a := declared[i]
 			if len(a.Values) > 0 && !slices.ContainsFunc(a.Values, func(s string) bool { return strings.EqualFold(s, val) }) {
-				p.Errs = append(p.Errs, RowError{Row: v.Row, Column: a.Column, Value: val, Target: "option " + name,
+				p.Errs = append(p.Errs, RowError{Row: v.Row(), Column: a.Column, Value: val, Target: "option " + name,
 					Rule: fmt.Sprintf("is not among the values of %q declared on %s: %s", a.Name, mt.x.declRow, quoted(a.Values))})
 			}
 		}
@@ -317,8 +317,8 @@ func checkCombinations(p *Product) {
 			}
 			what = "options " + strings.Join(parts, ", ")
 		}
-		p.Errs = append(p.Errs, RowError{Row: v.Row, Value: strings.Join(vals, ", "), Target: "options",
-			Rule: fmt.Sprintf("duplicate option combination in product %q: %s as on %s; each variant needs its own combination", p.Key, what, p.Variants[j].Row)})
+		p.Errs = append(p.Errs, RowError{Row: v.Row(), Value: strings.Join(vals, ", "), Target: "options",
+			Rule: fmt.Sprintf("duplicate option combination in product %q: %s as on %s; each variant needs its own combination", p.Key, what, p.Variants[j].Row())})
 	}
 }
 
@@ -378,7 +378,7 @@ func (g *Grouper) duplicateSKUs() {
 				var others []string
 				for j, o := range run[:min(len(run), maxListedRows+1)] {
 					if j != k && len(others) < maxListedRows {
-						others = append(others, variant(o).Row.String())
+						others = append(others, variant(o).Row().String())
 					}
 				}
 				rule := "duplicate SKU: also on " + strings.Join(others, ", ")
@@ -387,7 +387,7 @@ func (g *Grouper) duplicateSKUs() {
 				}
 				v := variant(r)
 				p := g.products[r.p]
-				p.Errs = append(p.Errs, RowError{Row: v.Row, Column: col, Value: v.SKU, Target: "variant.sku", Rule: rule})
+				p.Errs = append(p.Errs, RowError{Row: v.Row(), Column: col, Value: v.SKU, Target: "variant.sku", Rule: rule})
 			}
 		}
 		lo = hi

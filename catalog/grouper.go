@@ -18,7 +18,7 @@ type Grouper struct {
 	meta     []meta
 	byKey    map[string]int32
 	aliases  map[string]int32
-	files    map[string]string
+	files    map[string]uint32 // index in nm.files
 	skipped  []Skipped
 	orphans  []RowError
 	buf      []byte
@@ -80,18 +80,22 @@ func NewGrouper(m *mapping.Mapping) *Grouper {
 		nm:      newNames(),
 		byKey:   map[string]int32{},
 		aliases: map[string]int32{},
-		files:   map[string]string{},
+		files:   map[string]uint32{},
 		last:    -1,
 	}
 }
 
-func (g *Grouper) file(f string) string {
-	if s, ok := g.files[f]; ok {
-		return s
+// file interns the file name f and returns it with its index in
+// g.nm.files.
+func (g *Grouper) file(f string) (string, uint32) {
+	if i, ok := g.files[f]; ok {
+		return g.nm.files[i], i
 	}
 	s := strings.Clone(f)
-	g.files[s] = s
-	return s
+	i := uint32(len(g.nm.files))
+	g.nm.files = append(g.nm.files, s)
+	g.files[s] = i
+	return s, i
 }
 
 // product returns the index of the product with key, creating it.
@@ -120,7 +124,8 @@ func (g *Grouper) product(key string, ref RowRef) int32 {
 // may be reused by the caller afterwards.
 func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 	g.rows++
-	ref.File = g.file(ref.File)
+	var file uint32
+	ref.File, file = g.file(ref.File)
 	if r.Skip {
 		g.skipped = append(g.skipped, Skipped{Row: ref, Reason: strings.Clone(r.SkipReason)})
 		return
@@ -171,7 +176,7 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 		g.children(mt, ref, r)
 		return
 	}
-	g.addVariant(p, mt, ref, r)
+	g.addVariant(p, mt, ref, file, r)
 }
 
 // children records the keys of the variant rows a product row lists.
@@ -358,7 +363,7 @@ func (g *Grouper) productFields(p *Product, mt *meta, ref RowRef, r *mapping.Row
 const maxOptions = 8
 
 // addVariant packs the row's variant into one string.
-func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
+func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, file uint32, r *mapping.Row) {
 	b := append(g.buf[:0], r.Variant.SKU...)
 	// Options are packed sorted by name id (slot options, whose name is
 	// not known yet, after them), so that equal combinations pack equally.
@@ -415,5 +420,5 @@ func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
 	g.buf = b
 	s := g.arena.string(b)
 	n := len(r.Variant.SKU)
-	g.appendVariant(p, Variant{SKU: s[:n], Row: ref, data: s[n:], nm: g.nm})
+	g.appendVariant(p, Variant{SKU: s[:n], data: s[n:], nm: g.nm, line: int32(ref.Line), file: file})
 }

@@ -88,7 +88,7 @@ func TestGroupNonContiguous(t *testing.T) {
 	for i := range a.Variants {
 		v := &a.Variants[i]
 		s, _ := v.Option("size")
-		got = append(got, v.SKU+":"+s+":"+v.Row.String())
+		got = append(got, v.SKU+":"+s+":"+v.Row().String())
 	}
 	if strings.Join(got, ",") != "A-S:S:in.csv row 2,A-M:M:in.csv row 4,A-L:L:in.csv row 5" {
 		t.Errorf("variants %v", got)
@@ -512,7 +512,7 @@ join:
 	res := g.Finish()
 	ps := byKey(res)
 	shirt := ps["1"]
-	if !shirt.Valid() || len(shirt.Variants) != 2 || shirt.Variants[1].Row != (RowRef{"combos.csv", 4}) || shirt.ProductRows[0] != (RowRef{"products.csv", 2}) {
+	if !shirt.Valid() || len(shirt.Variants) != 2 || shirt.Variants[1].Row() != (RowRef{"combos.csv", 4}) || shirt.ProductRows[0] != (RowRef{"products.csv", 2}) {
 		t.Fatalf("shirt %+v %s", shirt, errText(shirt))
 	}
 	if c, _ := shirt.Variants[0].Field("cost"); c != "3.5" {

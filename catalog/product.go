@@ -107,7 +107,7 @@ func (p *Product) Rows() []RowRef {
 	out := make([]RowRef, 0, len(p.ProductRows)+len(p.Variants)+len(p.Errs))
 	out = append(out, p.ProductRows...)
 	for i := range p.Variants {
-		out = append(out, p.Variants[i].Row)
+		out = append(out, p.Variants[i].Row())
 	}
 	for _, e := range p.Errs {
 		out = append(out, e.Row)

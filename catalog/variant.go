@@ -6,14 +6,21 @@ import (
 )
 
 // Variant is one variant of a product. Its options, fields, stock and
-// tier prices are packed into one string; read them with the methods.
+// tier prices are packed into one string, and the row it came from into
+// two numbers (a million variants are kept until an import ends); read
+// them with the methods.
 type Variant struct {
 	// SKU is empty when the source has none.
-	SKU string
-	// Row is the row the variant came from.
-	Row  RowRef
+	SKU  string
 	data string
 	nm   *names
+	line int32  // the row's line
+	file uint32 // the row's file, in nm.files
+}
+
+// Row is the row the variant came from.
+func (v *Variant) Row() RowRef {
+	return RowRef{File: v.nm.files[v.file], Line: int(v.line)}
 }
 
 // Option is an attribute option of a variant.
@@ -143,11 +150,13 @@ func (v *Variant) find(k byte, name string) (string, bool) {
 	return s, ok
 }
 
-// names interns the attribute, field and tier names of a grouper. A few
-// recent names are cached: most rows repeat the same names.
+// names interns the attribute, field and tier names of a grouper, and
+// the names of the files its rows come from. A few recent names are
+// cached: most rows repeat the same names.
 type names struct {
 	list  []string
 	ids   map[string]uint32
+	files []string
 	cache [8]struct {
 		s  string
 		id uint32

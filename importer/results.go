@@ -129,14 +129,14 @@ func orderRows(in *Input, plan *Plan) *rowOrder {
 				o.add(r, i, subProduct)
 			}
 			for k := range p.Variants {
-				o.add(p.Variants[k].Row, i, int32(k))
+				o.add(p.Variants[k].Row(), i, int32(k))
 			}
 			continue
 		}
 		// An invalid product's errors may name rows that gave no variant.
 		variantOf := make(map[catalog.RowRef]int32, len(p.Variants))
 		for k := range p.Variants {
-			variantOf[p.Variants[k].Row] = int32(k)
+			variantOf[p.Variants[k].Row()] = int32(k)
 		}
 		for _, r := range p.Rows() {
 			sub, ok := variantOf[r]
@@ -276,7 +276,7 @@ func planProduct(pp *ProductPlan) planProductJSON {
 		pj.ID = string(pp.Live.ID)
 	}
 	for _, vp := range pp.Variants {
-		vj := planVariantJSON{Key: vp.Key, SKU: vp.V.SKU, Row: vp.V.Row.String(), Action: vp.Action, Reason: vp.Reason, Changes: vp.Changes}
+		vj := planVariantJSON{Key: vp.Key, SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action, Reason: vp.Reason, Changes: vp.Changes}
 		if vp.Live != nil {
 			vj.ID = string(vp.Live.ID)
 		}

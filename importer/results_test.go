@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"lading/catalog"
+	"lading/mapping"
 )
 
 // resultsFixture is an input of two files whose rows are not in product
@@ -19,28 +20,29 @@ import (
 // with two errors and no product.
 func resultsFixture() (*Input, *Plan) {
 	ref := func(file string, line int) catalog.RowRef { return catalog.RowRef{File: file, Line: line} }
-	pA := &catalog.Product{Key: "A", First: ref("main.csv", 2), Name: catalog.Value{S: "New", Set: true},
-		Variants: []catalog.Variant{{SKU: "A-1", Row: ref("main.csv", 2)}, {SKU: "A-2", Row: ref("main.csv", 6)}}}
-	pB := &catalog.Product{Key: "B", First: ref("main.csv", 5), ProductRows: []catalog.RowRef{ref("main.csv", 5)},
-		Variants: []catalog.Variant{{SKU: "B-1", Row: ref("join.csv", 2)}},
-		Errs:     []catalog.RowError{{Row: ref("main.csv", 8), Column: "weight", Value: "x", Target: "variant.weight", Rule: "is not a number"}}}
-	in := &Input{Files: []string{"dir/main.csv", "dir/join.csv"}, Result: &catalog.Result{
-		Products: []*catalog.Product{pA, pB},
-		Skipped:  []catalog.Skipped{{Row: ref("main.csv", 4), Reason: "image-only row"}},
-		Errors: []catalog.RowError{
-			{Row: ref("main.csv", 7), Target: "group.key", Rule: "required"},
-			{Row: ref("main.csv", 7), Column: "cost", Value: "-1", Target: "variant.cost", Rule: "must not be negative"},
-			{Row: ref("main.csv", 3), Target: "row", Rule: "has an unclosed quote"},
-		},
-	}}
-	ppA := &ProductPlan{P: pA, Live: &LiveProduct{ID: "10"}, Action: Updated,
-		Changes: []Change{{Field: "name", From: "Old", To: "New"}},
-		Variants: []*VariantPlan{
-			{V: &pA.Variants[0], Key: "A-1", Live: &LiveVariant{ID: "11"}, Action: Unchanged},
-			{V: &pA.Variants[1], Key: "A-2", Action: Created},
-		}}
-	ppB := (&Planner{Live: newLive(), Mode: ModeUpsert}).Plan([]*catalog.Product{pB}).Products[0]
-	return in, &Plan{Products: []*ProductPlan{ppA, ppB}, Mode: ModeUpsert}
+	name := mapping.Value{S: "New", Set: true}
+	g := catalog.NewGrouper(nil)
+	g.Add(ref("main.csv", 2), &mapping.Row{GroupKey: "A", Product: mapping.ProductFields{Name: name}, Variant: mapping.VariantFields{SKU: "A-1"},
+		Options: []mapping.Option{{Name: "Size", Value: "S"}}})
+	g.Add(ref("main.csv", 4), &mapping.Row{Skip: true, SkipReason: "image-only row"})
+	g.Add(ref("main.csv", 5), &mapping.Row{Role: mapping.RoleProduct, GroupKey: "B", Product: mapping.ProductFields{Name: name}})
+	g.Add(ref("main.csv", 6), &mapping.Row{GroupKey: "A", Variant: mapping.VariantFields{SKU: "A-2"},
+		Options: []mapping.Option{{Name: "Size", Value: "M"}}})
+	g.Add(ref("main.csv", 7), &mapping.Row{Errors: mapping.RowErrors{
+		{Target: "group.key", Rule: "required"}, {Column: "cost", Value: "-1", Target: "variant.cost", Rule: "must not be negative"}}})
+	g.Add(ref("main.csv", 8), &mapping.Row{Role: mapping.RoleVariant, GroupKey: "B", Errors: mapping.RowErrors{
+		{Column: "weight", Value: "x", Target: "variant.weight", Rule: "is not a number"}}})
+	g.Add(ref("join.csv", 2), &mapping.Row{Role: mapping.RoleVariant, GroupKey: "B", Variant: mapping.VariantFields{SKU: "B-1"}})
+	res := g.Finish()
+	// A row the source could not read, as Read adds it.
+	res.Errors = append(res.Errors, catalog.RowError{Row: ref("main.csv", 3), Target: "row", Rule: "has an unclosed quote"})
+	in := &Input{Files: []string{"dir/main.csv", "dir/join.csv"}, Result: res}
+	plan := (&Planner{Live: newLive(), Mode: ModeUpsert}).Plan(res.Products)
+	ppA := plan.Products[0]
+	ppA.Live, ppA.Action = &LiveProduct{ID: "10"}, Updated
+	ppA.Changes = []Change{{Field: "name", From: "Old", To: "New"}}
+	ppA.Variants[0].Live, ppA.Variants[0].Action = &LiveVariant{ID: "11"}, Unchanged
+	return in, plan
 }
 
 func TestResultsOneLinePerRowInFileOrder(t *testing.T) {
