@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"slices"
@@ -234,11 +235,31 @@ func (g *Grouper) attributes(p *Product, mt *meta) {
 		}
 	}
 	if len(ids) > 0 {
-		p.Attributes = make([]string, len(ids))
-		for k, id := range ids {
-			p.Attributes[k] = g.nm.list[id]
-		}
+		p.Attributes = g.attributeList(ids)
 	}
+}
+
+// attributeList returns the names of ids. Products with the same
+// attributes (most products of a catalog have the same few) share one
+// list, of exactly its length: appending to it copies.
+func (g *Grouper) attributeList(ids []uint32) []string {
+	key := g.buf[:0]
+	for _, id := range ids {
+		key = binary.AppendUvarint(key, uint64(id))
+	}
+	g.buf = key
+	if l, ok := g.attrLists[string(key)]; ok {
+		return l
+	}
+	l := make([]string, len(ids))
+	for k, id := range ids {
+		l[k] = g.nm.list[id]
+	}
+	if g.attrLists == nil {
+		g.attrLists = map[string][]string{}
+	}
+	g.attrLists[string(key)] = l
+	return l
 }
 
 func (g *Grouper) checkDeclared(p *Product, mt *meta, declared []mapping.Attribute) {

@@ -26,8 +26,10 @@ type Grouper struct {
 	last     int32 // index of the product of the previous row, or -1
 	slab     []Product
 	tags     map[string]string
-	arena    arena
-	vchunk   []Variant // where products' variant lists are carved from
+	// attrLists are the attribute lists of products, by their name ids.
+	attrLists map[string][]string
+	arena     arena
+	vchunk    []Variant // where products' variant lists are carved from
 	// Names seen at each position of a row's fields and tiers: rows
 	// mostly repeat them, so most lookups are one string comparison.
 	fieldIDs, tierIDs [16]nameID

@@ -85,7 +85,8 @@ type Product struct {
 	Tags    []string
 	TagsSet bool
 	// Attributes are the product's attribute names, in order: those its
-	// product row declares, else in order of first appearance.
+	// product row declares, else in order of first appearance. Products
+	// with the same attributes may share the list: do not change it.
 	Attributes []string
 	// Variants are the product's variants in the order their rows came.
 	Variants []Variant
@@ -126,7 +127,16 @@ func compareRef(a, b RowRef) int {
 // SKUs returns the SKUs of the product's variants that have one: how the
 // product is found in the live catalog (else by its name).
 func (p *Product) SKUs() []string {
-	var out []string
+	n := 0
+	for i := range p.Variants {
+		if p.Variants[i].SKU != "" {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, 0, n)
 	for i := range p.Variants {
 		if s := p.Variants[i].SKU; s != "" {
 			out = append(out, s)

@@ -85,6 +85,9 @@ type rowOrder struct {
 	names []string  // each file's name as its rows' RowRefs give it
 	rows  [][]rowAt // by file
 	index map[string]int
+	// last is the file of the last row added: most rows are of one file.
+	lastName string
+	last     int
 }
 
 // newRowOrder orders the files as inputs lists them, whether rows name
@@ -111,17 +114,22 @@ func (o *rowOrder) file(name string) int {
 }
 
 func (o *rowOrder) add(ref catalog.RowRef, at int, sub int32) {
-	i := o.file(ref.File)
-	if o.names[i] == "" {
-		o.names[i] = ref.File
+	if ref.File != o.lastName || o.lastName == "" {
+		o.last, o.lastName = o.file(ref.File), ref.File
+		if o.names[o.last] == "" {
+			o.names[o.last] = ref.File
+		}
 	}
-	o.rows[i] = append(o.rows[i], rowAt{int32(ref.Line), int32(at), sub})
+	o.rows[o.last] = append(o.rows[o.last], rowAt{int32(ref.Line), int32(at), sub})
 }
 
 // orderRows lists the rows of in: those of plan's products, skipped rows
 // and the errors of rows that belong to no product (one entry per error).
 func orderRows(in *Input, plan *Plan) *rowOrder {
 	o := newRowOrder(in.Files)
+	if len(o.rows) > 0 {
+		o.rows[0] = make([]rowAt, 0, in.Rows) // most rows are the main file's
+	}
 	for i, pp := range plan.Products {
 		p := pp.P
 		if p.Valid() {
