@@ -9,7 +9,14 @@ import (
 )
 
 // Limiter paces every request made with one access token, across
-// goroutines and clients. It wraps a rate.Limiter and adapts it (AIMD):
+// goroutines and clients. It is given the service's rate and burst, and
+// sends at most burst−1 requests at once: one request of the service's
+// bucket stays in reserve, so that requests sent on time but bunched in
+// transit (a busy machine, a slow connection) still find it there instead
+// of a 429. That costs one request's interval at the start of a run, and
+// is what lets a run at the service's rate go without throttling.
+//
+// It wraps a rate.Limiter and adapts it (AIMD):
 // a throttled answer halves the rate, once per round of requests, down to a
 // floor; successes raise it back by a twentieth of the configured ceiling
 // per second of throttle-free traffic, up to the ceiling; a Retry-After
@@ -47,6 +54,9 @@ func NewLimiter(perSecond float64, burst int) *Limiter {
 	floor := MinRate
 	if perSecond < floor {
 		floor = perSecond
+	}
+	if burst > 1 {
+		burst-- // the reserve
 	}
 	return &Limiter{
 		lim:     rate.NewLimiter(rate.Limit(perSecond), burst),

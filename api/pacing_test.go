@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -149,8 +150,44 @@ func TestLimiterAIMD(t *testing.T) {
 	for range 10000 {
 		l.succeeded()
 	}
-	if l.Rate() != 100 || l.lim.Burst() != 10 || float64(l.lim.Limit()) != 100 {
-		t.Fatalf("rate %v burst %d, want the ceiling 100 and burst 10 back", l.Rate(), l.lim.Burst())
+	if l.Rate() != 100 || l.lim.Burst() != 9 || float64(l.lim.Limit()) != 100 {
+		t.Fatalf("rate %v burst %d, want the ceiling 100 and burst 9 (10 less the reserve) back", l.Rate(), l.lim.Burst())
+	}
+}
+
+// A client given the service's own rate and burst is never throttled,
+// although its requests reach the service with up to a quarter of the
+// rate's interval of jitter (as on a busy machine): one request of the
+// service's burst is kept in reserve.
+func TestPacedAtTheServiceRateIsNotThrottled(t *testing.T) {
+	const perSecond, burst = 20, 4
+	server := rate.NewLimiter(perSecond, burst)
+	var n atomic.Int64
+	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+		// Transit: 0 to 12 ms, varying from request to request.
+		time.Sleep(time.Duration(n.Add(1)*5%13) * time.Millisecond)
+		if !server.Allow() {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		w.Write([]byte(`{"meta":{"current_page":"1","last_page":"1"}}`))
+	})
+	c := newTestClient(t, srv.URL, WithRate(perSecond, burst))
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 10 {
+				if _, err := c.Variants.Get(context.Background(), "1"); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if s := c.Stats(); s.Throttled != 0 {
+		t.Errorf("%d of %d requests throttled at the service's own rate", s.Throttled, s.Requests)
 	}
 }
 
