@@ -19,7 +19,7 @@ go build -o "$work/lading" .
 go run ./scripts/gencatalog -products "$products" -variants 2 -o "$work/catalog.csv"
 
 port=$((20000 + RANDOM % 20000))
-printf '%-12s %9s %7s %6s %9s %9s %6s\n' run requests writes reads wall bound ratio
+printf "%-12s %9s %7s %6s %9s %9s %9s %6s\n" run requests writes reads throttled wall bound ratio
 for flags in "" "--read-ids"; do
 	port=$((port + 1))
 	"$work/lading" sandbox --addr "127.0.0.1:$port" --token T --rate "$rate" --burst "$rate" >"$work/sandbox.log" 2>&1 &
@@ -42,6 +42,6 @@ start, end, rate, name = float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[
 wall = end - start
 req = rep["requests"]
 bound = 1.05 * (req - rate) / rate
-print(f"{name:<12} {req:9d} {rep['writes']:7d} {rep['reads']:6d} {wall:8.2f}s {bound:8.2f}s {wall/bound:6.2f}")
+print(f"{name:<12} {req:9d} {rep['writes']:7d} {rep['reads']:6d} {rep['throttled']:9d} {wall:8.2f}s {bound:8.2f}s {wall/bound:6.2f}")
 PY
 done
