@@ -261,7 +261,7 @@ func TestBySKUChunksOrConditions(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("requests = %d, want 2 chunks", len(reqs))
 	}
-	if !strings.Contains(string(reqs[1].Body), `"or":[{"sku":"K100"}`) {
+	if !strings.Contains(string(reqs[1].Body), fmt.Sprintf(`"or":[{"sku":"K%d"}`, BySKUChunk)) {
 		t.Errorf("second chunk = %s", reqs[1].Body)
 	}
 }

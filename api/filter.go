@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -156,14 +157,14 @@ func compileCond(resource string, c Condition) (wireCond, error) {
 	if c.Attr == "" {
 		return wireCond{}, qe(RuleFilterable, "a condition names no attribute", wire.Filterable[resource])
 	}
-	if resource != "" && !wire.Allowed(wire.Filterable[resource], c.Attr) {
+	if resource != "" && !slices.Contains(wire.Filterable[resource], c.Attr) {
 		return wireCond{}, qe(RuleFilterable, fmt.Sprintf("attribute %q is not filterable on %s", c.Attr, resource), wire.Filterable[resource])
 	}
 	op := c.Op
 	if op == "" {
 		op = "="
 	}
-	if !wire.Allowed(wire.Operations, op) {
+	if !slices.Contains(wire.Operations, op) {
 		return wireCond{}, qe(RuleOperation, fmt.Sprintf("operation %q on %q is not allowed", c.Op, c.Attr), wire.Operations)
 	}
 	v, err := condValue(c.Value)

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"lading/api/wire"
@@ -107,7 +108,7 @@ func (o *ListOptions) body(resource string, pageNum int) ([]byte, error) {
 	if len(o.Sort) > 0 {
 		sorts := make([]map[string]string, 0, len(o.Sort))
 		for _, s := range o.Sort {
-			if !wire.Allowed(wire.Sortable[resource], s.Attr) {
+			if !slices.Contains(wire.Sortable[resource], s.Attr) {
 				return nil, &QueryError{Resource: resource, Part: "sort", Rule: RuleSortable, Attr: s.Attr,
 					Detail: fmt.Sprintf("attribute %q is not sortable on %s", s.Attr, resource), Allowed: wire.Sortable[resource]}
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"slices"
 
 	"lading/api/wire"
 )
@@ -98,8 +99,8 @@ func (s *VariantsService) Get(ctx context.Context, ids ...ID) (*VariantPage, err
 }
 
 // BySKUChunk is how many SKUs one BySKU request asks for, as `or`
-// conditions.
-const BySKUChunk = 100
+// conditions: as many as one page holds, so each chunk is one request.
+const BySKUChunk = wire.MaxPageSize
 
 // BySKU looks variants up by SKU, BySKUChunk SKUs per request (an `or` of
 // sku conditions), and returns those found keyed by SKU. Empty and repeated
@@ -114,8 +115,8 @@ func (s *VariantsService) BySKU(ctx context.Context, skus []string) (map[string]
 			uniq = append(uniq, k)
 		}
 	}
-	for start := 0; start < len(uniq); start += BySKUChunk {
-		chunk := uniq[start:min(start+BySKUChunk, len(uniq))]
+	start := 0
+	for chunk := range slices.Chunk(uniq, BySKUChunk) {
 		conds := make([]Cond, len(chunk))
 		for i, k := range chunk {
 			conds[i] = Where("sku", "=", k)
@@ -129,6 +130,7 @@ func (s *VariantsService) BySKU(ctx context.Context, skus []string) (map[string]
 				found[k] = v
 			}
 		}
+		start += len(chunk)
 	}
 	return found, nil
 }

@@ -155,7 +155,7 @@ func (fb *filterBuilder) condition(c any, path string) (string, *apiError) {
 	op := "="
 	if v, has := obj[wire.KeyOperation]; has {
 		s, _, ok := scalar(v)
-		if !ok || !wire.Allowed(wire.Operations, s) {
+		if !ok || !slices.Contains(wire.Operations, s) {
 			return "", badRequest("%s: operation %v is not one of %s", path, v, strings.Join(wire.Operations, " "))
 		}
 		op = s
@@ -172,7 +172,7 @@ func (fb *filterBuilder) condition(c any, path string) (string, *apiError) {
 	}
 	attr := attrs[0]
 	col, ok := fb.cols[attr]
-	if !ok || !wire.Allowed(wire.Filterable[fb.resource], attr) {
+	if !ok || !slices.Contains(wire.Filterable[fb.resource], attr) {
 		return "", badRequest("%s: %s cannot be filtered by %q; filterable attributes: %s",
 			path, fb.resource, attr, strings.Join(wire.Filterable[fb.resource], ", "))
 	}
@@ -231,7 +231,7 @@ func parseSort(v any, resource string, cols map[string]column) (string, *apiErro
 			}
 			for attr, d := range obj {
 				col, known := cols[attr]
-				if !known || !wire.Allowed(wire.Sortable[resource], attr) {
+				if !known || !slices.Contains(wire.Sortable[resource], attr) {
 					return "", badRequest("sort[%d]: %s cannot be sorted by %q; sortable attributes: %s",
 						i, resource, attr, strings.Join(wire.Sortable[resource], ", "))
 				}

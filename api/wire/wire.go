@@ -184,16 +184,6 @@ var Sortable = map[string][]string{
 	Fulfillments: Filterable[Fulfillments],
 }
 
-// Allowed reports whether name is in list.
-func Allowed(list []string, name string) bool {
-	for _, s := range list {
-		if s == name {
-			return true
-		}
-	}
-	return false
-}
-
 // Sideloads lists, per listed resource, the related records a read returns
 // beside the resource array, as objects keyed by id. [A.3] for Variants
 // (plus ProductTags, so one variant read carries its product's tag names);
