@@ -60,26 +60,6 @@ func newLive() *Live {
 	}
 }
 
-// merge adds what o holds to l.
-func (l *Live) merge(o *Live) {
-	for id, p := range o.Products {
-		if l.Products[id] == nil {
-			l.Products[id] = p
-			l.byName[p.Name] = append(l.byName[p.Name], p)
-		}
-	}
-	for sku, v := range o.BySKU {
-		l.BySKU[sku] = v
-	}
-	for name, id := range o.TierIDs {
-		l.TierIDs[name] = id
-	}
-	for name, id := range o.TagIDs {
-		l.TagIDs[name] = id
-	}
-	l.Requests += o.Requests
-}
-
 // ByName returns the live products with exactly that name.
 func (l *Live) ByName(name string) []*LiveProduct { return l.byName[name] }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -407,9 +408,9 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 		}
 		remembered := planner.RememberedIDs
 		if len(x.created) > 0 {
-			remembered = map[string]string{}
-			for k, v := range planner.RememberedIDs {
-				remembered[k] = v
+			remembered = maps.Clone(planner.RememberedIDs)
+			if remembered == nil {
+				remembered = map[string]string{}
 			}
 			x.mu.Lock()
 			for k, id := range x.created {
