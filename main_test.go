@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"testing"
 
 	"lading/app"
@@ -25,5 +26,32 @@ func TestExitCode(t *testing.T) {
 		if got := exitCode(tc.err); got != tc.want {
 			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
 		}
+	}
+}
+
+func TestSetMemoryLimit(t *testing.T) {
+	const other = 1 << 40
+	for _, tc := range []struct {
+		name, env, value string
+		want             int64
+	}{
+		{"nothing set: lading's limit", "", "", memoryLimit},
+		{"GOMEMLIMIT set: left alone", "GOMEMLIMIT", "1GiB", other},
+		{"GOGC set: left alone", "GOGC", "50", other},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prev := debug.SetMemoryLimit(other)
+			defer debug.SetMemoryLimit(prev)
+			for _, k := range []string{"GOMEMLIMIT", "GOGC"} {
+				t.Setenv(k, "")
+			}
+			if tc.env != "" {
+				t.Setenv(tc.env, tc.value)
+			}
+			setMemoryLimit()
+			if got := debug.SetMemoryLimit(-1); got != tc.want {
+				t.Errorf("limit %d, want %d", got, tc.want)
+			}
+		})
 	}
 }
