@@ -15,6 +15,7 @@ const (
 
 // record is one entry of a write array, with the plan it carries out.
 type record struct {
+	kind    string // KindProductCreate, ...
 	key     string
 	pp      *ProductPlan
 	vp      *VariantPlan // nil for product records
@@ -36,45 +37,63 @@ func (b *batch) keys() []string {
 	return ks
 }
 
-// Records builds the write records that carry out the plan: a product create
-// (with its variants, attributes, tiers and tags) for each new product; for
-// existing products an edit of what changed, variant creates and variant
-// edits of only the changed fields.
-func (p *Plan) records() []*record {
-	var out []*record
+// eachWrite calls fn for each record that carries out the plan, with its
+// kind: a product create (with its variants, attributes, tiers and tags)
+// for each new product; for existing products an edit of what changed,
+// variant creates and variant edits. vp is nil for product records.
+func (p *Plan) eachWrite(fn func(kind string, pp *ProductPlan, vp *VariantPlan)) {
 	for _, pp := range p.Products {
 		switch {
 		case pp.Action == Created && pp.Live == nil:
-			out = append(out, &record{key: pp.P.Key, pp: pp, product: p.productCreate(pp)})
+			fn(KindProductCreate, pp, nil)
 		case pp.Live != nil && pp.Action != Failed && pp.Action != Skipped:
 			if len(pp.Changes) > 0 {
-				out = append(out, &record{key: pp.P.Key, pp: pp, product: p.productUpdate(pp)})
+				fn(KindProductUpdate, pp, nil)
 			}
 			for _, vp := range pp.Variants {
 				switch vp.Action {
 				case Created:
-					w := variantWrite(pp.P, vp.V, p.live)
-					w.Links.Products = api.Refs(pp.Live.ID)
-					out = append(out, &record{key: vp.Key, pp: pp, vp: vp, variant: w})
+					fn(KindVariantCreate, pp, vp)
 				case Updated:
-					out = append(out, &record{key: vp.Key, pp: pp, vp: vp, variant: variantUpdate(vp)})
+					fn(KindVariantUpdate, pp, vp)
 				}
 			}
 		}
 	}
+}
+
+// records builds the write records that carry out the plan, sending only
+// what changed.
+func (p *Plan) records() []*record {
+	var out []*record
+	p.eachWrite(func(kind string, pp *ProductPlan, vp *VariantPlan) {
+		r := &record{kind: kind, key: pp.P.Key, pp: pp, vp: vp}
+		switch kind {
+		case KindProductCreate:
+			r.product = p.productCreate(pp)
+		case KindProductUpdate:
+			r.product = p.productUpdate(pp)
+		case KindVariantCreate:
+			r.key, r.variant = vp.Key, variantWrite(pp.P, vp.V, p.live)
+			r.variant.Links.Products = api.Refs(pp.Live.ID)
+		case KindVariantUpdate:
+			r.key, r.variant = vp.Key, variantUpdate(vp)
+		}
+		out = append(out, r)
+	})
 	return out
 }
 
-func kindOf(r *record) string {
-	switch {
-	case r.product != nil && r.product.ID == "":
-		return KindProductCreate
-	case r.product != nil:
-		return KindProductUpdate
-	case r.variant.ID == "":
-		return KindVariantCreate
+// requests is how many write requests of at most size records carrying
+// out the plan takes, counted without building the records.
+func (p *Plan) requests(size int) int {
+	perKind := map[string]int{}
+	p.eachWrite(func(kind string, _ *ProductPlan, _ *VariantPlan) { perKind[kind]++ })
+	n := 0
+	for _, k := range perKind {
+		n += (k + size - 1) / size
 	}
-	return KindVariantUpdate
+	return n
 }
 
 // batches splits records into write arrays of at most size records of one
@@ -83,7 +102,7 @@ func batches(records []*record, size int) []*batch {
 	byKind := map[string]*batch{}
 	var out []*batch
 	for _, r := range records {
-		k := kindOf(r)
+		k := r.kind
 		b := byKind[k]
 		if b == nil || len(b.records) == size {
 			b = &batch{kind: k}

@@ -143,22 +143,10 @@ func DefaultResultsPath(input string) string { return input + ".results.csv" }
 // catalog and, unless DryRun, writes it, recording every batch in the state
 // before sending it. Running it again after an interruption continues.
 func Import(ctx context.Context, o Options) (*Report, error) {
-	start := time.Now()
-	stats0 := o.Client.Stats()
-	if o.BatchSize == 0 {
-		o.BatchSize = 50
-	}
-	if o.BatchSize < 1 || o.BatchSize > wire.MaxWriteRecords {
-		return nil, fmt.Errorf("batch size %d: want 1 to %d records per request", o.BatchSize, wire.MaxWriteRecords)
-	}
-	if o.Concurrency <= 0 {
-		o.Concurrency = 4
-	}
-	if o.Mode == "" {
-		o.Mode = ModeUpsert
-	}
-	if o.ResultsFile == "" {
-		o.ResultsFile = DefaultResultsPath(o.Input)
+	start, stats0 := time.Now(), o.Client.Stats()
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	x := &importer{Options: o, log: o.Logger, created: map[string]api.ID{}, retry: map[*ProductPlan]setback{}}
 	if x.log == nil {
@@ -171,72 +159,21 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	o.Progress.readDone(in.Rows, len(in.Products))
-
-	if !o.DryRun {
-		fp, err := Fingerprint(o.Scope, o.Mode, o.MappingText, in.Files...)
-		if err != nil {
-			return nil, err
-		}
-		run, resumed, err := o.State.StartRun(ctx, fp, "import", map[string]string{"input": o.Input, "mode": string(o.Mode)})
-		if err != nil {
-			return nil, err
-		}
-		x.run, rep.RunID, rep.Resumed = run, run.ID, resumed
-		if resumed {
-			if err := x.loadPrevious(ctx); err != nil {
-				return nil, err
-			}
-			x.log.Info("resuming an unfinished run of this import", "run", run.ID)
-		}
+	if err := x.startRun(ctx, in, rep); err != nil {
+		return nil, err
 	}
-
-	remembered, err := x.rememberedIDs(ctx, in.Products)
+	planner, plan, err := x.plan(ctx, in, rep)
 	if err != nil {
 		return nil, err
 	}
-	live, err := FetchLive(ctx, o.Client, wantFor(in.Products, remembered))
-	if err != nil {
-		return nil, err
-	}
-	planner := &Planner{Live: live, Mode: o.Mode, RememberedIDs: remembered}
-	plan := planner.Plan(in.Products)
-	recs := plan.records()
-	rep.RequestsPlanned = len(batches(recs, o.BatchSize))
-	if o.PlanFile != "" {
-		if err := writePlan(o.PlanFile, plan); err != nil {
-			return nil, err
-		}
-		rep.PlanFile = o.PlanFile
-	}
-
 	invalid := invalidRows(in)
-	switch {
-	case o.DryRun:
-	case o.Strict && invalid > 0:
-		for _, pp := range plan.Products {
-			if pp.Action != Failed {
-				pp.skip(fmt.Sprintf("not sent: %d rows of the input are invalid and this import is strict (all or nothing); fix them and run it again", invalid))
-			}
-		}
-	default:
-		// After a cancellation, execute's error (the context's, or a
-		// reconciling read's) is the interruption reported below; after
-		// the service refused the token, the rows say so and the error
-		// is returned with the report.
-		if err := x.execute(ctx, plan, recs, planner); err != nil && ctx.Err() == nil && err != x.fatal {
-			return nil, err
-		}
+	if err := x.carryOut(ctx, planner, plan, invalid); err != nil {
+		return nil, err
 	}
 	interrupted := ctx.Err() != nil
-	if interrupted || x.fatal != nil {
-		x.stopped()
-	}
-	if !o.DryRun {
-		x.applyPrevious(plan)
-		if o.ReadIDs && !interrupted {
-			if err := x.readIDs(ctx, plan, live.Total); err != nil {
-				x.log.Warn("could not read back the ids of the created variants; the import itself is complete", "err", err)
-			}
+	if !o.DryRun && !interrupted && o.ReadIDs {
+		if err := x.readIDs(ctx, plan, planner.Live.Total); err != nil {
+			x.log.Warn("could not read back the ids of the created variants; the import itself is complete", "err", err)
 		}
 	}
 
@@ -248,29 +185,128 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	}
 	rep.Products, rep.Variants = plan.Summary()
 	st := o.Client.Stats()
-	rep.Requests, rep.Throttled = st.Requests-stats0.Requests, st.Throttled-stats0.Throttled
-	rep.Writes = st.Writes - stats0.Writes
+	rep.Requests, rep.Writes, rep.Throttled = st.Requests-stats0.Requests, st.Writes-stats0.Writes, st.Throttled-stats0.Throttled
 	rep.Reads = rep.Requests - rep.Writes
-	rep.Elapsed = time.Since(start)
-	rep.Interrupted = interrupted
-	if x.run != nil && !interrupted {
+	rep.Elapsed, rep.Interrupted = time.Since(start), interrupted
+	return rep, x.finish(ctx, rep, invalid)
+}
+
+// withDefaults checks o and fills in what was left zero.
+func (o Options) withDefaults() (Options, error) {
+	if o.BatchSize == 0 {
+		o.BatchSize = 50
+	}
+	if o.BatchSize < 1 || o.BatchSize > wire.MaxWriteRecords {
+		return o, fmt.Errorf("batch size %d: want 1 to %d records per request", o.BatchSize, wire.MaxWriteRecords)
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = 4
+	}
+	if o.Mode == "" {
+		o.Mode = ModeUpsert
+	}
+	if o.ResultsFile == "" {
+		o.ResultsFile = DefaultResultsPath(o.Input)
+	}
+	return o, nil
+}
+
+// startRun starts the run in the state, or resumes the unfinished run of
+// the same import, learning what its earlier attempts wrote. A dry run has
+// no run.
+func (x *importer) startRun(ctx context.Context, in *Input, rep *Report) error {
+	if x.DryRun {
+		return nil
+	}
+	fp, err := Fingerprint(x.Scope, x.Mode, x.MappingText, in.Files...)
+	if err != nil {
+		return err
+	}
+	run, resumed, err := x.State.StartRun(ctx, fp, "import", map[string]string{"input": x.Input, "mode": string(x.Mode)})
+	if err != nil {
+		return err
+	}
+	x.run, rep.RunID, rep.Resumed = run, run.ID, resumed
+	if !resumed {
+		return nil
+	}
+	x.log.Info("resuming an unfinished run of this import", "run", run.ID)
+	return x.loadPrevious(ctx)
+}
+
+// plan reads the part of the live catalog the input touches and classifies
+// every product against it, writing the plan file if asked.
+func (x *importer) plan(ctx context.Context, in *Input, rep *Report) (*Planner, *Plan, error) {
+	remembered, err := x.rememberedIDs(ctx, in.Products)
+	if err != nil {
+		return nil, nil, err
+	}
+	live, err := FetchLive(ctx, x.Client, wantFor(in.Products, remembered))
+	if err != nil {
+		return nil, nil, err
+	}
+	planner := &Planner{Live: live, Mode: x.Mode, RememberedIDs: remembered}
+	plan := planner.Plan(in.Products)
+	rep.RequestsPlanned = plan.requests(x.BatchSize)
+	if x.PlanFile != "" {
+		if err := writePlan(x.PlanFile, plan); err != nil {
+			return nil, nil, err
+		}
+		rep.PlanFile = x.PlanFile
+	}
+	return planner, plan, nil
+}
+
+// carryOut sends the plan's writes (none in a dry run, or in a strict run
+// with invalid rows) and settles every product of the plan with what
+// happened to it. Its error is fatal; an interruption, or the service
+// refusing the token, is not: the rows say what happened, and finish
+// reports it.
+func (x *importer) carryOut(ctx context.Context, planner *Planner, plan *Plan, invalid int) error {
+	switch {
+	case x.DryRun:
+		return nil
+	case x.Strict && invalid > 0:
+		for _, pp := range plan.Products {
+			if pp.Action != Failed {
+				pp.skip(fmt.Sprintf("not sent: %d rows of the input are invalid and this import is strict (all or nothing); fix them and run it again", invalid))
+			}
+		}
+	default:
+		// After a cancellation, execute's error (the context's, or a
+		// reconciling read's) is the interruption.
+		if err := x.execute(ctx, plan, plan.records(), planner); err != nil && ctx.Err() == nil && err != x.fatal {
+			return err
+		}
+	}
+	if ctx.Err() != nil || x.fatal != nil {
+		x.stopped()
+	}
+	x.applyPrevious(plan)
+	return nil
+}
+
+// finish closes the run in the state, unless it was interrupted, and
+// returns what the caller must be told beyond the report.
+func (x *importer) finish(ctx context.Context, rep *Report, invalid int) error {
+	if x.run != nil && !rep.Interrupted {
 		status := state.StatusDone
 		if rep.Failed() > 0 {
 			status = "partial"
 		}
-		if err := o.State.FinishRun(context.WithoutCancel(ctx), x.run.ID, status); err != nil {
-			return rep, err
+		if err := x.State.FinishRun(context.WithoutCancel(ctx), x.run.ID, status); err != nil {
+			return err
 		}
 	}
 	switch {
-	case interrupted:
-		return rep, fmt.Errorf("%w: in-flight writes were finished and recorded; run the same command again to continue", ErrInterrupted)
+	case rep.Interrupted:
+		return fmt.Errorf("%w: in-flight writes were finished and recorded; run the same command again to continue", ErrInterrupted)
 	case x.fatal != nil:
-		return rep, x.fatal
-	case o.Strict && invalid > 0 && !o.DryRun:
-		return rep, fmt.Errorf("%w: %d rows are invalid and nothing was sent (strict import); see %s", ErrInvalid, invalid, rep.Results)
+		return x.fatal
+	case x.Strict && invalid > 0 && !x.DryRun:
+		return fmt.Errorf("%w: %d rows are invalid and nothing was sent (strict import); see %s", ErrInvalid, invalid, rep.Results)
 	}
-	return rep, nil
+	return nil
 }
 
 func invalidRows(in *Input) int {
