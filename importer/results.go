@@ -68,9 +68,10 @@ func writeResults(path string, in *Input, plan *Plan) (Counts, error) {
 
 // rowAt says what became of one input row: variant sub of plan product
 // at, or (sub < 0) a row of that product without a variant, a skipped row
-// (in.Skipped[at]) or a row that belongs to no product (in.Errors[at]).
+// (in.Skipped[at]) or an error of a row that belongs to no product
+// (in.Errors[at]).
 type rowAt struct {
-	line, at, sub int32
+	file, line, at, sub int32
 }
 
 const (
@@ -79,69 +80,61 @@ const (
 	subError
 )
 
-// rowOrder lists every input row, file by file in the order read, each
-// file's rows by line.
-type rowOrder struct {
-	names []string  // each file's name as its rows' RowRefs give it
-	rows  [][]rowAt // by file
-	index map[string]int
-	// last is the file of the last row added: most rows are of one file.
-	lastName string
-	last     int
+func compareRows(a, b rowAt) int {
+	if a.file != b.file {
+		return cmp.Compare(a.file, b.file)
+	}
+	return cmp.Compare(a.line, b.line)
 }
 
-// newRowOrder orders the files as inputs lists them, whether rows name
-// them by path or base name; files no input names come after them.
-func newRowOrder(inputs []string) *rowOrder {
-	o := &rowOrder{index: map[string]int{}}
+// fileOrder numbers files in the order they were read, whether rows name
+// them by path or base name; files the input does not list come after.
+type fileOrder struct {
+	names []string // each file's name as its rows' RowRefs give it
+	index map[string]int32
+	// last is the file of the last row looked up: most rows are of one.
+	lastName string
+	last     int32
+}
+
+func newFileOrder(inputs []string) *fileOrder {
+	o := &fileOrder{index: map[string]int32{}}
 	for _, f := range inputs {
-		i := o.file(f)
-		o.index[filepath.Base(f)] = i
+		i := int32(len(o.names))
+		o.names = append(o.names, "") // named by the first row of the file
+		o.index[f], o.index[filepath.Base(f)] = i, i
 	}
 	return o
 }
 
-// file returns the index of the file named name.
-func (o *rowOrder) file(name string) int {
+func (o *fileOrder) number(name string) int32 {
+	if name == o.lastName && name != "" {
+		return o.last
+	}
 	i, ok := o.index[name]
 	if !ok {
-		i = len(o.names)
+		i = int32(len(o.names))
 		o.names = append(o.names, "")
-		o.rows = append(o.rows, nil)
 		o.index[name] = i
 	}
+	if o.names[i] == "" {
+		o.names[i] = name
+	}
+	o.lastName, o.last = name, i
 	return i
 }
 
-func (o *rowOrder) add(ref catalog.RowRef, at int, sub int32) {
-	if ref.File != o.lastName || o.lastName == "" {
-		o.last, o.lastName = o.file(ref.File), ref.File
-		if o.names[o.last] == "" {
-			o.names[o.last] = ref.File
-		}
-	}
-	o.rows[o.last] = append(o.rows[o.last], rowAt{int32(ref.Line), int32(at), sub})
+func (o *fileOrder) at(ref catalog.RowRef, at int, sub int32) rowAt {
+	return rowAt{o.number(ref.File), int32(ref.Line), int32(at), sub}
 }
 
-// orderRows lists the rows of in: those of plan's products, skipped rows
-// and the errors of rows that belong to no product (one entry per error).
-func orderRows(in *Input, plan *Plan) *rowOrder {
-	o := newRowOrder(in.Files)
-	if len(o.rows) > 0 {
-		o.rows[0] = make([]rowAt, 0, in.Rows) // most rows are the main file's
-	}
-	for i, pp := range plan.Products {
-		p := pp.P
-		if p.Valid() {
-			for _, r := range p.ProductRows {
-				o.add(r, i, subProduct)
-			}
-			for k := range p.Variants {
-				o.add(p.Variants[k].Row(), i, int32(k))
-			}
-			continue
-		}
-		// An invalid product's errors may name rows that gave no variant.
+// productRows calls yield with the rows of pp, plan product i, in file and
+// line order as long as the rows of each kind (product rows, variants)
+// came in that order, until yield returns false.
+func (o *fileOrder) productRows(i int, pp *ProductPlan, yield func(rowAt) bool) bool {
+	p := pp.P
+	if !p.Valid() {
+		// Its errors may name rows that gave no variant.
 		variantOf := make(map[catalog.RowRef]int32, len(p.Variants))
 		for k := range p.Variants {
 			variantOf[p.Variants[k].Row()] = int32(k)
@@ -151,51 +144,140 @@ func orderRows(in *Input, plan *Plan) *rowOrder {
 			if !ok {
 				sub = subProduct
 			}
-			o.add(r, i, sub)
+			if !yield(o.at(r, i, sub)) {
+				return false
+			}
+		}
+		return true
+	}
+	rows, k := p.ProductRows, 0
+	for v := range p.Variants {
+		r := o.at(p.Variants[v].Row(), i, int32(v))
+		for ; k < len(rows); k++ {
+			pr := o.at(rows[k], i, subProduct)
+			if compareRows(pr, r) > 0 {
+				break
+			}
+			if !yield(pr) {
+				return false
+			}
+		}
+		if !yield(r) {
+			return false
 		}
 	}
-	for i, s := range in.Skipped {
-		o.add(s.Row, i, subSkipped)
+	for ; k < len(rows); k++ {
+		if !yield(o.at(rows[k], i, subProduct)) {
+			return false
+		}
 	}
-	for i, e := range in.Errors {
-		o.add(e.Row, i, subError)
-	}
-	for _, rows := range o.rows {
-		// Rows mostly come in order already (a product's rows together).
-		slices.SortStableFunc(rows, func(a, b rowAt) int { return cmp.Compare(a.line, b.line) })
-	}
-	return o
+	return true
 }
 
 // eachResult calls fn with the line of every input row, in file and row
-// order. The line is reused: fn must not keep it.
+// order. The line is reused: fn must not keep it. When the products' rows
+// come in file order, one product after the other (as in most exports),
+// the other rows (skipped, or of no product) are merged in as they go;
+// else every row is listed and sorted first.
 func eachResult(in *Input, plan *Plan, fn func(*resultLine) error) error {
-	o := orderRows(in, plan)
-	var l resultLine
-	for f, rows := range o.rows {
-		for i := 0; i < len(rows); i++ {
-			r := rows[i]
-			ref := catalog.RowRef{File: o.names[f], Line: int(r.line)}
-			switch r.sub {
-			case subSkipped:
-				l = resultLine{File: ref.File, Row: ref.Line, Action: Skipped, Message: in.Skipped[r.at].Reason}
-			case subError:
-				// A row's errors are next to each other: one line says them all.
-				msg := in.Errors[r.at].Error()
-				for i+1 < len(rows) && rows[i+1].sub == subError && rows[i+1].line == r.line {
-					i++
-					msg += "; " + in.Errors[rows[i].at].Error()
-				}
-				l = resultLine{File: ref.File, Row: ref.Line, Action: Failed, Message: msg}
-			default:
-				productLine(&l, plan.Products[r.at], ref, r.sub)
-			}
-			if err := fn(&l); err != nil {
-				return err
-			}
+	o := newFileOrder(in.Files)
+	var others []rowAt
+	for i, s := range in.Skipped {
+		others = append(others, o.at(s.Row, i, subSkipped))
+	}
+	for i, e := range in.Errors {
+		others = append(others, o.at(e.Row, i, subError))
+	}
+	e := &emitter{in: in, plan: plan, files: o, fn: fn}
+	products := plan.Products
+	if !o.productsInOrder(products) {
+		all := make([]rowAt, 0, in.Rows)
+		for i, pp := range products {
+			o.productRows(i, pp, func(r rowAt) bool {
+				all = append(all, r)
+				return true
+			})
+		}
+		others, products = append(all, others...), nil
+	}
+	slices.SortStableFunc(others, compareRows)
+	e.others = others
+	for i, pp := range products {
+		if !o.productRows(i, pp, e.emitProductRow) {
+			return e.err
 		}
 	}
-	return nil
+	e.emitOthers(nil)
+	return e.err
+}
+
+// productsInOrder reports whether the rows of products, one product after
+// the other, come in file and line order.
+func (o *fileOrder) productsInOrder(products []*ProductPlan) bool {
+	prev := rowAt{file: -1}
+	for i, pp := range products {
+		ok := o.productRows(i, pp, func(r rowAt) bool {
+			if compareRows(prev, r) >= 0 {
+				return false
+			}
+			prev = r
+			return true
+		})
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// emitter makes the lines of rows and hands them to fn, merging in the
+// other rows (sorted) before the product rows that come after them.
+type emitter struct {
+	in     *Input
+	plan   *Plan
+	files  *fileOrder
+	others []rowAt
+	fn     func(*resultLine) error
+	line   resultLine
+	err    error
+}
+
+func (e *emitter) emitProductRow(r rowAt) bool {
+	e.emitOthers(&r)
+	if e.err != nil {
+		return false
+	}
+	productLine(&e.line, e.plan.Products[r.at], e.ref(r), r.sub)
+	e.err = e.fn(&e.line)
+	return e.err == nil
+}
+
+// emitOthers emits the other rows that come before r (all when r is nil).
+func (e *emitter) emitOthers(r *rowAt) {
+	for len(e.others) > 0 && e.err == nil && (r == nil || compareRows(e.others[0], *r) < 0) {
+		o := e.others[0]
+		e.others = e.others[1:]
+		ref := e.ref(o)
+		switch o.sub {
+		case subSkipped:
+			e.line = resultLine{File: ref.File, Row: ref.Line, Action: Skipped, Message: e.in.Skipped[o.at].Reason}
+		case subError:
+			// A row's errors are next to each other: one line says them all.
+			msg := e.in.Errors[o.at].Error()
+			for len(e.others) > 0 && e.others[0].sub == subError && compareRows(e.others[0], o) == 0 {
+				msg += "; " + e.in.Errors[e.others[0].at].Error()
+				e.others = e.others[1:]
+			}
+			e.line = resultLine{File: ref.File, Row: ref.Line, Action: Failed, Message: msg}
+		default:
+			productLine(&e.line, e.plan.Products[o.at], ref, o.sub)
+		}
+		e.err = e.fn(&e.line)
+	}
+}
+
+func (e *emitter) ref(r rowAt) catalog.RowRef {
+	return catalog.RowRef{File: e.files.names[r.file], Line: int(r.line)}
 }
 
 // productLine sets l to the line of row ref of pp's product: the action of

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,5 +128,46 @@ func TestEncodePlanAsMarshalIndent(t *testing.T) {
 		if got := buf.String(); got != string(want)+"\n" {
 			t.Errorf("%d products:\n got %s\nwant %s", len(plan.Products), got, want)
 		}
+	}
+}
+
+// When the products' rows come one product after the other, the other
+// rows are merged in between them.
+func TestResultsMergeRowsOfProductsInOrder(t *testing.T) {
+	ref := func(line int) catalog.RowRef { return catalog.RowRef{File: "in.csv", Line: line} }
+	name := mapping.ProductFields{Name: mapping.Value{S: "N", Set: true}}
+	g := catalog.NewGrouper(nil)
+	g.Add(ref(2), &mapping.Row{Role: mapping.RoleProduct, GroupKey: "A", Product: name})
+	g.Add(ref(3), &mapping.Row{Role: mapping.RoleVariant, GroupKey: "A", Variant: mapping.VariantFields{SKU: "A-1"}, Options: []mapping.Option{{Name: "Size", Value: "S"}}})
+	g.Add(ref(4), &mapping.Row{Skip: true, SkipReason: "image-only row"})
+	g.Add(ref(5), &mapping.Row{Role: mapping.RoleProduct, GroupKey: "A", Product: name})
+	g.Add(ref(6), &mapping.Row{Role: mapping.RoleVariant, GroupKey: "A", Variant: mapping.VariantFields{SKU: "A-2"}, Options: []mapping.Option{{Name: "Size", Value: "M"}}})
+	g.Add(ref(7), &mapping.Row{Errors: mapping.RowErrors{{Target: "group.key", Rule: "required"}}})
+	g.Add(ref(8), &mapping.Row{GroupKey: "B", Product: name, Variant: mapping.VariantFields{SKU: "B-1"}})
+	g.Add(ref(9), &mapping.Row{Skip: true, SkipReason: "image-only row"})
+	res := g.Finish()
+	in := &Input{Files: []string{"in.csv"}, Result: res}
+	plan := (&Planner{Live: newLive(), Mode: ModeUpsert}).Plan(res.Products)
+	if !newFileOrder(in.Files).productsInOrder(plan.Products) {
+		t.Fatal("products in order: not seen as such")
+	}
+	var got []string
+	err := eachResult(in, plan, func(l *resultLine) error {
+		got = append(got, fmt.Sprintf("%d %s %s %s", l.Row, l.ProductKey, l.SKU, l.Action))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"2 A  created", "3 A A-1 created", "4   skipped", "5 A  created", "6 A A-2 created",
+		"7   failed", "8 B B-1 created", "9   skipped"}
+	if !slices.Equal(got, want) {
+		t.Errorf("lines\n%q\nwant\n%q", got, want)
+	}
+
+	// The fixture of the test above is out of order.
+	in, plan = resultsFixture()
+	if newFileOrder(in.Files).productsInOrder(plan.Products) {
+		t.Error("products out of order: seen as in order")
 	}
 }
