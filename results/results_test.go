@@ -49,12 +49,10 @@ func write(t *testing.T, path string, lines []line) {
 func wantRecords(lines []line) [][]string {
 	out := [][]string{{"file", "row", "key", "action", "message"}}
 	for _, l := range lines {
-		out = append(out, append([]string{l.file, itoa(l.row)}, l.cells...))
+		out = append(out, append([]string{l.file, strconv.Itoa(l.row)}, l.cells...))
 	}
 	return out
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 func TestCSV(t *testing.T) {
 	tests := []struct {
@@ -114,7 +112,7 @@ func TestXLSX(t *testing.T) {
 		if want := wantRecords(sample)[i+1]; !reflect.DeepEqual(got, want) {
 			t.Errorf("row %d: %q, want %q", i+2, got, want)
 		}
-		typ, err := f.GetCellType(Sheet, "B"+itoa(i+2))
+		typ, err := f.GetCellType(Sheet, "B"+strconv.Itoa(i+2))
 		if err != nil || typ != excelize.CellTypeNumber && typ != excelize.CellTypeUnset {
 			t.Errorf("row %d: the row number is a %v cell (%v), want a number", l.row, typ, err)
 		}
