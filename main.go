@@ -81,6 +81,9 @@ func main() {
 	err := a.RunContext(ctx, os.Args)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "lading: %v\n", err)
+		if advice := app.Advice(err); advice != "" {
+			fmt.Fprintln(os.Stderr, advice)
+		}
 	}
 	os.Exit(exitCode(err))
 }

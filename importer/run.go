@@ -12,7 +12,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -458,7 +457,7 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 		if err != nil {
 			return err
 		}
-		x.log.Info("reconciling writes that were not answered", "products", len(again), "round", round+1)
+		x.log.Info("looking up writes that got no answer before sending them again", "products", len(again), "round", round+1)
 		sub := (&Planner{Live: fresh, Mode: planner.Mode, RememberedIDs: remembered}).Plan(again)
 		sub.live = fresh
 		if err := x.settleOpenIntents(ctx, sub); err != nil {
@@ -665,7 +664,7 @@ func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.
 		msg := refusedMessage(err)
 		x.mu.Lock()
 		if errors.Is(err, api.ErrAccessDenied) && x.fatal == nil {
-			x.fatal = fmt.Errorf("stopped: %s: %w", strings.TrimPrefix(msg, "not written: "), err)
+			x.fatal = fmt.Errorf("the import stopped: the service refused access: %w", err)
 		}
 		for _, r := range b.records {
 			x.recordFailed(r, msg)

@@ -51,7 +51,7 @@ type Intent struct {
 // unfinished.
 func (db *DB) RecordIntent(ctx context.Context, runID int64, kind string, keys []string, payload []byte) (int64, error) {
 	if kind == "" {
-		return 0, fmt.Errorf("state: record intent of run %d: empty kind", runID)
+		return 0, fmt.Errorf("state: saving a batch of run %d before sending it: the batch has no kind", runID)
 	}
 	if keys == nil {
 		keys = []string{}
@@ -84,7 +84,7 @@ func (db *DB) RecordIntent(ctx context.Context, runID int64, kind string, keys [
 		return err
 	})
 	if err != nil {
-		return 0, fmt.Errorf("state: record intent of run %d: %w", runID, err)
+		return 0, fmt.Errorf("state: saving a batch of run %d before sending it: %w", runID, err)
 	}
 	return id, nil
 }
@@ -97,15 +97,15 @@ func (db *DB) RecordOutcome(ctx context.Context, intentID int64, o Outcome, resu
 	switch o {
 	case OutcomeApplied, OutcomeRejected, OutcomePartial, OutcomeUnknown, OutcomeNotApplied:
 	default:
-		return fmt.Errorf("state: record outcome of intent %d: outcome %q: use applied, rejected, partial, unknown or not_applied", intentID, o)
+		return fmt.Errorf("state: saving what happened to batch %d: %q is not one of applied, rejected, partial, unknown or not_applied", intentID, o)
 	}
 	res, err := db.sql.ExecContext(ctx, `UPDATE intents SET outcome = ?, results = ?, updated_at = ? WHERE id = ?`,
 		string(o), results, now(), intentID)
 	if err != nil {
-		return fmt.Errorf("state: record outcome of intent %d: %w", intentID, err)
+		return fmt.Errorf("state: saving what happened to batch %d: %w", intentID, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("state: record outcome of intent %d: no such intent", intentID)
+		return fmt.Errorf("state: saving what happened to batch %d: no such batch", intentID)
 	}
 	return nil
 }
@@ -126,7 +126,7 @@ func (db *DB) intents(ctx context.Context, runID int64, where string) ([]Intent,
 	rows, err := db.sql.QueryContext(ctx, `SELECT id, run_id, seq, kind, keys, payload, outcome, results, created_at, updated_at
 		FROM intents WHERE run_id = ? `+where+` ORDER BY seq`, runID)
 	if err != nil {
-		return nil, fmt.Errorf("state: intents of run %d: %w", runID, err)
+		return nil, fmt.Errorf("state: reading the batches of run %d: %w", runID, err)
 	}
 	defer rows.Close()
 	var out []Intent
@@ -137,17 +137,17 @@ func (db *DB) intents(ctx context.Context, runID int64, where string) ([]Intent,
 			created, updated int64
 		)
 		if err := rows.Scan(&in.ID, &in.RunID, &in.Seq, &in.Kind, &keys, &in.Payload, &outcome, &in.Results, &created, &updated); err != nil {
-			return nil, fmt.Errorf("state: intents of run %d: %w", runID, err)
+			return nil, fmt.Errorf("state: reading the batches of run %d: %w", runID, err)
 		}
 		if err := json.Unmarshal([]byte(keys), &in.Keys); err != nil {
-			return nil, fmt.Errorf("state: intent %d: keys: %w", in.ID, err)
+			return nil, fmt.Errorf("state: reading the keys of batch %d: %w", in.ID, err)
 		}
 		in.Outcome = Outcome(outcome)
 		in.CreatedAt, in.UpdatedAt = fromMillis(created), fromMillis(updated)
 		out = append(out, in)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("state: intents of run %d: %w", runID, err)
+		return nil, fmt.Errorf("state: reading the batches of run %d: %w", runID, err)
 	}
 	return out, nil
 }

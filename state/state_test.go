@@ -253,7 +253,7 @@ func TestRecordOutcomeErrors(t *testing.T) {
 	if err := db.RecordOutcome(ctx, id, "done", nil); err == nil {
 		t.Error("unknown outcome word accepted")
 	}
-	if err := db.RecordOutcome(ctx, id+100, OutcomeApplied, nil); err == nil || !strings.Contains(err.Error(), "no such intent") {
+	if err := db.RecordOutcome(ctx, id+100, OutcomeApplied, nil); err == nil || !strings.Contains(err.Error(), "no such batch") {
 		t.Errorf("missing intent: %v", err)
 	}
 	if _, err := db.RecordIntent(ctx, run.ID, "", nil, nil); err == nil {

@@ -1,0 +1,33 @@
+package app
+
+import (
+	"errors"
+	"net/http"
+
+	"lading/api"
+)
+
+// Advice says what to do about an error a command returned, in terms of
+// lading's flags and commands, or "" when the error says enough. main prints
+// it under the error.
+func Advice(err error) string {
+	var (
+		ae *api.APIError
+		rl *api.RateLimitError
+	)
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, api.ErrAccessDenied):
+		return "The service refused the access token. Log in again (lading auth login), or give a valid token with --token or LADING_TOKEN; lading auth status shows which one is used."
+	case errors.As(err, &rl):
+		return "The service kept asking lading to slow down. Run the same command again later, or with a lower --rate."
+	case errors.As(err, &ae) && (ae.StatusCode == http.StatusNotFound || ae.StatusCode == http.StatusMethodNotAllowed):
+		return "The service has no such address. Check --base-url (LADING_BASE_URL): it is the service's address with its path prefix, e.g. https://HOST/api2."
+	case errors.As(err, &ae) && ae.StatusCode >= 500:
+		return "The service failed to answer. Run the same command again later; what was written is recorded and is not sent twice."
+	case errors.Is(err, api.ErrNotApplied):
+		return "lading could not reach the service. Check --base-url (LADING_BASE_URL) and the network; lading sandbox starts a local service to try against."
+	}
+	return ""
+}
