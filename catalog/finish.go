@@ -226,7 +226,7 @@ func (g *Grouper) attributes(p *Product, mt *meta) {
 		}
 	}
 	for k := range p.Variants {
-		for d := p.Variants[k].data; len(d) > 0 && d[0] == kOption; {
+		for d := p.Variants[k].data; len(d) > 0 && entryKind(d) == kOption; {
 			var id uint32
 			_, id, _, d = nextEntry(d)
 			if !slices.Contains(ids, id) {
@@ -265,7 +265,7 @@ func (g *Grouper) attributeList(ids []uint32) []string {
 func (g *Grouper) checkDeclared(p *Product, mt *meta, declared []mapping.Attribute) {
 	for k := range p.Variants {
 		v := &p.Variants[k]
-		for d := v.data; len(d) > 0 && d[0] == kOption; {
+		for d := v.data; len(d) > 0 && entryKind(d) == kOption; {
 			var id uint32
 			var val string
 			_, id, val, d = nextEntry(d)

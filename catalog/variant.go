@@ -33,14 +33,24 @@ type Field struct{ Name, Value string }
 // Tier is a pricing-tier price: tier name and canonical decimal value.
 type Tier struct{ Name, Value string }
 
-// Entry kinds of the packed data.
+// Entry kinds of the packed data. An entry is a head byte, the kind in
+// its top 3 bits and the id in the others (idMore: the id less idMore
+// follows as a varint), then the value's length as a varint and the
+// value: two bytes and the value for the usual short values of the first
+// names.
 const (
-	kOption byte = 'o' // id: attribute name
-	kSlot   byte = 's' // id: option pair number whose name is not known yet
-	kField  byte = 'f' // id: field name
-	kTier   byte = 't' // id: tier name
-	kStock  byte = 'k'
+	kOption byte = 1 + iota // id: attribute name
+	kSlot                   // id: option pair number whose name is not known yet
+	kField                  // id: field name
+	kTier                   // id: tier name
+	kStock
+
+	kindShift = 5
+	idMore    = 1<<kindShift - 1
 )
+
+// entryKind is the kind of the first entry of packed data d.
+func entryKind(d string) byte { return d[0] >> kindShift }
 
 // each calls fn for every packed entry until it returns false.
 func (v *Variant) each(fn func(kind byte, id uint32, val string) bool) {
@@ -55,12 +65,16 @@ func (v *Variant) each(fn func(kind byte, id uint32, val string) bool) {
 
 // nextEntry decodes the first entry of packed data d.
 func nextEntry(d string) (kind byte, id uint32, val, rest string) {
-	kind = d[0]
-	x, n := uvarint(d[1:])
-	d = d[1+n:]
+	kind, id = d[0]>>kindShift, uint32(d[0]&idMore)
+	d = d[1:]
+	if id == idMore {
+		x, n := uvarint(d)
+		id += uint32(x)
+		d = d[n:]
+	}
 	l, m := uvarint(d)
 	d = d[m:]
-	return kind, uint32(x), d[:l], d[l:]
+	return kind, id, d[:l], d[l:]
 }
 
 // optionPrefix is the packed options of the variant: options come first,
@@ -68,7 +82,7 @@ func nextEntry(d string) (kind byte, id uint32, val, rest string) {
 // when their prefixes are equal.
 func (v *Variant) optionPrefix() string {
 	d := v.data
-	for len(d) > 0 && d[0] == kOption {
+	for len(d) > 0 && entryKind(d) == kOption {
 		_, _, _, d = nextEntry(d)
 	}
 	return v.data[:len(v.data)-len(d)]
@@ -211,8 +225,12 @@ func uvarint(s string) (uint64, int) {
 
 // appendEntry packs one entry onto buf.
 func appendEntry(buf []byte, kind byte, id uint32, val string) []byte {
-	buf = append(buf, kind)
-	buf = binary.AppendUvarint(buf, uint64(id))
+	if id < idMore {
+		buf = append(buf, kind<<kindShift|byte(id))
+	} else {
+		buf = append(buf, kind<<kindShift|idMore)
+		buf = binary.AppendUvarint(buf, uint64(id-idMore))
+	}
 	buf = binary.AppendUvarint(buf, uint64(len(val)))
 	return append(buf, val...)
 }
