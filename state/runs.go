@@ -129,6 +129,18 @@ func (db *DB) FinishRun(ctx context.Context, runID int64, status string) error {
 	return nil
 }
 
+// LeaveRun lets go of an unfinished run without finishing it: it stays
+// to be resumed, by this DB or another process, with StartRun. It does
+// nothing to a run this DB does not hold.
+func (db *DB) LeaveRun(runID int64) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if l, ok := db.locks[runID]; ok {
+		l.release()
+		delete(db.locks, runID)
+	}
+}
+
 // GetRun returns the run with id.
 func (db *DB) GetRun(ctx context.Context, id int64) (*Run, error) {
 	r, err := scanRun(db.sql.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id))

@@ -478,6 +478,35 @@ func TestStock(t *testing.T) {
 	}
 }
 
+// LeaveRun lets another DB resume the run, unfinished, and the leaving DB
+// start it again.
+func TestLeaveRun(t *testing.T) {
+	ctx := context.Background()
+	db1, p := openTemp(t)
+	db2, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	run, _, err := db1.StartRun(ctx, "fp", "import", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db1.LeaveRun(run.ID)
+	db1.LeaveRun(run.ID) // twice is harmless
+	again, resumed, err := db2.StartRun(ctx, "fp", "import", nil)
+	if err != nil || !resumed || again.ID != run.ID || again.Finished() {
+		t.Fatalf("resume after LeaveRun: %+v %v %v; want run %d, unfinished", again, resumed, err, run.ID)
+	}
+	if _, _, err := db1.StartRun(ctx, "fp", "import", nil); !errors.Is(err, ErrRunInProgress) {
+		t.Fatalf("StartRun while the other holds it: %v, want ErrRunInProgress", err)
+	}
+	db2.LeaveRun(again.ID)
+	if _, resumed, err := db1.StartRun(ctx, "fp", "import", nil); err != nil || !resumed {
+		t.Fatalf("StartRun after the other left: %v %v", resumed, err)
+	}
+}
+
 func TestRunHeldUntilFinishOrClose(t *testing.T) {
 	ctx := context.Background()
 	db1, p := openTemp(t)
