@@ -16,6 +16,7 @@ const (
 // record is one entry of a write array, with the plan it carries out.
 type record struct {
 	kind    string // KindProductCreate, ...
+	settled bool   // its batch was sent and answered, or set aside
 	key     string
 	pp      *ProductPlan
 	vp      *VariantPlan // nil for product records

@@ -109,8 +109,10 @@ type importer struct {
 	// retry holds the products of batches not written in this round, with
 	// why: they are looked up and planned again in the next.
 	retry map[*ProductPlan]setback
-	// round is the current round of sending (1 to maxRounds).
+	// round is the current round of sending (1 to maxRounds), recs its
+	// records.
 	round int
+	recs  []*record
 	// fatal stops the import: the service refused the token.
 	fatal error
 }
@@ -160,6 +162,10 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	o.Progress.readDone(in.Rows, len(in.Products))
 	if err := x.startRun(ctx, in, rep); err != nil {
 		return nil, err
+	}
+	if x.run != nil {
+		// Unfinished when Import returns, the run waits to be resumed.
+		defer x.State.LeaveRun(x.run.ID)
 	}
 	planner, plan, err := x.plan(ctx, in, rep)
 	if err != nil {
@@ -412,6 +418,7 @@ func (x *importer) applyPrevious(plan *Plan) {
 // execute sends the plan's records in batches and reconciles batches that
 // were not applied or whose outcome is unknown, in rounds.
 func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, planner *Planner) error {
+	x.recs = recs
 	if x.run != nil {
 		if err := x.settleOpenIntents(ctx, plan); err != nil {
 			return err
@@ -475,6 +482,7 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 		// Records of the re-plans (only what is still to do), carried out
 		// on behalf of the original plans.
 		recs = (&Plan{Products: sub.Products, live: fresh}).records()
+		x.recs = recs
 		for _, r := range recs {
 			r.pp = byProduct[r.pp.P]
 			if r.vp != nil {
@@ -586,19 +594,36 @@ func (x *importer) markRetry(b *batch, why setback) {
 	defer x.mu.Unlock()
 	for _, r := range b.records {
 		x.retry[r.pp] = why
+		r.settled = true
 	}
 }
 
-// stopped settles the products left waiting when the import stops early
-// (interrupted, or the token refused): those of a write that got no
-// answer may have been written and fail, saying so; the others were not
-// sent and are skipped.
+// stopped settles what was left undone when the import stopped early
+// (interrupted, or the token refused): the products of a write that got no
+// answer may have been written and fail, saying so; those waiting for
+// another round, and the records never sent, are skipped.
 func (x *importer) stopped() {
 	for pp, why := range x.retry {
 		if why.kind == noAnswer {
 			pp.fail(why.message(x.round))
 		} else {
 			pp.skip(notSentMessage)
+		}
+	}
+	for _, r := range x.recs {
+		if r.settled {
+			continue
+		}
+		if _, waiting := x.retry[r.pp]; waiting {
+			continue
+		}
+		switch r.kind {
+		case KindProductCreate:
+			r.pp.skip(notSentMessage)
+		case KindProductUpdate:
+			r.pp.Action, r.pp.Reason = Skipped, notSentMessage
+		default:
+			r.vp.Action, r.vp.Reason = Skipped, notSentMessage
 		}
 	}
 }
@@ -642,6 +667,9 @@ func (x *importer) send(ctx context.Context, b *batch) error {
 }
 
 func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.WriteResult, err error) error {
+	for _, r := range b.records {
+		r.settled = true
+	}
 	var outcome state.Outcome
 	failed := map[int]api.RecordError{}
 	switch api.Classify(err) {

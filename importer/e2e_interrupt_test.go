@@ -1,0 +1,72 @@
+package importer_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync/atomic"
+	"testing"
+
+	"lading/api"
+	"lading/importer"
+	"lading/sandbox"
+)
+
+// cancelAfterReads cancels the import once it has made its planning reads:
+// the user pressed Ctrl-C between planning and the first write.
+type cancelAfterReads struct {
+	next   http.RoundTripper
+	reads  int64
+	seen   atomic.Int64
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfterReads) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := c.next.RoundTrip(r)
+	if c.seen.Add(1) == c.reads {
+		c.cancel()
+	}
+	return resp, err
+}
+
+// Interrupted before its first write, an import says so: no row is
+// reported created, the account holds nothing, and running it again
+// creates everything.
+func TestImportInterruptedBeforeTheFirstWrite(t *testing.T) {
+	{
+		e := newEnv(t, sandbox.Options{})
+		in := e.generate("gen.csv", 30, 2)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		rt := &cancelAfterReads{next: http.DefaultTransport, reads: 1, cancel: cancel}
+		c, err := api.NewClient(e.url+"/api2", "tok", api.WithRate(1000, 100), api.WithHTTPClient(&http.Client{Transport: rt}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := e.importFile(ctx, "generic", in, func(o *importer.Options) { o.Client, o.BatchSize = c, 10 })
+		if !errors.Is(err, importer.ErrInterrupted) {
+			t.Fatalf("err = %v, want an interruption", err)
+		}
+		if rep.Rows[importer.Created] != 0 || rep.Products[importer.Created] != 0 || rep.Variants[importer.Created] != 0 {
+			t.Errorf("report claims rows %v, products %v, variants %v created; nothing was sent", rep.Rows, rep.Products, rep.Variants)
+		}
+		if n := rep.Rows[importer.Skipped]; n != 60 {
+			t.Errorf("%d rows skipped, want all 60 (not sent)", n)
+		}
+		for _, l := range readResults(t, rep.Results) {
+			if l[4] != "skipped" || l[7] == "" {
+				t.Fatalf("results line %q: want skipped, saying it was not sent", l)
+			}
+		}
+		if got := len(e.read().Variants); got != 0 {
+			t.Errorf("%d variants in the account, want none", got)
+		}
+		rep, err = e.importFile(context.Background(), "generic", in, nil)
+		if err != nil {
+			t.Fatalf("the run again: %v", err)
+		}
+		if rep.Variants[importer.Created] != 60 {
+			t.Errorf("the run again: variants %v; want all 60 created", rep.Variants)
+		}
+	}
+}
