@@ -80,3 +80,42 @@ func (e *env) variant(sku string) *api.Variant {
 	}
 	return v
 }
+
+// A variant's options are compared like its fields: the service cannot
+// change an existing variant's options, so a row that changes one, or adds
+// an attribute, fails saying what to do, and nothing is sent for it.
+func TestImportOptionChangesFail(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	ctx := context.Background()
+	in := e.copyTo("../samples/catalog.csv", nil)
+	if _, err := e.importFile(ctx, "generic", in, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, from, to, want string
+	}{
+		{"changed value", ",Color,Black,Size,S,,,", ",Color,Black,Size,XS,,,", `Size "S" in the account, "XS" in the file`},
+		{"new attribute", ",Color,Black,Size,S,,,", ",Color,Black,Size,S,Fit,Slim,", `Fit "Slim" is new`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			changed := e.copyTo("../samples/catalog.csv", func(s string) string {
+				if !strings.Contains(s, "TEE-BLA-S"+",Black / S,0.22,7.5,084012300074,12"+tt.from) {
+					t.Fatalf("the sample's TEE-BLA-S row is not as the test expects")
+				}
+				return strings.Replace(s, "TEE-BLA-S,Black / S,0.22,7.5,084012300074,12"+tt.from, "TEE-BLA-S,Black / S,0.22,7.5,084012300074,12"+tt.to, 1)
+			})
+			rep, err := e.importFile(ctx, "generic", changed, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.RequestsPlanned != 0 || rep.Rows[importer.Failed] != 1 {
+				t.Errorf("%d writes planned, rows %v; want none and the one row failed", rep.RequestsPlanned, rep.Rows)
+			}
+			for _, l := range readResults(t, rep.Results) {
+				if l[3] == "TEE-BLA-S" && (l[4] != "failed" || !strings.Contains(l[7], tt.want) || !strings.Contains(l[7], "new SKU")) {
+					t.Errorf("results line %q: want failed, naming %s and what to do", l, tt.want)
+				}
+			}
+		})
+	}
+}

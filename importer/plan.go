@@ -317,6 +317,33 @@ func liveOptionKey(lv *LiveVariant) string {
 	return strings.Join(parts, ",")
 }
 
+// optionConflicts says how the file's options of a variant differ from
+// its live options ("" when they agree): an attribute whose value differs,
+// or one the live variant lacks. Attributes the file leaves empty are not
+// compared (an empty cell never erases).
+func optionConflicts(attrs, values []string, lv *LiveVariant) string {
+	var diffs []string
+	for i, a := range attrs {
+		if i >= len(values) || values[i] == "" {
+			continue
+		}
+		have, found := "", false
+		for _, o := range lv.Options {
+			if strings.EqualFold(o.Attribute, a) {
+				have, found = o.Value, true
+				break
+			}
+		}
+		switch {
+		case !found:
+			diffs = append(diffs, fmt.Sprintf("%s %q is new", a, values[i]))
+		case have != values[i]:
+			diffs = append(diffs, fmt.Sprintf("%s %q in the account, %q in the file", a, have, values[i]))
+		}
+	}
+	return strings.Join(diffs, "; ")
+}
+
 func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 	lv := pp.matchVariant(vp, pl.Live)
 	if lv == nil {
@@ -334,6 +361,10 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 		return
 	}
 	vp.Live = lv
+	if differ := optionConflicts(pp.P.Attributes, pp.P.OptionValues(vp.V), lv); differ != "" {
+		vp.Action, vp.Reason = Failed, fmt.Sprintf("its options differ from the account's variant %s (%s), and the service cannot change an existing variant's options: change them in the account, or give this row a new SKU to create a variant with these options", lv.ID, differ)
+		return
+	}
 	for _, f := range vp.V.Fields() {
 		if f.Name == "sku" {
 			continue
