@@ -94,6 +94,9 @@ func TestImportResultsWhenWritesFail(t *testing.T) {
 		// The service refuses the write for one product's error: the other
 		// product goes again without it, and is created.
 		{"400-record", refuseProduct("Organic Tee 2"), 2, 2, 0},
+		// The service names the field of the refused value: the rows say
+		// which row and column it came from.
+		{"400-field", status(400, `{"message":"Validation failed","errors":[{"index":0,"field":"links.Variants[1].quantity","message":"quantity 99999999 is too large"}]}`), 2, 4, 0},
 		{"404", status(404, `{"message":"Not found"}`), 1, 4, 0},
 		{"413", status(413, `{"message":"Request entity too large"}`), 1, 4, 0},
 		{"502", status(502, `{"message":"Bad gateway"}`), 5, 4, 0},

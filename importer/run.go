@@ -721,7 +721,7 @@ func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.
 			x.retry[r.pp] = setback{kind: withOthers, cause: f.Message}
 			continue
 		} else if bad {
-			x.recordFailed(r, recordRefusedMessage(r.vp == nil, f))
+			x.refuse(r, f)
 			continue
 		}
 		if res != nil && i < len(res.IDs) && res.IDs[i] != "" {
@@ -751,6 +751,26 @@ func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.
 		return nil
 	}
 	return x.State.PutIDs(ctx, state.ProductKeys(x.Scope), ids)
+}
+
+// refuse marks a record the service refused as failed, naming the row and
+// column of the value it refused where the mapping tells them. The caller
+// holds x.mu.
+func (x *importer) refuse(r *record, f api.RecordError) {
+	vp, column := refusedValue(x.Mapping, r, f.Field)
+	switch {
+	case column == "":
+		x.recordFailed(r, recordRefusedMessage(r.vp == nil, f))
+	case vp == nil:
+		x.recordFailed(r, productValueRefusedMessage(column, f.Message))
+	case vp == r.vp:
+		x.recordFailed(r, valueRefusedMessage(column, f.Message))
+	default:
+		// A variant of a product create: the product's other rows
+		// point at it.
+		x.recordFailed(r, rowRefusedMessage(vp.V.Row(), column, f.Message))
+		vp.Reason = valueRefusedMessage(column, f.Message)
+	}
 }
 
 // recordFailed marks what a refused record carried as failed, saying msg.
