@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime/debug"
+	"strings"
 	"testing"
+	"time"
 
 	"lading/app"
 )
@@ -53,5 +57,87 @@ func TestSetMemoryLimit(t *testing.T) {
 				t.Errorf("limit %d, want %d", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestExitCodesOfMistakes runs lading through app.New and exitCode, as main
+// does, with calls a script could get wrong: each must exit 2 (usage) and
+// say what was wrong, before anything is read from the service or served.
+func TestExitCodesOfMistakes(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	const in = "samples/catalog.csv"
+	imp := func(flags ...string) []string {
+		return append(append([]string{"--token", "t", "import", "--template", "generic"}, flags...), in)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string // in the error
+	}{
+		{[]string{}, "missing command: the commands of lading are demo, import"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"auth", "frob"}, `unknown command "auth frob": the commands of lading auth are login`},
+		{[]string{"auth"}, "missing command: the commands of lading auth are login, status, logout (see"},
+		{[]string{"templates", "frob"}, `unknown command "templates frob"`},
+		{[]string{"mapping", "frob"}, `unknown command "mapping frob"`},
+		{[]string{"--nope"}, "nope"},
+		{[]string{"import", "--nope", in}, "nope"},
+		{[]string{"auth", "status", "--nope"}, "nope"},
+		{[]string{"sandbox", "--nope"}, "nope"},
+		{[]string{"templates", "list", "--nope"}, "nope"},
+		{[]string{"mapping", "init", "--nope", in}, "nope"},
+		{[]string{"demo", "--nope"}, "nope"},
+		{[]string{"import", "--template", "generic"}, "one input file"},
+		{[]string{"templates", "show"}, "template name"},
+		{[]string{"mapping", "init"}, "one file"},
+		{[]string{"auth", "login"}, "--client-id"},
+		{[]string{"auth", "login", "--client-id", "x"}, "--redirect-uri"},
+		{[]string{"templates", "list", "extra"}, "extra"},
+		{[]string{"auth", "status", "extra"}, "extra"},
+		{[]string{"auth", "logout", "extra"}, "extra"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "extra"}, "extra"},
+		{[]string{"demo", "--out", dir, "extra"}, "extra"},
+		{[]string{"--rate", "abc", "templates", "list"}, "rate"},
+		{imp("--batch-size", "0"), "--batch-size 0"},
+		{imp("--batch-size", "101"), "--batch-size 101"},
+		{append([]string{"--rate", "NaN"}, imp()...), "--rate NaN"},
+		{append([]string{"--rate", "+Inf"}, imp()...), "--rate +Inf"},
+		{append([]string{"--rate", "0"}, imp()...), "--rate 0"},
+		{append([]string{"--rate", "-1"}, imp()...), "--rate -1"},
+		{append([]string{"--burst", "0"}, imp()...), "--burst 0"},
+		{append([]string{"--concurrency", "0"}, imp()...), "--concurrency 0"},
+		{append([]string{"--concurrency", "-3"}, imp()...), "--concurrency -3"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--rate", "NaN"}, "--rate NaN"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--rate", "-1"}, "--rate -1"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--rate", "Inf"}, "--rate +Inf"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--burst", "0"}, "--burst 0"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--fail-rate", "NaN"}, "--fail-rate NaN"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--fail-rate", "1.5"}, "--fail-rate 1.5"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--drop-rate", "-0.1"}, "--drop-rate -0.1"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--latency", "-1s"}, "--latency -1s"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--throttle-status", "500"}, "429 or 403"},
+		{[]string{"auth", "login", "--client-id", "x", "--redirect-uri", "http://127.0.0.1:1/cb", "--timeout", "0s"}, "--timeout 0s"},
+		{[]string{"mapping", "init", "--header-row", "-1", in}, "--header-row -1"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			var out, errb bytes.Buffer
+			a := app.New(app.Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
+			err := a.RunContext(ctx, append([]string{"lading"}, tc.args...))
+			if got := exitCode(err); got != 2 {
+				t.Errorf("exit code %d (error %v), want 2\nstdout: %s\nstderr: %s", got, err, out.String(), errb.String())
+				return
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not say %q", err, tc.want)
+			}
+		})
+	}
+	for _, args := range [][]string{{"--help"}, {"auth", "--help"}, {"templates", "list"}, {"import", "--help"}} {
+		a := app.New(app.Env{Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }})
+		if err := a.Run(append([]string{"lading"}, args...)); exitCode(err) != 0 {
+			t.Errorf("%v: %v, want exit code 0", args, err)
+		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -48,10 +47,9 @@ func New(env Env) *cli.App {
 		OnUsageError:    onUsageError,
 		HideHelpCommand: true,
 		Suggest:         true,
-		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(c.App.ErrWriter, "lading: no command %q; run lading --help for the list\n", name)
-		},
-		Metadata: map[string]any{envKey: &env},
+		Before:          checkGlobalFlags,
+		Action:          chooseCommand,
+		Metadata:        map[string]any{envKey: &env},
 	}
 	a.Commands = []*cli.Command{
 		demoCommand(),
@@ -72,11 +70,16 @@ const envKey = "env"
 func envOf(c *cli.Context) *Env { return c.App.Metadata[envKey].(*Env) }
 
 func onUsageError(c *cli.Context, err error, _ bool) error {
-	return &UsageError{Err: fmt.Errorf("%w (see lading %s --help)", err, strings.TrimPrefix(c.Command.FullName(), "lading "))}
+	return &UsageError{Err: fmt.Errorf("%w (see %s --help)", err, commandLine(c))}
 }
 
+// setUsageErrors makes every mistake in calling c or its subcommands a
+// UsageError: bad flags, and a missing or unknown subcommand.
 func setUsageErrors(c *cli.Command) {
 	c.OnUsageError = onUsageError
+	if len(c.Subcommands) > 0 && c.Action == nil {
+		c.Action = chooseCommand
+	}
 	for _, s := range c.Subcommands {
 		setUsageErrors(s)
 	}

@@ -30,8 +30,8 @@ func authCommand() *cli.Command {
 					"authenticate only once per account: login refuses when a token is already stored unless --force.\n" +
 					"The client secret is read from --client-secret-file or LADING_CLIENT_SECRET, never from a flag value.",
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "client-id", Required: true, Usage: "OAuth client id from the developer portal"},
-					&cli.StringFlag{Name: "redirect-uri", Required: true, Usage: "redirect URL registered for the client, e.g. http://127.0.0.1:8765/callback"},
+					&cli.StringFlag{Name: "client-id", Usage: "OAuth client id from the developer portal"},
+					&cli.StringFlag{Name: "redirect-uri", Usage: "redirect URL registered for the client, e.g. http://127.0.0.1:8765/callback"},
 					&cli.StringFlag{Name: "client-secret-file", Usage: "file holding the client secret (else LADING_CLIENT_SECRET)"},
 					&cli.StringFlag{Name: "scope", Usage: "scope to request (sent even when empty)"},
 					&cli.BoolFlag{Name: "no-browser", Usage: "print the authorization URL instead of opening a browser"},
@@ -72,8 +72,26 @@ func clientSecret(c *cli.Context) (string, error) {
 	return "", Usagef("no client secret: put it in a file and pass --client-secret-file FILE, or set LADING_CLIENT_SECRET")
 }
 
+// checkLoginFlags refuses a login that could not succeed, before the token
+// store is read.
+func checkLoginFlags(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	if c.String("client-id") == "" {
+		return Usagef("give --client-id: the OAuth client id from the developer portal's API credentials")
+	}
+	if c.String("redirect-uri") == "" {
+		return Usagef("give --redirect-uri: the redirect URL registered for the client, e.g. http://127.0.0.1:8765/callback")
+	}
+	return longerThanZero(c, "timeout", "5m")
+}
+
 func authLogin(c *cli.Context) error {
 	env := envOf(c)
+	if err := checkLoginFlags(c); err != nil {
+		return err
+	}
 	base := auth.NormalizeBaseURL(c.String("base-url"))
 	store, err := auth.DefaultStore()
 	if err != nil {
@@ -161,6 +179,9 @@ func resolveToken(c *cli.Context) (token, source string, err error) {
 
 func authStatus(c *cli.Context) error {
 	env := envOf(c)
+	if err := noArgs(c); err != nil {
+		return err
+	}
 	base := auth.NormalizeBaseURL(c.String("base-url"))
 	token, src, err := resolveToken(c)
 	if err != nil {
@@ -208,6 +229,9 @@ func checkService(c *cli.Context) error {
 
 func authLogout(c *cli.Context) error {
 	env := envOf(c)
+	if err := noArgs(c); err != nil {
+		return err
+	}
 	base := auth.NormalizeBaseURL(c.String("base-url"))
 	store, err := auth.DefaultStore()
 	if err != nil {

@@ -17,12 +17,6 @@ func newClient(c *cli.Context) (*api.Client, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if r := c.Float64("rate"); r <= 0 {
-		return nil, "", Usagef("--rate %v: want a number of requests per second above 0", r)
-	}
-	if b := c.Int("burst"); b < 1 {
-		return nil, "", Usagef("--burst %d: want at least 1", b)
-	}
 	opts := []api.Option{
 		api.WithRate(c.Float64("rate"), c.Int("burst")),
 		api.WithLogger(logger(c)),

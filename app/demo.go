@@ -34,6 +34,9 @@ func demoCommand() *cli.Command {
 
 func runDemo(c *cli.Context) error {
 	env := envOf(c)
+	if err := noArgs(c); err != nil {
+		return err
+	}
 	out := c.String("out")
 	srv, err := sandbox.New(sandbox.Options{})
 	if err != nil {

@@ -102,9 +102,6 @@ func runImport(c *cli.Context) error {
 	if bs := c.Int("batch-size"); bs < 1 || bs > wire.MaxWriteRecords {
 		return Usagef("--batch-size %d: want 1 to %d records per request", bs, wire.MaxWriteRecords)
 	}
-	if n := c.Int("concurrency"); n < 1 {
-		return Usagef("--concurrency %d: want at least 1 request in flight", n)
-	}
 	client, token, err := newClient(c)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -54,19 +55,37 @@ func randomToken() string {
 	return hex.EncodeToString(b)
 }
 
-func runSandbox(c *cli.Context) error {
-	env := envOf(c)
-	clients, err := parseClients(c.StringSlice("client"))
-	if err != nil {
+// checkSandboxFlags refuses numbers the sandbox cannot mean: NaN, infinite
+// or negative rates, fractions outside 0 to 1, negative latency.
+func checkSandboxFlags(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
 		return err
 	}
 	if ts := c.Int("throttle-status"); ts != 429 && ts != 403 {
 		return Usagef("--throttle-status %d: want 429 or 403", ts)
 	}
-	for _, f := range []string{"fail-rate", "drop-rate"} {
-		if v := c.Float64(f); v < 0 || v > 1 {
-			return Usagef("--%s %v: want a fraction between 0 and 1", f, v)
+	for _, err := range []error{
+		inRange(c, "rate", 0, math.MaxFloat64, "a number of requests per second, or 0 for no limit"),
+		atLeast(c, "burst", 1),
+		inRange(c, "fail-rate", 0, 1, "a fraction from 0 to 1, e.g. 0.1"),
+		inRange(c, "drop-rate", 0, 1, "a fraction from 0 to 1, e.g. 0.05"),
+		notNegative(c, "latency"),
+	} {
+		if err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+func runSandbox(c *cli.Context) error {
+	env := envOf(c)
+	if err := checkSandboxFlags(c); err != nil {
+		return err
+	}
+	clients, err := parseClients(c.StringSlice("client"))
+	if err != nil {
+		return err
 	}
 	srv, err := sandbox.New(sandbox.Options{
 		DBPath:         c.String("db"),

@@ -23,6 +23,9 @@ func templatesCommand() *cli.Command {
 				Name:  "list",
 				Usage: "list the templates",
 				Action: func(c *cli.Context) error {
+					if err := noArgs(c); err != nil {
+						return err
+					}
 					w := tabwriter.NewWriter(envOf(c).Stdout, 0, 4, 2, ' ', 0)
 					for _, t := range templates.List() {
 						fmt.Fprintf(w, "%s\t%s\n", t.Name, t.Description)
@@ -77,6 +80,9 @@ func mappingInit(c *cli.Context) error {
 	env := envOf(c)
 	if c.NArg() != 1 {
 		return Usagef("mapping init takes one file: lading mapping init catalog.csv")
+	}
+	if n := c.Int("header-row"); n < 0 {
+		return Usagef("--header-row %d: want the number of the row holding the column names, 1 or more", n)
 	}
 	path := c.Args().First()
 	src, err := source.Open(path, source.Options{Sheet: c.String("sheet"), HeaderRow: c.Int("header-row")})
