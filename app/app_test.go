@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http/httptest"
 	"net/url"
@@ -167,6 +168,9 @@ func TestImportExitCodesAndOutput(t *testing.T) {
 	if !errors.As(err, &p) || p.Failed == 0 {
 		t.Fatalf("import with a bad row: err = %v, want a PartialError", err)
 	}
+	if want := fmt.Sprintf("%d of 26 rows failed; see %s", p.Failed, badIn+".results.csv"); err.Error() != want {
+		t.Errorf("summary %q, want %q", err, want)
+	}
 	res, _ := os.ReadFile(badIn + ".results.csv")
 	if !strings.Contains(string(res), "heavy") || !strings.Contains(string(res), "weight") {
 		t.Errorf("results do not name the bad value and column:\n%s", res)
@@ -175,6 +179,9 @@ func TestImportExitCodesAndOutput(t *testing.T) {
 	_, _, err = run(t, append(common, "import", "--template", "generic", "--state", st, "--strict", badIn)...)
 	if !errors.As(err, &p) {
 		t.Fatalf("--strict with a bad row: err = %v, want a PartialError", err)
+	}
+	if want := fmt.Sprintf("%d of 26 rows failed; nothing was sent (--strict); see %s", p.Failed, badIn+".results.csv"); err.Error() != want {
+		t.Errorf("strict summary %q, want %q", err, want)
 	}
 }
 
@@ -204,5 +211,21 @@ func TestDemo(t *testing.T) {
 	if conn, err := net.Dial("tcp", u.Host); err == nil {
 		conn.Close()
 		t.Errorf("the demo's sandbox still listens on %s after the command returned", u.Host)
+	}
+}
+
+func TestPartialErrorReads(t *testing.T) {
+	for _, tc := range []struct {
+		err  PartialError
+		want string
+	}{
+		{PartialError{Failed: 2, Total: 4, What: "rows"}, "2 of 4 rows failed"},
+		{PartialError{Failed: 2, Total: 4, What: "rows", See: "R.csv"}, "2 of 4 rows failed; see R.csv"},
+		{PartialError{Failed: 1, Total: 4, What: "rows", Note: "nothing was sent (--strict)", See: "R.csv"},
+			"1 of 4 rows failed; nothing was sent (--strict); see R.csv"},
+	} {
+		if got := tc.err.Error(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.err, got, tc.want)
+		}
 	}
 }

@@ -19,10 +19,19 @@ func Usagef(format string, args ...any) error {
 type PartialError struct {
 	Failed, Total int
 	What          string // "rows", "records"
+	Note          string // what else happened, e.g. "nothing was sent (--strict)"
+	See           string // where the details are: the results file
 }
 
 func (e *PartialError) Error() string {
-	return fmt.Sprintf("%d of %d %s failed", e.Failed, e.Total, e.What)
+	s := fmt.Sprintf("%d of %d %s failed", e.Failed, e.Total, e.What)
+	if e.Note != "" {
+		s += "; " + e.Note
+	}
+	if e.See != "" {
+		s += "; see " + e.See
+	}
+	return s
 }
 
 // InterruptedError says the user stopped the command (Ctrl-C) after it

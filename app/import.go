@@ -148,13 +148,13 @@ func runImport(c *cli.Context) error {
 	case errors.Is(err, importer.ErrInterrupted):
 		return &InterruptedError{Msg: err.Error()}
 	case errors.Is(err, importer.ErrInvalid):
-		return &PartialError{Failed: rep.Failed(), Total: total(rep.Rows), What: "rows (nothing sent: --strict)"}
+		return &PartialError{Failed: rep.Failed(), Total: total(rep.Rows), What: "rows", Note: "nothing was sent (--strict)", See: rep.Results}
 	case errors.As(err, &mErr), errors.As(err, &mList):
 		return &UsageError{Err: err}
 	case err != nil:
 		return err
 	case rep.Failed() > 0:
-		return &PartialError{Failed: rep.Failed(), Total: total(rep.Rows), What: "rows; see " + rep.Results}
+		return &PartialError{Failed: rep.Failed(), Total: total(rep.Rows), What: "rows", See: rep.Results}
 	}
 	return nil
 }
