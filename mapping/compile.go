@@ -305,13 +305,27 @@ func (p *Program) bindVariant(b *binder) {
 			p.tiers = append(p.tiers, tierProg{name: t.Name, value: v})
 		}
 	}
-	if pre := m.Tiers.Prefix; pre != "" {
-		for i, h := range b.header {
-			if name := strings.TrimSpace(strings.TrimPrefix(h, pre)); strings.HasPrefix(h, pre) && name != "" {
-				spec := &ValueSpec{Target: "tier " + name, Column: h, Kind: KindNumber}
-				p.tiers = append(p.tiers, tierProg{name: name, value: &valueProg{spec: spec, col: i, errCol: h}})
-			}
+	p.prefixTiers(b)
+}
+
+// prefixTiers binds every column whose header starts with tiers.prefix to
+// the tier its header names after the prefix.
+func (p *Program) prefixTiers(b *binder) {
+	pre := p.m.Tiers.Prefix
+	if pre == "" {
+		return
+	}
+	for i, h := range b.header {
+		name, ok := strings.CutPrefix(h, pre)
+		if !ok {
+			continue
 		}
+		if name = strings.TrimSpace(name); name == "" {
+			b.fail(p.m.Tiers.PrefixPos, "tiers.prefix %q: column %d of %s, %q, names no pricing tier after the prefix; write the tier's name after it (like \"%sRetail\"), or rename or remove the column", pre, i+1, b.file, h, pre)
+			continue
+		}
+		spec := &ValueSpec{Target: "tier " + name, Column: h, Kind: KindNumber}
+		p.tiers = append(p.tiers, tierProg{name: name, value: &valueProg{spec: spec, col: i, errCol: h}})
 	}
 }
 

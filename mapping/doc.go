@@ -38,7 +38,8 @@
 //	  when: Type == "variation" # read options only where this holds
 //	tiers:
 //	  columns: {Price: Variant Price}   # tier name: value
-//	  prefix: "tier:"                   # every column "tier:<name>" is tier <name>
+//	  prefix: "tier:"                   # every column "tier:<name>" is tier <name>;
+//	                                    # a column "tier:" naming no tier is an error
 //	skip:
 //	  - when: Type in ["grouped", "external"]
 //	    reason: "{Type} products are not imported"   # {Column} is replaced by the cell

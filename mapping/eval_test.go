@@ -100,7 +100,7 @@ func TestExpressionHelpers(t *testing.T) {
 }
 
 func TestCompileErrors(t *testing.T) {
-	header := []string{"Handle", "Title", "Variant Grams", "Variant SKU", "Dup", "Dup"}
+	header := []string{"Handle", "Title", "Variant Grams", "Variant SKU", "Dup", "Dup", "tier:", "tier:  ", "tier:Retail"}
 	tests := []struct {
 		name, src string
 		wantAll   []string
@@ -114,6 +114,7 @@ func TestCompileErrors(t *testing.T) {
 		{"unknown table", minimal + "variant:\n  upc: {expr: 'lookup(\"nope\", Title)'}\n", []string{`no table "nope"`}},
 		{"skip reason column", minimal + "skip:\n  - when: Title == \"\"\n    reason: \"{Titl} is empty\"\n", []string{`skip reason {Titl}`, `close matches: "Title"`}},
 		{"skip not bool", minimal + "skip:\n  - when: Title\n    reason: x\n", []string{"skip when", "bool"}},
+		{"tier column without a name", minimal + "tiers:\n  prefix: \"tier:\"\n", []string{"m.yaml:6:11", `column 7 of in.csv, "tier:"`, `column 8 of in.csv`, "names no pricing tier", `like "tier:Retail"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -170,12 +171,12 @@ skip:
     reason: "image-only row of {Handle}"
 `
 
-var shopifyHeader = []string{"Handle", "Title", "Notes", "Tags", "SKU", "Weight", "Qty", "Desc", "UPC", "O1N", "O1V", "O2N", "O2V", "Color", "Attrs", "Price", "tier:Wholesale", "tier:"}
+var shopifyHeader = []string{"Handle", "Title", "Notes", "Tags", "SKU", "Weight", "Qty", "Desc", "UPC", "O1N", "O1V", "O2N", "O2V", "Color", "Attrs", "Price", "tier:Wholesale"}
 
 func TestEvalRow(t *testing.T) {
 	p := program(t, shopifyLike, shopifyHeader...)
-	// Handle Title Notes Tags SKU Weight Qty Desc UPC O1N O1V O2N O2V Color Attrs Price tier:Wholesale tier:
-	r := eval(t, p, "h", " Shirt ", "", "a, b,,c", "S1", "1.50", "3", "", "u1", "Size", "M", "Title", "Default Title", "Red", "Fit=Slim", "9.90", "7", "")
+	// Handle Title Notes Tags SKU Weight Qty Desc UPC O1N O1V O2N O2V Color Attrs Price tier:Wholesale
+	r := eval(t, p, "h", " Shirt ", "", "a, b,,c", "S1", "1.50", "3", "", "u1", "Size", "M", "Title", "Default Title", "Red", "Fit=Slim", "9.90", "7")
 	if len(r.Errors) > 0 {
 		t.Fatal(r.Errors)
 	}
@@ -219,7 +220,7 @@ func TestEvalRow(t *testing.T) {
 	}
 
 	// Empty cells leave targets unset; a name-less pair keeps its slot.
-	r = eval(t, p, "h", "", "", "", "S2", "", "", "", "u2", "", "L", "", "", "", "", "9", "", "")
+	r = eval(t, p, "h", "", "", "", "S2", "", "", "", "u2", "", "L", "", "", "", "", "9", "")
 	if len(r.Errors) > 0 {
 		t.Fatal(r.Errors)
 	}
@@ -234,7 +235,7 @@ func TestEvalRow(t *testing.T) {
 	}
 
 	// Skip rule with a column in its reason.
-	r = eval(t, p, "h", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "")
+	r = eval(t, p, "h", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "")
 	if !r.Skip || r.SkipReason != "image-only row of h" {
 		t.Errorf("skip %v %q", r.Skip, r.SkipReason)
 	}

@@ -135,6 +135,8 @@ type OptionColumn struct {
 type TiersSpec struct {
 	Columns []TierSpec
 	Prefix  string
+	// PrefixPos is where the prefix is given, for messages.
+	PrefixPos Pos
 }
 
 // TierSpec is one explicitly mapped pricing tier.

@@ -409,7 +409,7 @@ func (d *decoder) tiers(t *TiersSpec, n ast.Node) {
 	for _, e := range es {
 		switch keyOf(e) {
 		case "prefix":
-			t.Prefix = d.str(e.Value, "tiers.prefix")
+			t.Prefix, t.PrefixPos = d.str(e.Value, "tiers.prefix"), nodePos(e.Value)
 			if t.Prefix == "" {
 				d.fail(e.Value, "tiers.prefix is empty; give the header prefix, like \"tier:\"")
 			}
