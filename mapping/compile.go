@@ -324,7 +324,7 @@ func (p *Program) prefixTiers(b *binder) {
 			b.fail(p.m.Tiers.PrefixPos, "tiers.prefix %q: column %d of %s, %q, names no pricing tier after the prefix; write the tier's name after it (like \"%sRetail\"), or rename or remove the column", pre, i+1, b.file, h, pre)
 			continue
 		}
-		spec := &ValueSpec{Target: "tier " + name, Column: h, Kind: KindNumber}
+		spec := &ValueSpec{Target: "tier " + name, Column: h, Kind: KindNumber, NotNegative: true}
 		p.tiers = append(p.tiers, tierProg{name: name, value: &valueProg{spec: spec, col: i, errCol: h}})
 	}
 }

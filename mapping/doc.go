@@ -75,6 +75,10 @@
 // fallback]), kv(s[, sep, assign]) ("k=v,k=v" to a map), list(s[, sep])
 // ("a|b|c" to a list) and text(x).
 //
+// Pricing-tier prices, variant weight, cost, supplier_cost and stock
+// (opening stock) must be 0 or more: a negative value is an error of the
+// row, naming its column and value, and is never sent.
+//
 // Every error in a mapping is an *Error with the line and column of the
 // YAML at fault and the values allowed there; Compile reports unknown
 // columns with the close matches in the header. Errors of a row are

@@ -258,7 +258,28 @@ func (p *Program) optional(v *valueProg, row []string, out *Row) Value {
 		p.fieldError(v, out, p.errValue(v, row), p.rule(v.spec.Kind))
 		return Value{}
 	}
+	if v.spec.NotNegative && negative(n, p.dec) {
+		p.fieldError(v, out, p.errValue(v, row), notNegativeRule(v.spec))
+		return Value{}
+	}
 	return Value{S: n, Set: true}
+}
+
+// negative reports whether s is a number below zero.
+func negative(s string, dec byte) bool {
+	n, ok := ParseNumber(s, dec)
+	return ok && strings.HasPrefix(n, "-")
+}
+
+func notNegativeRule(s *ValueSpec) string {
+	what := "a negative " + strings.ReplaceAll(s.Name, "_", " ")
+	switch {
+	case strings.HasPrefix(s.Target, "tier "):
+		what = "a negative price"
+	case s.Name == "stock":
+		what = "negative opening stock"
+	}
+	return "must be 0 or more: " + what + " is refused; correct the value, or leave the cell empty to leave it as it is"
 }
 
 func (p *Program) normalise(v *valueProg, s string) (string, bool) {

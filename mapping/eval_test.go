@@ -3,6 +3,7 @@ package mapping
 import (
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -507,5 +508,61 @@ func TestDeclaredFromFixedColumns(t *testing.T) {
 	}
 	if RoleProduct.String() != "product" || KindDate.String() != "date" {
 		t.Error("names of roles or kinds")
+	}
+}
+
+func TestEvalNegativeQuantities(t *testing.T) {
+	src := minimal + `variant:
+  weight: W
+  cost: C
+  supplier_cost: SC
+  stock: Q
+  low_stock_alert: L
+  description: D
+  notes: {expr: 'number(D) - 10', type: number}
+tiers:
+  columns:
+    Compare At Price: CAP
+  prefix: "tier:"
+`
+	header := []string{"Handle", "Title", "W", "C", "SC", "Q", "L", "D", "CAP", "tier:Retail"}
+	p := program(t, src, header...)
+	tests := []struct {
+		col, value, target, what string // what: the words of the rule; "" means no error
+	}{
+		{"W", "-0.5", "variant.weight", "a negative weight is refused"},
+		{"C", "-4.50", "variant.cost", "a negative cost is refused"},
+		{"SC", "-1", "variant.supplier_cost", "a negative supplier cost is refused"},
+		{"Q", "-3", "variant.stock", "negative opening stock is refused"},
+		{"CAP", "-19.99", "tier Compare At Price", "a negative price is refused"},
+		{"tier:Retail", "-1E2", "tier Retail", "a negative price is refused"},
+		{"W", "-0", "", ""},   // zero, however written
+		{"C", "0.00", "", ""}, // zero
+		{"L", "-1", "", ""},   // a low-stock alert is not a quantity held
+		{"D", "-5", "", ""},   // a description is text (and notes, number(D) - 10, is not a quantity)
+	}
+	for _, tt := range tests {
+		t.Run(tt.col+"="+tt.value, func(t *testing.T) {
+			cells := make([]string, len(header))
+			cells[0], cells[1], cells[7] = "h", "T", "20"
+			cells[slices.Index(header, tt.col)] = tt.value
+			r := eval(t, p, cells...)
+			if tt.what == "" {
+				if len(r.Errors) > 0 {
+					t.Fatalf("errors %v, want none", r.Errors)
+				}
+				return
+			}
+			if len(r.Errors) != 1 {
+				t.Fatalf("errors %v, want one", r.Errors)
+			}
+			e := r.Errors[0]
+			if e.Column != tt.col || e.Value != tt.value || e.Target != tt.target || !strings.Contains(e.Rule, "must be 0 or more: "+tt.what) {
+				t.Errorf("error %+v, want column %q value %q target %q rule %q", e, tt.col, tt.value, tt.target, tt.what)
+			}
+			if len(r.Variant.Fields) != 2 || r.Variant.Stock.Set || len(r.Tiers) != 0 {
+				t.Errorf("the negative value was kept: %+v %+v", r.Variant, r.Tiers)
+			}
+		})
 	}
 }

@@ -210,6 +210,9 @@ type ValueSpec struct {
 	HasDefault bool
 	// Split separates list values (tags, children); default ",".
 	Split string
+	// NotNegative is set for prices, costs, weights and opening stock: a
+	// negative number is an error of the row, not something to send.
+	NotNegative bool
 
 	Pos Pos
 }

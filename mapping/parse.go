@@ -204,6 +204,10 @@ var variantKinds = map[string]Kind{
 	"low_stock_alert": KindNumber, "stock": KindNumber,
 }
 
+// notNegative are the variant targets a negative number makes no sense
+// for (and the service refuses).
+var notNegative = []string{"weight", "cost", "supplier_cost", "stock"}
+
 // VariantTargets are the keys allowed under "variant": the writable
 // variant fields and "stock" (opening stock).
 var VariantTargets = append(slices.Clone(wire.VariantWriteFields), "stock")
@@ -218,6 +222,7 @@ func (d *decoder) variant(v *VariantSpec, n ast.Node) {
 			continue
 		}
 		s.Name = k
+		s.NotNegative = slices.Contains(notNegative, k)
 		switch k {
 		case "sku":
 			v.SKU = s
@@ -419,11 +424,11 @@ func (d *decoder) tiers(t *TiersSpec, n ast.Node) {
 				if strings.TrimSpace(name) == "" {
 					d.fail(te.Key, "tiers.columns: empty tier name")
 				}
-				t.Columns = append(t.Columns, TierSpec{
-					Name:  name,
-					Value: d.value(te.Value, "tier "+name, KindNumber),
-					Pos:   nodePos(te.Key),
-				})
+				v := d.value(te.Value, "tier "+name, KindNumber)
+				if v != nil {
+					v.NotNegative = true
+				}
+				t.Columns = append(t.Columns, TierSpec{Name: name, Value: v, Pos: nodePos(te.Key)})
 			}
 		}
 	}
