@@ -58,7 +58,9 @@
 //	expr: <expression>      an expression over the row; with column, the cell
 //	                        is `value` and an empty cell skips the expression
 //	type: text|number|integer|date   checks and normalises (numbers to
-//	                        canonical decimals like "1.5", dates to YYYY-MM-DD)
+//	                        canonical decimals like "1.5", dates to YYYY-MM-DD;
+//	                        a date with a time of day other than midnight is
+//	                        an error, see Dates)
 //	required: true          an empty value is an error
 //	clear_when_empty: true  an empty cell clears the target (otherwise an
 //	                        empty cell never erases anything)
@@ -71,9 +73,22 @@
 // builtins (trim, lower, upper, split, join, replace, hasPrefix, ...) there
 // are: number(s[, decimal]) (the source's decimal separator by default; ""
 // is 0), shift(s, places) (exact decimal shift: shift(value, -3) turns
-// grams into kilograms), date(s), default(s, fallback), lookup(table, key[,
+// grams into kilograms), date(s) (the date of s as YYYY-MM-DD, without
+// its time of day), default(s, fallback), lookup(table, key[,
 // fallback]), kv(s[, sep, assign]) ("k=v,k=v" to a map), list(s[, sep])
 // ("a|b|c" to a list) and text(x).
+//
+// # Dates
+//
+// Dates are written YYYY-MM-DD, or in one of source.date_formats, and may
+// be followed by a time of day ("2024-03-01 14:30", "2024-03-01T14:30:00Z",
+// "01/03/2024 2:30 PM"). No target takes a date and a time: a value of
+// type date keeps the date, and when the time is not midnight the row is
+// refused with an error saying so, since a merchant who meant the moment
+// would otherwise lose it without a word. To import the date alone, say
+// so with the date() helper: {column: Made, expr: date(value)} takes the
+// date of the cell and drops its time of day. A time of midnight
+// ("2024-03-01 00:00:00", how many exports write dates) is no error.
 //
 // Pricing-tier prices, variant weight, cost, supplier_cost and stock
 // (opening stock) must be 0 or more: a negative value is an error of the

@@ -253,13 +253,9 @@ func (p *Program) optional(v *valueProg, row []string, out *Row) Value {
 			return Value{}
 		}
 	}
-	n, ok := p.normalise(v, s)
-	if !ok {
-		p.fieldError(v, out, p.errValue(v, row), p.rule(v.spec.Kind))
-		return Value{}
-	}
-	if v.spec.NotNegative && negative(n, p.dec) {
-		p.fieldError(v, out, p.errValue(v, row), notNegativeRule(v.spec))
+	n, rule := p.normalise(v, s)
+	if rule != "" {
+		p.fieldError(v, out, p.errValue(v, row), rule)
 		return Value{}
 	}
 	return Value{S: n, Set: true}
@@ -282,17 +278,32 @@ func notNegativeRule(s *ValueSpec) string {
 	return "must be 0 or more: " + what + " is refused; correct the value, or leave the cell empty to leave it as it is"
 }
 
-func (p *Program) normalise(v *valueProg, s string) (string, bool) {
+// normalise checks s against v's kind and returns it in canonical form,
+// or the rule it breaks.
+func (p *Program) normalise(v *valueProg, s string) (n, rule string) {
+	ok := true
 	switch v.spec.Kind {
 	case KindNumber:
-		return ParseNumber(s, p.dec)
+		n, ok = ParseNumber(s, p.dec)
 	case KindInteger:
-		n, ok := ParseNumber(s, p.dec)
-		return n, ok && isWhole(n)
+		n, ok = ParseNumber(s, p.dec)
+		ok = ok && isWhole(n)
 	case KindDate:
-		return ParseDate(s, p.layouts)
+		var clock string
+		n, clock, ok = parseDateTime(s, p.layouts)
+		if ok && clock != "" {
+			return "", fmt.Sprintf("has a time of day, %s, and %s takes a date only: the time would be lost; write the date alone, or add expr: date(value) to this value's mapping to import the date without its time", clock, v.spec.Target)
+		}
+	default:
+		n = s
 	}
-	return s, true
+	switch {
+	case !ok:
+		return "", p.rule(v.spec.Kind)
+	case v.spec.NotNegative && negative(n, p.dec):
+		return "", notNegativeRule(v.spec)
+	}
+	return n, ""
 }
 
 func (p *Program) rule(k Kind) string {

@@ -566,3 +566,37 @@ tiers:
 		})
 	}
 }
+
+func TestEvalDateWithTimeOfDay(t *testing.T) {
+	src := minimal + `variant:
+  notes: {column: Made, type: date}
+  description: {column: Made, expr: date(value)}
+`
+	p := program(t, src, "Handle", "Title", "Made")
+	tests := []struct {
+		cell, notes, description, errHas string
+	}{
+		{"2024-03-01", "2024-03-01", "2024-03-01", ""},
+		{"2024-03-01 00:00:00", "2024-03-01", "2024-03-01", ""}, // midnight: nothing is lost
+		{"2024-03-01 14:30", "", "2024-03-01", "has a time of day, 14:30, and variant.notes takes a date only: the time would be lost"},
+		{"2024-03-01T09:00:00+01:00", "", "2024-03-01", "has a time of day, 09:00:00+01:00,"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cell, func(t *testing.T) {
+			r := eval(t, p, "h", "T", tt.cell)
+			fields := map[string]string{}
+			for _, f := range r.Variant.Fields {
+				fields[f.Name] = f.Value
+			}
+			if fields["notes"] != tt.notes || fields["description"] != tt.description {
+				t.Errorf("notes %q description %q, want %q %q", fields["notes"], fields["description"], tt.notes, tt.description)
+			}
+			switch {
+			case tt.errHas == "" && len(r.Errors) > 0:
+				t.Errorf("errors %v", r.Errors)
+			case tt.errHas != "" && (len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Rule, tt.errHas) || r.Errors[0].Column != "Made" || r.Errors[0].Value != tt.cell):
+				t.Errorf("errors %v, want one for column Made value %q with %q", r.Errors, tt.cell, tt.errHas)
+			}
+		})
+	}
+}

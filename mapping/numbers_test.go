@@ -94,6 +94,10 @@ func TestParseDate(t *testing.T) {
 		{"01/03/2024", nil, "", false},
 		{"2024-13-01", nil, "", false},
 		{"soon", []string{dmy}, "", false},
+		{"2024-03-01 soon", nil, "", false}, // not a time of day
+		{"2024-03-01 25:00", nil, "", false},
+		{"2024-03-01T", nil, "", false},
+		{"01/03/2024 14:30", []string{dmy}, "2024-03-01", true},
 	}
 	for _, tt := range tests {
 		got, ok := ParseDate(tt.in, tt.layouts)
@@ -104,6 +108,41 @@ func TestParseDate(t *testing.T) {
 	for _, bad := range []string{"YYYY-MM", "DD.MM.YYYY hh:mm x"} {
 		if _, err := goLayout(bad); err == nil {
 			t.Errorf("goLayout(%q) accepted", bad)
+		}
+	}
+}
+
+func TestParseDateTime(t *testing.T) {
+	dmy, err := goLayout("DD/MM/YYYY")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dmyhm, err := goLayout("DD/MM/YYYY HH:mm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		in          string
+		date, clock string // clock "": none, or midnight
+	}{
+		{"2024-03-01", "2024-03-01", ""},
+		{"2024-03-01 00:00", "2024-03-01", ""},
+		{"2024-03-01T00:00:00.000+02:00", "2024-03-01", ""},
+		{"2024-03-01 00:00:00 +0000 UTC", "2024-03-01", ""},
+		{"2024-03-01 12:00 AM", "2024-03-01", ""},
+		{"2024-03-01 14:30", "2024-03-01", "14:30"},
+		{"2024-03-01T10:00:00Z", "2024-03-01", "10:00:00Z"},
+		{"2024-03-01 00:00:00.5", "2024-03-01", "00:00:00.5"},
+		{"2024-03-01 12:00 PM", "2024-03-01", "12:00 PM"},
+		{"01/03/2024 14:30", "2024-03-01", "14:30"},       // a date format, then a time
+		{"01/03/2024 09:05:30", "2024-03-01", "09:05:30"}, // by the plain layout, then a time
+		{"01/03/2024 00:00", "2024-03-01", ""},
+		{"01/03/2024 2:30 PM", "2024-03-01", "2:30 PM"},
+	}
+	for _, tt := range tests {
+		date, clock, ok := parseDateTime(tt.in, []string{dmy, dmyhm})
+		if !ok || date != tt.date || clock != tt.clock {
+			t.Errorf("parseDateTime(%q) = %q, %q, %v; want %q, %q", tt.in, date, clock, ok, tt.date, tt.clock)
 		}
 	}
 }
