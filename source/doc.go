@@ -36,11 +36,28 @@
 //
 // # XLSX
 //
-// A worksheet is streamed: its XML and the shared strings are unzipped to
-// temporary files, not memory, once they exceed 1 MiB. Cells are read as
-// stored, not as formatted for display: 12.5 shown as "$12.50" reads
-// "12.5", and text keeps its leading zeros. Cells longer than Excel's
-// 32,767 characters are read whole, not cut.
+// A workbook is read part by part, straight from the ZIP archive: the
+// relationships, the workbook, the styles, the shared strings and the one
+// worksheet asked for, each streamed, never whole; other parts are not
+// unzipped. Cells are read as stored, not as formatted for display: 12.5
+// shown as "$12.50" reads "12.5", and text keeps its leading zeros. Cells
+// longer than Excel's 32,767 characters are read whole, not cut. Shared
+// strings are kept in memory up to 64 MiB, and beyond in a temporary file
+// that Close removes.
+//
+// Options.Limits bound what a workbook may cost, so that a small file that
+// unzips to gigabytes is refused before memory or disk run out: the sizes
+// in the ZIP directory are checked before anything is unzipped (each part
+// at most Limits.MaxPartSize, 4 GiB by default; the parts describing the
+// workbook at most 64 MiB), and no cell, nor any run of text, whitespace or
+// markup in a part, may be longer than Limits.MaxCellSize (1 MiB by
+// default; a row's cells four times that together). The error names the
+// file, the part and the limit.
+//
+// A file that is not a workbook (text, an old .xls, an OpenDocument
+// spreadsheet, a ZIP of other files) is refused with a message saying what
+// it is. A cell referring to a shared string the workbook does not have is
+// a RowError.
 //
 // Excel stores dates as day numbers and marks them only by the cell's
 // number format. A column is a date column when a numeric cell of the

@@ -43,6 +43,43 @@ type Options struct {
 	// UTF-8. Names are case-insensitive; "utf8", "cp1252" and "latin1" are
 	// accepted too.
 	Encoding string
+	// Limits bound what one file may cost to read; the zero value applies
+	// the defaults.
+	Limits Limits
+}
+
+// Default limits, used where Limits leaves a field 0.
+const (
+	DefaultMaxPartSize = 4 << 30
+	DefaultMaxCellSize = 1 << 20
+)
+
+// Limits bound what reading an XLSX workbook may cost, so that a small
+// file that unzips to gigabytes (by accident or on purpose) is refused with
+// a message instead of exhausting memory or disk.
+type Limits struct {
+	// MaxPartSize is the most bytes one part of an XLSX workbook (a
+	// worksheet, the shared strings, the styles) may unzip to; 0 means
+	// DefaultMaxPartSize (4 GiB). The sizes in the workbook's ZIP directory
+	// are checked before anything is unzipped, and a part that unzips to
+	// more than its directory says is refused as damaged.
+	MaxPartSize int64
+	// MaxCellSize is the most bytes one XLSX cell may hold, and so any run
+	// of text or markup in a part; 0 means DefaultMaxCellSize (1 MiB, far
+	// more than Excel's 32,767 characters). The cells of one row may hold
+	// four times that in all.
+	MaxCellSize int
+}
+
+// withDefaults fills the fields left 0.
+func (l Limits) withDefaults() Limits {
+	if l.MaxPartSize <= 0 {
+		l.MaxPartSize = DefaultMaxPartSize
+	}
+	if l.MaxCellSize <= 0 {
+		l.MaxCellSize = DefaultMaxCellSize
+	}
+	return l
 }
 
 // Source streams the data rows of one sheet or CSV file. It is meant for
@@ -219,4 +256,18 @@ func clip(s string) string {
 		return s
 	}
 	return string(r[:max]) + "…"
+}
+
+const nulMsg = "the cell holds a NUL character (code 0), which cannot be imported: " +
+	"the file may be damaged, or be UTF-16 text read as UTF-8 (then set the source encoding); remove the character"
+
+// nulColumn returns the 1-based column of the first cell holding a NUL
+// character, or 0.
+func nulColumn(cells []string) int {
+	for i, c := range cells {
+		if strings.IndexByte(c, 0) >= 0 {
+			return i + 1
+		}
+	}
+	return 0
 }

@@ -1,148 +1,227 @@
 package source
 
 import (
+	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/xuri/excelize/v2"
 )
 
-// xlsxOptions open workbooks for streaming: worksheets and shared strings
-// over 1 MiB are unzipped to temporary files instead of memory, and cells
-// are read raw (numbers as stored, not as formatted for display).
-//
-// Cells longer than 32,767 characters cannot exist in a valid workbook
-// (Excel's limit, which excelize also enforces by truncating on write);
-// reading does not truncate.
-var xlsxOptions = excelize.Options{UnzipXMLSizeLimit: 1 << 20, RawCellValue: true}
-
-// xlsxSource streams one worksheet with excelize's Rows iterator.
+// xlsxSource streams one worksheet of a workbook. It reads the package's
+// parts itself rather than through a spreadsheet library, so that it reads
+// only the parts it needs (workbook, relationships, styles, shared strings,
+// the sheet), each within Options.Limits and streamed, never whole.
 type xlsxSource struct {
 	name     string
 	sheet    string
-	f        *excelize.File
-	rows     *excelize.Rows
-	rowNum   int // number of the row rows is on
+	pkg      *xlsxPackage
+	sst      *sharedStrings
+	part     *xmlPart
+	rows     *sheetReader
 	header   []string
 	row      []string
 	dates    []dateKind // per column, nil when there are no date columns
 	date1904 bool
 }
 
+// workbookInfo is what the workbook part says: its sheets and where they
+// and the shared parts are.
+type workbookInfo struct {
+	sheets   []sheetInfo
+	date1904 bool
+	sst      string // shared strings part, "" when there is none
+	styles   string // styles part, "" when there is none
+}
+
+type sheetInfo struct{ name, part string }
+
 func openXLSX(path string, o Options) (*xlsxSource, error) {
-	f, err := excelize.OpenFile(path, xlsxOptions)
+	pkg, err := openPackage(path, o.Limits.withDefaults())
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot open as an XLSX workbook: %w", path, err)
+		return nil, err
 	}
-	s := &xlsxSource{name: path, f: f}
+	s := &xlsxSource{name: path, pkg: pkg}
 	if err := s.open(o); err != nil {
-		s.Close() // the sheet's rows too, when reading them had started
+		s.Close() // the sheet, the shared strings' temporary file too
 		return nil, err
 	}
 	return s, nil
 }
 
 func (s *xlsxSource) open(o Options) error {
-	sheets := s.f.GetSheetList()
-	if len(sheets) == 0 {
-		return fmt.Errorf("%s: the workbook has no sheets", s.name)
-	}
-	s.sheet = sheets[0]
-	if o.Sheet != "" {
-		s.sheet = ""
-		for _, name := range sheets {
-			if strings.EqualFold(name, o.Sheet) {
-				s.sheet = name
-				break
-			}
-		}
-		if s.sheet == "" {
-			return fmt.Errorf("%s: no sheet named %q: the workbook has %s", s.name, o.Sheet, quoteList(sheets))
-		}
-	}
-	props, err := s.f.GetWorkbookProps()
+	wb, err := readWorkbook(s.pkg)
 	if err != nil {
-		return fmt.Errorf("%s: %w", s.name, err)
+		return err
 	}
-	s.date1904 = props.Date1904 != nil && *props.Date1904
-
-	if s.rows, err = s.f.Rows(s.sheet); err != nil {
-		return fmt.Errorf("%s: sheet %q: %w", s.name, s.sheet, err)
+	sh, err := pickSheet(s.name, wb.sheets, o.Sheet)
+	if err != nil {
+		return err
 	}
-	for {
-		cells, err := s.nextRow(o.HeaderRow)
-		if err == io.EOF {
-			return fmt.Errorf("%s: sheet %q: no header row found at or below row %d: the sheet is empty there; check the sheet and header row settings", s.name, s.sheet, o.HeaderRow)
-		}
-		if err != nil {
+	s.sheet, s.date1904 = sh.name, wb.date1904
+	if wb.sst != "" && s.pkg.part(wb.sst) != nil {
+		if s.sst, err = loadSharedStrings(s.pkg, wb.sst); err != nil {
 			return err
 		}
-		if s.header = headerCells(cells); len(s.header) > 0 {
+	}
+	if s.part, err = s.pkg.openXML(sh.part, true); err != nil {
+		return err
+	}
+	s.rows = newSheetReader(s.part, s.sheet, s.sst, s.pkg.limits)
+	for {
+		if err := s.nextRow(); err != nil {
+			if _, ok := err.(*RowError); ok && s.rows.row < o.HeaderRow {
+				continue // a row above the header is not read
+			}
+			if err == io.EOF {
+				return fmt.Errorf("%s: sheet %q: no header row found at or below row %d: the sheet is empty there; check the sheet and header row settings", s.name, s.sheet, o.HeaderRow)
+			}
+			return err
+		}
+		if s.rows.row < o.HeaderRow {
+			continue
+		}
+		if col := nulColumn(s.rows.cells); col > 0 {
+			return &RowError{File: s.name, Sheet: s.sheet, Line: s.rows.row, Column: col, Msg: nulMsg}
+		}
+		if s.header = headerCells(s.rows.cells); len(s.header) > 0 {
 			break
 		}
 	}
 	s.row = make([]string, len(s.header))
-	if s.dates, err = scanDateColumns(s.name, s.f, s.sheet, s.rowNum); err != nil {
-		return fmt.Errorf("%s: sheet %q: reading cell formats: %w", s.name, s.sheet, err)
+	kinds, err := loadStyleKinds(s.pkg, wb.styles)
+	if err != nil {
+		return err
 	}
-	return nil
+	s.dates, err = scanDateColumns(s.pkg, sh.part, s.sheet, kinds, s.rows.row)
+	return err
 }
 
-// nextRow advances to the next non-empty row numbered from or above, and
-// returns its raw cells.
-func (s *xlsxSource) nextRow(from int) ([]string, error) {
-	for s.rows.Next() {
-		s.rowNum++
-		if s.rowNum < from {
-			continue
+// nextRow reads the next non-empty row; a row error in the header area is
+// fatal, since the header cannot be read.
+func (s *xlsxSource) nextRow() error {
+	for {
+		if err := s.rows.next(); err != nil {
+			return err
 		}
-		cells, err := s.rows.Columns(xlsxOptions)
-		if err != nil {
-			return nil, fmt.Errorf("%s: sheet %q: row %d: %w", s.name, s.sheet, s.rowNum, err)
-		}
-		if !allEmpty(cells) {
-			return cells, nil
+		if !allEmpty(s.rows.cells) {
+			return nil
 		}
 	}
-	if err := s.rows.Error(); err != nil {
-		return nil, fmt.Errorf("%s: sheet %q: after row %d: %w", s.name, s.sheet, s.rowNum, err)
+}
+
+// readWorkbook reads the workbook part and its relationships.
+func readWorkbook(p *xlsxPackage) (*workbookInfo, error) {
+	pkgRels, err := p.relationships("")
+	if err != nil {
+		return nil, err
 	}
-	return nil, io.EOF
+	wbPart := relTarget(pkgRels, "", "/officeDocument", "xl/workbook.xml")
+	rels, err := p.relationships(wbPart)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]string, len(rels))
+	for _, r := range rels {
+		byID[r.id] = resolve(wbPart, r.target)
+	}
+	wb := &workbookInfo{
+		sst:    relTarget(rels, wbPart, "/sharedStrings", "xl/sharedStrings.xml"),
+		styles: relTarget(rels, wbPart, "/styles", "xl/styles.xml"),
+	}
+	err = p.eachElement(wbPart, func(se xml.StartElement) error {
+		switch se.Name.Local {
+		case "workbookPr":
+			v := attr(se, "date1904")
+			wb.date1904 = v == "1" || v == "true"
+		case "sheet":
+			if len(wb.sheets) == maxListed {
+				return fmt.Errorf("more than %d sheets", maxListed)
+			}
+			wb.sheets = append(wb.sheets, sheetInfo{name: attr(se, "name"), part: byID[attr(se, "id")]})
+		}
+		return nil
+	})
+	return wb, err
+}
+
+// pickSheet returns the sheet named want (case-insensitive), or the first
+// one when want is "".
+func pickSheet(file string, sheets []sheetInfo, want string) (sheetInfo, error) {
+	if len(sheets) == 0 {
+		return sheetInfo{}, fmt.Errorf("%s: the workbook has no sheets", file)
+	}
+	sh := sheets[0]
+	if want != "" {
+		i := -1
+		for j, s := range sheets {
+			if strings.EqualFold(s.name, want) {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			names := make([]string, len(sheets))
+			for j, s := range sheets {
+				names[j] = s.name
+			}
+			return sheetInfo{}, fmt.Errorf("%s: no sheet named %q: the workbook has %s", file, want, quoteList(names))
+		}
+		sh = sheets[i]
+	}
+	if sh.part == "" {
+		return sheetInfo{}, fmt.Errorf("%s: sheet %q: the workbook does not say where the sheet's cells are: it is damaged; open it in your spreadsheet program and save it again", file, sh.name)
+	}
+	return sh, nil
 }
 
 func (s *xlsxSource) Name() string     { return s.name }
 func (s *xlsxSource) Header() []string { return s.header }
 
 func (s *xlsxSource) Next() ([]string, int, error) {
-	cells, err := s.nextRow(0)
-	if err != nil {
-		return nil, 0, err
+	var rowErr error
+	for {
+		rowErr = s.rows.next()
+		if rowErr != nil {
+			if _, ok := rowErr.(*RowError); !ok {
+				return nil, 0, rowErr
+			}
+		}
+		if rowErr != nil || !allEmpty(s.rows.cells) {
+			break
+		}
 	}
+	cells, line := s.rows.cells, s.rows.row
 	for i, k := range s.dates {
 		if k != notDate && i < len(cells) {
 			cells[i] = formatSerial(cells[i], k, s.date1904)
 		}
 	}
-	if col, width := fitRow(s.row, cells); col > 0 {
-		return s.row, s.rowNum, &RowError{File: s.name, Sheet: s.sheet, Line: s.rowNum,
+	col, width := fitRow(s.row, cells)
+	switch {
+	case rowErr != nil:
+		return s.row, line, rowErr
+	case col > 0:
+		return s.row, line, &RowError{File: s.name, Sheet: s.sheet, Line: line,
 			Msg: longRowMsg(width, len(s.header), col, cells[col-1])}
 	}
-	return s.row, s.rowNum, nil
+	if col := nulColumn(cells); col > 0 {
+		return s.row, line, &RowError{File: s.name, Sheet: s.sheet, Line: line, Column: col, Msg: nulMsg}
+	}
+	return s.row, line, nil
 }
 
 func (s *xlsxSource) Close() error {
-	if s.f == nil {
+	if s.pkg == nil {
 		return nil
 	}
-	var err error
-	if s.rows != nil {
-		err = s.rows.Close()
+	if s.part != nil {
+		s.part.Close()
 	}
-	if cerr := s.f.Close(); err == nil {
+	err := s.sst.Close()
+	if cerr := s.pkg.Close(); err == nil {
 		err = cerr
 	}
-	s.f = nil
+	s.pkg = nil
 	return err
 }
 

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -156,11 +157,106 @@ func TestXLSXDate1904(t *testing.T) {
 	}
 }
 
+// Files that are not workbooks say what they are and what to do, not
+// "EOF" or "zip: not a valid zip file".
 func TestXLSXNotAWorkbook(t *testing.T) {
-	p := writeFile(t, "broken.xlsx", []byte("sku,name\n"))
-	_, err := Open(p, Options{})
-	if err == nil || !strings.Contains(err.Error(), "broken.xlsx: cannot open as an XLSX workbook") {
-		t.Errorf("error %v", err)
+	tests := []struct {
+		name string
+		path func(t *testing.T) string
+		want string
+	}{
+		{"CSV text named .xlsx", func(t *testing.T) string { return writeFile(t, "broken.xlsx", []byte("sku,name\n")) },
+			"broken.xlsx: this is not an XLSX workbook: an .xlsx file is a ZIP archive and this one is not; if it holds CSV text, name it .csv or set format: csv in the mapping"},
+		{"an empty file", func(t *testing.T) string { return writeFile(t, "empty.xlsx", nil) },
+			"empty.xlsx: this is not an XLSX workbook"},
+		{"an old .xls renamed", func(t *testing.T) string { return writeFile(t, "old.xlsx", append(bytes.Clone(oleMagic), 0, 0, 0)) },
+			"old.xlsx: this is an old Excel .xls workbook or a password-protected .xlsx: save it in Excel as .xlsx without a password, or as .csv"},
+		{"a ZIP archive of other files", func(t *testing.T) string {
+			return writeZip(t, "photos.xlsx", []zipPart{{name: "photo.jpg", head: "\xff\xd8"}})
+		}, "photos.xlsx: this is a ZIP archive but not an Excel workbook (it has no xl/workbook.xml): if the catalog is inside it, unzip it and import that file"},
+		{"an OpenDocument spreadsheet", func(t *testing.T) string {
+			return writeZip(t, "sheet.xlsx", []zipPart{{name: "mimetype", head: "application/vnd.oasis.opendocument.spreadsheet"}})
+		}, "sheet.xlsx: this is an OpenDocument spreadsheet (.ods), not an XLSX workbook: save it as .xlsx or .csv"},
+		{"a cut-off workbook", func(t *testing.T) string {
+			p := writeZip(t, "cut.xlsx", workbookParts(headerRow, ""))
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return writeFile(t, "cut.xlsx", b[:len(b)/2])
+		}, "cut.xlsx: the workbook is damaged (zip: not a valid zip file): open it in your spreadsheet program and save it again as .xlsx"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := tt.path(t)
+			_, err := Open(p, Options{})
+			want := filepath.Join(filepath.Dir(p), tt.want)
+			if err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("error %v\nwant %s", err, want)
+			}
+		})
+	}
+}
+
+// A cell that refers to a shared string the workbook does not have is an
+// error on its row, not an empty cell.
+func TestXLSXSharedStringOutOfRange(t *testing.T) {
+	rows := headerRow + `<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2" t="s"><v>7</v></c></row>` +
+		`<row r="3"><c r="A3" t="s"><v>0</v></c></row>`
+	p := writeZip(t, "book.xlsx", workbookParts(rows, `<si><t>Tee</t></si>`))
+	got := readAll(t, openTestSource(t, p, Options{}))
+	want := []readRow{
+		{Line: 2, Cells: []string{"Tee", ""}, Err: p + `: sheet "Products": row 2, column 2: the cell refers to shared text "7", but the workbook holds 1 shared texts: ` +
+			"the workbook is damaged; open it in your spreadsheet program and save it again"},
+		{Line: 3, Cells: []string{"Tee", ""}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rows\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// Shared strings too many to keep in memory go to a temporary file, which
+// Close removes, as does a failed Open.
+func TestXLSXSharedStringsTemporaryFile(t *testing.T) {
+	defer func(m int) { sstMemory = m }(sstMemory)
+	sstMemory = 8
+	sst := `<si><t>Tee shirt</t></si><si><r><t>Hoo</t></r><r><t>die</t></r><rPh><t>phonetic</t></rPh></si><si><t>Cap_x000D_</t></si>`
+	rows := headerRow + `<row r="2"><c t="s"><v>1</v></c><c t="s"><v>2</v></c></row>` +
+		`<row r="3"><c t="s"><v>0</v></c><c t="s"><v>1</v></c></row>`
+
+	tempClean := emptyTempDir(t)
+	src, err := Open(writeZip(t, "book.xlsx", workbookParts(rows, sst)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readAll(t, src)
+	want := []readRow{{Line: 2, Cells: []string{"Hoodie", "Cap\r"}}, {Line: 3, Cells: []string{"Tee shirt", "Hoodie"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rows\n got %+v\nwant %+v", got, want)
+	}
+	if entries, _ := os.ReadDir(os.Getenv("TMPDIR")); len(entries) != 1 {
+		t.Errorf("%d temporary entries while reading, want the shared strings' directory", len(entries))
+	}
+	if err := src.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tempClean()
+
+	// The header row cannot be found: Open fails after the shared strings
+	// went to their file.
+	if _, err := Open(writeZip(t, "book.xlsx", workbookParts(rows, sst)), Options{HeaderRow: 9}); err == nil {
+		t.Fatal("no error for a header row below the data")
+	}
+	tempClean()
+}
+
+// NUL characters (Excel writes them _x0000_) are refused on their row.
+func TestXLSXNULIsARowError(t *testing.T) {
+	rows := headerRow + `<row r="2"><c t="inlineStr"><is><t>S1</t></is></c><c t="inlineStr"><is><t>a_x0000_b</t></is></c></row>`
+	p := writeZip(t, "book.xlsx", workbookParts(rows, ""))
+	got := readAll(t, openTestSource(t, p, Options{}))
+	if len(got) != 1 || got[0].Err != p+`: sheet "Products": row 2, column 2: `+nulMsg {
+		t.Errorf("rows %+v", got)
 	}
 }
 
@@ -201,9 +297,7 @@ func TestBuiltinDateKind(t *testing.T) {
 	}
 }
 
-// A failed open closes the sheet it had started reading: a sheet over the
-// unzip limit is read from a temporary file, whose handle must not stay
-// open.
+// A failed open closes the workbook and the sheet it had started reading.
 func TestXLSXFailedOpenLeavesNoFileOpen(t *testing.T) {
 	if _, err := os.ReadDir("/proc/self/fd"); err != nil {
 		t.Skip("needs /proc/self/fd:", err)
@@ -218,7 +312,7 @@ func TestXLSXFailedOpenLeavesNoFileOpen(t *testing.T) {
 	}
 	fds, _ := os.ReadDir("/proc/self/fd")
 	for _, fd := range fds {
-		if target, _ := os.Readlink("/proc/self/fd/" + fd.Name()); strings.Contains(target, "excelize-") {
+		if target, _ := os.Readlink("/proc/self/fd/" + fd.Name()); strings.Contains(target, "big.xlsx") || strings.Contains(target, "lading-xlsx-") {
 			t.Errorf("file %s is still open", target)
 		}
 	}

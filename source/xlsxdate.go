@@ -1,11 +1,9 @@
 package source
 
 import (
-	"archive/zip"
 	"encoding/xml"
 	"fmt"
 	"io"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -14,11 +12,10 @@ import (
 )
 
 // Excel stores dates as numbers (days since 1900 or 1904) and marks them as
-// dates only through the cell's number format. excelize's streaming Rows
-// does not expose a cell's style, and GetCellStyle loads the whole sheet
-// into memory. So the reader looks at the style of each cell in the header
-// row and the first dateScanRows rows below it, with a small scanner of its
-// own over the sheet's XML, and treats a column as a date column when any
+// dates only through the cell's number format. The reader looks at the
+// style of each cell in the header row and the first dateScanRows rows
+// below it, in a first pass over the sheet's XML, and treats a column as a
+// date column when any
 // numeric cell scanned there has a date or time format. In a date column,
 // numbers become "YYYY-MM-DD" (with " HH:MM:SS" when they carry a time of
 // day, or only "HH:MM:SS" for time formats); text cells stay as they are.
@@ -150,104 +147,104 @@ func customDateKind(code string) dateKind {
 	return notDate
 }
 
-// styleKinds classifies excelize style ids, caching the answers.
-type styleKinds struct {
-	f     *excelize.File
-	cache map[int]dateKind
-}
+// styleKinds maps a workbook's cell formats (the s attribute of a cell)
+// to the kind of date they show, from the styles part: each cellXfs/xf's
+// numFmtId, custom codes taken from numFmts.
+type styleKinds []dateKind
 
-func (s *styleKinds) kind(id int) dateKind {
-	if k, ok := s.cache[id]; ok {
-		return k
+// maxStyles bounds the cell formats read; Excel allows 64,000.
+const maxStyles = 1 << 16
+
+// loadStyleKinds reads the styles part name; a workbook without one has no
+// formats.
+func loadStyleKinds(p *xlsxPackage, name string) (styleKinds, error) {
+	if p.part(name) == nil {
+		return nil, nil
 	}
-	k := notDate
-	if st, err := s.f.GetStyle(id); err == nil && st != nil {
-		if st.CustomNumFmt != nil {
-			k = customDateKind(*st.CustomNumFmt)
+	custom := map[int]string{}
+	var ids []int
+	inCellXfs := false
+	err := p.eachElement(name, func(se xml.StartElement) error {
+		switch se.Name.Local {
+		case "numFmt":
+			if len(custom) == maxStyles {
+				return fmt.Errorf("more than %d number formats", maxStyles)
+			}
+			if id, err := strconv.Atoi(attr(se, "numFmtId")); err == nil {
+				custom[id] = attr(se, "formatCode")
+			}
+		case "cellXfs":
+			inCellXfs = true
+		case "cellStyleXfs", "cellStyles", "dxfs", "tableStyles", "colors", "extLst":
+			inCellXfs = false
+		case "xf":
+			if !inCellXfs {
+				return nil
+			}
+			if len(ids) == maxStyles {
+				return fmt.Errorf("more than %d cell formats, more than Excel allows", maxStyles)
+			}
+			id, _ := strconv.Atoi(attr(se, "numFmtId"))
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	kinds := make(styleKinds, len(ids))
+	for i, id := range ids {
+		if code, ok := custom[id]; ok {
+			kinds[i] = customDateKind(code)
 		} else {
-			k = builtinDateKind(st.NumFmt)
+			kinds[i] = builtinDateKind(id)
 		}
 	}
-	s.cache[id] = k
-	return k
+	return kinds, nil
+}
+
+func (k styleKinds) kind(id int) dateKind {
+	if id < 0 || id >= len(k) {
+		return notDate
+	}
+	return k[id]
 }
 
 // scanDateColumns reads the styles of the cells in rows firstRow to
-// firstRow+dateScanRows of sheet and returns, per 0-based column, how to
-// show its numbers; nil when no column holds dates.
-func scanDateColumns(path string, f *excelize.File, sheet string, firstRow int) ([]dateKind, error) {
-	zr, err := zip.OpenReader(path)
+// firstRow+dateScanRows of the worksheet part and returns, per 0-based
+// column, how to show its numbers; nil when no column holds dates.
+func scanDateColumns(p *xlsxPackage, part, sheet string, kinds styleKinds, firstRow int) ([]dateKind, error) {
+	if len(kinds) == 0 {
+		return nil, nil
+	}
+	x, err := p.openXML(part, true)
 	if err != nil {
 		return nil, err
 	}
-	defer zr.Close()
-	sheetPath, err := worksheetPath(&zr.Reader, sheet)
-	if err != nil {
-		return nil, err
-	}
-	part, err := zr.Open(sheetPath)
-	if err != nil {
-		return nil, fmt.Errorf("worksheet %s: %w", sheetPath, err)
-	}
-	defer part.Close()
-
-	kinds := styleKinds{f: f, cache: map[int]dateKind{}}
+	defer x.Close()
+	r := newSheetReader(x, sheet, nil, p.limits)
+	r.keepStyles = true
 	var cols []dateKind
-	d := xml.NewDecoder(part)
-	row, col := 0, 0
 	for {
-		tok, err := d.RawToken()
-		if err == io.EOF {
-			break
+		err := r.next()
+		if err == io.EOF || err == nil && r.row > firstRow+dateScanRows {
+			return trimKinds(cols), nil
 		}
-		if err != nil {
-			return nil, fmt.Errorf("worksheet %s: %w", sheetPath, err)
+		if _, ok := err.(*RowError); err != nil && !ok {
+			return nil, err
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
-			if ee, ok := tok.(xml.EndElement); ok && ee.Name.Local == "sheetData" {
-				break
-			}
+		if r.row < firstRow {
 			continue
 		}
-		switch se.Name.Local {
-		case "row":
-			row++
-			if r, err := strconv.Atoi(attr(se, "r")); err == nil {
-				row = r
-			}
-			col = 0
-			if row > firstRow+dateScanRows {
-				return trimKinds(cols), nil
-			}
-		case "c":
-			col++
-			if ref := attr(se, "r"); ref != "" {
-				if c, _, err := excelize.CellNameToCoordinates(ref); err == nil {
-					col = c
-				}
-			}
-			if row < firstRow {
-				continue
-			}
-			switch attr(se, "t") {
-			case "", "n", "d":
-			default:
-				continue
-			}
-			id, err := strconv.Atoi(attr(se, "s"))
-			if err != nil || id == 0 {
-				continue
-			}
+		for i, id := range r.styles {
 			if k := kinds.kind(id); k != notDate {
-				for len(cols) < col {
+				for len(cols) <= i {
 					cols = append(cols, notDate)
 				}
-				cols[col-1] = cols[col-1].merge(k)
+				cols[i] = cols[i].merge(k)
 			}
 		}
 	}
-	return trimKinds(cols), nil
 }
 
 func trimKinds(cols []dateKind) []dateKind {
@@ -255,80 +252,6 @@ func trimKinds(cols []dateKind) []dateKind {
 		if k != notDate {
 			return cols
 		}
-	}
-	return nil
-}
-
-func attr(se xml.StartElement, name string) string {
-	for _, a := range se.Attr {
-		if a.Name.Local == name {
-			return a.Value
-		}
-	}
-	return ""
-}
-
-// worksheetPath finds the ZIP part holding sheet, following the package
-// relationships the way Excel does: _rels/.rels names the workbook, the
-// workbook's relationships name each sheet's part.
-func worksheetPath(zr *zip.Reader, sheet string) (string, error) {
-	var pkgRels relationships
-	if err := readXMLPart(zr, "_rels/.rels", &pkgRels); err != nil {
-		return "", err
-	}
-	wbPath := "xl/workbook.xml"
-	for _, r := range pkgRels.Rels {
-		if strings.HasSuffix(r.Type, "/officeDocument") {
-			wbPath = strings.TrimPrefix(r.Target, "/")
-		}
-	}
-	var wb struct {
-		Sheets []struct {
-			Name string `xml:"name,attr"`
-			RID  string `xml:"http://schemas.openxmlformats.org/officeDocument/2006/relationships id,attr"`
-		} `xml:"sheets>sheet"`
-	}
-	if err := readXMLPart(zr, wbPath, &wb); err != nil {
-		return "", err
-	}
-	dir := path.Dir(wbPath)
-	var wbRels relationships
-	if err := readXMLPart(zr, path.Join(dir, "_rels", path.Base(wbPath)+".rels"), &wbRels); err != nil {
-		return "", err
-	}
-	for _, s := range wb.Sheets {
-		if s.Name != sheet {
-			continue
-		}
-		for _, r := range wbRels.Rels {
-			if r.ID == s.RID {
-				if strings.HasPrefix(r.Target, "/") {
-					return strings.TrimPrefix(path.Clean(r.Target), "/"), nil
-				}
-				return path.Join(dir, r.Target), nil
-			}
-		}
-	}
-	return "", fmt.Errorf("sheet %q: no worksheet part found in the workbook", sheet)
-}
-
-type relationships struct {
-	Rels []struct {
-		ID     string `xml:"Id,attr"`
-		Type   string `xml:"Type,attr"`
-		Target string `xml:"Target,attr"`
-	} `xml:"Relationship"`
-}
-
-// readXMLPart decodes a small XML part of the package.
-func readXMLPart(zr *zip.Reader, name string, v any) error {
-	f, err := zr.Open(name)
-	if err != nil {
-		return fmt.Errorf("part %s: %w", name, err)
-	}
-	defer f.Close()
-	if err := xml.NewDecoder(io.LimitReader(f, 16<<20)).Decode(v); err != nil {
-		return fmt.Errorf("part %s: %w", name, err)
 	}
 	return nil
 }
