@@ -6,14 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"lading/sandbox"
+	"lading/state"
 )
 
 // run runs the app with args and returns stdout, stderr and the error.
@@ -226,6 +230,178 @@ func TestPartialErrorReads(t *testing.T) {
 	} {
 		if got := tc.err.Error(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}
+
+// countingServer refuses every request (400, not tried again) and counts them: a usage
+// error must come before the first.
+func countingServer(t *testing.T) (string, *atomic.Int64) {
+	t.Helper()
+	var n atomic.Int64
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		http.Error(w, "no", http.StatusBadRequest)
+	}))
+	t.Cleanup(hs.Close)
+	return hs.URL, &n
+}
+
+// TestOutputThatIsAnInput names, as --results or --plan, a file lading
+// reads (the input, a link to it, the joined file, the mapping, the state):
+// the import must refuse before it reads or sends anything, name both
+// paths, and leave every file as it was.
+func TestOutputThatIsAnInput(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	base, requests := countingServer(t)
+	dir := t.TempDir()
+	at := func(name string) string { return filepath.Join(dir, name) }
+	catalog, err := os.ReadFile("../samples/catalog.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"catalog.csv": string(catalog),
+		"combos.csv":  "product_id,ref\n1,A\n",
+		"join.yaml":   "group:\n  key: id\nproduct:\n  name: name\nvariant:\n  sku: ref\njoin:\n  file: combos.csv\n  key: product_id\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(at(name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := state.Open(at("state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, err := os.ReadFile(at("state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["state.db"] = string(db)
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Symlink("catalog.csv", at("link.csv")))
+	must(os.Link(at("catalog.csv"), at("hard.csv")))
+	must(os.Symlink(dir, at("alias")))
+	must(os.Mkdir(at("sub"), 0o755))
+	in := at("catalog.csv")
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		input string
+		paths []string // both in the error
+	}{
+		{"results is the input", []string{"--results", in}, in, []string{in}},
+		{"results spelled otherwise", []string{"--results", at("sub/../catalog.csv")}, in, []string{at("sub/../catalog.csv"), in}},
+		{"results through a link", []string{"--results", at("link.csv")}, in, []string{at("link.csv"), in}},
+		{"input through a link", []string{"--results", in}, at("link.csv"), []string{in, at("link.csv")}},
+		{"results a hard link", []string{"--results", at("hard.csv")}, in, []string{at("hard.csv"), in}},
+		{"results through a linked directory", []string{"--results", at("alias/catalog.csv")}, in, []string{at("alias/catalog.csv"), in}},
+		{"dry run, results", []string{"--dry-run", "--results", in}, in, []string{in}},
+		{"dry run, plan", []string{"--dry-run", "--plan", at("link.csv")}, in, []string{at("link.csv"), in}},
+		{"results is the joined file", []string{"--mapping", at("join.yaml"), "--results", at("combos.csv")}, in, []string{at("combos.csv")}},
+		{"plan is the mapping", []string{"--mapping", at("join.yaml"), "--plan", at("join.yaml")}, in, []string{at("join.yaml")}},
+		{"results is the state", []string{"--results", at("state.db")}, in, []string{at("state.db")}},
+		{"dry run, plan is the state", []string{"--dry-run", "--plan", at("state.db")}, in, []string{at("state.db")}},
+		{"plan is the results", []string{"--plan", at("out.csv"), "--results", at("out.csv")}, in, []string{at("out.csv")}},
+		{"plan is the default results", []string{"--plan", in + ".results.csv"}, in, []string{in + ".results.csv"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			requests.Store(0)
+			flags := tc.flags
+			if !slices.Contains(flags, "--mapping") {
+				flags = append(flags, "--template", "generic")
+			}
+			if !slices.Contains(flags, "--state") {
+				flags = append(flags, "--state", at("state.db"))
+			}
+			args := append([]string{"--base-url", base, "--token", "t", "import"}, flags...)
+			_, _, err := run(t, append(args, tc.input)...)
+			var u *UsageError
+			if !errors.As(err, &u) {
+				t.Fatalf("err = %v (%T), want a UsageError", err, err)
+			}
+			for _, p := range tc.paths {
+				if !strings.Contains(err.Error(), p) {
+					t.Errorf("%q does not name %s", err, p)
+				}
+			}
+			if n := requests.Load(); n != 0 {
+				t.Errorf("%d requests sent before the error", n)
+			}
+			for name, text := range files {
+				if b, err := os.ReadFile(at(name)); err != nil || string(b) != text {
+					t.Errorf("%s changed (%v)", name, err)
+				}
+			}
+			if _, err := os.Stat(at("out.csv")); err == nil {
+				t.Error("out.csv written")
+			}
+		})
+	}
+
+	// mapping init --force --out the file it reads.
+	_, _, err = run(t, "mapping", "init", "--force", "--out", at("link.csv"), in)
+	var u *UsageError
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), at("link.csv")) {
+		t.Errorf("mapping init --out the input: err = %v, want a UsageError naming the paths", err)
+	}
+	if b, _ := os.ReadFile(in); string(b) != files["catalog.csv"] {
+		t.Error("mapping init overwrote its input")
+	}
+}
+
+// TestUnwritableOutput names outputs lading cannot create: the import must
+// say so before the first request, not after every write.
+func TestUnwritableOutput(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	base, requests := countingServer(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "catalog.csv")
+	b, err := os.ReadFile("../samples/catalog.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(in, b, 0o644)
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		want  string
+	}{
+		{"results in a missing directory", []string{"--results", filepath.Join(dir, "nodir", "r.csv")}, "nodir"},
+		{"results is a directory", []string{"--results", dir}, "is a directory"},
+		{"results under a file", []string{"--results", filepath.Join(in, "r.csv")}, "not a directory"},
+		{"plan in a missing directory", []string{"--plan", filepath.Join(dir, "nodir", "plan.json")}, "nodir"},
+		{"dry run, plan is a directory", []string{"--dry-run", "--plan", dir}, "is a directory"},
+		{"state under a file", []string{"--state", filepath.Join(in, "state.db")}, "not a directory"},
+		{"state is a directory", []string{"--state", dir}, "is a directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			requests.Store(0)
+			flags := tc.flags
+			if !slices.Contains(flags, "--state") {
+				flags = append(flags, "--state", filepath.Join(dir, "state.db"))
+			}
+			args := append([]string{"--base-url", base, "--token", "t", "import", "--template", "generic"}, flags...)
+			_, _, err := run(t, append(args, in)...)
+			var u *UsageError
+			if !errors.As(err, &u) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.flags[len(tc.flags)-2]) {
+				t.Errorf("err = %v (%T), want a UsageError naming %s and saying %q", err, err, tc.flags[len(tc.flags)-2], tc.want)
+			}
+			if n := requests.Load(); n != 0 {
+				t.Errorf("%d requests sent before the error", n)
+			}
+		})
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != "catalog.csv" {
+			t.Errorf("left %s behind", e.Name())
 		}
 	}
 }

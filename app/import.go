@@ -102,6 +102,9 @@ func runImport(c *cli.Context) error {
 	if bs := c.Int("batch-size"); bs < 1 || bs > wire.MaxWriteRecords {
 		return Usagef("--batch-size %d: want 1 to %d records per request", bs, wire.MaxWriteRecords)
 	}
+	if err := checkImportPaths(c, input, m); err != nil {
+		return err
+	}
 	client, token, err := newClient(c)
 	if err != nil {
 		return err

@@ -85,6 +85,10 @@ func mappingInit(c *cli.Context) error {
 		return Usagef("--header-row %d: want the number of the row holding the column names, 1 or more", n)
 	}
 	path := c.Args().First()
+	out, err := mappingOut(c, path)
+	if err != nil {
+		return err
+	}
 	src, err := source.Open(path, source.Options{Sheet: c.String("sheet"), HeaderRow: c.Int("header-row")})
 	if err != nil {
 		return &UsageError{Err: err}
@@ -92,17 +96,8 @@ func mappingInit(c *cli.Context) error {
 	header := src.Header()
 	src.Close()
 	name, text := mapping.Init(header, filepath.Base(path))
-	out := c.String("out")
-	if out == "" {
-		out = trimExt(path) + ".mapping.yaml"
-	}
 	if out == "-" {
 		_, err := env.Stdout.Write(text)
-		return err
-	}
-	if _, err := os.Stat(out); err == nil && !c.Bool("force") {
-		return Usagef("%s exists: pass --force to overwrite it, or --out another file", out)
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
 	if err := os.WriteFile(out, text, 0o644); err != nil {
@@ -116,6 +111,28 @@ func mappingInit(c *cli.Context) error {
 	fmt.Fprintf(env.Stdout, "wrote a starter mapping listing the %d columns of %s to %s\n", len(header), path, out)
 	fmt.Fprintf(env.Stdout, "edit it, then: lading import --mapping %s --dry-run %s\n", out, path)
 	return nil
+}
+
+// mappingOut is where mapping init writes the mapping of path ("-" for
+// stdout), checked before path is read: not path itself, not an existing
+// file unless --force, and writable.
+func mappingOut(c *cli.Context, path string) (string, error) {
+	out := c.String("out")
+	if out == "" {
+		out = trimExt(path) + ".mapping.yaml"
+	}
+	if out == "-" {
+		return out, nil
+	}
+	if err := checkOutputs([]namedPath{{"the file read", path}}, []namedPath{{"--out", out}}); err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(out); err == nil && !c.Bool("force") {
+		return "", Usagef("%s exists: pass --force to overwrite it, or --out another file", out)
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	return out, nil
 }
 
 func trimExt(p string) string { return p[:len(p)-len(filepath.Ext(p))] }
