@@ -405,3 +405,43 @@ func TestUnwritableOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestDryRunWritesOnlyWhatIsNamed: a dry run writes the plan and results
+// files it is given, and nothing else (no default results file, no state).
+func TestDryRunWritesOnlyWhatIsNamed(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	const token = "app-test-token-0123456789"
+	base := newSandbox(t, token)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "catalog.csv")
+	b, err := os.ReadFile("../samples/catalog.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(in, b, 0o644)
+	for _, tc := range []struct {
+		flags []string
+		want  []string // the files in dir after the run
+	}{
+		{nil, []string{"catalog.csv"}},
+		{[]string{"--plan", filepath.Join(dir, "plan.json")}, []string{"catalog.csv", "plan.json"}},
+		{[]string{"--results", filepath.Join(dir, "r.csv")}, []string{"catalog.csv", "r.csv"}},
+	} {
+		args := append([]string{"--base-url", base, "--token", token, "import", "--template", "generic", "--dry-run",
+			"--state", filepath.Join(dir, "state.db")}, tc.flags...)
+		if _, errOut, err := run(t, append(args, in)...); err != nil {
+			t.Fatalf("%v: %v\n%s", tc.flags, err, errOut)
+		}
+		entries, _ := os.ReadDir(dir)
+		var got []string
+		for _, e := range entries {
+			got = append(got, e.Name())
+			if e.Name() != "catalog.csv" {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%v: dry run left %v, want %v", tc.flags, got, tc.want)
+		}
+	}
+}
