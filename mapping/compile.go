@@ -49,6 +49,7 @@ type skipProg struct {
 	when   *compiledExpr
 	reason []reasonPart
 	src    string
+	pos    Pos
 }
 
 type reasonPart struct {
@@ -192,7 +193,7 @@ func (b *binder) value(s *ValueSpec) *valueProg {
 func (b *binder) skips(rules []SkipRule) []skipProg {
 	var out []skipProg
 	for _, r := range rules {
-		sp := skipProg{src: r.When}
+		sp := skipProg{src: r.When, pos: r.Pos}
 		sp.when = b.expr(r.When, r.Pos, "skip when", expr.AsBool())
 		sp.reason = b.reason(r.Reason, r.Pos)
 		out = append(out, sp)
@@ -229,7 +230,7 @@ func (b *binder) reason(s string, p Pos) []reasonPart {
 // error is an ErrorList.
 func (m *Mapping) Compile(file string, header []string) (*Program, error) {
 	b := newBinder(m, file, header, m.Source)
-	p := &Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source), formats: m.Source.DateFormats, by: m.Group.By}
+	p := &Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source), formats: m.Source.DateFormats, by: m.Group.By, vm: vm.VM{MemoryBudget: maxItems}}
 	p.skip = b.skips(m.Skip)
 	p.role = b.value(m.Group.Role)
 	p.key = b.value(m.Group.Key)
@@ -258,7 +259,7 @@ func (m *Mapping) CompileJoin(file string, header []string) (*Program, error) {
 		return nil, &Error{File: m.File, Msg: "the mapping has no join section"}
 	}
 	b := newBinder(m, file, header, m.Join.Source)
-	p := &Program{m: m, header: b.header, dec: decimalOf(m.Join.Source), layouts: layoutsOf(m.Join.Source), formats: m.Join.Source.DateFormats, join: true, by: ByParent}
+	p := &Program{m: m, header: b.header, dec: decimalOf(m.Join.Source), layouts: layoutsOf(m.Join.Source), formats: m.Join.Source.DateFormats, join: true, by: ByParent, vm: vm.VM{MemoryBudget: maxItems}}
 	p.skip = b.skips(m.Join.Skip)
 	p.parent = b.value(m.Join.Key)
 	p.bindVariant(b)
@@ -340,6 +341,6 @@ func (p *Program) Mapping() *Mapping { return p.m }
 func (p *Program) Clone() *Program {
 	c := *p
 	c.env = exprEnv{}
-	c.vm = vm.VM{}
+	c.vm = vm.VM{MemoryBudget: maxItems}
 	return &c
 }

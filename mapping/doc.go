@@ -78,6 +78,17 @@
 // fallback]), kv(s[, sep, assign]) ("k=v,k=v" to a map), list(s[, sep])
 // ("a|b|c" to a list) and text(x).
 //
+// An expression runs on every row, so what it may make is bounded: shift()
+// moves a decimal point at most 30 places; a text made by a helper
+// (repeat, replace, join, upper, lower, text, string), by + or as the
+// value is at most 1 MiB; the expressions of one row make at most 16 MiB
+// of text; the lists, ranges and maps an expression builds hold at most
+// 100,000 items; an expression has at most 1,000 parts. Going over a
+// limit is an error naming the limit and where the expression is in the
+// mapping file (a Compile error when the amount is written out, like
+// shift(value, 3000000000)). expr's toJSON, toBase64, concat and flatten,
+// which can copy a text or a list many times over, are not available.
+//
 // # Dates
 //
 // Dates are written YYYY-MM-DD, or in one of source.date_formats, and may

@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,12 +12,12 @@ import (
 // RowErrors) when a value is invalid; the other values are still filled.
 func (p *Program) Eval(row []string, out *Row) error {
 	out.reset()
-	p.env.R = row
+	p.env.R, p.env.made = row, 0
 	defer func() { p.env.R = nil }()
 
 	for i := range p.skip {
 		s := &p.skip[i]
-		hit, ok := p.cond(s.when, row, out, "skip when", s.src)
+		hit, ok := p.cond(s.when, row, out, "skip when", s.src, s.pos)
 		if ok && hit {
 			out.Skip = true
 			out.SkipReason = s.render(row)
@@ -124,7 +125,7 @@ func (p *Program) variant(row []string, out *Row) {
 		}
 	}
 	if p.optWhen != nil {
-		if hit, ok := p.cond(p.optWhen, row, out, "options.when", p.m.Options.When.Expr); !ok || !hit {
+		if hit, ok := p.cond(p.optWhen, row, out, "options.when", p.m.Options.When.Expr, p.m.Options.When.Pos); !ok || !hit {
 			return
 		}
 	}
@@ -172,7 +173,7 @@ func (p *Program) addOption(out *Row, o Option) {
 // declared reads, on a product row, the attributes and their values.
 func (p *Program) declared(row []string, out *Row) {
 	if p.optWhen != nil {
-		if hit, ok := p.cond(p.optWhen, row, out, "options.when", p.m.Options.When.Expr); !ok || !hit {
+		if hit, ok := p.cond(p.optWhen, row, out, "options.when", p.m.Options.When.Expr, p.m.Options.When.Pos); !ok || !hit {
 			return
 		}
 	}
@@ -210,10 +211,14 @@ func (p *Program) raw(v *valueProg, row []string, out *Row) (s string, list []st
 		p.env.Value = c
 		res, err := p.vm.Run(v.ex.prog, &p.env)
 		if err != nil {
-			p.fieldError(v, out, p.errValue(v, row), exprMessage(err))
+			p.fieldError(v, out, p.errValue(v, row), p.exprRule(err, "", v.spec.Pos))
 			return "", nil, false, false
 		}
-		s, list, isList = toText(res)
+		s, list, isList, err = resultOf(res)
+		if err != nil {
+			p.fieldError(v, out, p.errValue(v, row), p.exprRule(err, "", v.spec.Pos))
+			return "", nil, false, false
+		}
 		return strings.TrimSpace(s), list, isList, true
 	case v.spec.HasConst:
 		return v.spec.Const, nil, false, true
@@ -363,7 +368,7 @@ func (p *Program) required(v *valueProg, out *Row, why string) {
 }
 
 // cond runs a boolean expression; ok is false after an error.
-func (p *Program) cond(ce *compiledExpr, row []string, out *Row, target, src string) (hit, ok bool) {
+func (p *Program) cond(ce *compiledExpr, row []string, out *Row, target, src string, pos Pos) (hit, ok bool) {
 	if ce == nil {
 		return false, false
 	}
@@ -374,7 +379,7 @@ func (p *Program) cond(ce *compiledExpr, row []string, out *Row, target, src str
 		if len(ce.used) > 0 {
 			col, val = p.header[ce.used[0]], cell(row, ce.used[0])
 		}
-		out.Errors = append(out.Errors, FieldError{Column: col, Value: val, Target: target, Rule: exprMessage(err) + " (in " + src + ")"})
+		out.Errors = append(out.Errors, FieldError{Column: col, Value: val, Target: target, Rule: p.exprRule(err, src, pos)})
 		return false, false
 	}
 	b, _ := res.(bool)
@@ -393,6 +398,25 @@ func (p *Program) errValue(v *valueProg, row []string) string {
 
 func (p *Program) fieldError(v *valueProg, out *Row, value, rule string) {
 	out.Errors = append(out.Errors, FieldError{Column: v.errCol, Value: value, Target: v.spec.Target, Rule: rule})
+}
+
+// exprRule words the error of an expression (src, when given, is named)
+// for a row's message. When the expression went over a limit, the message
+// says where the expression is in the mapping file.
+func (p *Program) exprRule(err error, src string, pos Pos) string {
+	msg := exprMessage(err)
+	var le *limitError
+	limit := errors.As(err, &le)
+	if msg == "memory budget exceeded" {
+		msg, limit = fmt.Sprintf("the expression builds lists, ranges or maps of more than %d items in all, the most it may", maxItems), true
+	}
+	if src != "" {
+		msg += " (in " + src + ")"
+	}
+	if limit {
+		msg += fmt.Sprintf(" (the expression at %s:%d:%d)", p.m.File, pos.Line, pos.Column)
+	}
+	return msg
 }
 
 // exprMessage is the first line of a runtime error, without expr's

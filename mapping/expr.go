@@ -3,12 +3,14 @@ package mapping
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/checker/nature"
 	"github.com/expr-lang/expr/vm"
 )
 
@@ -17,12 +19,18 @@ import (
 type exprEnv struct {
 	R     []string `expr:"R"`
 	Value string   `expr:"value"`
+	// made counts the bytes of text the row's expressions made, against
+	// rowTextBudget.
+	made int
 }
 
 // helperNames are the functions this package adds to expr's builtins
 // (which already give trim, lower, upper, split, join, replace, hasPrefix,
 // ...).
 var helperNames = []string{"col", "number", "shift", "date", "default", "lookup", "kv", "list", "text"}
+
+// reservedNames are identifiers that never name a column.
+var reservedNames = append([]string{"R", "value", "$env", concatName}, helperNames...)
 
 // colPatcher rewrites col("Name") and bare identifiers that name a column
 // into R[i], and records what it could not resolve.
@@ -42,7 +50,9 @@ func (p *colPatcher) column(name string) (ast.Node, bool) {
 	if !slices.Contains(p.used, i) {
 		p.used = append(p.used, i)
 	}
-	return &ast.MemberNode{Node: &ast.IdentifierNode{Value: "R"}, Property: &ast.IntegerNode{Value: i}}, true
+	m := &ast.MemberNode{Node: &ast.IdentifierNode{Value: "R"}, Property: &ast.IntegerNode{Value: i}}
+	m.SetType(reflect.TypeFor[string]())
+	return m, true
 }
 
 func (p *colPatcher) Visit(node *ast.Node) {
@@ -72,13 +82,82 @@ func (p *colPatcher) Visit(node *ast.Node) {
 				}
 			}
 		}
+		p.call(n, id.Value)
 	case *ast.IdentifierNode:
-		if n.Value == "R" || n.Value == "value" || slices.Contains(helperNames, n.Value) {
+		if slices.Contains(reservedNames, n.Value) {
 			return
 		}
 		if repl, ok := p.column(n.Value); ok {
 			ast.Patch(node, repl)
 		}
+	case *ast.BinaryNode:
+		if n.Operator == "+" && mayBeText(n.Left) && mayBeText(n.Right) {
+			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: concatName}, Arguments: []ast.Node{n.Left, n.Right}})
+			p.withEnv((*node).(*ast.CallNode))
+		}
+	}
+}
+
+// mayBeText reports whether n is a text, or of a type known only when the
+// expression runs.
+func mayBeText(n ast.Node) bool {
+	k := n.Type().Kind()
+	return k == reflect.String || k == reflect.Interface
+}
+
+// call checks the constant arguments of a helper call against the limits
+// and passes $env to the helpers that make text.
+func (p *colPatcher) call(n *ast.CallNode, name string) {
+	switch name {
+	case "shift":
+		if places, ok := argInt(n, 1); ok && (places > maxShift || places < -maxShift) {
+			p.bad = fmt.Sprintf("shift(…, %d): a shift moves the decimal point at most %d places either way (shift(value, -3) turns grams into kilograms)", places, maxShift)
+		}
+	case "repeat":
+		if times, ok := argInt(n, 1); ok && times > maxText {
+			p.bad = fmt.Sprintf("repeat(…, %d): an expression may make a text of at most %d bytes (1 MiB)", times, maxText)
+		}
+	}
+	if slices.Contains(envHelpers, name) {
+		p.withEnv(n)
+	}
+}
+
+// withEnv passes the evaluation state as the first argument of n.
+func (p *colPatcher) withEnv(n *ast.CallNode) {
+	n.Arguments = append([]ast.Node{&ast.IdentifierNode{Value: "$env"}}, n.Arguments...)
+}
+
+// argInt returns argument i of n when it is a whole number written out.
+func argInt(n *ast.CallNode, i int) (int, bool) {
+	if i >= len(n.Arguments) {
+		return 0, false
+	}
+	switch a := n.Arguments[i].(type) {
+	case *ast.IntegerNode:
+		return a.Value, true
+	case *ast.UnaryNode:
+		if v, ok := a.Node.(*ast.IntegerNode); ok && a.Operator == "-" {
+			return -v.Value, true
+		}
+	}
+	return 0, false
+}
+
+// callRetyper makes the checker look at every call again. expr's checker
+// keeps the type it gave a call in its passes before the last and then
+// does not check the call's arguments: an unknown name inside a helper
+// call (number(Titel)) was met only when a row ran. expr runs a
+// "repeatable" patcher after its last pass but one, so this one forgets
+// the types of calls there.
+type callRetyper struct{}
+
+func (callRetyper) Reset()             {}
+func (callRetyper) ShouldRepeat() bool { return false }
+
+func (callRetyper) Visit(node *ast.Node) {
+	if n, ok := (*node).(*ast.CallNode); ok {
+		n.SetNature(nature.Nature{})
 	}
 }
 
@@ -91,108 +170,6 @@ func argString(n *ast.CallNode, i int) (string, bool) {
 		return "", false
 	}
 	return s.Value, true
-}
-
-// helpers returns the expr options defining this package's functions for
-// a source with decimal separator dec, date formats (as written, and as Go
-// layouts) and lookup tables.
-func helpers(dec byte, formats, layouts []string, tables map[string]map[string]string) []expr.Option {
-	str := func(v any) string {
-		switch x := v.(type) {
-		case string:
-			return x
-		case nil:
-			return ""
-		}
-		s, _, _ := toText(v)
-		return s
-	}
-	return []expr.Option{
-		expr.Function("col", func(p ...any) (any, error) {
-			return nil, fmt.Errorf("col() takes one column name in quotes")
-		}, new(func(string) string)),
-		expr.Function("number", func(p ...any) (any, error) {
-			s := strings.TrimSpace(str(p[0]))
-			d := dec
-			if len(p) > 1 {
-				if ds := str(p[1]); len(ds) == 1 {
-					d = ds[0]
-				}
-			}
-			if s == "" {
-				return 0.0, nil
-			}
-			c, ok := ParseNumber(s, d)
-			if !ok {
-				return nil, fmt.Errorf("number: %q is not a number (decimal %q)", s, string(d))
-			}
-			return strconv.ParseFloat(c, 64)
-		}, new(func(string) float64), new(func(string, string) float64)),
-		expr.Function("shift", func(p ...any) (any, error) {
-			s := strings.TrimSpace(str(p[0]))
-			if s == "" {
-				return "", nil
-			}
-			return ShiftNumber(s, dec, p[1].(int))
-		}, new(func(string, int) string)),
-		expr.Function("date", func(p ...any) (any, error) {
-			s := strings.TrimSpace(str(p[0]))
-			if s == "" {
-				return "", nil
-			}
-			d, ok := ParseDate(s, layouts)
-			if !ok {
-				return nil, fmt.Errorf("date: %q is not a date (%s)", s, dateFormatList(formats))
-			}
-			return d, nil
-		}, new(func(string) string)),
-		expr.Function("default", func(p ...any) (any, error) {
-			if s := str(p[0]); strings.TrimSpace(s) != "" {
-				return s, nil
-			}
-			return str(p[1]), nil
-		}, new(func(string, string) string)),
-		expr.Function("lookup", func(p ...any) (any, error) {
-			t := tables[str(p[0])]
-			k := strings.TrimSpace(str(p[1]))
-			if v, ok := t[k]; ok {
-				return v, nil
-			}
-			if len(p) > 2 {
-				return str(p[2]), nil
-			}
-			return "", nil
-		}, new(func(string, string) string), new(func(string, string, string) string)),
-		expr.Function("kv", func(p ...any) (any, error) {
-			sep, assign := ",", "="
-			if len(p) > 1 {
-				sep = str(p[1])
-			}
-			if len(p) > 2 {
-				assign = str(p[2])
-			}
-			pairs, err := parseKV(str(p[0]), sep, assign)
-			if err != nil {
-				return nil, err
-			}
-			m := make(map[string]string, len(pairs))
-			for _, kv := range pairs {
-				m[kv[0]] = kv[1]
-			}
-			return m, nil
-		}, new(func(string) map[string]string), new(func(string, string) map[string]string), new(func(string, string, string) map[string]string)),
-		expr.Function("list", func(p ...any) (any, error) {
-			sep := "|"
-			if len(p) > 1 {
-				sep = str(p[1])
-			}
-			return splitList(str(p[0]), sep), nil
-		}, new(func(string) []string), new(func(string, string) []string)),
-		expr.Function("text", func(p ...any) (any, error) {
-			return str(p[0]), nil
-		}, new(func(any) string)),
-		expr.DisableBuiltin("date"),
-	}
 }
 
 // splitList splits s on sep, trims the items and drops empty ones.
@@ -228,33 +205,60 @@ func parseKV(s, sep, assign string) ([][2]string, error) {
 	return out, nil
 }
 
-// toText converts an expression result to text or a list. Numbers become
-// canonical decimals; nil is "".
-func toText(v any) (s string, list []string, isList bool) {
+// resultOf converts an expression result to text or a list of texts.
+// Numbers become canonical decimals; nil is "". A map, or a list holding
+// lists or maps, is an error, as is a list longer in all than maxText.
+func resultOf(v any) (s string, list []string, isList bool, err error) {
 	switch x := v.(type) {
-	case nil:
-		return "", nil, false
-	case string:
-		return x, nil, false
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64), nil, false
-	case int:
-		return strconv.Itoa(x), nil, false
-	case int64:
-		return strconv.FormatInt(x, 10), nil, false
-	case bool:
-		return strconv.FormatBool(x), nil, false
 	case []string:
-		return "", x, true
+		return "", x, true, nil
 	case []any:
 		out := make([]string, 0, len(x))
+		size := 0
 		for _, e := range x {
-			t, _, _ := toText(e)
+			t, err := scalarOf(e)
+			if err != nil {
+				return "", nil, false, err
+			}
+			if size += len(t); size > maxText {
+				return "", nil, false, &limitError{fmt.Sprintf("the list's items are longer in all than %d bytes (1 MiB), the most an expression may make", maxText)}
+			}
 			out = append(out, t)
 		}
-		return "", out, true
+		return "", out, true, nil
 	}
-	return fmt.Sprint(v), nil, false
+	s, err = scalarOf(v)
+	return s, nil, false, err
+}
+
+// scalarOf is the text of a single value.
+func scalarOf(v any) (string, error) {
+	switch x := v.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return x, nil
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), nil
+	case int:
+		return strconv.Itoa(x), nil
+	case int64:
+		return strconv.FormatInt(x, 10), nil
+	case bool:
+		return strconv.FormatBool(x), nil
+	}
+	switch reflect.ValueOf(v).Kind() {
+	case reflect.Map:
+		return "", fmt.Errorf("the value is a map, not text; take one of its entries, like kv(Attributes)[\"Size\"]")
+	case reflect.Slice, reflect.Array:
+		return "", fmt.Errorf("a list inside a list is not text; join its items, like join(x, \",\")")
+	case reflect.Func, reflect.Chan, reflect.Pointer, reflect.Struct, reflect.Interface, reflect.UnsafePointer:
+		if t, ok := v.(fmt.Stringer); ok && reflect.ValueOf(v).Kind() == reflect.Struct {
+			return t.String(), nil // a time or a duration
+		}
+		return "", fmt.Errorf("the value is a %T, not text", v)
+	}
+	return fmt.Sprint(v), nil // other numbers
 }
 
 // compiledExpr is one expression bound to a header.
@@ -267,7 +271,7 @@ type compiledExpr struct {
 // what is wrong without position (the caller adds the mapping position).
 func compileExpr(src string, index map[string]int, header []string, opts []expr.Option, tables map[string]map[string]string, extra ...expr.Option) (*compiledExpr, error) {
 	p := &colPatcher{index: index, tables: tables}
-	all := append([]expr.Option{expr.Env(exprEnv{}), expr.Patch(p)}, opts...)
+	all := append([]expr.Option{expr.Env(exprEnv{}), expr.Patch(p), expr.Patch(callRetyper{})}, opts...)
 	all = append(all, extra...)
 	prog, err := expr.Compile(src, all...)
 	if p.bad != "" {
