@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"lading/api/wire"
 )
@@ -157,6 +158,13 @@ func compileCond(resource string, c Condition) (wireCond, error) {
 	if c.Attr == "" {
 		return wireCond{}, qe(RuleFilterable, "a condition names no attribute", wire.Filterable[resource])
 	}
+	if !utf8.ValidString(c.Attr) {
+		return wireCond{}, qe(RuleFilterable, fmt.Sprintf("attribute %q is not valid UTF-8 text", c.Attr), wire.Filterable[resource])
+	}
+	if c.Attr == wire.KeyOperation {
+		// {"operation": v, "operation": op} says nothing the service can read.
+		return wireCond{}, qe(RuleFilterable, fmt.Sprintf("attribute %q cannot be filtered on: the wire uses the name for the comparison", c.Attr), wire.Filterable[resource])
+	}
 	if resource != "" && !slices.Contains(wire.Filterable[resource], c.Attr) {
 		return wireCond{}, qe(RuleFilterable, fmt.Sprintf("attribute %q is not filterable on %s", c.Attr, resource), wire.Filterable[resource])
 	}
@@ -168,6 +176,10 @@ func compileCond(resource string, c Condition) (wireCond, error) {
 		return wireCond{}, qe(RuleOperation, fmt.Sprintf("operation %q on %q is not allowed", c.Op, c.Attr), wire.Operations)
 	}
 	v, err := condValue(c.Value)
+	if err == nil && !utf8.ValidString(v) {
+		// JSON would send U+FFFD instead: another value than the one asked for.
+		err = fmt.Errorf("%q is not valid UTF-8 text", v)
+	}
 	if err != nil {
 		return wireCond{}, qe(RuleValue, fmt.Sprintf("value of %q: %v", c.Attr, err), nil)
 	}
