@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -26,10 +27,11 @@ type Grouper struct {
 	last     int32 // index of the product of the previous row, or -1
 	slab     []Product
 	tags     map[string]string
-	// attrLists are the attribute lists of products, by their name ids.
-	attrLists map[string][]string
-	arena     arena
-	vchunk    []Variant // where products' variant lists are carved from
+	// attrLists are the attribute lists of products, by their name ids;
+	// tagLists their tag lists, by the tags.
+	attrLists, tagLists map[string][]string
+	arena               arena
+	vchunk              []Variant // where products' variant lists are carved from
 	// Names seen at each position of a row's fields and tiers: rows
 	// mostly repeat them, so most lookups are one string comparison.
 	fieldIDs, tierIDs [16]nameID
@@ -315,6 +317,29 @@ func (g *Grouper) tag(t string) string {
 	return s
 }
 
+// tagList interns tags and their list: products often share both. Lists
+// are shared, of exactly their length: appending to one copies it.
+func (g *Grouper) tagList(tags []string) []string {
+	key := g.buf[:0]
+	for _, t := range tags {
+		key = binary.AppendUvarint(key, uint64(len(t)))
+		key = append(key, t...)
+	}
+	g.buf = key
+	if l, ok := g.tagLists[string(key)]; ok {
+		return l
+	}
+	l := make([]string, len(tags))
+	for k, t := range tags {
+		l[k] = g.tag(t)
+	}
+	if g.tagLists == nil {
+		g.tagLists = map[string][]string{}
+	}
+	g.tagLists[string(key)] = l
+	return l
+}
+
 func (mt *meta) extra() *metaExtra {
 	if mt.x == nil {
 		mt.x = &metaExtra{}
@@ -349,10 +374,7 @@ func (g *Grouper) productFields(p *Product, mt *meta, ref RowRef, r *mapping.Row
 			p.TagsSet = true
 			mt.lines[3] = int32(ref.Line)
 			if len(r.Product.Tags) > 0 {
-				p.Tags = make([]string, len(r.Product.Tags))
-				for k, t := range r.Product.Tags {
-					p.Tags[k] = g.tag(t)
-				}
+				p.Tags = g.tagList(r.Product.Tags)
 			}
 		} else if !slices.Equal(p.Tags, r.Product.Tags) {
 			p.Errs = append(p.Errs, RowError{Row: ref, Column: ps.Tags.Describe(), Value: strings.Join(r.Product.Tags, ","), Target: "product.tags",

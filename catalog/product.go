@@ -81,7 +81,8 @@ type Product struct {
 	// Name, Description and Notes are set when some row gave them.
 	Name, Description, Notes Value
 	// Tags are the product's tags; TagsSet says a row gave them (an empty
-	// list then clears the tags).
+	// list then clears the tags). Products with the same tags may share
+	// the list: do not change it.
 	Tags    []string
 	TagsSet bool
 	// Attributes are the product's attribute names, in order: those its
