@@ -9,7 +9,9 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/metrics"
 	"syscall"
+	"time"
 
 	"golang.org/x/term"
 
@@ -46,27 +48,53 @@ func exitCode(err error) int {
 	return exitFailure
 }
 
-// memoryLimit is the Go heap's soft limit unless the environment sets one
-// (GOMEMLIMIT) or sets the collector's pace (GOGC). An import keeps every
-// row of its input until the results file is written, so its heap only
-// grows; with the collector's default pace the process would reach twice
-// what it holds. Under the limit the collector works harder instead. The
-// limit is sized for a 1,000,000-row catalog in 400 MB
-// (scripts/bench-import.sh measures it); a larger one still imports, more
-// slowly, as the collector then runs much of the time.
+// memoryLimit is the Go heap's first soft limit unless the environment
+// sets one (GOMEMLIMIT) or sets the collector's pace (GOGC). An import
+// keeps every row of its input until the results file is written, so its
+// heap only grows; at the collector's default pace the process would
+// reach twice what it holds. Under the limit the collector works harder
+// instead: a 1,000,000-row catalog imports in under 400 MB
+// (scripts/bench-import.sh measures it).
 const memoryLimit = 384 << 20
 
-// setMemoryLimit sets memoryLimit unless the user chose how the collector
-// works through GOMEMLIMIT or GOGC.
-func setMemoryLimit() {
+// limitCheck is how often manageMemory looks at the live heap.
+const limitCheck = 200 * time.Millisecond
+
+// manageMemory sets memoryLimit unless the user chose how the collector
+// works through GOMEMLIMIT or GOGC, then raises the limit as the live heap
+// outgrows it (see nextLimit).
+func manageMemory() {
 	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
 		return
 	}
 	debug.SetMemoryLimit(memoryLimit)
+	go func() {
+		limit := int64(memoryLimit)
+		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		for range time.Tick(limitCheck) {
+			metrics.Read(live)
+			if next := nextLimit(limit, int64(live[0].Value.Uint64())); next != limit {
+				limit = next
+				debug.SetMemoryLimit(limit)
+			}
+		}
+	}()
+}
+
+// nextLimit is the soft limit to keep when live bytes of heap are in use
+// under limit. A heap that nearly fills its limit would keep the
+// collector running without pause (a large catalog, or the account's
+// catalog read whole): the limit then grows to 1.5 times what is live, as
+// if the collector's pace were GOGC=50.
+func nextLimit(limit, live int64) int64 {
+	if live > limit/8*7 {
+		return live / 2 * 3
+	}
+	return limit
 }
 
 func main() {
-	setMemoryLimit()
+	manageMemory()
 	// The first Ctrl-C cancels the context: commands stop taking new work,
 	// finish what is in flight and record it. A second one kills the process.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

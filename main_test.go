@@ -33,7 +33,7 @@ func TestExitCode(t *testing.T) {
 	}
 }
 
-func TestSetMemoryLimit(t *testing.T) {
+func TestManageMemoryRespectsTheEnvironment(t *testing.T) {
 	const other = 1 << 40
 	for _, tc := range []struct {
 		name, env, value string
@@ -52,7 +52,7 @@ func TestSetMemoryLimit(t *testing.T) {
 			if tc.env != "" {
 				t.Setenv(tc.env, tc.value)
 			}
-			setMemoryLimit()
+			manageMemory()
 			if got := debug.SetMemoryLimit(-1); got != tc.want {
 				t.Errorf("limit %d, want %d", got, tc.want)
 			}
@@ -138,6 +138,24 @@ func TestExitCodesOfMistakes(t *testing.T) {
 		a := app.New(app.Env{Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }})
 		if err := a.Run(append([]string{"lading"}, args...)); exitCode(err) != 0 {
 			t.Errorf("%v: %v, want exit code 0", args, err)
+		}
+	}
+}
+
+func TestNextLimit(t *testing.T) {
+	const mib = 1 << 20
+	for _, tc := range []struct {
+		limit, live, want int64
+	}{
+		{384 * mib, 0, 384 * mib},
+		{384 * mib, 330 * mib, 384 * mib}, // a 1M-row dry run
+		{384 * mib, 336 * mib, 384 * mib},
+		{384 * mib, 337 * mib, 505.5 * mib},
+		{384 * mib, 2000 * mib, 3000 * mib},
+		{3000 * mib, 2000 * mib, 3000 * mib}, // never lowered
+	} {
+		if got := nextLimit(tc.limit, tc.live); got != tc.want {
+			t.Errorf("nextLimit(%d MiB, %d MiB) = %.1f MiB, want %.1f MiB", tc.limit/mib, tc.live/mib, float64(got)/mib, float64(tc.want)/mib)
 		}
 	}
 }
