@@ -49,6 +49,29 @@ func TestStorePermissionsAndOverwrite(t *testing.T) {
 	}
 }
 
+// TestMaskShowsLittle: a short token is masked whole; a long one shows at
+// most a quarter of itself, at its ends, to tell two apart.
+func TestMaskShowsLittle(t *testing.T) {
+	for _, tc := range []struct{ token, want string }{
+		{"", ""},
+		{"a", "********"},
+		{"abcdefghi", "********"},
+		{"abcdefghijklmno", "********"},
+		{"abcdefghijklmnop", "ab********op"},
+		{"abcdefghijklmnopqrstuvwx", "abc********vwx"},
+		{"0123456789abcdef0123456789abcdef", "0123********cdef"},
+		{"0123456789abcdef0123456789abcdef0123456789", "0123********6789"},
+	} {
+		got := Mask(tc.token)
+		if got != tc.want {
+			t.Errorf("Mask(%q) = %q, want %q", tc.token, got, tc.want)
+		}
+		if shown := len(strings.ReplaceAll(got, "*", "")); shown > len(tc.token)/4 {
+			t.Errorf("Mask(%q) = %q shows %d of its %d characters", tc.token, got, shown, len(tc.token))
+		}
+	}
+}
+
 func TestMaskNeverShowsWholeToken(t *testing.T) {
 	for _, tok := range []string{"", "abc", "12345678", "abcdefghijklmnop"} {
 		m := Mask(tok)

@@ -33,12 +33,20 @@ func (c Credential) String() string {
 	return fmt.Sprintf("%s token %s", c.BaseURL, Mask(c.Token))
 }
 
-// Mask shows enough of a token to tell two apart and never the whole of it.
+// Mask shows enough of a token to tell two apart and never much of it: a
+// token shorter than 16 characters not at all, a longer one an eighth at
+// each end (at most 4 characters). The stars do not tell its length.
 func Mask(token string) string {
-	if len(token) <= 8 {
-		return strings.Repeat("*", len(token))
+	const stars = "********"
+	r := []rune(token)
+	switch {
+	case len(r) == 0:
+		return ""
+	case len(r) < 16:
+		return stars
 	}
-	return token[:4] + strings.Repeat("*", 8) + token[len(token)-4:]
+	n := min(len(r)/8, 4)
+	return string(r[:n]) + stars + string(r[len(r)-n:])
 }
 
 // Store is a JSON file of credentials, keyed by normalised base URL, written
