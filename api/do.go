@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptrace"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -261,12 +262,32 @@ func (c *Client) apiError(path string, status int, body []byte) *APIError {
 	return e
 }
 
-// redact removes the token from s.
+// redactAnywhereLen is the length from which a token is redacted wherever
+// it appears. A shorter one would also match ordinary text (a token "a"
+// is in most words), so it is redacted only where credentials are known
+// to be: the access_token header (see writeHeaders) and credentialFields.
+const redactAnywhereLen = 16
+
+// credentialFields are the values of credentials in JSON ("access_token":
+// "…") and in URLs and forms (access_token=…).
+var credentialFields = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`("(?:access_token|refresh_token|client_secret)"\s*:\s*)"(?:[^"\\]|\\.)*"`), `${1}"` + redacted + `"`},
+	{regexp.MustCompile(`(?i)\b((?:access_token|refresh_token|client_secret)=)[^&\s",;}]+`), `${1}` + redacted},
+}
+
+// redact removes the token from s: its credential fields always, and the
+// token's text anywhere once it is long enough not to match other text.
 func (c *Client) redact(s string) string {
-	if c.token == "" {
-		return s
+	for _, f := range credentialFields {
+		s = f.re.ReplaceAllString(s, f.with)
 	}
-	return strings.ReplaceAll(s, c.token, redacted)
+	if len(c.token) >= redactAnywhereLen {
+		s = strings.ReplaceAll(s, c.token, redacted)
+	}
+	return s
 }
 
 const redacted = "[REDACTED]"
