@@ -137,8 +137,12 @@ func TestPacingShort(t *testing.T) {
 	got := r.achieved(p.reads)
 	t.Logf("%d reads in %v: %.1f/s (%.0f%% of %.0f/s); sandbox throttled %d; client %+v",
 		p.reads, r.elapsed.Round(time.Millisecond), got, 100*got/p.rate, p.rate, r.throttled, r.stats)
-	if got < 0.9*p.rate {
-		t.Errorf("achieved %.1f reads/s, want at least 90%% of %.0f/s", got, p.rate)
+	// At least 75%: CI runs packages side by side on two cores, which
+	// slows the sandbox's answers; a pacer stuck low after the first
+	// throttles, what this catches, reaches far less (BenchmarkThrottledReads
+	// measures the real figure).
+	if got < 0.75*p.rate {
+		t.Errorf("achieved %.1f reads/s, want at least 75%% of %.0f/s", got, p.rate)
 	}
 	if got > p.ceiling()*1.05 {
 		t.Errorf("achieved %.1f reads/s, above the %.1f/s the sandbox allows: is it throttling?", got, p.ceiling())
