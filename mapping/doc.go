@@ -101,6 +101,14 @@
 // date of the cell and drops its time of day. A time of midnight
 // ("2024-03-01 00:00:00", how many exports write dates) is no error.
 //
+// # Size
+//
+// A mapping file is read whole and checked before its YAML is parsed: it
+// may be at most 64 MiB, and besides its lookup tables at most 2,000
+// lines (not counting blank lines and comments) or 256 KiB; [ and { may
+// nest 32 deep and its structure be indented at most 120 columns. Going
+// over is an *Error at the line and column where it happens.
+//
 // Pricing-tier prices, variant weight, cost, supplier_cost and stock
 // (opening stock) must be 0 or more: a negative value is an error of the
 // row, naming its column and value, and is never sent.

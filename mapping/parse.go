@@ -3,6 +3,7 @@ package mapping
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,25 +19,38 @@ import (
 
 // Load reads and parses the mapping file at path.
 func Load(path string) (*Mapping, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("mapping: %w", err)
 	}
-	return Parse(filepath.Base(path), data)
+	defer f.Close()
+	name := filepath.Base(path)
+	if fi, err := f.Stat(); err == nil {
+		if err := checkSize(name, fi.Size()); err != nil {
+			return nil, err
+		}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("mapping: %w", err)
+	}
+	return Parse(name, data)
 }
 
 // Parse parses a mapping file; name is used in messages. Every error is an
 // *Error with the line and column of the offending YAML and the values
 // allowed there.
 func Parse(name string, data []byte) (*Mapping, error) {
-	f, err := yparser.ParseBytes(data, 0)
+	if err := checkSize(name, int64(len(data))); err != nil {
+		return nil, err
+	}
+	tokens, err := tokenize(name, data)
 	if err != nil {
-		var ye yaml.Error
-		if errors.As(err, &ye) && ye.GetToken() != nil && ye.GetToken().Position != nil {
-			p := ye.GetToken().Position
-			return nil, &Error{File: name, Line: p.Line, Column: p.Column, Msg: "YAML syntax: " + ye.GetMessage()}
-		}
-		return nil, &Error{File: name, Msg: "YAML syntax: " + err.Error()}
+		return nil, err
+	}
+	f, err := yparser.Parse(tokens, 0)
+	if err != nil {
+		return nil, syntaxError(name, err)
 	}
 	d := &decoder{file: name}
 	m := &Mapping{File: name}
@@ -58,6 +72,16 @@ func Parse(name string, data []byte) (*Mapping, error) {
 		return nil, d.err
 	}
 	return m, nil
+}
+
+// syntaxError is the error of the YAML parser, at its line and column.
+func syntaxError(name string, err error) error {
+	var ye yaml.Error
+	if errors.As(err, &ye) && ye.GetToken() != nil && ye.GetToken().Position != nil {
+		p := ye.GetToken().Position
+		return &Error{File: name, Line: p.Line, Column: p.Column, Msg: "YAML syntax: " + ye.GetMessage()}
+	}
+	return &Error{File: name, Msg: "YAML syntax: " + err.Error()}
 }
 
 var topKeys = []string{"source", "group", "product", "variant", "options", "tiers", "skip", "join", "tables"}
