@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -20,12 +21,20 @@ type csvSource struct {
 	name   string
 	file   *os.File
 	r      *csv.Reader
+	text   *textReader
 	header []string
 	row    []string // reused for every Next
 	// guard is set when no decoder runs, so that invalid bytes are caught
 	// per row instead of silently becoming U+FFFD in the request bodies.
 	guard *utf8Guard
+
+	allowShort bool
+	short      int   // rows with fewer cells than the header
+	shortLines []int // the first maxShortLines of them
 }
+
+// maxShortLines is how many short rows' lines ShortRows keeps.
+const maxShortLines = 5
 
 func openCSV(path string, o Options) (*csvSource, error) {
 	f, err := os.Open(path)
@@ -64,23 +73,39 @@ func newCSVSource(name string, in io.Reader, o Options) (*csvSource, error) {
 		text = bufio.NewReaderSize(dec.NewDecoder().Reader(br), csvBufferSize)
 	}
 
+	sample, err := text.Peek(csvBufferSize)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, fmt.Errorf("%s: read: %w", name, err)
+	}
+	if len(sample) == 0 {
+		return nil, fmt.Errorf("%s: the file is empty: it has no header row and no data; check that the export finished", name)
+	}
+	if dec == nil && strings.TrimSpace(o.Encoding) == "" {
+		if enc := utf16WithoutBOM(sample); enc != "" {
+			return nil, fmt.Errorf("%s: the file looks like UTF-16 text without a byte order mark (every other byte is zero): "+
+				"set the source encoding to %s in the mapping, or save the file as UTF-8", name, enc)
+		}
+	}
+	// Old Mac line endings (CR alone): a first block with CRs and no LF.
+	crOnly := bytes.IndexByte(sample, '\n') < 0 && bytes.IndexByte(sample, '\r') >= 0
+	if crOnly {
+		sample = bytes.ReplaceAll(sample, []byte{'\r'}, []byte{'\n'})
+	}
+
 	delim := o.Delimiter
 	if delim == 0 {
-		sample, err := text.Peek(csvBufferSize)
-		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-			return nil, fmt.Errorf("%s: read: %w", name, err)
-		}
 		delim = DetectDelimiter(skipLines(sample, o.HeaderRow-1))
 	} else if !validDelimiter(delim) {
 		return nil, fmt.Errorf("%s: delimiter %q cannot separate cells: use one character other than a quote, a line break or the replacement character", name, delim)
 	}
 
-	r := csv.NewReader(text)
+	tr := &textReader{r: text, crOnly: crOnly}
+	r := csv.NewReader(bufio.NewReaderSize(tr, 64<<10))
 	r.Comma = delim
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
 	r.LazyQuotes = false
-	s := &csvSource{name: name, r: r}
+	s := &csvSource{name: name, r: r, text: tr, allowShort: o.AllowShortRows}
 	if dec == nil {
 		s.guard = guard
 	}
@@ -130,6 +155,11 @@ func (s *csvSource) readHeader(headerRow int) error {
 				return &RowError{File: s.name, Line: line, Column: col, Msg: notUTF8Msg}
 			}
 		}
+		if s.text.nul {
+			if col := nulColumn(rec); col > 0 {
+				return &RowError{File: s.name, Line: line, Column: col, Msg: nulMsg}
+			}
+		}
 		s.header = headerCells(rec)
 		if len(s.header) == 0 {
 			continue
@@ -154,17 +184,64 @@ func (s *csvSource) Next() ([]string, int, error) {
 			continue
 		}
 		line, _ := s.r.FieldPos(0)
-		if col, width := fitRow(s.row, rec); col > 0 {
-			return s.row, line, &RowError{File: s.name, Line: line,
-				Msg: longRowMsg(width, len(s.header), col, rec[col-1])}
-		}
-		if s.guard != nil && s.guard.invalid {
-			if col := invalidUTF8(rec); col > 0 {
-				return s.row, line, &RowError{File: s.name, Line: line, Column: col, Msg: notUTF8Msg}
-			}
-		}
-		return s.row, line, nil
+		return s.row, line, s.check(rec, line)
 	}
+}
+
+// check fits the record rec, read from line, into s.row and returns the
+// *RowError it deserves, if any.
+func (s *csvSource) check(rec []string, line int) error {
+	col, width := fitRow(s.row, rec)
+	if len(rec) < len(s.header) {
+		if s.atEnd() {
+			return &RowError{File: s.name, Line: line, Msg: fmt.Sprintf("the file seems cut off at this line: it is the last line, "+
+				"it has no line ending and %s where the header has %d; export the file again", cellCount(len(rec)), len(s.header))}
+		}
+		s.short++
+		if len(s.shortLines) < maxShortLines {
+			s.shortLines = append(s.shortLines, line)
+		}
+		if !s.allowShort {
+			return &RowError{File: s.name, Line: line, Msg: fmt.Sprintf("the row has %s but the header has %d: "+
+				"a cell was lost or a line was split (check the delimiters and quotes on this line); if rows may leave out their last cells, allow short rows in the mapping",
+				cellCount(len(rec)), len(s.header))}
+		}
+	}
+	if col > 0 {
+		return &RowError{File: s.name, Line: line, Msg: longRowMsg(width, len(s.header), col, rec[col-1])}
+	}
+	if s.guard != nil && s.guard.invalid {
+		if col := invalidUTF8(rec); col > 0 {
+			return &RowError{File: s.name, Line: line, Column: col, Msg: notUTF8Msg}
+		}
+	}
+	if s.text.nul {
+		if col := nulColumn(rec); col > 0 {
+			return &RowError{File: s.name, Line: line, Column: col, Msg: nulMsg}
+		}
+	}
+	return nil
+}
+
+// cellCount says "1 cell" or "n cells".
+func cellCount(n int) string {
+	if n == 1 {
+		return "1 cell"
+	}
+	return fmt.Sprintf("%d cells", n)
+}
+
+// atEnd reports whether the record just read is the last of the text and
+// has no line ending.
+func (s *csvSource) atEnd() bool {
+	return s.text.eof && s.r.InputOffset() == s.text.n && s.text.last != '\n'
+}
+
+// ShortRows returns how many rows had fewer cells than the header, and the
+// lines of the first few. With Options.AllowShortRows they were padded;
+// without, each was a RowError.
+func (s *csvSource) ShortRows() (count int, lines []int) {
+	return s.short, s.shortLines
 }
 
 func (s *csvSource) Close() error {
@@ -187,6 +264,8 @@ func (s *csvSource) fatalOrRowError(err error) error {
 	switch {
 	case errors.Is(pe.Err, csv.ErrBareQuote):
 		msg = `bare " in a cell that does not start with a quote: put the whole cell in double quotes and double each quote inside it ("")`
+	case errors.Is(pe.Err, csv.ErrQuote) && s.text.eof && s.r.InputOffset() == s.text.n:
+		msg = fmt.Sprintf(`the quoted cell opened on line %d is not closed before the end of the file: the file seems cut off, or a closing " is missing`, pe.StartLine)
 	case errors.Is(pe.Err, csv.ErrQuote) && pe.StartLine != pe.Line:
 		msg = fmt.Sprintf(`the quoted cell opened on line %d is not closed properly (a " inside it must be doubled as "", and the closing " must be followed by the delimiter or the end of the line)`, pe.StartLine)
 	case errors.Is(pe.Err, csv.ErrQuote):
@@ -222,4 +301,67 @@ func invalidUTF8(rec []string) int {
 		}
 	}
 	return 0
+}
+
+// textReader passes the CSV text to the parser. In a file with old Mac
+// line endings it turns every CR into LF (one byte for one, so offsets
+// stay true). It notes whether a NUL byte went through, and where the text
+// ended and with which byte, so that a last line without a line ending can
+// be told.
+type textReader struct {
+	r      io.Reader
+	crOnly bool
+	nul    bool
+	n      int64 // bytes passed
+	last   byte  // the last of them
+	eof    bool  // r is at its end
+}
+
+func (t *textReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	b := p[:n]
+	if t.crOnly {
+		for i := bytes.IndexByte(b, '\r'); i >= 0; i = bytes.IndexByte(b, '\r') {
+			b[i] = '\n'
+			b = b[i+1:]
+		}
+	}
+	if n > 0 {
+		t.n += int64(n)
+		t.last = p[n-1]
+		if !t.nul && bytes.IndexByte(p[:n], 0) >= 0 {
+			t.nul = true
+		}
+	}
+	if err == io.EOF {
+		t.eof = true
+	}
+	return n, err
+}
+
+// utf16WithoutBOM returns "utf-16le" or "utf-16be" when the start of
+// sample looks like UTF-16 text (most characters ASCII, so every other
+// byte zero), "" otherwise.
+func utf16WithoutBOM(sample []byte) string {
+	sample = sample[:min(len(sample), 1024)&^1]
+	if len(sample) < 4 {
+		return ""
+	}
+	var even, odd int
+	for i := 0; i < len(sample); i += 2 {
+		if sample[i] == 0 {
+			even++
+		}
+		if sample[i+1] == 0 {
+			odd++
+		}
+	}
+	pairs := len(sample) / 2
+	switch {
+	case odd*10 >= pairs*6 && even*10 < pairs:
+		return "utf-16le"
+	case even*10 >= pairs*6 && odd*10 < pairs:
+		return "utf-16be"
+	}
+	return ""
 }

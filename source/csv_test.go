@@ -97,13 +97,62 @@ func TestCSVSource(t *testing.T) {
 			},
 		},
 		{
-			name:   "tab and ragged rows padded, all-empty rows skipped",
+			name:   "tab, short rows padded when allowed, all-empty rows skipped",
 			file:   "c.tsv",
 			data:   "a\tb\tc\n1\n\t\t\n1\t2\t3\n",
+			opts:   Options{AllowShortRows: true},
 			header: []string{"a", "b", "c"},
 			rows: []readRow{
 				{Line: 2, Cells: []string{"1", "", ""}},
 				{Line: 4, Cells: []string{"1", "2", "3"}},
+			},
+		},
+		{
+			name:   "a short row is a row error naming the counts; reading goes on",
+			file:   "s.csv",
+			data:   "sku,name,stock\nA,Tee\nB,Cap,3\n",
+			header: []string{"sku", "name", "stock"},
+			rows: []readRow{
+				{Line: 2, Cells: []string{"A", "Tee", ""}, Err: "s.csv: line 2: the row has 2 cells but the header has 3: a cell was lost or a line was split " +
+					"(check the delimiters and quotes on this line); if rows may leave out their last cells, allow short rows in the mapping"},
+				{Line: 3, Cells: []string{"B", "Cap", "3"}},
+			},
+		},
+		{
+			name:   "a last line cut off is a row error, short rows allowed or not",
+			file:   "t.csv",
+			data:   "sku,option,stock,price\nA,Red,16,9.5\nB,Blue,1",
+			opts:   Options{AllowShortRows: true},
+			header: []string{"sku", "option", "stock", "price"},
+			rows: []readRow{
+				{Line: 2, Cells: []string{"A", "Red", "16", "9.5"}},
+				{Line: 3, Cells: []string{"B", "Blue", "1", ""}, Err: "t.csv: line 3: the file seems cut off at this line: it is the last line, " +
+					"it has no line ending and 3 cells where the header has 4; export the file again"},
+			},
+		},
+		{
+			name:   "a whole last line without a line ending is read",
+			file:   "w.csv",
+			data:   "sku,stock\r\nA,16\r\nB,1",
+			header: []string{"sku", "stock"},
+			rows:   []readRow{{Line: 2, Cells: []string{"A", "16"}}, {Line: 3, Cells: []string{"B", "1"}}},
+		},
+		{
+			name:   "CR line endings (Excel's CSV for Mac), a CR inside a quoted cell reads as LF",
+			file:   "m.csv",
+			data:   "Export\rsku;name\rK1;\"Tee\rshirt\"\rK2;Cap\r",
+			opts:   Options{HeaderRow: 2},
+			header: []string{"sku", "name"},
+			rows:   []readRow{{Line: 3, Cells: []string{"K1", "Tee\nshirt"}}, {Line: 5, Cells: []string{"K2", "Cap"}}},
+		},
+		{
+			name:   "a NUL character is a row error naming the column",
+			file:   "n.csv",
+			data:   "a,b\n1,x\x00y\n2,z\n",
+			header: []string{"a", "b"},
+			rows: []readRow{
+				{Line: 2, Cells: []string{"1", "x\x00y"}, Err: "n.csv: line 2, column 2: " + nulMsg},
+				{Line: 3, Cells: []string{"2", "z"}},
 			},
 		},
 		{
@@ -257,7 +306,14 @@ func TestOpenErrors(t *testing.T) {
 		opts             Options
 		want             string
 	}{
-		{"empty file", "e.csv", "", Options{}, "e.csv: no header row found at or below line 1"},
+		{"empty file", "e.csv", "", Options{}, "e.csv: the file is empty: it has no header row and no data"},
+		{"only a byte order mark", "b.csv", "\uFEFF", Options{}, "b.csv: the file is empty"},
+		{"only empty lines", "l.csv", "\n\r\n", Options{}, "l.csv: no header row found at or below line 1"},
+		{"NUL in the header", "h.csv", "a,b\x00\n1,2\n", Options{}, "h.csv: line 1, column 2: " + nulMsg},
+		{"UTF-16LE without a byte order mark", "u16.csv", "s\x00k\x00u\x00,\x00n\x00\n\x00", Options{},
+			"u16.csv: the file looks like UTF-16 text without a byte order mark (every other byte is zero): set the source encoding to utf-16le in the mapping, or save the file as UTF-8"},
+		{"UTF-16BE without a byte order mark", "u16be.csv", "\x00s\x00k\x00u\x00,\x00n\x00\n", Options{},
+			"u16be.csv: the file looks like UTF-16 text without a byte order mark (every other byte is zero): set the source encoding to utf-16be"},
 		{"header row beyond the end", "s.csv", "a\n1\n", Options{HeaderRow: 5}, "s.csv: no header row found at or below line 5"},
 		{"xlsx named csv", "w.csv", "PK\x03\x04rest", Options{}, "w.csv: this is an XLSX workbook, not a CSV file"},
 		{"unknown encoding", "u.csv", "a\n", Options{Encoding: "ebcdic"}, `u.csv: encoding "ebcdic" is not supported: use utf-8,`},
@@ -301,7 +357,23 @@ func TestCSVUnterminatedQuote(t *testing.T) {
 	p := writeFile(t, "q.csv", []byte("a,b\n1,\"open\n2,x\n"))
 	src := openTestSource(t, p, Options{})
 	rows := readAll(t, src)
-	if len(rows) != 1 || rows[0].Line != 2 || !strings.Contains(rows[0].Err, "the quoted cell opened on line 2 is not closed properly") {
+	if len(rows) != 1 || rows[0].Line != 2 || !strings.Contains(rows[0].Err, `the quoted cell opened on line 2 is not closed before the end of the file: the file seems cut off, or a closing " is missing`) {
 		t.Errorf("rows %+v", rows)
+	}
+}
+
+// With short rows allowed they are padded, and the source still counts
+// them and keeps the lines of the first few.
+func TestCSVShortRowsCounted(t *testing.T) {
+	data := "a,b\n" + strings.Repeat("1,2\n3\n", 7)
+	src := openTestSource(t, writeFile(t, "s.csv", []byte(data)), Options{AllowShortRows: true})
+	for _, r := range readAll(t, src) {
+		if r.Err != "" {
+			t.Fatalf("row error %s", r.Err)
+		}
+	}
+	n, lines := src.(interface{ ShortRows() (int, []int) }).ShortRows()
+	if n != 7 || !reflect.DeepEqual(lines, []int{3, 5, 7, 9, 11}) {
+		t.Errorf("ShortRows() = %d, %v", n, lines)
 	}
 }

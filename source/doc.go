@@ -29,10 +29,14 @@
 // from the first records at and below the header row (see DetectDelimiter).
 // Cells are quoted the RFC 4180 way: a quoted cell may hold delimiters and
 // line breaks, and doubles its quotes. Lines end with LF or CRLF; a CRLF
-// inside a quoted cell reads as LF. A lone CR is not a line break, so a file
-// saved with old Mac line endings reads as a single line. A malformed
-// record (a stray quote, a quoted cell never closed) is a RowError for the
-// line it starts on, and reading goes on.
+// inside a quoted cell reads as LF. A file whose first 256 KiB hold CRs and
+// no LF has old Mac line endings (Excel's "CSV (Macintosh)"): its CRs are
+// read as LFs. A malformed record (a stray quote, a quoted cell never
+// closed) is a RowError for the line it starts on, and reading goes on.
+//
+// An empty file is an error saying so. Text that looks like UTF-16 without
+// a byte order mark (every other byte zero) is an error asking for the
+// encoding setting, when none is given.
 //
 // # XLSX
 //
@@ -71,7 +75,13 @@
 //
 // The header row is the first non-empty row at or below Options.HeaderRow;
 // its cells are trimmed and trailing empty cells dropped. Empty rows are
-// skipped. Short rows are padded with empty cells; a row with non-empty
-// cells beyond the header is a RowError. A RowError concerns one row and
-// reading can go on past it; any other error from Next is fatal.
+// skipped. A row with non-empty cells beyond the header is a RowError. A
+// CSV row with fewer cells than the header is a RowError unless
+// Options.AllowShortRows, which pads it with empty cells; either way the
+// source counts them (ShortRows). The last line of a CSV file, when it has
+// no line ending and fewer cells than the header, is a RowError saying the
+// file seems cut off there. XLSX rows are padded (a sheet does not store
+// trailing empty cells). A cell holding a NUL character is a RowError
+// naming its column. A RowError concerns one row and reading can go on
+// past it; any other error from Next is fatal.
 package source

@@ -43,6 +43,14 @@ type Options struct {
 	// UTF-8. Names are case-insensitive; "utf8", "cp1252" and "latin1" are
 	// accepted too.
 	Encoding string
+	// AllowShortRows pads CSV rows that have fewer cells than the header
+	// with empty cells. Without it such a row is a RowError: a cell count
+	// that does not match the header usually means a cell was split or lost.
+	// The last line of a file, when it has no line ending and fewer cells
+	// than the header, is always a RowError: the file seems cut off there.
+	// XLSX rows are always padded (a sheet does not store trailing empty
+	// cells).
+	AllowShortRows bool
 	// Limits bound what one file may cost to read; the zero value applies
 	// the defaults.
 	Limits Limits
