@@ -109,6 +109,14 @@
 // nest 32 deep and its structure be indented at most 120 columns. Going
 // over is an *Error at the line and column where it happens.
 //
+// Lookup tables written one "key: value" a line, with plain or quoted
+// ('…', or "…" without escapes) keys and values and comments, are read
+// in time in proportion to their entries (200,000 entries in a fraction of
+// a second) and have no limit but the file's; other tables (flow style,
+// anchors, escapes, values over several lines) are read by the YAML
+// parser and count towards its limits. A key given twice in a table is
+// an error.
+//
 // Pricing-tier prices, variant weight, cost, supplier_cost and stock
 // (opening stock) must be 0 or more: a negative value is an error of the
 // row, naming its column and value, and is never sent.

@@ -44,16 +44,33 @@ func Parse(name string, data []byte) (*Mapping, error) {
 	if err := checkSize(name, int64(len(data))); err != nil {
 		return nil, err
 	}
-	tokens, err := tokenize(name, data)
+	rest, fast, err := fastTables(name, data)
 	if err != nil {
 		return nil, err
 	}
+	m, again, err := parse(name, rest, fast)
+	if again {
+		// The tables read on the side were not where the YAML parser
+		// found them: let it read the whole file.
+		m, _, err = parse(name, data, nil)
+	}
+	return m, err
+}
+
+// parse parses data, whose lookup tables in fast were read on the side.
+// again is true when the YAML parser did not find them where they were
+// read (or could not parse the rest without them).
+func parse(name string, data []byte, fast map[int]*fastTable) (m *Mapping, again bool, err error) {
+	tokens, err := tokenize(name, data)
+	if err != nil {
+		return nil, false, err
+	}
 	f, err := yparser.Parse(tokens, 0)
 	if err != nil {
-		return nil, syntaxError(name, err)
+		return nil, fast != nil, syntaxError(name, err)
 	}
-	d := &decoder{file: name}
-	m := &Mapping{File: name}
+	d := &decoder{file: name, fast: fast}
+	m = &Mapping{File: name}
 	var body ast.Node
 	if len(f.Docs) > 0 {
 		body = f.Docs[0].Body
@@ -62,16 +79,21 @@ func Parse(name string, data []byte) (*Mapping, error) {
 		d.fail(f.Docs[1].Body, "a mapping file holds one YAML document; remove the \"---\" separator")
 	}
 	if isNull(body) {
-		return nil, &Error{File: name, Line: 1, Column: 1, Msg: "the mapping is empty; it needs at least group.key and product.name"}
+		return nil, fast != nil, &Error{File: name, Line: 1, Column: 1, Msg: "the mapping is empty; it needs at least group.key and product.name"}
 	}
 	d.top(m, body)
 	if d.err == nil {
 		d.validate(m, body)
 	}
 	if d.err != nil {
-		return nil, d.err
+		return nil, false, d.err
 	}
-	return m, nil
+	for _, t := range fast {
+		if !t.used {
+			return nil, true, nil
+		}
+	}
+	return m, false, nil
 }
 
 // syntaxError is the error of the YAML parser, at its line and column.
@@ -508,6 +530,10 @@ func (d *decoder) tables(n ast.Node) map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for _, e := range d.entries(n, "tables") {
 		name := keyOf(e)
+		if t := d.fast[nodePos(e.Key).Line]; t != nil && t.name == name && isNull(e.Value) {
+			out[name], t.used = t.entries, true
+			continue
+		}
 		t := map[string]string{}
 		for _, te := range d.entries(e.Value, "tables."+name) {
 			t[keyOf(te)] = d.str(te.Value, "tables."+name+"."+keyOf(te))

@@ -14,6 +14,9 @@ import (
 type decoder struct {
 	file string
 	err  *Error
+	// fast are the lookup tables read on the side, by the line of their
+	// name (see fastTables).
+	fast map[int]*fastTable
 }
 
 func nodePos(n ast.Node) Pos {
