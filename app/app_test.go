@@ -426,6 +426,8 @@ func TestDryRunWritesOnlyWhatIsNamed(t *testing.T) {
 		{nil, []string{"catalog.csv"}},
 		{[]string{"--plan", filepath.Join(dir, "plan.json")}, []string{"catalog.csv", "plan.json"}},
 		{[]string{"--results", filepath.Join(dir, "r.csv")}, []string{"catalog.csv", "r.csv"}},
+		// Named, the default path is written too.
+		{[]string{"--results", filepath.Join(dir, "catalog.csv.results.csv")}, []string{"catalog.csv", "catalog.csv.results.csv"}},
 	} {
 		args := append([]string{"--base-url", base, "--token", token, "import", "--template", "generic", "--dry-run",
 			"--state", filepath.Join(dir, "state.db")}, tc.flags...)

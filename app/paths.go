@@ -142,7 +142,7 @@ func checkImportPaths(c *cli.Context, input string, m *mapping.Mapping) error {
 	dry := c.Bool("dry-run")
 	inputs := []namedPath{{"the input file", input}}
 	if m.Join != nil {
-		inputs = append(inputs, namedPath{"the file the mapping joins", joinedFile(input, m.Join.File)})
+		inputs = append(inputs, namedPath{"the file the mapping joins", importer.JoinedFile(input, m.Join.File)})
 	}
 	if f := c.String("mapping"); f != "" {
 		inputs = append(inputs, namedPath{"the --mapping file", f})
@@ -166,13 +166,4 @@ func checkImportPaths(c *cli.Context, input string, m *mapping.Mapping) error {
 		return nil
 	}
 	return checkStatePath(namedPath{"--state", stateFile.path})
-}
-
-// joinedFile is where the import reads a mapping's joined file: relative to
-// the input's directory.
-func joinedFile(input, file string) string {
-	if filepath.IsAbs(file) {
-		return file
-	}
-	return filepath.Join(filepath.Dir(input), file)
 }

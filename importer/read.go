@@ -89,10 +89,7 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, progress ReadPro
 		return nil, err
 	}
 	if m.Join != nil {
-		jf := m.Join.File
-		if !filepath.IsAbs(jf) {
-			jf = filepath.Join(filepath.Dir(path), jf)
-		}
+		jf := JoinedFile(path, m.Join.File)
 		in.Files = append(in.Files, jf)
 		if err := readFile(jf, sourceOptions(m.Join.Source), m.CompileJoin); err != nil {
 			return nil, fmt.Errorf("joined file: %w", err)
@@ -105,6 +102,15 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, progress ReadPro
 	in.Result.Errors = append(in.Result.Errors, rowErrs...)
 	in.Result.Rows += len(rowErrs)
 	return in, nil
+}
+
+// JoinedFile is where an import of input reads a mapping's joined file:
+// file itself when absolute, else relative to the input's directory.
+func JoinedFile(input, file string) string {
+	if filepath.IsAbs(file) {
+		return file
+	}
+	return filepath.Join(filepath.Dir(input), file)
 }
 
 // chunkRows is how many rows the reading goroutine hands over at a time.

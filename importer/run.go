@@ -50,8 +50,8 @@ type Options struct {
 	ReadIDs bool
 	// PlanFile, when set, receives the plan as JSON.
 	PlanFile string
-	// ResultsFile receives one line per input row (.csv or .xlsx); "" means
-	// DefaultResultsPath(Input).
+	// ResultsFile receives one line per input row (.csv or .xlsx); ""
+	// means DefaultResultsPath(Input), or none in a dry run.
 	ResultsFile string
 
 	Progress *Progress
@@ -182,9 +182,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 
-	if !o.DryRun || o.ResultsFile != DefaultResultsPath(o.Input) {
-		rep.Results = o.ResultsFile
-	}
+	rep.Results = o.ResultsFile
 	if rep.Rows, err = writeResults(rep.Results, in, plan); err != nil {
 		return nil, err
 	}
@@ -210,7 +208,7 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Mode == "" {
 		o.Mode = ModeUpsert
 	}
-	if o.ResultsFile == "" {
+	if o.ResultsFile == "" && !o.DryRun {
 		o.ResultsFile = DefaultResultsPath(o.Input)
 	}
 	return o, nil
