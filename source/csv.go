@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 )
@@ -56,7 +57,7 @@ func newCSVSource(name string, in io.Reader, o Options) (*csvSource, error) {
 	br := bufio.NewReaderSize(guard, csvBufferSize)
 	head, _ := br.Peek(4)
 	if bytes.HasPrefix(head, zipMagic) {
-		return nil, fmt.Errorf("%s: this is an XLSX workbook, not a CSV file: rename it to .xlsx or set format: xlsx", name)
+		return nil, zipAsCSVError(name, o.Format)
 	}
 	dec, err := csvDecoder(o.Encoding, head)
 	if err != nil {
@@ -114,6 +115,18 @@ func newCSVSource(name string, in io.Reader, o Options) (*csvSource, error) {
 	}
 	s.row = make([]string, len(s.header))
 	return s, nil
+}
+
+// zipAsCSVError explains that the file name, to be read as CSV (format
+// says why: given, or "" for the extension), is a workbook.
+func zipAsCSVError(name, format string) error {
+	switch ext := strings.ToLower(filepath.Ext(name)); {
+	case ext == ".xlsx" || ext == ".xlsm":
+		return fmt.Errorf("%s: this is an XLSX workbook, but the mapping reads it as CSV (format: %s): remove the format line from the mapping's source section, or set it to xlsx", name, format)
+	case strings.TrimSpace(format) != "":
+		return fmt.Errorf("%s: this is an XLSX workbook, not a CSV file: rename it to .xlsx and remove format: %s from the mapping's source section", name, format)
+	}
+	return fmt.Errorf("%s: this is an XLSX workbook, not a CSV file: rename it to .xlsx or set format: xlsx in the mapping", name)
 }
 
 // skipLines drops the first n lines of sample (titles above the header row),
