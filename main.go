@@ -55,7 +55,7 @@ func exitCode(err error) int {
 // reach twice what it holds. Under the limit the collector works harder
 // instead: a 1,000,000-row catalog imports in under 400 MB
 // (scripts/bench-import.sh measures it).
-const memoryLimit = 384 << 20
+const memoryLimit = 368 << 20
 
 // limitCheck is how often manageMemory looks at the live heap.
 const limitCheck = 200 * time.Millisecond
@@ -87,7 +87,7 @@ func manageMemory() {
 // catalog read whole): the limit then grows to 1.5 times what is live, as
 // if the collector's pace were GOGC=50.
 func nextLimit(limit, live int64) int64 {
-	if live > limit/8*7 {
+	if live > limit/10*9 {
 		return live / 2 * 3
 	}
 	return limit

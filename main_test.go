@@ -147,11 +147,11 @@ func TestNextLimit(t *testing.T) {
 	for _, tc := range []struct {
 		limit, live, want int64
 	}{
-		{384 * mib, 0, 384 * mib},
-		{384 * mib, 330 * mib, 384 * mib}, // a 1M-row dry run
-		{384 * mib, 336 * mib, 384 * mib},
-		{384 * mib, 337 * mib, 505.5 * mib},
-		{384 * mib, 2000 * mib, 3000 * mib},
+		{368 * mib, 0, 368 * mib},
+		{368 * mib, 305 * mib, 368 * mib}, // a 1M-row dry run
+		{368 * mib, 331 * mib, 368 * mib},
+		{368 * mib, 332 * mib, 498 * mib},
+		{368 * mib, 2000 * mib, 3000 * mib},
 		{3000 * mib, 2000 * mib, 3000 * mib}, // never lowered
 	} {
 		if got := nextLimit(tc.limit, tc.live); got != tc.want {
