@@ -96,47 +96,65 @@ func isTablesLine(l string) bool {
 // from into tables. It returns nil when the section is not laid out as a
 // mapping of names to mappings, one entry a line.
 func tableGroups(lines []string, from int) []*tableGroup {
+	names, end := tableNames(lines, from)
 	var groups []*tableGroup
-	var g *tableGroup
-	nameIndent := -1
-	for i := from; i < len(lines); i++ {
-		text := strings.TrimRight(lines[i], "\r\n")
-		content := strings.TrimLeft(text, " ")
-		indent := len(text) - len(content)
-		if content == "" || content[0] == '#' {
-			if g != nil {
-				g.last = i // blank or a comment, at any indentation
+	for n, first := range names {
+		next := end
+		if n+1 < len(names) {
+			next = names[n+1]
+		}
+		content, _ := splitIndent(lines[first])
+		g := &tableGroup{line: first + 1, first: first, last: next - 1, entries: make([]tableLine, 0, next-first-1)}
+		key, _, ok := simpleEntry(content)
+		g.name, g.simple = key, ok && !hasValue(content)
+		for i := first + 1; i < next && g.simple; i++ {
+			content, indent := splitIndent(lines[i])
+			if content == "" || content[0] == '#' {
+				continue
 			}
-			continue
-		}
-		if strings.ContainsAny(text, "\t\r") {
-			return nil
-		}
-		switch {
-		case indent == 0:
-			return groups // the next top-level key
-		case nameIndent < 0 || indent == nameIndent:
-			nameIndent = indent
-			g = &tableGroup{line: i + 1, first: i, last: i}
-			key, _, ok := simpleEntry(content)
-			g.name, g.simple = key, ok && !hasValue(content)
-			groups = append(groups, g)
-		case indent > nameIndent && g != nil:
-			g.last = i
 			if g.indent == 0 {
 				g.indent = indent
 			}
 			key, value, ok := simpleEntry(content)
-			if !ok || indent != g.indent {
-				g.simple = false
-				continue
-			}
+			g.simple = ok && indent == g.indent
 			g.entries = append(g.entries, tableLine{key: key, value: value, line: i + 1, column: indent + 1})
-		default:
-			return nil
 		}
+		groups = append(groups, g)
 	}
 	return groups
+}
+
+// tableNames returns the indices of the lines naming tables in the
+// section starting at index from, and the index of the line after the
+// section; no names when it is not laid out as a mapping of names to
+// mappings.
+func tableNames(lines []string, from int) (names []int, end int) {
+	nameIndent := -1
+	for i := from; i < len(lines); i++ {
+		content, indent := splitIndent(lines[i])
+		switch {
+		case content == "" || content[0] == '#':
+			// blank, or a comment at any indentation
+		case strings.ContainsAny(content, "\t\r"):
+			return nil, i
+		case indent == 0:
+			return names, i // the next top-level key
+		case nameIndent < 0 || indent == nameIndent:
+			nameIndent = indent
+			names = append(names, i)
+		case indent < nameIndent:
+			return nil, i
+		}
+	}
+	return names, len(lines)
+}
+
+// splitIndent returns a line without its end and leading spaces, and the
+// number of those spaces.
+func splitIndent(line string) (content string, indent int) {
+	text := strings.TrimRight(line, "\r\n")
+	content = strings.TrimLeft(text, " ")
+	return content, len(text) - len(content)
 }
 
 // hasValue reports whether a name line "name: ..." gives a value after
@@ -209,6 +227,9 @@ func simpleScalar(s string, key bool) (text, rest string, ok bool) {
 		}
 		return s[1 : 1+j], s[j+2:], true
 	case '\'':
+		if j := strings.IndexByte(s[1:], '\''); j >= 0 && (j+2 == len(s) || s[j+2] != '\'') {
+			return s[1 : 1+j], s[j+2:], true // no '' inside
+		}
 		var b strings.Builder
 		for i := 1; i < len(s); i++ {
 			if s[i] != '\'' {
