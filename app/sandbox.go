@@ -30,6 +30,7 @@ func sandboxCommand() *cli.Command {
 			&cli.IntFlag{Name: "throttle-status", Value: 429, Usage: "status of a throttled answer: 429 (with Retry-After) or 403 (the gateway's text)"},
 			&cli.Float64Flag{Name: "fail-rate", Usage: "fraction of requests answered 500 before anything is applied"},
 			&cli.Float64Flag{Name: "drop-rate", Usage: "fraction of writes applied and then left unanswered (connection closed)"},
+			&cli.Float64Flag{Name: "throttle-rate", Usage: "fraction of requests answered as throttled whatever the rate (Retry-After 1 s)"},
 			&cli.DurationFlag{Name: "latency", Usage: "delay added to every request"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "seed of the fault injection, for reproducible runs"},
 		},
@@ -69,6 +70,7 @@ func checkSandboxFlags(c *cli.Context) error {
 		atLeast(c, "burst", 1),
 		inRange(c, "fail-rate", 0, 1, "a fraction from 0 to 1, e.g. 0.1"),
 		inRange(c, "drop-rate", 0, 1, "a fraction from 0 to 1, e.g. 0.05"),
+		inRange(c, "throttle-rate", 0, 1, "a fraction from 0 to 1, e.g. 0.1"),
 		notNegative(c, "latency"),
 	} {
 		if err != nil {
@@ -94,6 +96,7 @@ func runSandbox(c *cli.Context) error {
 		ThrottleStatus: c.Int("throttle-status"),
 		FailRate:       c.Float64("fail-rate"),
 		DropRate:       c.Float64("drop-rate"),
+		ThrottleRate:   c.Float64("throttle-rate"),
 		Latency:        c.Duration("latency"),
 		Seed:           c.Int64("seed"),
 		Clients:        clients,

@@ -73,15 +73,16 @@ func retryAfterSeconds(d time.Duration) int64 {
 // faults draws the injected faults from one seeded generator so that a
 // given seed and request sequence always fault the same calls.
 type faults struct {
-	mu       sync.Mutex
-	rng      *rand.Rand
-	failRate float64
-	dropRate float64
-	latency  time.Duration
+	mu           sync.Mutex
+	rng          *rand.Rand
+	failRate     float64
+	dropRate     float64
+	throttleRate float64
+	latency      time.Duration
 }
 
 func newFaults(o Options) *faults {
-	return &faults{rng: rand.New(rand.NewSource(o.Seed)), failRate: o.FailRate, dropRate: o.DropRate, latency: o.Latency}
+	return &faults{rng: rand.New(rand.NewSource(o.Seed)), failRate: o.FailRate, dropRate: o.DropRate, throttleRate: o.ThrottleRate, latency: o.Latency}
 }
 
 // draw decides the faults of one call: fail (500 before applying) and drop
@@ -97,6 +98,15 @@ func (f *faults) draw(write bool) (fail, drop bool) {
 	fail = a < f.failRate
 	drop = !fail && write && b < f.dropRate
 	return fail, drop
+}
+
+// throttled decides whether a call is answered as throttled. It draws from
+// the generator only when the rate is set, so that the sequences of the
+// other faults stay as they were without it.
+func (f *faults) throttled() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.throttleRate > 0 && f.rng.Float64() < f.throttleRate
 }
 
 // sleep waits the configured latency or until ctx ends.

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -87,6 +88,39 @@ func TestFailRateSeeded(t *testing.T) {
 	if fails == 0 || fails == 20 {
 		t.Errorf("fail rate 0.5 gave %d of 20", fails)
 	}
+}
+
+// ThrottleRate answers a share of calls as throttled, seeded, with
+// Retry-After, whatever the configured rate.
+func TestThrottleRate(t *testing.T) {
+	pattern := func() []int {
+		e := newEnv(t, Options{ThrottleRate: 0.5, Seed: 7})
+		var out []int
+		for range 20 {
+			out = append(out, e.read(wire.ListPath(wire.Products), nil).status)
+		}
+		if c := e.srv.Counters(); c.Throttled != int64(countOf(out, http.StatusTooManyRequests)) {
+			t.Errorf("throttled counter %d for %v", c.Throttled, out)
+		}
+		return out
+	}
+	a, b := pattern(), pattern()
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Fatalf("same seed, different throttling: %v vs %v", a, b)
+	}
+	if n := countOf(a, http.StatusTooManyRequests); n == 0 || n == 20 || n+countOf(a, 200) != 20 {
+		t.Errorf("throttle rate 0.5 gave %v", a)
+	}
+}
+
+func countOf(xs []int, x int) int {
+	n := 0
+	for _, v := range xs {
+		if v == x {
+			n++
+		}
+	}
+	return n
 }
 
 func TestDropRate(t *testing.T) {

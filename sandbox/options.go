@@ -22,11 +22,14 @@ type Options struct {
 	// FailRate is the share of interface calls answered 500 before anything
 	// is applied; DropRate the share of writes applied and then answered by
 	// closing the connection; Latency is added to every interface call.
-	// Seed makes the fault sequence reproducible.
-	FailRate float64
-	DropRate float64
-	Latency  time.Duration
-	Seed     int64
+	// ThrottleRate is the share of interface calls answered as throttled
+	// (ThrottleStatus, Retry-After 1 s) whatever the rate, as a gateway
+	// under load does. Seed makes the fault sequence reproducible.
+	FailRate     float64
+	DropRate     float64
+	ThrottleRate float64
+	Latency      time.Duration
+	Seed         int64
 	// Clients are the OAuth clients allowed to authorize.
 	Clients []Client
 	// Logger receives one debug line per request; nil discards.

@@ -66,7 +66,7 @@ func New(opts Options) (*Server, error) {
 	if opts.ThrottleStatus != http.StatusTooManyRequests && opts.ThrottleStatus != http.StatusForbidden {
 		return nil, fmt.Errorf("sandbox: throttle status %d is not 429 or 403", opts.ThrottleStatus)
 	}
-	for _, r := range []float64{opts.FailRate, opts.DropRate} {
+	for _, r := range []float64{opts.FailRate, opts.DropRate, opts.ThrottleRate} {
 		if r < 0 || r > 1 {
 			return nil, fmt.Errorf("sandbox: fault rate %v is not between 0 and 1", r)
 		}
@@ -231,7 +231,11 @@ func (s *Server) serveInterface(w http.ResponseWriter, r *http.Request, path str
 	// Throttling is the gateway's, in front of everything else: a
 	// request is counted against its token's bucket when it arrives, not
 	// after the database has looked the token up.
-	if ok, wait := s.throttle.allow(tokenHash(r.Header.Get(wire.HeaderToken))); !ok {
+	ok, wait := s.throttle.allow(tokenHash(r.Header.Get(wire.HeaderToken)))
+	if ok && s.faults.throttled() {
+		ok, wait = false, time.Second
+	}
+	if !ok {
 		s.counters.update(func(c *Counters) { c.Throttled++ })
 		if s.opts.ThrottleStatus == http.StatusForbidden {
 			writeJSON(w, http.StatusForbidden, wire.ErrorBody{Message: wire.ThrottleText})
