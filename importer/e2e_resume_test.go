@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,9 +40,10 @@ var expected struct {
 	m map[[32]byte]snapshot
 }
 
-// expectedCatalog imports path into a fresh sandbox without faults and
-// returns what it holds: the catalog every interrupted import must end with.
-func expectedCatalog(t *testing.T, path string) snapshot {
+// expectedCatalog imports path, a catalog of variants rows, into a fresh
+// sandbox without faults and returns what it holds: the catalog every
+// interrupted import must end with.
+func expectedCatalog(t *testing.T, path string, variants int) snapshot {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -61,7 +63,7 @@ func expectedCatalog(t *testing.T, path string) snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Variants[importer.Created] != resumeProducts*resumeVariants {
+	if rep.Variants[importer.Created] != variants {
 		t.Fatalf("reference import created %v variants", rep.Variants)
 	}
 	s := ref.read()
@@ -160,7 +162,7 @@ func TestImportResumeDroppedAnswers(t *testing.T) {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			e := newEnv(t, sandbox.Options{DropRate: 0.3, Seed: seed})
 			in := e.generate("catalog.csv", resumeProducts, resumeVariants)
-			want := expectedCatalog(t, in)
+			want := expectedCatalog(t, in, resumeProducts*resumeVariants)
 			ctx := context.Background()
 			var rep *importer.Report
 			var err error
@@ -221,7 +223,7 @@ func TestImportResumeCancelled(t *testing.T) {
 		t.Run(fmt.Sprint("after", k, "writes"), func(t *testing.T) {
 			e := newEnv(t, sandbox.Options{})
 			in := e.generate("catalog.csv", resumeProducts, resumeVariants)
-			want := expectedCatalog(t, in)
+			want := expectedCatalog(t, in, resumeProducts*resumeVariants)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			tr := &cancelAfter{next: http.DefaultTransport, k: k, cancel: cancel}
@@ -281,6 +283,7 @@ const (
 	helperState = "LADING_TEST_IMPORT_STATE"
 	helperInput = "LADING_TEST_IMPORT_INPUT"
 	helperScope = "LADING_TEST_IMPORT_SCOPE"
+	helperBatch = "LADING_TEST_IMPORT_BATCH" // default resumeBatch
 )
 
 // The test binary started with helperURL set is the child process
@@ -319,8 +322,14 @@ func childImport(url string) error {
 	if err != nil {
 		return err
 	}
+	batch := resumeBatch
+	if b := os.Getenv(helperBatch); b != "" {
+		if batch, err = strconv.Atoi(b); err != nil {
+			return err
+		}
+	}
 	_, err = importer.Import(context.Background(), importer.Options{Client: c, State: st, Scope: os.Getenv(helperScope),
-		Mapping: m, MappingText: text, Input: os.Getenv(helperInput), BatchSize: resumeBatch, Concurrency: 2})
+		Mapping: m, MappingText: text, Input: os.Getenv(helperInput), BatchSize: batch, Concurrency: 2})
 	return err
 }
 
@@ -334,7 +343,7 @@ func TestImportResumeKilled(t *testing.T) {
 			// Latency keeps the child's writes slow enough to be caught.
 			e := newEnv(t, sandbox.Options{Latency: 3 * time.Millisecond})
 			in := e.generate("catalog.csv", resumeProducts, resumeVariants)
-			want := expectedCatalog(t, in)
+			want := expectedCatalog(t, in, resumeProducts*resumeVariants)
 			statePath := filepath.Join(e.dir, "child-state.db")
 
 			// -test.run=^$: should the child not take the import's
