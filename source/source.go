@@ -106,7 +106,9 @@ type Source interface {
 	// in it are not reused and may be kept.
 	//
 	// At the end Next returns io.EOF. A *RowError concerns that row only
-	// (a malformed CSV record, invalid UTF-8, more cells than the header):
+	// (a malformed CSV record, invalid UTF-8, a NUL character, more cells
+	// than the header, fewer in CSV unless Options.AllowShortRows, a last
+	// line cut off, a shared string the workbook does not have):
 	// report it and call Next again. For a malformed record the row is nil;
 	// otherwise it holds the row's cells as far as they could be read. Any
 	// other error is fatal: stop reading.
