@@ -76,7 +76,11 @@ func parse(name string, data []byte, fast map[int]*fastTable) (m *Mapping, again
 		body = f.Docs[0].Body
 	}
 	if len(f.Docs) > 1 {
-		d.fail(f.Docs[1].Body, "a mapping file holds one YAML document; remove the \"---\" separator")
+		at := nodePos(f.Docs[1].Body)
+		if s := f.Docs[1].Start; s != nil && s.Position != nil {
+			at = Pos{s.Position.Line, s.Position.Column}
+		}
+		d.failAt(at, "a mapping file holds one YAML document; remove the \"---\" separator")
 	}
 	if isNull(body) {
 		return nil, fast != nil, &Error{File: name, Line: 1, Column: 1, Msg: "the mapping is empty; it needs at least group.key and product.name"}

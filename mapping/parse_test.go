@@ -47,6 +47,8 @@ func TestParseErrors(t *testing.T) {
 		{"tier spec", minimal + "tiers:\n  columns:\n    Retail: {colum: P}\n", 7, 14, []string{`tier Retail: unknown key "colum"`}},
 		{"table not a mapping", minimal + "tables:\n  t: [a]\n", 6, 6, []string{"tables.t must be a mapping"}},
 		{"empty", "", 1, 1, []string{"the mapping is empty"}},
+		{"two documents", minimal + "---\nx: 1\n", 5, 1, []string{`one YAML document; remove the "---" separator`}},
+		{"an empty second document", minimal + "---\n", 5, 1, []string{`one YAML document`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
