@@ -44,10 +44,7 @@ func Parse(name string, data []byte) (*Mapping, error) {
 	if err := checkSize(name, int64(len(data))); err != nil {
 		return nil, err
 	}
-	rest, fast, err := fastTables(name, data)
-	if err != nil {
-		return nil, err
-	}
+	rest, fast := fastTables(name, data)
 	m, again, err := parse(name, rest, fast)
 	if again {
 		// The tables read on the side were not where the YAML parser
@@ -536,6 +533,9 @@ func (d *decoder) tables(n ast.Node) map[string]map[string]string {
 		name := keyOf(e)
 		if t := d.fast[nodePos(e.Key).Line]; t != nil && t.name == name && isNull(e.Value) {
 			out[name], t.used = t.entries, true
+			if t.dup != nil && d.err == nil {
+				d.err = t.dup
+			}
 			continue
 		}
 		t := map[string]string{}

@@ -10,6 +10,7 @@ import (
 type fastTable struct {
 	name    string
 	entries map[string]string
+	dup     *Error // a key given twice
 	used    bool
 }
 
@@ -39,13 +40,14 @@ type tableGroup struct {
 // entries emptied (line numbers do not change) and the tables by the
 // line of their name. Any other table (in flow style, with a value over
 // several lines, an anchor, a tag, an escape, ...) is left to the YAML
-// parser. A key given twice in a table is an error.
-func fastTables(name string, data []byte) ([]byte, map[int]*fastTable, error) {
+// parser. A key given twice in a table is an error, reported when the
+// table is used.
+func fastTables(name string, data []byte) ([]byte, map[int]*fastTable) {
 	text := string(data) // keys and values share this one copy
 	lines := strings.SplitAfter(text, "\n")
 	start := slices.IndexFunc(lines, isTablesLine)
 	if start < 0 {
-		return data, nil, nil
+		return data, nil
 	}
 	fast := map[int]*fastTable{}
 	blank := make([]bool, len(lines))
@@ -55,9 +57,9 @@ func fastTables(name string, data []byte) ([]byte, map[int]*fastTable, error) {
 		}
 		t := &fastTable{name: g.name, entries: make(map[string]string, len(g.entries))}
 		for i, e := range g.entries {
-			if _, dup := t.entries[e.key]; dup {
+			if _, dup := t.entries[e.key]; dup && t.dup == nil {
 				first := g.entries[slices.IndexFunc(g.entries[:i], func(f tableLine) bool { return f.key == e.key })]
-				return nil, nil, &Error{File: name, Line: e.line, Column: e.column, Msg: fmt.Sprintf("tables.%s: key %q is given twice (lines %d and %d); keep one", g.name, e.key, first.line, e.line)}
+				t.dup = &Error{File: name, Line: e.line, Column: e.column, Msg: fmt.Sprintf("tables.%s: key %q is given twice (lines %d and %d); keep one", g.name, e.key, first.line, e.line)}
 			}
 			t.entries[e.key] = e.value
 		}
@@ -67,7 +69,7 @@ func fastTables(name string, data []byte) ([]byte, map[int]*fastTable, error) {
 		}
 	}
 	if len(fast) == 0 {
-		return data, nil, nil
+		return data, nil
 	}
 	out := make([]byte, 0, len(data))
 	for i, l := range lines {
@@ -78,7 +80,7 @@ func fastTables(name string, data []byte) ([]byte, map[int]*fastTable, error) {
 			out = append(out, '\n')
 		}
 	}
-	return out, fast, nil
+	return out, fast
 }
 
 // isTablesLine reports whether l is "tables:" at the start of a line,
