@@ -213,13 +213,8 @@ func isNullText(s string) bool {
 // simpleScalar reads a quoted or plain scalar at the start of s. A key
 // ends at ": " or a final ':'; a plain value ends at " #" or the end.
 func simpleScalar(s string, key bool) (text, rest string, ok bool) {
-	if s == "" {
+	if s == "" || strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) {
 		return "", "", false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < ' ' || s[i] == 0x7f {
-			return "", "", false
-		}
 	}
 	switch s[0] {
 	case '"':
@@ -229,23 +224,7 @@ func simpleScalar(s string, key bool) (text, rest string, ok bool) {
 		}
 		return s[1 : 1+j], s[j+2:], true
 	case '\'':
-		if j := strings.IndexByte(s[1:], '\''); j >= 0 && (j+2 == len(s) || s[j+2] != '\'') {
-			return s[1 : 1+j], s[j+2:], true // no '' inside
-		}
-		var b strings.Builder
-		for i := 1; i < len(s); i++ {
-			if s[i] != '\'' {
-				b.WriteByte(s[i])
-				continue
-			}
-			if i+1 < len(s) && s[i+1] == '\'' {
-				b.WriteByte('\'')
-				i++
-				continue
-			}
-			return b.String(), s[i+1:], true
-		}
-		return "", "", false
+		return singleQuoted(s)
 	}
 	if strings.ContainsAny(s, "[]{}") {
 		return "", "", false
@@ -256,15 +235,7 @@ func simpleScalar(s string, key bool) (text, rest string, ok bool) {
 		return "", "", false
 	}
 	if key {
-		end := strings.Index(s, ": ")
-		if end < 0 && strings.HasSuffix(s, ":") {
-			end = len(s) - 1
-		}
-		if end < 0 || strings.ContainsAny(s[:end], "#") {
-			return "", "", false
-		}
-		text = strings.TrimRight(s[:end], " ")
-		return text, s[end:], text != "" && !strings.HasSuffix(text, ":")
+		return plainKey(s)
 	}
 	end := len(s)
 	if i := strings.Index(s, " #"); i >= 0 {
@@ -275,4 +246,38 @@ func simpleScalar(s string, key bool) (text, rest string, ok bool) {
 		return "", "", false
 	}
 	return text, s[end:], true
+}
+
+// singleQuoted reads '…' at the start of s, where a quote doubled is one
+// quote.
+func singleQuoted(s string) (text, rest string, ok bool) {
+	if j := strings.IndexByte(s[1:], '\''); j >= 0 && (j+2 == len(s) || s[j+2] != '\'') {
+		return s[1 : 1+j], s[j+2:], true // no '' inside
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch {
+		case s[i] != '\'':
+			b.WriteByte(s[i])
+		case i+1 < len(s) && s[i+1] == '\'':
+			b.WriteByte('\'')
+			i++
+		default:
+			return b.String(), s[i+1:], true
+		}
+	}
+	return "", "", false
+}
+
+// plainKey reads a plain key: up to ": " or a final ':'.
+func plainKey(s string) (text, rest string, ok bool) {
+	end := strings.Index(s, ": ")
+	if end < 0 && strings.HasSuffix(s, ":") {
+		end = len(s) - 1
+	}
+	if end < 0 || strings.Contains(s[:end], "#") {
+		return "", "", false
+	}
+	text = strings.TrimRight(s[:end], " ")
+	return text, s[end:], text != "" && !strings.HasSuffix(text, ":")
 }
