@@ -99,8 +99,10 @@ func (w *Writer) Write(file string, row int, cells ...string) error {
 		return w.err
 	}
 	if w.csv != nil {
-		w.rec = append(w.rec[:0], file, strconv.Itoa(row))
-		w.rec = append(w.rec, cells...)
+		w.rec = append(w.rec[:0], Inert(file), strconv.Itoa(row))
+		for _, c := range cells {
+			w.rec = append(w.rec, Inert(c))
+		}
 		w.err = w.csv.Write(w.rec)
 	} else {
 		w.cells = append(w.cells[:0], file, row)
@@ -115,6 +117,23 @@ func (w *Writer) Write(file string, row int, cells ...string) error {
 	}
 	w.lines++
 	return nil
+}
+
+// Inert makes text that a spreadsheet would take for a formula (it starts
+// with = + - @, a tab or a carriage return) read as text, by putting a
+// single quote before it, as OWASP recommends for CSV files: a results or
+// export file opened in Excel must not run what a catalog cell or a
+// service message carries (=HYPERLINK(...)). Other text is returned as is.
+// XLSX cells need no such care: they are written as strings.
+func Inert(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return "'" + s
+	}
+	return s
 }
 
 // Lines is the number of lines written, the header left out.

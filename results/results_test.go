@@ -162,3 +162,41 @@ func assertOnlyFile(t *testing.T, path string) {
 		t.Fatalf("directory holds %v", es)
 	}
 }
+
+func TestInert(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"P1", "P1"},
+		{"=HYPERLINK(\"http://x\",\"click\")", "'=HYPERLINK(\"http://x\",\"click\")"},
+		{"+1+2", "'+1+2"},
+		{"-2+3", "'-2+3"},
+		{"@SUM(A1)", "'@SUM(A1)"},
+		{"\tx", "'\tx"},
+		{"\rx", "'\rx"},
+		{"a=b", "a=b"},
+		{"'quoted", "'quoted"},
+	}
+	for _, tt := range tests {
+		if got := Inert(tt.in); got != tt.want {
+			t.Errorf("Inert(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// Cells a spreadsheet would run as formulas reach the CSV file as text.
+func TestCSVFormulasAreInert(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.results.csv")
+	write(t, path, []line{{"=in.csv", 2, []string{"=HYPERLINK(\"http://x\")", "created", "@cmd"}}})
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"'=in.csv", "2", "'=HYPERLINK(\"http://x\")", "created", "'@cmd"}
+	if !reflect.DeepEqual(recs[1], want) {
+		t.Errorf("line %q, want %q", recs[1], want)
+	}
+}
