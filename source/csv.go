@@ -186,12 +186,24 @@ func (s *csvSource) Header() []string { return s.header }
 
 func (s *csvSource) Next() ([]string, int, error) {
 	for {
+		start := s.r.InputOffset()
+		s.text.forget(start)
 		rec, err := s.r.Read()
 		if err != nil {
 			if err == io.EOF {
 				return nil, 0, io.EOF
 			}
-			return nil, errLine(err), s.fatalOrRowError(err)
+			rerr := s.fatalOrRowError(err)
+			var re *RowError
+			var pe *csv.ParseError
+			if errors.As(rerr, &re) && errors.As(err, &pe) {
+				// The cells as well as they can be read, so that the row
+				// is still known by its product and SKU.
+				if cells := s.lenient(start, pe, re); cells != nil {
+					return cells, pe.StartLine, re
+				}
+			}
+			return nil, errLine(err), rerr
 		}
 		if allEmpty(rec) {
 			continue
@@ -294,6 +306,33 @@ func (s *csvSource) fatalOrRowError(err error) error {
 	return &RowError{File: s.name, Line: pe.StartLine, Msg: msg}
 }
 
+// lenient reads the record encoding/csv refused with pe again, from the
+// text kept since offset start, accepting stray quotes, and fits it into
+// s.row. It sets re.Column to the cell where the error is. It returns nil
+// when the text is no longer kept or cannot be read even so.
+func (s *csvSource) lenient(start int64, pe *csv.ParseError, re *RowError) []string {
+	raw := s.text.text(start, s.r.InputOffset())
+	if raw == nil {
+		return nil
+	}
+	lr := csv.NewReader(bytes.NewReader(raw))
+	lr.Comma, lr.LazyQuotes, lr.FieldsPerRecord = s.r.Comma, true, -1
+	rec, err := lr.Read()
+	if err != nil || len(rec) == 0 {
+		return nil
+	}
+	// The last cell starting at or before the error's place holds it.
+	errLine := pe.Line - pe.StartLine + 1
+	for i := range rec {
+		line, col := lr.FieldPos(i)
+		if line < errLine || line == errLine && col <= pe.Column {
+			re.Column = i + 1
+		}
+	}
+	fitRow(s.row, rec)
+	return s.row
+}
+
 // errLine is the line a parse error starts on, 0 for other errors.
 func errLine(err error) int {
 	var pe *csv.ParseError
@@ -328,6 +367,39 @@ type textReader struct {
 	n      int64 // bytes passed
 	last   byte  // the last of them
 	eof    bool  // r is at its end
+	// kept holds the text passed since offset keptFrom, so that a record
+	// encoding/csv refuses can be read again leniently (see lenient).
+	kept     []byte
+	keptFrom int64
+}
+
+// maxKept bounds the text kept for one record: a longer refused record
+// (an unclosed quote running to the end of the file) gets no cells.
+const maxKept = 1 << 20
+
+// forget drops the kept text before offset off.
+func (t *textReader) forget(off int64) {
+	drop := int(min(max(off-t.keptFrom, 0), int64(len(t.kept))))
+	if drop == 0 {
+		return
+	}
+	// Shift only when most of the buffer is spent, so the copying stays
+	// in proportion to the text.
+	if drop >= len(t.kept)/2 {
+		t.kept = append(t.kept[:0], t.kept[drop:]...)
+	} else {
+		t.kept = t.kept[drop:]
+	}
+	t.keptFrom += int64(drop)
+}
+
+// text returns the kept text from offset from to offset to, or nil when
+// it is no longer (or not wholly) kept.
+func (t *textReader) text(from, to int64) []byte {
+	if from < t.keptFrom || to > t.keptFrom+int64(len(t.kept)) || from > to {
+		return nil
+	}
+	return t.kept[from-t.keptFrom : to-t.keptFrom]
 }
 
 func (t *textReader) Read(p []byte) (int, error) {
@@ -340,6 +412,12 @@ func (t *textReader) Read(p []byte) (int, error) {
 		}
 	}
 	if n > 0 {
+		if len(t.kept) < maxKept+csvBufferSize {
+			t.kept = append(t.kept, p[:n]...)
+		} else {
+			// A record longer than maxKept: stop keeping it.
+			t.kept, t.keptFrom = t.kept[:0], t.n+int64(n)
+		}
 		t.n += int64(n)
 		t.last = p[n-1]
 		if !t.nul && bytes.IndexByte(p[:n], 0) >= 0 {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -194,7 +195,8 @@ func TestCSVSource(t *testing.T) {
 			data:   "a,b\n1,x\"y\n2,z\n",
 			header: []string{"a", "b"},
 			rows: []readRow{
-				{Line: 2, Err: `h.csv: line 2: character 4: bare " in a cell that does not start with a quote: put the whole cell in double quotes and double each quote inside it ("")`},
+				// Read leniently, the row's cells come with the error.
+				{Line: 2, Cells: []string{"1", `x"y`}, Err: `h.csv: line 2, column 2: character 4: bare " in a cell that does not start with a quote: put the whole cell in double quotes and double each quote inside it ("")`},
 				{Line: 3, Cells: []string{"2", "z"}},
 			},
 		},
@@ -379,5 +381,43 @@ func TestCSVShortRowsCounted(t *testing.T) {
 	n, lines := src.(interface{ ShortRows() (int, []int) }).ShortRows()
 	if n != 7 || !reflect.DeepEqual(lines, []int{3, 5, 7, 9, 11}) {
 		t.Errorf("ShortRows() = %d, %v", n, lines)
+	}
+}
+
+// A row encoding/csv refuses for its quotes is still read, leniently, so
+// that the caller knows whose row it is: its cells come with the error,
+// which names the cell at fault. The rows after it read as usual.
+func TestCSVRefusedRowKeepsItsCells(t *testing.T) {
+	tests := []struct {
+		name, row string
+		want      []string
+		col       int
+	}{
+		{"bare quote", `cap,CAP-2,Wool 12" cap,9`, []string{"cap", "CAP-2", `Wool 12" cap`, "9"}, 3},
+		{"stray quote in a quoted cell", `cap,CAP-2,"Wool "12" cap",9`, []string{"cap", "CAP-2", `Wool "12" cap`, "9"}, 3},
+		{"bare quote in the first cell", `c"ap,CAP-2,Wool,9`, []string{`c"ap`, "CAP-2", "Wool", "9"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := "key,sku,description,stock\nmug,MUG-1,Mug,3\n" + tt.row + "\ntee,TEE-1,Tee,4\n"
+			s, err := newCSVSource("in.csv", strings.NewReader(text), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if row, _, err := s.Next(); err != nil || row[1] != "MUG-1" {
+				t.Fatalf("first row %q, %v", row, err)
+			}
+			row, line, err := s.Next()
+			var re *RowError
+			if !errors.As(err, &re) || line != 3 || re.Line != 3 || re.Column != tt.col {
+				t.Fatalf("refused row: line %d, err %#v; want a RowError at line 3, column %d", line, err, tt.col)
+			}
+			if !slices.Equal(row, tt.want) {
+				t.Errorf("cells %q, want %q", row, tt.want)
+			}
+			if row, _, err := s.Next(); err != nil || row[1] != "TEE-1" {
+				t.Errorf("row after it: %q, %v", row, err)
+			}
+		})
 	}
 }
