@@ -140,8 +140,12 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 	}
 	if len(r.Errors) > 0 {
 		errs := make([]RowError, len(r.Errors))
+		sku := ""
+		if r.Role != mapping.RoleProduct {
+			sku = strings.Clone(r.Variant.SKU)
+		}
 		for i, e := range r.Errors {
-			errs[i] = RowError{Row: ref, Column: strings.Clone(e.Column), Value: strings.Clone(e.Value), Target: e.Target, Rule: strings.Clone(e.Rule)}
+			errs[i] = RowError{Row: ref, Column: strings.Clone(e.Column), Value: strings.Clone(e.Value), Target: e.Target, Rule: strings.Clone(e.Rule), SKU: sku}
 		}
 		if key == "" {
 			g.orphans = append(g.orphans, errs...)

@@ -37,6 +37,7 @@ type RowError struct {
 	Value  string // the value as read
 	Target string // like "variant.sku" or "option Color"
 	Rule   string // what is wrong and what is allowed
+	SKU    string // the row's SKU, as far as it could be read ("" if none)
 }
 
 func (e *RowError) Error() string {

@@ -85,7 +85,7 @@ func benchPipeline(b *testing.B, format string) {
 	n, passes := 0, 0
 	var retained uint64
 	for b.Loop() {
-		in, err := Read(context.Background(), m, p, nil)
+		in, err := Read(context.Background(), m, p, source.Limits{}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -25,15 +26,16 @@ type Input struct {
 // ReadProgress is told how many rows have been read so far.
 type ReadProgress func(rows int)
 
-func sourceOptions(s mapping.Source) source.Options {
-	return source.Options{Format: s.Format, Sheet: s.Sheet, HeaderRow: s.HeaderRow, Delimiter: s.Delimiter, Encoding: s.Encoding}
+func sourceOptions(s mapping.Source, limits source.Limits) source.Options {
+	return source.Options{Format: s.Format, Sheet: s.Sheet, HeaderRow: s.HeaderRow, Delimiter: s.Delimiter, Encoding: s.Encoding,
+		AllowShortRows: s.AllowShortRows, Limits: limits}
 }
 
 // Read reads path (and the mapping's joined file, resolved relative to
 // path's directory) through m: each row is evaluated and handed to a
 // catalog.Grouper. Errors of single rows end up in the result; the error
 // returned is fatal (a missing file, an unknown column).
-func Read(ctx context.Context, m *mapping.Mapping, path string, progress ReadProgress) (*Input, error) {
+func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Limits, progress ReadProgress) (*Input, error) {
 	g := catalog.NewGrouper(m)
 	in := &Input{Files: []string{path}}
 	var rowErrs []catalog.RowError
@@ -48,7 +50,8 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, progress ReadPro
 		if err != nil {
 			return err
 		}
-		width := len(src.Header())
+		header := src.Header()
+		width := len(header)
 		chunks, free := make(chan *rowChunk, 4), make(chan *rowChunk, 6)
 		eg, ectx := errgroup.WithContext(ctx)
 		eg.Go(func() error {
@@ -61,9 +64,20 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, progress ReadPro
 				for _, r := range c.rows {
 					ref := catalog.RowRef{File: src.Name(), Line: r.line}
 					rows++
-					if r.bad {
-						rowErrs = append(rowErrs, catalog.RowError{Row: ref, Target: "row", Rule: r.msg})
-					} else {
+					switch {
+					case r.bad && r.off < 0:
+						// Nothing of the row could be read: it belongs to
+						// no product.
+						rowErrs = append(rowErrs, catalog.RowError{Row: ref, Rule: r.msg})
+					case r.bad:
+						// Its cells are read as well as they can be, so
+						// that the row holds its product back.
+						cells := c.cells[r.off : r.off+width]
+						prog.Eval(cells, &row)
+						row.Skip = false
+						row.Errors = append(row.Errors, badRow(header, cells, r))
+						g.Add(ref, &row)
+					default:
 						prog.Eval(c.cells[r.off:r.off+width], &row)
 						g.Add(ref, &row)
 					}
@@ -85,13 +99,13 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, progress ReadPro
 		})
 		return eg.Wait()
 	}
-	if err := readFile(path, sourceOptions(m.Source), m.Compile); err != nil {
+	if err := readFile(path, sourceOptions(m.Source, limits), m.Compile); err != nil {
 		return nil, err
 	}
 	if m.Join != nil {
 		jf := JoinedFile(path, m.Join.File)
 		in.Files = append(in.Files, jf)
-		if err := readFile(jf, sourceOptions(m.Join.Source), m.CompileJoin); err != nil {
+		if err := readFile(jf, sourceOptions(m.Join.Source, limits), m.CompileJoin); err != nil {
 			return nil, fmt.Errorf("joined file: %w", err)
 		}
 	}
@@ -124,12 +138,24 @@ type rowChunk struct {
 	rows  []chunkRow
 }
 
-// chunkRow is one row of a chunk: its cells start at off, or, when bad,
-// msg says why the row could not be read.
+// chunkRow is one row of a chunk: its cells start at off. When bad, msg
+// says why the source refused the row, col names the column at fault (0
+// for none), and off is -1 if no cell of it could be read.
 type chunkRow struct {
-	line, off int
-	bad       bool
-	msg       string
+	line, off, col int
+	bad            bool
+	msg            string
+}
+
+// badRow is the error of a row the source refused but read the cells of.
+func badRow(header, cells []string, r chunkRow) mapping.FieldError {
+	e := mapping.FieldError{Rule: r.msg}
+	if r.col > 0 && r.col <= len(header) {
+		e.Column = header[r.col-1]
+		// As it can be shown: bad bytes and NULs replaced.
+		e.Value = strings.ReplaceAll(strings.ToValidUTF8(cells[r.col-1], "\uFFFD"), "\x00", "\uFFFD")
+	}
+	return e
 }
 
 // readChunks reads src to the end into chunks sent on out, taking spent
@@ -159,14 +185,19 @@ func readChunks(ctx context.Context, src source.Source, width int, out chan<- *r
 		if err == io.EOF {
 			break
 		}
+		row := chunkRow{line: line, off: len(c.cells)}
 		if err != nil {
 			var re *source.RowError
 			if !errors.As(err, &re) {
 				return err
 			}
-			c.rows = append(c.rows, chunkRow{line: line, bad: true, msg: re.Msg})
-		} else {
-			c.rows = append(c.rows, chunkRow{line: line, off: len(c.cells)})
+			row.bad, row.msg, row.col = true, re.Msg, re.Column
+			if cells == nil {
+				row.off = -1
+			}
+		}
+		c.rows = append(c.rows, row)
+		if cells != nil {
 			// A Source gives width cells; the slice is reused, so copy.
 			c.cells = append(c.cells, cells[:min(len(cells), width)]...)
 			for range width - min(len(cells), width) {

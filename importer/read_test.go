@@ -11,6 +11,7 @@ import (
 
 	"lading/importer"
 	"lading/mapping"
+	"lading/source"
 	"lading/source/sourcetest"
 	"lading/templates"
 )
@@ -54,20 +55,23 @@ func TestReadEveryRowOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen []int
-	in, err := importer.Read(context.Background(), genericMapping(t), p, func(n int) { seen = append(seen, n) })
+	in, err := importer.Read(context.Background(), genericMapping(t), p, source.Limits{}, func(n int) { seen = append(seen, n) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if in.Rows != 2*products || len(in.Products) != products || len(in.Errors) != len(badLines) {
-		t.Fatalf("rows %d, products %d, errors %d; want %d, %d, %d", in.Rows, len(in.Products), len(in.Errors), 2*products, products, len(badLines))
+	if in.Rows != 2*products || len(in.Products) != products || len(in.Errors) != 0 {
+		t.Fatalf("rows %d, products %d, rows of no product %d; want %d, %d, 0", in.Rows, len(in.Products), len(in.Errors), 2*products, products)
 	}
-	for _, e := range in.Errors {
-		if !badLines[e.Row.Line] || !strings.Contains(e.Error(), "bare") {
-			t.Errorf("error %v: not at a bad line", e.Error())
-		}
-	}
+	// An unreadable row is still its product's, and holds it back.
 	lines := map[int]bool{}
+	bad := 0
 	for _, pr := range in.Products {
+		for _, e := range pr.Errs {
+			if !badLines[e.Row.Line] || !strings.Contains(e.Error(), "bare") || e.SKU != pr.Key+"-2" || e.Column != "description" {
+				t.Errorf("product %s: error %v (SKU %q): not its bad line's", pr.Key, e.Error(), e.SKU)
+			}
+			bad++
+		}
 		for _, v := range pr.Variants {
 			want := fmt.Sprintf("%s-", pr.Key)
 			if !strings.HasPrefix(v.SKU, want) || lines[v.Row().Line] || badLines[v.Row().Line] {
@@ -75,6 +79,9 @@ func TestReadEveryRowOnce(t *testing.T) {
 			}
 			lines[v.Row().Line] = true
 		}
+	}
+	if bad != len(badLines) {
+		t.Errorf("%d errors on products, want %d", bad, len(badLines))
 	}
 	if len(lines)+len(badLines) != 2*products {
 		t.Errorf("%d variant lines + %d bad, want %d", len(lines), len(badLines), 2*products)
@@ -89,7 +96,7 @@ func TestReadCancelled(t *testing.T) {
 	p := e.generate("big.csv", 5000, 4)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := importer.Read(ctx, genericMapping(t), p, nil)
+	_, err := importer.Read(ctx, genericMapping(t), p, source.Limits{}, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}

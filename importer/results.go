@@ -311,6 +311,9 @@ func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32) 
 			msgs[i] = errs[i].Error()
 		}
 		l.Action, l.Message = Failed, strings.Join(msgs, "; ")
+		if l.SKU == "" {
+			l.SKU = errs[0].SKU
+		}
 	}
 }
 
