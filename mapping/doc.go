@@ -16,6 +16,7 @@
 //	  encoding: utf-8       # utf-8 (BOM or not), utf-16, utf-16le, utf-16be, windows-1252
 //	  decimal: "."          # decimal separator of numbers: "." or ","
 //	  date_formats: ["DD/MM/YYYY"]   # tokens YYYY YY MMMM MMM MM M DD D HH hh mm ss; YYYY-MM-DD always works
+//	  allow_short_rows: false # true: CSV rows with fewer cells than the header are padded, not errors
 //	group:
 //	  by: key               # key | parent | children
 //	  key: Handle           # the row's product key (required)

@@ -39,6 +39,11 @@ type Source struct {
 	Encoding string
 	// Decimal is the decimal separator of numbers: "." (default) or ",".
 	Decimal string
+	// AllowShortRows lets CSV rows have fewer cells than the header (the
+	// missing ones are empty), for exports that drop trailing empty cells.
+	// Without it such a row is an error on its line, since a cell count
+	// that differs from the header's usually means a cell was split or lost.
+	AllowShortRows bool
 	// DateFormats are the layouts dates are read with, written with the
 	// tokens YYYY YY MM M DD D HH mm ss (for example "DD/MM/YYYY").
 	// YYYY-MM-DD is always accepted.

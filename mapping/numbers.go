@@ -11,16 +11,40 @@ import (
 // fractional zeros ("1.234,50" with ',' → "1234.5"; "007" → "7").
 // Thousands separators (the other of '.' and ',', spaces, and "'") are
 // accepted only in groups of three digits. An exponent ("1.5E+3") is
-// accepted. The result is exact: no floating point is involved.
+// accepted. The result is exact: no floating point is involved. A number
+// of more than maxDigits digits, written out ("1e400" is 401 of them), is
+// not one a catalog holds: it is refused rather than sent.
 func ParseNumber(s string, dec byte) (string, bool) {
 	if canonicalNumber(s, dec) {
+		if digits(s) > maxDigits {
+			return "", false
+		}
 		return s, true
 	}
 	neg, intD, fracD, ok := splitNumber(strings.TrimSpace(s), dec)
 	if !ok {
 		return "", false
 	}
-	return formatDecimal(neg, intD, fracD), true
+	if n := formatDecimal(neg, intD, fracD); digits(n) <= maxDigits {
+		return n, true
+	}
+	return "", false
+}
+
+// maxDigits bounds the digits of a number: far beyond any price, weight
+// or quantity, and a 1e9999 in a cell does not become 10,000 bytes.
+const maxDigits = 30
+
+// digits counts the digits of a canonical number.
+func digits(n string) int {
+	d := len(n)
+	if strings.HasPrefix(n, "-") {
+		d--
+	}
+	if strings.Contains(n, ".") {
+		d--
+	}
+	return d
 }
 
 // canonicalNumber reports whether s is already canonical, so that the

@@ -137,7 +137,7 @@ func (d *decoder) top(m *Mapping, body ast.Node) {
 }
 
 var (
-	sourceKeys = []string{"format", "sheet", "header_row", "delimiter", "encoding", "decimal", "date_formats"}
+	sourceKeys = []string{"format", "sheet", "header_row", "delimiter", "encoding", "decimal", "date_formats", "allow_short_rows"}
 	formats    = []string{"csv", "xlsx"}
 	encodings  = []string{"utf-8", "utf-16", "utf-16le", "utf-16be", "windows-1252", "iso-8859-1"}
 	delimiters = []string{",", ";", "tab", "|"}
@@ -186,6 +186,8 @@ func (d *decoder) source(n ast.Node, where string) Source {
 			s.Encoding = v
 		case "decimal":
 			s.Decimal = d.oneOf(e.Value, w, decimals)
+		case "allow_short_rows":
+			s.AllowShortRows = d.boolean(e.Value, w)
 		case "date_formats":
 			s.DateFormats = d.list(e.Value, w)
 			for _, f := range s.DateFormats {

@@ -82,6 +82,7 @@ source:
   encoding: windows-1252
   decimal: ","
   date_formats: ["DD/MM/YYYY"]
+  allow_short_rows: true
 group:
   by: children
   key: SKU
@@ -114,7 +115,7 @@ skip:
 		t.Fatal(err)
 	}
 	s := m.Source
-	if s.Format != "xlsx" || s.Sheet != "Products" || s.HeaderRow != 2 || s.Delimiter != '\t' || s.Encoding != "windows-1252" || s.Decimal != "," || s.DateFormats[0] != "DD/MM/YYYY" {
+	if s.Format != "xlsx" || s.Sheet != "Products" || s.HeaderRow != 2 || s.Delimiter != '\t' || s.Encoding != "windows-1252" || s.Decimal != "," || s.DateFormats[0] != "DD/MM/YYYY" || !s.AllowShortRows {
 		t.Errorf("source = %+v", s)
 	}
 	if m.Group.By != ByChildren || m.Group.Children.Split != ";" || m.Group.Children.Kind != KindList {
@@ -135,7 +136,7 @@ skip:
 	if m.Tables["colours"]["rouge"] != "Red" || len(m.Skip) != 1 || m.Skip[0].Reason != "draft ({Status})" {
 		t.Errorf("tables %v skip %v", m.Tables, m.Skip)
 	}
-	if m.Skip[0].Pos.Line != 34 {
+	if m.Skip[0].Pos.Line != 35 {
 		t.Errorf("skip position %+v", m.Skip[0].Pos)
 	}
 }
