@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"lading/api"
+	"lading/source"
 )
 
 // Advice says what to do about an error a command returned, in terms of
@@ -18,6 +19,10 @@ func Advice(err error) string {
 	switch {
 	case err == nil:
 		return ""
+	case errors.Is(err, source.ErrPartLimit):
+		return "If the workbook is genuine, raise the limit with --max-xlsx-part-size (e.g. --max-xlsx-part-size 8GiB)."
+	case errors.Is(err, source.ErrCellLimit):
+		return "If the workbook is genuine, raise the limit with --max-xlsx-cell-size (e.g. --max-xlsx-cell-size 4MiB)."
 	case errors.Is(err, api.ErrAccessDenied):
 		return "The service refused the access token. Log in again (lading auth login), or give a valid token with --token or LADING_TOKEN; lading auth status shows which one is used."
 	case errors.As(err, &rl):

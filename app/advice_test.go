@@ -3,10 +3,13 @@ package app
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"lading/api"
+	"lading/source"
 )
 
 func TestAdvice(t *testing.T) {
@@ -24,6 +27,8 @@ func TestAdvice(t *testing.T) {
 		{"server error", &api.APIError{StatusCode: 503}, "again later"},
 		{"unreachable", fmt.Errorf("api: POST /v2/Variants: %w: connection refused", api.ErrNotApplied), "could not reach"},
 		{"bad request", &api.APIError{StatusCode: 400}, ""},
+		{"XLSX part", fmt.Errorf("f.xlsx: part xl/styles.xml: (%w)", source.ErrPartLimit), "--max-xlsx-part-size"},
+		{"XLSX cell", fmt.Errorf("f.xlsx: row 5: (%w)", source.ErrCellLimit), "--max-xlsx-cell-size"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -32,5 +37,40 @@ func TestAdvice(t *testing.T) {
 				t.Errorf("Advice(%v) = %q, want one containing %q", tt.err, got, tt.want)
 			}
 		})
+	}
+}
+
+// The XLSX limits reach the reader from their flags: a workbook whose
+// cells go over --max-xlsx-cell-size fails naming the limit, with advice
+// naming the flag; raised, the same workbook imports. Bad sizes are usage
+// errors.
+func TestXLSXLimitFlags(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	const token = "app-test-token-0123456789"
+	base := newSandbox(t, token)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "catalog.xlsx")
+	b, err := os.ReadFile("../samples/catalog.xlsx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := func(flags ...string) []string {
+		return append(append([]string{"--base-url", base, "--token", token, "import", "--template", "generic", "--dry-run"}, flags...), in)
+	}
+	_, _, err = run(t, args("--max-xlsx-cell-size", "16")...)
+	if !errors.Is(err, source.ErrCellLimit) || !strings.Contains(Advice(err), "--max-xlsx-cell-size") {
+		t.Fatalf("16-byte cells: err %v, advice %q; want the cell limit and the flag", err, Advice(err))
+	}
+	if _, errOut, err := run(t, args("--max-xlsx-cell-size", "2MiB", "--max-xlsx-part-size", "64MiB")...); err != nil {
+		t.Fatalf("raised limits: %v\n%s", err, errOut)
+	}
+	for _, bad := range []string{"0", "lots", "-5", "2PiB"} {
+		var u *UsageError
+		if _, _, err := run(t, args("--max-xlsx-part-size", bad)...); !errors.As(err, &u) || !strings.Contains(err.Error(), "--max-xlsx-part-size") {
+			t.Errorf("--max-xlsx-part-size %s: %v, want a usage error naming the flag", bad, err)
+		}
 	}
 }

@@ -10,11 +10,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/urfave/cli/v2"
 
 	"lading/api/wire"
 	"lading/importer"
 	"lading/mapping"
+	"lading/source"
 	"lading/state"
 	"lading/templates"
 )
@@ -39,6 +41,8 @@ func importCommand() *cli.Command {
 			&cli.StringFlag{Name: "results", Usage: "results file, .csv or .xlsx (default: FILE.results.csv)"},
 			&cli.IntFlag{Name: "batch-size", Value: 50, Usage: "records per write request (at most 100)"},
 			&cli.BoolFlag{Name: "strict", Usage: "send nothing if any row is invalid"},
+			&cli.StringFlag{Name: "max-xlsx-part-size", Value: "4GiB", Usage: "the most one part of an XLSX workbook (a sheet, its shared strings) may unzip to, e.g. 8GiB"},
+			&cli.StringFlag{Name: "max-xlsx-cell-size", Value: "1MiB", Usage: "the most one XLSX cell may hold, e.g. 4MiB"},
 			&cli.BoolFlag{Name: "read-ids", Usage: "read created products back at the end for their variants' ids (results file, later stock pushes); one read per 250 products"},
 			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Usage: "local state file (runs, batches, ids)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the final summary as JSON on stdout"},
@@ -102,6 +106,10 @@ func runImport(c *cli.Context) error {
 	if bs := c.Int("batch-size"); bs < 1 || bs > wire.MaxWriteRecords {
 		return Usagef("--batch-size %d: want 1 to %d records per request", bs, wire.MaxWriteRecords)
 	}
+	limits, err := xlsxLimits(c)
+	if err != nil {
+		return err
+	}
 	if err := checkImportPaths(c, input, m); err != nil {
 		return err
 	}
@@ -129,7 +137,7 @@ func runImport(c *cli.Context) error {
 		Client: client, State: st, Scope: accountScope(c.String("base-url"), token),
 		Mapping: m, MappingText: text, Input: input,
 		Mode: mode, BatchSize: c.Int("batch-size"), Concurrency: c.Int("concurrency"),
-		Strict: c.Bool("strict"), DryRun: c.Bool("dry-run"), ReadIDs: c.Bool("read-ids"),
+		Strict: c.Bool("strict"), DryRun: c.Bool("dry-run"), ReadIDs: c.Bool("read-ids"), Limits: limits,
 		PlanFile: c.String("plan"), ResultsFile: c.String("results"),
 		Progress: progress, Logger: logger(c),
 	})
@@ -160,6 +168,26 @@ func runImport(c *cli.Context) error {
 		return &PartialError{Failed: rep.Failed(), Total: total(rep.Rows), What: "rows", See: rep.Results}
 	}
 	return nil
+}
+
+// xlsxLimits reads --max-xlsx-part-size and --max-xlsx-cell-size.
+func xlsxLimits(c *cli.Context) (source.Limits, error) {
+	size := func(flag string, most uint64) (uint64, error) {
+		n, err := humanize.ParseBytes(c.String(flag))
+		if err != nil || n == 0 || n > most {
+			return 0, Usagef("--%s %q: want a size from 1 byte to %s, like 512MiB or 8GiB", flag, c.String(flag), humanize.IBytes(most))
+		}
+		return n, nil
+	}
+	part, err := size("max-xlsx-part-size", 1<<50)
+	if err != nil {
+		return source.Limits{}, err
+	}
+	cell, err := size("max-xlsx-cell-size", 1<<30)
+	if err != nil {
+		return source.Limits{}, err
+	}
+	return source.Limits{MaxPartSize: int64(part), MaxCellSize: int(cell)}, nil
 }
 
 func total(cs importer.Counts) int {

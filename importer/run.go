@@ -21,6 +21,7 @@ import (
 	"lading/api/wire"
 	"lading/catalog"
 	"lading/mapping"
+	"lading/source"
 	"lading/state"
 )
 
@@ -43,6 +44,9 @@ type Options struct {
 	Concurrency int // writes in flight; 0 means 4
 	Strict      bool
 	DryRun      bool
+	// Limits bound what one part and one cell of an XLSX input may unzip
+	// to; zero values are the source package's defaults.
+	Limits source.Limits
 	// ReadIDs reads the variants of created products back at the end, to
 	// give their ids in the results file and remember them in the state.
 	// It costs a read per 250 created products; without it, a created
@@ -155,7 +159,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	}
 	rep := &Report{Mode: o.Mode, Input: o.Input, DryRun: o.DryRun}
 
-	in, err := Read(ctx, o.Mapping, o.Input, o.Progress.readRows)
+	in, err := Read(ctx, o.Mapping, o.Input, o.Limits, o.Progress.readRows)
 	if err != nil {
 		return nil, err
 	}

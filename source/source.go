@@ -4,6 +4,7 @@ package source
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -78,6 +79,13 @@ type Limits struct {
 	// four times that in all.
 	MaxCellSize int
 }
+
+// ErrPartLimit and ErrCellLimit are wrapped by the errors of workbooks
+// that go over Limits.MaxPartSize and Limits.MaxCellSize.
+var (
+	ErrPartLimit = errors.New("the XLSX part size limit")
+	ErrCellLimit = errors.New("the XLSX cell size limit")
+)
 
 // withDefaults fills the fields left 0.
 func (l Limits) withDefaults() Limits {

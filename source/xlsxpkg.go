@@ -54,9 +54,9 @@ const maxMetaPart = 64 << 20
 func (p *xlsxPackage) check() error {
 	for _, f := range p.zr.File {
 		if f.UncompressedSize64 > uint64(p.limits.MaxPartSize) {
-			return fmt.Errorf("%s: part %s of the workbook unzips to %s, more than the %s a part may hold (the XLSX part size limit): "+
+			return fmt.Errorf("%s: part %s of the workbook unzips to %s, more than the %s a part may hold (%w): "+
 				"the file is damaged or built to exhaust memory; if it is a genuine workbook, raise the limit",
-				p.name, f.Name, byteSize(f.UncompressedSize64), byteSize(uint64(p.limits.MaxPartSize)))
+				p.name, f.Name, byteSize(f.UncompressedSize64), byteSize(uint64(p.limits.MaxPartSize)), ErrPartLimit)
 		}
 	}
 	if f := p.part("[Content_Types].xml"); f != nil {
@@ -182,9 +182,9 @@ func (x *xmlPart) fail(err error) error {
 	}
 	var long *tooLongError
 	if errors.As(err, &long) {
-		return fmt.Errorf("%s: %s longer than %s (the XLSX cell size limit): "+
+		return fmt.Errorf("%s: %s longer than %s (%w): "+
 			"the file is damaged or built to exhaust memory; if it is a genuine workbook, raise the limit",
-			where, long.what, byteSize(uint64(long.max)))
+			where, long.what, byteSize(uint64(long.max)), ErrCellLimit)
 	}
 	return fmt.Errorf("%s: %v: the workbook is damaged; open it in your spreadsheet program and save it again", where, err)
 }
