@@ -80,26 +80,12 @@ type malformedCase struct {
 	// must match; results texts the results file must hold.
 	hold, results []string
 	within        time.Duration // the import must take less
-	// pending names the fix (issue 7's item) a case waits for: it is run,
-	// and skipped with what still fails.
-	pending string
 }
 
 var (
 	goodSKUs = []string{"MUG-1", "TEE-M", "TEE-S"}
 	withBag  = []string{"BAG-1", "MUG-1", "TEE-M", "TEE-S"}
 	allGood  = []string{"BAG-1", "CAP-1", "CAP-2", "MUG-1", "TEE-M", "TEE-S"}
-)
-
-// Fixes the pending cases wait for.
-const (
-	pendingProductRule = "issue 7, rows rejected while parsing: the product of that row is not written at all, " +
-		"and the row's results line has its product key and SKU and names the column (importer: the product's other rows are written today)"
-	pendingFormulas = "issue 7, formula-like text: the results file neutralises it (results writer: a cell starting with = + - @ is written as is today)"
-	pendingSKU      = "issue 7, the row's results line has product key/SKU, for rows whose values fail too " +
-		"(importer results: such a row's line has its product key and an empty sku cell today)"
-	pendingExponent = "not on issue 7's list: a number with a large exponent is expanded to all its digits (1e400: 401 digits, " +
-		"1e9999: 10,000, from 6 bytes of file) and sent; refuse it on its row, naming the value as written"
 )
 
 // capRows are the failed rows of a product "cap" whose second row, at
@@ -114,27 +100,27 @@ func capRows(line int, want ...string) []failedRow {
 // parseCases: rows that cannot be read are failed, with their product.
 func parseCases() []malformedCase {
 	return []malformedCase{
-		{file: "invalid-utf8.csv", exit: 3, rows: 6, skus: withBag, products: 3, pending: pendingProductRule,
+		{file: "invalid-utf8.csv", exit: 3, rows: 6, skus: withBag, products: 3,
 			failed: capRows(6, `column "description"`, "UTF-8", "encoding")},
-		{file: "nul-in-cell.csv", exit: 3, rows: 6, skus: withBag, products: 3, pending: pendingProductRule,
+		{file: "nul-in-cell.csv", exit: 3, rows: 6, skus: withBag, products: 3,
 			failed: capRows(6, `column "description"`, "NUL")},
-		{file: "bare-quote.csv", exit: 3, rows: 6, skus: withBag, products: 3, pending: pendingProductRule,
+		{file: "bare-quote.csv", exit: 3, rows: 6, skus: withBag, products: 3,
 			failed: capRows(6, `column "description"`, "quote")},
-		{file: "bare-quote-in-quoted.csv", exit: 3, rows: 6, skus: withBag, products: 3, pending: pendingProductRule,
+		{file: "bare-quote-in-quoted.csv", exit: 3, rows: 6, skus: withBag, products: 3,
 			failed: capRows(6, `column "description"`, "quote")},
-		{file: "unclosed-quote.csv", exit: 3, rows: 6, skus: withBag, products: 3, pending: pendingProductRule,
+		{file: "unclosed-quote.csv", exit: 3, rows: 6, skus: withBag, products: 3,
 			failed: capRows(7, `column "description"`, "quote")},
-		{file: "too-many-cells.csv", exit: 3, rows: 6, skus: withBag, products: 3, pending: pendingProductRule,
+		{file: "too-many-cells.csv", exit: 3, rows: 6, skus: withBag, products: 3,
 			failed: capRows(6, "21 cells but the header has 19", `column 20 holds "extra"`)},
-		{file: "short-rows.csv", exit: 3, rows: 6, skus: withBag, products: 3, pending: pendingProductRule,
+		{file: "short-rows.csv", exit: 3, rows: 6, skus: withBag, products: 3,
 			failed: capRows(6, "11 cells but the header has 19")},
-		{file: "cut-off.csv", exit: 3, rows: 5, skus: goodSKUs, products: 2, pending: pendingProductRule,
+		{file: "cut-off.csv", exit: 3, rows: 5, skus: goodSKUs, products: 2,
 			failed: capRows(6, "cut off")},
 		{file: "cut-off-lone.csv", exit: 3, rows: 4, skus: goodSKUs, products: 2,
-			failed: []failedRow{{line: 5, key: "hat", sku: "HAT-1", want: []string{"cut off"}}}, pending: pendingProductRule},
-		{file: "shared-string-range.xlsx", exit: 3, rows: 6, skus: withBag, products: 3, pending: pendingProductRule,
+			failed: []failedRow{{line: 5, key: "hat", sku: "HAT-1", want: []string{"cut off"}}}},
+		{file: "shared-string-range.xlsx", exit: 3, rows: 6, skus: withBag, products: 3,
 			failed: capRows(6, `column "description"`, `shared text "99"`)},
-		{file: "too-many-cells.xlsx", exit: 3, rows: 6, skus: withBag, products: 3, pending: pendingProductRule,
+		{file: "too-many-cells.xlsx", exit: 3, rows: 6, skus: withBag, products: 3,
 			failed: capRows(6, "26 cells but the header has 19", `column 26 holds "extra"`)},
 	}
 }
@@ -190,7 +176,7 @@ func valueCases() []malformedCase {
 	}
 	return []malformedCase{
 		{file: "tier-colon.csv", exit: 2, errText: []string{`column 20 of {in}, "tier:"`, "names no pricing tier"}},
-		{file: "negative.csv", exit: 3, rows: 7, skus: goodSKUs, products: 2, pending: pendingSKU, failed: []failedRow{
+		{file: "negative.csv", exit: 3, rows: 7, skus: goodSKUs, products: 2, failed: []failedRow{
 			row(5, "np", "NP-1", `column "tier:Retail", value "-5"`),
 			row(6, "nw", "NW-1", `column "weight", value "-0.2"`),
 			row(7, "nc", "NC-1", `column "cost", value "-1"`),
@@ -199,20 +185,20 @@ func valueCases() []malformedCase {
 		// 1e3 is 1000; a stock no whole number holds is refused by the
 		// service, which names the column and the value.
 		{file: "huge-numbers.csv", exit: 3, rows: 7, skus: append([]string{"HX-1"}, goodSKUs...), products: 3,
-			hold: []string{`(?m)^HX-1 .* stock=1000 `}, pending: pendingSKU, failed: []failedRow{
+			hold: []string{`(?m)^HX-1 .* stock=1000 `}, failed: []failedRow{
 				row(5, "hn", "HN-1", `column "tier:Retail", value "NaN"`),
 				row(6, "hi", "HI-1", `column "cost", value "Infinity"`),
 				row(7, "hs", "HS-1", `column "stock"`, `"99999999999999999999"`),
 			}},
-		{file: "huge-exponents.csv", exit: 3, rows: 5, skus: goodSKUs, products: 2, pending: pendingExponent + "; " + pendingSKU, failed: []failedRow{
+		{file: "huge-exponents.csv", exit: 3, rows: 5, skus: goodSKUs, products: 2, failed: []failedRow{
 			row(5, "hw", "HW-1", `column "weight", value "1e400"`),
 			row(6, "hc", "HC-1", `column "cost", value "1e9999"`),
 		}},
-		{file: "date-time.csv", mapping: "date.yaml", exit: 3, rows: 5, skus: goodSKUs, products: 2, pending: pendingSKU, failed: []failedRow{
+		{file: "date-time.csv", mapping: "date.yaml", exit: 3, rows: 5, skus: goodSKUs, products: 2, failed: []failedRow{
 			row(5, "cap", "CAP-1", "row 6"),
 			row(6, "cap", "CAP-2", `column "made", value "2024-03-01 14:30"`, "time of day"),
 		}},
-		{file: "date-time.xlsx", mapping: "date.yaml", exit: 3, rows: 5, skus: goodSKUs, products: 2, pending: pendingSKU, failed: []failedRow{
+		{file: "date-time.xlsx", mapping: "date.yaml", exit: 3, rows: 5, skus: goodSKUs, products: 2, failed: []failedRow{
 			row(5, "cap", "CAP-1", "row 6"),
 			row(6, "cap", "CAP-2", `column "made", value "2024-03-01 14:30:00"`, "time of day"),
 		}},
@@ -230,9 +216,9 @@ func valueCases() []malformedCase {
 		}},
 		{file: "formula.csv", exit: 3, rows: 4, skus: []string{"+TEE-S", "-TEE-M", "@SUM(1+1)"}, products: 2,
 			failed:  []failedRow{row(5, "cap", "'=2+5", `column "weight", value "heavy"`)},
-			results: []string{`'=HYPERLINK(`, "'@SUM(1+1)", "'+TEE-S", "'-TEE-M"}, pending: pendingFormulas + "; " + pendingSKU},
+			results: []string{`'=HYPERLINK(`, "'@SUM(1+1)", "'+TEE-S", "'-TEE-M"}},
 		{file: "formula.xlsx", exit: 0, rows: 3, skus: []string{"+TEE-S", "-TEE-M", "@SUM(1+1)"}, products: 2,
-			results: []string{`'=HYPERLINK(`, "'@SUM(1+1)", "'+TEE-S", "'-TEE-M"}, pending: pendingFormulas},
+			results: []string{`'=HYPERLINK(`, "'@SUM(1+1)", "'+TEE-S", "'-TEE-M"}},
 	}
 }
 
@@ -241,7 +227,7 @@ func mappingCases() []malformedCase {
 	return []malformedCase{
 		{mapping: "mapping-shift.yaml", exit: 2, errText: []string{"{mapping}:19:11: ", "30 places"}},
 		{mapping: "mapping-repeat.yaml", exit: 2, errText: []string{"{mapping}:18:11: ", "1 MiB"}},
-		{mapping: "mapping-repeat-row.yaml", exit: 3, rows: 6, products: 0, pending: pendingSKU,
+		{mapping: "mapping-repeat-row.yaml", exit: 3, rows: 6, products: 0,
 			failed: everyRow(6, `column "sku"`, "1 MiB", "{mapping}:19:11")},
 		{mapping: "mapping-unknown-column.yaml", exit: 2, errText: []string{"{mapping}:18:11: ", `"Weigth"`, `close matches: "weight"`}},
 		{mapping: "mapping-lookup-duplicate.yaml", exit: 2, errText: []string{"{mapping}:23:5: ", `"MUG-1"`, "lines 21 and 23"}},
@@ -300,7 +286,7 @@ func TestMalformedCorpus(t *testing.T) {
 			t.Parallel()
 			c := &checker{t: t}
 			c.run(tc)
-			c.done(tc.pending)
+			c.done()
 		})
 	}
 	// Every file of the corpus is used by a case.
@@ -315,8 +301,7 @@ func TestMalformedCorpus(t *testing.T) {
 	}
 }
 
-// checker runs one case and gathers what is wrong, so that a pending case
-// can be skipped with it.
+// checker runs one case and gathers what is wrong.
 type checker struct {
 	t        *testing.T
 	problems []string
@@ -326,13 +311,7 @@ func (c *checker) errorf(format string, args ...any) {
 	c.problems = append(c.problems, fmt.Sprintf(format, args...))
 }
 
-func (c *checker) done(pending string) {
-	switch {
-	case pending != "" && len(c.problems) > 0:
-		c.t.Skipf("pending (%s):\n%s", pending, strings.Join(c.problems, "\n"))
-	case pending != "":
-		c.t.Skipf("pending (%s), but the case passes now: remove its pending mark", pending)
-	}
+func (c *checker) done() {
 	for _, p := range c.problems {
 		c.t.Error(p)
 	}
