@@ -20,6 +20,8 @@ type record struct {
 	key     string
 	pp      *ProductPlan
 	vp      *VariantPlan // nil for product records
+	live    *Live        // the tags and tiers known when it was planned
+	// The body, while its batch is sent (see build).
 	product *api.ProductWrite
 	variant *api.VariantWrite
 }
@@ -63,26 +65,38 @@ func (p *Plan) eachWrite(fn func(kind string, pp *ProductPlan, vp *VariantPlan))
 	}
 }
 
-// records builds the write records that carry out the plan, sending only
-// what changed.
+// records lists the write records that carry out the plan. Their bodies
+// are built by build when their batch is sent, and dropped after, so that
+// only the batches in flight hold them (a million rows' bodies at once
+// would take gigabytes).
 func (p *Plan) records() []*record {
 	var out []*record
 	p.eachWrite(func(kind string, pp *ProductPlan, vp *VariantPlan) {
-		r := &record{kind: kind, key: pp.P.Key, pp: pp, vp: vp}
-		switch kind {
-		case KindProductCreate:
-			r.product = p.productCreate(pp)
-		case KindProductUpdate:
-			r.product = p.productUpdate(pp)
-		case KindVariantCreate:
-			r.key, r.variant = vp.Key, variantWrite(pp.P, vp.V, p.live)
-			r.variant.Links.Products = api.Refs(pp.Live.ID)
-		case KindVariantUpdate:
-			r.key, r.variant = vp.Key, variantUpdate(vp)
+		r := &record{kind: kind, key: pp.P.Key, pp: pp, vp: vp, live: p.live}
+		if vp != nil {
+			r.key = vp.Key
 		}
 		out = append(out, r)
 	})
 	return out
+}
+
+// build makes r's body, sending only what changed, unless it is made.
+func (r *record) build() {
+	if r.product != nil || r.variant != nil {
+		return
+	}
+	switch r.kind {
+	case KindProductCreate:
+		r.product = productCreate(r.pp, r.live)
+	case KindProductUpdate:
+		r.product = productUpdate(r.pp, r.live)
+	case KindVariantCreate:
+		r.variant = variantWrite(r.pp.P, r.vp.V, r.live)
+		r.variant.Links.Products = api.Refs(r.pp.Live.ID)
+	case KindVariantUpdate:
+		r.variant = variantUpdate(r.vp)
+	}
 }
 
 // requests is how many write requests of at most size records carrying
@@ -135,7 +149,7 @@ func tagRefs(tags []string, live *Live) []api.TagRef {
 	return refs
 }
 
-func (p *Plan) productCreate(pp *ProductPlan) *api.ProductWrite {
+func productCreate(pp *ProductPlan, live *Live) *api.ProductWrite {
 	prod := pp.P
 	w := &api.ProductWrite{Name: strPtr(prod.Name), Description: strPtr(prod.Description), Notes: strPtr(prod.Notes),
 		Links: &api.ProductLinks{}}
@@ -143,21 +157,21 @@ func (p *Plan) productCreate(pp *ProductPlan) *api.ProductWrite {
 		w.Links.Attributes = append(w.Links.Attributes, api.AttributeRef{Name: a, Order: i})
 	}
 	for _, vp := range pp.Variants {
-		w.Links.Variants = append(w.Links.Variants, *variantWrite(prod, vp.V, p.live))
+		w.Links.Variants = append(w.Links.Variants, *variantWrite(prod, vp.V, live))
 	}
 	if prod.TagsSet {
-		w.Links.ProductTags = tagRefs(prod.Tags, p.live)
+		w.Links.ProductTags = tagRefs(prod.Tags, live)
 	}
 	return w
 }
 
-func (p *Plan) productUpdate(pp *ProductPlan) *api.ProductWrite {
+func productUpdate(pp *ProductPlan, live *Live) *api.ProductWrite {
 	w := &api.ProductWrite{ID: pp.Live.ID}
 	for _, c := range pp.Changes {
 		_ = w.Set(c.Field, c.To) // "tags" is not a field: it goes in links
 	}
 	if pp.TagsChanged {
-		w.Links = &api.ProductLinks{ProductTags: tagRefs(pp.P.Tags, p.live)}
+		w.Links = &api.ProductLinks{ProductTags: tagRefs(pp.P.Tags, live)}
 	}
 	return w
 }

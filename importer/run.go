@@ -484,6 +484,11 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 		// Records of the re-plans (only what is still to do), carried out
 		// on behalf of the original plans.
 		recs = (&Plan{Products: sub.Products, live: fresh}).records()
+		for _, r := range recs {
+			// Built from the re-plan, before the records are carried
+			// out on behalf of the original plans.
+			r.build()
+		}
 		x.recs = recs
 		for _, r := range recs {
 			r.pp = byProduct[r.pp.P]
@@ -639,11 +644,13 @@ func (x *importer) send(ctx context.Context, b *batch) error {
 	products := make([]api.ProductWrite, 0, n)
 	variants := make([]api.VariantWrite, 0, n)
 	for _, r := range b.records {
+		r.build()
 		if r.product != nil {
 			products = append(products, *r.product)
 		} else {
 			variants = append(variants, *r.variant)
 		}
+		r.product, r.variant = nil, nil // the batch holds the body now
 	}
 	if len(products) > 0 {
 		payload = products
@@ -782,7 +789,7 @@ func (x *importer) recordFailed(r *record, msg string) {
 		r.vp.Action, r.vp.Reason = Failed, msg
 		return
 	}
-	if r.product.ID == "" {
+	if r.kind == KindProductCreate {
 		r.pp.fail(msg)
 		return
 	}
