@@ -211,11 +211,11 @@ func variantWrite(prod *catalog.Product, v *catalog.Variant, live *Live) *api.Va
 
 func variantUpdate(vp *VariantPlan) *api.VariantWrite {
 	w := &api.VariantWrite{ID: vp.Live.ID}
-	for _, c := range vp.Changes {
+	for _, c := range vp.Changes() {
 		_ = w.Set(c.Field, c.To) // tier changes ("tier X") are not fields
 	}
-	if len(vp.Tiers) > 0 {
-		w.Links = &api.VariantLinks{PricingTiers: vp.Tiers}
+	if tiers := vp.Tiers(); len(tiers) > 0 {
+		w.Links = &api.VariantLinks{PricingTiers: tiers}
 	}
 	return w
 }

@@ -55,14 +55,67 @@ func (c Change) String() string { return fmt.Sprintf("%s %q → %q", c.Field, c.
 
 // VariantPlan is what an import does with one variant.
 type VariantPlan struct {
-	V       *catalog.Variant
-	Key     string
-	Live    *LiveVariant // nil when the variant is new
-	Action  Action
-	Reason  string
-	Changes []Change
-	// Tiers that changed, by name, with their new values.
-	Tiers []api.TierValue
+	V      *catalog.Variant
+	Key    string
+	Live   *LiveVariant // nil when the variant is new
+	Action Action
+	// why holds the reason and the changes, which most variants (created
+	// or unchanged) do not have: a million variants would carry 64 empty
+	// bytes each.
+	why *variantWhy
+}
+
+type variantWhy struct {
+	reason  string
+	changes []Change
+	tiers   []api.TierValue
+}
+
+// Reason says why the variant was failed or skipped.
+func (vp *VariantPlan) Reason() string {
+	if vp.why == nil {
+		return ""
+	}
+	return vp.why.reason
+}
+
+// Changes are the fields (and tier prices) an update changes.
+func (vp *VariantPlan) Changes() []Change {
+	if vp.why == nil {
+		return nil
+	}
+	return vp.why.changes
+}
+
+// Tiers are the tiers whose prices changed, with their new values.
+func (vp *VariantPlan) Tiers() []api.TierValue {
+	if vp.why == nil {
+		return nil
+	}
+	return vp.why.tiers
+}
+
+// set gives the variant an action and a reason.
+func (vp *VariantPlan) set(a Action, reason string) {
+	vp.Action = a
+	if reason != "" || vp.why != nil {
+		vp.more().reason = reason
+	}
+}
+
+// setChanges replaces the variant's changes and changed tiers.
+func (vp *VariantPlan) setChanges(cs []Change, tiers []api.TierValue) {
+	if len(cs) > 0 || len(tiers) > 0 || vp.why != nil {
+		w := vp.more()
+		w.changes, w.tiers = cs, tiers
+	}
+}
+
+func (vp *VariantPlan) more() *variantWhy {
+	if vp.why == nil {
+		vp.why = &variantWhy{}
+	}
+	return vp.why
 }
 
 // ProductPlan is what an import does with one product.
@@ -225,14 +278,14 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 func (pp *ProductPlan) fail(reason string) {
 	pp.Action, pp.Reason = Failed, reason
 	for _, vp := range pp.Variants {
-		vp.Action, vp.Reason = Failed, reason
+		vp.set(Failed, reason)
 	}
 }
 
 func (pp *ProductPlan) skip(reason string) {
 	pp.Action, pp.Reason = Skipped, reason
 	for _, vp := range pp.Variants {
-		vp.Action, vp.Reason = Skipped, reason
+		vp.set(Skipped, reason)
 	}
 }
 
@@ -349,12 +402,12 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 	if lv == nil {
 		if vp.V.SKU != "" {
 			if other := pl.Live.BySKU[vp.V.SKU]; other != nil {
-				vp.Action, vp.Reason = Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", vp.V.SKU, other.ProductID, pp.Live.ID)
+				vp.set(Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", vp.V.SKU, other.ProductID, pp.Live.ID))
 				return
 			}
 		}
 		if pl.Mode == ModeUpdateOnly {
-			vp.Action, vp.Reason = Skipped, fmt.Sprintf("variant %s is not in the account, and this import only updates what exists (mode update-only)", vp.Key)
+			vp.set(Skipped, fmt.Sprintf("variant %s is not in the account, and this import only updates what exists (mode update-only)", vp.Key))
 			return
 		}
 		vp.Action = Created
@@ -362,34 +415,39 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 	}
 	vp.Live = lv
 	if differ := optionConflicts(pp.P.Attributes, pp.P.OptionValues(vp.V), lv); differ != "" {
-		vp.Action, vp.Reason = Failed, fmt.Sprintf("its options differ from the account's variant %s (%s), and the service cannot change an existing variant's options: change them in the account, or give this row a new SKU to create a variant with these options", lv.ID, differ)
+		vp.set(Failed, fmt.Sprintf("its options differ from the account's variant %s (%s), and the service cannot change an existing variant's options: change them in the account, or give this row a new SKU to create a variant with these options", lv.ID, differ))
 		return
 	}
+	var (
+		changes []Change
+		tiers   []api.TierValue
+	)
 	for _, f := range vp.V.Fields() {
 		if f.Name == "sku" {
 			continue
 		}
 		if have := lv.Fields[f.Name]; !sameValue(slices.Contains(wire.NumericVariantFields, f.Name), have, f.Value) {
-			vp.Changes = append(vp.Changes, Change{Field: f.Name, From: have, To: f.Value})
+			changes = append(changes, Change{Field: f.Name, From: have, To: f.Value})
 		}
 	}
 	for _, t := range vp.V.Tiers() {
 		have, ok := lv.Prices[t.Name]
 		if !ok || !sameValue(true, have, t.Value) {
-			vp.Changes = append(vp.Changes, Change{Field: "tier " + t.Name, From: have, To: t.Value})
+			changes = append(changes, Change{Field: "tier " + t.Name, From: have, To: t.Value})
 			tv := api.TierValue{Name: t.Name, Value: t.Value}
 			if id, ok := pl.Live.TierIDs[t.Name]; ok {
 				tv = api.TierValue{ID: id, Value: t.Value}
 			}
-			vp.Tiers = append(vp.Tiers, tv)
+			tiers = append(tiers, tv)
 		}
 	}
 	vp.Action = Unchanged
-	if len(vp.Changes) > 0 {
+	vp.setChanges(changes, tiers)
+	if len(changes) > 0 {
 		vp.Action = Updated
 		if pl.Mode == ModeCreateOnly {
-			vp.Action, vp.Reason = Skipped, fmt.Sprintf("variant %s exists in the account (id %s), and this import only creates what is new (mode create-only)", vp.Key, lv.ID)
-			vp.Changes, vp.Tiers = nil, nil
+			vp.set(Skipped, fmt.Sprintf("variant %s exists in the account (id %s), and this import only creates what is new (mode create-only)", vp.Key, lv.ID))
+			vp.setChanges(nil, nil)
 		}
 	}
 }

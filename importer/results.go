@@ -291,12 +291,12 @@ func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32) 
 	}
 	if sub >= 0 {
 		vp := pp.Variants[sub]
-		l.SKU, l.Action, l.Message = vp.V.SKU, vp.Action, vp.Reason
+		l.SKU, l.Action, l.Message = vp.V.SKU, vp.Action, vp.Reason()
 		if vp.Live != nil {
 			l.VariantID = string(vp.Live.ID)
 		}
 		if vp.Action == Updated && l.Message == "" {
-			l.Message = changesText(vp.Changes)
+			l.Message = changesText(vp.Changes())
 		}
 	}
 	if ref == p.First && pp.Action == Updated && len(pp.Changes) > 0 {
@@ -369,7 +369,7 @@ func planProduct(pp *ProductPlan) planProductJSON {
 		pj.ID = string(pp.Live.ID)
 	}
 	for _, vp := range pp.Variants {
-		vj := planVariantJSON{Key: vp.Key, SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action, Reason: vp.Reason, Changes: vp.Changes}
+		vj := planVariantJSON{Key: vp.Key, SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action, Reason: vp.Reason(), Changes: vp.Changes()}
 		if vp.Live != nil {
 			vj.ID = string(vp.Live.ID)
 		}

@@ -108,8 +108,7 @@ type importer struct {
 	run  *state.Run
 	prev map[string]Action // keys written by earlier attempts of the run
 
-	mu      sync.Mutex
-	created map[string]api.ID // product key → id of products created now
+	mu sync.Mutex
 	// retry holds the products of batches not written in this round, with
 	// why: they are looked up and planned again in the next.
 	retry map[*ProductPlan]setback
@@ -153,7 +152,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &importer{Options: o, log: o.Logger, created: map[string]api.ID{}, retry: map[*ProductPlan]setback{}}
+	x := &importer{Options: o, log: o.Logger, retry: map[*ProductPlan]setback{}}
 	if x.log == nil {
 		x.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -450,17 +449,15 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 			again = append(again, pp.P)
 			byProduct[pp.P] = pp
 		}
-		remembered := planner.RememberedIDs
-		if len(x.created) > 0 {
-			remembered = maps.Clone(planner.RememberedIDs)
-			if remembered == nil {
-				remembered = map[string]string{}
+		// Products created in earlier rounds are known by their ids.
+		remembered := maps.Clone(planner.RememberedIDs)
+		if remembered == nil {
+			remembered = map[string]string{}
+		}
+		for pp := range x.retry {
+			if pp.Live != nil && pp.Live.ID != "" {
+				remembered[pp.P.Key] = string(pp.Live.ID)
 			}
-			x.mu.Lock()
-			for k, id := range x.created {
-				remembered[k] = string(id)
-			}
-			x.mu.Unlock()
 		}
 		fresh, err := FetchLive(ctx, x.Client, wantFor(again, remembered))
 		if err != nil {
@@ -515,12 +512,12 @@ func mergePlan(orig, npp *ProductPlan) {
 			ovp.Live = nvp.Live
 		}
 		if nvp.Action == Failed || nvp.Action == Skipped {
-			ovp.Action, ovp.Reason = nvp.Action, nvp.Reason
+			ovp.set(nvp.Action, nvp.Reason())
 		}
 		// What remains to write is in the re-plan's records; the original
 		// changes stay for the results file when nothing remains.
-		if len(nvp.Changes) > 0 {
-			ovp.Changes, ovp.Tiers = nvp.Changes, nvp.Tiers
+		if len(nvp.Changes()) > 0 {
+			ovp.setChanges(nvp.Changes(), nvp.Tiers())
 		}
 	}
 	if len(npp.Changes) > 0 {
@@ -543,7 +540,7 @@ func (x *importer) settleOpenIntents(ctx context.Context, plan *Plan) error {
 	for _, pp := range plan.Products {
 		now[pp.P.Key] = seen{pp.Live != nil, pp.Live != nil && len(pp.Changes) == 0}
 		for _, vp := range pp.Variants {
-			now[vp.Key] = seen{vp.Live != nil, vp.Live != nil && len(vp.Changes) == 0}
+			now[vp.Key] = seen{vp.Live != nil, vp.Live != nil && len(vp.Changes()) == 0}
 		}
 	}
 	for _, it := range open {
@@ -630,7 +627,7 @@ func (x *importer) stopped() {
 		case KindProductUpdate:
 			r.pp.Action, r.pp.Reason = Skipped, notSentMessage
 		default:
-			r.vp.Action, r.vp.Reason = Skipped, notSentMessage
+			r.vp.set(Skipped, notSentMessage)
 		}
 	}
 }
@@ -737,7 +734,6 @@ func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.
 			id := res.IDs[i]
 			switch b.kind {
 			case KindProductCreate:
-				x.created[r.key] = id
 				r.pp.Live = &LiveProduct{ID: id}
 				ids[r.key] = string(id)
 			case KindVariantCreate:
@@ -778,7 +774,7 @@ func (x *importer) refuse(r *record, f api.RecordError) {
 		// A variant of a product create: the product's other rows
 		// point at it.
 		x.recordFailed(r, rowRefusedMessage(vp.V.Row(), column, f.Message))
-		vp.Reason = valueRefusedMessage(column, f.Message)
+		vp.set(vp.Action, valueRefusedMessage(column, f.Message))
 	}
 }
 
@@ -786,7 +782,7 @@ func (x *importer) refuse(r *record, f api.RecordError) {
 // The caller holds x.mu.
 func (x *importer) recordFailed(r *record, msg string) {
 	if r.vp != nil {
-		r.vp.Action, r.vp.Reason = Failed, msg
+		r.vp.set(Failed, msg)
 		return
 	}
 	if r.kind == KindProductCreate {
