@@ -160,26 +160,26 @@ func deflatePart(part zipPart) (_ []byte, size uint64, crc uint32, _ error) {
 	return out.Bytes(), size, sum.Sum32(), nil
 }
 
-// readToEnd opens path and reads it to the end, and returns the first
-// error that stops reading (nil when none did) and the row errors.
-func readToEnd(path string, o Options) (fatal error, rowErrs []*RowError) {
+// readToEnd opens path and reads it to the end, and returns the row
+// errors and the first error that stops reading (nil when none did).
+func readToEnd(path string, o Options) (rowErrs []*RowError, fatal error) {
 	src, err := Open(path, o)
 	if err != nil {
-		return err, nil
+		return nil, err
 	}
 	defer src.Close()
 	for range 1 << 20 {
 		_, _, err := src.Next()
 		if err == io.EOF {
-			return nil, rowErrs
+			return rowErrs, nil
 		}
 		if re, ok := err.(*RowError); ok {
 			rowErrs = append(rowErrs, re)
 		} else if err != nil {
-			return err, rowErrs
+			return rowErrs, err
 		}
 	}
-	return nil, rowErrs
+	return rowErrs, nil
 }
 
 // emptyTempDir points TMPDIR at a new directory and returns a check that

@@ -93,7 +93,7 @@ func TestXLSXBombsAreRefused(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tempClean := emptyTempDir(t)
 			p := writeZip(t, "bomb.xlsx", tt.parts)
-			err, _ := readToEnd(p, Options{Limits: tt.limits})
+			_, err := readToEnd(p, Options{Limits: tt.limits})
 			if err == nil {
 				t.Fatal("read without error")
 			}
@@ -115,7 +115,7 @@ func TestXLSXBombsAreRefused(t *testing.T) {
 func TestXLSXRepeatedBlocksRead(t *testing.T) {
 	row := `<row><c t="inlineStr"><is><t>S</t></is></c><c t="s"><v>0</v></c></row>`
 	p := writeZip(t, "big.xlsx", withPart(workbookParts("", `<si><t>Tee</t></si>`), sheetPart(headerRow, row, 40000, "")))
-	err, rowErrs := readToEnd(p, Options{})
+	rowErrs, err := readToEnd(p, Options{})
 	if err != nil || len(rowErrs) > 0 {
 		t.Fatalf("error %v, row errors %v", err, rowErrs)
 	}
