@@ -9,6 +9,7 @@ import (
 	"lading/api"
 	"lading/api/wire"
 	"lading/catalog"
+	"lading/mapping"
 )
 
 // Mode says which writes an import may make.
@@ -463,46 +464,9 @@ func sameValue(numeric bool, live, file string) bool {
 	if !numeric {
 		return false
 	}
-	a, okA := canonicalDecimal(live)
-	b, okB := canonicalDecimal(file)
+	a, okA := mapping.ParseNumber(live, '.')
+	b, okB := mapping.ParseNumber(file, '.')
 	return okA && okB && a == b
-}
-
-// canonicalDecimal spells a plain decimal number ("-007.50", " 7.5") one
-// way ("-7.5"), exactly, without going through floating point. ok is false
-// for anything else (exponents, thousands separators, text).
-func canonicalDecimal(s string) (string, bool) {
-	s = strings.TrimSpace(s)
-	neg := false
-	if s != "" && (s[0] == '-' || s[0] == '+') {
-		neg, s = s[0] == '-', s[1:]
-	}
-	whole, frac, _ := strings.Cut(s, ".")
-	if whole == "" && frac == "" || !allDigits(whole) || !allDigits(frac) {
-		return "", false
-	}
-	whole = strings.TrimLeft(whole, "0")
-	frac = strings.TrimRight(frac, "0")
-	if whole == "" {
-		whole = "0"
-	}
-	out := whole
-	if frac != "" {
-		out += "." + frac
-	}
-	if neg && out != "0" {
-		out = "-" + out
-	}
-	return out, true
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // Counts tallies actions.
