@@ -129,6 +129,19 @@ type ProductPlan struct {
 	// TagsChanged says the product's tag set must be rewritten.
 	TagsChanged bool
 	Variants    []*VariantPlan
+	// created is the id the service gave the product when this run
+	// created it (Live stays nil: a snapshot of it would cost a million
+	// rows' import tens of megabytes).
+	created api.ID
+}
+
+// ID is the product's id in the account: the live one, or the one it was
+// created with; "" when it has none (yet).
+func (pp *ProductPlan) ID() api.ID {
+	if pp.Live != nil {
+		return pp.Live.ID
+	}
+	return pp.created
 }
 
 // Plan is the whole import, classified against the live catalog.

@@ -286,8 +286,8 @@ func (e *emitter) ref(r rowAt) catalog.RowRef {
 func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32) {
 	p := pp.P
 	*l = resultLine{File: ref.File, Row: ref.Line, ProductKey: p.Key, Action: pp.Action, Message: pp.Reason}
-	if pp.Live != nil {
-		l.ProductID = string(pp.Live.ID)
+	if id := pp.ID(); id != "" {
+		l.ProductID = string(id)
 	}
 	if sub >= 0 {
 		vp := pp.Variants[sub]
@@ -365,8 +365,8 @@ type planVariantJSON struct {
 
 func planProduct(pp *ProductPlan) planProductJSON {
 	pj := planProductJSON{Key: pp.P.Key, Name: pp.P.Name.S, Action: pp.Action, Reason: pp.Reason, Changes: pp.Changes}
-	if pp.Live != nil {
-		pj.ID = string(pp.Live.ID)
+	if id := pp.ID(); id != "" {
+		pj.ID = string(id)
 	}
 	for _, vp := range pp.Variants {
 		vj := planVariantJSON{Key: vp.Key, SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action, Reason: vp.Reason(), Changes: vp.Changes()}

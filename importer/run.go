@@ -455,8 +455,8 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 			remembered = map[string]string{}
 		}
 		for pp := range x.retry {
-			if pp.Live != nil && pp.Live.ID != "" {
-				remembered[pp.P.Key] = string(pp.Live.ID)
+			if id := pp.ID(); id != "" {
+				remembered[pp.P.Key] = string(id)
 			}
 		}
 		fresh, err := FetchLive(ctx, x.Client, wantFor(again, remembered))
@@ -734,7 +734,7 @@ func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.
 			id := res.IDs[i]
 			switch b.kind {
 			case KindProductCreate:
-				r.pp.Live = &LiveProduct{ID: id}
+				r.pp.created = id
 				ids[r.key] = string(id)
 			case KindVariantCreate:
 				if r.vp.V.SKU != "" {
@@ -802,11 +802,11 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 	var ids []api.ID
 	createdVariants := 0
 	for _, pp := range plan.Products {
-		if pp.Action != Created || pp.Live == nil || pp.Live.ID == "" {
+		if pp.Action != Created || pp.ID() == "" {
 			continue
 		}
 		if slices.ContainsFunc(pp.Variants, func(vp *VariantPlan) bool { return vp.Live == nil }) {
-			ids = append(ids, pp.Live.ID)
+			ids = append(ids, pp.ID())
 		}
 		createdVariants += len(pp.Variants)
 	}
@@ -827,10 +827,11 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 	}
 	skuIDs := map[string]string{}
 	for _, pp := range plan.Products {
-		if pp.Live == nil || live.Products[pp.Live.ID] == nil {
+		lp := live.Products[pp.ID()]
+		if lp == nil {
 			continue
 		}
-		pp.Live = live.Products[pp.Live.ID]
+		pp.Live = lp
 		for _, vp := range pp.Variants {
 			if vp.Live != nil && vp.Live.ID != "" {
 				continue
