@@ -441,59 +441,63 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 			}
 			return nil
 		}
-		// Look up what the unanswered batches touched before sending
-		// anything of theirs again.
-		var again []*catalog.Product
-		byProduct := map[*catalog.Product]*ProductPlan{}
-		for pp := range x.retry {
-			again = append(again, pp.P)
-			byProduct[pp.P] = pp
-		}
-		// Products created in earlier rounds are known by their ids.
-		remembered := maps.Clone(planner.RememberedIDs)
-		if remembered == nil {
-			remembered = map[string]string{}
-		}
-		for pp := range x.retry {
-			if id := pp.ID(); id != "" {
-				remembered[pp.P.Key] = string(id)
-			}
-		}
-		fresh, err := FetchLive(ctx, x.Client, wantFor(again, remembered))
+		next, err := x.replan(ctx, planner, round)
 		if err != nil {
 			return err
 		}
-		x.log.Info("looking up writes that got no answer before sending them again", "products", len(again), "round", round+1)
-		sub := (&Planner{Live: fresh, Mode: planner.Mode, RememberedIDs: remembered}).Plan(again)
-		sub.live = fresh
-		if err := x.settleOpenIntents(ctx, sub); err != nil {
-			return err
-		}
-		x.retry = map[*ProductPlan]setback{}
-		origVariant := map[*VariantPlan]*VariantPlan{}
-		for _, npp := range sub.Products {
-			orig := byProduct[npp.P]
-			mergePlan(orig, npp)
-			for i, nvp := range npp.Variants {
-				origVariant[nvp] = orig.Variants[i]
-			}
-		}
-		// Records of the re-plans (only what is still to do), carried out
-		// on behalf of the original plans.
-		recs = (&Plan{Products: sub.Products, live: fresh}).records()
-		for _, r := range recs {
-			// Built from the re-plan, before the records are carried
-			// out on behalf of the original plans.
-			r.build()
-		}
-		x.recs = recs
-		for _, r := range recs {
-			r.pp = byProduct[r.pp.P]
-			if r.vp != nil {
-				r.vp = origVariant[r.vp]
-			}
+		recs = next
+	}
+}
+
+// replan looks up in the account what the products of the batches not
+// written in round touched, plans them again and returns the records of
+// what is still to do, carried out on behalf of the original plans.
+func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*record, error) {
+	var again []*catalog.Product
+	byProduct := map[*catalog.Product]*ProductPlan{}
+	// Products created in earlier rounds are known by their ids.
+	remembered := maps.Clone(planner.RememberedIDs)
+	if remembered == nil {
+		remembered = map[string]string{}
+	}
+	for pp := range x.retry {
+		again = append(again, pp.P)
+		byProduct[pp.P] = pp
+		if id := pp.ID(); id != "" {
+			remembered[pp.P.Key] = string(id)
 		}
 	}
+	fresh, err := FetchLive(ctx, x.Client, wantFor(again, remembered))
+	if err != nil {
+		return nil, err
+	}
+	x.log.Info("looking up writes that got no answer before sending them again", "products", len(again), "round", round+1)
+	sub := (&Planner{Live: fresh, Mode: planner.Mode, RememberedIDs: remembered}).Plan(again)
+	sub.live = fresh
+	if err := x.settleOpenIntents(ctx, sub); err != nil {
+		return nil, err
+	}
+	x.retry = map[*ProductPlan]setback{}
+	origVariant := map[*VariantPlan]*VariantPlan{}
+	for _, npp := range sub.Products {
+		orig := byProduct[npp.P]
+		mergePlan(orig, npp)
+		for i, nvp := range npp.Variants {
+			origVariant[nvp] = orig.Variants[i]
+		}
+	}
+	recs := sub.records()
+	for _, r := range recs {
+		// Built from the re-plan, then carried out on behalf of the
+		// original plans.
+		r.build()
+		r.pp = byProduct[r.pp.P]
+		if r.vp != nil {
+			r.vp = origVariant[r.vp]
+		}
+	}
+	x.recs = recs
+	return recs, nil
 }
 
 // mergePlan folds a re-plan into the original: what the first plan meant to
@@ -672,27 +676,17 @@ func (x *importer) send(ctx context.Context, b *batch) error {
 	return x.settle(ctx, b, intent, res, err)
 }
 
+// settle records what became of a batch: in the state, and on the plans
+// of its records.
 func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.WriteResult, err error) error {
 	for _, r := range b.records {
 		r.settled = true
 	}
-	var outcome state.Outcome
-	failed := map[int]api.RecordError{}
 	switch api.Classify(err) {
 	case api.Applied:
-		// The records the service rejected one by one (a 200 or a 400
+		// The records the service refused one by one (a 200 or a 400
 		// answer) are in the result, never in err.
-		for _, f := range res.Failed {
-			failed[f.Index] = f
-		}
-		switch {
-		case len(failed) == 0:
-			outcome = state.OutcomeApplied
-		case len(failed) >= len(b.records):
-			outcome = state.OutcomeRejected
-		default:
-			outcome = state.OutcomePartial
-		}
+		return x.settleAnswer(ctx, b, intent, res)
 	case api.Rejected:
 		// Refused as a whole, and it would be again: its rows fail now.
 		msg := refusedMessage(err)
@@ -711,44 +705,47 @@ func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.
 		x.markRetry(b, setbackOf(err))
 		note, _ := json.Marshal(map[string]string{"not_applied": err.Error()})
 		return x.State.RecordOutcome(ctx, intent, state.OutcomeNotApplied, note)
-	default:
-		// It may have been applied: looked up before anything of it is
-		// sent again.
-		x.markRetry(b, setbackOf(err))
-		return x.State.RecordOutcome(ctx, intent, state.OutcomeUnknown, nil)
 	}
+	// It may have been applied: looked up before anything of it is sent
+	// again.
+	x.markRetry(b, setbackOf(err))
+	return x.State.RecordOutcome(ctx, intent, state.OutcomeUnknown, nil)
+}
 
+// settleAnswer records a batch the service answered record by record: the
+// ids it gave, and the records it refused.
+func (x *importer) settleAnswer(ctx context.Context, b *batch, intent int64, res *api.WriteResult) error {
+	failed := map[int]api.RecordError{}
+	for _, f := range res.Failed {
+		failed[f.Index] = f
+	}
+	outcome := state.OutcomePartial
+	switch len(failed) {
+	case 0:
+		outcome = state.OutcomeApplied
+	case len(b.records):
+		outcome = state.OutcomeRejected
+	}
 	ids := map[string]string{}
 	x.mu.Lock()
 	for i, r := range b.records {
-		if f, bad := failed[i]; bad && f.Whole {
+		f, bad := failed[i]
+		switch {
+		case bad && f.Whole:
 			// Not written, for other records' errors: it goes again
 			// in the next round, without them.
 			x.retry[r.pp] = setback{kind: withOthers, cause: f.Message}
-			continue
-		} else if bad {
+		case bad:
 			x.refuse(r, f)
-			continue
-		}
-		if res != nil && i < len(res.IDs) && res.IDs[i] != "" {
-			id := res.IDs[i]
-			switch b.kind {
-			case KindProductCreate:
-				r.pp.created = id
-				ids[r.key] = string(id)
-			case KindVariantCreate:
-				if r.vp.V.SKU != "" {
-					r.vp.Live = &LiveVariant{ID: id, ProductID: r.pp.Live.ID, SKU: r.vp.V.SKU}
-				}
-			}
+		case i < len(res.IDs) && res.IDs[i] != "" && b.kind == KindProductCreate:
+			r.pp.created = res.IDs[i]
+			ids[r.key] = string(res.IDs[i])
+		case i < len(res.IDs) && res.IDs[i] != "" && b.kind == KindVariantCreate && r.vp.V.SKU != "":
+			r.vp.Live = &LiveVariant{ID: res.IDs[i], ProductID: r.pp.ID(), SKU: r.vp.V.SKU}
 		}
 	}
 	x.mu.Unlock()
-	var written []api.ID
-	if res != nil {
-		written = res.IDs
-	}
-	results, _ := json.Marshal(map[string]any{"ids": written, "failed": failed})
+	results, _ := json.Marshal(map[string]any{"ids": res.IDs, "failed": failed})
 	if err := x.State.RecordOutcome(ctx, intent, outcome, results); err != nil {
 		return err
 	}
