@@ -13,29 +13,52 @@ const (
 	KindVariantUpdate = "variants.update"
 )
 
-// record is one entry of a write array, with the plan it carries out.
+// writeKind is a batch kind, small enough for every record to carry.
+type writeKind uint8
+
+const (
+	kindProductCreate writeKind = iota
+	kindProductUpdate
+	kindVariantCreate
+	kindVariantUpdate
+)
+
+// String is the kind as the state's intents record it.
+func (k writeKind) String() string {
+	return [...]string{KindProductCreate, KindProductUpdate, KindVariantCreate, KindVariantUpdate}[k]
+}
+
+// record is one entry of a write array, with the plan it carries out. A
+// round holds one for each write of a million-row import: it is small.
 type record struct {
-	kind    string // KindProductCreate, ...
-	settled bool   // its batch was sent and answered, or set aside
-	key     string
+	kind    writeKind
+	settled bool // its batch was sent and answered, or set aside
 	pp      *ProductPlan
 	vp      *VariantPlan // nil for product records
-	live    *Live        // the tags and tiers known when it was planned
 	// The body, while its batch is sent (see build).
 	product *api.ProductWrite
 	variant *api.VariantWrite
 }
 
+// key is what the state's intents know the record by: its variant's key,
+// or its product's.
+func (r *record) key() string {
+	if r.vp != nil {
+		return r.vp.Key
+	}
+	return r.pp.P.Key
+}
+
 // batch is one write request.
 type batch struct {
-	kind    string
+	kind    writeKind
 	records []*record
 }
 
 func (b *batch) keys() []string {
 	ks := make([]string, len(b.records))
 	for i, r := range b.records {
-		ks[i] = r.key
+		ks[i] = r.key()
 	}
 	return ks
 }
@@ -44,21 +67,21 @@ func (b *batch) keys() []string {
 // kind: a product create (with its variants, attributes, tiers and tags)
 // for each new product; for existing products an edit of what changed,
 // variant creates and variant edits. vp is nil for product records.
-func (p *Plan) eachWrite(fn func(kind string, pp *ProductPlan, vp *VariantPlan)) {
+func (p *Plan) eachWrite(fn func(kind writeKind, pp *ProductPlan, vp *VariantPlan)) {
 	for _, pp := range p.Products {
 		switch {
 		case pp.Action == Created && pp.Live == nil:
-			fn(KindProductCreate, pp, nil)
+			fn(kindProductCreate, pp, nil)
 		case pp.Live != nil && pp.Action != Failed && pp.Action != Skipped:
 			if len(pp.Changes) > 0 {
-				fn(KindProductUpdate, pp, nil)
+				fn(kindProductUpdate, pp, nil)
 			}
 			for _, vp := range pp.Variants {
 				switch vp.Action {
 				case Created:
-					fn(KindVariantCreate, pp, vp)
+					fn(kindVariantCreate, pp, vp)
 				case Updated:
-					fn(KindVariantUpdate, pp, vp)
+					fn(kindVariantUpdate, pp, vp)
 				}
 			}
 		}
@@ -71,30 +94,27 @@ func (p *Plan) eachWrite(fn func(kind string, pp *ProductPlan, vp *VariantPlan))
 // would take gigabytes).
 func (p *Plan) records() []*record {
 	var out []*record
-	p.eachWrite(func(kind string, pp *ProductPlan, vp *VariantPlan) {
-		r := &record{kind: kind, key: pp.P.Key, pp: pp, vp: vp, live: p.live}
-		if vp != nil {
-			r.key = vp.Key
-		}
-		out = append(out, r)
+	p.eachWrite(func(kind writeKind, pp *ProductPlan, vp *VariantPlan) {
+		out = append(out, &record{kind: kind, pp: pp, vp: vp})
 	})
 	return out
 }
 
-// build makes r's body, sending only what changed, unless it is made.
-func (r *record) build() {
+// build makes r's body, sending only what changed, unless it is made;
+// live gives the ids of the tags and tiers known when it was planned.
+func (r *record) build(live *Live) {
 	if r.product != nil || r.variant != nil {
 		return
 	}
 	switch r.kind {
-	case KindProductCreate:
-		r.product = productCreate(r.pp, r.live)
-	case KindProductUpdate:
-		r.product = productUpdate(r.pp, r.live)
-	case KindVariantCreate:
-		r.variant = variantWrite(r.pp.P, r.vp.V, r.live)
+	case kindProductCreate:
+		r.product = newProduct(r.pp, live)
+	case kindProductUpdate:
+		r.product = productEdit(r.pp, live)
+	case kindVariantCreate:
+		r.variant = variantWrite(r.pp.P, r.vp.V, live)
 		r.variant.Links.Products = api.Refs(r.pp.Live.ID)
-	case KindVariantUpdate:
+	case kindVariantUpdate:
 		r.variant = variantUpdate(r.vp)
 	}
 }
@@ -102,8 +122,8 @@ func (r *record) build() {
 // requests is how many write requests of at most size records carrying
 // out the plan takes, counted without building the records.
 func (p *Plan) requests(size int) int {
-	perKind := map[string]int{}
-	p.eachWrite(func(kind string, _ *ProductPlan, _ *VariantPlan) { perKind[kind]++ })
+	var perKind [kindVariantUpdate + 1]int
+	p.eachWrite(func(kind writeKind, _ *ProductPlan, _ *VariantPlan) { perKind[kind]++ })
 	n := 0
 	for _, k := range perKind {
 		n += (k + size - 1) / size
@@ -114,7 +134,7 @@ func (p *Plan) requests(size int) int {
 // batches splits records into write arrays of at most size records of one
 // kind, in plan order.
 func batches(records []*record, size int) []*batch {
-	byKind := map[string]*batch{}
+	byKind := map[writeKind]*batch{}
 	var out []*batch
 	for _, r := range records {
 		k := r.kind
@@ -149,7 +169,7 @@ func tagRefs(tags []string, live *Live) []api.TagRef {
 	return refs
 }
 
-func productCreate(pp *ProductPlan, live *Live) *api.ProductWrite {
+func newProduct(pp *ProductPlan, live *Live) *api.ProductWrite {
 	prod := pp.P
 	w := &api.ProductWrite{Name: strPtr(prod.Name), Description: strPtr(prod.Description), Notes: strPtr(prod.Notes),
 		Links: &api.ProductLinks{}}
@@ -165,7 +185,7 @@ func productCreate(pp *ProductPlan, live *Live) *api.ProductWrite {
 	return w
 }
 
-func productUpdate(pp *ProductPlan, live *Live) *api.ProductWrite {
+func productEdit(pp *ProductPlan, live *Live) *api.ProductWrite {
 	w := &api.ProductWrite{ID: pp.Live.ID}
 	for _, c := range pp.Changes {
 		_ = w.Set(c.Field, c.To) // "tags" is not a field: it goes in links

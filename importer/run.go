@@ -116,6 +116,8 @@ type importer struct {
 	// records.
 	round int
 	recs  []*record
+	// live is the snapshot the first round's records were planned from.
+	live *Live
 	// fatal stops the import: the service refused the token.
 	fatal error
 }
@@ -419,7 +421,7 @@ func (x *importer) applyPrevious(plan *Plan) {
 // execute sends the plan's records in batches and reconciles batches that
 // were not applied or whose outcome is unknown, in rounds.
 func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, planner *Planner) error {
-	x.recs = recs
+	x.recs, x.live = recs, plan.live
 	if x.run != nil {
 		if err := x.settleOpenIntents(ctx, plan); err != nil {
 			return err
@@ -490,7 +492,7 @@ func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*
 	for _, r := range recs {
 		// Built from the re-plan, then carried out on behalf of the
 		// original plans.
-		r.build()
+		r.build(sub.live)
 		r.pp = byProduct[r.pp.P]
 		if r.vp != nil {
 			r.vp = origVariant[r.vp]
@@ -626,9 +628,9 @@ func (x *importer) stopped() {
 			continue
 		}
 		switch r.kind {
-		case KindProductCreate:
+		case kindProductCreate:
 			r.pp.skip(notSentMessage)
-		case KindProductUpdate:
+		case kindProductUpdate:
 			r.pp.Action, r.pp.Reason = Skipped, notSentMessage
 		default:
 			r.vp.set(Skipped, notSentMessage)
@@ -645,7 +647,7 @@ func (x *importer) send(ctx context.Context, b *batch) error {
 	products := make([]api.ProductWrite, 0, n)
 	variants := make([]api.VariantWrite, 0, n)
 	for _, r := range b.records {
-		r.build()
+		r.build(x.live)
 		if r.product != nil {
 			products = append(products, *r.product)
 		} else {
@@ -662,7 +664,7 @@ func (x *importer) send(ctx context.Context, b *batch) error {
 	if err != nil {
 		return err
 	}
-	intent, err := x.State.RecordIntent(ctx, x.run.ID, b.kind, b.keys(), body)
+	intent, err := x.State.RecordIntent(ctx, x.run.ID, b.kind.String(), b.keys(), body)
 	if err != nil {
 		return fmt.Errorf("recording a batch before sending it: %w", err)
 	}
@@ -737,10 +739,10 @@ func (x *importer) settleAnswer(ctx context.Context, b *batch, intent int64, res
 			x.retry[r.pp] = setback{kind: withOthers, cause: f.Message}
 		case bad:
 			x.refuse(r, f)
-		case i < len(res.IDs) && res.IDs[i] != "" && b.kind == KindProductCreate:
+		case i < len(res.IDs) && res.IDs[i] != "" && b.kind == kindProductCreate:
 			r.pp.created = res.IDs[i]
-			ids[r.key] = string(res.IDs[i])
-		case i < len(res.IDs) && res.IDs[i] != "" && b.kind == KindVariantCreate && r.vp.V.SKU != "":
+			ids[r.key()] = string(res.IDs[i])
+		case i < len(res.IDs) && res.IDs[i] != "" && b.kind == kindVariantCreate && r.vp.V.SKU != "":
 			r.vp.Live = &LiveVariant{ID: res.IDs[i], ProductID: r.pp.ID(), SKU: r.vp.V.SKU}
 		}
 	}
@@ -782,7 +784,7 @@ func (x *importer) recordFailed(r *record, msg string) {
 		r.vp.set(Failed, msg)
 		return
 	}
-	if r.kind == KindProductCreate {
+	if r.kind == kindProductCreate {
 		r.pp.fail(msg)
 		return
 	}
