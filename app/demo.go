@@ -120,7 +120,8 @@ func runDemo(c *cli.Context) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "What next:\n"+
-		"  - open %s/*.results.csv: one line per input row, with the ids the service gave\n"+
+		"  - open %s/*.results.csv: one line per input row, with the product ids the service gave\n"+
+		"    (add --read-ids to an import for the variants' ids too, one read per 250 products)\n"+
 		"  - run a sandbox that stays up:   go run . sandbox --token demo-token\n"+
 		"    and import into it:            go run . --token demo-token import --template generic %s\n"+
 		"  - preview without writing:       add --dry-run --plan plan.json\n"+
