@@ -163,15 +163,8 @@ func (s *csvSource) readHeader(headerRow int) error {
 		if line < headerRow || allEmpty(rec) {
 			continue
 		}
-		if s.guard != nil && s.guard.invalid {
-			if col := invalidUTF8(rec); col > 0 {
-				return &RowError{File: s.name, Line: line, Column: col, Msg: notUTF8Msg}
-			}
-		}
-		if s.text.nul {
-			if col := nulColumn(rec); col > 0 {
-				return &RowError{File: s.name, Line: line, Column: col, Msg: nulMsg}
-			}
+		if err := s.badCell(rec, line); err != nil {
+			return err
 		}
 		s.header = headerCells(rec)
 		if len(s.header) == 0 {
@@ -235,6 +228,13 @@ func (s *csvSource) check(rec []string, line int) error {
 	if col > 0 {
 		return &RowError{File: s.name, Line: line, Msg: longRowMsg(width, len(s.header), col, rec[col-1])}
 	}
+	return s.badCell(rec, line)
+}
+
+// badCell is the *RowError of the first cell of rec, read from line, that
+// holds bytes that are not UTF-8 or a NUL character; nil when none does.
+// It looks only once the text has shown such bytes.
+func (s *csvSource) badCell(rec []string, line int) error {
 	if s.guard != nil && s.guard.invalid {
 		if col := invalidUTF8(rec); col > 0 {
 			return &RowError{File: s.name, Line: line, Column: col, Msg: notUTF8Msg}
