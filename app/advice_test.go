@@ -3,8 +3,6 @@ package app
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -48,19 +46,11 @@ func TestXLSXLimitFlags(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	const token = "app-test-token-0123456789"
 	base := newSandbox(t, token)
-	dir := t.TempDir()
-	in := filepath.Join(dir, "catalog.xlsx")
-	b, err := os.ReadFile("../samples/catalog.xlsx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(in, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	_, in := sampleCopy(t, "catalog.xlsx")
 	args := func(flags ...string) []string {
 		return append(append([]string{"--base-url", base, "--token", token, "import", "--template", "generic", "--dry-run"}, flags...), in)
 	}
-	_, _, err = run(t, args("--max-xlsx-cell-size", "16")...)
+	_, _, err := run(t, args("--max-xlsx-cell-size", "16")...)
 	if !errors.Is(err, source.ErrCellLimit) || !strings.Contains(Advice(err), "--max-xlsx-cell-size") {
 		t.Fatalf("16-byte cells: err %v, advice %q; want the cell limit and the flag", err, Advice(err))
 	}

@@ -29,6 +29,22 @@ func run(t *testing.T, args ...string) (string, string, error) {
 	return out.String(), errb.String(), err
 }
 
+// sampleCopy copies samples/name into a new temporary folder and returns
+// the folder and the copy's path (results and state go beside it).
+func sampleCopy(t *testing.T, name string) (dir, path string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "samples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	path = filepath.Join(dir, name)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, path
+}
+
 func newSandbox(t *testing.T, token string) string {
 	t.Helper()
 	srv, err := sandbox.New(sandbox.Options{})
@@ -116,13 +132,7 @@ func TestImportExitCodesAndOutput(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	const token = "app-test-token-0123456789"
 	base := newSandbox(t, token)
-	dir := t.TempDir()
-	in := filepath.Join(dir, "catalog.csv")
-	b, err := os.ReadFile("../samples/catalog.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(in, b, 0o644)
+	dir, in := sampleCopy(t, "catalog.csv")
 	st := filepath.Join(dir, "state.db")
 	common := []string{"--base-url", base + "/api2", "--token", token, "--rate", "500", "--burst", "50"}
 
@@ -161,6 +171,10 @@ func TestImportExitCodesAndOutput(t *testing.T) {
 
 	// One row with a bad weight: its product fails, the run exits with a
 	// PartialError (exit code 3 in main), the others are unchanged.
+	b, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	bad := strings.Replace(string(b), ",0.22,7.5,084012300074,", ",heavy,7.5,084012300074,", 1)
 	if bad == string(b) {
 		t.Fatal("test data changed: no row to break")
@@ -361,13 +375,7 @@ func TestOutputThatIsAnInput(t *testing.T) {
 func TestUnwritableOutput(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	base, requests := countingServer(t)
-	dir := t.TempDir()
-	in := filepath.Join(dir, "catalog.csv")
-	b, err := os.ReadFile("../samples/catalog.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(in, b, 0o644)
+	dir, in := sampleCopy(t, "catalog.csv")
 	for _, tc := range []struct {
 		name  string
 		flags []string
@@ -412,13 +420,7 @@ func TestDryRunWritesOnlyWhatIsNamed(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	const token = "app-test-token-0123456789"
 	base := newSandbox(t, token)
-	dir := t.TempDir()
-	in := filepath.Join(dir, "catalog.csv")
-	b, err := os.ReadFile("../samples/catalog.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(in, b, 0o644)
+	dir, in := sampleCopy(t, "catalog.csv")
 	for _, tc := range []struct {
 		flags []string
 		want  []string // the files in dir after the run
