@@ -1,6 +1,11 @@
 package importer
 
-import "testing"
+import (
+	"testing"
+
+	"lading/api"
+	"lading/api/wire"
+)
 
 func TestSameValue(t *testing.T) {
 	tests := []struct {
@@ -35,5 +40,27 @@ func TestSameValue(t *testing.T) {
 				t.Errorf("sameValue(%v, %q, %q) = %v, want %v", tt.numeric, tt.live, tt.file, got, tt.want)
 			}
 		})
+	}
+}
+
+// A live variant keeps every writable field the wire lists, each read from
+// its own field of the answer.
+func TestLiveVariantFields(t *testing.T) {
+	if len(wire.VariantWriteFields) != numVariantFields {
+		t.Fatalf("wire lists %d writable variant fields, LiveVariant keeps %d", len(wire.VariantWriteFields), numVariantFields)
+	}
+	v := &api.Variant{SKU: "S", Description: "D", Notes: "N", Weight: "1", Cost: "2", UPC: "U",
+		Location1: "L", LowStockAlert: "3", SupplierCost: "4"}
+	lv := &LiveVariant{fields: variantFields(v)}
+	seen := map[string]bool{}
+	for _, name := range wire.VariantWriteFields {
+		got := lv.Field(name)
+		if got == "" || seen[got] {
+			t.Errorf("field %s = %q: not read, or read from another field", name, got)
+		}
+		seen[got] = true
+	}
+	if lv.Field("nonsense") != "" {
+		t.Error("an unknown field has a value")
 	}
 }

@@ -12,16 +12,45 @@ import (
 )
 
 // LiveVariant is a variant as the service has it, reduced to what an import
-// compares.
+// compares. A snapshot of a large account holds a million of them, so it
+// is kept flat: no maps.
 type LiveVariant struct {
 	ID        api.ID
 	ProductID api.ID
 	SKU       string
-	// Fields holds the writable scalar fields (wire.VariantWriteFields).
-	Fields  map[string]string
-	Options []api.OptionValue
-	// Prices by pricing tier name, and tier ids by name.
-	Prices map[string]string
+	// fields holds the writable scalar fields, in the order of
+	// wire.VariantWriteFields.
+	fields  [numVariantFields]string
+	Options []LiveOption
+	// Prices are its prices, by pricing tier name.
+	Prices []LivePrice
+}
+
+// numVariantFields is len(wire.VariantWriteFields) (a test checks it).
+const numVariantFields = 9
+
+// LiveOption is one of a live variant's options.
+type LiveOption struct{ Attribute, Value string }
+
+// LivePrice is a live variant's price in one pricing tier.
+type LivePrice struct{ Tier, Value string }
+
+// Field returns the value of the writable field name ("" if unknown).
+func (lv *LiveVariant) Field(name string) string {
+	if i := slices.Index(wire.VariantWriteFields, name); i >= 0 {
+		return lv.fields[i]
+	}
+	return ""
+}
+
+// Price returns the variant's price in tier, and whether it has one.
+func (lv *LiveVariant) Price(tier string) (string, bool) {
+	for _, p := range lv.Prices {
+		if p.Tier == tier {
+			return p.Value, true
+		}
+	}
+	return "", false
 }
 
 // LiveProduct is a product as the service has it.
@@ -63,14 +92,37 @@ func newLive() *Live {
 // ByName returns the live products with exactly that name.
 func (l *Live) ByName(name string) []*LiveProduct { return l.byName[name] }
 
-// variantFields reads the writable scalar fields of v.
-func variantFields(v *api.Variant) map[string]string {
-	return map[string]string{
-		"sku": string(v.SKU), "description": string(v.Description), "notes": string(v.Notes),
-		"weight": string(v.Weight), "cost": string(v.Cost), "upc": string(v.UPC),
-		"location_1": string(v.Location1), "low_stock_alert": string(v.LowStockAlert),
-		"supplier_cost": string(v.SupplierCost),
+// variantFields reads the writable scalar fields of v, in the order of
+// wire.VariantWriteFields.
+func variantFields(v *api.Variant) (f [numVariantFields]string) {
+	for i, name := range wire.VariantWriteFields {
+		f[i] = variantField(v, name)
 	}
+	return f
+}
+
+func variantField(v *api.Variant, name string) string {
+	switch name {
+	case "sku":
+		return string(v.SKU)
+	case "description":
+		return string(v.Description)
+	case "notes":
+		return string(v.Notes)
+	case "weight":
+		return string(v.Weight)
+	case "cost":
+		return string(v.Cost)
+	case "upc":
+		return string(v.UPC)
+	case "location_1":
+		return string(v.Location1)
+	case "low_stock_alert":
+		return string(v.LowStockAlert)
+	case "supplier_cost":
+		return string(v.SupplierCost)
+	}
+	return ""
 }
 
 // addProduct records p and those of its variants the sideloads carry.
@@ -105,12 +157,13 @@ func (l *Live) addVariant(lp *LiveProduct, v *api.Variant, s *api.Sideloads) {
 			return
 		}
 	}
-	prices := map[string]string{}
+	lv := &LiveVariant{ID: v.ID, ProductID: lp.ID, SKU: string(v.SKU), fields: variantFields(v)}
 	for name, p := range s.Prices(v) {
-		prices[name] = string(p)
+		lv.Prices = append(lv.Prices, LivePrice{Tier: name, Value: string(p)})
 	}
-	lv := &LiveVariant{ID: v.ID, ProductID: lp.ID, SKU: string(v.SKU), Fields: variantFields(v),
-		Options: s.Options(v), Prices: prices}
+	for _, o := range s.Options(v) {
+		lv.Options = append(lv.Options, LiveOption{Attribute: o.Attribute, Value: o.Value})
+	}
 	lp.Variants = append(lp.Variants, lv)
 	if lv.SKU != "" {
 		l.BySKU[lv.SKU] = lv

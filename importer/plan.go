@@ -440,12 +440,12 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 		if f.Name == "sku" {
 			continue
 		}
-		if have := lv.Fields[f.Name]; !sameValue(slices.Contains(wire.NumericVariantFields, f.Name), have, f.Value) {
+		if have := lv.Field(f.Name); !sameValue(slices.Contains(wire.NumericVariantFields, f.Name), have, f.Value) {
 			changes = append(changes, Change{Field: f.Name, From: have, To: f.Value})
 		}
 	}
 	for _, t := range vp.V.Tiers() {
-		have, ok := lv.Prices[t.Name]
+		have, ok := lv.Price(t.Name)
 		if !ok || !sameValue(true, have, t.Value) {
 			changes = append(changes, Change{Field: "tier " + t.Name, From: have, To: t.Value})
 			tv := api.TierValue{Name: t.Name, Value: t.Value}
