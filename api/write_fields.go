@@ -23,6 +23,34 @@ func (p *ProductWrite) Set(field, value string) error {
 	return nil
 }
 
+// WriteField returns the writable scalar field name (one of
+// wire.VariantWriteFields) of a variant read: the read twin of
+// VariantWrite.Set, from the decoded fields (RawRecord.Field decodes the
+// record's JSON again). It is "" for other names.
+func (v *Variant) WriteField(name string) string {
+	switch name {
+	case "sku":
+		return string(v.SKU)
+	case "upc":
+		return string(v.UPC)
+	case "description":
+		return string(v.Description)
+	case "notes":
+		return string(v.Notes)
+	case "weight":
+		return string(v.Weight)
+	case "cost":
+		return string(v.Cost)
+	case "location_1":
+		return string(v.Location1)
+	case "low_stock_alert":
+		return string(v.LowStockAlert)
+	case "supplier_cost":
+		return string(v.SupplierCost)
+	}
+	return ""
+}
+
 // Set sets a scalar variant field by its wire name (one of
 // wire.VariantWriteFields, or wire.VariantQuantity on create), as a mapping
 // names it.

@@ -53,3 +53,25 @@ func TestSetCoversTheWireFieldLists(t *testing.T) {
 		t.Errorf("unknown product field: %v", err)
 	}
 }
+
+// WriteField reads each writable field of a decoded variant under the name
+// the wire gives it.
+func TestWriteFieldReadsTheWireNames(t *testing.T) {
+	rec := map[string]string{"id": "1"}
+	for i, f := range wire.VariantWriteFields {
+		rec[f] = fmt.Sprint("v", i)
+	}
+	b, _ := json.Marshal(rec)
+	var v Variant
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range wire.VariantWriteFields {
+		if got := v.WriteField(f); got != fmt.Sprint("v", i) {
+			t.Errorf("WriteField(%s) = %q, want %q", f, got, fmt.Sprint("v", i))
+		}
+	}
+	if v.WriteField("quantity") != "" {
+		t.Error("WriteField of a field that is not writable once created gave a value")
+	}
+}

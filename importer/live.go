@@ -96,33 +96,9 @@ func (l *Live) ByName(name string) []*LiveProduct { return l.byName[name] }
 // wire.VariantWriteFields.
 func variantFields(v *api.Variant) (f [numVariantFields]string) {
 	for i, name := range wire.VariantWriteFields {
-		f[i] = variantField(v, name)
+		f[i] = v.WriteField(name)
 	}
 	return f
-}
-
-func variantField(v *api.Variant, name string) string {
-	switch name {
-	case "sku":
-		return string(v.SKU)
-	case "description":
-		return string(v.Description)
-	case "notes":
-		return string(v.Notes)
-	case "weight":
-		return string(v.Weight)
-	case "cost":
-		return string(v.Cost)
-	case "upc":
-		return string(v.UPC)
-	case "location_1":
-		return string(v.Location1)
-	case "low_stock_alert":
-		return string(v.LowStockAlert)
-	case "supplier_cost":
-		return string(v.SupplierCost)
-	}
-	return ""
 }
 
 // addProduct records p and those of its variants the sideloads carry.
