@@ -120,13 +120,17 @@ func ReportRows(b *testing.B, want, got, passes int) {
 
 // BenchBareCSV reads the generated CSV file with encoding/csv alone: no
 // decoding, delimiter detection or row checks.
-func BenchBareCSV(b *testing.B) {
+func BenchBareCSV(b *testing.B) { benchBare(b, "csv", bareCSV) }
+
+// benchBare reads the generated file of format with read, which returns
+// its rows, and reports rows/s.
+func benchBare(b *testing.B, format string, read func(*testing.B, string) int) {
 	rows := BenchRows(b)
-	p := BenchFile(b, "csv", rows)
+	p := BenchFile(b, format, rows)
 	b.ResetTimer()
 	n, passes := 0, 0
 	for b.Loop() {
-		n += bareCSV(b, p)
+		n += read(b, p)
 		passes++
 	}
 	ReportRows(b, rows/BenchVariantsPer*BenchVariantsPer, n, passes)
@@ -160,17 +164,7 @@ func bareCSV(b *testing.B, path string) int {
 
 // BenchBareXLSX reads the generated XLSX file with excelize's row iterator
 // alone: no header handling, dates or row checks.
-func BenchBareXLSX(b *testing.B) {
-	rows := BenchRows(b)
-	p := BenchFile(b, "xlsx", rows)
-	b.ResetTimer()
-	n, passes := 0, 0
-	for b.Loop() {
-		n += bareXLSX(b, p)
-		passes++
-	}
-	ReportRows(b, rows/BenchVariantsPer*BenchVariantsPer, n, passes)
-}
+func BenchBareXLSX(b *testing.B) { benchBare(b, "xlsx", bareXLSX) }
 
 // bareXLSX returns the number of rows of path's first sheet after the
 // header.
