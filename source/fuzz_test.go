@@ -6,14 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
+	"lading/source/sourcetest"
 )
 
 // The fuzz targets read arbitrary input: nothing may panic, every error
@@ -243,7 +242,7 @@ func FuzzXLSXRoundTrip(f *testing.F) {
 		}
 		rows = slices.DeleteFunc(rows, allEmpty)
 		p := filepath.Join(t.TempDir(), "rt.xlsx")
-		writeBook(t, p, append([][]string{fuzzHeader(width)}, rows...))
+		sourcetest.WriteBook(t, p, append([][]string{fuzzHeader(width)}, rows...))
 		src, err := Open(p, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -279,27 +278,4 @@ func excelizeSafe(s string) string {
 		return r
 	}, s)
 	return strings.ReplaceAll(s, "_x", "_X")
-}
-
-// writeBook writes rows of text cells to a new workbook at path, rows
-// numbered from 1 without gaps.
-func writeBook(t *testing.T, path string, rows [][]string) {
-	t.Helper()
-	f := excelize.NewFile()
-	defer f.Close()
-	for i, r := range rows {
-		cell, err := excelize.CoordinatesToCellName(1, i+1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := f.SetSheetRow("Sheet1", cell, &r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.SaveAs(path); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -7,10 +7,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
-
 	"lading/mapping"
 	"lading/source"
+	"lading/source/sourcetest"
 	"lading/templates"
 )
 
@@ -36,7 +35,7 @@ func TestTemplatesReadCSVAndXLSX(t *testing.T) {
 			csvPath := filepath.Join("..", "testdata", "catalogs", tt.export)
 			header, rows := readSource(t, csvPath, opts)
 			xlsxPath := filepath.Join(t.TempDir(), "export.xlsx")
-			writeXLSX(t, xlsxPath, header, rows)
+			sourcetest.WriteBook(t, xlsxPath, append([][]string{header}, rows...))
 			xHeader, xRows := readSource(t, xlsxPath, opts)
 			if !reflect.DeepEqual(xHeader, header) || !reflect.DeepEqual(xRows, rows) {
 				t.Errorf("the .xlsx reads otherwise than the .csv:\nheader %q\n  want %q\n%d rows, want %d", xHeader, header, len(xRows), len(rows))
@@ -69,24 +68,4 @@ func readSource(t *testing.T, path string, opts source.Options) ([]string, [][]s
 	}
 	t.Fatalf("%s: more rows than expected", path)
 	return nil, nil
-}
-
-// writeXLSX saves header and rows as a workbook of text cells, as a
-// spreadsheet program saves a CSV export opened in it.
-func writeXLSX(t *testing.T, path string, header []string, rows [][]string) {
-	t.Helper()
-	f := excelize.NewFile()
-	defer f.Close()
-	for i, r := range append([][]string{header}, rows...) {
-		cell, err := excelize.CoordinatesToCellName(1, i+1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := f.SetSheetRow("Sheet1", cell, &r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.SaveAs(path); err != nil {
-		t.Fatal(err)
-	}
 }
