@@ -3,11 +3,13 @@ package app
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"lading/api"
 	"lading/auth"
+	"lading/progress"
 )
 
 // newClient builds the service client from the global flags and the token
@@ -37,4 +39,16 @@ func newClient(c *cli.Context) (*api.Client, string, error) {
 func accountScope(baseURL, token string) string {
 	h := sha256.Sum256([]byte(token))
 	return auth.NormalizeBaseURL(baseURL) + "#" + hex.EncodeToString(h[:6])
+}
+
+// newProgress shows a job's progress on stderr, unless --quiet.
+func newProgress(c *cli.Context, client *api.Client) *progress.Progress {
+	if c.Bool("quiet") {
+		return nil
+	}
+	env := envOf(c)
+	return progress.New(env.Stderr, env.IsTerminal, 10*time.Second, func() (int64, float64) {
+		s := client.Stats()
+		return s.Requests, s.Rate
+	})
 }

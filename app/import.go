@@ -125,23 +125,17 @@ func runImport(c *cli.Context) error {
 		}
 		defer st.Close()
 	}
-	var progress *importer.Progress
-	if !c.Bool("quiet") {
-		progress = importer.NewProgress(env.Stderr, env.IsTerminal, 10*time.Second, func() (int64, float64) {
-			s := client.Stats()
-			return s.Requests, s.Rate
-		})
-		defer progress.Finish()
-	}
+	prog := newProgress(c, client)
+	defer prog.Finish()
 	rep, err := importer.Import(c.Context, importer.Options{
 		Client: client, State: st, Scope: accountScope(c.String("base-url"), token),
 		Mapping: m, MappingText: text, Input: input,
 		Mode: mode, BatchSize: c.Int("batch-size"), Concurrency: c.Int("concurrency"),
 		Strict: c.Bool("strict"), DryRun: c.Bool("dry-run"), ReadIDs: c.Bool("read-ids"), Limits: limits,
 		PlanFile: c.String("plan"), ResultsFile: c.String("results"),
-		Progress: progress, Logger: logger(c),
+		Progress: prog, Logger: logger(c),
 	})
-	progress.Finish()
+	prog.Finish()
 	if rep != nil {
 		if c.Bool("json") {
 			enc := json.NewEncoder(env.Stdout)

@@ -15,12 +15,12 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"lading/api"
 	"lading/api/wire"
 	"lading/catalog"
 	"lading/mapping"
+	"lading/pool"
+	"lading/progress"
 	"lading/source"
 	"lading/state"
 )
@@ -58,7 +58,7 @@ type Options struct {
 	// means DefaultResultsPath(Input), or none in a dry run.
 	ResultsFile string
 
-	Progress *Progress
+	Progress *progress.Progress
 	Logger   *slog.Logger
 }
 
@@ -160,11 +160,11 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	}
 	rep := &Report{Mode: o.Mode, Input: o.Input, DryRun: o.DryRun}
 
-	in, err := Read(ctx, o.Mapping, o.Input, o.Limits, o.Progress.readRows)
+	in, err := Read(ctx, o.Mapping, o.Input, o.Limits, o.Progress.Reading)
 	if err != nil {
 		return nil, err
 	}
-	o.Progress.readDone(in.Rows, len(in.Products))
+	o.Progress.Say("read %d rows: %d products", in.Rows, len(in.Products))
 	if err := x.startRun(ctx, in, rep); err != nil {
 		return nil, err
 	}
@@ -430,7 +430,7 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 	for round := 1; ; round++ {
 		x.round = round
 		bs := batches(recs, x.BatchSize)
-		x.Progress.planned(len(bs), len(recs))
+		x.Progress.Writing(fmt.Sprintf("writing %d products", len(plan.Products)), len(recs), len(bs), "records")
 		if err := x.sendAll(ctx, bs); err != nil {
 			return err
 		}
@@ -572,31 +572,18 @@ func (x *importer) settleOpenIntents(ctx context.Context, plan *Plan) error {
 	return nil
 }
 
+// sendAll sends the batches through the shared pool: at most Concurrency
+// at once, and after a cancellation or a refused token none is started
+// (their records wait for the next round, which will not come).
 func (x *importer) sendAll(ctx context.Context, bs []*batch) error {
-	g, gctx := errgroup.WithContext(context.WithoutCancel(ctx))
-	g.SetLimit(x.Concurrency)
-	for _, b := range bs {
-		x.mu.Lock()
-		fatal := x.fatal
-		x.mu.Unlock()
-		if ctx.Err() != nil || fatal != nil {
-			x.markRetry(b, setback{kind: notSent})
-			continue
+	return pool.Run(ctx, bs, x.Concurrency, func(ctx context.Context, b *batch) error {
+		if err := x.send(ctx, b); err != nil {
+			return err
 		}
-		g.Go(func() error {
-			if gctx.Err() != nil {
-				x.markRetry(b, setback{kind: notSent})
-				return nil
-			}
-			return x.send(gctx, b)
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.fatal
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		return x.fatal
+	}, func(b *batch) { x.markRetry(b, setback{kind: notSent}) })
 }
 
 func (x *importer) markRetry(b *batch, why setback) {
@@ -674,7 +661,7 @@ func (x *importer) send(ctx context.Context, b *batch) error {
 	} else {
 		res, err = x.Client.Variants.Write(ctx, variants)
 	}
-	x.Progress.sent(n, err == nil)
+	x.Progress.Sent(n, err == nil)
 	return x.settle(ctx, b, intent, res, err)
 }
 

@@ -1,0 +1,173 @@
+// Package progress shows how a long job goes, on stderr: a bar on a
+// terminal, and elsewhere (cron, a log file) a one-line summary at an
+// interval. Imports and stock pushes share it.
+package progress
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+// Progress reports one job. A nil *Progress shows nothing, so a library
+// calls its methods without checking.
+type Progress struct {
+	w        io.Writer
+	terminal bool
+	interval time.Duration
+	stats    func() (requests int64, rate float64)
+
+	mu        sync.Mutex
+	rows      int
+	unit      string // what is written: "records", "levels"
+	what      string // the bar's description
+	total     int
+	done      int
+	failed    int
+	start     time.Time
+	lastLine  time.Time
+	bar       *progressbar.ProgressBar
+	stopTimer chan struct{}
+}
+
+// New reports to w (stderr): a bar when terminal is true, else a line
+// every interval (10 s when 0). stats, if not nil, tells the requests sent
+// and the current request rate.
+func New(w io.Writer, terminal bool, interval time.Duration, stats func() (int64, float64)) *Progress {
+	if interval <= 0 {
+		interval = 10 * time.Second
+	}
+	now := time.Now()
+	return &Progress{w: w, terminal: terminal, interval: interval, stats: stats, start: now, lastLine: now}
+}
+
+// Reading tells how many rows of the input were read so far; off a
+// terminal it prints a line at most once an interval.
+func (p *Progress) Reading(rows int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rows = rows
+	if !p.terminal && time.Since(p.lastLine) >= p.interval {
+		p.lastLine = time.Now()
+		fmt.Fprintf(p.w, "reading: %d rows\n", rows)
+	}
+}
+
+// Say prints a line, like "read 120 rows: 30 products".
+func (p *Progress) Say(format string, args ...any) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, format+"\n", args...)
+}
+
+// Writing starts the count of total units (unit: "records", "levels") to
+// write in requests; what describes the job on the bar ("writing 30
+// products"). It may be called again for a later round.
+func (p *Progress) Writing(what string, total, requests int, unit string) {
+	if p == nil || total == 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.what, p.total, p.unit, p.done, p.failed = what, total, unit, 0, 0
+	if p.terminal {
+		if p.bar != nil {
+			p.bar.Finish()
+		}
+		p.bar = progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(p.w),
+			progressbar.OptionSetDescription(what),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString(unit),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+		return
+	}
+	fmt.Fprintf(p.w, "writing %d %s in %d requests\n", total, unit, requests)
+	if p.stopTimer == nil {
+		p.stopTimer = make(chan struct{})
+		go p.tick(p.stopTimer)
+	}
+}
+
+// Sent counts n units answered, failed or not.
+func (p *Progress) Sent(n int, ok bool) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.done += n
+	if !ok {
+		p.failed += n
+	}
+	bar, what := p.bar, p.what
+	p.mu.Unlock()
+	if bar != nil {
+		if p.stats != nil {
+			reqs, rate := p.stats()
+			bar.Describe(fmt.Sprintf("%s: %d requests at %.1f/s", what, reqs, rate))
+		}
+		bar.Add(n)
+	}
+}
+
+func (p *Progress) tick(stop chan struct{}) {
+	t := time.NewTicker(p.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			p.line()
+		}
+	}
+}
+
+// line prints the one-line summary.
+func (p *Progress) line() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var reqs int64
+	var rate float64
+	if p.stats != nil {
+		reqs, rate = p.stats()
+	}
+	eta := "?"
+	if p.done > 0 && p.done < p.total {
+		el := time.Since(p.start)
+		eta = (time.Duration(float64(el) / float64(p.done) * float64(p.total-p.done))).Round(time.Second).String()
+	}
+	fmt.Fprintf(p.w, "progress: %d/%d %s written (%d failed), %d requests, %.1f req/s, eta %s\n",
+		p.done, p.total, p.unit, p.failed, reqs, rate, eta)
+}
+
+// Finish stops the periodic summary and clears the bar. It may be called
+// more than once.
+func (p *Progress) Finish() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopTimer != nil {
+		close(p.stopTimer)
+		p.stopTimer = nil
+	}
+	if p.bar != nil {
+		p.bar.Finish()
+		p.bar = nil
+	}
+}

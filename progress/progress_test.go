@@ -1,0 +1,65 @@
+package progress_test
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"lading/progress"
+)
+
+// Off a terminal the job says what it will write, then a summary line at
+// each interval.
+func TestLinesOffTerminal(t *testing.T) {
+	var buf syncBuffer
+	p := progress.New(&buf, false, 5*time.Millisecond, func() (int64, float64) { return 7, 2.5 })
+	p.Say("read %d rows: %d products", 10, 3)
+	p.Writing("writing 3 products", 10, 2, "levels")
+	p.Sent(4, true)
+	p.Sent(2, false)
+	deadline := time.Now().Add(2 * time.Second)
+	for !strings.Contains(buf.String(), "progress: 6/10 levels written (2 failed), 7 requests, 2.5 req/s") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no summary line within 2 s; got:\n%s", buf.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	p.Finish()
+	p.Finish()
+	out := buf.String()
+	for _, want := range []string{"read 10 rows: 3 products\n", "writing 10 levels in 2 requests\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// A nil Progress is silent and safe, so libraries call it unchecked.
+func TestNilProgress(t *testing.T) {
+	var p *progress.Progress
+	p.Reading(3)
+	p.Say("x")
+	p.Writing("w", 1, 1, "records")
+	p.Sent(1, true)
+	p.Finish()
+}
+
+// syncBuffer is a bytes.Buffer safe for the ticker's goroutine.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
