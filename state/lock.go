@@ -20,17 +20,23 @@ var ErrRunInProgress = errors.New("run in progress elsewhere")
 // resumed at once.
 type runLock struct{ f *os.File }
 
-// lockDir is where the run locks of the state file at path live.
+// lockDir is where the locks of the state file at path live.
 func lockDir(path string) string { return path + "-locks" }
 
-// acquireRunLock takes the lock for fingerprint without waiting.
-func acquireRunLock(statePath, fingerprint string) (*runLock, error) {
+// openLockFile opens (creating it and its directory) the lock file of the
+// state file at statePath named after key.
+func openLockFile(statePath, key string) (*os.File, error) {
 	dir := lockDir(statePath)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256([]byte(fingerprint))
-	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:16])+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	sum := sha256.Sum256([]byte(key))
+	return os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:16])+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+}
+
+// acquireRunLock takes the lock for fingerprint without waiting.
+func acquireRunLock(statePath, fingerprint string) (*runLock, error) {
+	f, err := openLockFile(statePath, fingerprint)
 	if err != nil {
 		return nil, err
 	}

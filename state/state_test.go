@@ -318,15 +318,22 @@ func TestConcurrentRecordIntent(t *testing.T) {
 // helperEnv names the state file the helper process records an intent in.
 const helperEnv = "LADING_STATE_HELPER"
 
-// TestMain runs the helper process TestKilledBetweenIntentAndOutcome kills
-// instead of the tests when helperEnv is set.
+// TestMain runs, instead of the tests, the helper processes that
+// TestKilledBetweenIntentAndOutcome (helperEnv) and TestHoldFreedWhenHolderKilled
+// (holdHelperEnv) kill.
 func TestMain(m *testing.M) {
-	if p := os.Getenv(helperEnv); p != "" {
-		if err := recordAndHang(p); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+	helpers := []struct {
+		env string
+		run func(p string) error
+	}{{helperEnv, recordAndHang}, {holdHelperEnv, holdAndHang}}
+	for _, h := range helpers {
+		if p := os.Getenv(h.env); p != "" {
+			if err := h.run(p); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			os.Exit(0)
 		}
-		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
