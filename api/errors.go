@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"lading/api/wire"
 )
 
 // ErrOutcomeUnknown is wrapped by the error of a write that may have been
@@ -40,6 +42,10 @@ type RecordError struct {
 	// the whole write for other records' errors; Message is the write's.
 	Whole bool
 }
+
+// NoSuchRecord reports whether the record was refused because the id it
+// gave is not a record of the account (deleted since it was read, say).
+func (e RecordError) NoSuchRecord() bool { return !e.Whole && e.Field == wire.FieldID }
 
 func (e RecordError) String() string {
 	if e.Whole {

@@ -50,6 +50,7 @@ const (
 	KeyBulkAction = "bulk_action"
 	KeyOperation  = "operation"
 	KeyLinks      = "links"
+	FieldID       = "id"
 	ActionRead    = "read"
 	ActionWrite   = "write"
 	SortAsc       = "asc"
@@ -215,6 +216,8 @@ type ErrorBody struct {
 }
 
 // RecordError names the failing record of a write array by its index. [B.1]
+// A record refused on FieldID names an id the account does not hold (a
+// deleted record, or another account's). [B.1, assumed]
 type RecordError struct {
 	Index   int    `json:"index"`
 	Field   string `json:"field,omitempty"`
