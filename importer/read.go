@@ -26,11 +26,6 @@ type Input struct {
 // ReadProgress is told how many rows have been read so far.
 type ReadProgress func(rows int)
 
-func sourceOptions(s mapping.Source, limits source.Limits) source.Options {
-	return source.Options{Format: s.Format, Sheet: s.Sheet, HeaderRow: s.HeaderRow, Delimiter: s.Delimiter, Encoding: s.Encoding,
-		AllowShortRows: s.AllowShortRows, Limits: limits}
-}
-
 // Read reads path (and the mapping's joined file, resolved relative to
 // path's directory) through m: each row is evaluated and handed to a
 // catalog.Grouper. Errors of single rows end up in the result; the error
@@ -99,13 +94,13 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Li
 		})
 		return eg.Wait()
 	}
-	if err := readFile(path, sourceOptions(m.Source, limits), m.Compile); err != nil {
+	if err := readFile(path, m.Source.ReadOptions(limits), m.Compile); err != nil {
 		return nil, err
 	}
 	if m.Join != nil {
 		jf := JoinedFile(path, m.Join.File)
 		in.Files = append(in.Files, jf)
-		if err := readFile(jf, sourceOptions(m.Join.Source, limits), m.CompileJoin); err != nil {
+		if err := readFile(jf, m.Join.Source.ReadOptions(limits), m.CompileJoin); err != nil {
 			return nil, fmt.Errorf("joined file: %w", err)
 		}
 	}
