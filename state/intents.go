@@ -94,18 +94,38 @@ func (db *DB) RecordIntent(ctx context.Context, runID int64, kind string, keys [
 // called again, for instance to settle an unknown outcome after
 // reconciling. o must not be OutcomePending.
 func (db *DB) RecordOutcome(ctx context.Context, intentID int64, o Outcome, results []byte) error {
-	switch o {
-	case OutcomeApplied, OutcomeRejected, OutcomePartial, OutcomeUnknown, OutcomeNotApplied:
-	default:
-		return fmt.Errorf("state: saving what happened to batch %d: %q is not one of applied, rejected, partial, unknown or not_applied", intentID, o)
-	}
-	res, err := db.sql.ExecContext(ctx, `UPDATE intents SET outcome = ?, results = ?, updated_at = ? WHERE id = ?`,
-		string(o), results, now(), intentID)
-	if err != nil {
+	if err := checkOutcome(o); err != nil {
 		return fmt.Errorf("state: saving what happened to batch %d: %w", intentID, err)
 	}
+	if err := setOutcome(ctx, db.sql, intentID, o, results); err != nil {
+		return fmt.Errorf("state: saving what happened to batch %d: %w", intentID, err)
+	}
+	return nil
+}
+
+// checkOutcome refuses the pending outcome and words that are no outcome.
+func checkOutcome(o Outcome) error {
+	switch o {
+	case OutcomeApplied, OutcomeRejected, OutcomePartial, OutcomeUnknown, OutcomeNotApplied:
+		return nil
+	}
+	return fmt.Errorf("%q is not one of applied, rejected, partial, unknown or not_applied", o)
+}
+
+// execer is a *sql.DB or a *sql.Tx.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// setOutcome stores o and results on intent intentID.
+func setOutcome(ctx context.Context, ex execer, intentID int64, o Outcome, results []byte) error {
+	res, err := ex.ExecContext(ctx, `UPDATE intents SET outcome = ?, results = ?, updated_at = ? WHERE id = ?`,
+		string(o), results, now(), intentID)
+	if err != nil {
+		return err
+	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("state: saving what happened to batch %d: no such batch", intentID)
+		return errors.New("no such batch")
 	}
 	return nil
 }

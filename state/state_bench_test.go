@@ -72,3 +72,50 @@ func BenchmarkIDs10k(b *testing.B) {
 	}
 	b.ReportMetric(float64(10_000*b.N)/b.Elapsed().Seconds(), "ids/s")
 }
+
+// BenchmarkStock100k reads back the 100,000 levels remembered for a scope,
+// as a stock push of a 100,000-variant warehouse does before planning.
+func BenchmarkStock100k(b *testing.B) {
+	ctx := context.Background()
+	db, _ := openTemp(b)
+	levels := make(map[string]float64, 100_000)
+	for i := range 100_000 {
+		levels[fmt.Sprintf("SKU-%07d", i)] = float64(i % 50)
+	}
+	if err := db.PutStock(ctx, "scope", levels); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		got, err := db.Stock(ctx, "scope")
+		if err != nil || len(got) != len(levels) {
+			b.Fatalf("%d levels, %v", len(got), err)
+		}
+	}
+}
+
+// BenchmarkConfirmStock100 is the state's cost per stock batch: one synced
+// commit of an outcome and 100 levels.
+func BenchmarkConfirmStock100(b *testing.B) {
+	ctx := context.Background()
+	db, _ := openTemp(b)
+	run, _, err := db.StartRun(ctx, "fp", "stock push", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	keys := make([]string, 100)
+	levels := make(map[string]float64, 100)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("SKU-%06d", i)
+		levels[keys[i]] = float64(i)
+	}
+	for b.Loop() {
+		id, err := db.RecordIntent(ctx, run.ID, "variants.stock", keys, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := db.ConfirmStock(ctx, id, OutcomeApplied, nil, "scope", levels); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

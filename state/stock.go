@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 )
 
 // PutStock remembers the stock levels last pushed for keys of scope (for
@@ -13,23 +14,70 @@ func (db *DB) PutStock(ctx context.Context, scope string, levels map[string]floa
 	if len(levels) == 0 {
 		return nil
 	}
+	err := db.withTx(ctx, func(tx *sql.Tx) error { return putStock(ctx, tx, scope, levels) })
+	if err != nil {
+		return fmt.Errorf("state: put stock (%s): %w", scope, err)
+	}
+	return nil
+}
+
+// ConfirmStock records the outcome of the stock batch intentID and
+// remembers levels (key -> level) under scope, in one transaction: either
+// both are on disk or neither. o must not be OutcomePending.
+func (db *DB) ConfirmStock(ctx context.Context, intentID int64, o Outcome, results []byte, scope string, levels map[string]float64) error {
+	if err := checkOutcome(o); err != nil {
+		return fmt.Errorf("state: saving what happened to stock batch %d: %w", intentID, err)
+	}
 	err := db.withTx(ctx, func(tx *sql.Tx) error {
-		st, err := tx.PrepareContext(ctx, `INSERT INTO stock (scope, key, level, updated_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT (scope, key) DO UPDATE SET level = excluded.level, updated_at = excluded.updated_at`)
-		if err != nil {
+		if err := putStock(ctx, tx, scope, levels); err != nil {
 			return err
 		}
-		defer st.Close()
-		t := now()
-		for k, v := range levels {
-			if _, err := st.ExecContext(ctx, scope, k, v, t); err != nil {
+		return setOutcome(ctx, tx, intentID, o, results)
+	})
+	if err != nil {
+		return fmt.Errorf("state: saving what happened to stock batch %d and its levels (%s): %w", intentID, scope, err)
+	}
+	return nil
+}
+
+// putStock upserts levels of scope in tx.
+func putStock(ctx context.Context, tx *sql.Tx, scope string, levels map[string]float64) error {
+	if len(levels) == 0 {
+		return nil
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT INTO stock (scope, key, level, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (scope, key) DO UPDATE SET level = excluded.level, updated_at = excluded.updated_at`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	t := now()
+	for k, v := range levels {
+		if _, err := st.ExecContext(ctx, scope, k, v, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ForgetStock forgets the levels remembered for keys of scope, for
+// example of variants that no longer exist. Keys without a level are
+// ignored.
+func (db *DB) ForgetStock(ctx context.Context, scope string, keys []string) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		for chunk := range slices.Chunk(keys, idChunk) {
+			q := `DELETE FROM stock WHERE scope = ? AND key IN (` + placeholders(len(chunk)) + `)`
+			if _, err := tx.ExecContext(ctx, q, keyArgs(scope, chunk)...); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("state: put stock (%s): %w", scope, err)
+		return fmt.Errorf("state: forget stock (%s): %w", scope, err)
 	}
 	return nil
 }

@@ -1,0 +1,129 @@
+package state
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const stockScope = "https://a.example|warehouse 3"
+
+func TestConfirmStock(t *testing.T) {
+	ctx := context.Background()
+	db, p := openTemp(t)
+	run, _, err := db.StartRun(ctx, "fp", "stock push", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutStock(ctx, stockScope, map[string]float64{"A": 4, "B": 2}); err != nil {
+		t.Fatal(err)
+	}
+	id, err := db.RecordIntent(ctx, run.ID, "variants.stock", []string{"A", "C"}, []byte(`{"Variants":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty, err := db.RecordIntent(ctx, run.ID, "variants.stock", []string{"D"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.ConfirmStock(ctx, id, OutcomePartial, []byte(`{"failed":["C"]}`), stockScope, map[string]float64{"A": 9}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.ConfirmStock(ctx, empty, OutcomeRejected, nil, stockScope, nil); err != nil {
+		t.Fatalf("no levels: %v", err)
+	}
+
+	db = reopen(t, db, p)
+	got, err := db.Stock(ctx, stockScope)
+	if want := map[string]float64{"A": 9, "B": 2}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Stock = %v, %v; want %v", got, err, want)
+	}
+	all, err := db.Intents(ctx, run.ID)
+	if err != nil || len(all) != 2 {
+		t.Fatalf("intents %+v, %v", all, err)
+	}
+	if all[0].Outcome != OutcomePartial || string(all[0].Results) != `{"failed":["C"]}` || all[1].Outcome != OutcomeRejected {
+		t.Errorf("outcomes %q %s, %q", all[0].Outcome, all[0].Results, all[1].Outcome)
+	}
+}
+
+// ConfirmStock writes both or neither: when the outcome cannot be
+// recorded, the levels written before it in the transaction are undone.
+func TestConfirmStockAllOrNothing(t *testing.T) {
+	ctx := context.Background()
+	db, p := openTemp(t)
+	run, _, err := db.StartRun(ctx, "fp", "stock push", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]float64{"A": 4, "B": 2}
+	if err := db.PutStock(ctx, stockScope, before); err != nil {
+		t.Fatal(err)
+	}
+	id, err := db.RecordIntent(ctx, run.ID, "variants.stock", []string{"A"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := map[string]float64{"A": 9, "C": 1}
+	for _, c := range []struct {
+		name    string
+		id      int64
+		outcome Outcome
+		want    string
+	}{
+		{"no such batch", id + 100, OutcomeApplied, "no such batch"},
+		{"pending outcome", id, OutcomePending, `"" is not one of`},
+	} {
+		err := db.ConfirmStock(ctx, c.id, c.outcome, []byte("x"), stockScope, levels)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
+		}
+	}
+	db = reopen(t, db, p)
+	if got, err := db.Stock(ctx, stockScope); err != nil || !reflect.DeepEqual(got, before) {
+		t.Errorf("Stock after failed confirmations = %v, %v; want %v unchanged", got, err, before)
+	}
+	if open, err := db.OpenIntents(ctx, run.ID); err != nil || len(open) != 1 || open[0].Outcome != OutcomePending {
+		t.Errorf("the batch should still be pending: %+v, %v", open, err)
+	}
+}
+
+func TestForgetStock(t *testing.T) {
+	ctx := context.Background()
+	db, p := openTemp(t)
+	levels := map[string]float64{}
+	var keys []string
+	for i := range 1200 { // more than two delete chunks
+		k := fmt.Sprintf("SKU-%04d", i)
+		levels[k] = float64(i)
+		keys = append(keys, k)
+	}
+	if err := db.PutStock(ctx, stockScope, levels); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutStock(ctx, "elsewhere", map[string]float64{"SKU-0001": 5}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.ForgetStock(ctx, stockScope, append(keys[:700:700], "MISSING")); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.ForgetStock(ctx, stockScope, nil); err != nil {
+		t.Fatalf("nothing to forget: %v", err)
+	}
+	db = reopen(t, db, p)
+	got, err := db.Stock(ctx, stockScope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 500 || got["SKU-0700"] != 700 || got["SKU-1199"] != 1199 {
+		t.Errorf("after forgetting 700: %d levels, SKU-0700=%v", len(got), got["SKU-0700"])
+	}
+	if _, ok := got["SKU-0000"]; ok {
+		t.Error("SKU-0000 still remembered")
+	}
+	if other, _ := db.Stock(ctx, "elsewhere"); !reflect.DeepEqual(other, map[string]float64{"SKU-0001": 5}) {
+		t.Errorf("other scope %v", other)
+	}
+}
