@@ -107,32 +107,51 @@ const BySKUChunk = wire.MaxPageSize
 // SKUs are skipped; a SKU the service does not know is absent from the map.
 func (s *VariantsService) BySKU(ctx context.Context, skus []string) (map[string]*Variant, error) {
 	found := make(map[string]*Variant, len(skus))
-	want := make(map[string]bool, len(skus))
-	var uniq []string
-	for _, k := range skus {
-		if k != "" && !want[k] {
-			want[k] = true
-			uniq = append(uniq, k)
+	for p, err := range s.BySKUPages(ctx, skus) {
+		if err != nil {
+			return found, err
 		}
-	}
-	start := 0
-	for chunk := range slices.Chunk(uniq, BySKUChunk) {
-		conds := make([]Cond, len(chunk))
-		for i, k := range chunk {
-			conds[i] = Where("sku", "=", k)
-		}
-		for v, err := range s.List(ctx, &ListOptions{Filter: Or(conds...)}) {
-			if err != nil {
-				return found, fmt.Errorf("looking up SKUs %d-%d of %d: %w", start+1, start+len(chunk), len(uniq), err)
-			}
-			k := string(v.SKU)
-			if want[k] && found[k] == nil {
+		for _, v := range p.Variants {
+			if k := string(v.SKU); found[k] == nil {
 				found[k] = v
 			}
 		}
-		start += len(chunk)
 	}
 	return found, nil
+}
+
+// BySKUPages reads the pages of variants with the given SKUs, with their
+// sideloads, BySKUChunk SKUs per request; empty and repeated SKUs are
+// skipped. The pages hold only variants with one of the SKUs.
+func (s *VariantsService) BySKUPages(ctx context.Context, skus []string) iter.Seq2[*VariantPage, error] {
+	return func(yield func(*VariantPage, error) bool) {
+		want := make(map[string]bool, len(skus))
+		var uniq []string
+		for _, k := range skus {
+			if k != "" && !want[k] {
+				want[k] = true
+				uniq = append(uniq, k)
+			}
+		}
+		start := 0
+		for chunk := range slices.Chunk(uniq, BySKUChunk) {
+			conds := make([]Cond, len(chunk))
+			for i, k := range chunk {
+				conds[i] = Where("sku", "=", k)
+			}
+			for p, err := range s.ListPages(ctx, &ListOptions{Filter: Or(conds...)}) {
+				if err != nil {
+					yield(nil, fmt.Errorf("looking up SKUs %d-%d of %d: %w", start+1, start+len(chunk), len(uniq), err))
+					return
+				}
+				p.Variants = slices.DeleteFunc(p.Variants, func(v *Variant) bool { return !want[string(v.SKU)] })
+				if !yield(p, nil) {
+					return
+				}
+			}
+			start += len(chunk)
+		}
+	}
 }
 
 // Write sends up to wire.MaxWriteRecords variant records in one request.
