@@ -155,6 +155,8 @@ func (cs *counterSet) snapshot() Counters {
 		Throttled:    cs.c.Throttled,
 		Unauthorized: cs.c.Unauthorized,
 		Faults:       maps.Clone(cs.c.Faults),
+		StockWrites:  cs.c.StockWrites,
+		LevelsSet:    cs.c.LevelsSet,
 	}
 	return out
 }

@@ -91,4 +91,12 @@ type Counters struct {
 	Unauthorized int64 `json:"unauthorized"`
 	// Faults counts injected faults by kind: "fail", "drop", "latency".
 	Faults map[string]int64 `json:"faults"`
+	// StockWrites counts the write requests handled (not throttled, not
+	// failed by an injected fault) that carry at least one
+	// links.ReconcileInventory entry, applied or not.
+	StockWrites int64 `json:"stock_writes"`
+	// LevelsSet counts the ReconcileInventory entries applied: an entry of
+	// a refused record (a deleted variant, a bad entry beside it) is not
+	// counted.
+	LevelsSet int64 `json:"levels_set"`
 }

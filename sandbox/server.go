@@ -365,7 +365,11 @@ func (s *Server) serveWrite(wr *writer, c *call) (int, []byte) {
 		b, _ := json.Marshal(aerr.body)
 		return aerr.status, b
 	}
+	if carriesStock(recs) {
+		s.counters.update(func(c *Counters) { c.StockWrites++ })
+	}
 	var results []wire.WriteResult
+	var levels int64
 	err := s.st.do(c.r.Context(), func(t *txn) error {
 		var err error
 		if ba, has := c.env[wire.KeyBulkAction]; has && ba != nil {
@@ -380,6 +384,7 @@ func (s *Server) serveWrite(wr *writer, c *call) (int, []byte) {
 		if err != nil {
 			return err
 		}
+		levels = t.levelsSet
 		return t.recheckWaiting(c.acc.account)
 	})
 	if err != nil {
@@ -391,7 +396,28 @@ func (s *Server) serveWrite(wr *writer, c *call) (int, []byte) {
 		b, _ := json.Marshal(aerr.body)
 		return aerr.status, b
 	}
+	if levels > 0 {
+		s.counters.update(func(c *Counters) { c.LevelsSet += levels })
+	}
 	return writeAnswer(wr.resource, results)
+}
+
+// carriesStock reports whether a write's records carry a
+// links.ReconcileInventory entry, on a variant or on a product's variant.
+func carriesStock(recs []record) bool {
+	for _, rec := range recs {
+		links, _ := rec[wire.KeyLinks].(map[string]any)
+		if entries, _ := links[wire.ReconcileInventory].([]any); len(entries) > 0 {
+			return true
+		}
+		variants, _ := links[wire.Variants].([]any)
+		for _, v := range variants {
+			if m, ok := v.(map[string]any); ok && carriesStock([]record{m}) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // applyEach applies fn to every record, each in its own savepoint: a
@@ -401,6 +427,7 @@ func (t *txn) applyEach(recs []record, fn func(i int, rec record) (int64, error)
 	results := make([]wire.WriteResult, len(recs))
 	for i, rec := range recs {
 		var id int64
+		levels := t.levelsSet
 		err := t.savepoint(func() error {
 			var err error
 			id, err = fn(i, rec)
@@ -411,6 +438,7 @@ func (t *txn) applyEach(recs []record, fn func(i int, rec record) (int64, error)
 		case err == nil:
 			results[i] = wire.WriteResult{ID: itoa(id)}
 		case errors.As(err, &re):
+			t.levelsSet = levels // undone with the record
 			results[i] = wire.WriteResult{Error: &wire.RecordError{Index: i, Field: re.field, Message: re.msg}}
 		default:
 			return nil, err

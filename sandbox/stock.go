@@ -11,6 +11,7 @@ func (t *txn) setAvailable(account, variant, warehouse, units int64) error {
 		return err
 	}
 	t.stockChanged = true
+	t.levelsSet++
 	return t.refreshVariantStock(variant)
 }
 

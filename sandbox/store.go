@@ -101,6 +101,9 @@ type txn struct {
 	ids bool // the id sequence moved
 	// stockChanged asks for waiting orders to be checked again.
 	stockChanged bool
+	// levelsSet counts the ReconcileInventory entries applied so far by
+	// the records that did not fail.
+	levelsSet int64
 }
 
 // do runs fn in a transaction under the store lock, committing when fn
