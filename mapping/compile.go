@@ -227,8 +227,12 @@ func (b *binder) reason(s string, p Pos) []reasonPart {
 // Compile binds the mapping to the header of the main file (file names it
 // in messages). Every unknown column is reported with the mapping line, the
 // close matches among the header's columns, or the columns there are. The
-// error is an ErrorList.
+// error is an ErrorList. A mapping with a stock section and no catalog part
+// (StockOnly) cannot be compiled for an import: its error says so.
 func (m *Mapping) Compile(file string, header []string) (*Program, error) {
+	if m.StockOnly() {
+		return nil, m.stockOnlyError()
+	}
 	b := newBinder(m, file, header, m.Source)
 	p := &Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source), formats: m.Source.DateFormats, by: m.Group.By, vm: vm.VM{MemoryBudget: maxItems}}
 	p.skip = b.skips(m.Skip)

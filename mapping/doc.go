@@ -1,10 +1,13 @@
 // Package mapping reads mapping files (YAML) and turns spreadsheet rows
-// into product, variant, option and pricing-tier values.
+// into product, variant, option and pricing-tier values, or into stock
+// levels.
 //
 // Use: Parse or Load a mapping; Compile it against the header of the input
 // file (CompileJoin for a joined second file); call Program.Eval for each
-// row, reusing one Row; hand the Row to catalog.Grouper. Init writes a
-// mapping for a header (a template, or a commented starter).
+// row, reusing one Row; hand the Row to catalog.Grouper. For stock levels,
+// CompileStock binds the stock section and StockProgram.Eval fills a
+// StockRow (see Stock levels). Init writes a mapping for a header (a
+// template, or a commented starter).
 //
 // # File format
 //
@@ -51,6 +54,10 @@
 //	  skip: [...]
 //	tables:                     # for lookup("colours", value)
 //	  colours: {rouge: Red, bleu: Blue}
+//	stock:                      # stock levels (see Stock levels)
+//	  sku: SKU
+//	  quantity: Available
+//	  warehouse: Location       # optional
 //
 // A value is a column name, or a mapping of:
 //
@@ -117,6 +124,40 @@
 // anchors, escapes, values over several lines) are read by the YAML
 // parser and count towards its limits. A key given twice in a table is
 // an error.
+//
+// # Stock levels
+//
+// A stock section maps the rows of a stock file, like a warehouse
+// system's inventory export, to stock levels: sku (required), quantity
+// (required: the units to set) and warehouse (optional: the warehouse the
+// level is for, as the file names it). Each is a value like any other, a
+// column or {column, expr, value, default, ...}; clear_when_empty does
+// not apply, and only warehouse may be optional. The source settings and
+// the skip rules apply to stock rows as to a catalog's.
+//
+// A mapping with a stock section needs no catalog part: one with no
+// group, product, variant, options, tiers or join maps stock levels only
+// (StockOnly), and Compile refuses it for an import, saying so. A mapping
+// with both imports a catalog and pushes stock levels from the same
+// layout. CompileStock on a mapping without a stock section is an error
+// saying how to add one.
+//
+// A quantity is a whole number of units, 0 or more, read with the
+// source's decimal separator. What warehouse systems write in quantity
+// cells is read as a count when it is one: "12.0" and "12.000" (fixed
+// decimals) are 12; thousands separators in groups of three ("1,234",
+// "1 234", and "1.234" with decimal ",") are 1234; "1E3" is 1000. Three
+// things are refused, each with its own message: a cell that is no number
+// ("n/a", "not stocked", "2,5" with decimal "."), a fraction ("2.5": stock
+// is counted in whole units; when the fraction would be a whole number
+// read with the other decimal separator, like "1.234" with ".", the
+// message says to change source.decimal), and a negative number
+// (oversold stock some systems show as -3: skip such rows, or map them to
+// 0 with expr: 'max(number(value), 0)'). A quantity of more than 15
+// digits (beyond what the service counts exactly, and likely a barcode in
+// the wrong column) is refused too. An empty quantity is an error unless
+// the value has a default. Since "1,234" reads as 1234 with decimal "."
+// and as a fraction with ",", set source.decimal to the file's.
 //
 // Pricing-tier prices, variant weight, cost, supplier_cost and stock
 // (opening stock) must be 0 or more: a negative value is an error of the

@@ -15,14 +15,8 @@ func (p *Program) Eval(row []string, out *Row) error {
 	p.env.R, p.env.made = row, 0
 	defer func() { p.env.R = nil }()
 
-	for i := range p.skip {
-		s := &p.skip[i]
-		hit, ok := p.cond(s.when, row, out, "skip when", s.src, s.pos)
-		if ok && hit {
-			out.Skip = true
-			out.SkipReason = s.render(row)
-			return nil
-		}
+	if p.skipped(row, out) {
+		return nil
 	}
 
 	if p.join {
@@ -62,6 +56,21 @@ func (p *Program) Eval(row []string, out *Row) error {
 		p.declared(row, out)
 	}
 	return p.result(out)
+}
+
+// skipped tries the skip rules in order; the first that matches sets
+// out.Skip and out.SkipReason.
+func (p *Program) skipped(row []string, out *Row) bool {
+	for i := range p.skip {
+		s := &p.skip[i]
+		hit, ok := p.cond(s.when, row, out, "skip when", s.src, s.pos)
+		if ok && hit {
+			out.Skip = true
+			out.SkipReason = s.render(row)
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Program) result(out *Row) error {

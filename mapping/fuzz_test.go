@@ -22,6 +22,7 @@ import (
 func FuzzParseCompile(f *testing.F) {
 	f.Add([]byte(minimal), "Handle,Title")
 	f.Add([]byte(shopifyLike), strings.Join(shopifyHeader, ","))
+	f.Add([]byte("source:\n  decimal: \",\"\nstock:\n  sku: SKU\n  quantity: {column: On Hand, default: \"0\"}\n  warehouse: {column: Location, optional: true}\nskip:\n  - when: SKU == \"\"\n    reason: no SKU\n"), "SKU,On Hand,Location")
 	f.Fuzz(func(t *testing.T, data []byte, header string) {
 		m, err := Parse("m.yaml", data)
 		if err != nil {
@@ -43,7 +44,52 @@ func FuzzParseCompile(f *testing.F) {
 		if m.Join != nil {
 			checkCompiled(t, m, cols, func() (*Program, error) { return m.CompileJoin("joined.csv", cols) })
 		}
+		if m.Stock != nil {
+			checkStock(t, m, cols)
+		}
 	})
+}
+
+// checkStock compiles the stock section and, when that works, evaluates a
+// row whose cells are the column names: a quantity is a canonical whole
+// number, 0 or more, or an error says why not.
+func checkStock(t *testing.T, m *Mapping, cols []string) {
+	t.Helper()
+	p, err := m.CompileStock("stock.csv", cols)
+	if err != nil {
+		var list ErrorList
+		if !errors.As(err, &list) || len(list) == 0 {
+			t.Fatalf("stock compile error %q (%T), want an ErrorList", err, err)
+		}
+		for _, e := range list {
+			if e.File != "m.yaml" || e.Line < 1 || e.Column < 1 {
+				t.Fatalf("stock compile error %q does not name m.yaml:line:column", e)
+			}
+		}
+		return
+	}
+	var r StockRow
+	if err := p.Eval(cols, &r); err != nil && !reflect.DeepEqual(err, r.Errors) {
+		t.Fatalf("Eval returned %v, the row holds %v", err, r.Errors)
+	}
+	checkStockRow(t, &r)
+}
+
+// checkStockRow checks that a row's quantity is a count of units and that
+// every error names its target and rule.
+func checkStockRow(t *testing.T, r *StockRow) {
+	t.Helper()
+	for _, e := range r.Errors {
+		if e.Target == "" || e.Rule == "" {
+			t.Fatalf("row error %+v names no target or rule", e)
+		}
+	}
+	if r.Quantity == "" {
+		return
+	}
+	if n, ok := ParseNumber(r.Quantity, '.'); !ok || n != r.Quantity || !isWhole(n) || strings.HasPrefix(n, "-") || len(n) > maxUnitDigits {
+		t.Fatalf("quantity %q is not a canonical count of units", r.Quantity)
+	}
 }
 
 // checkCompiled compiles and, when that works, evaluates a row whose
@@ -89,6 +135,11 @@ func exprMapping(src string) *Mapping {
 		Tables:  map[string]map[string]string{"colours": {"rouge": "Red", "bleu": "Blue"}},
 	}
 	kinds := map[string]Kind{"description": KindText, "weight": KindNumber, "notes": KindDate, "low_stock_alert": KindInteger}
+	m.Stock = &StockSpec{
+		SKU:      &ValueSpec{Target: "stock.sku", Name: "sku", Column: "A", Pos: Pos{7, 8}},
+		Quantity: &ValueSpec{Target: "stock.quantity", Name: "quantity", Expr: src, Kind: KindInteger, NotNegative: true, Pos: Pos{8, 13}},
+		Pos:      Pos{7, 1},
+	}
 	for _, name := range []string{"description", "weight", "notes", "low_stock_alert"} {
 		m.Variant.Fields = append(m.Variant.Fields, &ValueSpec{
 			Target: "variant." + name, Name: name, Expr: src, Kind: kinds[name],
@@ -148,6 +199,13 @@ func FuzzExpression(f *testing.F) {
 		for _, v := range r.Variant.Fields {
 			checkValue(t, v)
 		}
+		sp, err := m.CompileStock("in.csv", []string{"A", "B"})
+		if err != nil {
+			t.Fatalf("the stock section does not compile where the same expression does: %v", err)
+		}
+		var sr StockRow
+		sp.Eval([]string{a, b}, &sr)
+		checkStockRow(t, &sr)
 	})
 }
 
@@ -180,6 +238,11 @@ func checkValue(t *testing.T, v FieldValue) {
 func checkReaders(t *testing.T, s string) {
 	t.Helper()
 	for _, dec := range []byte{'.', ','} {
+		if u, rule := parseUnits(s, dec); rule == "" {
+			checkStockRow(t, &StockRow{Quantity: u})
+		} else if u != "" {
+			t.Fatalf("parseUnits(%q, %q) = %q and %q", s, dec, u, rule)
+		}
 		n, ok := ParseNumber(s, dec)
 		if !ok {
 			continue

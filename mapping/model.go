@@ -1,8 +1,9 @@
 package mapping
 
 // Mapping is a parsed mapping file: how the rows of a spreadsheet become
-// products, variants, attribute options and pricing-tier prices. Build one
-// with Parse or Load, then Compile it against a header to evaluate rows.
+// products, variants, attribute options and pricing-tier prices, or stock
+// levels. Build one with Parse or Load, then Compile it (CompileStock for
+// its stock section) against a header to evaluate rows.
 type Mapping struct {
 	// File is the name the mapping was parsed under, used in messages.
 	File string
@@ -20,6 +21,19 @@ type Mapping struct {
 	Join *Join
 	// Tables are the lookup tables of lookup(table, key).
 	Tables map[string]map[string]string
+	// Stock, when set, maps rows to stock levels (CompileStock). A
+	// mapping may have a stock section and no catalog part.
+	Stock *StockSpec
+}
+
+// StockSpec maps the rows of a stock file (a warehouse system's inventory
+// export) to stock levels: a SKU, a quantity of units, and optionally the
+// warehouse the level is for. The main file's source settings and skip
+// rules apply.
+type StockSpec struct {
+	SKU, Quantity, Warehouse *ValueSpec // Warehouse may be nil
+	// Pos is where the stock section is in the mapping file.
+	Pos Pos
 }
 
 // Source describes how to read the input file. Zero values mean "detect"

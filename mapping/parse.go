@@ -80,7 +80,7 @@ func parse(name string, data []byte, fast map[int]*fastTable) (m *Mapping, again
 		d.failAt(at, "a mapping file holds one YAML document; remove the \"---\" separator")
 	}
 	if isNull(body) {
-		return nil, fast != nil, &Error{File: name, Line: 1, Column: 1, Msg: "the mapping is empty; it needs at least group.key and product.name"}
+		return nil, fast != nil, &Error{File: name, Line: 1, Column: 1, Msg: "the mapping is empty; it needs at least group.key and product.name to import a catalog, or a stock section (stock: with sku and quantity) to push stock levels"}
 	}
 	d.top(m, body)
 	if d.err == nil {
@@ -107,7 +107,7 @@ func syntaxError(name string, err error) error {
 	return &Error{File: name, Msg: "YAML syntax: " + err.Error()}
 }
 
-var topKeys = []string{"source", "group", "product", "variant", "options", "tiers", "skip", "join", "tables"}
+var topKeys = []string{"source", "group", "product", "variant", "options", "tiers", "skip", "join", "tables", "stock"}
 
 func (d *decoder) top(m *Mapping, body ast.Node) {
 	es := d.entries(body, "the mapping")
@@ -132,6 +132,8 @@ func (d *decoder) top(m *Mapping, body ast.Node) {
 			m.Join = d.join(e.Value)
 		case "tables":
 			m.Tables = d.tables(e.Value)
+		case "stock":
+			m.Stock = d.stock(e)
 		}
 	}
 }
@@ -555,12 +557,19 @@ func (d *decoder) validate(m *Mapping, body ast.Node) {
 	if es := d.entries(body, "the mapping"); len(es) > 0 {
 		top = nodePos(es[0].Key)
 	}
+	if m.StockOnly() {
+		return
+	}
 	g := &m.Group
 	if g.By == "" {
 		g.By = ByKey
 	}
+	stockHint := ""
+	if m.Stock != nil {
+		stockHint = "; a mapping that only pushes stock levels has a stock section and no group, product, variant, options, tiers or join"
+	}
 	if g.Key == nil {
-		d.failAt(top, "group.key is required: the column (or expr) giving each row's product key (allowed group keys: %s)", strings.Join(groupKeys, ", "))
+		d.failAt(top, "group.key is required: the column (or expr) giving each row's product key (allowed group keys: %s)%s", strings.Join(groupKeys, ", "), stockHint)
 		return
 	}
 	if g.By == ByParent && g.Parent == nil {
@@ -576,7 +585,7 @@ func (d *decoder) validate(m *Mapping, body ast.Node) {
 		d.failAt(g.Children.Pos, "group.children applies only with group.by: %s", ByChildren)
 	}
 	if m.Product.Name == nil {
-		d.failAt(top, "product.name is required: the column (or expr) giving the product name")
+		d.failAt(top, "product.name is required: the column (or expr) giving the product name%s", stockHint)
 	}
 	if m.Join != nil && g.By != ByKey {
 		d.failAt(m.Join.Pos, "join works with group.by: %s (the main file's rows are the products)", ByKey)
