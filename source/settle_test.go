@@ -1,0 +1,186 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// waits records the calls of WaitSettled's waiting function.
+type waits struct {
+	ds   []time.Duration
+	whys []string
+}
+
+func (w *waits) note(d time.Duration, why string) {
+	w.ds = append(w.ds, d)
+	w.whys = append(w.whys, why)
+}
+
+func writeSettleFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWaitSettledQuietFile(t *testing.T) {
+	const settle = 40 * time.Millisecond
+	cases := []struct {
+		name   string
+		age    time.Duration
+		settle time.Duration
+		waits  int
+	}{
+		{"changed an hour ago: at once", time.Hour, settle, 0},
+		{"just written: one wait", 0, settle, 1},
+		{"modified in the future (a clock ahead): one wait", -time.Hour, settle, 1},
+		{"no settle time", 0, 0, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "stock.csv")
+			writeSettleFile(t, path, "sku,qty\nA,1\n")
+			mod := time.Now().Add(-c.age)
+			if err := os.Chtimes(path, mod, mod); err != nil {
+				t.Fatal(err)
+			}
+			var w waits
+			start := time.Now()
+			if err := WaitSettled(context.Background(), path, c.settle, w.note); err != nil {
+				t.Fatal(err)
+			}
+			elapsed := time.Since(start)
+			if len(w.ds) != c.waits {
+				t.Fatalf("%d waits %v %q, want %d", len(w.ds), w.ds, w.whys, c.waits)
+			}
+			if c.waits == 0 && elapsed >= settle {
+				t.Errorf("took %v, want at once", elapsed)
+			}
+			if c.waits > 0 {
+				if elapsed < c.settle || w.ds[0] != c.settle || !strings.HasPrefix(w.whys[0], path+" was changed ") {
+					t.Errorf("took %v, waited %v because %q; want %v because it was changed lately", elapsed, w.ds[0], w.whys[0], c.settle)
+				}
+			}
+		})
+	}
+}
+
+// appendSlowly appends a line to path every 5 ms, 30 times, and closes
+// done. With keepTime it sets the modification time back to mod after
+// each write, as a filesystem with coarse or lagging times shows it.
+func appendSlowly(t *testing.T, path string, keepTime bool, mod time.Time, done chan<- struct{}) {
+	defer close(done)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer f.Close()
+	for range 30 {
+		time.Sleep(5 * time.Millisecond)
+		if _, err := f.WriteString("A,1\n"); err != nil {
+			t.Error(err)
+			return
+		}
+		if keepTime {
+			if err := os.Chtimes(path, mod, mod); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}
+}
+
+// A file being appended to settles only after the writer stops, also when
+// its modification time does not move (only its size does).
+func TestWaitSettledWhileWritten(t *testing.T) {
+	for _, keepTime := range []bool{false, true} {
+		name := map[bool]string{false: "size and time change", true: "only the size changes"}[keepTime]
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "stock.csv")
+			writeSettleFile(t, path, "sku,qty\n")
+			mod := time.Now()
+			if err := os.Chtimes(path, mod, mod); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan struct{})
+			go appendSlowly(t, path, keepTime, mod, done)
+			var w waits
+			err := WaitSettled(context.Background(), path, 60*time.Millisecond, w.note)
+			select {
+			case <-done:
+			default:
+				t.Errorf("returned (%v) while the file was still being written, after waits %q", err, w.whys)
+				<-done
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(w.whys) < 2 || !strings.Contains(w.whys[1], "is still being written") {
+				t.Errorf("waits %q: want the second to say the file is still being written", w.whys)
+			}
+		})
+	}
+}
+
+func TestWaitSettledCannotRead(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.csv")
+	var w waits
+	if err := WaitSettled(context.Background(), missing, time.Second, w.note); !errors.Is(err, fs.ErrNotExist) || len(w.ds) != 0 {
+		t.Errorf("missing file: %v after %d waits, want a not-exist error at once", err, len(w.ds))
+	}
+	// Removed while waiting.
+	gone := filepath.Join(dir, "gone.csv")
+	writeSettleFile(t, gone, "sku,qty\n")
+	remove := func(time.Duration, string) { os.Remove(gone) }
+	if err := WaitSettled(context.Background(), gone, 20*time.Millisecond, remove); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("removed while waiting: %v, want a not-exist error", err)
+	}
+}
+
+// WaitSettled never waits past its context: a long settle ends when the
+// context does.
+func TestWaitSettledContextEnds(t *testing.T) {
+	cases := []struct {
+		name string
+		ctx  func() (context.Context, context.CancelFunc)
+		want error
+	}{
+		{"cancelled before", func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			return ctx, cancel
+		}, context.Canceled},
+		{"cancelled while waiting", func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(20*time.Millisecond, cancel)
+			return ctx, cancel
+		}, context.Canceled},
+		{"deadline while waiting", func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), 20*time.Millisecond)
+		}, context.DeadlineExceeded},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "stock.csv")
+			writeSettleFile(t, path, "sku,qty\n")
+			ctx, cancel := c.ctx()
+			defer cancel()
+			start := time.Now()
+			err := WaitSettled(ctx, path, time.Hour, nil)
+			if !errors.Is(err, c.want) {
+				t.Errorf("error %v, want %v", err, c.want)
+			}
+			if d := time.Since(start); d > 500*time.Millisecond {
+				t.Errorf("returned after %v, want soon after the context ended", d)
+			}
+		})
+	}
+}
