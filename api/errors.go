@@ -67,6 +67,16 @@ type APIError struct {
 	Errors []RecordError
 }
 
+// Status is the answer's status and the service's message, for a person:
+// "404 Not Found: no such record".
+func (e *APIError) Status() string {
+	s := fmt.Sprintf("%d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	return s
+}
+
 func (e *APIError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "api: %s %s: %d %s", e.Method, e.Path, e.StatusCode, http.StatusText(e.StatusCode))

@@ -53,7 +53,7 @@ func setbackOf(err error) setback {
 	case errors.As(err, &rl):
 		return setback{throttled, "the service answered Too Many Requests"}
 	case errors.Is(err, api.ErrOutcomeUnknown) && errors.As(err, &ae):
-		return setback{noAnswer, statusText(ae)}
+		return setback{noAnswer, ae.Status()}
 	case errors.Is(err, api.ErrOutcomeUnknown) && errors.Is(err, context.DeadlineExceeded):
 		return setback{noAnswer, "no answer in time"}
 	case errors.Is(err, api.ErrOutcomeUnknown):
@@ -90,7 +90,7 @@ func refusedMessage(err error) string {
 		// Refused before sending: the write breaks a rule of the interface.
 		return fmt.Sprintf("not written: lading could not send this write (%s); this is a fault in lading, please report it", err)
 	}
-	st := statusText(ae)
+	st := ae.Status()
 	switch code := ae.StatusCode; {
 	case code == http.StatusUnauthorized:
 		return fmt.Sprintf("not written: the service did not accept the access token (%s); log in again or give a valid token, then run the same command again", st)
@@ -173,15 +173,6 @@ func productValueRefusedMessage(column, msg string) string {
 // service refused a value in one of them.
 func rowRefusedMessage(row catalog.RowRef, column, msg string) string {
 	return fmt.Sprintf("not written: the service refused the value in column %q of %s row %d (%s); fix it there, then run the same command again", column, filepath.Base(row.File), row.Line, msg)
-}
-
-// statusText is an answer's status with the service's message.
-func statusText(ae *api.APIError) string {
-	s := fmt.Sprintf("%d %s", ae.StatusCode, http.StatusText(ae.StatusCode))
-	if ae.Message != "" {
-		s += ": " + ae.Message
-	}
-	return s
 }
 
 // lastPart is the innermost cause of an error's text ("connection
