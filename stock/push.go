@@ -1,0 +1,264 @@
+package stock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"time"
+
+	"lading/api"
+	"lading/api/wire"
+	"lading/mapping"
+	"lading/progress"
+	"lading/source"
+	"lading/state"
+)
+
+// Options configure a push.
+type Options struct {
+	Client *api.Client
+	// State remembers SKU ids, warehouses, the levels pushed and the
+	// batches sent; required, dry runs included (they read it).
+	State *state.DB
+	// Scope separates what is remembered of different accounts (base URL
+	// and a hash of the token).
+	Scope string
+
+	// Mapping has a stock section.
+	Mapping *mapping.Mapping
+	Input   string
+	Limits  source.Limits
+
+	// Warehouse is the id of the warehouse rows without one go to; ""
+	// means the access token's.
+	Warehouse string
+	// Full sends every row's level, changed or not.
+	Full bool
+	// Verify compares the file with the live levels (one read of the
+	// whole Variants listing) rather than with the levels last pushed.
+	Verify bool
+	// Strict sends nothing if any row is invalid or unknown.
+	Strict bool
+	// DryRun reads and plans but sends no write.
+	DryRun bool
+
+	BatchSize   int // levels per write, 1 to wire.MaxWriteRecords; 0 means the most
+	Concurrency int // writes in flight; 0 means 4
+	// ResultsFile receives one line per input row (.csv or .xlsx); ""
+	// means DefaultResultsPath(Input), or none in a dry run.
+	ResultsFile string
+
+	Progress *progress.Progress
+	Logger   *slog.Logger
+}
+
+// DefaultResultsPath is the results file next to the input.
+func DefaultResultsPath(input string) string { return input + ".results.csv" }
+
+// ErrInterrupted is returned (wrapped) when the context was cancelled: the
+// writes in flight were finished and recorded.
+var ErrInterrupted = errors.New("stock push interrupted")
+
+// ErrInvalid is returned (wrapped) by a strict push that sent nothing
+// because some rows are invalid or unknown.
+var ErrInvalid = errors.New("invalid rows")
+
+// Report says what a push did.
+type Report struct {
+	DryRun     bool     `json:"dry_run"`
+	Full       bool     `json:"full"`
+	Verify     bool     `json:"verify"`
+	Input      string   `json:"input"`
+	Results    string   `json:"results_file,omitempty"`
+	Warehouses []string `json:"warehouses"`
+	Rows       Counts   `json:"rows"`
+	// Levels is how many levels were sent (or would be, in a dry run).
+	Levels      int           `json:"levels"`
+	Requests    int64         `json:"requests"`
+	Writes      int64         `json:"writes"`
+	Reads       int64         `json:"reads"`
+	Throttled   int64         `json:"throttled"`
+	Elapsed     time.Duration `json:"elapsed_ns"`
+	Interrupted bool          `json:"interrupted"`
+	// Lines are the input's rows and what became of them.
+	Lines []Line `json:"-"`
+}
+
+// Failed is the number of rows that failed: unknown, invalid or refused.
+func (r *Report) Failed() int {
+	n := 0
+	for a, c := range r.Rows {
+		if a.failed() {
+			n += c
+		}
+	}
+	return n
+}
+
+// Pusher pushes one file's levels, once or again and again (a schedule).
+// It holds the lock of each warehouse it pushed to until Close, so that no
+// other push of the account and warehouse runs meanwhile.
+type Pusher struct {
+	o     Options
+	log   *slog.Logger
+	locks map[api.ID]*state.Lock
+}
+
+// NewPusher checks o and fills in what was left zero.
+func NewPusher(o Options) (*Pusher, error) {
+	switch {
+	case o.Client == nil || o.State == nil || o.Mapping == nil:
+		return nil, errors.New("stock: a push needs a client, a state and a mapping")
+	case o.BatchSize == 0:
+		o.BatchSize = wire.MaxWriteRecords
+	case o.BatchSize < 1 || o.BatchSize > wire.MaxWriteRecords:
+		return nil, fmt.Errorf("batch size %d: want 1 to %d levels per request", o.BatchSize, wire.MaxWriteRecords)
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = 4
+	}
+	if o.ResultsFile == "" && !o.DryRun {
+		o.ResultsFile = DefaultResultsPath(o.Input)
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Pusher{o: o, log: log, locks: map[api.ID]*state.Lock{}}, nil
+}
+
+// Close lets go of the warehouses' locks.
+func (p *Pusher) Close() {
+	for id, l := range p.locks {
+		l.Release()
+		delete(p.locks, id)
+	}
+}
+
+// Push pushes the levels once, with a pusher that is closed after.
+func Push(ctx context.Context, o Options) (*Report, error) {
+	p, err := NewPusher(o)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	return p.Push(ctx)
+}
+
+// Push reads the file, finds its SKUs and warehouses, and sends the levels
+// that differ from those last pushed (or from the live ones, or all), then
+// writes the results file. The error is fatal, or wraps ErrInterrupted or
+// ErrInvalid; rows that failed are in the report.
+func (p *Pusher) Push(ctx context.Context) (*Report, error) {
+	start, stats0 := time.Now(), p.o.Client.Stats()
+	in, err := Read(ctx, p.o.Mapping, p.o.Input, p.o.Limits, p.o.Progress)
+	if err != nil {
+		return nil, err
+	}
+	p.o.Progress.Say("read %d rows of %s", len(in.Lines), in.File)
+	pl, err := p.resolve(ctx, in.Lines)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{DryRun: p.o.DryRun, Full: p.o.Full, Verify: p.o.Verify, Input: p.o.Input, Lines: in.Lines}
+	bad := p.strictStop(in.Lines)
+	var fatal error
+	if bad == 0 {
+		fatal = p.pushAll(ctx, pl, rep)
+	}
+	settleRepeats(in.Lines)
+	rep.Results = p.o.ResultsFile
+	if rep.Rows, err = writeResults(rep.Results, in); err != nil {
+		return nil, err
+	}
+	st := p.o.Client.Stats()
+	rep.Requests, rep.Writes, rep.Throttled = st.Requests-stats0.Requests, st.Writes-stats0.Writes, st.Throttled-stats0.Throttled
+	rep.Reads = rep.Requests - rep.Writes
+	rep.Elapsed, rep.Interrupted = time.Since(start), ctx.Err() != nil
+	switch {
+	case fatal != nil:
+		return rep, fatal
+	case rep.Interrupted:
+		return rep, fmt.Errorf("%w: the writes in flight were finished and recorded; push again to send the rest", ErrInterrupted)
+	case bad > 0:
+		return rep, fmt.Errorf("%w: %d rows are invalid or unknown and nothing was sent (strict push); see %s", ErrInvalid, bad, rep.Results)
+	}
+	return rep, nil
+}
+
+// strictStop, in a strict push with failed rows, settles every other row
+// as not sent and returns how many failed; otherwise 0.
+func (p *Pusher) strictStop(lines []Line) int {
+	if !p.o.Strict {
+		return 0
+	}
+	bad := 0
+	for i := range lines {
+		if lines[i].Action.failed() {
+			bad++
+		}
+	}
+	if bad == 0 {
+		return 0
+	}
+	for i := range lines {
+		if l := &lines[i]; l.pending() {
+			l.set(Skipped, fmt.Sprintf("not sent: %d rows of the file are invalid or unknown and this push is strict (all or nothing); fix them and push again", bad))
+		}
+	}
+	return bad
+}
+
+// pushAll pushes each warehouse's rows in turn.
+func (p *Pusher) pushAll(ctx context.Context, pl *placed, rep *Report) error {
+	whs := make([]api.ID, 0, len(pl.groups))
+	for id := range pl.groups {
+		whs = append(whs, id)
+	}
+	slices.Sort(whs)
+	for _, wh := range whs {
+		rep.Warehouses = append(rep.Warehouses, string(wh))
+		n, err := p.pushWarehouse(ctx, pl.facts, wh, rep.Lines, pl.groups[wh])
+		rep.Levels += n
+		if err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			notSent(rep.Lines, interruptedMessage)
+			return nil
+		}
+	}
+	return nil
+}
+
+const interruptedMessage = "not sent: the push was interrupted; push again to send it"
+
+// notSent settles the rows still pending as skipped, saying msg.
+func notSent(lines []Line, msg string) {
+	for i := range lines {
+		if l := &lines[i]; l.pending() && l.first < 0 {
+			l.set(Skipped, msg)
+		}
+	}
+}
+
+// settleRepeats gives rows repeating an earlier row's SKU and quantity
+// that row's outcome.
+func settleRepeats(lines []Line) {
+	for i := range lines {
+		l := &lines[i]
+		if l.first < 0 || !l.pending() {
+			continue
+		}
+		f := &lines[l.first]
+		l.VariantID, l.Old, l.HasOld = f.VariantID, f.Old, f.HasOld
+		msg := fmt.Sprintf("the same SKU and quantity as row %d", f.Row)
+		if f.Msg != "" {
+			msg += "; " + f.Msg
+		}
+		l.set(f.Action, msg)
+	}
+}

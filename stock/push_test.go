@@ -1,0 +1,54 @@
+package stock_test
+
+import (
+	"maps"
+	"testing"
+
+	"lading/sandbox"
+	"lading/stock"
+)
+
+// Only the levels that changed since the last push are sent; the first
+// push of a cold cache looks the SKUs up in one read.
+func TestPushSendsOnlyChangedLevels(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	e.seed(30, func(int) int64 { return 5 })
+	first := e.levelsFile("first.csv", 30, func(i int) int64 { return int64(10 + i) })
+	rep, err := e.push(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One read: the SKUs' look-up, whose stock levels name the token's
+	// warehouse.
+	if rep.Writes != 1 || rep.Reads != 1 || rep.Levels != 30 {
+		t.Errorf("first push: %d writes, %d reads, %d levels; want 1 write, 1 read, 30 levels", rep.Writes, rep.Reads, rep.Levels)
+	}
+	c0 := e.srv.Counters()
+	second := e.levelsFile("second.csv", 30, func(i int) int64 {
+		if i%10 == 3 {
+			return int64(100 + i)
+		}
+		return int64(10 + i)
+	})
+	rep, err = e.push(second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1 := e.srv.Counters()
+	if got := c1.LevelsSet - c0.LevelsSet; got != 3 || rep.Writes != 1 || rep.Reads != 0 {
+		t.Errorf("second push: %d levels set, %d writes, %d reads; want 3, 1, 0", got, rep.Writes, rep.Reads)
+	}
+	if a := actions(rep); !maps.Equal(a, map[stock.Action]int{stock.Sent: 3, stock.Unchanged: 27}) {
+		t.Errorf("second push: rows %v", a)
+	}
+	levels, _ := e.live()
+	for i := range 30 {
+		want := float64(10 + i)
+		if i%10 == 3 {
+			want = float64(100 + i)
+		}
+		if levels[sku(i)] != want {
+			t.Errorf("%s: live level %v, want %v", sku(i), levels[sku(i)], want)
+		}
+	}
+}

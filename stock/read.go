@@ -1,0 +1,96 @@
+package stock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"lading/mapping"
+	"lading/progress"
+	"lading/source"
+)
+
+// Input is a stock file read through a mapping: one Line per data row.
+type Input struct {
+	File  string
+	Lines []Line
+}
+
+// maxUnits is the largest level a row may set: beyond it a float64 on the
+// wire no longer holds every whole number exactly.
+const maxUnits = 1 << 53
+
+// Read reads the stock file at path through m's stock section. Rows that
+// are wrong become Invalid lines (skip rules make Skipped ones); the error
+// is fatal: the file cannot be read, or the mapping does not fit its
+// header.
+func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Limits, prog *progress.Progress) (*Input, error) {
+	src, err := source.Open(path, m.Source.ReadOptions(limits))
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	p, err := m.CompileStock(src.Name(), src.Header())
+	if err != nil {
+		return nil, err
+	}
+	in := &Input{File: src.Name()}
+	var row mapping.StockRow
+	for n := 1; ; n++ {
+		cells, line, err := src.Next()
+		if err == io.EOF {
+			break
+		}
+		var re *source.RowError
+		if err != nil && !errors.As(err, &re) {
+			return nil, err
+		}
+		in.Lines = append(in.Lines, lineOf(p, cells, line, re, &row))
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			prog.Reading(n)
+		}
+	}
+	prog.Reading(len(in.Lines))
+	return in, nil
+}
+
+// lineOf evaluates one row; re is the source's complaint about it, if any.
+func lineOf(p *mapping.StockProgram, cells []string, row int, re *source.RowError, out *mapping.StockRow) Line {
+	l := Line{Row: row, first: -1}
+	if re != nil && cells == nil {
+		l.set(Invalid, re.Msg)
+		return l
+	}
+	err := p.Eval(cells, out)
+	l.SKU, l.Warehouse = out.SKU, out.Warehouse
+	switch {
+	case re != nil:
+		l.set(Invalid, rowMessage(p.Header(), re))
+	case out.Skip:
+		l.set(Skipped, out.SkipReason)
+	case err != nil:
+		l.set(Invalid, err.Error())
+	default:
+		units, perr := strconv.ParseInt(out.Quantity, 10, 64)
+		if perr != nil || units > maxUnits {
+			l.set(Invalid, fmt.Sprintf("quantity %s is more units than lading can send exactly (at most %d); correct the quantity", out.Quantity, int64(maxUnits)))
+			return l
+		}
+		l.Units, l.Valid = units, true
+	}
+	return l
+}
+
+// rowMessage is the source's complaint about a row it could read the cells
+// of, naming the column.
+func rowMessage(header []string, re *source.RowError) string {
+	if re.Column > 0 && re.Column <= len(header) {
+		return fmt.Sprintf("column %q: %s", header[re.Column-1], re.Msg)
+	}
+	return re.Msg
+}

@@ -1,0 +1,258 @@
+package stock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"lading/api"
+	"lading/state"
+)
+
+// ErrWarehouse is returned (wrapped) when a push cannot tell which
+// warehouse the levels go to: the token's warehouse is not known and
+// cannot be found, or the account has several and none was named.
+var ErrWarehouse = errors.New("warehouse not known")
+
+// warehouseScope is where a push remembers an account's warehouses (id →
+// label), and under tokenKey the token's own.
+func warehouseScope(account string) string { return account + "|warehouse" }
+
+const tokenKey = "\x00token"
+
+// levelScope is where the levels pushed and confirmed in a warehouse of an
+// account are remembered, by variant id.
+func levelScope(account string, warehouse api.ID) string {
+	return account + "|stock|" + string(warehouse)
+}
+
+// placed is the outcome of resolving: the facts learned, and the rows to
+// push in each warehouse (indexes into the input's lines, one per SKU).
+type placed struct {
+	facts  *facts
+	groups map[api.ID][]int
+}
+
+// resolve finds each valid row's variant and warehouse: from the state's
+// memory, then with the fewest reads. Rows it cannot place are settled
+// (Unknown, Invalid); rows repeating a SKU follow its first row, or are
+// all Invalid when their quantities differ.
+func (p *Pusher) resolve(ctx context.Context, lines []Line) (*placed, error) {
+	f, err := p.remembered(ctx, lines)
+	if err != nil {
+		return nil, err
+	}
+	token := f.warehouses[tokenKey]
+	delete(f.warehouses, tokenKey)
+	before := maps.Clone(f.ids)
+	r := &reader{c: p.o.Client, f: f}
+	if p.o.Verify {
+		f.keepLevels = true
+		if err := r.listAll(ctx); err != nil {
+			return nil, err
+		}
+	} else if err := r.lookUp(ctx, p.unknownSKUs(lines, f)); err != nil {
+		return nil, err
+	}
+	def, err := p.defaultWarehouse(ctx, r, lines, api.ID(token))
+	if err != nil {
+		return nil, err
+	}
+	if err := p.placeWarehouses(ctx, r, lines, def); err != nil {
+		return nil, err
+	}
+	if err := p.remember(ctx, f, before, def, api.ID(token)); err != nil {
+		return nil, err
+	}
+	return &placed{facts: f, groups: groupLines(lines, f)}, nil
+}
+
+// remembered loads what the state knows: the ids of the file's SKUs, the
+// account's warehouses and the token's.
+func (p *Pusher) remembered(ctx context.Context, lines []Line) (*facts, error) {
+	f := newFacts()
+	var skus []string
+	for i := range lines {
+		if l := &lines[i]; l.pending() && l.SKU != "" {
+			skus = append(skus, l.SKU)
+		}
+	}
+	slices.Sort(skus)
+	skus = slices.Compact(skus)
+	ids, err := p.o.State.IDs(ctx, state.SKUs(p.o.Scope), skus)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range ids {
+		f.ids[k] = api.ID(v)
+	}
+	whs, err := p.o.State.AllIDs(ctx, warehouseScope(p.o.Scope))
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range whs {
+		if k == tokenKey {
+			f.warehouses[tokenKey] = v
+		} else {
+			f.warehouses[api.ID(k)] = v
+		}
+	}
+	return f, nil
+}
+
+// unknownSKUs are the SKUs of pending rows with no remembered id.
+func (p *Pusher) unknownSKUs(lines []Line, f *facts) []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := range lines {
+		l := &lines[i]
+		if l.pending() && f.ids[l.SKU] == "" && !seen[l.SKU] {
+			seen[l.SKU] = true
+			out = append(out, l.SKU)
+		}
+	}
+	return out
+}
+
+// defaultWarehouse is where rows that name none go: the one the caller
+// named, else the token's, remembered or found as the only warehouse the
+// account's stock levels show. It is "" when every row names its own.
+func (p *Pusher) defaultWarehouse(ctx context.Context, r *reader, lines []Line, token api.ID) (api.ID, error) {
+	switch {
+	case p.o.Warehouse != "":
+		return api.ID(p.o.Warehouse), nil
+	case token != "":
+		return token, nil
+	case !slices.ContainsFunc(lines, func(l Line) bool { return l.pending() && l.Warehouse == "" }):
+		return "", nil
+	}
+	if len(r.f.warehouses) == 0 {
+		if err := r.firstListingPage(ctx); err != nil {
+			return "", err
+		}
+	}
+	switch len(r.f.warehouses) {
+	case 1:
+		for id := range r.f.warehouses {
+			return id, nil
+		}
+	case 0:
+		return "", fmt.Errorf("%w: no stock level of the account names a warehouse yet, so lading cannot tell which is this access token's; name the warehouse's id", ErrWarehouse)
+	}
+	return "", fmt.Errorf("%w: the account has several warehouses (%s) and lading cannot tell which is this access token's; name the one to push to", ErrWarehouse, r.f.warehouseList())
+}
+
+// placeWarehouses gives each pending row its warehouse and variant, or
+// settles it: an unknown SKU, a warehouse the account does not have.
+func (p *Pusher) placeWarehouses(ctx context.Context, r *reader, lines []Line, def api.ID) error {
+	unmatched := func(l *Line) bool {
+		_, ok := r.f.warehouseNamed(l.Warehouse)
+		return l.pending() && l.Warehouse != "" && !ok
+	}
+	if slices.ContainsFunc(lines, func(l Line) bool { return unmatched(&l) }) {
+		if err := r.firstListingPage(ctx); err != nil {
+			return err
+		}
+	}
+	for i := range lines {
+		l := &lines[i]
+		if !l.pending() {
+			continue
+		}
+		l.WarehouseID = def
+		if l.Warehouse != "" {
+			id, ok := r.f.warehouseNamed(l.Warehouse)
+			if !ok {
+				l.set(Invalid, fmt.Sprintf("warehouse %q is not a warehouse of this account (its warehouses: %s); correct the cell, or leave it empty for the default warehouse", l.Warehouse, r.f.warehouseList()))
+				continue
+			}
+			l.WarehouseID = id
+		}
+		if l.VariantID = r.f.ids[l.SKU]; l.VariantID == "" {
+			l.set(Unknown, unknownSKUMessage(l.SKU))
+		}
+	}
+	return nil
+}
+
+func unknownSKUMessage(sku string) string {
+	return fmt.Sprintf("SKU %q is not in the account: a stock push never creates variants; import the product first, or correct the SKU", sku)
+}
+
+// remember saves what the reads taught: new or changed SKU ids (the cache
+// is refreshed, not rebuilt), the warehouses seen and the token's.
+func (p *Pusher) remember(ctx context.Context, f *facts, before map[string]api.ID, def, token api.ID) error {
+	changed := map[string]string{}
+	for k, v := range f.ids {
+		if before[k] != v {
+			changed[k] = string(v)
+		}
+	}
+	if err := p.o.State.PutIDs(ctx, state.SKUs(p.o.Scope), changed); err != nil {
+		return err
+	}
+	whs := map[string]string{}
+	for id, label := range f.warehouses {
+		whs[string(id)] = label
+	}
+	if token == "" && def != "" && p.o.Warehouse == "" {
+		whs[tokenKey] = string(def)
+	}
+	return p.o.State.PutIDs(ctx, warehouseScope(p.o.Scope), whs)
+}
+
+// groupLines settles rows repeating a SKU in a warehouse and returns, by
+// warehouse, the first row of each SKU still to push.
+func groupLines(lines []Line, f *facts) map[api.ID][]int {
+	type key struct {
+		variant, warehouse api.ID
+	}
+	firsts := map[key]int{}
+	conflict := map[int][]int{} // first row → the rows repeating it
+	for i := range lines {
+		l := &lines[i]
+		if !l.pending() {
+			continue
+		}
+		k := key{l.VariantID, l.WarehouseID}
+		if j, ok := firsts[k]; ok {
+			l.first = j
+			conflict[j] = append(conflict[j], i)
+			continue
+		}
+		firsts[k] = i
+	}
+	for j, rest := range conflict {
+		if slices.ContainsFunc(rest, func(i int) bool { return lines[i].Units != lines[j].Units }) {
+			duplicateConflict(lines, append([]int{j}, rest...))
+		}
+	}
+	groups := map[api.ID][]int{}
+	for _, i := range firsts {
+		if lines[i].pending() {
+			groups[lines[i].WarehouseID] = append(groups[lines[i].WarehouseID], i)
+		}
+	}
+	for _, g := range groups {
+		slices.Sort(g)
+	}
+	return groups
+}
+
+// duplicateConflict settles rows giving one SKU different quantities: all
+// are Invalid, naming each other.
+func duplicateConflict(lines []Line, rows []int) {
+	parts := make([]string, len(rows))
+	for i, r := range rows {
+		parts[i] = fmt.Sprintf("row %d: %d", lines[r].Row, lines[r].Units)
+	}
+	for _, r := range rows {
+		l := &lines[r]
+		l.first = -1
+		l.set(Invalid, fmt.Sprintf("SKU %q is given %d times with different quantities (%s); keep one row per SKU and warehouse, and push again",
+			l.SKU, len(rows), strings.Join(parts, ", ")))
+	}
+}
