@@ -3,6 +3,7 @@ package mapping
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -209,30 +210,67 @@ func cell(row []string, i int) string {
 	return ""
 }
 
+// rawValue is a value before normalisation: a text, or a list an
+// expression gave.
+type rawValue struct {
+	s      string
+	list   []string
+	isList bool
+	// dec is the decimal separator s is written with: the source's, or
+	// '.' for a number an expression computed (number(A) / 2 is "3.5"
+	// whatever the file's separator).
+	dec byte
+}
+
+// text is the value as one text (a list's items joined with ",").
+func (r rawValue) text() string {
+	if r.isList {
+		return strings.Join(r.list, ",")
+	}
+	return r.s
+}
+
 // raw returns the value before normalisation: the column's cell, the
 // constant, or the expression's result. ok is false after an error.
-func (p *Program) raw(v *valueProg, row []string, out *Row) (s string, list []string, isList, ok bool) {
+func (p *Program) raw(v *valueProg, row []string, out *Row) (r rawValue, ok bool) {
 	c := cell(row, v.col)
+	r.dec = p.dec
 	switch {
 	case v.ex != nil && v.col >= 0 && strings.TrimSpace(c) == "":
-		return "", nil, false, true // an empty cell stays empty: no expression runs on it
+		return r, true // an empty cell stays empty: no expression runs on it
 	case v.ex != nil:
 		p.env.Value = c
 		res, err := p.vm.Run(v.ex.prog, &p.env)
+		if err == nil {
+			r.s, r.list, r.isList, err = resultOf(res)
+		}
 		if err != nil {
 			p.fieldError(v, out, p.errValue(v, row), p.exprRule(err, "", v.spec.Pos))
-			return "", nil, false, false
+			return rawValue{}, false
 		}
-		s, list, isList, err = resultOf(res)
-		if err != nil {
-			p.fieldError(v, out, p.errValue(v, row), p.exprRule(err, "", v.spec.Pos))
-			return "", nil, false, false
+		if isNumber(res) {
+			r.dec = '.'
 		}
-		return strings.TrimSpace(s), list, isList, true
+		r.s = strings.TrimSpace(r.s)
+		return r, true
 	case v.spec.HasConst:
-		return v.spec.Const, nil, false, true
+		r.s = v.spec.Const
+		return r, true
 	}
-	return strings.TrimSpace(c), nil, false, true
+	r.s = strings.TrimSpace(c)
+	return r, true
+}
+
+// isNumber reports whether an expression's result is a number (which
+// resultOf writes with '.').
+func isNumber(v any) bool {
+	switch reflect.ValueOf(v).Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
 }
 
 // text evaluates a single value, normalised to its kind: "" when empty
@@ -247,17 +285,15 @@ func (p *Program) optional(v *valueProg, row []string, out *Row) Value {
 	if v == nil {
 		return Value{}
 	}
-	s, list, isList, ok := p.raw(v, row, out)
+	r, ok := p.raw(v, row, out)
 	if !ok {
 		return Value{}
 	}
-	if isList {
-		s = strings.Join(list, ",")
-	}
+	s, dec := r.text(), r.dec
 	if s == "" {
 		switch {
 		case v.spec.HasDefault:
-			s = v.spec.Default
+			s, dec = v.spec.Default, p.dec
 		case v.spec.Required:
 			p.fieldError(v, out, "", "required: must not be empty")
 			return Value{}
@@ -267,7 +303,7 @@ func (p *Program) optional(v *valueProg, row []string, out *Row) Value {
 			return Value{}
 		}
 	}
-	n, rule := p.normalise(v, s)
+	n, rule := p.normalise(v, s, dec)
 	if rule != "" {
 		p.fieldError(v, out, p.errValue(v, row), rule)
 		return Value{}
@@ -275,11 +311,6 @@ func (p *Program) optional(v *valueProg, row []string, out *Row) Value {
 	return Value{S: n, Set: true}
 }
 
-// negative reports whether s is a number below zero.
-func negative(s string, dec byte) bool {
-	n, ok := ParseNumber(s, dec)
-	return ok && strings.HasPrefix(n, "-")
-}
 
 func notNegativeRule(s *ValueSpec) string {
 	what := "a negative " + strings.ReplaceAll(s.Name, "_", " ")
@@ -292,15 +323,16 @@ func notNegativeRule(s *ValueSpec) string {
 	return "must be 0 or more: " + what + " is refused; correct the value, or leave the cell empty to leave it as it is"
 }
 
-// normalise checks s against v's kind and returns it in canonical form,
-// or the rule it breaks.
-func (p *Program) normalise(v *valueProg, s string) (n, rule string) {
+// normalise checks s, whose numbers are written with the decimal
+// separator dec, against v's kind and returns it in canonical form, or the
+// rule it breaks.
+func (p *Program) normalise(v *valueProg, s string, dec byte) (n, rule string) {
 	ok := true
 	switch v.spec.Kind {
 	case KindNumber:
-		n, ok = ParseNumber(s, p.dec)
+		n, ok = ParseNumber(s, dec)
 	case KindInteger:
-		n, ok = ParseNumber(s, p.dec)
+		n, ok = ParseNumber(s, dec)
 		ok = ok && isWhole(n)
 	case KindDate:
 		var clock string
@@ -314,7 +346,7 @@ func (p *Program) normalise(v *valueProg, s string) (n, rule string) {
 	switch {
 	case !ok:
 		return "", p.rule(v.spec.Kind)
-	case v.spec.NotNegative && negative(n, p.dec):
+	case v.spec.NotNegative && strings.HasPrefix(n, "-"):
 		return "", notNegativeRule(v.spec)
 	}
 	return n, ""
@@ -335,18 +367,18 @@ func (p *Program) rule(k Kind) string {
 // list evaluates a list value into buf.
 func (p *Program) list(v *valueProg, row []string, out *Row, buf []string) []string {
 	buf = buf[:0]
-	s, list, isList, ok := p.raw(v, row, out)
+	r, ok := p.raw(v, row, out)
 	if !ok {
 		return buf
 	}
-	if isList {
-		for _, e := range list {
+	if r.isList {
+		for _, e := range r.list {
 			if e = strings.TrimSpace(e); e != "" {
 				buf = append(buf, e)
 			}
 		}
 	} else {
-		sep := v.spec.Split
+		s, sep := r.s, v.spec.Split
 		if sep == "" {
 			sep = ","
 		}

@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -597,6 +598,58 @@ func TestEvalDateWithTimeOfDay(t *testing.T) {
 				t.Errorf("errors %v", r.Errors)
 			case tt.errHas != "" && (len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Rule, tt.errHas) || r.Errors[0].Column != "Made" || r.Errors[0].Value != tt.cell):
 				t.Errorf("errors %v, want one for column Made value %q with %q", r.Errors, tt.cell, tt.errHas)
+			}
+		})
+	}
+}
+
+// With decimal ",", a negative fraction in a cell is refused like any
+// other negative, and a number an expression computes (written with
+// '.') is read as the number it is.
+func TestEvalDecimalComma(t *testing.T) {
+	src := "source:\n  decimal: \",\"\n" + minimal + `variant:
+  weight: W
+  cost: {expr: 'number(C) / 4'}
+  low_stock_alert: {expr: 'number(C) * 2', type: integer}
+  supplier_cost: {expr: 'text(number(C) / 4)'}
+tiers:
+  columns:
+    Retail: P
+`
+	p := program(t, src, "Handle", "Title", "W", "C", "P")
+	tests := []struct {
+		name   string
+		cells  []string
+		fields map[string]string
+		errs   map[string]string // target: the words of its rule
+	}{
+		{"fractions", []string{"h", "T", "1,5", "5", "2.000,25"}, map[string]string{"weight": "1.5", "cost": "1.25", "low_stock_alert": "10"}, map[string]string{
+			"variant.supplier_cost": `must be a number (decimal ",")`, // text, written as the expression wrote it
+		}},
+		{"negative fractions", []string{"h", "T", "-0,2", "-6", "-1,50"}, map[string]string{"low_stock_alert": "-12"}, map[string]string{
+			"variant.weight":        "must be 0 or more: a negative weight",
+			"variant.cost":          "must be 0 or more: a negative cost",
+			"variant.supplier_cost": `must be a number (decimal ",")`,
+			"tier Retail":           "must be 0 or more: a negative price",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := eval(t, p, tt.cells...)
+			fields := map[string]string{}
+			for _, f := range r.Variant.Fields {
+				fields[f.Name] = f.Value
+			}
+			if !maps.Equal(fields, tt.fields) {
+				t.Errorf("fields %v, want %v", fields, tt.fields)
+			}
+			if len(r.Errors) != len(tt.errs) {
+				t.Errorf("errors %v, want %v", r.Errors, tt.errs)
+			}
+			for _, e := range r.Errors {
+				if w, ok := tt.errs[e.Target]; !ok || !strings.Contains(e.Rule, w) {
+					t.Errorf("error %+v, want one with %q", e, w)
+				}
 			}
 		})
 	}

@@ -199,21 +199,19 @@ func (s *StockProgram) units(row []string, r *Row) string {
 	if v == nil {
 		return ""
 	}
-	q, list, isList, ok := p.raw(v, row, r)
+	raw, ok := p.raw(v, row, r)
 	if !ok {
 		return ""
 	}
-	if isList {
-		q = strings.Join(list, ",")
-	}
+	q, dec := raw.text(), raw.dec
 	if q == "" && v.spec.HasDefault {
-		q = strings.TrimSpace(v.spec.Default)
+		q, dec = strings.TrimSpace(v.spec.Default), p.dec
 	}
 	if q == "" {
 		p.required(v, r, "every stock row needs a quantity (a whole number of units, 0 or more); fill in the cell, or skip rows without one with a skip rule")
 		return ""
 	}
-	n, rule := parseUnits(q, p.dec)
+	n, rule := parseUnits(q, dec)
 	if rule != "" {
 		p.fieldError(v, r, p.errValue(v, row), rule)
 	}

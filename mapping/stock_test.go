@@ -296,10 +296,22 @@ func TestEvalStockValueSettings(t *testing.T) {
 			[]string{"A", " ", "", ""}, "A", "0", ""},
 		{"required sku says so once", "sku: {column: Item, required: true}\n  quantity: On Hand",
 			[]string{"", "1", "", ""}, "", "1", "required: must not be empty"},
+		// With decimal "," (these rows' Site is ","), a number an
+		// expression computes is still read as the number it is.
+		{"decimal comma: computed", "sku: Item\n  quantity: {expr: 'number(col(\"On Hand\")) - number(Reserved)'}",
+			[]string{"A", "12,0", "2", ","}, "A", "10", ""},
+		{"decimal comma: computed fraction", "sku: Item\n  quantity: {expr: 'number(col(\"On Hand\")) / 2'}",
+			[]string{"A", "5", "", ","}, "A", "", "must be a whole number of units: 2.5 is a fraction; correct the count"},
+		{"decimal comma: default", "sku: Item\n  quantity: {column: On Hand, default: \"1,0\"}",
+			[]string{"A", "", "", ","}, "A", "1", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := stockProgram(t, "stock:\n  "+tt.stock+"\n", header...)
+			src := "stock:\n  " + tt.stock + "\n"
+			if tt.cells[3] == "," {
+				src = "source:\n  decimal: \",\"\n" + src
+			}
+			p := stockProgram(t, src, header...)
 			var r StockRow
 			p.Eval(tt.cells, &r)
 			if r.SKU != tt.sku || r.Quantity != tt.qty {
