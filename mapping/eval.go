@@ -311,7 +311,6 @@ func (p *Program) optional(v *valueProg, row []string, out *Row) Value {
 	return Value{S: n, Set: true}
 }
 
-
 func notNegativeRule(s *ValueSpec) string {
 	what := "a negative " + strings.ReplaceAll(s.Name, "_", " ")
 	switch {
