@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"lading/api"
@@ -27,30 +29,50 @@ type env struct {
 	state *state.DB
 	dir   string
 	acct  sandbox.Account
+	// handler is the server the env's address serves.
+	handler atomic.Pointer[sandbox.Server]
 }
+
+// scope is the account scope of every push of the tests.
+const scope = "test"
 
 func newEnv(t testing.TB, opts sandbox.Options) *env {
 	t.Helper()
-	srv, err := sandbox.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	acct, err := srv.RegisterToken("tok")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
 	dir := t.TempDir()
+	e := &env{t: t, dir: dir}
+	e.restart(opts)
+	acct, err := e.srv.RegisterToken("tok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { e.handler.Load().ServeHTTP(w, r) }))
+	t.Cleanup(hs.Close)
 	st, err := state.Open(filepath.Join(dir, "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	e := &env{t: t, srv: srv, url: hs.URL + "/api2", state: st, dir: dir, acct: acct}
+	e.url, e.state, e.acct = hs.URL+"/api2", st, acct
 	e.c = e.client("tok")
 	return e
+}
+
+// restart serves the sandbox's data with a new server of opts (faults,
+// throttling), as when the service becomes unreliable.
+func (e *env) restart(opts sandbox.Options) {
+	e.t.Helper()
+	opts.DBPath = filepath.Join(e.dir, "sandbox.db")
+	srv, err := sandbox.New(opts)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	old := e.srv
+	e.srv = srv
+	e.handler.Store(srv)
+	if old != nil {
+		old.Close()
+	}
+	e.t.Cleanup(func() { srv.Close() })
 }
 
 func (e *env) client(token string) *api.Client {
@@ -169,7 +191,7 @@ var stockMapping = func() *mapping.Mapping {
 // options.
 func (e *env) push(file string, opts ...func(*stock.Options)) (*stock.Report, error) {
 	e.t.Helper()
-	o := stock.Options{Client: e.c, State: e.state, Scope: "test|" + e.url, Mapping: stockMapping, Input: file}
+	o := stock.Options{Client: e.c, State: e.state, Scope: scope, Mapping: stockMapping, Input: file}
 	for _, f := range opts {
 		f(&o)
 	}

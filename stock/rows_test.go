@@ -1,0 +1,168 @@
+package stock_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"lading/api"
+	"lading/sandbox"
+	"lading/state"
+	"lading/stock"
+)
+
+// Bad rows are reported on their rows and the rest goes ahead; nothing is
+// ever created.
+func TestPushReportsBadRowsAndSendsTheRest(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	e.seed(6, func(int) int64 { return 1 })
+	f := e.file("stock.csv",
+		[]string{sku(0), "7"},
+		[]string{"NOPE-1", "3"},
+		[]string{sku(1), "-2"},
+		[]string{sku(2), "2.5"},
+		[]string{sku(3), "lots"},
+		[]string{sku(4), "4"},
+		[]string{sku(4), "5"},
+		[]string{sku(5), "9"},
+		[]string{sku(5), "9"},
+		[]string{"", "1"},
+	)
+	rep, err := e.push(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		action stock.Action
+		msg    string
+	}{
+		{stock.Sent, ""},
+		{stock.Unknown, `SKU "NOPE-1" is not in the account`},
+		{stock.Invalid, "0 or more"},
+		{stock.Invalid, "whole number"},
+		{stock.Invalid, "must be a number"},
+		{stock.Invalid, "row 7: 4, row 8: 5"},
+		{stock.Invalid, "row 7: 4, row 8: 5"},
+		{stock.Sent, ""},
+		{stock.Sent, "the same SKU and quantity as row 9"},
+		{stock.Invalid, "SKU"},
+	}
+	if len(rep.Lines) != len(want) {
+		t.Fatalf("%d lines, want %d", len(rep.Lines), len(want))
+	}
+	for i, w := range want {
+		l := rep.Lines[i]
+		if l.Row != i+2 || l.Action != w.action || !strings.Contains(l.Msg, w.msg) {
+			t.Errorf("row %d: %s %q; want row %d %s containing %q", l.Row, l.Action, l.Msg, i+2, w.action, w.msg)
+		}
+	}
+	if rep.Failed() != 7 || rep.Levels != 2 {
+		t.Errorf("%d failed, %d levels sent; want 7 and 2", rep.Failed(), rep.Levels)
+	}
+	levels, ids := e.live()
+	if len(ids) != 6 {
+		t.Errorf("the account has %d variants after the push, want 6: a push must create nothing", len(ids))
+	}
+	if levels[sku(0)] != 7 || levels[sku(5)] != 9 || levels[sku(1)] != 1 || levels[sku(4)] != 1 {
+		t.Errorf("live levels %v", levels)
+	}
+}
+
+// A strict push sends nothing when a row is bad, and says so on each row.
+func TestStrictPushSendsNothing(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	e.seed(3, func(int) int64 { return 1 })
+	f := e.file("stock.csv", []string{sku(0), "7"}, []string{"NOPE", "3"})
+	c0 := e.srv.Counters()
+	rep, err := e.push(f, func(o *stock.Options) { o.Strict = true })
+	if !errors.Is(err, stock.ErrInvalid) {
+		t.Fatalf("err = %v, want ErrInvalid", err)
+	}
+	if n := e.srv.Counters().StockWrites - c0.StockWrites; n != 0 || rep.Writes != 0 {
+		t.Errorf("a strict push with a bad row sent %d stock writes", n)
+	}
+	if l := rep.Lines[0]; l.Action != stock.Skipped || !strings.Contains(l.Msg, "strict") {
+		t.Errorf("the good row: %s %q", l.Action, l.Msg)
+	}
+}
+
+// Verifying reads the live levels and repairs one changed behind lading's
+// back, which a delta push cannot see; it also remembers the live levels
+// that match.
+func TestVerifyRepairsALevelChangedElsewhere(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	e.seed(20, func(int) int64 { return 1 })
+	f := e.levelsFile("stock.csv", 20, func(i int) int64 { return int64(i) })
+	if _, err := e.push(f); err != nil {
+		t.Fatal(err)
+	}
+	_, ids := e.live()
+	// Someone sets SKU-000004 to 99 in the account.
+	if _, err := e.c.Stock.SetAvailable(context.Background(), []api.StockLevel{{VariantID: ids[sku(4)], WarehouseID: api.ID(e.acct.WarehouseID), Units: 99}}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := e.push(f)
+	if err != nil || rep.Writes != 0 {
+		t.Fatalf("the delta push: %v, %d writes; want none (it compares with what it pushed)", err, rep.Writes)
+	}
+	c0 := e.srv.Counters()
+	rep, err = e.push(f, func(o *stock.Options) { o.Verify = true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := e.srv.Counters().LevelsSet - c0.LevelsSet; n != 1 || rep.Writes != 1 || rep.Reads != 1 {
+		t.Errorf("verify: %d levels set in %d writes with %d reads; want 1, 1, 1", n, rep.Writes, rep.Reads)
+	}
+	l := rep.Lines[4]
+	if l.Action != stock.Sent || !l.HasOld || l.Old != 99 || l.Units != 4 {
+		t.Errorf("the repaired row: %+v", l)
+	}
+	if levels, _ := e.live(); levels[sku(4)] != 4 {
+		t.Errorf("live level of %s is %v after verify, want 4", sku(4), levels[sku(4)])
+	}
+}
+
+// A cached id of a deleted variant is looked up again, once: a SKU that
+// now belongs to another variant is sent to it, one that is gone is
+// unknown and forgotten.
+func TestPushLooksUpDeletedVariantsAgain(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	e.seed(3, func(int) int64 { return 1 })
+	f := e.levelsFile("stock.csv", 3, func(int) int64 { return 2 })
+	if _, err := e.push(f); err != nil {
+		t.Fatal(err)
+	}
+	_, ids := e.live()
+	ctx := context.Background()
+	if _, err := e.c.Variants.Delete(ctx, ids[sku(0)], ids[sku(1)]); err != nil {
+		t.Fatal(err)
+	}
+	// SKU-000001 comes back as a new product's variant.
+	s := sku(1)
+	if _, err := e.c.Products.Write(ctx, []api.ProductWrite{{Name: api.String("Again"), Links: &api.ProductLinks{Variants: []api.VariantWrite{{SKU: &s}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	f2 := e.levelsFile("stock2.csv", 3, func(int) int64 { return 5 })
+	rep, err := e.push(f2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := rep.Lines[0]; a.Action != stock.Unknown || !strings.Contains(a.Msg, "no longer in the account") {
+		t.Errorf("deleted SKU: %s %q", a.Action, a.Msg)
+	}
+	if b := rep.Lines[1]; b.Action != stock.Sent {
+		t.Errorf("SKU of a new variant: %s %q", b.Action, b.Msg)
+	}
+	levels, ids2 := e.live()
+	if levels[sku(1)] != 5 || levels[sku(2)] != 5 || ids2[sku(1)] == ids[sku(1)] {
+		t.Errorf("live levels %v", levels)
+	}
+	got, err := e.state.IDs(ctx, state.SKUs(scope), []string{sku(0), sku(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got[sku(0)]; ok || got[sku(1)] != string(ids2[sku(1)]) {
+		t.Errorf("the SKU cache after the push: %v", got)
+	}
+}
