@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"lading/app"
+	"lading/state"
 )
 
 // Exit codes.
@@ -24,6 +25,7 @@ const (
 	exitFailure     = 1
 	exitUsage       = 2
 	exitPartial     = 3
+	exitLocked      = 4
 	exitInterrupted = 130
 )
 
@@ -42,6 +44,8 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.As(err, &p):
 		return exitPartial
+	case errors.Is(err, state.ErrLocked):
+		return exitLocked
 	case errors.As(err, &i), errors.Is(err, context.Canceled):
 		return exitInterrupted
 	}

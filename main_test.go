@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"lading/app"
+	"lading/state"
 )
 
 func TestExitCode(t *testing.T) {
@@ -26,6 +27,7 @@ func TestExitCode(t *testing.T) {
 		{&app.PartialError{Failed: 1, Total: 3, What: "rows"}, 3},
 		{&app.InterruptedError{Msg: "stopped"}, 130},
 		{fmt.Errorf("import: %w", context.Canceled), 130},
+		{fmt.Errorf("push: %w", &state.LockedError{PID: 42, What: "a stock push"}), 4},
 	} {
 		if got := exitCode(tc.err); got != tc.want {
 			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)

@@ -6,6 +6,7 @@ import (
 
 	"lading/api"
 	"lading/source"
+	"lading/stock"
 )
 
 // Advice says what to do about an error a command returned, in terms of
@@ -25,6 +26,8 @@ func Advice(err error) string {
 		return "If the workbook is genuine, raise the limit with --max-xlsx-cell-size (e.g. --max-xlsx-cell-size 4MiB)."
 	case errors.Is(err, api.ErrAccessDenied):
 		return "The service refused the access token. Log in again (lading auth login), or give a valid token with --token or LADING_TOKEN; lading auth status shows which one is used."
+	case errors.Is(err, stock.ErrWarehouse):
+		return "Name the warehouse with --warehouse ID (an AccountAddresses id), or add a warehouse column to the file."
 	case errors.As(err, &rl):
 		return "The service kept asking lading to slow down. Run the same command again later, or with a lower --rate."
 	case errors.As(err, &ae) && (ae.StatusCode == http.StatusNotFound || ae.StatusCode == http.StatusMethodNotAllowed):

@@ -54,6 +54,7 @@ func New(env Env) *cli.App {
 	a.Commands = []*cli.Command{
 		demoCommand(),
 		importCommand(),
+		stockCommand(),
 		templatesCommand(),
 		mappingCommand(),
 		authCommand(),

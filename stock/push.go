@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"slices"
 	"time"
 
 	"lading/api"
@@ -163,6 +162,9 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := p.holdAll(pl.warehouses()); err != nil {
+		return nil, err
+	}
 	rep := &Report{DryRun: p.o.DryRun, Full: p.o.Full, Verify: p.o.Verify, Input: p.o.Input, Lines: in.Lines}
 	bad := p.strictStop(in.Lines)
 	var fatal error
@@ -214,12 +216,7 @@ func (p *Pusher) strictStop(lines []Line) int {
 
 // pushAll pushes each warehouse's rows in turn.
 func (p *Pusher) pushAll(ctx context.Context, pl *placed, rep *Report) error {
-	whs := make([]api.ID, 0, len(pl.groups))
-	for id := range pl.groups {
-		whs = append(whs, id)
-	}
-	slices.Sort(whs)
-	for _, wh := range whs {
+	for _, wh := range pl.warehouses() {
 		rep.Warehouses = append(rep.Warehouses, string(wh))
 		n, err := p.pushWarehouse(ctx, pl.facts, wh, rep.Lines, pl.groups[wh])
 		rep.Levels += n

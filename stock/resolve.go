@@ -47,6 +47,11 @@ func (p *Pusher) resolve(ctx context.Context, lines []Line) (*placed, error) {
 	}
 	token := f.warehouses[tokenKey]
 	delete(f.warehouses, tokenKey)
+	// Before any read when the warehouses are known: a push locked out
+	// spends nothing.
+	if err := p.holdAll(p.knownWarehouses(lines, f, api.ID(token))); err != nil {
+		return nil, err
+	}
 	before := maps.Clone(f.ids)
 	r := &reader{c: p.o.Client, f: f}
 	if p.o.Verify {
@@ -101,6 +106,31 @@ func (p *Pusher) remembered(ctx context.Context, lines []Line) (*facts, error) {
 		}
 	}
 	return f, nil
+}
+
+// knownWarehouses are the warehouses of the pending rows as the state
+// knows them, or none when a row's warehouse is not known yet.
+func (p *Pusher) knownWarehouses(lines []Line, f *facts, token api.ID) []api.ID {
+	def := api.ID(p.o.Warehouse)
+	if def == "" {
+		def = token
+	}
+	set := map[api.ID]bool{}
+	for i := range lines {
+		l := &lines[i]
+		if !l.pending() {
+			continue
+		}
+		id, ok := def, def != ""
+		if l.Warehouse != "" {
+			id, ok = f.warehouseNamed(l.Warehouse)
+		}
+		if !ok {
+			return nil
+		}
+		set[id] = true
+	}
+	return slices.Sorted(maps.Keys(set))
 }
 
 // unknownSKUs are the SKUs of pending rows with no remembered id.

@@ -6,23 +6,36 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"lading/api"
 	"lading/state"
 )
 
-// hold takes the lock of pushes to warehouse wh of the account, unless
-// this pusher holds it already; it keeps it until Close.
-func (p *Pusher) hold(wh api.ID) error {
-	if p.locks[wh] != nil {
+// holdAll takes the locks of pushes to the warehouses whs of the account,
+// but those this pusher holds already; it keeps them until Close. A dry
+// run takes none.
+func (p *Pusher) holdAll(whs []api.ID) error {
+	if p.o.DryRun {
 		return nil
 	}
-	l, err := p.o.State.Hold("stock push\x00"+p.o.Scope+"\x00"+string(wh), fmt.Sprintf("a stock push to warehouse %s of this account", wh))
-	if err != nil {
-		return err
+	for _, wh := range whs {
+		if p.locks[wh] != nil {
+			continue
+		}
+		l, err := p.o.State.Hold("stock push\x00"+p.o.Scope+"\x00"+string(wh), fmt.Sprintf("a stock push to warehouse %s of this account", wh))
+		if err != nil {
+			return err
+		}
+		p.locks[wh] = l
 	}
-	p.locks[wh] = l
 	return nil
+}
+
+// warehouses are the warehouses with rows to push, in order.
+func (pl *placed) warehouses() []api.ID {
+	return slices.Sorted(maps.Keys(pl.groups))
 }
 
 // runFingerprint names the runs of pushes to a warehouse of an account:
@@ -40,9 +53,6 @@ func (p *Pusher) pushWarehouse(ctx context.Context, f *facts, wh api.ID, lines [
 	r := &reader{c: p.o.Client, f: f}
 	var run *state.Run
 	if !p.o.DryRun {
-		if err := p.hold(wh); err != nil {
-			return 0, err
-		}
 		if run, err = p.startRun(ctx, r, wh, scope); err != nil {
 			return 0, err
 		}

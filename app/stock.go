@@ -1,0 +1,328 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"lading/api"
+	"lading/api/wire"
+	"lading/mapping"
+	"lading/source"
+	"lading/state"
+	"lading/stock"
+)
+
+func stockCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "stock",
+		Usage:       "push stock levels from a warehouse system's file",
+		Subcommands: []*cli.Command{stockPushCommand()},
+	}
+}
+
+func stockPushCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "push",
+		Usage:     "set the account's stock levels from a CSV or XLSX file: only what changed since the last push",
+		ArgsUsage: "FILE",
+		Description: "Reads FILE (SKU, quantity, optional warehouse per row) through a stock mapping (--template stock, or\n" +
+			"--mapping FILE with a stock: section), finds each SKU's variant, and sets the available units of those\n" +
+			"whose quantity differs from the level last pushed and confirmed. It never creates or changes anything\n" +
+			"but stock: unknown SKUs and bad quantities are reported on their rows in the results file.\n\n" +
+			"With --every 15m it keeps running and pushes FILE again on that interval. A file changed in the last\n" +
+			"--settle (5s) is waited for: have the warehouse system write FILE under another name and rename it\n" +
+			"into place when complete.\n\n" +
+			"Exit codes: 0 every row sent or unchanged, 3 some rows failed (see the results file), 1 fatal error,\n" +
+			"2 usage or mapping error, 4 another push of this account and warehouse is running,\n" +
+			"130 interrupted (the writes in flight were finished and recorded).",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "built-in stock mapping: stock (sku, quantity, warehouse) or a warehouse system's export (see lading templates list)"},
+			&cli.StringFlag{Name: "mapping", Aliases: []string{"m"}, Usage: "mapping file (YAML) with a stock: section"},
+			&cli.StringFlag{Name: "warehouse", Usage: "id of the warehouse for rows that name none (default: the access token's warehouse)"},
+			&cli.BoolFlag{Name: "full", Usage: "send every row's level, changed or not"},
+			&cli.BoolFlag{Name: "verify", Usage: "compare with the live levels (reads the whole variant listing) rather than with the last push: repairs levels changed elsewhere"},
+			&cli.BoolFlag{Name: "strict", Usage: "send nothing if any row is invalid or its SKU unknown"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "show the levels that would be sent; send nothing"},
+			&cli.DurationFlag{Name: "every", Usage: "keep running and push again at this interval, e.g. 15m"},
+			&cli.DurationFlag{Name: "settle", Value: 5 * time.Second, Usage: "wait until FILE has not changed for this long before reading it"},
+			&cli.StringFlag{Name: "results", Usage: "results file, .csv or .xlsx (default: FILE.results.csv)"},
+			&cli.IntFlag{Name: "batch-size", Value: wire.MaxWriteRecords, Usage: "levels per write request (at most 100)"},
+			&cli.StringFlag{Name: "max-xlsx-part-size", Value: "4GiB", Usage: "the most one part of an XLSX workbook may unzip to"},
+			&cli.StringFlag{Name: "max-xlsx-cell-size", Value: "1MiB", Usage: "the most one XLSX cell may hold"},
+			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Usage: "local state file (SKU ids, levels pushed, batches)"},
+			&cli.BoolFlag{Name: "json", Usage: "print each push's summary as JSON on stdout (one object per line)"},
+		},
+		Action: runStockPush,
+	}
+}
+
+// stockFlags checks the flags of stock push.
+func stockFlags(c *cli.Context) error {
+	if bs := c.Int("batch-size"); bs < 1 || bs > wire.MaxWriteRecords {
+		return Usagef("--batch-size %d: want 1 to %d levels per request", bs, wire.MaxWriteRecords)
+	}
+	if err := notNegative(c, "settle"); err != nil {
+		return err
+	}
+	if d := c.Duration("every"); d != 0 && d < time.Second {
+		return Usagef("--every %s: want an interval of 1s or more, e.g. 15m (or leave it out to push once)", d)
+	}
+	if w := c.String("warehouse"); c.IsSet("warehouse") && strings.TrimSpace(w) == "" {
+		return Usagef("--warehouse is empty: give the warehouse's id, or leave the flag out for the access token's warehouse")
+	}
+	return nil
+}
+
+func runStockPush(c *cli.Context) error {
+	input, err := oneInput(c, "lading stock push --template stock stock.csv")
+	if err != nil {
+		return err
+	}
+	if err := stockFlags(c); err != nil {
+		return err
+	}
+	every := c.Duration("every")
+	if _, err := os.Stat(input); err != nil && (every == 0 || !errors.Is(err, os.ErrNotExist)) {
+		return Usagef("input file: %v", err)
+	}
+	m, _, err := loadMapping(c)
+	if err != nil {
+		return err
+	}
+	if m.Stock == nil {
+		return Usagef("%s has no stock: section, so it cannot push stock levels; use --template stock, or add to the mapping\n  stock:\n    sku: <the SKU column>\n    quantity: <the quantity column>", m.File)
+	}
+	limits, err := xlsxLimits(c)
+	if err != nil {
+		return err
+	}
+	if err := checkStockPaths(c, input); err != nil {
+		return err
+	}
+	client, token, err := newClient(c)
+	if err != nil {
+		return err
+	}
+	st, err := state.Open(c.String("state"))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	prog := newProgress(c, client)
+	defer prog.Finish()
+	p, err := stock.NewPusher(stock.Options{
+		Client: client, State: st, Scope: accountScope(c.String("base-url"), token),
+		Mapping: m, Input: input, Limits: limits, Warehouse: strings.TrimSpace(c.String("warehouse")),
+		Full: c.Bool("full"), Verify: c.Bool("verify"), Strict: c.Bool("strict"), DryRun: c.Bool("dry-run"),
+		BatchSize: c.Int("batch-size"), Concurrency: c.Int("concurrency"), ResultsFile: c.String("results"),
+		Progress: prog, Logger: logger(c),
+	})
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	if every == 0 {
+		return pushOnce(c, p, input)
+	}
+	return pushEvery(c, p, input, every)
+}
+
+// oneInput is the command's one argument, the input file; example shows
+// how the command is called.
+func oneInput(c *cli.Context, example string) (string, error) {
+	if c.NArg() == 1 {
+		return c.Args().First(), nil
+	}
+	for _, a := range c.Args().Slice()[min(1, c.NArg()):] {
+		if strings.HasPrefix(a, "-") {
+			return "", Usagef("flag %s comes after the input file: put flags before it, e.g. %s", a, example)
+		}
+	}
+	return "", Usagef("%s takes one input file: %s", commandLine(c), example)
+}
+
+// checkStockPaths refuses a results file that is one of the push's inputs.
+func checkStockPaths(c *cli.Context, input string) error {
+	stateFile := namedPath{"the state file", c.String("state")}
+	inputs := []namedPath{{"the input file", input}, stateFile}
+	if f := c.String("mapping"); f != "" {
+		inputs = append(inputs, namedPath{"the --mapping file", f})
+	}
+	var outputs []namedPath
+	switch r := c.String("results"); {
+	case r != "":
+		outputs = append(outputs, namedPath{"--results", r})
+	case !c.Bool("dry-run"):
+		outputs = append(outputs, namedPath{"the results file", stock.DefaultResultsPath(input)})
+	}
+	if err := checkOutputs(inputs, outputs); err != nil {
+		return err
+	}
+	return checkStatePath(namedPath{"--state", stateFile.path})
+}
+
+// pushOnce waits for the file to settle, pushes it and prints the report;
+// the error says how the push ended (see stockOutcome).
+func pushOnce(c *cli.Context, p *stock.Pusher, input string) error {
+	log := logger(c)
+	err := source.WaitSettled(c.Context, input, c.Duration("settle"), func(d time.Duration, why string) {
+		log.Info("waiting for the file to settle before reading it", "file", input, "wait", d.Round(time.Millisecond), "why", why)
+	})
+	if err != nil {
+		if c.Context.Err() != nil {
+			return &InterruptedError{Msg: "stock push interrupted before reading " + input + ": nothing was sent"}
+		}
+		return fmt.Errorf("reading %s: %w", input, err)
+	}
+	rep, err := p.Push(c.Context)
+	if rep != nil {
+		if perr := printStock(c, rep); perr != nil {
+			return perr
+		}
+	}
+	return stockOutcome(rep, err)
+}
+
+// stockOutcome maps how a push ended to the command's error (and so its
+// exit code).
+func stockOutcome(rep *stock.Report, err error) error {
+	var (
+		mErr  *mapping.Error
+		mList mapping.ErrorList
+	)
+	switch {
+	case errors.Is(err, stock.ErrInterrupted):
+		return &InterruptedError{Msg: err.Error()}
+	case errors.Is(err, stock.ErrInvalid):
+		return &PartialError{Failed: rep.Failed(), Total: len(rep.Lines), What: "rows", Note: "nothing was sent (--strict)", See: rep.Results}
+	case errors.As(err, &mErr), errors.As(err, &mList):
+		return &UsageError{Err: err}
+	case err != nil:
+		return err
+	case rep.Failed() > 0:
+		return &PartialError{Failed: rep.Failed(), Total: len(rep.Lines), What: "rows", See: rep.Results}
+	}
+	return nil
+}
+
+// pushEvery pushes at each interval until stopped. A push that fails for a
+// reason that may pass (the service unreachable, rows that failed) is
+// reported and the next one goes ahead; one that cannot pass by waiting (a
+// usage or mapping error, a refused token, another push holding the lock,
+// an unknown warehouse) stops it. Stopped between pushes it ends without
+// error; stopped during one, as interrupted.
+func pushEvery(c *cli.Context, p *stock.Pusher, input string, every time.Duration) error {
+	log := logger(c)
+	next := time.Now()
+	for {
+		err := pushOnce(c, p, input)
+		var (
+			ie *InterruptedError
+			pe *PartialError
+		)
+		switch {
+		case errors.As(err, &ie):
+			return err
+		case lasting(err):
+			return err
+		case errors.As(err, &pe):
+			// The report and the results file say which rows failed.
+		case err != nil:
+			log.Warn("this push did not complete; the next one goes ahead", "err", err)
+		}
+		for !next.After(time.Now()) {
+			next = next.Add(every)
+		}
+		if !c.Bool("quiet") {
+			fmt.Fprintf(envOf(c).Stderr, "next push at %s\n", next.Format("15:04:05"))
+		}
+		select {
+		case <-c.Context.Done():
+			return nil
+		case <-time.After(time.Until(next)):
+		}
+	}
+}
+
+// lasting reports whether err would stop every later push too.
+func lasting(err error) bool {
+	var u *UsageError
+	return errors.As(err, &u) || errors.Is(err, state.ErrLocked) || errors.Is(err, api.ErrAccessDenied) ||
+		errors.Is(err, stock.ErrWarehouse)
+}
+
+// printStock prints a push's report: as JSON, or as text.
+func printStock(c *cli.Context, rep *stock.Report) error {
+	out := envOf(c).Stdout
+	if c.Bool("json") {
+		return json.NewEncoder(out).Encode(rep)
+	}
+	printStockReport(out, rep, c.Float64("rate"), c.Int("batch-size"))
+	return nil
+}
+
+func printStockReport(w io.Writer, rep *stock.Report, rate float64, batch int) {
+	verb := "stock push"
+	switch {
+	case rep.DryRun:
+		verb = "stock push, dry run (nothing sent)"
+	case rep.Verify:
+		verb = "stock push, verified against the live levels"
+	case rep.Full:
+		verb = "stock push, every level"
+	}
+	fmt.Fprintf(w, "%s of %s", verb, rep.Input)
+	if len(rep.Warehouses) > 0 {
+		fmt.Fprintf(w, " to warehouse %s", strings.Join(rep.Warehouses, ", "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  rows:     %s\n", stockCounts(rep.Rows))
+	if rep.DryRun {
+		printToSend(w, rep)
+		reqs := (rep.Levels + batch - 1) / batch
+		est := time.Duration(float64(reqs) / rate * float64(time.Second)).Round(time.Second)
+		fmt.Fprintf(w, "  levels to send: %d, in %d write requests (about %s at %.4g requests/s)\n", rep.Levels, reqs, est, rate)
+		fmt.Fprintf(w, "  requests: %d reads in %s\n", rep.Reads, rep.Elapsed.Round(time.Millisecond))
+	} else {
+		fmt.Fprintf(w, "  levels sent: %d\n", rep.Levels)
+		fmt.Fprintf(w, "  requests: %d (%d writes, %d reads; %d throttled) in %s\n", rep.Requests, rep.Writes, rep.Reads, rep.Throttled, rep.Elapsed.Round(time.Millisecond))
+	}
+	if rep.Results != "" {
+		fmt.Fprintf(w, "  results:  %s\n", rep.Results)
+	}
+}
+
+// printToSend lists the levels a dry run would send.
+func printToSend(w io.Writer, rep *stock.Report) {
+	for _, l := range rep.Lines {
+		if l.Action != stock.ToSend {
+			continue
+		}
+		old := "none known"
+		if l.HasOld {
+			old = fmt.Sprint(l.Old)
+		}
+		fmt.Fprintf(w, "    row %d: %s (variant %s, warehouse %s): %s -> %d\n", l.Row, l.SKU, l.VariantID, l.WarehouseID, old, l.Units)
+	}
+}
+
+func stockCounts(cs stock.Counts) string {
+	order := []stock.Action{stock.Sent, stock.ToSend, stock.Unchanged, stock.Skipped, stock.Unknown, stock.Invalid, stock.Failed}
+	var parts []string
+	for _, a := range order {
+		if n := cs[a]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, a))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
