@@ -1,5 +1,6 @@
 // Package templates holds the mapping templates embedded in the binary:
-// ready-made mappings for the layouts lading recognises.
+// ready-made mappings for the layouts lading recognises, catalogs to import
+// and stock levels to push (Info.Kind).
 package templates
 
 import (
@@ -14,14 +15,26 @@ var files embed.FS
 
 // Info describes one template.
 type Info struct {
-	Name        string // what Get takes: "shopify", "woocommerce", "generic"
+	Name        string // what Get takes: "shopify", "woocommerce", "generic", "stock", ...
 	Description string
+	// Kind is what the template maps: KindCatalog (products to import)
+	// or KindStock (stock levels to push; its mapping is stock-only).
+	Kind string
 }
 
+// Kinds of templates.
+const (
+	KindCatalog = "catalog"
+	KindStock   = "stock"
+)
+
 var infos = []Info{
-	{"shopify", "Shopify product CSV export (Handle, Option1 Name/Value, Variant SKU, Variant Price, ...)"},
-	{"woocommerce", "WooCommerce product CSV export (simple and variable products with their variations)"},
-	{"generic", "lading's own layout, one row per variant (product_key, sku, option1_name, tier:<name>, ...); what exports write"},
+	{"shopify", "Shopify product CSV export (Handle, Option1 Name/Value, Variant SKU, Variant Price, ...)", KindCatalog},
+	{"woocommerce", "WooCommerce product CSV export (simple and variable products with their variations)", KindCatalog},
+	{"generic", "lading's own layout, one row per variant (product_key, sku, option1_name, tier:<name>, ...); what exports write", KindCatalog},
+	{"stock", "lading's stock layout: sku, quantity (units available) and an optional warehouse column", KindStock},
+	{"shopify-inventory", "Shopify inventory CSV export (Products > Inventory > Export): Available per SKU and location", KindStock},
+	{"amazon-fba", "Amazon FBA inventory report (Manage FBA Inventory, tab-separated .txt): afn-fulfillable-quantity per SKU", KindStock},
 }
 
 // List returns the templates, in a stable order.

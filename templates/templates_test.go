@@ -7,7 +7,7 @@ import (
 
 func TestListAndGet(t *testing.T) {
 	list := List()
-	if len(list) != 3 {
+	if len(list) != 6 {
 		t.Fatalf("List() = %v", list)
 	}
 	for _, in := range list {
@@ -18,12 +18,15 @@ func TestListAndGet(t *testing.T) {
 		if in.Description == "" || !strings.HasPrefix(string(text), "# lading mapping") {
 			t.Errorf("%s: description %q, text starts %q", in.Name, in.Description, string(text[:20]))
 		}
+		if in.Kind != KindCatalog && in.Kind != KindStock {
+			t.Errorf("%s: kind %q", in.Name, in.Kind)
+		}
 	}
 	if _, err := Get("Shopify.yaml"); err != nil {
 		t.Errorf("Get is lenient about case and extension: %v", err)
 	}
 	_, err := Get("magento")
-	if err == nil || !strings.Contains(err.Error(), `no mapping template "magento"; templates: shopify, woocommerce, generic`) {
+	if err == nil || !strings.Contains(err.Error(), `no mapping template "magento"; templates: shopify, woocommerce, generic, stock, shopify-inventory, amazon-fba`) {
 		t.Errorf("error %v", err)
 	}
 	list[0].Name = "changed"
