@@ -9,8 +9,10 @@ import (
 	"lading/templates"
 )
 
-// Detect names the template whose layout header has ("shopify",
-// "woocommerce", "generic"), or "" when none fits.
+// Detect names the template whose layout header has: catalogs
+// ("shopify", "woocommerce", "generic") and stock levels
+// ("shopify-inventory", "amazon-fba", and "stock" for a header of sku,
+// quantity and warehouse only, as written), or "" when none fits.
 func Detect(header []string) string {
 	has := func(names ...string) bool {
 		for _, n := range names {
@@ -27,28 +29,65 @@ func Detect(header []string) string {
 		return "woocommerce"
 	case has("product_key", "sku"):
 		return "generic"
+	case has("Handle", "SKU", "Location") && (has(shopifyAvailable) || has("Available")):
+		return "shopify-inventory"
+	case has("sku", "fnsku", "afn-fulfillable-quantity"):
+		return "amazon-fba"
+	case stockLayout(header):
+		return "stock"
 	}
 	return ""
 }
 
+// shopifyAvailable is the quantity column of Shopify's inventory export;
+// exports before it was renamed call it "Available".
+const shopifyAvailable = "Available (not editable)"
+
+// stockLayout reports whether header is lading's stock layout: sku,
+// quantity and optionally warehouse, in any order, and no other named
+// column.
+func stockLayout(header []string) bool {
+	var names []string
+	for _, h := range header {
+		if h = strings.TrimSpace(h); h != "" {
+			names = append(names, h)
+		}
+	}
+	return slices.Contains(names, "sku") && slices.Contains(names, "quantity") &&
+		!slices.ContainsFunc(names, func(h string) bool { return !slices.Contains(stockKeys, h) })
+}
+
+// adapt fits the text of template name to a header whose column names
+// vary between versions of the same export: WooCommerce's weight unit,
+// Shopify's older inventory export.
+func adapt(name string, text []byte, header []string) []byte {
+	switch name {
+	case "woocommerce":
+		for _, h := range header {
+			if h = strings.TrimSpace(h); strings.HasPrefix(h, "Weight (") && h != "Weight (lbs)" {
+				text = bytes.Replace(text, []byte("Weight (lbs)"), []byte(h), 1)
+			}
+		}
+	case "shopify-inventory":
+		if !slices.ContainsFunc(header, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), shopifyAvailable) }) {
+			text = bytes.ReplaceAll(text, []byte("column: "+shopifyAvailable), []byte("column: Available"))
+			text = bytes.ReplaceAll(text, []byte(`col("`+shopifyAvailable+`")`), []byte(`col("Available")`))
+		}
+	}
+	return text
+}
+
 // Init writes a mapping for a file with header (sourceName names it in the
-// text). For a Shopify, WooCommerce or lading generic header it returns the
-// template's name and text (adapted to the header where a column name
-// varies, like WooCommerce's weight unit); otherwise "" and a commented
-// starter mapping that lists every column and guesses the main targets.
+// text). For a header Detect recognises it returns the template's name and
+// text (adapted to the header where a column name varies, like
+// WooCommerce's weight unit); otherwise "" and a commented starter mapping
+// that lists every column and guesses the main targets of a catalog.
 func Init(header []string, sourceName string) (templateName string, yamlText []byte) {
 	if name := Detect(header); name != "" {
 		text, err := templates.Get(name)
 		if err == nil {
-			if name == "woocommerce" {
-				for _, h := range header {
-					if h = strings.TrimSpace(h); strings.HasPrefix(h, "Weight (") && h != "Weight (lbs)" {
-						text = bytes.Replace(text, []byte("Weight (lbs)"), []byte(h), 1)
-					}
-				}
-			}
 			head := fmt.Sprintf("# Mapping for %s, from the %q template (lading mapping init).\n", sourceName, name)
-			return name, append([]byte(head), text...)
+			return name, append([]byte(head), adapt(name, text, header)...)
 		}
 	}
 	return "", starter(header, sourceName)

@@ -10,12 +10,20 @@ import (
 
 func readHeader(t *testing.T, file string) []string {
 	t.Helper()
-	f, err := os.Open(filepath.Join("../testdata/catalogs", file))
+	return readHeaderIn(t, "catalogs", file, ',')
+}
+
+// readHeaderIn reads the header of testdata/dir/file.
+func readHeaderIn(t *testing.T, dir, file string, delimiter rune) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("../testdata", dir, file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	h, err := csv.NewReader(f).Read()
+	r := csv.NewReader(f)
+	r.Comma = delimiter
+	h, err := r.Read()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,5 +117,47 @@ func TestInitStarter(t *testing.T) {
 	}
 	if _, err := m.Compile("odd.csv", header); err != nil {
 		t.Fatalf("%v\n%s", err, s)
+	}
+}
+
+func TestInitRecognisesStockLayouts(t *testing.T) {
+	shopifyOld := strings.Split("Handle,Title,Option1 Name,Option1 Value,Option2 Name,Option2 Value,Option3 Name,Option3 Value,"+
+		"SKU,HS Code,COO,Location,Incoming,Unavailable,Committed,Available,On hand", ",")
+	tests := []struct {
+		name   string
+		header []string
+		want   string
+	}{
+		{"Shopify inventory export", readHeaderIn(t, "stock", "shopify-inventory-export.csv", ','), "shopify-inventory"},
+		{"Shopify inventory export before 2024", shopifyOld, "shopify-inventory"},
+		{"Amazon FBA report", readHeaderIn(t, "stock", "amazon-fba-inventory.txt", '\t'), "amazon-fba"},
+		{"lading's stock layout", []string{"sku", "quantity", "warehouse"}, "stock"},
+		{"lading's stock layout, no warehouse", []string{"quantity", " sku ", ""}, "stock"},
+		{"capitalised: not lading's", []string{"SKU", "Quantity"}, ""},
+		{"a catalog with a quantity column", []string{"sku", "quantity", "name", "price"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			name, text := Init(tt.header, "in.csv")
+			if name != tt.want {
+				t.Fatalf("template %q, want %q", name, tt.want)
+			}
+			if name == "" {
+				if strings.Contains(string(text), "\nstock:") {
+					t.Errorf("the starter maps stock levels:\n%s", text)
+				}
+				return
+			}
+			m, err := Parse("m.yaml", text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !m.StockOnly() {
+				t.Errorf("a stock layout's mapping is not stock-only")
+			}
+			if _, err := m.CompileStock("in.csv", tt.header); err != nil {
+				t.Errorf("the template does not fit the header: %v", err)
+			}
+		})
 	}
 }
