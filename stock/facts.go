@@ -22,6 +22,8 @@ type facts struct {
 	live       map[levelKey]float64
 	read       map[api.ID]bool
 	keepLevels bool
+	// onSKU, when set, is told each SKU a page shows.
+	onSKU func(sku string)
 	// firstPage is set once the first page of the whole listing was read.
 	firstPage bool
 }
@@ -46,6 +48,9 @@ func (f *facts) digest(p *api.VariantPage) {
 		}
 		if sku := string(v.SKU); sku != "" {
 			f.ids[sku] = v.ID
+			if f.onSKU != nil {
+				f.onSKU(sku)
+			}
 		}
 		if !f.keepLevels {
 			continue

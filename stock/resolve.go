@@ -55,8 +55,7 @@ func (p *Pusher) resolve(ctx context.Context, lines []Line) (*placed, error) {
 	before := maps.Clone(f.ids)
 	r := &reader{c: p.o.Client, f: f}
 	if p.o.Verify {
-		f.keepLevels = true
-		if err := r.listAll(ctx); err != nil {
+		if err := p.readAll(ctx, r, before); err != nil {
 			return nil, err
 		}
 	} else if err := r.lookUp(ctx, p.unknownSKUs(lines, f)); err != nil {
@@ -73,6 +72,28 @@ func (p *Pusher) resolve(ctx context.Context, lines []Line) (*placed, error) {
 		return nil, err
 	}
 	return &placed{facts: f, groups: groupLines(lines, f)}, nil
+}
+
+// readAll reads the whole listing, with the live levels, and forgets the
+// remembered ids of SKUs it does not show: they are no longer in the
+// account (deleted, or renamed).
+func (p *Pusher) readAll(ctx context.Context, r *reader, before map[string]api.ID) error {
+	r.f.keepLevels = true
+	listed := map[string]bool{}
+	r.f.onSKU = func(sku string) { listed[sku] = true }
+	defer func() { r.f.onSKU = nil }()
+	if err := r.listAll(ctx); err != nil {
+		return err
+	}
+	var gone []string
+	for sku := range r.f.ids {
+		if !listed[sku] {
+			gone = append(gone, sku)
+			delete(r.f.ids, sku)
+			delete(before, sku)
+		}
+	}
+	return p.o.State.DeleteIDs(ctx, state.SKUs(p.o.Scope), gone)
 }
 
 // remembered loads what the state knows: the ids of the file's SKUs, the

@@ -166,3 +166,35 @@ func TestPushLooksUpDeletedVariantsAgain(t *testing.T) {
 		t.Errorf("the SKU cache after the push: %v", got)
 	}
 }
+
+// Verifying reads the whole listing, so a remembered SKU the account no
+// longer shows (renamed here) is unknown and forgotten, and its old
+// variant is left alone.
+func TestVerifyForgetsSKUsTheAccountNoLongerShows(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	e.seed(3, func(int) int64 { return 1 })
+	f := e.levelsFile("stock.csv", 3, func(int) int64 { return 2 })
+	if _, err := e.push(f); err != nil {
+		t.Fatal(err)
+	}
+	_, ids := e.live()
+	renamed := "RENAMED"
+	ctx := context.Background()
+	if _, err := e.c.Variants.Write(ctx, []api.VariantWrite{{ID: ids[sku(2)], SKU: &renamed}}); err != nil {
+		t.Fatal(err)
+	}
+	f2 := e.levelsFile("stock2.csv", 3, func(int) int64 { return 9 })
+	rep, err := e.push(f2, func(o *stock.Options) { o.Verify = true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := rep.Lines[2]; l.Action != stock.Unknown || rep.Writes != 1 {
+		t.Errorf("renamed SKU: %s %q, %d writes; want unknown and one write for the other two", l.Action, l.Msg, rep.Writes)
+	}
+	if levels, _ := e.live(); levels[renamed] != 2 || levels[sku(0)] != 9 {
+		t.Errorf("live levels %v: the renamed variant must keep 2", levels)
+	}
+	if got, _ := e.state.IDs(ctx, state.SKUs(scope), []string{sku(2)}); len(got) != 0 {
+		t.Errorf("the cache still maps %s: %v", sku(2), got)
+	}
+}
