@@ -27,8 +27,19 @@ func templatesCommand() *cli.Command {
 						return err
 					}
 					w := tabwriter.NewWriter(envOf(c).Stdout, 0, 4, 2, ' ', 0)
-					for _, t := range templates.List() {
-						fmt.Fprintf(w, "%s\t%s\n", t.Name, t.Description)
+					for i, kind := range []struct{ kind, title string }{
+						{templates.KindCatalog, "catalogs (lading import --template NAME)"},
+						{templates.KindStock, "stock levels (lading stock push --template NAME)"},
+					} {
+						if i > 0 {
+							fmt.Fprintln(w)
+						}
+						fmt.Fprintf(w, "%s:\n", kind.title)
+						for _, t := range templates.List() {
+							if t.Kind == kind.kind {
+								fmt.Fprintf(w, "  %s\t%s\n", t.Name, t.Description)
+							}
+						}
 					}
 					return w.Flush()
 				},
