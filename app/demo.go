@@ -4,27 +4,35 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"lading/api"
+	"lading/api/wire"
 	"lading/importer"
 	"lading/mapping"
 	"lading/samples"
 	"lading/sandbox"
 	"lading/state"
+	"lading/stock"
 	"lading/templates"
 )
 
 func demoCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
-		Usage: "try lading end to end on a built-in sandbox: import the sample catalog, re-import it, change a price",
+		Usage: "try lading end to end on a built-in sandbox: import the sample catalog, re-import it, change a price, push stock levels",
 		Description: "Starts an in-memory sandbox on a free loopback port, writes the sample catalog (CSV and XLSX)\n" +
 			"to --out, imports it, imports it again (nothing to write), then imports a copy with one price\n" +
-			"changed (one variant updated). Results files and the plan land in --out.",
+			"changed (one variant updated). Then it writes a stock file of the catalog's SKUs and quantities,\n" +
+			"pushes it (every level sent: none was pushed before), and pushes a copy in which 3 quantities\n" +
+			"changed (3 levels sent, the rest unchanged). Results files, the plan and the stock files land in --out.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Value: "demo-out", Usage: "directory for the sample files, results and state"},
 		},
@@ -32,43 +40,35 @@ func demoCommand() *cli.Command {
 	}
 }
 
+// demo is what the demo's steps share.
+type demo struct {
+	w      io.Writer
+	client *api.Client
+	st     *state.DB
+	scope  string
+	out    string
+}
+
 func runDemo(c *cli.Context) error {
 	env := envOf(c)
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	out := c.String("out")
-	srv, err := sandbox.New(sandbox.Options{})
+	ctx, cancel := context.WithCancel(c.Context)
+	defer cancel()
+	base, token, stop, err := startDemoSandbox(ctx)
 	if err != nil {
 		return err
 	}
-	defer srv.Close()
-	token := randomToken()
-	if _, err := srv.RegisterToken(token); err != nil {
-		return err
-	}
-	ctx, cancel := context.WithCancel(c.Context)
-	defer cancel()
-	ready := make(chan string, 1)
-	served := make(chan error, 1)
-	go func() {
-		served <- sandbox.ListenAndServe(ctx, "127.0.0.1:0", srv, func(u string) { ready <- u })
-	}()
-	var base string
-	select {
-	case base = <-ready:
-	case err := <-served:
-		return err
-	}
-	// Stop serving, and wait for it, before the deferred srv.Close.
-	defer func() {
-		cancel()
-		<-served
-	}()
+	defer stop()
 	fmt.Fprintf(env.Stdout, "sandbox: %s (in memory, for this demo only)\n\n", base)
 
-	if err := os.RemoveAll(filepath.Join(out, "state.db")); err != nil {
-		return err
+	out := c.String("out")
+	// A fresh state: the sandbox is new, and so is its token.
+	for _, p := range []string{"state.db", "state.db-locks"} {
+		if err := os.RemoveAll(filepath.Join(out, p)); err != nil {
+			return err
+		}
 	}
 	paths, err := samples.WriteTo(out)
 	if err != nil {
@@ -83,6 +83,65 @@ func runDemo(c *cli.Context) error {
 		return err
 	}
 	defer st.Close()
+	d := &demo{w: env.Stdout, client: client, st: st, scope: accountScope(base, token), out: out}
+	csvPath, xlsxPath := paths[0], paths[1]
+	if err := d.imports(c.Context, csvPath, xlsxPath); err != nil {
+		return err
+	}
+	stockPath, err := d.stockPushes(c.Context, csvPath)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "What next:\n"+
+		"  - open %s/*.results.csv: one line per input row, with the ids the service gave\n"+
+		"    (the first import read the variants' ids back, as --read-ids does, for the stock pushes)\n"+
+		"  - run a sandbox that stays up:   go run . sandbox --token demo-token\n"+
+		"    and import into it:            go run . --token demo-token import --template generic --read-ids %s\n"+
+		"    then push stock levels:        go run . --token demo-token stock push --template stock %s\n"+
+		"  - preview without writing:       add --dry-run (and --plan plan.json to an import)\n"+
+		"  - your own layout:               go run . mapping init yourfile.csv\n"+
+		"  - built-in templates:            go run . templates list\n", out, csvPath, stockPath)
+	return nil
+}
+
+// startDemoSandbox serves an in-memory sandbox on a free loopback port
+// until stop is called (which waits for it to shut down), with a token
+// registered.
+func startDemoSandbox(ctx context.Context) (base, token string, stop func(), err error) {
+	srv, err := sandbox.New(sandbox.Options{})
+	if err != nil {
+		return "", "", nil, err
+	}
+	token = randomToken()
+	if _, err := srv.RegisterToken(token); err != nil {
+		srv.Close()
+		return "", "", nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	ready := make(chan string, 1)
+	served := make(chan error, 1)
+	go func() {
+		served <- sandbox.ListenAndServe(ctx, "127.0.0.1:0", srv, func(u string) { ready <- u })
+	}()
+	select {
+	case base = <-ready:
+	case err := <-served:
+		cancel()
+		srv.Close()
+		return "", "", nil, err
+	}
+	// Stop serving, and wait for it, before closing the store.
+	stop = func() {
+		cancel()
+		<-served
+		srv.Close()
+	}
+	return base, token, stop, nil
+}
+
+// imports imports the sample catalog from CSV (reading the variants' ids
+// back), again from XLSX, and a copy with one price changed.
+func (d *demo) imports(ctx context.Context, csvPath, xlsxPath string) error {
 	text, err := templates.Get("generic")
 	if err != nil {
 		return err
@@ -91,79 +150,217 @@ func runDemo(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	run := func(step, input, plan string) error {
-		fmt.Fprintf(env.Stdout, "%s\n", step)
-		rep, err := importer.Import(c.Context, importer.Options{
-			Client: client, State: st, Scope: accountScope(base, token), Mapping: m, MappingText: text,
-			Input: input, PlanFile: plan,
+	run := func(step, input, plan string, readIDs bool) error {
+		fmt.Fprintf(d.w, "%s\n", step)
+		rep, err := importer.Import(ctx, importer.Options{
+			Client: d.client, State: d.st, Scope: d.scope, Mapping: m, MappingText: text,
+			Input: input, PlanFile: plan, ReadIDs: readIDs,
 		})
 		if rep != nil {
-			printReport(env.Stdout, rep, 50)
-			fmt.Fprintln(env.Stdout)
+			printReport(d.w, rep, 50)
+			fmt.Fprintln(d.w)
 		}
 		return err
 	}
-	csvPath, xlsxPath := paths[0], paths[1]
-	if err := run("1. import the sample catalog (generic template, CSV)", csvPath, ""); err != nil {
+	if err := run("1. import the sample catalog (generic template, CSV), reading the variants' ids back", csvPath, "", true); err != nil {
 		return err
 	}
-	if err := run("2. import the same catalog from XLSX: nothing to write", xlsxPath, ""); err != nil {
+	if err := run("2. import the same catalog from XLSX: nothing to write", xlsxPath, "", false); err != nil {
 		return err
 	}
-	changed := filepath.Join(out, "catalog-price-changed.csv")
+	changed := filepath.Join(d.out, "catalog-price-changed.csv")
 	sku, err := changeFirstPrice(csvPath, changed)
 	if err != nil {
 		return err
 	}
-	if err := run(fmt.Sprintf("3. import a copy with the Retail price of %s changed: one variant updated", sku), changed,
-		filepath.Join(out, "plan.json")); err != nil {
+	return run(fmt.Sprintf("3. import a copy with the Retail price of %s changed: one variant updated", sku), changed,
+		filepath.Join(d.out, "plan.json"), false)
+}
+
+// stockPushes writes a stock file of the catalog's SKUs and quantities and
+// pushes it, then pushes a copy with 3 quantities changed, and shows the
+// results lines of those 3. It returns the first stock file's path.
+func (d *demo) stockPushes(ctx context.Context, catalog string) (string, error) {
+	text, err := templates.Get("stock")
+	if err != nil {
+		return "", err
+	}
+	m, err := mapping.Parse("stock.yaml", text)
+	if err != nil {
+		return "", err
+	}
+	levels, err := sampleLevels(catalog)
+	if err != nil {
+		return "", err
+	}
+	first, second := filepath.Join(d.out, "stock.csv"), filepath.Join(d.out, "stock-changed.csv")
+	if err := writeLevels(first, levels); err != nil {
+		return "", err
+	}
+	later, changed := changeLevels(levels)
+	if err := writeLevels(second, later); err != nil {
+		return "", err
+	}
+	push := func(step, input string) (*stock.Report, error) {
+		fmt.Fprintf(d.w, "%s\n", step)
+		rep, err := stock.Push(ctx, stock.Options{Client: d.client, State: d.st, Scope: d.scope, Mapping: m, Input: input})
+		if rep != nil {
+			printStockReport(d.w, rep, 50, wire.MaxWriteRecords)
+		}
+		return rep, err
+	}
+	if _, err := push("4. push the catalog's stock levels (stock template): every level sent, none was pushed before", first); err != nil {
+		return "", err
+	}
+	fmt.Fprintln(d.w)
+	rep, err := push(fmt.Sprintf("5. push a copy where %s changed: only those 3 levels sent", describeChanges(changed)), second)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(d.w, "  the results lines of the 3 changed SKUs:\n")
+	if err := printResultLines(d.w, rep.Results, changed); err != nil {
+		return "", err
+	}
+	fmt.Fprintln(d.w)
+	return first, nil
+}
+
+// stockLevel is one row of a stock file.
+type stockLevel struct {
+	sku   string
+	units int64
+	// was is, on a changed level, the units before the change.
+	was int64
+}
+
+// sampleLevels reads the SKUs and opening stock of the generic-layout
+// catalog CSV.
+func sampleLevels(catalog string) ([]stockLevel, error) {
+	recs, err := readCSV(catalog)
+	if err != nil {
+		return nil, err
+	}
+	skuCol, stockCol := slices.Index(recs[0], "sku"), slices.Index(recs[0], "stock")
+	if skuCol < 0 || stockCol < 0 {
+		return nil, fmt.Errorf("%s: no sku or stock column", catalog)
+	}
+	var out []stockLevel
+	for i, r := range recs[1:] {
+		n, err := strconv.ParseInt(r[stockCol], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s, row %d: stock %q: %w", catalog, i+2, r[stockCol], err)
+		}
+		out = append(out, stockLevel{sku: r[skuCol], units: n, was: n})
+	}
+	return out, nil
+}
+
+// changeLevels returns a copy of levels in which the first 3 with stock
+// changed, as a day in a warehouse would: a delivery came in, one sold
+// out, one unit sold; and those 3.
+func changeLevels(levels []stockLevel) (later, changed []stockLevel) {
+	later = slices.Clone(levels)
+	moves := []func(int64) int64{
+		func(n int64) int64 { return n + 24 },
+		func(int64) int64 { return 0 },
+		func(n int64) int64 { return n - 1 },
+	}
+	for i := range later {
+		if len(changed) == len(moves) {
+			break
+		}
+		if l := &later[i]; l.units > 0 {
+			l.units = moves[len(changed)](l.units)
+			changed = append(changed, *l)
+		}
+	}
+	return later, changed
+}
+
+// describeChanges says what changed: "TEE-BLA-S 12 -> 36, ...".
+func describeChanges(changed []stockLevel) string {
+	parts := make([]string, len(changed))
+	for i, l := range changed {
+		parts[i] = fmt.Sprintf("%s %d -> %d", l.sku, l.was, l.units)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// writeLevels writes a stock file in the stock template's layout.
+func writeLevels(path string, levels []stockLevel) error {
+	recs := [][]string{{"sku", "quantity"}}
+	for _, l := range levels {
+		recs = append(recs, []string{l.sku, strconv.FormatInt(l.units, 10)})
+	}
+	return writeCSV(path, recs)
+}
+
+// printResultLines prints the header of the results file and its lines of
+// the SKUs of changed, indented.
+func printResultLines(w io.Writer, path string, changed []stockLevel) error {
+	recs, err := readCSV(path)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "What next:\n"+
-		"  - open %s/*.results.csv: one line per input row, with the product ids the service gave\n"+
-		"    (add --read-ids to an import for the variants' ids too, one read per 250 products)\n"+
-		"  - run a sandbox that stays up:   go run . sandbox --token demo-token\n"+
-		"    and import into it:            go run . --token demo-token import --template generic %s\n"+
-		"  - preview without writing:       add --dry-run --plan plan.json\n"+
-		"  - your own layout:               go run . mapping init yourfile.csv\n"+
-		"  - built-in templates:            go run . templates list\n", out, csvPath)
+	skuCol := slices.Index(recs[0], "sku")
+	keep := [][]string{recs[0]}
+	for _, r := range recs[1:] {
+		if slices.ContainsFunc(changed, func(l stockLevel) bool { return l.sku == r[skuCol] }) {
+			keep = append(keep, r)
+		}
+	}
+	var b strings.Builder
+	cw := csv.NewWriter(&b)
+	if err := cw.WriteAll(keep); err != nil {
+		return err
+	}
+	for line := range strings.Lines(b.String()) {
+		fmt.Fprintf(w, "    %s", line)
+	}
 	return nil
 }
 
 // changeFirstPrice copies the generic-layout CSV src to dst with the first
 // data row's Retail price raised by one, and returns that row's SKU.
 func changeFirstPrice(src, dst string) (string, error) {
-	f, err := os.Open(src)
+	recs, err := readCSV(src)
 	if err != nil {
 		return "", err
 	}
-	recs, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		return "", err
-	}
-	col, skuCol := -1, -1
-	for i, h := range recs[0] {
-		switch h {
-		case "tier:Retail":
-			col = i
-		case "sku":
-			skuCol = i
-		}
-	}
+	col, skuCol := slices.Index(recs[0], "tier:Retail"), slices.Index(recs[0], "sku")
 	if col < 0 || skuCol < 0 || len(recs) < 2 {
 		return "", fmt.Errorf("%s: no tier:Retail or sku column", src)
 	}
 	recs[1][col] += "9" // 24 → 249: a visible change
-	w, err := os.Create(dst)
+	return recs[1][skuCol], writeCSV(dst, recs)
+}
+
+// readCSV reads a whole CSV file, which has a header.
+func readCSV(path string) ([][]string, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	cw := csv.NewWriter(w)
-	cw.WriteAll(recs)
-	if err := cw.Error(); err != nil {
-		w.Close()
-		return "", err
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, err
 	}
-	return recs[1][skuCol], w.Close()
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s is empty", path)
+	}
+	return recs, nil
+}
+
+func writeCSV(path string, recs [][]string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	cw := csv.NewWriter(f)
+	if err := cw.WriteAll(recs); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -1,0 +1,146 @@
+package app
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// readRecords reads a CSV file the demo wrote, keyed by the value of the
+// column key (the header is left out).
+func readRecords(t *testing.T, path, key string) (header []string, byKey map[string][]string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("%s: %v (%d records)", path, err, len(recs))
+	}
+	col := slices.Index(recs[0], key)
+	if col < 0 {
+		t.Fatalf("%s has no column %q: %q", path, key, recs[0])
+	}
+	byKey = map[string][]string{}
+	for _, r := range recs[1:] {
+		byKey[r[col]] = r
+	}
+	return recs[0], byKey
+}
+
+func TestDemoStockPushes(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, err := run(t, "demo", "--out", dir)
+	if err != nil {
+		t.Fatalf("demo: %v\n%s\n%s", err, out, errOut)
+	}
+	_, step5, ok := strings.Cut(out, "\n5. ")
+	if !ok {
+		t.Fatalf("demo output has no step 5:\n%s", out)
+	}
+	for _, want := range []string{
+		"rows:     26 sent\n  levels sent: 26\n",
+		"rows:     3 sent, 23 unchanged\n  levels sent: 3\n  requests: 1 (1 writes, 0 reads; 0 throttled)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out)
+		}
+	}
+
+	// The second file differs from the first in exactly 3 quantities, and
+	// the results file says those 3 were sent, from the old level to the new.
+	_, before := readRecords(t, filepath.Join(dir, "stock.csv"), "sku")
+	_, after := readRecords(t, filepath.Join(dir, "stock-changed.csv"), "sku")
+	hdr, res := readRecords(t, filepath.Join(dir, "stock-changed.csv.results.csv"), "sku")
+	if len(before) != 26 || len(after) != 26 || len(res) != 26 {
+		t.Fatalf("stock files of %d and %d SKUs, results of %d; want 26 each", len(before), len(after), len(res))
+	}
+	col := func(name string) int { return slices.Index(hdr, name) }
+	var changed []string
+	for sku, a := range after {
+		b, r := before[sku], res[sku]
+		if b == nil || r == nil {
+			t.Fatalf("SKU %s is in stock-changed.csv but not in stock.csv or its results", sku)
+		}
+		wantAction := "unchanged"
+		if a[1] != b[1] {
+			changed = append(changed, sku)
+			wantAction = "sent"
+		}
+		if got := r[col("action")]; got != wantAction {
+			t.Errorf("%s (%s -> %s): action %q, want %q", sku, b[1], a[1], got, wantAction)
+		}
+		if r[col("old_level")] != b[1] || r[col("new_level")] != a[1] || r[col("variant_id")] == "" {
+			t.Errorf("%s: results line %q, want old_level %s, new_level %s and a variant id", sku, r, b[1], a[1])
+		}
+	}
+	if len(changed) != 3 {
+		t.Errorf("%d SKUs changed between the stock files (%q), want 3", len(changed), changed)
+	}
+	// The demo prints the results lines of those 3, and no other.
+	printed := strings.Count(step5, ",sent,")
+	for _, sku := range changed {
+		if !strings.Contains(step5, ","+sku+",") {
+			t.Errorf("the demo did not print the results line of %s:\n%s", sku, step5)
+		}
+	}
+	if printed != 3 || strings.Contains(step5, ",unchanged,") {
+		t.Errorf("the demo printed %d sent lines (want 3) or unchanged ones:\n%s", printed, step5)
+	}
+}
+
+func TestChangeLevels(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		units []int64
+		want  []int64 // the levels after
+	}{
+		{"first three with stock", []int64{12, 30, 18, 9}, []int64{36, 0, 17, 9}},
+		{"rows without stock are passed over", []int64{0, 5, 0, 1, 2, 7}, []int64{0, 29, 0, 0, 1, 7}},
+		{"fewer than three with stock", []int64{0, 4}, []int64{0, 28}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			levels := make([]stockLevel, len(tc.units))
+			for i, n := range tc.units {
+				levels[i] = stockLevel{sku: string(rune('A' + i)), units: n, was: n}
+			}
+			later, changed := changeLevels(levels)
+			got := make([]int64, len(later))
+			for i, l := range later {
+				got[i] = l.units
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("levels after %v, want %v", got, tc.want)
+			}
+			for i, l := range levels {
+				if l.units != tc.units[i] {
+					t.Errorf("changeLevels changed its input: %v", levels)
+					break
+				}
+			}
+			for _, c := range changed {
+				if c.was == c.units {
+					t.Errorf("%s reported changed but kept %d", c.sku, c.units)
+				}
+			}
+			if n := min(3, countPositive(tc.units)); len(changed) != n {
+				t.Errorf("%d changed, want %d", len(changed), n)
+			}
+		})
+	}
+}
+
+func countPositive(ns []int64) int {
+	n := 0
+	for _, v := range ns {
+		if v > 0 {
+			n++
+		}
+	}
+	return n
+}
