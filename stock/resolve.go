@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"lading/api"
+	"lading/api/wire"
 	"lading/state"
 )
 
@@ -58,7 +59,7 @@ func (p *Pusher) resolve(ctx context.Context, lines []Line) (*placed, error) {
 		if err := p.readAll(ctx, r, before); err != nil {
 			return nil, err
 		}
-	} else if err := r.lookUp(ctx, p.unknownSKUs(lines, f)); err != nil {
+	} else if err := r.lookUp(ctx, p.lookUps(lines, f, api.ID(token))); err != nil {
 		return nil, err
 	}
 	def, err := p.defaultWarehouse(ctx, r, lines, api.ID(token))
@@ -154,18 +155,34 @@ func (p *Pusher) knownWarehouses(lines []Line, f *facts, token api.ID) []api.ID 
 	return slices.Sorted(maps.Keys(set))
 }
 
-// unknownSKUs are the SKUs of pending rows with no remembered id.
-func (p *Pusher) unknownSKUs(lines []Line, f *facts) []string {
-	var out []string
+// warehouseProbe is how many known SKUs a look-up adds, when the token's
+// warehouse is not known yet, for the warehouses their levels name.
+const warehouseProbe = 10
+
+// lookUps are the SKUs of pending rows with no remembered id. When the
+// token's warehouse is to be found, a few remembered SKUs are added where
+// the look-up's last request has room: their stock levels name it, at no
+// extra request.
+func (p *Pusher) lookUps(lines []Line, f *facts, token api.ID) []string {
+	var unknown, known []string
 	seen := map[string]bool{}
 	for i := range lines {
 		l := &lines[i]
-		if l.pending() && f.ids[l.SKU] == "" && !seen[l.SKU] {
-			seen[l.SKU] = true
-			out = append(out, l.SKU)
+		if !l.pending() || seen[l.SKU] {
+			continue
+		}
+		seen[l.SKU] = true
+		if f.ids[l.SKU] == "" {
+			unknown = append(unknown, l.SKU)
+		} else if len(known) < warehouseProbe {
+			known = append(known, l.SKU)
 		}
 	}
-	return out
+	if len(unknown) == 0 || token != "" || p.o.Warehouse != "" {
+		return unknown
+	}
+	room := pages(len(unknown))*wire.MaxPageSize - len(unknown)
+	return append(unknown, known[:min(room, len(known))]...)
 }
 
 // defaultWarehouse is where rows that name none go: the one the caller
