@@ -43,7 +43,15 @@ func TestCLIStockPush(t *testing.T) {
 	st := filepath.Join(dir, "state.db")
 	common := []string{"--base-url", e.base, "--token", testToken, "--quiet"}
 	ctx := context.Background()
-	if r := lading(ctx, append(common, "import", "--template", "generic", "--read-ids", "--state", st, filepath.Join(corpus, "good.csv"))...); r.err != nil {
+	catalog := filepath.Join(dir, "catalog.csv")
+	b, err := os.ReadFile(filepath.Join(corpus, "good.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(catalog, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := lading(ctx, append(common, "import", "--template", "generic", "--read-ids", "--state", st, catalog)...); r.err != nil {
 		t.Fatalf("import: %v\n%s", r.err, r.output())
 	}
 	stock := filepath.Join(dir, "stock.csv")
