@@ -126,6 +126,21 @@ func TestTemplatesAndMappingInit(t *testing.T) {
 	if _, _, err := run(t, "mapping", "init", in); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Errorf("second mapping init overwrote the file or said nothing useful: %v", err)
 	}
+	// A recognised export names the command that takes its mapping.
+	for file, want := range map[string]string{
+		"products.csv": "next: lading import --mapping",
+		"levels.csv":   "next: lading stock push --mapping",
+	} {
+		in := filepath.Join(dir, file)
+		header := "product_key,product_name,sku\nA,Shirt,A1\n"
+		if file == "levels.csv" {
+			header = "sku,quantity\nA1,3\n"
+		}
+		os.WriteFile(in, []byte(header), 0o644)
+		if out, _, err := run(t, "mapping", "init", in); err != nil || !strings.Contains(out, want) {
+			t.Errorf("mapping init %s: %v\n%s\nwant %q", file, err, out, want)
+		}
+	}
 }
 
 func TestImportExitCodesAndOutput(t *testing.T) {

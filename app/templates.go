@@ -73,7 +73,8 @@ func mappingCommand() *cli.Command {
 				Name:      "init",
 				Usage:     "read a file's header and write a mapping for it",
 				ArgsUsage: "FILE",
-				Description: "Recognises Shopify, WooCommerce and lading's generic layout (and writes that template);\n" +
+				Description: "Recognises Shopify, WooCommerce and lading's generic layout, and the stock exports of the\n" +
+					"stock templates (Shopify's inventory export, Amazon's FBA report, sku/quantity), and writes that template;\n" +
 					"otherwise writes a commented starter mapping listing every column, to edit.",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "where to write the mapping (default: FILE's name with .mapping.yaml; - for stdout)"},
@@ -116,7 +117,7 @@ func mappingInit(c *cli.Context) error {
 	}
 	if name != "" {
 		fmt.Fprintf(env.Stdout, "%s looks like a %s export: wrote the %s template to %s\n", path, name, name, out)
-		fmt.Fprintf(env.Stdout, "next: lading import --mapping %s --dry-run %s\n", out, path)
+		fmt.Fprintf(env.Stdout, "next: %s --mapping %s --dry-run %s\n", commandFor(name), out, path)
 		return nil
 	}
 	fmt.Fprintf(env.Stdout, "wrote a starter mapping listing the %d columns of %s to %s\n", len(header), path, out)
@@ -147,3 +148,13 @@ func mappingOut(c *cli.Context, path string) (string, error) {
 }
 
 func trimExt(p string) string { return p[:len(p)-len(filepath.Ext(p))] }
+
+// commandFor is the command that takes the template name's mappings.
+func commandFor(name string) string {
+	for _, t := range templates.List() {
+		if t.Name == name && t.Kind == templates.KindStock {
+			return "lading stock push"
+		}
+	}
+	return "lading import"
+}
