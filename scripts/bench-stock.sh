@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# bench-stock.sh: the whole `lading stock push` command on 100,000 SKUs that
+# the account and lading's cache already hold, 1% of them changed: requests
+# (writes, reads, from the --json summary), wall time, rows/s and peak RSS
+# (GNU time -v), beside a bare read of the same file (lading's CSV reader
+# alone, scripts/readrows). Not part of CI.
+#
+#   scripts/bench-stock.sh                 # 100,000 SKUs (1,000 products x 100 variants)
+#   PRODUCTS=100 scripts/bench-stock.sh    # 10,000 SKUs
+#   PORT=8799 scripts/bench-stock.sh       # another port for the sandbox
+#
+# Steps: builds lading and readrows into a temporary directory; starts
+# `lading sandbox --db` there; seeds the account with `lading import
+# --read-ids` of a generated catalog (generic layout, SKU-000000 ...), which
+# fills the cache of SKU ids; pushes a stock file of every SKU once, so that
+# the levels are remembered; then pushes, measured, the same file with every
+# 100th level changed: it must send exactly 10 writes (1,000 levels, 100 a
+# write) and no read. Needs go, awk and GNU time (/usr/bin/time).
+set -euo pipefail
+
+PRODUCTS=${PRODUCTS:-1000}
+VARIANTS=100
+PORT=${PORT:-8798}
+TOKEN=bench-token
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=$(mktemp -d)
+SANDBOX_PID=
+
+cleanup() {
+	if [[ -n $SANDBOX_PID ]]; then
+		kill "$SANDBOX_PID" 2>/dev/null || true
+		wait "$SANDBOX_PID" 2>/dev/null || true
+	fi
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+[[ -x /usr/bin/time ]] || fail "GNU time is needed at /usr/bin/time (apt-get install time)"
+
+ROWS=$((PRODUCTS * VARIANTS))
+CHANGED=$(((ROWS + 99) / 100))
+
+cd "$ROOT"
+go build -o "$WORK/lading" .
+go build -o "$WORK/readrows" ./scripts/readrows
+
+# The catalog: PRODUCTS products of 100 variants (a Size option each),
+# SKU-000000 ..., in lading's generic layout.
+awk -v n="$ROWS" -v per="$VARIANTS" 'BEGIN {
+	print "product_key,product_name,product_description,product_notes,tags,sku,description,weight,cost,upc,stock,option1_name,option1_value,option2_name,option2_value,option3_name,option3_value"
+	for (i = 0; i < n; i++) {
+		p = int(i / per)
+		printf "P%06d,%s,,,,SKU-%06d,,,,,%d,Size,S%d,,,,\n", p, (i % per == 0 ? "Product " p : ""), i, i % 7, i
+	}
+}' >"$WORK/catalog.csv"
+
+# stock_file FILE BY: a level for every SKU (sku, quantity), every 100th
+# raised by BY: the same levels as the stock package's benchmarks.
+stock_file() {
+	awk -v n="$ROWS" -v by="$2" 'BEGIN {
+		print "sku,quantity"
+		for (i = 0; i < n; i++)
+			printf "SKU-%06d,%d\n", i, 10 + i % 500 + (i % 100 == 0 ? by : 0)
+	}' >"$1"
+}
+stock_file "$WORK/base.csv" 0
+stock_file "$WORK/changed.csv" 1000
+echo "input: $ROWS SKUs ($PRODUCTS products x $VARIANTS variants), $CHANGED levels changed," \
+	"$(($(stat -c %s "$WORK/changed.csv") / 1000)) kB, $(nproc) cores"
+
+"$WORK/lading" sandbox --addr "127.0.0.1:$PORT" --token "$TOKEN" --db "$WORK/sandbox.db" >"$WORK/sandbox.log" 2>&1 &
+SANDBOX_PID=$!
+for _ in $(seq 100); do
+	grep -q "listening" "$WORK/sandbox.log" && break
+	sleep 0.1
+done
+grep -q "listening" "$WORK/sandbox.log" || { cat "$WORK/sandbox.log" >&2; fail "the sandbox did not start on port $PORT (PORT=... picks another)"; }
+
+LADING=("$WORK/lading" --base-url "http://127.0.0.1:$PORT" --token "$TOKEN" --quiet --rate 1000 --burst 100)
+STATE=(--state "$WORK/state.db")
+
+# field NAME: the number NAME of the JSON summary in $WORK/out.
+field() {
+	grep -o "\"$1\": *[0-9]*" "$WORK/out" | head -1 | grep -o '[0-9]*$'
+}
+
+# measure LABEL CMD...: runs CMD under GNU time -v (its output in
+# $WORK/out) and sets RSS_MB, and SECS, the wall time (to the microsecond:
+# time's own is to 10 ms).
+measure() {
+	local label=$1 start end
+	shift
+	start=$(date +%s%N)
+	if ! /usr/bin/time -v -o "$WORK/time" "$@" >"$WORK/out" 2>"$WORK/err"; then
+		cat "$WORK/err" "$WORK/out" >&2
+		fail "$label failed"
+	fi
+	end=$(date +%s%N)
+	SECS=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f", (b - a) / 1e9 }')
+	RSS_MB=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$WORK/time")
+}
+
+# row LABEL [WRITES READS]: prints the last measure's figures.
+row() {
+	awk -v l="$1" -v s="$SECS" -v n="$ROWS" -v m="$RSS_MB" -v w="${2:--}" -v r="${3:--}" \
+		'BEGIN { printf "%-16s %8.3f s %10s rows/s %6d MB peak RSS %7s writes %6s reads\n", l, s, (s > 0 ? sprintf("%.0f", n / s) : "-"), m, w, r }'
+}
+
+measure "seeding" "${LADING[@]}" import --template generic --read-ids "${STATE[@]}" --json \
+	--results "$WORK/import.results.csv" "$WORK/catalog.csv"
+row "seed (import)" "$(field writes)" "$(field reads)"
+
+measure "first push" "${LADING[@]}" stock push --template stock --settle 0 "${STATE[@]}" --json \
+	--results "$WORK/base.results.csv" "$WORK/base.csv"
+row "push, all" "$(field writes)" "$(field reads)"
+[[ $(field writes) -eq $(((ROWS + 99) / 100)) ]] || fail "the push of every level sent $(field writes) writes, want $(((ROWS + 99) / 100))"
+
+measure "1% push" "${LADING[@]}" stock push --template stock --settle 0 "${STATE[@]}" --json \
+	--results "$WORK/changed.results.csv" "$WORK/changed.csv"
+WRITES=$(field writes) READS=$(field reads) PUSH=$SECS
+row "push, 1% changed" "$WRITES" "$READS"
+WANT=$(((CHANGED + 99) / 100))
+[[ $WRITES -eq $WANT && $READS -eq 0 ]] || fail "the 1% push sent $WRITES writes and $READS reads, want $WANT writes and no read"
+[[ $(($(wc -l <"$WORK/changed.results.csv") - 1)) -eq $ROWS ]] || fail "the results file has not one line per row"
+
+measure "bare read" "$WORK/readrows" "$WORK/changed.csv"
+[[ $(cat "$WORK/out") -eq $ROWS ]] || fail "the bare read counted $(cat "$WORK/out") rows, want $ROWS"
+row "bare read"
+awk -v a="$PUSH" -v b="$SECS" 'BEGIN { if (b > 0) printf "the 1%% push takes %.1fx the bare read\n", a / b }'
