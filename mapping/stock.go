@@ -100,8 +100,8 @@ type StockProgram struct {
 // it; strings may share memory with the source row, so a caller that
 // keeps them past the next row must copy them.
 type StockRow struct {
-	// Skip is set when a skip rule matched; SkipReason says why. Nothing
-	// else is filled then.
+	// Skip is set when a skip rule matched; SkipReason says why. Only SKU
+	// is filled then, when it can be read, for the row's results line.
 	Skip       bool
 	SkipReason string
 	// SKU is trimmed; "" when missing (an error is in Errors).
@@ -178,6 +178,8 @@ func (s *StockProgram) Eval(row []string, out *StockRow) error {
 	if p.skipped(row, r) {
 		out.Skip, out.SkipReason = true, r.SkipReason
 		r.Skip, r.SkipReason = false, ""
+		out.SKU = p.text(s.sku, row, r)
+		r.Errors = r.Errors[:0] // a skipped row's values are not checked
 		return nil
 	}
 	out.SKU = p.text(s.sku, row, r)

@@ -100,6 +100,12 @@ func TestWarehouseColumn(t *testing.T) {
 	if got[0] != stock.Sent || got[1] != stock.Sent || got[2] != stock.Invalid || !strings.Contains(rep.Lines[2].Msg, `warehouse "Elsewhere"`) {
 		t.Errorf("actions %v, last message %q", got, rep.Lines[2].Msg)
 	}
+	if id := rep.Lines[2].WarehouseID; id != "" {
+		t.Errorf("the row naming an unknown warehouse is given warehouse %s", id)
+	}
+	if rep.Levels != 2 {
+		t.Errorf("report: %d levels sent, want 2", rep.Levels)
+	}
 }
 
 func total(m map[string]int64) int64 {

@@ -74,7 +74,8 @@ type Report struct {
 	Results    string   `json:"results_file,omitempty"`
 	Warehouses []string `json:"warehouses"`
 	Rows       Counts   `json:"rows"`
-	// Levels is how many levels were sent (or would be, in a dry run).
+	// Levels is how many levels were sent and confirmed (or would be
+	// sent, in a dry run).
 	Levels      int           `json:"levels"`
 	Requests    int64         `json:"requests"`
 	Writes      int64         `json:"writes"`
@@ -172,6 +173,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 		fatal = p.pushAll(ctx, pl, rep)
 	}
 	settleRepeats(in.Lines)
+	rep.Levels = levels(in.Lines)
 	rep.Results = p.o.ResultsFile
 	if rep.Rows, err = writeResults(rep.Results, in); err != nil {
 		return nil, err
@@ -218,9 +220,7 @@ func (p *Pusher) strictStop(lines []Line) int {
 func (p *Pusher) pushAll(ctx context.Context, pl *placed, rep *Report) error {
 	for _, wh := range pl.warehouses() {
 		rep.Warehouses = append(rep.Warehouses, string(wh))
-		n, err := p.pushWarehouse(ctx, pl.facts, wh, rep.Lines, pl.groups[wh])
-		rep.Levels += n
-		if err != nil {
+		if err := p.pushWarehouse(ctx, pl.facts, wh, rep.Lines, pl.groups[wh]); err != nil {
 			return err
 		}
 		if ctx.Err() != nil {
@@ -240,6 +240,18 @@ func notSent(lines []Line, msg string) {
 			l.set(Skipped, msg)
 		}
 	}
+}
+
+// levels counts the levels sent, or in a dry run to send: a row repeating
+// another's SKU and quantity is not another level.
+func levels(lines []Line) int {
+	n := 0
+	for i := range lines {
+		if l := &lines[i]; l.first < 0 && (l.Action == Sent || l.Action == ToSend) {
+			n++
+		}
+	}
+	return n
 }
 
 // settleRepeats gives rows repeating an earlier row's SKU and quantity

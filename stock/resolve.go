@@ -230,14 +230,13 @@ func (p *Pusher) placeWarehouses(ctx context.Context, r *reader, lines []Line, d
 		if !l.pending() {
 			continue
 		}
-		l.WarehouseID = def
-		if l.Warehouse != "" {
-			id, ok := r.f.warehouseNamed(l.Warehouse)
-			if !ok {
-				l.set(Invalid, fmt.Sprintf("warehouse %q is not a warehouse of this account (its warehouses: %s); correct the cell, or leave it empty for the default warehouse", l.Warehouse, r.f.warehouseList()))
-				continue
-			}
+		if l.Warehouse == "" {
+			l.WarehouseID = def
+		} else if id, ok := r.f.warehouseNamed(l.Warehouse); ok {
 			l.WarehouseID = id
+		} else {
+			l.set(Invalid, fmt.Sprintf("warehouse %q is not a warehouse of this account (its warehouses: %s); correct the cell, or leave it empty for the default warehouse", l.Warehouse, r.f.warehouseList()))
+			continue
 		}
 		if l.VariantID = r.f.ids[l.SKU]; l.VariantID == "" {
 			l.set(Unknown, unknownSKUMessage(l.SKU))

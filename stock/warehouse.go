@@ -46,37 +46,36 @@ func runFingerprint(scope string, wh api.ID) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// pushWarehouse pushes the rows (one per SKU) whose warehouse is wh, and
-// returns how many levels it sent (or, in a dry run, would send).
-func (p *Pusher) pushWarehouse(ctx context.Context, f *facts, wh api.ID, lines []Line, rows []int) (n int, err error) {
+// pushWarehouse pushes the rows (one per SKU) whose warehouse is wh.
+func (p *Pusher) pushWarehouse(ctx context.Context, f *facts, wh api.ID, lines []Line, rows []int) (err error) {
 	scope := levelScope(p.o.Scope, wh)
 	r := &reader{c: p.o.Client, f: f}
 	var run *state.Run
 	if !p.o.DryRun {
 		if run, err = p.startRun(ctx, r, wh, scope); err != nil {
-			return 0, err
+			return err
 		}
 		defer func() { err = p.endRun(ctx, run, lines, rows, err) }()
 	}
 	old, err := p.o.State.Stock(ctx, scope)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	todo, repaired := p.plan(f, wh, lines, rows, old)
 	if len(repaired) > 0 && !p.o.DryRun {
 		// The live levels that match the file are the levels pushed now.
 		if err := p.o.State.PutStock(ctx, scope, repaired); err != nil {
-			return 0, err
+			return err
 		}
 	}
 	if p.o.DryRun {
 		for _, i := range todo {
 			lines[i].set(ToSend, "")
 		}
-		return len(todo), nil
+		return nil
 	}
 	s := &sender{p: p, r: r, run: run, wh: wh, scope: scope, lines: lines, relooked: map[int]bool{}}
-	return len(todo), s.sendAll(ctx, todo)
+	return s.sendAll(ctx, todo)
 }
 
 // startRun starts the run of this push to wh, or resumes the one a killed
