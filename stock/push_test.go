@@ -52,3 +52,24 @@ func TestPushSendsOnlyChangedLevels(t *testing.T) {
 		}
 	}
 }
+
+// A file of many SKUs reads the state's SKU cache in one pass: a warm
+// cache still means no look-up read, and SKUs the cache holds beyond the
+// file's do not count.
+func TestPushManySKUsReadsTheCacheWhole(t *testing.T) {
+	const n = 5100
+	e := newEnv(t, sandbox.Options{})
+	e.seed(n, func(int) int64 { return 1 })
+	if _, err := e.push(e.levelsFile("all.csv", n, func(int) int64 { return 2 })); err != nil {
+		t.Fatal(err)
+	}
+	// The file now holds fewer SKUs than the cache, and 51 changed.
+	rep, err := e.push(e.levelsFile("some.csv", n-100, func(i int) int64 { return 2 + int64(i%100/99) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := actions(rep)
+	if rep.Reads != 0 || rep.Writes != 1 || a[stock.Sent] != 50 || a[stock.Unchanged] != n-150 {
+		t.Errorf("%d reads, %d writes, rows %v; want 0 reads, 1 write, 50 sent", rep.Reads, rep.Writes, a)
+	}
+}

@@ -109,7 +109,7 @@ func (p *Pusher) remembered(ctx context.Context, lines []Line) (*facts, error) {
 	}
 	slices.Sort(skus)
 	skus = slices.Compact(skus)
-	ids, err := p.o.State.IDs(ctx, state.SKUs(p.o.Scope), skus)
+	ids, err := p.rememberedIDs(ctx, skus)
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +153,29 @@ func (p *Pusher) knownWarehouses(lines []Line, f *facts, token api.ID) []api.ID 
 		set[id] = true
 	}
 	return slices.Sorted(maps.Keys(set))
+}
+
+// manySKUs is how many SKUs a file holds from which reading the whole
+// cache in one pass beats looking them up 500 at a time.
+const manySKUs = 5000
+
+// rememberedIDs are the remembered variant ids of skus (sorted, distinct).
+func (p *Pusher) rememberedIDs(ctx context.Context, skus []string) (map[string]string, error) {
+	scope := state.SKUs(p.o.Scope)
+	if len(skus) < manySKUs {
+		return p.o.State.IDs(ctx, scope, skus)
+	}
+	all, err := p.o.State.AllIDs(ctx, scope)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(skus))
+	for _, k := range skus {
+		if id, ok := all[k]; ok {
+			out[k] = id
+		}
+	}
+	return out, nil
 }
 
 // warehouseProbe is how many known SKUs a look-up adds, when the token's
