@@ -22,23 +22,7 @@ PRODUCTS=${PRODUCTS:-1000}
 VARIANTS=100
 PORT=${PORT:-8798}
 TOKEN=bench-token
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-WORK=$(mktemp -d)
-SANDBOX_PID=
-
-cleanup() {
-	if [[ -n $SANDBOX_PID ]]; then
-		kill "$SANDBOX_PID" 2>/dev/null || true
-		wait "$SANDBOX_PID" 2>/dev/null || true
-	fi
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
+source "$(dirname "$0")/lib.sh"
 
 [[ -x /usr/bin/time ]] || fail "GNU time is needed at /usr/bin/time (apt-get install time)"
 

@@ -10,25 +10,9 @@ set -euo pipefail
 
 PORT=${PORT:-8799}
 TOKEN=${TOKEN:-demo-token}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-WORK=$(mktemp -d)
+source "$(dirname "$0")/lib.sh"
 BIN=$WORK/lading
 LOG=$WORK/sandbox.log
-SANDBOX_PID=
-
-cleanup() {
-	if [[ -n $SANDBOX_PID ]]; then
-		kill "$SANDBOX_PID" 2>/dev/null || true
-		wait "$SANDBOX_PID" 2>/dev/null || true
-	fi
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
 
 # expect NAME PATTERN: the last answer must match the extended regex PATTERN.
 expect() {

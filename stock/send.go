@@ -48,7 +48,6 @@ type sender struct {
 	unanswered []openBatch // batches with no answer
 	relook     []int       // rows whose variant the service no longer has
 	relooked   map[int]bool
-	fatal      error
 }
 
 // sendAll sends the rows todo and, round after round, what was not applied.
