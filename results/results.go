@@ -136,6 +136,22 @@ func Inert(s string) string {
 	return s
 }
 
+// Revive gives back the text Inert neutralised: a single quote followed by
+// = + - @, a tab or a carriage return is dropped. CSV readers call it on
+// every cell, so that a file lading wrote imports back as the original
+// text (a name "=HYPERLINK(...)" exported as "'=HYPERLINK(...)" is the same
+// name again). A cell that truly begins with such a quote loses it.
+func Revive(s string) string {
+	if len(s) < 2 || s[0] != '\'' {
+		return s
+	}
+	switch s[1] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return s[1:]
+	}
+	return s
+}
+
 // Lines is the number of lines written, the header left out.
 func (w *Writer) Lines() int { return w.lines }
 

@@ -200,3 +200,15 @@ func TestCSVFormulasAreInert(t *testing.T) {
 		t.Errorf("line %q, want %q", recs[1], want)
 	}
 }
+
+// Revive undoes Inert, and leaves other text alone.
+func TestReviveUndoesInert(t *testing.T) {
+	for _, s := range []string{`=HYPERLINK("http://x","y")`, "+1", "-x", "@SUM(A1)", "\tx", "\rx", "plain", "", "'", "'plain", "12", "'quoted'"} {
+		if got := Revive(Inert(s)); got != s {
+			t.Errorf("Revive(Inert(%q)) = %q", s, got)
+		}
+	}
+	if got := Revive("'=1"); got != "=1" {
+		t.Errorf("Revive(%q) = %q, want =1", "'=1", got)
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"lading/results"
 )
 
 // csvBufferSize is the read buffer of CSV sources; it is also the sample
@@ -202,7 +204,11 @@ func (s *csvSource) Next() ([]string, int, error) {
 			continue
 		}
 		line, _ := s.r.FieldPos(0)
-		return s.row, line, s.check(rec, line)
+		err = s.check(rec, line)
+		for i, c := range s.row {
+			s.row[i] = results.Revive(c)
+		}
+		return s.row, line, err
 	}
 }
 

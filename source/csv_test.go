@@ -421,3 +421,22 @@ func TestCSVRefusedRowKeepsItsCells(t *testing.T) {
 		})
 	}
 }
+
+// A cell lading neutralised when it wrote the file (a quote before = + - @)
+// reads back as the original text; other quotes stay.
+func TestCSVRevivesNeutralisedCells(t *testing.T) {
+	data := []byte("name,note\n\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",'-3\n'plain,'\n")
+	src := openTestSource(t, writeFile(t, "n.csv", data), Options{})
+	var got [][]string
+	for range 3 {
+		row, _, err := src.Next()
+		if err != nil {
+			break
+		}
+		got = append(got, append([]string(nil), row...))
+	}
+	want := [][]string{{`=HYPERLINK("http://x","y")`, "-3"}, {"'plain", "'"}}
+	if len(got) != len(want) || got[0][0] != want[0][0] || got[0][1] != want[0][1] || got[1][0] != want[1][0] || got[1][1] != want[1][1] {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+}
