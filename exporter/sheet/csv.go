@@ -1,0 +1,162 @@
+package sheet
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"lading/results"
+)
+
+// csvFiles writes one CSV file per sheet.
+type csvFiles struct {
+	files []*csvFile
+}
+
+// csvFile is the CSV file of one sheet.
+type csvFile struct {
+	final string
+	tmp   *os.File
+	buf   *bufio.Writer
+	csv   *csv.Writer
+	kinds []Kind
+	rec   []string
+}
+
+// bom is the UTF-8 byte order mark.
+const bom = "\uFEFF"
+
+// CSVPath is the path of the CSV file of a sheet named name when the
+// export goes to path and that sheet is not the first: path with "-" and
+// name before the extension.
+func CSVPath(path, name string) string {
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "-" + name + ext
+}
+
+func createCSV(path string, o Options, sheets []Sheet) (*csvFiles, error) {
+	comma := o.Delimiter
+	if comma == 0 {
+		comma = ','
+	}
+	if !validDelimiter(comma) {
+		return nil, fmt.Errorf("%q cannot separate the cells of a CSV file: choose a comma, a semicolon, a tab or |", comma)
+	}
+	out := &csvFiles{}
+	for i, s := range sheets {
+		final := path
+		if i > 0 {
+			final = CSVPath(path, s.Name)
+		}
+		f, err := newCSVFile(final, comma, o.BOM, s.Columns)
+		if err != nil {
+			out.discard()
+			return nil, err
+		}
+		out.files = append(out.files, f)
+	}
+	return out, nil
+}
+
+// validDelimiter is encoding/csv's rule (not a quote, a line break or an
+// invalid character), and not the byte order mark.
+func validDelimiter(r rune) bool {
+	return r != '"' && r != '\r' && r != '\n' && r != utf8.RuneError && utf8.ValidRune(r) && r != 0xFEFF
+}
+
+func newCSVFile(final string, comma rune, withBOM bool, cols []Column) (*csvFile, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(final), "."+filepath.Base(final)+"-*")
+	if err != nil {
+		return nil, err
+	}
+	f := &csvFile{final: final, tmp: tmp, buf: bufio.NewWriterSize(tmp, 64<<10)}
+	f.csv = csv.NewWriter(f.buf)
+	f.csv.Comma = comma
+	f.kinds = make([]Kind, len(cols))
+	f.rec = make([]string, len(cols))
+	for i, c := range cols {
+		f.kinds[i] = c.Kind
+		f.rec[i] = results.Inert(c.Header)
+	}
+	if withBOM {
+		f.buf.WriteString(bom)
+	}
+	if err := f.csv.Write(f.rec); err != nil {
+		f.discard()
+		return nil, err
+	}
+	return f, nil
+}
+
+func (c *csvFiles) row(i int, cells []string) error { return c.files[i].row(cells) }
+
+// row writes cells, numbers in numeric columns as given and the rest
+// neutralised.
+func (f *csvFile) row(cells []string) error {
+	for i, k := range f.kinds {
+		switch {
+		case i >= len(cells):
+			f.rec[i] = ""
+		case k.numeric() && isNumber(cells[i]):
+			f.rec[i] = cells[i]
+		default:
+			f.rec[i] = results.Inert(cells[i])
+		}
+	}
+	if err := f.csv.Write(f.rec); err != nil {
+		return fmt.Errorf("%s: %w", f.final, err)
+	}
+	return nil
+}
+
+func (c *csvFiles) finish() error {
+	for _, f := range c.files {
+		if err := f.close(); err != nil {
+			return err
+		}
+	}
+	for _, f := range c.files {
+		if err := os.Rename(f.tmp.Name(), f.final); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f *csvFile) close() error {
+	f.csv.Flush()
+	err := f.csv.Error()
+	if err == nil {
+		err = f.buf.Flush()
+	}
+	if cerr := f.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.final, err)
+	}
+	return nil
+}
+
+func (c *csvFiles) discard() {
+	for _, f := range c.files {
+		f.discard()
+	}
+}
+
+func (f *csvFile) discard() {
+	f.tmp.Close()
+	os.Remove(f.tmp.Name())
+}
+
+func (c *csvFiles) paths() []string {
+	p := make([]string, len(c.files))
+	for i, f := range c.files {
+		p[i] = f.final
+	}
+	return p
+}

@@ -1,0 +1,290 @@
+// Package sheet writes the spreadsheets of exports: XLSX workbooks of one or
+// more sheets, or CSV files, from rows of text cells as the service gives
+// them.
+//
+// A Writer is told each sheet's columns and the kind of each column
+// (Text, Integer, Number, Money, Date, DateTime), then takes rows. Rows are
+// written as they come, so an export of a million rows costs no more
+// memory than one of a thousand. Files are written beside their final
+// path under temporary names and renamed into place by Close, so that
+// they are never seen half written; Discard drops them.
+//
+// # XLSX
+//
+// Each Sheet is a worksheet, streamed through excelize's StreamWriter.
+// The header row is bold and frozen, with an autofilter over the data.
+// Column widths come from the header and the first 200 rows of each sheet,
+// which are held until then (or until Close). Numbers are numbers:
+// Integer columns show whole numbers, Money columns two decimals with
+// thousands separators (#,##0.00), Number columns as Excel's General
+// format shows them. Date and DateTime columns hold Excel dates shown as
+// yyyy-mm-dd and yyyy-mm-dd hh:mm:ss; a date-time with an offset
+// (2016-02-08T22:57:11+00:00) is shown in UTC, and a Date column given a
+// date-time shows its day. A cell that does not read as its column's kind
+// ("n/a" in a Money column, a number of more than 15 significant digits,
+// which Excel would round, a date before March 1900) is written as text,
+// as given: nothing is lost.
+//
+// When a column has Total set, a totals row follows the data: bold,
+// "Total" in the first Text column, and a SUM formula over the data rows
+// of each Total column, with its value computed, so that programs without
+// a calculation engine read it too. A sheet with no data rows has no
+// totals row.
+//
+// The workbook's properties carry the title of Options and the time of
+// Create. Excel's limits hold: a sheet has at most 1,048,576 rows, header
+// and totals included, and a cell at most 32,767 characters; a row beyond
+// them is an error that says to export to CSV instead. Control characters
+// other than tab, line feed and carriage return, which XML cannot carry,
+// become U+FFFD.
+//
+// # CSV
+//
+// A CSV file holds one sheet: the first Sheet is written to the path of
+// Create, and each further one beside it, with "-" and the sheet's name
+// before the extension (slips.csv, slips-Lines.csv, slips-Shipments.csv).
+// Files are UTF-8, with a byte order mark when Options.BOM is set (Excel
+// on Windows needs it to read UTF-8), and cells separated by
+// Options.Delimiter.
+//
+// Cells are written as given. Text that a spreadsheet would run as a
+// formula (it starts with = + - @, a tab or a carriage return) gets a
+// leading single quote, as OWASP recommends (results.Inert); lading's
+// import reads such a cell back as the original text. Numbers in the
+// numeric columns are left intact: -3 in a Number column stays -3, while
+// -x, or -3 in a Text column, is neutralised.
+//
+// CSV files have no totals row, whatever the columns' Total says: a CSV
+// export is for reading back into lading or another program, and a last
+// row of sums would read as one more record. Excel sums a column in one
+// step (AutoSum); the XLSX export has the totals row.
+//
+// A Writer is not safe for concurrent use.
+package sheet
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// Kind says how the cells of a column are read and written.
+type Kind uint8
+
+// The kinds of columns. Integer, Number and Money cells are decimal text
+// ("12.5", "-3"); Date cells are YYYY-MM-DD; DateTime cells are
+// YYYY-MM-DD HH:MM:SS or RFC 3339 (also with an offset of the form +0000).
+const (
+	Text Kind = iota
+	Integer
+	Number
+	Money
+	Date
+	DateTime
+)
+
+var kindNames = [...]string{"text", "integer", "number", "money", "date", "date-time"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// numeric reports whether cells of kind k are numbers.
+func (k Kind) numeric() bool { return k == Integer || k == Number || k == Money }
+
+// Column is one column of a sheet.
+type Column struct {
+	Header string
+	Kind   Kind
+	// Width is the XLSX column's width in characters; 0 measures the
+	// header and the first rows, within sensible bounds.
+	Width float64
+	// Total asks for the column's sum in the XLSX totals row. Only
+	// Integer, Number and Money columns have one.
+	Total bool
+}
+
+// Sheet is one sheet of a workbook, or one CSV file.
+type Sheet struct {
+	Name    string
+	Columns []Column
+}
+
+// Options are the settings of a file.
+type Options struct {
+	Title     string // XLSX document title
+	BOM       bool   // CSV: start with a UTF-8 byte order mark, for Excel on Windows
+	Delimiter rune   // CSV: the cell separator; 0 means ','
+}
+
+// Writer writes one export: an XLSX workbook or one CSV file per sheet.
+type Writer struct {
+	path   string
+	out    output
+	sheets []Sheet
+	err    error
+	closed bool
+}
+
+// output is a file format's side of a Writer.
+type output interface {
+	// row writes the cells of a row of sheet i (as many as its columns).
+	row(i int, cells []string) error
+	// finish completes the files and renames them into place.
+	finish() error
+	// discard drops the temporary files.
+	discard()
+	// paths are the final paths of the files.
+	paths() []string
+}
+
+// Create starts the export file at path: XLSX when path ends in .xlsx (in
+// any case), else CSV. An XLSX file holds one worksheet per Sheet. A CSV
+// file holds one: the first Sheet goes to path, each further one to path
+// with "-" and the sheet's name before the extension. The files are
+// written beside their final paths and renamed into place by Close.
+func Create(path string, o Options, sheets ...Sheet) (*Writer, error) {
+	if err := checkSheets(sheets); err != nil {
+		return nil, fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	w := &Writer{path: path, sheets: sheets}
+	var err error
+	if IsXLSX(path) {
+		w.out, err = createBook(path, o, sheets)
+	} else {
+		w.out, err = createCSV(path, o, sheets)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return w, nil
+}
+
+// IsXLSX reports whether Create writes path as XLSX: its name ends in
+// .xlsx, in any case.
+func IsXLSX(path string) bool { return strings.EqualFold(filepath.Ext(path), ".xlsx") }
+
+// Row writes one row of sheet i (0-based, in the order given to Create).
+// cells are in column order, as the service gives them (see Kind); fewer
+// cells than columns leave the last ones empty, and "" is an empty cell.
+// A cell that does not read as its column's kind is written as text.
+// Rows of different sheets may interleave. cells is not kept.
+func (w *Writer) Row(i int, cells ...string) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.closed {
+		return fmt.Errorf("writing %s: the file is already closed", w.path)
+	}
+	if i < 0 || i >= len(w.sheets) {
+		return fmt.Errorf("writing %s: no sheet %d: the file has %d", w.path, i, len(w.sheets))
+	}
+	if n := len(w.sheets[i].Columns); len(cells) > n {
+		return fmt.Errorf("writing %s: a row of sheet %q has %d cells, the sheet %d columns",
+			w.path, w.sheets[i].Name, len(cells), n)
+	}
+	if err := w.out.row(i, cells); err != nil {
+		w.err = fmt.Errorf("writing %s: %w", w.path, err)
+		return w.err
+	}
+	return nil
+}
+
+// Close completes the files (XLSX: totals rows, widths, properties) and
+// renames them into place. After a failed Row it only drops them and
+// returns that error.
+func (w *Writer) Close() error {
+	if w.closed {
+		return w.err
+	}
+	w.closed = true
+	if w.err != nil {
+		w.out.discard()
+		return w.err
+	}
+	if err := w.out.finish(); err != nil {
+		w.out.discard()
+		w.err = fmt.Errorf("writing %s: %w", w.path, err)
+	}
+	return w.err
+}
+
+// Discard drops the temporary files: nothing is put in place. It does
+// nothing after Close.
+func (w *Writer) Discard() {
+	if w.closed {
+		return
+	}
+	w.closed = true
+	w.out.discard()
+}
+
+// Paths are the files Close puts in place: the workbook, or one CSV file
+// per sheet in the order of the sheets.
+func (w *Writer) Paths() []string { return w.out.paths() }
+
+// maxSheetName is the most characters (UTF-16 units) a sheet name has.
+const maxSheetName = 31
+
+// checkSheets checks what Create is given: at least one sheet, each with
+// a name Excel takes and at least one column, names distinct (Excel
+// compares them in any case), known kinds, totals only on numbers.
+func checkSheets(sheets []Sheet) error {
+	if len(sheets) == 0 {
+		return errors.New("no sheet to write")
+	}
+	seen := map[string]bool{}
+	for _, s := range sheets {
+		if err := checkSheetName(s.Name); err != nil {
+			return err
+		}
+		key := strings.ToLower(s.Name)
+		if seen[key] {
+			return fmt.Errorf("two sheets are named %q: each sheet needs its own name", s.Name)
+		}
+		seen[key] = true
+		if len(s.Columns) == 0 {
+			return fmt.Errorf("sheet %q has no columns", s.Name)
+		}
+		for _, c := range s.Columns {
+			if c.Kind > DateTime {
+				return fmt.Errorf("column %q of sheet %q has an unknown kind %d", c.Header, s.Name, c.Kind)
+			}
+			if c.Total && !c.Kind.numeric() {
+				return fmt.Errorf("column %q of sheet %q holds %s: only integer, number and money columns have a total",
+					c.Header, s.Name, c.Kind)
+			}
+		}
+	}
+	return nil
+}
+
+// checkSheetName applies Excel's rules, which also keep CSV file names
+// safe: 1 to 31 characters, none of : \ / ? * [ ] and no single quote.
+func checkSheetName(name string) error {
+	const rule = "a sheet name has 1 to 31 characters, none of : \\ / ? * [ ] or '"
+	switch {
+	case name == "":
+		return fmt.Errorf("a sheet has no name: %s", rule)
+	case utf16Len(name) > maxSheetName, strings.ContainsAny(name, ":\\/?*[]'"), !utf8.ValidString(name):
+		return fmt.Errorf("sheet name %q cannot be used: %s", name, rule)
+	}
+	return nil
+}
+
+// utf16Len is the length of s in UTF-16 units, as Excel counts characters.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r > 0xFFFF {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,410 @@
+package sheet
+
+import (
+	"archive/zip"
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// measureRows is how many rows of a sheet are held, to measure its
+// columns' widths, before the sheet is streamed (excelize needs the
+// widths before the first row).
+const measureRows = 200
+
+// Column widths, in characters.
+const (
+	minWidth    = 6
+	maxWidth    = 60
+	totalWidth  = 17 // a total column shows 99,999,999,999.99
+	headerExtra = 3  // a bold header and the autofilter's button
+	padding     = 2
+)
+
+// Number formats of the value cells.
+const (
+	numFmtInteger  = 1 // 0
+	numFmtMoney    = 4 // #,##0.00
+	formatDate     = "yyyy-mm-dd"
+	formatDateTime = "yyyy-mm-dd hh:mm:ss"
+)
+
+// now is the clock of the workbook's properties.
+var now = time.Now
+
+// book writes an XLSX workbook, one StreamWriter per sheet. excelize
+// (2.11.0) keeps one buffer per StreamWriter, spilled to a temporary file
+// past 16 MiB, so that all sheets stream at once; memory grows with the
+// number of sheets, not of rows.
+type book struct {
+	final   string
+	tmp     *os.File
+	f       *excelize.File
+	title   string
+	created time.Time
+	style   styles
+	sheets  []*xsheet
+}
+
+// styles are the style ids of the workbook.
+type styles struct {
+	header int
+	value  [DateTime + 1]int // a value cell of each kind
+	total  [DateTime + 1]int // a totals row cell of each kind
+}
+
+// xsheet is one worksheet being written.
+type xsheet struct {
+	name      string
+	cols      []Column
+	sw        *excelize.StreamWriter
+	held      [][]string // the first rows, until the widths are known
+	streaming bool
+	rows      int   // data rows written
+	limit     int   // the most data rows the sheet takes
+	cells     []any // the row being written
+	sums      []sum
+}
+
+// sum is a column's total so far.
+type sum struct {
+	v        float64
+	decimals int // the most decimals of a cell added
+}
+
+func (s *sum) add(n number) {
+	s.v += n.v
+	s.decimals = max(s.decimals, n.decimals)
+}
+
+func createBook(path string, o Options, sheets []Sheet) (*book, error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+"-*")
+	if err != nil {
+		return nil, err
+	}
+	b := &book{
+		final: path, tmp: tmp, title: o.Title, created: now(),
+		// The sheets' spill files go beside the file, not to a /tmp
+		// that may be memory.
+		f: excelize.NewFile(excelize.Options{TmpDir: dir}),
+	}
+	if err := b.start(sheets); err != nil {
+		b.discard()
+		return nil, err
+	}
+	return b, nil
+}
+
+// start makes the styles and the sheets, each with its header row frozen.
+func (b *book) start(sheets []Sheet) error {
+	var err error
+	if b.style, err = newStyles(b.f); err != nil {
+		return err
+	}
+	for i, s := range sheets {
+		if i == 0 {
+			err = b.f.SetSheetName(b.f.GetSheetName(0), s.Name)
+		} else {
+			_, err = b.f.NewSheet(s.Name)
+		}
+		if err != nil {
+			return err
+		}
+		sw, err := b.f.NewStreamWriter(s.Name)
+		if err != nil {
+			return err
+		}
+		err = sw.SetPanes(&excelize.Panes{
+			Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
+			Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
+		})
+		if err != nil {
+			return err
+		}
+		limit := excelize.TotalRows - 1 // the header
+		if slices.ContainsFunc(s.Columns, func(c Column) bool { return c.Total }) {
+			limit--
+		}
+		b.sheets = append(b.sheets, &xsheet{
+			name: s.Name, cols: s.Columns, sw: sw, limit: limit,
+			cells: make([]any, len(s.Columns)), sums: make([]sum, len(s.Columns)),
+		})
+	}
+	return nil
+}
+
+func newStyles(f *excelize.File) (styles, error) {
+	var st styles
+	date, dateTime := formatDate, formatDateTime
+	formats := [DateTime + 1]excelize.Style{
+		Integer:  {NumFmt: numFmtInteger},
+		Money:    {NumFmt: numFmtMoney},
+		Date:     {CustomNumFmt: &date},
+		DateTime: {CustomNumFmt: &dateTime},
+	}
+	var err error
+	if st.header, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}}); err != nil {
+		return st, err
+	}
+	for k, s := range formats {
+		if Kind(k) != Text && Kind(k) != Number {
+			if st.value[k], err = f.NewStyle(&s); err != nil {
+				return st, err
+			}
+		}
+		s.Font = &excelize.Font{Bold: true}
+		if st.total[k], err = f.NewStyle(&s); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+func (b *book) row(i int, cells []string) error {
+	s := b.sheets[i]
+	if !s.streaming {
+		if len(s.held) < measureRows {
+			s.held = append(s.held, slices.Clone(cells))
+			return nil
+		}
+		if err := b.stream(s); err != nil {
+			return err
+		}
+	}
+	return b.write(s, cells)
+}
+
+// stream sets the widths of s from its header and held rows, writes the
+// header and the held rows: s is streamed from then on.
+func (b *book) stream(s *xsheet) error {
+	for c, col := range s.cols {
+		w := col.Width
+		if w <= 0 {
+			w = float64(s.measure(c))
+		}
+		if err := s.sw.SetColWidth(c+1, c+1, min(w, excelize.MaxColumnWidth)); err != nil {
+			return err
+		}
+	}
+	for c, col := range s.cols {
+		s.cells[c] = excelize.Cell{StyleID: b.style.header, Value: col.Header}
+	}
+	if err := s.sw.SetRow("A1", s.cells); err != nil {
+		return err
+	}
+	s.streaming = true
+	for _, r := range s.held {
+		if err := b.write(s, r); err != nil {
+			return err
+		}
+	}
+	s.held = nil
+	return nil
+}
+
+// measure is the width of column c: its widest of the header and the held
+// cells, as they show, within bounds.
+func (s *xsheet) measure(c int) int {
+	col := s.cols[c]
+	w := textWidth(col.Header) + headerExtra
+	for _, r := range s.held {
+		if c < len(r) {
+			w = max(w, cellWidth(r[c], col.Kind)+padding)
+		}
+	}
+	w = min(max(w, minWidth), maxWidth)
+	if col.Total {
+		w = max(w, totalWidth)
+	}
+	return w
+}
+
+// cellWidth is how many characters wide v shows in a column of kind k.
+func cellWidth(v string, k Kind) int {
+	switch {
+	case k.numeric():
+		if n, ok := parseNumber(v, k); ok {
+			return numberWidth(n.v, k)
+		}
+	case k == Date || k == DateTime:
+		if _, ok := parseTime(v, k); ok {
+			return dateWidth(k)
+		}
+	}
+	return textWidth(v)
+}
+
+// write streams one data row of s.
+func (b *book) write(s *xsheet, cells []string) error {
+	if s.rows >= s.limit {
+		return fmt.Errorf("sheet %q has more than %d rows, the most an XLSX sheet holds: export to CSV, or fewer records",
+			s.name, s.limit)
+	}
+	row := s.rows + 2 // after the header, 1-based
+	for c := range s.cols {
+		s.cells[c] = nil
+		if c < len(cells) {
+			v, err := b.cell(s, c, cells[c])
+			if err != nil {
+				return fmt.Errorf("sheet %q, row %d, column %q: %w", s.name, row, s.cols[c].Header, err)
+			}
+			s.cells[c] = v
+		}
+	}
+	if err := s.sw.SetRow("A"+strconv.Itoa(row), s.cells); err != nil {
+		return err
+	}
+	s.rows++
+	return nil
+}
+
+// cell is the value of v in column c of s, adding it to the column's sum.
+func (b *book) cell(s *xsheet, c int, v string) (any, error) {
+	k := s.cols[c].Kind
+	switch {
+	case v == "":
+		return nil, nil
+	case k.numeric():
+		if n, ok := parseNumber(v, k); ok {
+			s.sums[c].add(n)
+			return excelize.Cell{StyleID: b.style.value[k], Value: n.v}, nil
+		}
+	case k == Date || k == DateTime:
+		if d, ok := parseTime(v, k); ok {
+			return excelize.Cell{StyleID: b.style.value[k], Value: d}, nil
+		}
+	}
+	if len(v) > excelize.TotalCellChars { // bytes: at least as many as UTF-16 units
+		if n := utf16Len(v); n > excelize.TotalCellChars {
+			return nil, fmt.Errorf("the text has %d characters, and an XLSX cell holds at most %d: export to CSV to keep it whole",
+				n, excelize.TotalCellChars)
+		}
+	}
+	return v, nil
+}
+
+func (b *book) finish() error {
+	for _, s := range b.sheets {
+		if err := b.end(s); err != nil {
+			return fmt.Errorf("sheet %q: %w", s.name, err)
+		}
+	}
+	created := b.created.UTC().Format(time.RFC3339)
+	err := b.f.SetDocProps(&excelize.DocProperties{
+		Title: b.title, Created: created, Modified: created, Creator: "lading", LastModifiedBy: "lading",
+	})
+	if err != nil {
+		return err
+	}
+	if err := b.save(); err != nil {
+		return err
+	}
+	return os.Rename(b.tmp.Name(), b.final)
+}
+
+// end completes sheet s: header and held rows if it was not streamed yet,
+// the totals row, the autofilter over the header and the data.
+func (b *book) end(s *xsheet) error {
+	if !s.streaming {
+		if err := b.stream(s); err != nil {
+			return err
+		}
+	}
+	if err := b.totals(s); err != nil {
+		return err
+	}
+	last, err := excelize.CoordinatesToCellName(len(s.cols), s.rows+1)
+	if err != nil {
+		return err
+	}
+	if err := b.f.AutoFilter(s.name, "A1:"+last, nil); err != nil {
+		return err
+	}
+	return s.sw.Flush()
+}
+
+// totals writes the totals row of s, when it has data rows and a Total
+// column: "Total" in its first text column, a SUM formula with its value
+// in each Total column.
+func (b *book) totals(s *xsheet) error {
+	if s.rows == 0 || !slices.ContainsFunc(s.cols, func(c Column) bool { return c.Total }) {
+		return nil
+	}
+	row := s.rows + 2
+	label := labelColumn(s.cols)
+	for c, col := range s.cols {
+		s.cells[c] = nil
+		switch {
+		case col.Total:
+			name, err := excelize.ColumnNumberToName(c + 1)
+			if err != nil {
+				return err
+			}
+			s.cells[c] = excelize.Cell{
+				StyleID: b.style.total[col.Kind],
+				Formula: "SUM(" + name + "2:" + name + strconv.Itoa(row-1) + ")",
+				Value:   roundTo(s.sums[c].v, s.sums[c].decimals),
+			}
+		case c == label:
+			s.cells[c] = excelize.Cell{StyleID: b.style.header, Value: "Total"}
+		}
+	}
+	return s.sw.SetRow("A"+strconv.Itoa(row), s.cells)
+}
+
+// labelColumn is the column of the word "Total" in a totals row: the first
+// text column, else the first without a total, else none (-1).
+func labelColumn(cols []Column) int {
+	if i := slices.IndexFunc(cols, func(c Column) bool { return c.Kind == Text }); i >= 0 {
+		return i
+	}
+	return slices.IndexFunc(cols, func(c Column) bool { return !c.Total })
+}
+
+// save writes the workbook into the temporary file. excelize's Write
+// builds the whole ZIP in memory; its ZIP writer is set to the file
+// instead, so that the memory does not grow with the rows.
+func (b *book) save() error {
+	buf := bufio.NewWriterSize(b.tmp, 256<<10)
+	b.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zip.NewWriter(buf) })
+	var empty countingWriter
+	if err := b.f.Write(&empty); err != nil {
+		return err
+	}
+	if empty > 0 {
+		return errors.New("excelize wrote the workbook to its own buffer, not to the file")
+	}
+	err := buf.Flush()
+	if cerr := b.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := b.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// countingWriter counts the bytes written to it and drops them.
+type countingWriter int64
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	*w += countingWriter(len(p))
+	return len(p), nil
+}
+
+func (b *book) discard() {
+	b.f.Close()
+	b.tmp.Close()
+	os.Remove(b.tmp.Name())
+}
+
+func (b *book) paths() []string { return []string{b.final} }
