@@ -55,6 +55,7 @@ func New(env Env) *cli.App {
 		demoCommand(),
 		importCommand(),
 		stockCommand(),
+		exportCommand(),
 		templatesCommand(),
 		mappingCommand(),
 		authCommand(),

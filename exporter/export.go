@@ -1,0 +1,220 @@
+package exporter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"lading/api"
+	"lading/api/wire"
+	"lading/exporter/sheet"
+	"lading/progress"
+)
+
+// Resources an export reads, as the command names them.
+const (
+	Products     = "products"
+	Variants     = "variants"
+	PackingSlips = "packing-slips"
+	Fulfillments = "fulfillments"
+	Tags         = "tags"
+)
+
+// ResourceNames are the resources an export reads, in the order help
+// lists them.
+var ResourceNames = []string{Products, Variants, PackingSlips, Fulfillments, Tags}
+
+// Options configure an export.
+type Options struct {
+	Client   *api.Client
+	Resource string // one of ResourceNames
+	Query    Query
+	// Columns chooses and orders the columns of a one-sheet export; empty
+	// means every column of its default layout.
+	Columns []string
+	// Report, when set, is the layout: its sheets and columns.
+	Report *Report
+	Output string // .xlsx, else CSV
+	// BOM and Delimiter shape a CSV file.
+	BOM       bool
+	Delimiter rune
+	// Concurrency is how many pages are read at once; 0 means 4.
+	Concurrency int
+	Progress    *progress.Progress
+}
+
+// Summary says what an export wrote.
+type Summary struct {
+	Resource  string        `json:"resource"`
+	Files     []string      `json:"files"`
+	Records   int           `json:"records"`
+	Rows      int           `json:"rows"`
+	Pages     int           `json:"pages"`
+	Requests  int64         `json:"requests"`
+	Throttled int64         `json:"throttled"`
+	Elapsed   time.Duration `json:"elapsed_ns"`
+}
+
+// ErrColumns is returned (wrapped) when --columns names a column the
+// export does not have.
+var ErrColumns = errors.New("unknown column")
+
+// Export reads the listing the options ask for and writes it to
+// o.Output. Nothing is written when it fails: the file appears, whole,
+// when the export succeeds.
+func Export(ctx context.Context, o Options) (*Summary, error) {
+	start, stats0 := time.Now(), o.Client.Stats()
+	if o.Concurrency <= 0 {
+		o.Concurrency = 4
+	}
+	var (
+		sum *Summary
+		err error
+	)
+	switch o.Resource {
+	case Products:
+		sum, err = exportCatalog(ctx, o)
+	default:
+		res, ok := resources[o.Resource]
+		if !ok {
+			return nil, fmt.Errorf("no export of %q; exports: %s", o.Resource, strings.Join(ResourceNames, ", "))
+		}
+		sum, err = exportTable(ctx, o, res)
+	}
+	if err != nil {
+		return nil, err
+	}
+	st := o.Client.Stats()
+	sum.Resource, sum.Requests, sum.Throttled = o.Resource, st.Requests-stats0.Requests, st.Throttled-stats0.Throttled
+	sum.Elapsed = time.Since(start)
+	return sum, nil
+}
+
+// selectColumns returns the indexes of want among cols (all of them when
+// want is empty), or an error naming what cols has.
+func selectColumns(cols []sheet.Column, want []string) ([]int, error) {
+	if len(want) == 0 {
+		idx := make([]int, len(cols))
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx, nil
+	}
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Header
+	}
+	var idx []int
+	for _, w := range want {
+		i := slices.Index(names, strings.TrimSpace(w))
+		if i < 0 {
+			return nil, fmt.Errorf("%w %q: this export's columns are %s", ErrColumns, w, strings.Join(names, ", "))
+		}
+		idx = append(idx, i)
+	}
+	return idx, nil
+}
+
+func pick(cols []sheet.Column, idx []int) []sheet.Column {
+	out := make([]sheet.Column, len(idx))
+	for i, j := range idx {
+		out[i] = cols[j]
+	}
+	return out
+}
+
+func pickCells(cells []string, idx []int, buf []string) []string {
+	buf = buf[:0]
+	for _, j := range idx {
+		buf = append(buf, cells[j])
+	}
+	return buf
+}
+
+// title is the document title of an export of resource.
+func title(resource string) string {
+	return "lading export: " + resource
+}
+
+// catalogKinds are the kinds of the catalog layout's columns.
+func catalogKind(name string) sheet.Kind {
+	switch {
+	case name == "weight" || name == "cost" || name == "stock":
+		return sheet.Number
+	case strings.HasPrefix(name, tierPrefix):
+		return sheet.Money
+	}
+	return sheet.Text
+}
+
+// exportCatalog writes the products, one row per variant, in the generic
+// template's layout: the file imports back unchanged.
+func exportCatalog(ctx context.Context, o Options) (*Summary, error) {
+	lo, err := o.Query.ListOptions(wire.Products)
+	if err != nil {
+		return nil, err
+	}
+	// The tiers are known once every product is read; the rest now.
+	for _, c := range o.Columns {
+		if c = strings.TrimSpace(c); !slices.Contains(catalogColumns, c) && !strings.HasPrefix(c, tierPrefix) {
+			return nil, fmt.Errorf("%w %q: the catalog's columns are %s, and %s<tier name> for each pricing tier", ErrColumns, c, strings.Join(catalogColumns, ", "), tierPrefix)
+		}
+	}
+	sp, err := newSpool(filepath.Dir(o.Output))
+	if err != nil {
+		return nil, err
+	}
+	defer sp.close()
+	sum := &Summary{}
+	sum.Pages, err = readPages(ctx, o.Client.Products.ListPages, lo, func(p *api.ProductPage) api.Meta { return p.Meta }, o.Concurrency,
+		func(p *api.ProductPage) error {
+			sum.Records += len(p.Products)
+			o.Progress.Reading(sum.Records)
+			return catalogRows(p, sp.add)
+		})
+	if err != nil {
+		return nil, err
+	}
+	tiers := make([]string, 0, len(sp.extra))
+	for t := range sp.extra {
+		tiers = append(tiers, t)
+	}
+	slices.Sort(tiers)
+	var cols []sheet.Column
+	for _, name := range append(slices.Clone(catalogColumns), tiers...) {
+		cols = append(cols, sheet.Column{Header: name, Kind: catalogKind(name)})
+	}
+	idx, err := selectColumns(cols, o.Columns)
+	if err != nil {
+		return nil, err
+	}
+	w, err := sheet.Create(o.Output, sheet.Options{Title: title(Products), BOM: o.BOM, Delimiter: o.Delimiter},
+		sheet.Sheet{Name: "Catalog", Columns: pick(cols, idx)})
+	if err != nil {
+		return nil, err
+	}
+	defer w.Discard()
+	full := make([]string, len(cols))
+	var buf []string
+	err = sp.each(func(r spoolRow) error {
+		copy(full, r.Cells)
+		for i, t := range tiers {
+			full[len(catalogColumns)+i] = r.Extra[t]
+		}
+		sum.Rows++
+		return w.Row(0, pickCells(full, idx, buf)...)
+	})
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		return nil, err
+	}
+	sum.Files = w.Paths()
+	return sum, nil
+}
+

@@ -1,0 +1,193 @@
+package exporter
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+
+	"lading/exporter/sheet"
+)
+
+// Report is a report template: the sheets an export writes, each of chosen
+// columns over one kind of row of a resource (a packing slip, one of its
+// line items, one of its shipments).
+type Report struct {
+	Name     string        `yaml:"report"`
+	Title    string        `yaml:"title"`
+	Resource string        `yaml:"resource"`
+	Sheets   []ReportSheet `yaml:"sheets"`
+}
+
+// ReportSheet is one sheet of a report.
+type ReportSheet struct {
+	Name string `yaml:"name"`
+	// Rows names the kind of row the sheet holds, one of the resource's
+	// (see Rows).
+	Rows string `yaml:"rows"`
+	// Sort orders the sheet's rows by these fields ("-" first for
+	// descending). The sheet is then held in memory until the listing is
+	// read: for working sets (open fulfillments), not whole histories.
+	Sort    []string       `yaml:"sort"`
+	Columns []ReportColumn `yaml:"columns"`
+}
+
+// ReportColumn is one column of a sheet.
+type ReportColumn struct {
+	Header string `yaml:"header"`
+	Field  string `yaml:"field"`
+	// Format is text, integer, number, money, date or datetime; "" means
+	// the field's own.
+	Format string  `yaml:"format"`
+	Width  float64 `yaml:"width"`
+	Total  bool    `yaml:"total"`
+}
+
+var formats = map[string]sheet.Kind{"text": sheet.Text, "integer": sheet.Integer, "number": sheet.Number,
+	"money": sheet.Money, "date": sheet.Date, "datetime": sheet.DateTime}
+
+// ParseReport reads a report template; name is used in messages.
+func ParseReport(name string, data []byte) (*Report, error) {
+	var r Report
+	if err := yaml.UnmarshalWithOptions(data, &r, yaml.Strict()); err != nil {
+		return nil, fmt.Errorf("report template %s: %s", name, yaml.FormatError(err, false, true))
+	}
+	if len(r.Sheets) == 0 {
+		return nil, fmt.Errorf("report template %s: no sheets; give sheets: with name, rows and columns", name)
+	}
+	for i, s := range r.Sheets {
+		if s.Name == "" || s.Rows == "" || len(s.Columns) == 0 {
+			return nil, fmt.Errorf("report template %s: sheet %d needs name, rows and columns", name, i+1)
+		}
+		for j, c := range s.Columns {
+			if c.Field == "" {
+				return nil, fmt.Errorf("report template %s: sheet %q, column %d has no field", name, s.Name, j+1)
+			}
+			if _, ok := formats[c.Format]; c.Format != "" && !ok {
+				return nil, fmt.Errorf("report template %s: sheet %q, column %q: format %q; formats: text, integer, number, money, date, datetime", name, s.Name, c.Field, c.Format)
+			}
+		}
+	}
+	return &r, nil
+}
+
+// entity is a kind of row a resource's export gives: its fields, in the
+// default layout's order.
+type entity struct {
+	name   string
+	fields []field
+}
+
+type field struct {
+	name string
+	kind sheet.Kind
+}
+
+func (e entity) index(name string) int {
+	return slices.IndexFunc(e.fields, func(f field) bool { return f.name == name })
+}
+
+func (e entity) names() string {
+	n := make([]string, len(e.fields))
+	for i, f := range e.fields {
+		n[i] = f.name
+	}
+	return strings.Join(n, ", ")
+}
+
+// layoutSheet is a sheet bound to an entity: where each column's cell
+// comes from.
+type layoutSheet struct {
+	sheet  sheet.Sheet
+	entity int
+	from   []int
+	sort   []sortKey
+}
+
+type sortKey struct {
+	col  int // index into the entity's fields
+	desc bool
+	kind sheet.Kind
+}
+
+// bind checks a report against the resource's entities and returns its
+// sheets.
+func (r *Report) bind(resource string, ents []entity) ([]layoutSheet, error) {
+	if r.Resource != "" && r.Resource != resource {
+		return nil, fmt.Errorf("report template %s is for %s, not %s: lading export %s --template %s", r.Name, r.Resource, resource, r.Resource, r.Name)
+	}
+	var out []layoutSheet
+	for _, s := range r.Sheets {
+		ei := slices.IndexFunc(ents, func(e entity) bool { return e.name == s.Rows })
+		if ei < 0 {
+			var names []string
+			for _, e := range ents {
+				names = append(names, e.name)
+			}
+			return nil, fmt.Errorf("report template %s: sheet %q: %s has no rows %q; rows: %s", r.Name, s.Name, resource, s.Rows, strings.Join(names, ", "))
+		}
+		e := ents[ei]
+		ls := layoutSheet{sheet: sheet.Sheet{Name: s.Name}, entity: ei}
+		for _, c := range s.Columns {
+			fi := e.index(c.Field)
+			if fi < 0 {
+				return nil, fmt.Errorf("report template %s: sheet %q: no field %q in %s rows; fields: %s", r.Name, s.Name, c.Field, e.name, e.names())
+			}
+			kind := e.fields[fi].kind
+			if c.Format != "" {
+				kind = formats[c.Format]
+			}
+			header := c.Header
+			if header == "" {
+				header = c.Field
+			}
+			ls.sheet.Columns = append(ls.sheet.Columns, sheet.Column{Header: header, Kind: kind, Width: c.Width, Total: c.Total})
+			ls.from = append(ls.from, fi)
+		}
+		for _, k := range s.Sort {
+			name, desc := strings.CutPrefix(k, "-")
+			fi := e.index(name)
+			if fi < 0 {
+				return nil, fmt.Errorf("report template %s: sheet %q: cannot sort by %q; fields: %s", r.Name, s.Name, k, e.names())
+			}
+			ls.sort = append(ls.sort, sortKey{col: fi, desc: desc, kind: e.fields[fi].kind})
+		}
+		out = append(out, ls)
+	}
+	return out, nil
+}
+
+// defaultLayout is one sheet per entity with every field, or, with
+// columns, the one entity's chosen columns.
+func defaultLayout(ents []entity, columns []string) ([]layoutSheet, error) {
+	if len(columns) > 0 && len(ents) > 1 {
+		return nil, fmt.Errorf("%w: this export writes several sheets; choose columns with a report template (--template)", ErrColumns)
+	}
+	var out []layoutSheet
+	for ei, e := range ents {
+		ls := layoutSheet{sheet: sheet.Sheet{Name: sheetName(e.name)}, entity: ei}
+		want := columns
+		if len(want) == 0 {
+			for _, f := range e.fields {
+				want = append(want, f.name)
+			}
+		}
+		for _, c := range want {
+			fi := e.index(strings.TrimSpace(c))
+			if fi < 0 {
+				return nil, fmt.Errorf("%w %q: this export's columns are %s", ErrColumns, c, e.names())
+			}
+			ls.sheet.Columns = append(ls.sheet.Columns, sheet.Column{Header: e.fields[fi].name, Kind: e.fields[fi].kind})
+			ls.from = append(ls.from, fi)
+		}
+		out = append(out, ls)
+	}
+	return out, nil
+}
+
+// sheetName is an entity's sheet name: "line_items" → "Line items".
+func sheetName(entity string) string {
+	s := strings.ReplaceAll(entity, "_", " ")
+	return strings.ToUpper(s[:1]) + s[1:]
+}
