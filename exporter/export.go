@@ -217,4 +217,3 @@ func exportCatalog(ctx context.Context, o Options) (*Summary, error) {
 	sum.Files = w.Paths()
 	return sum, nil
 }
-
