@@ -188,13 +188,21 @@ var Sortable = map[string][]string{
 // Sideloads lists, per listed resource, the related records a read returns
 // beside the resource array, as objects keyed by id. [A.3] for Variants
 // (plus ProductTags, so one variant read carries its product's tag names);
-// [lading] for the others.
+// [lading] for the others; PackingSlips [B.6, assumed] and the Variants
+// of Fulfillments [B.5, assumed] below.
 var Sideloads = map[string][]string{
 	Variants:     {Products, Attributes, AttributeOptions, PricingTiers, VariantPrices, ProductTags, AccountAddresses, WarehouseStockLevels},
 	Products:     {Variants, Attributes, AttributeOptions, PricingTiers, VariantPrices, ProductTags},
-	PackingSlips: {LineItems, SalesOrders, Addresses},
+	PackingSlips: {LineItems, SalesOrders, Addresses, Contacts, Packages, PackageCarrierTypes},
 	ProductFiles: {Products},
-	Fulfillments: {LineItems, SalesOrders, Addresses},
+	// Fulfillment reads also sideload the Variants their line items name,
+	// and the component variants of any bundle among them, so that a
+	// picking list has each line's location_1 and can expand a bundle's
+	// line without another read. [B.5, assumed] The service splits bundles
+	// into components when the account's "Split Bundles into Components"
+	// option is on; a line naming a bundle is what an account without it
+	// shows.
+	Fulfillments: {LineItems, SalesOrders, Addresses, Contacts, Variants},
 }
 
 // Meta is the paging block of every read response; every value is a decimal
@@ -301,3 +309,41 @@ var NumericVariantFields = []string{"weight", "cost", "low_stock_alert", "suppli
 
 // VariantQuantity is the opening-stock field of a created variant. [Spec]
 const VariantQuantity = "quantity"
+
+// BundleComponents is the link of a bundle variant to its component
+// variants, each entry {id: component variant id, quantity: units of it
+// in one bundle}. [B.7, assumed] The specification says a bundle's
+// availability comes from its components but shows no field naming them;
+// a variant read gives this link on bundle variants (bundle "1") only.
+const BundleComponents = "BundleComponents"
+
+// Packing slip reads. [B.6, assumed] The specification lists the slip's
+// writable links and "Packages" as a resource with no listing; a report
+// needs a slip's shipments and line items, so this project assumes:
+//
+//   - A slip record read back links, besides the written Addresses,
+//     Contacts, LineItems [{id, quantity}] and SalesOrders, the live
+//     shipments that link the slip: links.Packages [{id}].
+//   - A PackingSlips read sideloads (objects keyed by id) the LineItems,
+//     SalesOrders, Addresses and Contacts the slips link, their Packages
+//     and the PackageCarrierTypes those link (see Sideloads).
+//   - A slip's LineItems are the lines of its sales orders as sold:
+//     SlipLineItemFields, price being the unit price. A slip may also name
+//     line items of a fulfillment (LineItemFields), the only line items a
+//     client of the interface sees.
+//   - A sideloaded shipment has the Packages fields of the specification,
+//     PackageFields, and links.PackingSlips, PackageCarrierTypes,
+//     SalesOrders; a carrier type is {id, name} as recorded [A.3].
+//   - A sideloaded contact is ContactFields [A.3] (as in
+//     sale_orders_find_sale_orders.json), plus email and phone when the
+//     account has them (the service keeps those on People records).
+//   - A sideloaded sales order carries SalesOrderFields [A.3] and links
+//     Addresses [{id, type}] and Contacts; fulfillment reads sideload those
+//     Contacts too.
+var (
+	SlipReadLinks      = []string{Addresses, Contacts, LineItems, SalesOrders, Packages}
+	SlipLineItemFields = []string{"id", "sku", "variant_id", "quantity", "price", "description"}
+	PackageFields      = []string{"id", "ship_date", "notes", "tracking_link", "tracking_number", "cost", "delivered"}
+	ContactFields      = []string{"id", "name", "local_id", "notes", "archived"}
+	SalesOrderFields   = []string{"id", "local_id", "po_num", "order_date", "currency_iso", "subtotal", "tax_total", "discount", "total", "complete"}
+)
