@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lading/exporter"
+	"lading/templates"
 )
 
 func exportCommand() *cli.Command {
@@ -39,6 +40,7 @@ func exportFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "where", Usage: `a condition, like "updated_at >= 2026-01-01" (operators = != > >= < <=); repeatable, all must hold`},
 		&cli.BoolFlag{Name: "any", Usage: "any condition may hold, rather than all"},
 		&cli.StringFlag{Name: "sort", Usage: "attributes to sort by, comma-separated; - first for descending, like -created_at"},
+		&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "a report layout: catalog, accounting-slips, picking (see lading templates list)"},
 		&cli.StringFlag{Name: "columns", Usage: "the columns to write, comma-separated, in that order (default: every column)"},
 		&cli.BoolFlag{Name: "bom", Usage: "CSV: begin with a UTF-8 byte order mark, for Excel on Windows"},
 		&cli.StringFlag{Name: "delimiter", Value: ",", Usage: `CSV: the field separator: , ; | or "tab"`},
@@ -81,6 +83,10 @@ func runExport(c *cli.Context, resource string) error {
 	if err := checkOutputs(nil, []namedPath{{"--output", out}}); err != nil {
 		return err
 	}
+	report, err := reportTemplate(c)
+	if err != nil {
+		return err
+	}
 	q := exporter.Query{Where: c.StringSlice("where"), Any: c.Bool("any"), Sort: split(c.String("sort"))}
 	client, _, err := newClient(c)
 	if err != nil {
@@ -89,13 +95,13 @@ func runExport(c *cli.Context, resource string) error {
 	prog := newProgress(c, client)
 	defer prog.Finish()
 	sum, err := exporter.Export(c.Context, exporter.Options{
-		Client: client, Resource: resource, Query: q, Columns: split(c.String("columns")),
+		Client: client, Resource: resource, Query: q, Columns: split(c.String("columns")), Report: report,
 		Output: out, BOM: c.Bool("bom"), Delimiter: delim, Concurrency: c.Int("concurrency"), Progress: prog,
 	})
 	prog.Finish()
 	var qe *exporter.QueryError
 	switch {
-	case errors.As(err, &qe), errors.Is(err, exporter.ErrColumns):
+	case errors.As(err, &qe), errors.Is(err, exporter.ErrColumns), errors.Is(err, exporter.ErrReport):
 		return &UsageError{Err: err}
 	case err != nil:
 		return err
@@ -113,4 +119,39 @@ func printExport(w io.Writer, s *exporter.Summary) {
 	for _, f := range s.Files {
 		fmt.Fprintf(w, "  file:     %s\n", f)
 	}
+}
+
+// reportTemplate reads the report template --template names, if any.
+func reportTemplate(c *cli.Context) (*exporter.Report, error) {
+	name := c.String("template")
+	if name == "" {
+		return nil, nil
+	}
+	if c.String("columns") != "" {
+		return nil, Usagef("give --template or --columns, not both")
+	}
+	text, err := templates.Get(name)
+	if err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	for _, t := range templates.List() {
+		if t.Name == strings.ToLower(strings.TrimSuffix(name, ".yaml")) && t.Kind != templates.KindReport {
+			return nil, Usagef("%s is a mapping template for %s; export report templates are: %s", t.Name, commandFor(t.Name), reportNames())
+		}
+	}
+	r, err := exporter.ParseReport(name, text)
+	if err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	return r, nil
+}
+
+func reportNames() string {
+	var names []string
+	for _, t := range templates.List() {
+		if t.Kind == templates.KindReport {
+			names = append(names, t.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }

@@ -30,6 +30,7 @@ func templatesCommand() *cli.Command {
 					for i, kind := range []struct{ kind, title string }{
 						{templates.KindCatalog, "catalogs (lading import --template NAME)"},
 						{templates.KindStock, "stock levels (lading stock push --template NAME)"},
+						{templates.KindReport, "export reports (lading export RESOURCE --template NAME)"},
 					} {
 						if i > 0 {
 							fmt.Fprintln(w)

@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -77,6 +78,9 @@ func Export(ctx context.Context, o Options) (*Summary, error) {
 	)
 	switch o.Resource {
 	case Products:
+		if o, err = catalogReport(o); err != nil {
+			return nil, err
+		}
 		sum, err = exportCatalog(ctx, o)
 	default:
 		res, ok := resources[o.Resource]
@@ -151,6 +155,26 @@ func catalogKind(name string) sheet.Kind {
 	return sheet.Text
 }
 
+// catalogReport turns a report template for products (one sheet of rows
+// "catalog") into the columns it chooses.
+func catalogReport(o Options) (Options, error) {
+	r := o.Report
+	if r == nil {
+		return o, nil
+	}
+	if r.Resource != "" && r.Resource != Products {
+		return o, fmt.Errorf("%w %s is for %s, not %s: lading export %s --template %s", ErrReport, r.Name, r.Resource, Products, r.Resource, r.Name)
+	}
+	if len(r.Sheets) != 1 || r.Sheets[0].Rows != "catalog" {
+		return o, fmt.Errorf("%w %s: a products export writes one sheet of rows \"catalog\"", ErrReport, r.Name)
+	}
+	o.Columns = nil
+	for _, c := range r.Sheets[0].Columns {
+		o.Columns = append(o.Columns, c.Field)
+	}
+	return o, nil
+}
+
 // exportCatalog writes the products, one row per variant, in the generic
 // template's layout: the file imports back unchanged.
 func exportCatalog(ctx context.Context, o Options) (*Summary, error) {
@@ -192,8 +216,12 @@ func exportCatalog(ctx context.Context, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := sheet.Create(o.Output, sheet.Options{Title: title(Products), BOM: o.BOM, Delimiter: o.Delimiter},
-		sheet.Sheet{Name: "Catalog", Columns: pick(cols, idx)})
+	name, docTitle := "Catalog", title(Products)
+	if o.Report != nil {
+		name, docTitle = o.Report.Sheets[0].Name, cmp.Or(o.Report.Title, docTitle)
+	}
+	w, err := sheet.Create(o.Output, sheet.Options{Title: docTitle, BOM: o.BOM, Delimiter: o.Delimiter},
+		sheet.Sheet{Name: name, Columns: pick(cols, idx)})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,6 +10,10 @@ import (
 
 	"lading/exporter/sheet"
 )
+
+// ErrReport is wrapped by the errors of a report template that does not
+// fit the export it is given to.
+var ErrReport = errors.New("report template")
 
 // Report is a report template: the sheets an export writes, each of chosen
 // columns over one kind of row of a resource (a packing slip, one of its
@@ -29,7 +34,8 @@ type ReportSheet struct {
 	// Sort orders the sheet's rows by these fields ("-" first for
 	// descending). The sheet is then held in memory until the listing is
 	// read: for working sets (open fulfillments), not whole histories.
-	Sort    []string       `yaml:"sort"`
+	Sort []string `yaml:"sort"`
+	// Columns are the sheet's columns; none means every field of the rows.
 	Columns []ReportColumn `yaml:"columns"`
 }
 
@@ -57,8 +63,8 @@ func ParseReport(name string, data []byte) (*Report, error) {
 		return nil, fmt.Errorf("report template %s: no sheets; give sheets: with name, rows and columns", name)
 	}
 	for i, s := range r.Sheets {
-		if s.Name == "" || s.Rows == "" || len(s.Columns) == 0 {
-			return nil, fmt.Errorf("report template %s: sheet %d needs name, rows and columns", name, i+1)
+		if s.Name == "" || s.Rows == "" {
+			return nil, fmt.Errorf("report template %s: sheet %d needs name and rows (and columns, or none for every field of the rows)", name, i+1)
 		}
 		for j, c := range s.Columns {
 			if c.Field == "" {
@@ -115,7 +121,7 @@ type sortKey struct {
 // sheets.
 func (r *Report) bind(resource string, ents []entity) ([]layoutSheet, error) {
 	if r.Resource != "" && r.Resource != resource {
-		return nil, fmt.Errorf("report template %s is for %s, not %s: lading export %s --template %s", r.Name, r.Resource, resource, r.Resource, r.Name)
+		return nil, fmt.Errorf("%w %s is for %s, not %s: lading export %s --template %s", ErrReport, r.Name, r.Resource, resource, r.Resource, r.Name)
 	}
 	var out []layoutSheet
 	for _, s := range r.Sheets {
@@ -125,14 +131,20 @@ func (r *Report) bind(resource string, ents []entity) ([]layoutSheet, error) {
 			for _, e := range ents {
 				names = append(names, e.name)
 			}
-			return nil, fmt.Errorf("report template %s: sheet %q: %s has no rows %q; rows: %s", r.Name, s.Name, resource, s.Rows, strings.Join(names, ", "))
+			return nil, fmt.Errorf("%w %s: sheet %q: %s has no rows %q; rows: %s", ErrReport, r.Name, s.Name, resource, s.Rows, strings.Join(names, ", "))
 		}
 		e := ents[ei]
 		ls := layoutSheet{sheet: sheet.Sheet{Name: s.Name}, entity: ei}
-		for _, c := range s.Columns {
+		cols := s.Columns
+		if len(cols) == 0 {
+			for _, f := range e.fields {
+				cols = append(cols, ReportColumn{Field: f.name})
+			}
+		}
+		for _, c := range cols {
 			fi := e.index(c.Field)
 			if fi < 0 {
-				return nil, fmt.Errorf("report template %s: sheet %q: no field %q in %s rows; fields: %s", r.Name, s.Name, c.Field, e.name, e.names())
+				return nil, fmt.Errorf("%w %s: sheet %q: no field %q in %s rows; fields: %s", ErrReport, r.Name, s.Name, c.Field, e.name, e.names())
 			}
 			kind := e.fields[fi].kind
 			if c.Format != "" {
@@ -149,7 +161,7 @@ func (r *Report) bind(resource string, ents []entity) ([]layoutSheet, error) {
 			name, desc := strings.CutPrefix(k, "-")
 			fi := e.index(name)
 			if fi < 0 {
-				return nil, fmt.Errorf("report template %s: sheet %q: cannot sort by %q; fields: %s", r.Name, s.Name, k, e.names())
+				return nil, fmt.Errorf("%w %s: sheet %q: cannot sort by %q; fields: %s", ErrReport, r.Name, s.Name, k, e.names())
 			}
 			ls.sort = append(ls.sort, sortKey{col: fi, desc: desc, kind: e.fields[fi].kind})
 		}

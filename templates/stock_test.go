@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"lading/exporter"
 	"lading/mapping"
 	"lading/source"
 	"lading/templates"
@@ -17,6 +18,16 @@ import (
 func TestTemplateKinds(t *testing.T) {
 	for _, in := range templates.List() {
 		t.Run(in.Name, func(t *testing.T) {
+			if in.Kind == templates.KindReport {
+				text, err := templates.Get(in.Name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := exporter.ParseReport(in.Name, text); err != nil {
+					t.Errorf("a report template does not parse: %v", err)
+				}
+				return
+			}
 			m := parseTemplate(t, in.Name)
 			switch in.Kind {
 			case templates.KindStock:

@@ -26,6 +26,8 @@ type Info struct {
 const (
 	KindCatalog = "catalog"
 	KindStock   = "stock"
+	// KindReport templates are report layouts for exports, not mappings.
+	KindReport = "report"
 )
 
 var infos = []Info{
@@ -35,6 +37,9 @@ var infos = []Info{
 	{"stock", "lading's stock layout: sku, quantity (units available) and an optional warehouse column", KindStock},
 	{"shopify-inventory", "Shopify inventory CSV export (Products > Inventory > Export): Available per SKU and location", KindStock},
 	{"amazon-fba", "Amazon FBA inventory report (Manage FBA Inventory, tab-separated .txt): afn-fulfillable-quantity per SKU", KindStock},
+	{"catalog", "products in the generic import layout, to edit and import back (lading export products)", KindReport},
+	{"accounting-slips", "packing slips, their line items and shipments, with totals, for accountants (lading export packing-slips)", KindReport},
+	{"picking", "open fulfillments by line, bundles as components, sorted by location for a pick walk (lading export fulfillments)", KindReport},
 }
 
 // List returns the templates, in a stable order.
@@ -55,5 +60,5 @@ func Get(name string) ([]byte, error) {
 	for i, in := range infos {
 		names[i] = in.Name
 	}
-	return nil, fmt.Errorf("no mapping template %q; templates: %s", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("no template %q; templates: %s", name, strings.Join(names, ", "))
 }

@@ -7,7 +7,7 @@ import (
 
 func TestListAndGet(t *testing.T) {
 	list := List()
-	if len(list) != 6 {
+	if len(list) != 9 {
 		t.Fatalf("List() = %v", list)
 	}
 	for _, in := range list {
@@ -15,10 +15,14 @@ func TestListAndGet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if in.Description == "" || !strings.HasPrefix(string(text), "# lading mapping") {
+		prefix := "# lading mapping"
+		if in.Kind == KindReport {
+			prefix = "# lading report"
+		}
+		if in.Description == "" || !strings.HasPrefix(string(text), prefix) {
 			t.Errorf("%s: description %q, text starts %q", in.Name, in.Description, string(text[:20]))
 		}
-		if in.Kind != KindCatalog && in.Kind != KindStock {
+		if in.Kind != KindCatalog && in.Kind != KindStock && in.Kind != KindReport {
 			t.Errorf("%s: kind %q", in.Name, in.Kind)
 		}
 	}
@@ -26,7 +30,7 @@ func TestListAndGet(t *testing.T) {
 		t.Errorf("Get is lenient about case and extension: %v", err)
 	}
 	_, err := Get("magento")
-	if err == nil || !strings.Contains(err.Error(), `no mapping template "magento"; templates: shopify, woocommerce, generic, stock, shopify-inventory, amazon-fba`) {
+	if err == nil || !strings.Contains(err.Error(), `no template "magento"; templates: shopify, woocommerce, generic, stock, shopify-inventory, amazon-fba, catalog, accounting-slips, picking`) {
 		t.Errorf("error %v", err)
 	}
 	list[0].Name = "changed"
