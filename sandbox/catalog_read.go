@@ -137,6 +137,8 @@ type variantSet struct {
 	optionIDs  []int64
 	prices     []priceRow
 	levels     []levelRow
+	// components are the component variants of the bundles of the set.
+	components []int64
 }
 
 func ns(n sql.NullString) any {
@@ -206,12 +208,8 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 		}
 	}
 	vs.productIDs = products.ids
-	for _, b := range bundles {
-		avail, err := t.bundleAvailable(b)
-		if err != nil {
-			return nil, err
-		}
-		vs.recs[b]["available"] = itoa(avail)
+	if err := t.renderBundles(vs, links, bundles); err != nil {
+		return nil, err
 	}
 
 	options := &uniq{}
@@ -258,6 +256,68 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 		return nil, err
 	}
 	return vs, nil
+}
+
+// renderBundles gives each bundle of the set its availability (from its
+// components) and links its components with the units of each in one
+// bundle. [B.7, assumed] wire.BundleComponents
+func (t *txn) renderBundles(vs *variantSet, links map[int64]map[string]any, bundles []int64) error {
+	if len(bundles) == 0 {
+		return nil
+	}
+	var comps uniq
+	for _, b := range bundles {
+		avail, err := t.bundleAvailable(b)
+		if err != nil {
+			return err
+		}
+		vs.recs[b]["available"] = itoa(avail)
+		links[b][wire.BundleComponents] = []any{}
+	}
+	err := t.each(`SELECT bundle_id, component_id, quantity FROM bundle_components WHERE bundle_id IN `+inIDs+
+		` ORDER BY bundle_id, component_id`, []any{idList(bundles)}, func(rows *sql.Rows) error {
+		var b, c, q int64
+		if err := rows.Scan(&b, &c, &q); err != nil {
+			return err
+		}
+		comps.add(c)
+		arr, _ := links[b][wire.BundleComponents].([]any)
+		links[b][wire.BundleComponents] = append(arr, map[string]any{"id": itoa(c), "quantity": itoa(q)})
+		return nil
+	})
+	vs.components = comps.ids
+	return err
+}
+
+// sideloadVariants adds the variants of ids and the components of the
+// bundles among them, without their own sideloads.
+func (t *txn) sideloadVariants(res *readResult, ids []int64) error {
+	vs, err := t.loadVariantSet(ids)
+	if err != nil {
+		return err
+	}
+	addVariants(res, vs)
+	var more []int64
+	for _, c := range vs.components {
+		if _, ok := vs.recs[c]; !ok {
+			more = append(more, c)
+		}
+	}
+	if len(more) == 0 {
+		return nil
+	}
+	comps, err := t.loadVariantSet(more)
+	if err != nil {
+		return err
+	}
+	addVariants(res, comps)
+	return nil
+}
+
+func addVariants(res *readResult, vs *variantSet) {
+	for _, id := range vs.order {
+		res.add(wire.Variants, itoa(id), vs.recs[id])
+	}
 }
 
 func appendLink(l map[string]any, resource string, id int64) {

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -79,80 +78,6 @@ func (s *Server) resolveAccount(ctx context.Context, token, account string) (acc
 		return a, fmt.Errorf("account %d has no token yet: authorize a client or register a token first", a.account)
 	}
 	return a, nil
-}
-
-// CreateOrder enters an order in the account, as an integrated sales
-// channel would, and initialises its fulfillment at once if it can:
-// assigned to an integration's warehouse, enough available stock there,
-// shipping address populated. Otherwise it waits and is checked again
-// whenever stock changes. [Spec] workflow step 4
-func (s *Server) CreateOrder(ctx context.Context, spec OrderSpec) (string, error) {
-	a, err := s.resolveAccount(ctx, spec.Token, spec.AccountID)
-	if err != nil {
-		return "", fmt.Errorf("sandbox: create order: %w", err)
-	}
-	if len(spec.Lines) == 0 {
-		return "", errors.New("sandbox: create order: an order needs at least one line {sku, quantity}")
-	}
-	warehouse := a.warehouse
-	if spec.WarehouseID != "" {
-		if warehouse, err = strconv.ParseInt(strings.TrimSpace(spec.WarehouseID), 10, 64); err != nil {
-			return "", fmt.Errorf("sandbox: create order: warehouse_id %q is not an id", spec.WarehouseID)
-		}
-	}
-	var id int64
-	err = s.st.do(ctx, func(t *txn) error {
-		id = t.newID()
-		var addr any
-		if populated(spec.ShippingAddress) {
-			b, _ := json.Marshal(spec.ShippingAddress)
-			aid := t.newID()
-			if _, err := t.exec(`INSERT INTO addresses(id, account_id, data, created_at, updated_at) VALUES(?,?,?,?,?)`,
-				aid, a.account, string(b), t.now, t.now); err != nil {
-				return err
-			}
-			addr = aid
-		}
-		local, err := t.nextLocalID(a.account)
-		if err != nil {
-			return err
-		}
-		if _, err := t.exec(`INSERT INTO orders(id, account_id, local_id, warehouse_id, address_id, state, created_at, updated_at)
-			VALUES(?,?,?,?,?,?,?,?)`, id, a.account, "O"+local, warehouse, addr, orderWaiting, t.now, t.now); err != nil {
-			return err
-		}
-		for i, l := range spec.Lines {
-			if l.Quantity <= 0 {
-				return fmt.Errorf("line %d (%s): quantity %d must be at least 1", i, l.SKU, l.Quantity)
-			}
-			var vid int64
-			found, err := t.row(`SELECT id FROM variants WHERE account_id = ? AND sku = ? AND deleted = 0`, []any{a.account, l.SKU}, &vid)
-			if err != nil {
-				return err
-			}
-			if !found {
-				return fmt.Errorf("line %d: no variant with SKU %q in account %d", i, l.SKU, a.account)
-			}
-			if _, err := t.exec(`INSERT INTO order_lines(id, order_id, variant_id, sku, quantity) VALUES(?,?,?,?,?)`,
-				t.newID(), id, vid, l.SKU, l.Quantity); err != nil {
-				return err
-			}
-		}
-		return t.tryInitialise(a.account, id)
-	})
-	if err != nil {
-		return "", fmt.Errorf("sandbox: create order: %w", err)
-	}
-	return itoa(id), nil
-}
-
-func populated(addr map[string]string) bool {
-	for _, v := range addr {
-		if strings.TrimSpace(v) != "" {
-			return true
-		}
-	}
-	return false
 }
 
 // recheckWaiting tries again every waiting order of the account, oldest
@@ -289,7 +214,7 @@ func (t *txn) expandLines(order int64) ([]fulfilLine, error) {
 func renderFulfillments(t *txn, c *call, ids []int64, res *readResult) error {
 	recs := map[int64]map[string]any{}
 	links := map[int64]map[string]any{}
-	var orders, addrs []int64
+	var parts orderParts
 	if err := t.each(`SELECT f.id, f.order_id, o.address_id, f.status, f.complete, f.created_at, f.updated_at
 		FROM fulfillments f JOIN orders o ON o.id = f.order_id WHERE f.id IN `+inIDs, []any{idList(ids)}, func(rows *sql.Rows) error {
 		var id, order int64
@@ -300,10 +225,10 @@ func renderFulfillments(t *txn, c *call, ids []int64, res *readResult) error {
 			return err
 		}
 		l := map[string]any{wire.LineItems: []any{}, wire.SalesOrders: idLinks([]int64{order}), wire.Addresses: []any{}}
-		orders = append(orders, order)
+		parts.orders.add(order)
 		if addr != nil {
 			l[wire.Addresses] = idLinks([]int64{*addr})
-			addrs = append(addrs, *addr)
+			parts.addrs.add(*addr)
 		}
 		links[id] = l
 		recs[id] = map[string]any{"id": itoa(id), "status": status, "complete": boolStr(complete),
@@ -312,14 +237,13 @@ func renderFulfillments(t *txn, c *call, ids []int64, res *readResult) error {
 	}); err != nil {
 		return err
 	}
-	var items []int64
 	if err := t.each(`SELECT fulfillment_id, id FROM line_items WHERE fulfillment_id IN `+inIDs+` ORDER BY fulfillment_id, id`, []any{idList(ids)}, func(rows *sql.Rows) error {
 		var f, li int64
 		if err := rows.Scan(&f, &li); err != nil {
 			return err
 		}
 		appendLink(links[f], wire.LineItems, li)
-		items = append(items, li)
+		parts.items.add(li)
 		return nil
 	}); err != nil {
 		return err
@@ -329,66 +253,7 @@ func renderFulfillments(t *txn, c *call, ids []int64, res *readResult) error {
 			res.records = append(res.records, r)
 		}
 	}
-	return t.sideloadOrderParts(res, c.acc.account, items, orders, addrs)
-}
-
-// sideloadOrderParts adds the LineItems, SalesOrders and Addresses of the
-// account among the given ids.
-func (t *txn) sideloadOrderParts(res *readResult, account int64, items, orders, addrs []int64) error {
-	if len(items) > 0 {
-		if err := t.each(`SELECT li.id, li.fulfillment_id, li.variant_id, li.sku, li.quantity, li.shipped_quantity
-			FROM line_items li JOIN fulfillments f ON f.id = li.fulfillment_id WHERE f.account_id = ? AND li.id IN `+inIDs, []any{account, idList(items)}, func(rows *sql.Rows) error {
-			var id, f, v, q, shipped int64
-			var sku string
-			if err := rows.Scan(&id, &f, &v, &sku, &q, &shipped); err != nil {
-				return err
-			}
-			res.add(wire.LineItems, itoa(id), map[string]any{"id": itoa(id), "sku": sku, "variant_id": itoa(v),
-				"quantity": itoa(q), "shipped_quantity": itoa(shipped),
-				wire.KeyLinks: map[string]any{wire.Fulfillments: idLinks([]int64{f}), wire.Variants: idLinks([]int64{v})}})
-			return nil
-		}); err != nil {
-			return err
-		}
-	}
-	if len(orders) > 0 {
-		if err := t.each(`SELECT id, local_id, state, created_at, updated_at FROM orders WHERE account_id = ? AND id IN `+inIDs, []any{account, idList(orders)}, func(rows *sql.Rows) error {
-			var id int64
-			var local, state, created, updated string
-			if err := rows.Scan(&id, &local, &state, &created, &updated); err != nil {
-				return err
-			}
-			res.add(wire.SalesOrders, itoa(id), map[string]any{"id": itoa(id), "local_id": local,
-				"deleted": "0", "created_at": created, "updated_at": updated, wire.KeyLinks: []any{}})
-			return nil
-		}); err != nil {
-			return err
-		}
-	}
-	if len(addrs) > 0 {
-		if err := t.each(`SELECT id, data, created_at, updated_at FROM addresses WHERE account_id = ? AND id IN `+inIDs, []any{account, idList(addrs)}, func(rows *sql.Rows) error {
-			var id int64
-			var data, created, updated string
-			if err := rows.Scan(&id, &data, &created, &updated); err != nil {
-				return err
-			}
-			var fields map[string]string
-			if err := json.Unmarshal([]byte(data), &fields); err != nil {
-				return fmt.Errorf("sandbox: address %d: %w", id, err)
-			}
-			rec := make(map[string]any, len(fields)+5)
-			for k, v := range fields {
-				rec[k] = v
-			}
-			rec["id"], rec["type"], rec["created_at"], rec["updated_at"] = itoa(id), "shipping", created, updated
-			rec[wire.KeyLinks] = []any{}
-			res.add(wire.Addresses, itoa(id), rec)
-			return nil
-		}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return parts.sideload(t, res, c.acc.account, true)
 }
 
 func fulfillmentWriter() *writer {

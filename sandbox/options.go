@@ -58,19 +58,30 @@ type Account struct {
 // Exactly one of Token and AccountID names the account; WarehouseID
 // defaults to the token's warehouse (another id means the order is not
 // assigned to a fulfillment warehouse of this integration); an empty
-// ShippingAddress means the address is not populated.
+// ShippingAddress means the address is not populated. ShippingAddress
+// and Contact take the fields of an Addresses record (company, contact,
+// street1, street2, city, state, zip, country, country_iso) and of a
+// Contacts record (name, email, phone, notes). OrderDate is an ISO 8601
+// date-time (default: now), Currency an ISO code (default USD).
 type OrderSpec struct {
 	Token           string            `json:"token,omitempty"`
 	AccountID       string            `json:"account,omitempty"`
 	WarehouseID     string            `json:"warehouse_id,omitempty"`
 	ShippingAddress map[string]string `json:"shipping_address,omitempty"`
+	Contact         map[string]string `json:"contact,omitempty"`
+	OrderDate       string            `json:"order_date,omitempty"`
+	PONum           string            `json:"po_num,omitempty"`
+	Currency        string            `json:"currency_iso,omitempty"`
 	Lines           []OrderLine       `json:"lines"`
 }
 
-// OrderLine is one ordered SKU.
+// OrderLine is one ordered SKU (or a component of a bundle). Price, on an
+// order's line only, is the unit price as a decimal ("19.99"); without it
+// the line takes the variant's price in its first pricing tier, if any.
 type OrderLine struct {
 	SKU      string `json:"sku"`
 	Quantity int64  `json:"quantity"`
+	Price    string `json:"price,omitempty"`
 }
 
 // BundleSpec turns an existing variant into a bundle of components.
@@ -79,6 +90,64 @@ type BundleSpec struct {
 	AccountID  string      `json:"account,omitempty"`
 	SKU        string      `json:"sku"`
 	Components []OrderLine `json:"components"`
+}
+
+// SlipSpec is a packing slip of an order, with its shipments, as the
+// admin API takes it. Order is the id CreateOrder gave; Lines are SKUs of
+// the order and the units the slip packs (default: every line in full);
+// Date is the packing_slip_date (ISO 8601, default now). The slip links
+// the order, its shipping address, its contact and its lines.
+type SlipSpec struct {
+	Token     string        `json:"token,omitempty"`
+	AccountID string        `json:"account,omitempty"`
+	Order     string        `json:"order"`
+	Date      string        `json:"packing_slip_date,omitempty"`
+	Notes     string        `json:"notes,omitempty"`
+	Status    string        `json:"status,omitempty"`
+	Lines     []OrderLine   `json:"lines,omitempty"`
+	Packages  []PackageSpec `json:"packages,omitempty"`
+}
+
+// PackageSpec is a shipment of a packing slip. ShipDate defaults to the
+// slip's date; Carrier is a carrier's name (USPS, UPS, FedEx, DHL, ...),
+// created in the account as a carrier type when new; Cost is a decimal
+// amount ("8.95").
+type PackageSpec struct {
+	ShipDate       string `json:"ship_date,omitempty"`
+	TrackingNumber string `json:"tracking_number,omitempty"`
+	TrackingLink   string `json:"tracking_link,omitempty"`
+	Carrier        string `json:"carrier,omitempty"`
+	Cost           string `json:"cost,omitempty"`
+	Delivered      bool   `json:"delivered,omitempty"`
+	Notes          string `json:"notes,omitempty"`
+}
+
+// SlipResult names the packing slip and the shipments CreateSlip made.
+type SlipResult struct {
+	ID       string   `json:"id"`
+	Packages []string `json:"packages"`
+}
+
+// SeedSpec asks for Orders orders (default 20, at most 1000) made from the
+// account's variants, with their packing slips and shipments, dated over
+// Month (YYYY-MM, default 2026-01). The same Seed on the same catalog
+// makes the same data. The Unshipped most recent orders (default a fifth
+// of them) get no slip yet, so their fulfillments stay open; the others
+// are shipped, their fulfillments complete.
+type SeedSpec struct {
+	Token     string `json:"token,omitempty"`
+	AccountID string `json:"account,omitempty"`
+	Orders    int    `json:"orders,omitempty"`
+	Seed      int64  `json:"seed,omitempty"`
+	Month     string `json:"month,omitempty"`
+	Unshipped *int   `json:"unshipped,omitempty"`
+}
+
+// SeedResult names what Seed made, orders in date order.
+type SeedResult struct {
+	Orders   []string `json:"orders"`
+	Slips    []string `json:"slips"`
+	Packages []string `json:"packages"`
 }
 
 // Counters are what the sandbox has seen since start or the last reset.

@@ -92,16 +92,25 @@ CREATE TABLE IF NOT EXISTS record_links (
 	owner_id INTEGER NOT NULL, resource TEXT NOT NULL, target_id INTEGER NOT NULL,
 	quantity TEXT, position INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS record_links_owner ON record_links(owner_id, resource);
+CREATE INDEX IF NOT EXISTS record_links_target ON record_links(resource, target_id);
+CREATE TABLE IF NOT EXISTS package_carrier_types (
+	id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, name TEXT NOT NULL,
+	created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS package_carrier_types_name ON package_carrier_types(account_id, name);
+CREATE TABLE IF NOT EXISTS contacts (
+	id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, local_id TEXT NOT NULL, data TEXT NOT NULL,
+	created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS addresses (
 	id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, data TEXT NOT NULL,
 	created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS orders (
 	id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, local_id TEXT NOT NULL, warehouse_id INTEGER NOT NULL,
-	address_id INTEGER, state TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+	address_id INTEGER, state TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+	contact_id INTEGER, order_date TEXT, po_num TEXT NOT NULL DEFAULT '', currency_iso TEXT NOT NULL DEFAULT 'USD');
 CREATE INDEX IF NOT EXISTS orders_state ON orders(account_id, state, id);
 CREATE TABLE IF NOT EXISTS order_lines (
 	id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL, variant_id INTEGER NOT NULL,
-	sku TEXT NOT NULL, quantity INTEGER NOT NULL);
+	sku TEXT NOT NULL, quantity INTEGER NOT NULL, price TEXT, description TEXT NOT NULL DEFAULT '');
 CREATE INDEX IF NOT EXISTS order_lines_order ON order_lines(order_id);
 CREATE TABLE IF NOT EXISTS fulfillments (
 	id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, order_id INTEGER NOT NULL,
@@ -127,4 +136,17 @@ var resetTables = []string{
 	"pricing_tiers", "variant_prices", "stock_levels", "product_tags", "product_tag_links",
 	"product_files", "bundle_components", "packing_slips", "packages", "record_links",
 	"addresses", "orders", "order_lines", "fulfillments", "line_items", "shipments", "shipment_lines",
+	"package_carrier_types", "contacts",
+}
+
+// addedColumns are columns added after the first release of the schema:
+// a database file made before them gets them when it is opened (CREATE
+// TABLE IF NOT EXISTS leaves its tables as they were).
+var addedColumns = []struct{ table, column, decl string }{
+	{"orders", "contact_id", "INTEGER"},
+	{"orders", "order_date", "TEXT"},
+	{"orders", "po_num", "TEXT NOT NULL DEFAULT ''"},
+	{"orders", "currency_iso", "TEXT NOT NULL DEFAULT 'USD'"},
+	{"order_lines", "price", "TEXT"},
+	{"order_lines", "description", "TEXT NOT NULL DEFAULT ''"},
 }

@@ -21,7 +21,8 @@ func packingSlipSpec() *listSpec {
 	}
 }
 
-// slipLinks are the links of a packing slip; LineItems carry a quantity.
+// slipLinks are the written links of a packing slip; LineItems carry a
+// quantity. A slip read adds links.Packages (wire.SlipReadLinks).
 var slipLinks = []string{wire.Addresses, wire.Contacts, wire.LineItems, wire.SalesOrders}
 
 // packageLinks are the links of a shipment (package).
@@ -51,20 +52,93 @@ func renderPackingSlips(t *txn, c *call, ids []int64, res *readResult) error {
 	if err != nil {
 		return err
 	}
-	var lineItems, orders, addrs []int64
+	packages, err := t.slipPackages(ids)
+	if err != nil {
+		return err
+	}
+	var parts orderParts
 	for _, id := range ids {
 		r, ok := recs[id]
 		if !ok {
 			continue
 		}
 		l := links[id]
-		r[wire.KeyLinks] = linksValue(l.value)
-		lineItems = append(lineItems, l.ids[wire.LineItems]...)
-		orders = append(orders, l.ids[wire.SalesOrders]...)
-		addrs = append(addrs, l.ids[wire.Addresses]...)
+		l.value[wire.Packages] = idLinks(packages[id])
+		r[wire.KeyLinks] = l.value
+		parts.link(l.ids)
 		res.records = append(res.records, r)
 	}
-	return t.sideloadOrderParts(res, c.acc.account, lineItems, orders, addrs)
+	if err := parts.sideload(t, res, c.acc.account, false); err != nil {
+		return err
+	}
+	var all []int64
+	for _, id := range ids {
+		all = append(all, packages[id]...)
+	}
+	return t.sideloadPackages(res, c.acc.account, all)
+}
+
+// slipPackages returns, per slip, the live shipments that link it, in id
+// order. [B.6, assumed] links.Packages of a slip read
+func (t *txn) slipPackages(slips []int64) (map[int64][]int64, error) {
+	out := map[int64][]int64{}
+	err := t.each(`SELECT l.target_id, p.id FROM record_links l JOIN packages p ON p.id = l.owner_id
+		WHERE l.resource = ? AND p.deleted = 0 AND l.target_id IN `+inIDs+` ORDER BY l.target_id, p.id`,
+		[]any{wire.PackingSlips, idList(slips)}, func(rows *sql.Rows) error {
+			var slip, pkg int64
+			if err := rows.Scan(&slip, &pkg); err != nil {
+				return err
+			}
+			out[slip] = append(out[slip], pkg)
+			return nil
+		})
+	return out, err
+}
+
+// sideloadPackages adds the shipments of ids and the carrier types they
+// link.
+func (t *txn) sideloadPackages(res *readResult, account int64, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	links, err := t.loadLinks(ids, packageLinks)
+	if err != nil {
+		return err
+	}
+	var carriers uniq
+	if err := t.each(`SELECT id, ship_date, notes, tracking_link, tracking_number, cost, delivered, deleted, created_at, updated_at
+		FROM packages WHERE id IN `+inIDs, []any{idList(ids)}, func(rows *sql.Rows) error {
+		var id int64
+		var notes, link, number, delivered, created, updated string
+		var shipDate, cost *string
+		var deleted bool
+		if err := rows.Scan(&id, &shipDate, &notes, &link, &number, &cost, &delivered, &deleted, &created, &updated); err != nil {
+			return err
+		}
+		for _, c := range links[id].ids[wire.PackageCarrierTypes] {
+			carriers.add(c)
+		}
+		res.add(wire.Packages, itoa(id), map[string]any{"id": itoa(id), "ship_date": nullable(shipDate), "notes": notes,
+			"tracking_link": link, "tracking_number": number, "cost": nullable(cost), "delivered": delivered,
+			"deleted": boolStr(deleted), "created_at": created, "updated_at": updated, wire.KeyLinks: links[id].value})
+		return nil
+	}); err != nil {
+		return err
+	}
+	if len(carriers.ids) == 0 {
+		return nil
+	}
+	return t.each(`SELECT id, name, created_at, updated_at FROM package_carrier_types WHERE account_id = ? AND id IN `+inIDs,
+		[]any{account, idList(carriers.ids)}, func(rows *sql.Rows) error {
+			var id int64
+			var name, created, updated string
+			if err := rows.Scan(&id, &name, &created, &updated); err != nil {
+				return err
+			}
+			res.add(wire.PackageCarrierTypes, itoa(id), map[string]any{"id": itoa(id), "name": name, "deleted": "0",
+				"created_at": created, "updated_at": updated, wire.KeyLinks: []any{}})
+			return nil
+		})
 }
 
 // recordLinks are the stored links of one record.

@@ -57,6 +57,10 @@ func openStore(path string) (*store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sandbox: create schema in %q: %w", path, err)
 	}
+	if err := addColumns(db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sandbox: update the tables of %q: %w", path, err)
+	}
 	conn, err := db.Conn(context.Background())
 	if err != nil {
 		db.Close()
@@ -80,6 +84,24 @@ func openStore(path string) (*store, error) {
 		return nil, fmt.Errorf("sandbox: read id sequence in %q: %w", path, err)
 	}
 	return st, nil
+}
+
+// addColumns adds to the tables of an older database file the columns
+// they lack (see addedColumns).
+func addColumns(db *sql.DB) error {
+	for _, c := range addedColumns {
+		var n int
+		if err := db.QueryRow(`SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?`, c.table, c.column).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			continue
+		}
+		if _, err := db.Exec(`ALTER TABLE ` + c.table + ` ADD COLUMN ` + c.column + ` ` + c.decl); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (st *store) close() error {
