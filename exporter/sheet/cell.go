@@ -105,13 +105,12 @@ var excelEpoch = time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC).Unix()
 // firstExcelDay is the first day Excel counts right: 1 March 1900.
 var firstExcelDay = time.Date(1900, 3, 1, 0, 0, 0, 0, time.UTC)
 
-// dateTimeLayouts are the date-times a DateTime (or Date) cell may hold.
-// A fraction of a second is read after the seconds of any of them.
-var dateTimeLayouts = []string{
-	"2006-01-02 15:04:05",
-	time.RFC3339,
-	"2006-01-02T15:04:05Z0700",
-	"2006-01-02T15:04:05",
+// dateTimeLayouts are the date-times a DateTime (or Date) cell may hold,
+// by the character between the date and the time. A fraction of a second
+// is read after the seconds of any of them.
+var dateTimeLayouts = map[byte][]string{
+	' ': {time.DateTime},
+	'T': {time.RFC3339, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05"},
 }
 
 // parseTime reads a cell of a Date or DateTime column as an Excel date
@@ -119,16 +118,9 @@ var dateTimeLayouts = []string{
 // with an offset is taken in UTC; a Date column keeps the day of a
 // date-time. ok is false when s is neither, or is before March 1900.
 func parseTime(s string, k Kind) (float64, bool) {
-	t, err := time.Parse(time.DateOnly, s)
-	if err != nil {
-		for _, layout := range dateTimeLayouts {
-			if t, err = time.Parse(layout, s); err == nil {
-				break
-			}
-		}
-		if err != nil {
-			return 0, false
-		}
+	t, ok := readTime(s)
+	if !ok {
+		return 0, false
 	}
 	t = t.UTC()
 	if t.Before(firstExcelDay) {
@@ -139,6 +131,22 @@ func parseTime(s string, k Kind) (float64, bool) {
 	}
 	secs := t.Unix() - excelEpoch
 	return float64(secs)/86400 + float64(t.Nanosecond())/86400e9, true
+}
+
+// readTime reads a date or one of dateTimeLayouts.
+func readTime(s string) (time.Time, bool) {
+	if len(s) == len(time.DateOnly) {
+		t, err := time.Parse(time.DateOnly, s)
+		return t, err == nil
+	}
+	if len(s) > len(time.DateOnly) {
+		for _, layout := range dateTimeLayouts[s[len(time.DateOnly)]] {
+			if t, err := time.Parse(layout, s); err == nil {
+				return t, true
+			}
+		}
+	}
+	return time.Time{}, false
 }
 
 // textWidth is how many characters wide s shows: its longest line, East
