@@ -11,8 +11,10 @@
 //
 // # XLSX
 //
-// Each Sheet is a worksheet, streamed through excelize's StreamWriter.
-// The header row is bold and frozen, with an autofilter over the data.
+// Each Sheet is a worksheet, streamed through excelize's StreamWriter; all
+// sheets stream at once, each holding up to 16 MiB of its XML in memory
+// and the rest in a temporary file beside the workbook (removed by Close
+// and Discard). The header row is bold and frozen, with an autofilter over the data.
 // Column widths come from the header and the first 200 rows of each sheet,
 // which are held until then (or until Close). Numbers are numbers:
 // Integer columns show whole numbers, Money columns two decimals with
@@ -21,9 +23,9 @@
 // yyyy-mm-dd and yyyy-mm-dd hh:mm:ss; a date-time with an offset
 // (2016-02-08T22:57:11+00:00) is shown in UTC, and a Date column given a
 // date-time shows its day. A cell that does not read as its column's kind
-// ("n/a" in a Money column, a number of more than 15 significant digits,
-// which Excel would round, a date before March 1900) is written as text,
-// as given: nothing is lost.
+// ("n/a" in a Money column, 2.5 in an Integer column, a number of more
+// than 15 significant digits, which Excel would round, a date before March
+// 1900) is written as text, as given: nothing is lost.
 //
 // When a column has Total set, a totals row follows the data: bold,
 // "Total" in the first Text column, and a SUM formula over the data rows
