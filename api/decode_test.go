@@ -53,7 +53,10 @@ func TestFixturesDecode(t *testing.T) {
 					len(p.Products), len(p.Attributes), len(p.AttributeOptions), len(p.PricingTiers),
 					len(p.VariantPrices), len(p.AccountAddresses), len(p.WarehouseStockLevels), len(p.ProductFiles))
 			}
-			for _, k := range []string{"Contacts", "CustomIdTypes", "VariantCustomIds"} {
+			if c := p.Contacts["246454934"]; c == nil || c.Name != "Julio @Warehouse" || c.LocalID != "1018" {
+				t.Errorf("sideloaded contact = %+v", c)
+			}
+			for _, k := range []string{"CustomIdTypes", "VariantCustomIds"} {
 				if _, ok := p.Raw[k]; !ok {
 					t.Errorf("Raw lacks %s", k)
 				}
@@ -106,6 +109,9 @@ func TestFixturesDecode(t *testing.T) {
 			}
 			if l := o.Links["Addresses"]; len(l) != 2 || l[0].Type != "billing" || l[1].Type != "shipping" {
 				t.Errorf("address links = %+v", l)
+			}
+			if c := p.ContactsOf(o.Links); len(c) != 1 || c[0].Name != "Julio @PE" {
+				t.Errorf("ContactsOf(order) = %+v", c)
 			}
 		},
 		"sale_orders_sale_order_533943058.json": func(t *testing.T, b []byte) {

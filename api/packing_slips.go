@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"iter"
+	"sort"
 
 	"lading/api/wire"
 )
@@ -62,4 +63,60 @@ func (s *PackingSlipsService) Delete(ctx context.Context, ids ...ID) (*WriteResu
 		recs[i] = PackingSlipWrite{ID: id, Delete: 1}
 	}
 	return s.Write(ctx, recs)
+}
+
+// SlipLine is a line of a packing slip: the line item and the units of it
+// the slip packs, which may be fewer than the line item's own quantity
+// (the units ordered) when an order ships on several slips.
+type SlipLine struct {
+	// Item is the sideloaded line item; when the answer did not carry it,
+	// a LineItem with only its ID.
+	Item *LineItem
+	// Quantity is the units on the slip: the link's quantity, else the
+	// line item's.
+	Quantity Flex
+	// Sideloaded reports whether the answer carried the line item.
+	Sideloaded bool
+}
+
+// SlipLines returns the lines of slip p in link order. [B.6, assumed]
+func (s *Sideloads) SlipLines(p *PackingSlip) []SlipLine {
+	links := p.Links[wire.LineItems]
+	out := make([]SlipLine, 0, len(links))
+	for _, l := range links {
+		line := SlipLine{Item: s.LineItems[l.ID], Quantity: l.Quantity, Sideloaded: true}
+		if line.Item == nil {
+			line.Item, line.Sideloaded = &LineItem{ID: l.ID}, false
+		}
+		if line.Quantity == "" {
+			line.Quantity = line.Item.Quantity
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// PackagesOf returns the shipments of slip p that are not deleted: those
+// its links.Packages names, in link order, or when it names none, the
+// sideloaded shipments that link back to it, in id order. [B.6, assumed]
+func (s *Sideloads) PackagesOf(p *PackingSlip) []*Package {
+	var out []*Package
+	for _, id := range related(p.Links, wire.Packages, s.Packages, func(k *Package) Links { return k.Links }, wire.PackingSlips, p.ID) {
+		if k := s.Packages[id]; k != nil && !k.Deleted.Bool() {
+			out = append(out, k)
+		}
+	}
+	if len(p.Links[wire.Packages]) == 0 {
+		sort.Slice(out, func(i, j int) bool { return idLess(string(out[i].ID), string(out[j].ID)) })
+	}
+	return out
+}
+
+// Carrier returns the name of the carrier a shipment links, or "" when it
+// links none or the answer did not carry it.
+func (s *Sideloads) Carrier(k *Package) string {
+	if c := s.PackageCarrierTypes[k.Links.First(wire.PackageCarrierTypes)]; c != nil {
+		return string(c.Name)
+	}
+	return ""
 }

@@ -61,8 +61,33 @@ func (a *Address) UnmarshalJSON(b []byte) error {
 	return decodeRecord(b, (*plain)(a), &a.RawRecord)
 }
 
+// Contact is a customer or supplier (resource Contacts), as sideloaded
+// with sales orders, packing slips and variants. [A.3] Email and phone,
+// when the account gives them, are in Field("email") and Field("phone").
+// [B.6, assumed]
+type Contact struct {
+	ID        ID    `json:"id"`
+	Name      Flex  `json:"name"`
+	LocalID   Flex  `json:"local_id"`
+	Notes     Flex  `json:"notes"`
+	Archived  Flex  `json:"archived"`
+	Deleted   Flex  `json:"deleted"`
+	CreatedAt Flex  `json:"created_at"`
+	UpdatedAt Flex  `json:"updated_at"`
+	Links     Links `json:"links"`
+	RawRecord
+}
+
+// UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
+func (c *Contact) UnmarshalJSON(b []byte) error {
+	type plain Contact
+	return decodeRecord(b, (*plain)(c), &c.RawRecord)
+}
+
 // LineItem is a line of an order, packing slip or fulfillment: a variant
-// and a quantity. [B.5]
+// and a quantity. [B.5] A packing slip's line items are its orders' lines
+// as sold, with their unit price; a fulfillment's have a shipped quantity.
+// [B.6, assumed]
 type LineItem struct {
 	ID              ID    `json:"id"`
 	SKU             Flex  `json:"sku"`

@@ -27,6 +27,7 @@ type Sideloads struct {
 	LineItems            map[ID]*LineItem
 	SalesOrders          map[ID]*SalesOrder
 	Addresses            map[ID]*Address
+	Contacts             map[ID]*Contact
 	PackingSlips         map[ID]*PackingSlip
 	Packages             map[ID]*Package
 	PackageCarrierTypes  map[ID]*PackageCarrierType
@@ -63,6 +64,8 @@ func (s *Sideloads) decodeSideload(name string, raw json.RawMessage) error {
 		s.SalesOrders, err = decodeIndex(raw, func(r *SalesOrder) ID { return r.ID })
 	case wire.Addresses:
 		s.Addresses, err = decodeIndex(raw, func(r *Address) ID { return r.ID })
+	case wire.Contacts:
+		s.Contacts, err = decodeIndex(raw, func(r *Contact) ID { return r.ID })
 	case wire.PackingSlips:
 		s.PackingSlips, err = decodeIndex(raw, func(r *PackingSlip) ID { return r.ID })
 	case wire.Packages:
@@ -170,4 +173,36 @@ func idLess(a, b string) bool {
 		return x < y
 	}
 	return a < b
+}
+
+// linked returns the records of m that links names under resource, in
+// link order, each once; ids m lacks are skipped.
+func linked[T any](links Links, resource string, m map[ID]*T) []*T {
+	var out []*T
+	seen := map[ID]bool{}
+	for _, id := range links.IDs(resource) {
+		if r := m[id]; r != nil && !seen[id] {
+			seen[id] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// AddressesOf returns the sideloaded addresses a record links (a slip's,
+// an order's, a fulfillment's), in link order; an address linked as both
+// billing and shipping comes once.
+func (s *Sideloads) AddressesOf(links Links) []*Address {
+	return linked(links, wire.Addresses, s.Addresses)
+}
+
+// ContactsOf returns the sideloaded contacts a record links, in link order.
+func (s *Sideloads) ContactsOf(links Links) []*Contact {
+	return linked(links, wire.Contacts, s.Contacts)
+}
+
+// SalesOrdersOf returns the sideloaded sales orders a record links, in
+// link order.
+func (s *Sideloads) SalesOrdersOf(links Links) []*SalesOrder {
+	return linked(links, wire.SalesOrders, s.SalesOrders)
 }
