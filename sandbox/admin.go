@@ -34,8 +34,9 @@ import (
 //	   "cost": "8.95", "ship_date": "2026-01-15T09:30:00+0000", "delivered": true}]}
 //
 // and 50 orders of January 2026 from the account's variants, with their
-// slips and shipments, 10 left to ship: {"token": "T", "orders": 50,
-// "seed": 7, "month": "2026-01", "unshipped": 10}.
+// slips and shipments, 10 left to ship (open fulfillments), and a
+// location for every variant that has none: {"token": "T", "orders": 50,
+// "seed": 7, "month": "2026-01", "unshipped": 10, "locations": true}.
 func (s *Server) handleAdmin(w http.ResponseWriter, r *http.Request, path string) {
 	path = strings.TrimSuffix(path, "/")
 	posts := s.adminPosts()

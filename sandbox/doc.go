@@ -23,7 +23,7 @@
 // A body names the account by "token" or "account" (its id). To try the
 // reports, import a catalog, then seed a month of orders:
 //
-//	curl -s -X POST "$B/_sandbox/seed" -d '{"token":"T","orders":50,"seed":7,"month":"2026-01"}'
+//	curl -s -X POST "$B/_sandbox/seed" -d '{"token":"T","orders":50,"seed":7,"month":"2026-01","locations":true}'
 //
 // Every response is shaped like the recorded responses of the real service:
 // meta values as strings, the resource as an array, related records

@@ -132,8 +132,10 @@ type SlipResult struct {
 // account's variants, with their packing slips and shipments, dated over
 // Month (YYYY-MM, default 2026-01). The same Seed on the same catalog
 // makes the same data. The Unshipped most recent orders (default a fifth
-// of them) get no slip yet, so their fulfillments stay open; the others
-// are shipped, their fulfillments complete.
+// of them) get no slip yet and open their fulfillments when stock allows;
+// the others are shipped and complete (history: they move no stock).
+// Locations gives every variant without a location_1 one, like B-04-2
+// (aisle, bay, shelf), for picking lists.
 type SeedSpec struct {
 	Token     string `json:"token,omitempty"`
 	AccountID string `json:"account,omitempty"`
@@ -141,6 +143,7 @@ type SeedSpec struct {
 	Seed      int64  `json:"seed,omitempty"`
 	Month     string `json:"month,omitempty"`
 	Unshipped *int   `json:"unshipped,omitempty"`
+	Locations bool   `json:"locations,omitempty"`
 }
 
 // SeedResult names what Seed made, orders in date order.

@@ -24,8 +24,10 @@ func (s *Server) CreateOrder(ctx context.Context, spec OrderSpec) (string, error
 	}
 	var id int64
 	err = s.st.do(ctx, func(t *txn) error {
-		id, err = t.createOrder(a, spec)
-		return err
+		if id, err = t.insertOrder(a, spec); err != nil {
+			return err
+		}
+		return t.tryInitialise(a.account, id)
 	})
 	if err != nil {
 		return "", fmt.Errorf("sandbox: create order: %w", err)
@@ -33,9 +35,8 @@ func (s *Server) CreateOrder(ctx context.Context, spec OrderSpec) (string, error
 	return itoa(id), nil
 }
 
-// createOrder stores the order, its address, contact and lines, and tries
-// to initialise its fulfillment.
-func (t *txn) createOrder(a access, spec OrderSpec) (int64, error) {
+// insertOrder stores a waiting order, its address, contact and lines.
+func (t *txn) insertOrder(a access, spec OrderSpec) (int64, error) {
 	if len(spec.Lines) == 0 {
 		return 0, errors.New("an order needs at least one line {sku, quantity}")
 	}
@@ -80,7 +81,7 @@ func (t *txn) createOrder(a access, spec OrderSpec) (int64, error) {
 			return 0, err
 		}
 	}
-	return id, t.tryInitialise(a.account, id)
+	return id, nil
 }
 
 // insertOrderLine stores line i of an order, priced as given or at the

@@ -24,9 +24,10 @@ const (
 // have realistic data: dates spread over a month, one to four lines an
 // order, a carrier, tracking number and link and a cost with cents per
 // shipment, a quarter of the slips shipped in two packages, a few slips
-// with notes. Orders enter as CreateOrder enters them (opening their
-// fulfillments when stock allows); a shipped order's fulfillment is then
-// shipped in full. The same seed on the same catalog makes the same data.
+// with notes. Shipped orders are history: complete, with no fulfillment,
+// their stock gone before the account's levels were set. The unshipped
+// ones enter as CreateOrder enters them, opening their fulfillments when
+// stock allows. The same seed on the same catalog makes the same data.
 func (s *Server) Seed(ctx context.Context, spec SeedSpec) (SeedResult, error) {
 	a, err := s.resolveAccount(ctx, spec.Token, spec.AccountID)
 	if err != nil {
@@ -37,6 +38,11 @@ func (s *Server) Seed(ctx context.Context, spec SeedSpec) (SeedResult, error) {
 		return SeedResult{}, fmt.Errorf("sandbox: seed: %w", err)
 	}
 	err = s.st.do(ctx, func(t *txn) error {
+		if spec.Locations {
+			if err := t.assignLocations(a.account); err != nil {
+				return err
+			}
+		}
 		if err := sd.loadVariants(t); err != nil {
 			return err
 		}
@@ -116,6 +122,32 @@ func (sd *seeder) loadVariants(t *txn) error {
 	return err
 }
 
+// assignLocations gives the account's live variants that are not bundles
+// and have no location_1 one, in id order (a product's variants side by
+// side): aisles A, B, ... of 8 bays of 5 shelves, like "B-04-2".
+func (t *txn) assignLocations(account int64) error {
+	var ids []int64
+	if err := t.each(`SELECT id FROM variants WHERE account_id = ? AND deleted = 0 AND bundle = 0 AND location_1 = '' ORDER BY id`,
+		[]any{account}, func(rows *sql.Rows) error {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			ids = append(ids, id)
+			return nil
+		}); err != nil {
+		return err
+	}
+	for i, id := range ids {
+		aisle := string(rune('A' + i/40%26))
+		loc := fmt.Sprintf("%s-%02d-%d", aisle, i/5%8+1, i%5+1)
+		if _, err := t.exec(`UPDATE variants SET location_1 = ?, updated_at = ? WHERE id = ?`, loc, t.now, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // seedPrice is a variant's selling price for seeded orders.
 func seedPrice(sku string, cost, price sql.NullString) string {
 	if price.Valid && price.String != "" {
@@ -143,15 +175,17 @@ func (sd *seeder) run(t *txn) error {
 	}
 	slices.SortFunc(dates, func(x, y time.Time) int { return x.Compare(y) })
 	for i, date := range dates {
-		order, err := t.createOrder(sd.a, sd.order(i, date))
+		order, err := t.insertOrder(sd.a, sd.order(i, date))
 		if err != nil {
 			return err
 		}
 		sd.out.Orders = append(sd.out.Orders, itoa(order))
 		if i >= sd.orders-sd.unshipped {
-			continue
+			err = t.tryInitialise(sd.a.account, order)
+		} else {
+			err = sd.ship(t, order, date)
 		}
-		if err := sd.ship(t, order, date); err != nil {
+		if err != nil {
 			return err
 		}
 	}
@@ -187,8 +221,9 @@ func (sd *seeder) order(i int, date time.Time) OrderSpec {
 var slipNotes = []string{"Leave at the door", "Fragile: glass inside", "Gift: no prices on the slip", "Call before delivery"}
 
 // ship packs the order on one slip a few hours to two days after it came,
-// in one package or (a quarter of the time) two, and ships its
-// fulfillment.
+// in one package or (a quarter of the time) two, and completes it. It is
+// history: its stock left before the account's stock levels were set, so
+// it opens no fulfillment and moves no stock.
 func (sd *seeder) ship(t *txn, order int64, date time.Time) error {
 	slipDate := date.Add(time.Duration(2+sd.rng.IntN(46)) * time.Hour)
 	spec := SlipSpec{Order: itoa(order), Date: slipDate.Format(time.RFC3339)}
@@ -208,12 +243,8 @@ func (sd *seeder) ship(t *txn, order int64, date time.Time) error {
 	}
 	sd.out.Slips = append(sd.out.Slips, res.ID)
 	sd.out.Packages = append(sd.out.Packages, res.Packages...)
-	first := spec.Packages[0]
-	at, err := normalizeTime(first.ShipDate, "ship_date")
-	if err != nil {
-		return err
-	}
-	return t.shipOrder(sd.a.account, order, at, first)
+	_, err = t.exec(`UPDATE orders SET state = 'complete' WHERE id = ?`, order)
+	return err
 }
 
 // pkg is a shipment leaving up to a day after the slip, with a carrier's

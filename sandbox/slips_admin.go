@@ -207,32 +207,3 @@ func (t *txn) insertLink(owner int64, resource string, target int64, qty any, po
 		owner, resource, target, qty, position)
 	return err
 }
-
-// shipOrder ships what is left of the order's open fulfillment as one
-// shipment, which completes it. An order still waiting for stock is
-// marked complete without moving stock, so that it never opens.
-func (t *txn) shipOrder(account, order int64, at string, p PackageSpec) error {
-	var f, warehouse int64
-	found, err := t.row(`SELECT id, warehouse_id FROM fulfillments WHERE order_id = ? AND account_id = ? AND complete = 0 AND deleted = 0`,
-		[]any{order, account}, &f, &warehouse)
-	if err != nil {
-		return err
-	}
-	if !found {
-		_, err := t.exec(`UPDATE orders SET state = 'complete', updated_at = ? WHERE id = ? AND state = ?`, t.now, order, orderWaiting)
-		return err
-	}
-	sid := t.newID()
-	if _, err := t.exec(`INSERT INTO shipments(id, account_id, fulfillment_id, shipped_at, tracking_number, tracking_link, carrier, created_at)
-		VALUES(?,?,?,?,?,?,?,?)`, sid, account, f, at, p.TrackingNumber, p.TrackingLink, p.Carrier, t.now); err != nil {
-		return err
-	}
-	if _, err := t.exec(`INSERT INTO shipment_lines(shipment_id, line_item_id, quantity)
-		SELECT ?, id, quantity - shipped_quantity FROM line_items WHERE fulfillment_id = ? AND shipped_quantity < quantity`, sid, f); err != nil {
-		return err
-	}
-	if _, err := t.exec(`UPDATE line_items SET shipped_quantity = quantity WHERE fulfillment_id = ?`, f); err != nil {
-		return err
-	}
-	return t.completeFulfillment(account, f, warehouse)
-}

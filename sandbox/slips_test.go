@@ -261,7 +261,33 @@ func TestSeed(t *testing.T) {
 	if n := e.openFulfillments().meta()["total"]; n != "6" {
 		t.Errorf("%v open fulfillments, want the 6 unshipped orders", n)
 	}
+	// Shipped orders are history: stock is only committed to the open ones.
+	for _, sku := range []string{"TEE-S", "TEE-M", "MUG", "CAP"} {
+		if v, _ := e.variantBySKU(sku); v["stock"] != "1000" {
+			t.Errorf("%s stock %v after seeding, want 1000 (history moves no stock)", sku, v["stock"])
+		}
+	}
 	checkSeededSlips(t, r)
+}
+
+// With locations, every stocked variant without one gets an aisle, bay
+// and shelf; a variant's own location and bundles are left alone.
+func TestSeedLocations(t *testing.T) {
+	e := seedEnv(t)
+	if _, err := e.srv.CreateBundle(context.Background(), BundleSpec{Token: e.token, SKU: "CAP", Components: []OrderLine{{SKU: "MUG", Quantity: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.srv.Seed(context.Background(), SeedSpec{Token: e.token, Orders: 1, Locations: true}); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{}
+	for _, sku := range []string{"TEE-S", "TEE-M", "MUG", "CAP"} {
+		v, _ := e.variantBySKU(sku)
+		got[sku] = v["location_1"]
+	}
+	if want := map[string]any{"TEE-S": "A-01", "TEE-M": "A-02", "MUG": "A-01-1", "CAP": ""}; !reflect.DeepEqual(got, want) {
+		t.Errorf("locations %v, want %v", got, want)
+	}
 }
 
 // checkSeededSlips checks that seeded slips look real: dated in the
