@@ -129,24 +129,34 @@ func Inert(s string) string {
 	if s == "" {
 		return s
 	}
-	switch s[0] {
-	case '=', '+', '-', '@', '\t', '\r':
+	if formulaStart(strings.TrimLeft(s, "'")) {
+		// Quotes before such text get one more, so that Revive gives the
+		// text back whole.
 		return "'" + s
 	}
 	return s
 }
 
+// formulaStart reports whether a spreadsheet would take s for a formula.
+func formulaStart(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return true
+	}
+	return false
+}
+
 // Revive gives back the text Inert neutralised: a single quote followed by
-// = + - @, a tab or a carriage return is dropped. CSV readers call it on
+// = + - @, a tab or a carriage return (after any number of quotes) is
+// dropped. CSV readers call it on
 // every cell, so that a file lading wrote imports back as the original
 // text (a name "=HYPERLINK(...)" exported as "'=HYPERLINK(...)" is the same
 // name again). A cell that truly begins with such a quote loses it.
 func Revive(s string) string {
-	if len(s) < 2 || s[0] != '\'' {
-		return s
-	}
-	switch s[1] {
-	case '=', '+', '-', '@', '\t', '\r':
+	if len(s) >= 2 && s[0] == '\'' && formulaStart(strings.TrimLeft(s, "'")) {
 		return s[1:]
 	}
 	return s

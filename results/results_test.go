@@ -203,7 +203,7 @@ func TestCSVFormulasAreInert(t *testing.T) {
 
 // Revive undoes Inert, and leaves other text alone.
 func TestReviveUndoesInert(t *testing.T) {
-	for _, s := range []string{`=HYPERLINK("http://x","y")`, "+1", "-x", "@SUM(A1)", "\tx", "\rx", "plain", "", "'", "'plain", "12", "'quoted'"} {
+	for _, s := range []string{`=HYPERLINK("http://x","y")`, "+1", "-x", "@SUM(A1)", "\tx", "\rx", "plain", "", "'", "'plain", "12", "'quoted'", "'=x", "''=x", "'@"} {
 		if got := Revive(Inert(s)); got != s {
 			t.Errorf("Revive(Inert(%q)) = %q", s, got)
 		}

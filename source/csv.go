@@ -168,6 +168,9 @@ func (s *csvSource) readHeader(headerRow int) error {
 		if err := s.badCell(rec, line); err != nil {
 			return err
 		}
+		for i, c := range rec {
+			rec[i] = results.Revive(c)
+		}
 		s.header = headerCells(rec)
 		if len(s.header) == 0 {
 			continue
