@@ -14,8 +14,10 @@ import (
 // resources are the exports written through a layout (products, whose
 // columns depend on the pricing tiers, have their own).
 var resources = map[string]resource{
-	Tags:     {wire: wire.ProductTags, entities: []entity{tagEntity}, rows: tagRows},
-	Variants: {wire: wire.Variants, entities: []entity{variantEntity}, rows: variantRows},
+	Tags:         {wire: wire.ProductTags, entities: []entity{tagEntity}, rows: tagRows},
+	Variants:     {wire: wire.Variants, entities: []entity{variantEntity}, rows: variantRows},
+	PackingSlips: {wire: wire.PackingSlips, entities: slipEntities, rows: slipRows},
+	Fulfillments: {wire: wire.Fulfillments, entities: fulfillmentEntities, rows: fulfillmentRows},
 }
 
 var tagEntity = entity{name: "tags", fields: []field{

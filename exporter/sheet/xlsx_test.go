@@ -1,17 +1,15 @@
 package sheet
 
 import (
-	"archive/zip"
-	"fmt"
-	"io"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/xuri/excelize/v2"
+
+	"lading/exporter/sheet/sheettest"
 )
 
 // The workbook of the report, read back with excelize and compared cell
@@ -25,153 +23,7 @@ func TestXLSXGolden(t *testing.T) {
 
 	path := filepath.Join(t.TempDir(), "report.xlsx")
 	writeReport(t, path, Options{Title: "Packing slips, January 2026"})
-	golden(t, "report.xlsx.txt", []byte(dumpBook(t, path)))
-}
-
-// dumpBook describes the workbook at path, a line per fact.
-func dumpBook(t *testing.T, path string) string {
-	t.Helper()
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var b strings.Builder
-	props, err := f.GetDocProps()
-	if err != nil {
-		t.Fatal(err)
-	}
-	fmt.Fprintf(&b, "title %q creator %q created %s modified %s\n", props.Title, props.Creator, props.Created, props.Modified)
-	for _, dn := range f.GetDefinedName() {
-		fmt.Fprintf(&b, "defined name %s scope %q refers to %s\n", dn.Name, dn.Scope, dn.RefersTo)
-	}
-	filters := autoFilters(t, path)
-	for i, name := range f.GetSheetList() {
-		fmt.Fprintf(&b, "\nsheet %q\n", name)
-		panes, err := f.GetPanes(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(&b, "panes freeze %v x %d y %d top left %s active %s\n",
-			panes.Freeze, panes.XSplit, panes.YSplit, panes.TopLeftCell, panes.ActivePane)
-		fmt.Fprintf(&b, "autofilter %s\n", filters[fmt.Sprintf("xl/worksheets/sheet%d.xml", i+1)])
-		dumpSheet(t, &b, f, name)
-	}
-	return b.String()
-}
-
-func dumpSheet(t *testing.T, b *strings.Builder, f *excelize.File, name string) {
-	t.Helper()
-	rows, err := f.GetRows(name, excelize.Options{RawCellValue: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cols := 0
-	for _, r := range rows {
-		cols = max(cols, len(r))
-	}
-	var widths []string
-	for c := 1; c <= cols; c++ {
-		col, _ := excelize.ColumnNumberToName(c)
-		w, err := f.GetColWidth(name, col)
-		if err != nil {
-			t.Fatal(err)
-		}
-		widths = append(widths, col+"="+strconv.FormatFloat(w, 'f', -1, 64))
-	}
-	fmt.Fprintf(b, "widths %s\n", strings.Join(widths, " "))
-	for r, row := range rows {
-		for c, raw := range row {
-			ref, _ := excelize.CoordinatesToCellName(c+1, r+1)
-			if line := dumpCell(t, f, name, ref, raw); line != "" {
-				b.WriteString(line + "\n")
-			}
-		}
-	}
-}
-
-// dumpCell describes a cell: its type (text, number, or date: a number
-// with a date format), raw value, shown value, format, bold, formula.
-func dumpCell(t *testing.T, f *excelize.File, sheet, ref, raw string) string {
-	t.Helper()
-	formula, err := f.GetCellFormula(sheet, ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if raw == "" && formula == "" {
-		return ""
-	}
-	typ, err := f.GetCellType(sheet, ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	shown, err := f.GetCellValue(sheet, ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := f.GetCellStyle(sheet, ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	style, err := f.GetStyle(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	format := numberFormat(style)
-	kind := map[excelize.CellType]string{excelize.CellTypeInlineString: "text", excelize.CellTypeUnset: "number"}[typ]
-	if kind == "" {
-		kind = fmt.Sprintf("type %d", typ)
-	}
-	if kind == "number" && strings.Contains(format, "yy") {
-		kind = "date"
-	}
-	line := fmt.Sprintf("%s %s %q shown %q format %q", ref, kind, raw, shown, format)
-	if style.Font != nil && style.Font.Bold {
-		line += " bold"
-	}
-	if formula != "" {
-		line += " formula " + formula
-	}
-	return line
-}
-
-func numberFormat(s *excelize.Style) string {
-	if s.CustomNumFmt != nil {
-		return *s.CustomNumFmt
-	}
-	return map[int]string{0: "General", 1: "0", 4: "#,##0.00"}[s.NumFmt]
-}
-
-// autoFilters reads the autofilter element of each worksheet part of the
-// file: excelize has no getter for it.
-func autoFilters(t *testing.T, path string) map[string]string {
-	t.Helper()
-	z, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer z.Close()
-	re := regexp.MustCompile(`<autoFilter ref="([^"]*)"`)
-	found := map[string]string{}
-	for _, zf := range z.File {
-		if !strings.HasPrefix(zf.Name, "xl/worksheets/sheet") {
-			continue
-		}
-		rc, err := zf.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		found[zf.Name] = "none"
-		if m := re.FindSubmatch(data); m != nil {
-			found[zf.Name] = string(m[1])
-		}
-	}
-	return found
+	golden(t, "report.xlsx.txt", []byte(sheettest.Dump(t, path)))
 }
 
 // Past the rows held to measure the widths, a sheet streams: every row
@@ -330,7 +182,7 @@ func TestXLSXNoRows(t *testing.T) {
 	if len(rows) != 1 || rows[0][0] != "Slip" {
 		t.Errorf("rows %q, want the header alone", rows)
 	}
-	if got := autoFilters(t, path)["xl/worksheets/sheet1.xml"]; got != "$A$1:$H$1" {
+	if got := sheettest.AutoFilters(t, path)["xl/worksheets/sheet1.xml"]; got != "$A$1:$H$1" {
 		t.Errorf("autofilter %s, want $A$1:$H$1", got)
 	}
 }

@@ -1,0 +1,164 @@
+// Package sheettest reads back the workbooks exports write, for golden
+// tests: a line per fact that matters to a person opening the file (each
+// cell's type, raw and shown value, number format, bold and formula; each
+// sheet's frozen pane, autofilter and column widths; the properties).
+package sheettest
+
+import (
+	"archive/zip"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// Dump describes the workbook at path, a line per fact.
+func Dump(t testing.TB, path string) string {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var b strings.Builder
+	props, err := f.GetDocProps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&b, "title %q creator %q created %s modified %s\n", props.Title, props.Creator, props.Created, props.Modified)
+	for _, dn := range f.GetDefinedName() {
+		fmt.Fprintf(&b, "defined name %s scope %q refers to %s\n", dn.Name, dn.Scope, dn.RefersTo)
+	}
+	filters := AutoFilters(t, path)
+	for i, name := range f.GetSheetList() {
+		fmt.Fprintf(&b, "\nsheet %q\n", name)
+		panes, err := f.GetPanes(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "panes freeze %v x %d y %d top left %s active %s\n",
+			panes.Freeze, panes.XSplit, panes.YSplit, panes.TopLeftCell, panes.ActivePane)
+		fmt.Fprintf(&b, "autofilter %s\n", filters[fmt.Sprintf("xl/worksheets/sheet%d.xml", i+1)])
+		dumpSheet(t, &b, f, name)
+	}
+	return b.String()
+}
+
+func dumpSheet(t testing.TB, b *strings.Builder, f *excelize.File, name string) {
+	t.Helper()
+	rows, err := f.GetRows(name, excelize.Options{RawCellValue: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := 0
+	for _, r := range rows {
+		cols = max(cols, len(r))
+	}
+	var widths []string
+	for c := 1; c <= cols; c++ {
+		col, _ := excelize.ColumnNumberToName(c)
+		w, err := f.GetColWidth(name, col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		widths = append(widths, col+"="+strconv.FormatFloat(w, 'f', -1, 64))
+	}
+	fmt.Fprintf(b, "widths %s\n", strings.Join(widths, " "))
+	for r, row := range rows {
+		for c, raw := range row {
+			ref, _ := excelize.CoordinatesToCellName(c+1, r+1)
+			if line := dumpCell(t, f, name, ref, raw); line != "" {
+				b.WriteString(line + "\n")
+			}
+		}
+	}
+}
+
+// dumpCell describes a cell: its type (text, number, or date: a number
+// with a date format), raw value, shown value, format, bold, formula.
+func dumpCell(t testing.TB, f *excelize.File, sheet, ref, raw string) string {
+	t.Helper()
+	formula, err := f.GetCellFormula(sheet, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw == "" && formula == "" {
+		return ""
+	}
+	typ, err := f.GetCellType(sheet, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, err := f.GetCellValue(sheet, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := f.GetCellStyle(sheet, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	style, err := f.GetStyle(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	format := numberFormat(style)
+	kind := map[excelize.CellType]string{excelize.CellTypeInlineString: "text", excelize.CellTypeUnset: "number"}[typ]
+	if kind == "" {
+		kind = fmt.Sprintf("type %d", typ)
+	}
+	if kind == "number" && strings.Contains(format, "yy") {
+		kind = "date"
+	}
+	line := fmt.Sprintf("%s %s %q shown %q format %q", ref, kind, raw, shown, format)
+	if style.Font != nil && style.Font.Bold {
+		line += " bold"
+	}
+	if formula != "" {
+		line += " formula " + formula
+	}
+	return line
+}
+
+func numberFormat(s *excelize.Style) string {
+	if s.CustomNumFmt != nil {
+		return *s.CustomNumFmt
+	}
+	return map[int]string{0: "General", 1: "0", 4: "#,##0.00"}[s.NumFmt]
+}
+
+// AutoFilters reads the autofilter element of each worksheet part of the
+// file: excelize has no getter for it.
+func AutoFilters(t testing.TB, path string) map[string]string {
+	t.Helper()
+	z, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	re := regexp.MustCompile(`<autoFilter ref="([^"]*)"`)
+	found := map[string]string{}
+	for _, zf := range z.File {
+		if !strings.HasPrefix(zf.Name, "xl/worksheets/sheet") {
+			continue
+		}
+		rc, err := zf.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		found[zf.Name] = "none"
+		if m := re.FindSubmatch(data); m != nil {
+			found[zf.Name] = string(m[1])
+		}
+	}
+	return found
+}
+
