@@ -161,4 +161,3 @@ func AutoFilters(t testing.TB, path string) map[string]string {
 	}
 	return found
 }
-
