@@ -2,12 +2,13 @@ package sheet
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"lading/exporter/sheet/sheettest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -16,42 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run the test with -update to write it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from what was written (run with -update to accept it):\n%s",
-			path, lineDiff(string(want), string(got)))
-	}
-}
-
-// lineDiff lists the lines that differ between want and got, at most 20.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	shown := 0
-	for i := range max(len(w), len(g)) {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl && shown < 20 {
-			fmt.Fprintf(&b, "line %d:\n  want %q\n  got  %q\n", i+1, wl, gl)
-			shown++
-		}
-	}
-	return b.String()
+	sheettest.Golden(t, filepath.Join("testdata", name), got, *update)
 }
 
 // The report of the golden files: the sheets of an accounting export, with
