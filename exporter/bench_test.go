@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,7 +34,12 @@ import (
 //	go test -run '^$' -bench Export -benchtime 3x ./exporter
 //
 // variants-xlsx, variants-csv, products-xlsx and products-csv run Export
-// with an unpaced client; bare-streamwriter writes the variants export's
+// with an unpaced client. The in-process sandbox shares the 2 cores, and
+// builds its pages one at a time: variants-xlsx-replayed and
+// variants-csv-replayed are the same exports against the sandbox's
+// answers, recorded once (untimed) into files and served from them, which
+// measures lading's own work, the HTTP exchange included, without the
+// sandbox's. bare-streamwriter writes the variants export's
 // cells with excelize's StreamWriter alone, as its documentation shows
 // (a bold header, then SetRow per row, Flush, SaveAs): the rows are taken
 // once, untimed, from a CSV export of the variants into memory, and the
@@ -61,6 +68,11 @@ type benchAccount struct {
 	url      string
 	variants int
 	products int
+	// replay serves the sandbox's recorded answers, through rs at
+	// replayURL.
+	replay    *replay
+	rs        *httptest.Server
+	replayURL string
 }
 
 var benchShared struct {
@@ -77,7 +89,7 @@ func seededBench(b *testing.B) *benchAccount {
 	dir := sourcetest.BenchDir(b)
 	benchShared.once.Do(func() {
 		start := time.Now()
-		benchShared.acct, benchShared.err = newBenchAccount(filepath.Join(dir, "export-sandbox.db"), rows)
+		benchShared.acct, benchShared.err = newBenchAccount(filepath.Join(dir, "export-sandbox.db"), dir, rows)
 		b.Logf("seeded %d variants in %v", rows, time.Since(start).Round(time.Millisecond))
 	})
 	switch {
@@ -89,10 +101,11 @@ func seededBench(b *testing.B) *benchAccount {
 	return benchShared.acct
 }
 
-// newBenchAccount starts a sandbox on the file db ("" keeps it in memory)
-// and seeds it with variants variants. The process's shared account is
-// never closed; others are, with close.
-func newBenchAccount(db string, variants int) (*benchAccount, error) {
+// newBenchAccount starts a sandbox on the file db ("" keeps it in memory),
+// with its replay recording into replayDir, and seeds it with variants
+// variants. The process's shared account is never closed; others are,
+// with close.
+func newBenchAccount(db, replayDir string, variants int) (*benchAccount, error) {
 	srv, err := sandbox.New(sandbox.Options{DBPath: db})
 	if err != nil {
 		return nil, err
@@ -100,6 +113,9 @@ func newBenchAccount(db string, variants int) (*benchAccount, error) {
 	hs := httptest.NewServer(srv)
 	a := &benchAccount{srv: srv, hs: hs, url: hs.URL + "/api2", variants: variants,
 		products: (variants + benchPerProduct - 1) / benchPerProduct}
+	a.replay = &replay{next: srv, dir: replayDir}
+	a.rs = httptest.NewServer(a.replay)
+	a.replayURL = a.rs.URL + "/api2"
 	if _, err := srv.RegisterToken("tok"); err == nil {
 		err = a.seed()
 	}
@@ -111,14 +127,18 @@ func newBenchAccount(db string, variants int) (*benchAccount, error) {
 }
 
 func (a *benchAccount) close() {
+	a.rs.Close()
 	a.hs.Close()
 	a.srv.Close()
 }
 
 // client is a client of the account, unpaced: the benchmarks measure
 // lading and the sandbox, not the pacing.
-func (a *benchAccount) client(tb testing.TB) *api.Client {
-	c, err := api.NewClient(a.url, "tok", api.WithRate(1e6, 1000))
+func (a *benchAccount) client(tb testing.TB) *api.Client { return a.clientOf(tb, a.url) }
+
+// clientOf is an unpaced client of the account at url.
+func (a *benchAccount) clientOf(tb testing.TB, url string) *api.Client {
+	c, err := api.NewClient(url, "tok", api.WithRate(1e6, 1000))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -183,18 +203,35 @@ type exportRun struct {
 	resource, ext string
 	rows          int
 	maxRequests   int64
+	// replayed runs against the recorded answers (benchAccount.replay).
+	replayed bool
 }
 
-// exportRuns are the exports of a seeded account.
-func (a *benchAccount) exportRuns() []exportRun {
+// name is the sub-benchmark's name.
+func (r exportRun) name() string {
+	n := r.resource + "-" + r.ext
+	if r.replayed {
+		n += "-replayed"
+	}
+	return n
+}
+
+// exportRuns are the exports of a seeded account: variants and products,
+// to XLSX and CSV, and with replayed the variants' against the recorded
+// answers.
+func (a *benchAccount) exportRuns(replayed bool) []exportRun {
 	var runs []exportRun
 	for _, res := range []string{Variants, Products} {
 		records := a.variants
 		if res == Products {
 			records = a.products
 		}
-		for _, ext := range []string{"xlsx", "csv"} {
-			runs = append(runs, exportRun{resource: res, ext: ext, rows: a.variants, maxRequests: pagesFor(records)})
+		for _, again := range []bool{false, true} {
+			for _, ext := range []string{"xlsx", "csv"} {
+				if !again || replayed && res == Variants {
+					runs = append(runs, exportRun{resource: res, ext: ext, rows: a.variants, maxRequests: pagesFor(records), replayed: again})
+				}
+			}
 		}
 	}
 	return runs
@@ -221,8 +258,8 @@ func (a *benchAccount) export(tb testing.TB, c *api.Client, dir string, r export
 
 func BenchmarkExport(b *testing.B) {
 	rows := sourcetest.BenchRows(b)
-	for _, r := range (&benchAccount{variants: rows, products: (rows + benchPerProduct - 1) / benchPerProduct}).exportRuns() {
-		b.Run(r.resource+"-"+r.ext, func(b *testing.B) { benchExport(b, r) })
+	for _, r := range (&benchAccount{variants: rows, products: (rows + benchPerProduct - 1) / benchPerProduct}).exportRuns(true) {
+		b.Run(r.name(), func(b *testing.B) { benchExport(b, r) })
 	}
 	b.Run("bare-streamwriter", benchBareStreamWriter)
 }
@@ -232,6 +269,10 @@ func BenchmarkExport(b *testing.B) {
 func benchExport(b *testing.B, r exportRun) {
 	a := seededBench(b)
 	c, dir := a.client(b), b.TempDir()
+	if r.replayed {
+		c = a.clientOf(b, a.replayURL)
+		a.export(b, c, dir, r) // records the answers
+	}
 	b.ReportAllocs()
 	rss := sourcetest.StartPeakRSS()
 	var requests, pages int64
@@ -452,7 +493,7 @@ const testVariants = 2000
 
 func newTestAccount(t *testing.T) *benchAccount {
 	t.Helper()
-	a, err := newBenchAccount("", testVariants)
+	a, err := newBenchAccount("", t.TempDir(), testVariants)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,19 +501,52 @@ func newTestAccount(t *testing.T) *benchAccount {
 	return a
 }
 
+// TestExportRequestBound: each export sends one request a page, no more
+// than the bound; a replayed export (twice: recording, then from the
+// files) writes the file the sandbox's export writes.
 func TestExportRequestBound(t *testing.T) {
 	a := newTestAccount(t)
-	c, dir := a.client(t), t.TempDir()
 	want := map[string]int64{Variants: 8, Products: 1} // 2,000 ÷ 250; 20 products
-	for _, r := range a.exportRuns() {
-		if r.maxRequests != want[r.resource] {
-			t.Fatalf("export of %s: bound %d requests, want %d", r.resource, r.maxRequests, want[r.resource])
-		}
-		sum := a.export(t, c, dir, r) // fails beyond the bound
-		if sum.Requests != r.maxRequests || int64(sum.Pages) != r.maxRequests {
-			t.Errorf("export of %s to %s: %d requests, %d pages; want %d of each", r.resource, r.ext, sum.Requests, sum.Pages, r.maxRequests)
-		}
+	for _, r := range a.exportRuns(true) {
+		t.Run(r.name(), func(t *testing.T) {
+			if r.maxRequests != want[r.resource] {
+				t.Fatalf("bound %d requests, want %d", r.maxRequests, want[r.resource])
+			}
+			c, dir := a.client(t), t.TempDir()
+			passes := 1
+			if r.replayed {
+				c, passes = a.clientOf(t, a.replayURL), 2
+			}
+			for range passes {
+				sum := a.export(t, c, dir, r) // fails beyond the bound
+				if sum.Requests != r.maxRequests || int64(sum.Pages) != r.maxRequests {
+					t.Errorf("%d requests, %d pages; want %d of each", sum.Requests, sum.Pages, r.maxRequests)
+				}
+			}
+			if r.replayed && r.ext == "csv" {
+				direct := a.export(t, a.client(t), t.TempDir(), exportRun{resource: r.resource, ext: r.ext, rows: r.rows, maxRequests: r.maxRequests})
+				if !sameFile(t, direct.Files[0], filepath.Join(dir, r.resource+"."+r.ext)) {
+					t.Error("the replayed export differs from the sandbox's")
+				}
+			}
+		})
 	}
+	if a.replay.n.Load() != want[Variants] {
+		t.Errorf("the replay recorded %d answers; want one per page, %d", a.replay.n.Load(), want[Variants])
+	}
+}
+
+func sameFile(t *testing.T, a, b string) bool {
+	t.Helper()
+	da, err := os.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := os.ReadFile(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(da) > 0 && string(da) == string(db)
 }
 
 // TestBareStreamWriterCells: the bare loop writes the cells the variants
@@ -548,4 +622,72 @@ func readCells(t *testing.T, path string) [][]xcell {
 		}
 	}
 	return out
+}
+
+// replay serves each request the answer next gave it the first time:
+// recorded into a file of dir, and served from the file after.
+type replay struct {
+	next http.Handler
+	dir  string
+	n    atomic.Int64
+	mu   sync.Mutex
+	seen map[string]recorded
+}
+
+// recorded is an answer kept in a file.
+type recorded struct {
+	header http.Header
+	file   string
+}
+
+func (rp *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	key := r.URL.RequestURI() + "\n" + string(body)
+	rp.mu.Lock()
+	rec, ok := rp.seen[key]
+	rp.mu.Unlock()
+	if !ok {
+		rp.record(w, r, body, key)
+		return
+	}
+	f, err := os.Open(rec.file)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	defer f.Close()
+	for k, v := range rec.header {
+		w.Header()[k] = v
+	}
+	io.Copy(w, f)
+}
+
+// record has next answer r and passes the answer on, keeping it when it
+// is a success.
+func (rp *replay) record(w http.ResponseWriter, r *http.Request, body []byte, key string) {
+	rr := httptest.NewRecorder()
+	r.Body = io.NopCloser(strings.NewReader(string(body)))
+	rp.next.ServeHTTP(rr, r)
+	if rr.Code == http.StatusOK {
+		file := filepath.Join(rp.dir, fmt.Sprintf("replay-%d.json", rp.n.Add(1)))
+		if err := os.WriteFile(file, rr.Body.Bytes(), 0o600); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		rp.mu.Lock()
+		if rp.seen == nil {
+			rp.seen = map[string]recorded{}
+		}
+		rp.seen[key] = recorded{header: rr.Header().Clone(), file: file}
+		rp.mu.Unlock()
+	}
+	for k, v := range rr.Header() {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rr.Code)
+	w.Write(rr.Body.Bytes())
 }
