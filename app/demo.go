@@ -15,6 +15,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/exporter"
 	"lading/importer"
 	"lading/mapping"
 	"lading/samples"
@@ -27,12 +28,14 @@ import (
 func demoCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
-		Usage: "try lading end to end on a built-in sandbox: import the sample catalog, re-import it, change a price, push stock levels",
+		Usage: "try lading end to end on a built-in sandbox: import the sample catalog, re-import it, change a price, push stock levels, export",
 		Description: "Starts an in-memory sandbox on a free loopback port, writes the sample catalog (CSV and XLSX)\n" +
 			"to --out, imports it, imports it again (nothing to write), then imports a copy with one price\n" +
 			"changed (one variant updated). Then it writes a stock file of the catalog's SKUs and quantities,\n" +
 			"pushes it (every level sent: none was pushed before), and pushes a copy in which 3 quantities\n" +
-			"changed (3 levels sent, the rest unchanged). Results files, the plan and the stock files land in --out.",
+			"changed (3 levels sent, the rest unchanged). Last it seeds a month of orders with packing slips and\n" +
+			"shipments, and exports the catalog (the import layout) and the packing slips report (XLSX).\n" +
+			"Results files, the plan, the stock files and the exports land in --out.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Value: "demo-out", Usage: "directory for the sample files, results and state"},
 		},
@@ -56,7 +59,7 @@ func runDemo(c *cli.Context) error {
 	}
 	ctx, cancel := context.WithCancel(c.Context)
 	defer cancel()
-	base, token, stop, err := startDemoSandbox(ctx)
+	srv, base, token, stop, err := startDemoSandbox(ctx)
 	if err != nil {
 		return err
 	}
@@ -92,6 +95,9 @@ func runDemo(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := d.exports(c.Context, srv, token); err != nil {
+		return err
+	}
 	fmt.Fprintf(env.Stdout, "What next:\n"+
 		"  - open %s/*.results.csv: one line per input row, with the ids the service gave\n"+
 		"    (the first import read the variants' ids back, as --read-ids does, for the stock pushes)\n"+
@@ -100,6 +106,8 @@ func runDemo(c *cli.Context) error {
 		"    then push stock levels:        go run . --token demo-token stock push --template stock %s\n"+
 		"  - preview without writing:       add --dry-run (and --plan plan.json to an import)\n"+
 		"  - your own layout:               go run . mapping init yourfile.csv\n"+
+		"  - export with conditions:        go run . --token demo-token export packing-slips --template accounting-slips \\\n"+
+		"                                     --where \"packing_slip_date >= 2026-01-15\" -o slips.xlsx\n"+
 		"  - built-in templates:            go run . templates list\n", out, csvPath, stockPath)
 	return nil
 }
@@ -107,15 +115,15 @@ func runDemo(c *cli.Context) error {
 // startDemoSandbox serves an in-memory sandbox on a free loopback port
 // until stop is called (which waits for it to shut down), with a token
 // registered.
-func startDemoSandbox(ctx context.Context) (base, token string, stop func(), err error) {
-	srv, err := sandbox.New(sandbox.Options{})
+func startDemoSandbox(ctx context.Context) (srv *sandbox.Server, base, token string, stop func(), err error) {
+	srv, err = sandbox.New(sandbox.Options{})
 	if err != nil {
-		return "", "", nil, err
+		return nil, "", "", nil, err
 	}
 	token = randomToken()
 	if _, err := srv.RegisterToken(token); err != nil {
 		srv.Close()
-		return "", "", nil, err
+		return nil, "", "", nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	ready := make(chan string, 1)
@@ -128,7 +136,7 @@ func startDemoSandbox(ctx context.Context) (base, token string, stop func(), err
 	case err := <-served:
 		cancel()
 		srv.Close()
-		return "", "", nil, err
+		return nil, "", "", nil, err
 	}
 	// Stop serving, and wait for it, before closing the store.
 	stop = func() {
@@ -136,7 +144,7 @@ func startDemoSandbox(ctx context.Context) (base, token string, stop func(), err
 		<-served
 		srv.Close()
 	}
-	return base, token, stop, nil
+	return srv, base, token, stop, nil
 }
 
 // imports imports the sample catalog from CSV (reading the variants' ids
@@ -363,4 +371,37 @@ func writeCSV(path string, recs [][]string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// exports seeds the account with a month of orders, packing slips and
+// shipments (the sandbox's admin seed), then exports the catalog in the
+// import layout and the accountants' report of the slips.
+func (d *demo) exports(ctx context.Context, srv *sandbox.Server, token string) error {
+	seeded, err := srv.Seed(ctx, sandbox.SeedSpec{Token: token, Orders: 12, Seed: 1})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(d.w, "6. export: the catalog in the import layout, and the packing slips report (the sandbox seeded %d orders, %d slips, %d shipments)\n",
+		len(seeded.Orders), len(seeded.Slips), len(seeded.Packages))
+	slips, err := templates.Get("accounting-slips")
+	if err != nil {
+		return err
+	}
+	report, err := exporter.ParseReport("accounting-slips", slips)
+	if err != nil {
+		return err
+	}
+	for _, o := range []exporter.Options{
+		{Resource: exporter.Products, Output: filepath.Join(d.out, "catalog-export.csv")},
+		{Resource: exporter.PackingSlips, Report: report, Output: filepath.Join(d.out, "slips-report.xlsx")},
+	} {
+		o.Client = d.client
+		sum, err := exporter.Export(ctx, o)
+		if err != nil {
+			return err
+		}
+		printExport(d.w, sum)
+	}
+	fmt.Fprintln(d.w)
+	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/xuri/excelize/v2"
 )
 
 // readRecords reads a CSV file the demo wrote, keyed by the value of the
@@ -143,4 +145,32 @@ func countPositive(ns []int64) int {
 		}
 	}
 	return n
+}
+
+// The demo ends with the catalog in the import layout and the packing
+// slips report, both named in its output.
+func TestDemoExports(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, err := run(t, "demo", "--out", dir)
+	if err != nil {
+		t.Fatalf("demo: %v\n%s\n%s", err, out, errOut)
+	}
+	catalog, slips := filepath.Join(dir, "catalog-export.csv"), filepath.Join(dir, "slips-report.xlsx")
+	for _, want := range []string{"6. export", "file:     " + catalog, "file:     " + slips} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out)
+		}
+	}
+	hdr, byKey := readRecords(t, catalog, "sku")
+	if hdr[0] != "product_key" || len(byKey) != 26 {
+		t.Errorf("catalog export: header %q, %d SKUs; want the import layout and the 26 SKUs", hdr, len(byKey))
+	}
+	book, err := excelize.OpenFile(slips)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer book.Close()
+	if got := book.GetSheetList(); !slices.Equal(got, []string{"Slips", "Line items", "Shipments"}) {
+		t.Errorf("slips report sheets %q", got)
+	}
 }
