@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# bench-export.sh: the whole `lading export` command on 100,000 variants of
+# an unthrottled sandbox, to XLSX and to CSV: wall time, rows/s, peak RSS
+# (GNU time -v) and requests (from the --json summary, against the bound
+# ceil(records / 250)), beside a bare excelize StreamWriter loop writing the
+# same cells (scripts/barexlsx, given the CSV export). Not part of CI.
+#
+#   scripts/bench-export.sh                 # 100,000 variants (1,000 products x 100 variants)
+#   PRODUCTS=100 scripts/bench-export.sh    # 10,000 variants
+#   PORT=8799 scripts/bench-export.sh       # another port for the sandbox
+#
+# Steps: builds lading and barexlsx into a temporary directory; starts
+# `lading sandbox --db` there; seeds the account with `lading import` of a
+# generated catalog (generic layout: SKU-000000 ..., a Size option, UPC,
+# weight, cost, opening stock, two tags a product, prices in two tiers);
+# then measures `lading export variants` and `lading export products`, to
+# .xlsx and .csv, and barexlsx writing the variants CSV export to XLSX.
+# barexlsx reads the CSV as it writes, so its time includes a CSV read.
+# The sandbox is another process: its work is not in lading's figures, but
+# it shares the machine's cores. Needs go, awk and GNU time (/usr/bin/time).
+set -euo pipefail
+
+PRODUCTS=${PRODUCTS:-1000}
+VARIANTS=100
+PORT=${PORT:-8796}
+TOKEN=bench-token
+source "$(dirname "$0")/lib.sh"
+
+[[ -x /usr/bin/time ]] || fail "GNU time is needed at /usr/bin/time (apt-get install time)"
+
+ROWS=$((PRODUCTS * VARIANTS))
+PAGE=250
+
+# The kinds of the variants export's columns (exporter/resources.go,
+# variantEntity), for barexlsx; it fails if their number is not the
+# export's.
+VARIANT_KINDS=integer,integer,text,text,text,text,text,text,text,number,money,money,money,number,number,number,text,number,text,integer,integer,text,datetime,datetime
+
+cd "$ROOT"
+go build -o "$WORK/lading" .
+go build -o "$WORK/barexlsx" ./scripts/barexlsx
+
+# The catalog: PRODUCTS products of 100 variants, in lading's generic
+# layout; product cells on each product's first row.
+awk -v n="$ROWS" -v per="$VARIANTS" 'BEGIN {
+	print "product_key,product_name,product_description,product_notes,tags,sku,description,weight,cost,upc,stock,option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,tier:Retail,tier:Wholesale"
+	for (i = 0; i < n; i++) {
+		p = int(i / per)
+		first = i % per == 0
+		printf "P%06d,%s,%s,,%s,SKU-%06d,,%.2f,%.2f,%.0f,%d,Size,S%d,,,,,%.2f,%.2f\n", p,
+			(first ? "Product " p : ""), (first ? "Organic cotton cut " p % 7 : ""), (first ? "bench|group-" p % 10 : ""),
+			i, 0.1 + (i % 40) / 100, 3.5 + (i % 300) / 4, 400000000000 + i * 7919, i % 250, i,
+			9.99 + i % 500, 4.5 + i % 200
+	}
+}' >"$WORK/catalog.csv"
+echo "input: $ROWS variants ($PRODUCTS products x $VARIANTS variants), $(nproc) cores"
+
+"$WORK/lading" sandbox --addr "127.0.0.1:$PORT" --token "$TOKEN" --db "$WORK/sandbox.db" >"$WORK/sandbox.log" 2>&1 &
+SANDBOX_PID=$!
+for _ in $(seq 100); do
+	grep -q "listening" "$WORK/sandbox.log" && break
+	sleep 0.1
+done
+grep -q "listening" "$WORK/sandbox.log" || { cat "$WORK/sandbox.log" >&2; fail "the sandbox did not start on port $PORT (PORT=... picks another)"; }
+
+LADING=("$WORK/lading" --base-url "http://127.0.0.1:$PORT" --token "$TOKEN" --quiet --rate 1000000 --burst 1000)
+
+# field NAME: the number NAME of the JSON summary in $WORK/out.
+field() {
+	grep -o "\"$1\": *[0-9]*" "$WORK/out" | head -1 | grep -o '[0-9]*$'
+}
+
+# measure LABEL CMD...: runs CMD under GNU time -v (its output in
+# $WORK/out) and sets RSS_MB, CPU (its user and system seconds: the
+# command's own work, without the sandbox's), and SECS, the wall time (to
+# the microsecond: time's own is to 10 ms).
+measure() {
+	local label=$1 start end
+	shift
+	start=$(date +%s%N)
+	if ! /usr/bin/time -v -o "$WORK/time" "$@" >"$WORK/out" 2>"$WORK/err"; then
+		cat "$WORK/err" "$WORK/out" >&2
+		fail "$label failed"
+	fi
+	end=$(date +%s%N)
+	SECS=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f", (b - a) / 1e9 }')
+	RSS_MB=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$WORK/time")
+	CPU=$(awk -F': ' '/(User|System) time \(seconds\)/ { s += $2 } END { printf "%.2f", s }' "$WORK/time")
+}
+
+# row LABEL [REQUESTS BOUND]: prints the last measure's figures.
+row() {
+	awk -v l="$1" -v s="$SECS" -v n="$ROWS" -v m="$RSS_MB" -v c="$CPU" -v q="${2:--}" -v b="${3:--}" \
+		'BEGIN { printf "%-18s %8.3f s %10s rows/s %6d MB peak RSS %7.2f s CPU %6s requests (bound %s)\n", l, s, (s > 0 ? sprintf("%.0f", n / s) : "-"), m, c, q, b }'
+}
+
+measure "seeding" "${LADING[@]}" import --template generic --state "$WORK/state.db" --json \
+	--results "$WORK/import.results.csv" "$WORK/catalog.csv"
+row "seed (import)" "$(field requests)"
+
+# export RESOURCE EXT RECORDS: measures lading export RESOURCE to a .EXT
+# file and checks its rows and requests; sets SECS_RESOURCE_EXT.
+export_one() {
+	local res=$1 ext=$2 bound=$((($3 + PAGE - 1) / PAGE))
+	measure "export $res $ext" "${LADING[@]}" export "$res" -o "$WORK/$res.$ext" --json
+	local rows requests
+	rows=$(field rows) requests=$(field requests)
+	row "$res $ext" "$requests" "$bound"
+	[[ $rows -eq $ROWS ]] || fail "the $res export to $ext wrote $rows rows, want $ROWS"
+	[[ $requests -le $bound ]] || fail "the $res export to $ext sent $requests requests, more than ceil($3 / $PAGE) = $bound"
+	printf -v "SECS_${res}_$ext" %s "$SECS"
+	printf -v "RSS_${res}_$ext" %s "$RSS_MB"
+	printf -v "CPU_${res}_$ext" %s "$CPU"
+}
+export_one variants xlsx "$ROWS"
+export_one variants csv "$ROWS"
+export_one products xlsx "$PRODUCTS"
+export_one products csv "$PRODUCTS"
+
+measure "bare StreamWriter" "$WORK/barexlsx" -kinds "$VARIANT_KINDS" "$WORK/variants.csv" "$WORK/bare.xlsx"
+[[ $(cat "$WORK/out") -eq $ROWS ]] || fail "barexlsx wrote $(cat "$WORK/out") rows, want $ROWS"
+row "bare StreamWriter"
+BARE=$SECS BARE_CPU=$CPU
+echo "file sizes: variants.xlsx $(($(stat -c %s "$WORK/variants.xlsx") / 1024)) kB, bare.xlsx $(($(stat -c %s "$WORK/bare.xlsx") / 1024)) kB"
+for run in variants_xlsx variants_csv products_xlsx products_csv; do
+	s=SECS_$run m=RSS_$run c=CPU_$run
+	awk -v l="${run/_/ }" -v a="${!s}" -v b="$BARE" -v m="${!m}" -v c="${!c}" -v bc="$BARE_CPU" 'BEGIN {
+		printf "%-18s %.2fx the bare loop'"'"'s speed (goal: 0.8x or more), %d MB peak RSS (goal: 150 MB or less), %.1fx its CPU\n",
+			l, b / a, m, (bc > 0 ? c / bc : 0) }'
+done
