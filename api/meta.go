@@ -1,7 +1,7 @@
 package api
 
 import (
-	"encoding/json"
+	json "github.com/goccy/go-json"
 	"fmt"
 
 	"lading/api/wire"

@@ -1,7 +1,7 @@
 package api
 
 import (
-	"encoding/json"
+	json "github.com/goccy/go-json"
 )
 
 // RawRecord keeps the JSON a read record was decoded from, so that fields
