@@ -155,6 +155,32 @@ func catalogKind(name string) sheet.Kind {
 	return sheet.Text
 }
 
+// pageVariants is about how many variants a page of products should
+// carry: a page of 250 products of 100 variants each is 40 MB of JSON,
+// and a few such pages read ahead would take half a gigabyte.
+const pageVariants = 1000
+
+// catalogPageSize is the page size of the products listing that keeps a
+// page near pageVariants variants, from a first page of probeProducts
+// products (one read more; none when the listing fits in it).
+func catalogPageSize(ctx context.Context, c *api.Client, lo *api.ListOptions) (int, error) {
+	probe := *lo
+	probe.PageSize, probe.MaxPages = probeProducts, 1
+	for p, err := range c.Products.ListPages(ctx, &probe) {
+		if err != nil {
+			return 0, err
+		}
+		if len(p.Products) == 0 || p.Meta.Total <= probeProducts {
+			return wire.MaxPageSize, nil
+		}
+		perProduct := max(1, len(p.Variants)/len(p.Products))
+		return min(wire.MaxPageSize, max(1, pageVariants/perProduct)), nil
+	}
+	return wire.MaxPageSize, nil
+}
+
+const probeProducts = 10
+
 // catalogReport turns a report template for products (one sheet of rows
 // "catalog") into the columns it chooses.
 func catalogReport(o Options) (Options, error) {
@@ -194,6 +220,9 @@ func exportCatalog(ctx context.Context, o Options) (*Summary, error) {
 	}
 	defer sp.close()
 	sum := &Summary{}
+	if lo.PageSize, err = catalogPageSize(ctx, o.Client, lo); err != nil {
+		return nil, err
+	}
 	sum.Pages, err = readPages(ctx, o.Client.Products.ListPages, lo, func(p *api.ProductPage) api.Meta { return p.Meta }, o.Concurrency,
 		func(p *api.ProductPage) error {
 			sum.Records += len(p.Products)
