@@ -2,8 +2,8 @@ package api
 
 import (
 	"bytes"
-	json "github.com/goccy/go-json"
 	"fmt"
+	json "github.com/goccy/go-json"
 )
 
 // Link is one related record in a read record's `links`. Entries may carry

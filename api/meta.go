@@ -1,8 +1,8 @@
 package api
 
 import (
-	json "github.com/goccy/go-json"
 	"fmt"
+	json "github.com/goccy/go-json"
 
 	"lading/api/wire"
 )

@@ -2,8 +2,8 @@ package api
 
 import (
 	"bytes"
-	json "github.com/goccy/go-json"
 	"fmt"
+	json "github.com/goccy/go-json"
 	"sort"
 	"strconv"
 

@@ -116,7 +116,8 @@ func newBenchAccount(db, replayDir string, variants int) (*benchAccount, error) 
 	a.replay = &replay{next: srv, dir: replayDir}
 	a.rs = httptest.NewServer(a.replay)
 	a.replayURL = a.rs.URL + "/api2"
-	if _, err := srv.RegisterToken("tok"); err == nil {
+	_, err = srv.RegisterToken("tok")
+	if err == nil {
 		err = a.seed()
 	}
 	if err != nil {

@@ -187,15 +187,6 @@ func idLinks(ids []int64) []any {
 	return out
 }
 
-// linksValue renders a links object; an empty one serialises as [] like
-// the service does. [A.3]
-func linksValue(l map[string]any) any {
-	if len(l) == 0 {
-		return []any{}
-	}
-	return l
-}
-
 // nullable renders a NULL column as JSON null.
 func nullable(s *string) any {
 	if s == nil {
