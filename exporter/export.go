@@ -162,21 +162,22 @@ const pageVariants = 1000
 
 // catalogPageSize is the page size of the products listing that keeps a
 // page near pageVariants variants, from a first page of probeProducts
-// products (one read more; none when the listing fits in it).
-func catalogPageSize(ctx context.Context, c *api.Client, lo *api.ListOptions) (int, error) {
+// products. When that page holds the whole listing it is returned too,
+// and is all there is to read.
+func catalogPageSize(ctx context.Context, c *api.Client, lo *api.ListOptions) (int, *api.ProductPage, error) {
 	probe := *lo
 	probe.PageSize, probe.MaxPages = probeProducts, 1
 	for p, err := range c.Products.ListPages(ctx, &probe) {
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
-		if len(p.Products) == 0 || p.Meta.Total <= probeProducts {
-			return wire.MaxPageSize, nil
+		if len(p.Products) == 0 || !p.Meta.HasMore() {
+			return probeProducts, p, nil
 		}
 		perProduct := max(1, len(p.Variants)/len(p.Products))
-		return min(wire.MaxPageSize, max(1, pageVariants/perProduct)), nil
+		return min(wire.MaxPageSize, max(1, pageVariants/perProduct)), nil, nil
 	}
-	return wire.MaxPageSize, nil
+	return wire.MaxPageSize, nil, nil
 }
 
 const probeProducts = 10
@@ -220,15 +221,20 @@ func exportCatalog(ctx context.Context, o Options) (*Summary, error) {
 	}
 	defer sp.close()
 	sum := &Summary{}
-	if lo.PageSize, err = catalogPageSize(ctx, o.Client, lo); err != nil {
-		return nil, err
+	page := func(p *api.ProductPage) error {
+		sum.Records += len(p.Products)
+		o.Progress.Reading(sum.Records)
+		return catalogRows(p, sp.add)
 	}
-	sum.Pages, err = readPages(ctx, o.Client.Products.ListPages, lo, func(p *api.ProductPage) api.Meta { return p.Meta }, o.Concurrency,
-		func(p *api.ProductPage) error {
-			sum.Records += len(p.Products)
-			o.Progress.Reading(sum.Records)
-			return catalogRows(p, sp.add)
-		})
+	size, whole, err := catalogPageSize(ctx, o.Client, lo)
+	switch {
+	case err != nil:
+	case whole != nil:
+		sum.Pages, err = 1, page(whole)
+	default:
+		lo.PageSize = size
+		sum.Pages, err = readPages(ctx, o.Client.Products.ListPages, lo, func(p *api.ProductPage) api.Meta { return p.Meta }, o.Concurrency, page)
+	}
 	if err != nil {
 		return nil, err
 	}
