@@ -293,7 +293,7 @@ func (t *txn) listing(table, base string, account int64, q *listQuery) (ids []in
 	where += q.where
 	args := append([]any{account}, q.args...)
 	countQ := "SELECT COUNT(*) FROM " + table + where
-	if err := t.st.conn.QueryRowContext(t.ctx, countQ, args...).Scan(&total); err != nil {
+	if err := t.conn.QueryRowContext(t.ctx, countQ, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("sandbox: %q: %w", countQ, err)
 	}
 	if total == 0 {

@@ -331,7 +331,7 @@ func (s *Server) decodeBody(r *http.Request, rt *route, c *call) *apiError {
 
 func (s *Server) serveRead(w http.ResponseWriter, rt *route, c *call) {
 	var res *readResult
-	err := s.st.do(c.r.Context(), func(t *txn) error {
+	err := s.st.read(c.r.Context(), func(t *txn) error {
 		var err error
 		res, err = rt.read(t, c)
 		return err

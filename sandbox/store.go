@@ -23,17 +23,34 @@ const timeLayout = "2006-01-02T15:04:05+00:00"
 
 var memDBSeq atomic.Int64
 
-// store is the SQLite database behind a Server. All access is serialised
-// by mu: the sandbox favours exact, simple semantics over parallel reads.
+// store is the SQLite database behind a Server. Writes are serialised by
+// mu on one connection. A database in a file (WAL) also serves reads on a
+// few read-only connections of their own, so that the pages of a listing
+// read concurrently are served concurrently, each from a committed
+// snapshot; an in-memory database serves reads like writes.
 type store struct {
 	mu sync.Mutex
 	db *sql.DB
-	// conn is the one connection every statement runs on; transactions
-	// are plain BEGIN/COMMIT on it so prepared statements stay valid.
+	// conn is the one connection every write runs on; transactions are
+	// plain BEGIN/COMMIT on it so prepared statements stay valid.
 	conn   *sql.Conn
 	stmts  map[string]*sql.Stmt
 	nextID int64
+	// readDB and readers serve reads (nil for an in-memory database);
+	// closed is set once close has taken the readers back.
+	readDB  *sql.DB
+	readers chan *readConn
+	closed  atomic.Bool
 }
+
+// readConn is a read-only connection with its own prepared statements.
+type readConn struct {
+	conn  *sql.Conn
+	stmts map[string]*sql.Stmt
+}
+
+// readConns is how many reads a file-backed store serves at once.
+const readConns = 4
 
 // openStore opens (and if needed creates) the database at path, or a
 // private in-memory database when path is "".
@@ -67,6 +84,13 @@ func openStore(path string) (*store, error) {
 		return nil, fmt.Errorf("sandbox: connect to %q: %w", path, err)
 	}
 	st := &store{db: db, conn: conn, stmts: map[string]*sql.Stmt{}, nextID: firstID}
+	if path != "" {
+		if err := st.openReaders(dsn); err != nil {
+			conn.Close()
+			db.Close()
+			return nil, fmt.Errorf("sandbox: open read connections to %q: %w", path, err)
+		}
+	}
 	var v string
 	switch err := conn.QueryRowContext(context.Background(), `SELECT v FROM meta WHERE k='next_id'`).Scan(&v); err {
 	case nil:
@@ -84,6 +108,28 @@ func openStore(path string) (*store, error) {
 		return nil, fmt.Errorf("sandbox: read id sequence in %q: %w", path, err)
 	}
 	return st, nil
+}
+
+// openReaders opens the read-only connections of a file-backed store.
+func (st *store) openReaders(dsn string) error {
+	rdb, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	if err != nil {
+		return err
+	}
+	rdb.SetMaxOpenConns(readConns)
+	rdb.SetMaxIdleConns(readConns)
+	rdb.SetConnMaxLifetime(0)
+	rdb.SetConnMaxIdleTime(0)
+	st.readDB, st.readers = rdb, make(chan *readConn, readConns)
+	for range readConns {
+		c, err := rdb.Conn(context.Background())
+		if err != nil {
+			rdb.Close()
+			return err
+		}
+		st.readers <- &readConn{conn: c, stmts: map[string]*sql.Stmt{}}
+	}
+	return nil
 }
 
 // addColumns adds to the tables of an older database file the columns
@@ -111,6 +157,16 @@ func (st *store) close() error {
 		s.Close()
 	}
 	st.stmts = map[string]*sql.Stmt{}
+	if st.readers != nil && !st.closed.Swap(true) {
+		for range readConns {
+			rc := <-st.readers
+			for _, s := range rc.stmts {
+				s.Close()
+			}
+			rc.conn.Close()
+		}
+		st.readDB.Close()
+	}
 	st.conn.Close()
 	return st.db.Close()
 }
@@ -120,7 +176,11 @@ type txn struct {
 	st  *store
 	ctx context.Context
 	now string
-	ids bool // the id sequence moved
+	// conn and stmts are the connection the transaction runs on and its
+	// prepared statements: the store's own, or a reader's.
+	conn  *sql.Conn
+	stmts map[string]*sql.Stmt
+	ids   bool // the id sequence moved
 	// stockChanged asks for waiting orders to be checked again.
 	stockChanged bool
 	// levelsSet counts the ReconcileInventory entries applied so far by
@@ -140,7 +200,7 @@ func (st *store) do(ctx context.Context, fn func(t *txn) error) error {
 		return fmt.Errorf("sandbox: begin transaction: %w", err)
 	}
 	rollback := func() { st.conn.ExecContext(bg, "ROLLBACK") }
-	t := &txn{st: st, ctx: bg, now: time.Now().UTC().Format(timeLayout)}
+	t := &txn{st: st, ctx: bg, now: time.Now().UTC().Format(timeLayout), conn: st.conn, stmts: st.stmts}
 	if err := fn(t); err != nil {
 		rollback()
 		return err
@@ -159,6 +219,35 @@ func (st *store) do(ctx context.Context, fn func(t *txn) error) error {
 	return nil
 }
 
+// read runs fn, which only reads, in a read transaction: on a reader of a
+// file-backed store, concurrently with other reads and with the writes
+// (it sees what was committed when it began), else like do.
+func (st *store) read(ctx context.Context, fn func(t *txn) error) error {
+	if st.readers == nil {
+		return st.do(ctx, fn)
+	}
+	if st.closed.Load() {
+		return fmt.Errorf("sandbox: the store is closed")
+	}
+	var rc *readConn
+	select {
+	case rc = <-st.readers:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { st.readers <- rc }()
+	bg := context.WithoutCancel(ctx)
+	if _, err := rc.conn.ExecContext(bg, "BEGIN"); err != nil {
+		return fmt.Errorf("sandbox: begin read: %w", err)
+	}
+	t := &txn{st: st, ctx: bg, now: time.Now().UTC().Format(timeLayout), conn: rc.conn, stmts: rc.stmts}
+	err := fn(t)
+	if _, cerr := rc.conn.ExecContext(bg, "COMMIT"); err == nil && cerr != nil {
+		err = fmt.Errorf("sandbox: end read: %w", cerr)
+	}
+	return err
+}
+
 // newID hands out the next id of the shared sequence.
 func (t *txn) newID() int64 {
 	t.ids = true
@@ -169,21 +258,21 @@ func (t *txn) newID() int64 {
 // stmt returns a prepared statement, preparing and caching it on first
 // use.
 func (t *txn) stmt(q string) (*sql.Stmt, error) {
-	s, ok := t.st.stmts[q]
+	s, ok := t.stmts[q]
 	if !ok {
 		var err error
-		s, err = t.st.conn.PrepareContext(t.ctx, q)
+		s, err = t.conn.PrepareContext(t.ctx, q)
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: prepare %q: %w", q, err)
 		}
-		t.st.stmts[q] = s
+		t.stmts[q] = s
 	}
 	return s, nil
 }
 
 // execDynamic runs SQL that is not worth a cached statement.
 func (t *txn) execDynamic(q string) error {
-	if _, err := t.st.conn.ExecContext(t.ctx, q); err != nil {
+	if _, err := t.conn.ExecContext(t.ctx, q); err != nil {
 		return fmt.Errorf("sandbox: %q: %w", q, err)
 	}
 	return nil
@@ -236,7 +325,7 @@ func (t *txn) each(q string, args []any, scan func(rows *sql.Rows) error) error 
 // queryDynamic runs SQL built per request (filters, sorts) without caching
 // a prepared statement for it.
 func (t *txn) queryDynamic(q string, args ...any) (*sql.Rows, error) {
-	rows, err := t.st.conn.QueryContext(t.ctx, q, args...)
+	rows, err := t.conn.QueryContext(t.ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %q: %w", q, err)
 	}
