@@ -56,6 +56,7 @@ func New(env Env) *cli.App {
 		importCommand(),
 		stockCommand(),
 		exportCommand(),
+		fulfillmentsCommand(),
 		templatesCommand(),
 		mappingCommand(),
 		authCommand(),

@@ -99,13 +99,24 @@ func runExport(c *cli.Context, resource string) error {
 		Output: out, BOM: c.Bool("bom"), Delimiter: delim, Concurrency: c.Int("concurrency"), Progress: prog,
 	})
 	prog.Finish()
-	var qe *exporter.QueryError
-	switch {
-	case errors.As(err, &qe), errors.Is(err, exporter.ErrColumns), errors.Is(err, exporter.ErrReport):
-		return &UsageError{Err: err}
-	case err != nil:
+	if err := exportError(err); err != nil {
 		return err
 	}
+	return printSummary(c, sum)
+}
+
+// exportError maps an export's error: a query, columns or template that
+// do not fit are usage errors.
+func exportError(err error) error {
+	var qe *exporter.QueryError
+	if errors.As(err, &qe) || errors.Is(err, exporter.ErrColumns) || errors.Is(err, exporter.ErrReport) {
+		return &UsageError{Err: err}
+	}
+	return err
+}
+
+// printSummary prints an export's summary, as JSON with --json.
+func printSummary(c *cli.Context, sum *exporter.Summary) error {
 	if c.Bool("json") {
 		return json.NewEncoder(envOf(c).Stdout).Encode(sum)
 	}

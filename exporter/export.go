@@ -43,6 +43,9 @@ type Options struct {
 	// BOM and Delimiter shape a CSV file.
 	BOM       bool
 	Delimiter rune
+	// Keep, when set, chooses the records of a fulfillments pull: those
+	// not pulled before, say.
+	Keep func(id api.ID) bool
 	// Concurrency is how many pages are read at once; 0 means 4.
 	Concurrency int
 	Progress    *progress.Progress
@@ -58,6 +61,8 @@ type Summary struct {
 	Requests  int64         `json:"requests"`
 	Throttled int64         `json:"throttled"`
 	Elapsed   time.Duration `json:"elapsed_ns"`
+	// IDs are the records a fulfillments pull wrote.
+	IDs []string `json:"ids,omitempty"`
 }
 
 // ErrColumns is returned (wrapped) when --columns names a column the

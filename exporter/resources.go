@@ -18,6 +18,7 @@ var resources = map[string]resource{
 	Variants:     {wire: wire.Variants, entities: []entity{variantEntity}, rows: variantRows},
 	PackingSlips: {wire: wire.PackingSlips, entities: slipEntities, rows: slipRows},
 	Fulfillments: {wire: wire.Fulfillments, entities: fulfillmentEntities, rows: fulfillmentRows},
+	PullLines:    {wire: wire.Fulfillments, entities: []entity{pullEntity}, rows: pullRows},
 }
 
 var tagEntity = entity{name: "tags", fields: []field{

@@ -1,0 +1,89 @@
+package exporter
+
+import (
+	"context"
+	"strconv"
+
+	"lading/api"
+	"lading/api/wire"
+	"lading/exporter/sheet"
+)
+
+// PullLines is the resource of a fulfillments pull: the open
+// fulfillments, one row per variant to ship (a bundle's line as its
+// components), in lading's order-file layout.
+const PullLines = "fulfillment-lines"
+
+var pullEntity = entity{name: "lines", fields: []field{
+	{"fulfillment_id", sheet.Integer}, {"order_id", sheet.Integer}, {"order_number", sheet.Text},
+	{"line_item_id", sheet.Integer}, {"sku", sheet.Text}, {"variant_id", sheet.Integer},
+	{"quantity", sheet.Number}, {"quantity_shipped", sheet.Number}, {"quantity_left", sheet.Number},
+	{"status", sheet.Text}, {"created_at", sheet.DateTime}, {"bundle", sheet.Text},
+	{"ship_to_name", sheet.Text}, {"ship_to_company", sheet.Text}, {"street1", sheet.Text}, {"street2", sheet.Text},
+	{"city", sheet.Text}, {"state", sheet.Text}, {"zip", sheet.Text}, {"country", sheet.Text}}}
+
+func pullRows(ctx context.Context, o Options, lo *api.ListOptions, add func(int, []string) error, sum *Summary) error {
+	var err error
+	sum.Pages, err = readPages(ctx, o.Client.Fulfillments.ListPages, lo, func(p *api.FulfillmentPage) api.Meta { return p.Meta }, o.Concurrency,
+		func(p *api.FulfillmentPage) error {
+			for _, f := range p.Fulfillments {
+				if f.Complete.Bool() || (o.Keep != nil && !o.Keep(f.ID)) {
+					continue
+				}
+				sum.Records++
+				sum.IDs = append(sum.IDs, string(f.ID))
+				if err := pullRowsOf(p, f, add); err != nil {
+					return err
+				}
+			}
+			o.Progress.Reading(sum.Records)
+			return nil
+		})
+	return err
+}
+
+// pullRowsOf gives the rows of one fulfillment.
+func pullRowsOf(p *api.FulfillmentPage, f *api.Fulfillment, add func(int, []string) error) error {
+	var orderID, orderNumber string
+	if orders := p.SalesOrdersOf(f.Links); len(orders) > 0 {
+		orderID, orderNumber = string(orders[0].ID), string(orders[0].LocalID)
+	}
+	addr := make([]string, 8)
+	if as := p.AddressesOf(f.Links); len(as) > 0 {
+		a := shippingAddress(p.Sideloads, f.Links, as[0])
+		copy(addr, []string{string(a.Contact), string(a.Company), string(a.Street1), string(a.Street2),
+			string(a.City), string(a.State), string(a.Zip), string(cmpOr(a.CountryISO, a.Country))})
+	}
+	picks, err := p.PickLines(f)
+	if err != nil {
+		return err
+	}
+	for _, pl := range picks {
+		row := append([]string{string(f.ID), orderID, orderNumber, string(pl.Line.ID), string(pl.SKU), string(pl.VariantID),
+			strconv.FormatInt(pl.Quantity, 10), strconv.FormatInt(pl.Shipped, 10), strconv.FormatInt(pl.ToPick(), 10),
+			string(f.Status), string(f.CreatedAt), string(pl.Bundle)}, addr...)
+		if err := add(0, row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// shippingAddress is the address links mark as shipping, else first.
+func shippingAddress(s api.Sideloads, links api.Links, first *api.Address) *api.Address {
+	for _, l := range links[wire.Addresses] {
+		if l.Type == "shipping" {
+			if a := s.Addresses[l.ID]; a != nil {
+				return a
+			}
+		}
+	}
+	return first
+}
+
+func cmpOr(a, b api.Flex) api.Flex {
+	if a != "" {
+		return a
+	}
+	return b
+}
