@@ -21,15 +21,7 @@ func TestCLIExport(t *testing.T) {
 	dir := t.TempDir()
 	common := []string{"--base-url", e.base, "--token", testToken, "--quiet"}
 	ctx := context.Background()
-	catalog := filepath.Join(dir, "catalog.csv")
-	b, err := os.ReadFile(filepath.Join(corpus, "good.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(catalog, b, 0o644)
-	if r := lading(ctx, append(common, "import", "--template", "generic", "--state", filepath.Join(dir, "state.db"), catalog)...); r.err != nil {
-		t.Fatalf("import: %v\n%s", r.err, r.output())
-	}
+	importGood(t, common, dir, filepath.Join(dir, "state.db"))
 	out := filepath.Join(dir, "out.csv")
 	r := lading(ctx, append(common, "export", "products", "--json", "--bom", "--delimiter", ";", "-o", out)...)
 	if r.err != nil {

@@ -21,16 +21,8 @@ func TestCLIFulfillmentsPull(t *testing.T) {
 	dir := t.TempDir()
 	common := []string{"--base-url", e.base, "--token", testToken, "--quiet"}
 	ctx := context.Background()
-	catalog := filepath.Join(dir, "catalog.csv")
-	b, err := os.ReadFile(filepath.Join(corpus, "good.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(catalog, b, 0o644)
 	st := filepath.Join(dir, "state.db")
-	if r := lading(ctx, append(common, "import", "--template", "generic", "--state", st, catalog)...); r.err != nil {
-		t.Fatalf("import: %v\n%s", r.err, r.output())
-	}
+	importGood(t, common, dir, st)
 	var levels []api.StockLevel
 	for v, err := range e.c.Variants.List(ctx, nil) {
 		if err != nil {

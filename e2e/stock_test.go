@@ -43,17 +43,7 @@ func TestCLIStockPush(t *testing.T) {
 	st := filepath.Join(dir, "state.db")
 	common := []string{"--base-url", e.base, "--token", testToken, "--quiet"}
 	ctx := context.Background()
-	catalog := filepath.Join(dir, "catalog.csv")
-	b, err := os.ReadFile(filepath.Join(corpus, "good.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(catalog, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if r := lading(ctx, append(common, "import", "--template", "generic", "--read-ids", "--state", st, catalog)...); r.err != nil {
-		t.Fatalf("import: %v\n%s", r.err, r.output())
-	}
+	importGood(t, common, dir, st, "--read-ids")
 	stock := filepath.Join(dir, "stock.csv")
 	writeCSV(t, stock, []string{"sku", "quantity"}, []string{"MUG-1", "5"}, []string{"TEE-S", "7"}, []string{"NOPE", "1"})
 	push := func(ctx context.Context, extra ...string) *run {
@@ -110,5 +100,24 @@ func TestCLIStockPush(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the scheduled push did not stop within 10 s of Ctrl-C")
+	}
+}
+
+// importGood imports a copy of the corpus's good catalog (the corpus file
+// itself must not get a results file beside it) into the env's sandbox
+// from the command line, with the state file st and extra import flags.
+func importGood(t *testing.T, common []string, dir, st string, extra ...string) {
+	t.Helper()
+	catalog := filepath.Join(dir, "catalog.csv")
+	b, err := os.ReadFile(filepath.Join(corpus, "good.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(catalog, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := append(append(append([]string{}, common...), "import", "--template", "generic", "--state", st), extra...)
+	if r := lading(context.Background(), append(args, catalog)...); r.err != nil {
+		t.Fatalf("import: %v\n%s", r.err, r.output())
 	}
 }
