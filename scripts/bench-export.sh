@@ -65,29 +65,6 @@ grep -q "listening" "$WORK/sandbox.log" || { cat "$WORK/sandbox.log" >&2; fail "
 
 LADING=("$WORK/lading" --base-url "http://127.0.0.1:$PORT" --token "$TOKEN" --quiet --rate 1000000 --burst 1000)
 
-# field NAME: the number NAME of the JSON summary in $WORK/out.
-field() {
-	grep -o "\"$1\": *[0-9]*" "$WORK/out" | head -1 | grep -o '[0-9]*$'
-}
-
-# measure LABEL CMD...: runs CMD under GNU time -v (its output in
-# $WORK/out) and sets RSS_MB, CPU (its user and system seconds: the
-# command's own work, without the sandbox's), and SECS, the wall time (to
-# the microsecond: time's own is to 10 ms).
-measure() {
-	local label=$1 start end
-	shift
-	start=$(date +%s%N)
-	if ! /usr/bin/time -v -o "$WORK/time" "$@" >"$WORK/out" 2>"$WORK/err"; then
-		cat "$WORK/err" "$WORK/out" >&2
-		fail "$label failed"
-	fi
-	end=$(date +%s%N)
-	SECS=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f", (b - a) / 1e9 }')
-	RSS_MB=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$WORK/time")
-	CPU=$(awk -F': ' '/(User|System) time \(seconds\)/ { s += $2 } END { printf "%.2f", s }' "$WORK/time")
-}
-
 # row LABEL [REQUESTS BOUND]: prints the last measure's figures.
 row() {
 	awk -v l="$1" -v s="$SECS" -v n="$ROWS" -v m="$RSS_MB" -v c="$CPU" -v q="${2:--}" -v b="${3:--}" \

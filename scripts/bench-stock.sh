@@ -68,27 +68,6 @@ grep -q "listening" "$WORK/sandbox.log" || { cat "$WORK/sandbox.log" >&2; fail "
 LADING=("$WORK/lading" --base-url "http://127.0.0.1:$PORT" --token "$TOKEN" --quiet --rate 1000 --burst 100)
 STATE=(--state "$WORK/state.db")
 
-# field NAME: the number NAME of the JSON summary in $WORK/out.
-field() {
-	grep -o "\"$1\": *[0-9]*" "$WORK/out" | head -1 | grep -o '[0-9]*$'
-}
-
-# measure LABEL CMD...: runs CMD under GNU time -v (its output in
-# $WORK/out) and sets RSS_MB, and SECS, the wall time (to the microsecond:
-# time's own is to 10 ms).
-measure() {
-	local label=$1 start end
-	shift
-	start=$(date +%s%N)
-	if ! /usr/bin/time -v -o "$WORK/time" "$@" >"$WORK/out" 2>"$WORK/err"; then
-		cat "$WORK/err" "$WORK/out" >&2
-		fail "$label failed"
-	fi
-	end=$(date +%s%N)
-	SECS=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f", (b - a) / 1e9 }')
-	RSS_MB=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$WORK/time")
-}
-
 # row LABEL [WRITES READS]: prints the last measure's figures.
 row() {
 	awk -v l="$1" -v s="$SECS" -v n="$ROWS" -v m="$RSS_MB" -v w="${2:--}" -v r="${3:--}" \

@@ -1,7 +1,7 @@
 # lib.sh: what the scripts share; source it after setting PORT and TOKEN.
 # It sets ROOT (the repository) and WORK (a temporary directory removed on
 # exit, with the sandbox the script started: SANDBOX_PID), and defines
-# fail.
+# fail, and for the bench scripts field and measure.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=$(mktemp -d)
@@ -19,4 +19,27 @@ trap cleanup EXIT
 fail() {
 	echo "FAIL: $*" >&2
 	exit 1
+}
+
+# field NAME: the number NAME of the JSON summary in $WORK/out.
+field() {
+	grep -o "\"$1\": *[0-9]*" "$WORK/out" | head -1 | grep -o '[0-9]*$'
+}
+
+# measure LABEL CMD...: runs CMD under GNU time -v (its output in
+# $WORK/out) and sets RSS_MB, CPU (its user and system seconds: the
+# command's own work, without the sandbox's), and SECS, the wall time (to
+# the microsecond: time's own is to 10 ms).
+measure() {
+	local label=$1 start end
+	shift
+	start=$(date +%s%N)
+	if ! /usr/bin/time -v -o "$WORK/time" "$@" >"$WORK/out" 2>"$WORK/err"; then
+		cat "$WORK/err" "$WORK/out" >&2
+		fail "$label failed"
+	fi
+	end=$(date +%s%N)
+	SECS=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f", (b - a) / 1e9 }')
+	RSS_MB=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$WORK/time")
+	CPU=$(awk -F': ' '/(User|System) time \(seconds\)/ { s += $2 } END { printf "%.2f", s }' "$WORK/time")
 }
