@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"lading/api"
-	"lading/api/wire"
 	"lading/exporter/sheet"
 )
 
@@ -112,15 +111,7 @@ func addressOf(s api.Sideloads, links api.Links) (who, where string) {
 	if len(addrs) == 0 {
 		return "", ""
 	}
-	a := addrs[0]
-	for _, l := range links[wire.Addresses] {
-		if l.Type == "shipping" {
-			if sa := s.Addresses[l.ID]; sa != nil {
-				a = sa
-			}
-			break
-		}
-	}
+	a := shippingAddress(s, links, addrs[0])
 	who = cmp.Or(string(a.Company), string(a.Contact))
 	var parts []string
 	for _, f := range []api.Flex{a.Street1, a.Street2, a.City, a.State, a.Zip, a.Country} {

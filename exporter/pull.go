@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"cmp"
 	"context"
 	"strconv"
 
@@ -52,7 +53,7 @@ func pullRowsOf(p *api.FulfillmentPage, f *api.Fulfillment, add func(int, []stri
 	if as := p.AddressesOf(f.Links); len(as) > 0 {
 		a := shippingAddress(p.Sideloads, f.Links, as[0])
 		copy(addr, []string{string(a.Contact), string(a.Company), string(a.Street1), string(a.Street2),
-			string(a.City), string(a.State), string(a.Zip), string(cmpOr(a.CountryISO, a.Country))})
+			string(a.City), string(a.State), string(a.Zip), string(cmp.Or(a.CountryISO, a.Country))})
 	}
 	picks, err := p.PickLines(f)
 	if err != nil {
@@ -79,11 +80,4 @@ func shippingAddress(s api.Sideloads, links api.Links, first *api.Address) *api.
 		}
 	}
 	return first
-}
-
-func cmpOr(a, b api.Flex) api.Flex {
-	if a != "" {
-		return a
-	}
-	return b
 }
