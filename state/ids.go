@@ -28,23 +28,49 @@ func (db *DB) PutIDs(ctx context.Context, scope string, kv map[string]string) er
 	if len(kv) == 0 {
 		return nil
 	}
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
-		st, err := tx.PrepareContext(ctx, `INSERT INTO ids (scope, key, id, updated_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT (scope, key) DO UPDATE SET id = excluded.id, updated_at = excluded.updated_at`)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		t := now()
-		for k, id := range kv {
-			if _, err := st.ExecContext(ctx, scope, k, id, t); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err := db.withTx(ctx, func(tx *sql.Tx) error { return putIDs(ctx, tx, scope, kv) })
 	if err != nil {
 		return fmt.Errorf("state: put ids (%s): %w", scope, err)
+	}
+	return nil
+}
+
+// ConfirmIDs records the outcome of the batch intentID and remembers kv
+// (key -> id) under scope, in one transaction: either both are on disk or
+// neither, so a crash between them cannot leave a record sent and
+// forgotten. o must not be OutcomePending.
+func (db *DB) ConfirmIDs(ctx context.Context, intentID int64, o Outcome, results []byte, scope string, kv map[string]string) error {
+	if err := checkOutcome(o); err != nil {
+		return fmt.Errorf("state: saving what happened to batch %d: %w", intentID, err)
+	}
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		if err := putIDs(ctx, tx, scope, kv); err != nil {
+			return err
+		}
+		return setOutcome(ctx, tx, intentID, o, results)
+	})
+	if err != nil {
+		return fmt.Errorf("state: saving what happened to batch %d and its ids (%s): %w", intentID, scope, err)
+	}
+	return nil
+}
+
+// putIDs upserts kv of scope in tx.
+func putIDs(ctx context.Context, tx *sql.Tx, scope string, kv map[string]string) error {
+	if len(kv) == 0 {
+		return nil
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT INTO ids (scope, key, id, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (scope, key) DO UPDATE SET id = excluded.id, updated_at = excluded.updated_at`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	t := now()
+	for k, id := range kv {
+		if _, err := st.ExecContext(ctx, scope, k, id, t); err != nil {
+			return err
+		}
 	}
 	return nil
 }

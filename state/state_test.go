@@ -553,3 +553,31 @@ func TestRunHeldUntilFinishOrClose(t *testing.T) {
 		t.Fatalf("after FinishRun: %+v %v %v", fresh, ok, err)
 	}
 }
+
+// ConfirmIDs writes the outcome and the ids together, or neither.
+func TestConfirmIDs(t *testing.T) {
+	ctx := context.Background()
+	db, p := openTemp(t)
+	run, _, err := db.StartRun(ctx, "fp", "slips push", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := db.RecordIntent(ctx, run.ID, "slips.write", []string{"S1", "S2"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.ConfirmIDs(ctx, id, OutcomePending, nil, "acct|slips", map[string]string{"S9": "9"}); err == nil {
+		t.Error("a pending outcome was accepted")
+	}
+	if err := db.ConfirmIDs(ctx, id, OutcomePartial, []byte("r"), "acct|slips", map[string]string{"S1": "11"}); err != nil {
+		t.Fatal(err)
+	}
+	db = reopen(t, db, p)
+	got, err := db.AllIDs(ctx, "acct|slips")
+	if want := map[string]string{"S1": "11"}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("ids = %v, %v; want %v", got, err, want)
+	}
+	if open, err := db.OpenIntents(ctx, run.ID); err != nil || len(open) != 0 {
+		t.Errorf("the batch is still open: %+v, %v", open, err)
+	}
+}
