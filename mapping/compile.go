@@ -233,6 +233,9 @@ func (m *Mapping) Compile(file string, header []string) (*Program, error) {
 	if m.StockOnly() {
 		return nil, m.stockOnlyError()
 	}
+	if m.ShipmentsOnly() {
+		return nil, m.shipmentsOnlyError()
+	}
 	b := newBinder(m, file, header, m.Source)
 	p := &Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source), formats: m.Source.DateFormats, by: m.Group.By, vm: vm.VM{MemoryBudget: maxItems}}
 	p.skip = b.skips(m.Skip)

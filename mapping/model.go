@@ -24,6 +24,8 @@ type Mapping struct {
 	// Stock, when set, maps rows to stock levels (CompileStock). A
 	// mapping may have a stock section and no catalog part.
 	Stock *StockSpec
+	// Shipments, when set, maps rows to shipped lines (CompileShipments).
+	Shipments *ShipmentSpec
 }
 
 // StockSpec maps the rows of a stock file (a warehouse system's inventory

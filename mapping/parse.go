@@ -107,7 +107,7 @@ func syntaxError(name string, err error) error {
 	return &Error{File: name, Msg: "YAML syntax: " + err.Error()}
 }
 
-var topKeys = []string{"source", "group", "product", "variant", "options", "tiers", "skip", "join", "tables", "stock"}
+var topKeys = []string{"source", "group", "product", "variant", "options", "tiers", "skip", "join", "tables", "stock", "shipments"}
 
 func (d *decoder) top(m *Mapping, body ast.Node) {
 	es := d.entries(body, "the mapping")
@@ -134,6 +134,8 @@ func (d *decoder) top(m *Mapping, body ast.Node) {
 			m.Tables = d.tables(e.Value)
 		case "stock":
 			m.Stock = d.stock(e)
+		case "shipments":
+			m.Shipments = d.shipments(e)
 		}
 	}
 }
@@ -557,7 +559,7 @@ func (d *decoder) validate(m *Mapping, body ast.Node) {
 	if es := d.entries(body, "the mapping"); len(es) > 0 {
 		top = nodePos(es[0].Key)
 	}
-	if m.StockOnly() {
+	if m.StockOnly() || m.ShipmentsOnly() {
 		return
 	}
 	g := &m.Group

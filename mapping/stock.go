@@ -69,13 +69,16 @@ func (d *decoder) stockValueKeys(n ast.Node, s *ValueSpec) {
 // StockOnly reports whether the mapping maps stock levels and nothing of
 // a catalog: it has a stock section and no group, product, variant,
 // options, tiers or join.
-func (m *Mapping) StockOnly() bool {
+func (m *Mapping) StockOnly() bool { return m.Stock != nil && !m.hasCatalog() }
+
+// hasCatalog reports whether the mapping maps any part of a catalog:
+// group, product, variant, options, tiers or join.
+func (m *Mapping) hasCatalog() bool {
 	g, o, v := &m.Group, &m.Options, &m.Variant
-	catalog := g.By != "" || g.Key != nil || g.Parent != nil || g.Alias != nil || g.Children != nil || g.Role != nil ||
+	return g.By != "" || g.Key != nil || g.Parent != nil || g.Alias != nil || g.Children != nil || g.Role != nil ||
 		m.Product != (ProductSpec{}) || v.SKU != nil || v.Stock != nil || len(v.Fields) > 0 ||
 		len(o.Pairs) > 0 || len(o.Columns) > 0 || o.List != nil || o.When != nil ||
 		len(m.Tiers.Columns) > 0 || m.Tiers.Prefix != "" || m.Join != nil
-	return m.Stock != nil && !catalog
 }
 
 // stockOnlyError is Compile's error for a mapping that maps stock levels
