@@ -45,13 +45,14 @@ func (d *decoder) shipments(e *ast.MappingValueNode) *ShipmentSpec {
 		case "cost":
 			kind = KindNumber
 		}
+		f, known := fields[k]
 		s := d.value(se.Value, "shipments."+k, kind)
-		if s == nil {
+		if s == nil || !known {
 			continue
 		}
 		s.Name = k
 		s.NotNegative = k == "cost"
-		*fields[k] = s
+		*f = s
 	}
 	switch {
 	case d.err != nil:
