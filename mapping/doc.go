@@ -84,7 +84,7 @@
 // grams into kilograms), date(s) (the date of s as YYYY-MM-DD, without
 // its time of day), default(s, fallback), lookup(table, key[,
 // fallback]), kv(s[, sep, assign]) ("k=v,k=v" to a map), list(s[, sep])
-// ("a|b|c" to a list) and text(x).
+// ("a|b|c" to a list), text(x), and weight and length (see Units).
 //
 // An expression runs on every row, so what it may make is bounded: shift()
 // moves a decimal point at most 30 places; a text made by a helper
@@ -96,6 +96,43 @@
 // mapping file (a Compile error when the amount is written out, like
 // shift(value, 3000000000)). expr's toJSON, toBase64, concat and flatten,
 // which can copy a text or a list many times over, are not available.
+//
+// # Units
+//
+// weight(v, unit[, to]) converts the weight v, written in unit, to the
+// unit to: kilograms (kg) unless to is given, the unit of the service's
+// variant weight. Weight units are g, kg, lb, lbs and oz, or spelt out
+// (gram, grams, kilogram, kilograms, kgs, pound, pounds, ounce, ounces).
+// length(v, unit[, to]) does the same for lengths, to centimetres (cm)
+// unless to is given; length units are mm, cm, m, in and ft (or
+// millimetre(s), centimetre(s), metre(s), their -meter spellings, inch,
+// inches, foot, feet). The service has no length field: length() serves
+// whatever field a mapping puts a length in (a description, notes).
+//
+// The unit may come from a cell or from the header. From a cell, like
+// Shopify's "Variant Weight Unit":
+//
+//	weight: {expr: 'weight(col("Variant Weight"), col("Variant Weight Unit"))'}
+//
+// From the header, with a column pattern (see Column patterns), like
+// WooCommerce's "Weight (lbs)" or "Weight (kg)":
+//
+//	weight: {column: "Weight (*)", expr: "weight(value, match)"}
+//
+// Units are matched without regard to case, spaces or a final "."
+// ("LBS", "lbs."). v is read with the source's decimal separator (a
+// number an expression computed is taken as it is); an empty v gives no
+// value, not 0. The result is a number, rounded to 6 decimal places (1
+// lb is 0.453592 kg; 145 g is 0.145 kg exactly), on which an expression
+// may go on computing. A unit the helper does not know is an error of the
+// row naming the unit and the units accepted, or an error of the mapping
+// when the unit is written out in the expression (weight(value,
+// "stone")).
+//
+// Numbers an expression computes keep at most 15 significant digits, as
+// many as a binary floating-point number holds exactly, so that
+// number(Price) + number(Impact) of 19.99 and 1.1 is 21.09, not
+// 21.089999999999996.
 //
 // # Dates
 //

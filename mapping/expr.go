@@ -27,7 +27,7 @@ type exprEnv struct {
 // helperNames are the functions this package adds to expr's builtins
 // (which already give trim, lower, upper, split, join, replace, hasPrefix,
 // ...).
-var helperNames = []string{"col", "number", "shift", "date", "default", "lookup", "kv", "list", "text"}
+var helperNames = []string{"col", "number", "shift", "date", "default", "lookup", "kv", "list", "text", "weight", "length"}
 
 // reservedNames are identifiers that never name a column.
 var reservedNames = append([]string{"R", "value", "$env", concatName}, helperNames...)
@@ -112,6 +112,18 @@ func (p *colPatcher) call(n *ast.CallNode, name string) {
 	case "shift":
 		if places, ok := argInt(n, 1); ok && (places > maxShift || places < -maxShift) {
 			p.bad = fmt.Sprintf("shift(…, %d): a shift moves the decimal point at most %d places either way (shift(value, -3) turns grams into kilograms)", places, maxShift)
+		}
+	case "weight", "length":
+		m := &weightUnits
+		if name == "length" {
+			m = &lengthUnits
+		}
+		for i := 1; i <= 2; i++ {
+			if u, ok := argString(n, i); ok {
+				if msg := m.checkUnit(u); msg != "" {
+					p.bad = msg
+				}
+			}
 		}
 	case "repeat":
 		if times, ok := argInt(n, 1); ok && times > maxText {
@@ -239,7 +251,7 @@ func scalarOf(v any) (string, error) {
 	case string:
 		return x, nil
 	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64), nil
+		return formatFloat(x), nil
 	case int:
 		return strconv.Itoa(x), nil
 	case int64:
@@ -259,6 +271,26 @@ func scalarOf(v any) (string, error) {
 		return "", fmt.Errorf("the value is a %T, not text", v)
 	}
 	return fmt.Sprint(v), nil // other numbers
+}
+
+// floatDigits is how many significant digits a computed number keeps.
+const floatDigits = 15
+
+// formatFloat writes x as a canonical decimal of at most floatDigits
+// significant digits, which every float64 holds exactly: arithmetic on
+// decimals leaves noise in the digits after them (19.99 + 1.1 is
+// 21.089999999999996 in binary floating point), and a price or a weight
+// must read 21.09.
+func formatFloat(x float64) string {
+	s := strconv.FormatFloat(x, 'f', -1, 64)
+	sig := strings.TrimLeft(strings.NewReplacer("-", "", ".", "").Replace(s), "0")
+	if len(strings.TrimRight(sig, "0")) <= floatDigits {
+		return s
+	}
+	if n, ok := ParseNumber(strconv.FormatFloat(x, 'g', floatDigits, 64), '.'); ok {
+		return n
+	}
+	return s
 }
 
 // compiledExpr is one expression bound to a header.

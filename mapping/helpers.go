@@ -82,6 +82,8 @@ func helpers(dec byte, formats, layouts []string, tables map[string]map[string]s
 		expr.Function("lookup", lookupHelper(tables), new(func(string, string) string), new(func(string, string, string) string)),
 		expr.Function("kv", kvHelper, new(func(string) map[string]string), new(func(string, string) map[string]string), new(func(string, string, string) map[string]string)),
 		expr.Function("list", listHelper, new(func(string) []string), new(func(string, string) []string)),
+		expr.Function("weight", convertHelper(&weightUnits, dec, defaultWeightUnit), new(func(any, string) float64), new(func(any, string, string) float64)),
+		expr.Function("length", convertHelper(&lengthUnits, dec, defaultLengthUnit), new(func(any, string) float64), new(func(any, string, string) float64)),
 		expr.Function("text", textHelper, new(func(any, any) string)),
 		expr.Function("string", textHelper, new(func(any, any) string)),
 		expr.Function("repeat", repeatHelper, new(func(any, string, int) string)),
