@@ -26,6 +26,9 @@ type Mapping struct {
 	Stock *StockSpec
 	// Shipments, when set, maps rows to shipped lines (CompileShipments).
 	Shipments *ShipmentSpec
+	// Slips, when set, maps rows to packing slips and their shipments
+	// (CompileSlips).
+	Slips *SlipSpec
 }
 
 // StockSpec maps the rows of a stock file (a warehouse system's inventory

@@ -107,7 +107,7 @@ func syntaxError(name string, err error) error {
 	return &Error{File: name, Msg: "YAML syntax: " + err.Error()}
 }
 
-var topKeys = []string{"source", "group", "product", "variant", "options", "tiers", "skip", "join", "tables", "stock", "shipments"}
+var topKeys = []string{"source", "group", "product", "variant", "options", "tiers", "skip", "join", "tables", "stock", "shipments", "slips"}
 
 func (d *decoder) top(m *Mapping, body ast.Node) {
 	es := d.entries(body, "the mapping")
@@ -136,6 +136,8 @@ func (d *decoder) top(m *Mapping, body ast.Node) {
 			m.Stock = d.stock(e)
 		case "shipments":
 			m.Shipments = d.shipments(e)
+		case "slips":
+			m.Slips = d.slips(e)
 		}
 	}
 }
@@ -559,7 +561,7 @@ func (d *decoder) validate(m *Mapping, body ast.Node) {
 	if es := d.entries(body, "the mapping"); len(es) > 0 {
 		top = nodePos(es[0].Key)
 	}
-	if m.StockOnly() || m.ShipmentsOnly() {
+	if m.StockOnly() || m.ShipmentsOnly() || m.SlipsOnly() {
 		return
 	}
 	g := &m.Group
