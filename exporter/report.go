@@ -43,6 +43,10 @@ type ReportSheet struct {
 type ReportColumn struct {
 	Header string `yaml:"header"`
 	Field  string `yaml:"field"`
+	// Value, given instead of Field, is the column's text in every row:
+	// value: "" is an empty column, for a layout's column the export has
+	// nothing to fill with.
+	Value *string `yaml:"value"`
 	// Format is text, integer, number, money, date or datetime; "" means
 	// the field's own.
 	Format string  `yaml:"format"`
@@ -67,8 +71,13 @@ func ParseReport(name string, data []byte) (*Report, error) {
 			return nil, fmt.Errorf("report template %s: sheet %d needs name and rows (and columns, or none for every field of the rows)", name, i+1)
 		}
 		for j, c := range s.Columns {
-			if c.Field == "" {
-				return nil, fmt.Errorf("report template %s: sheet %q, column %d has no field", name, s.Name, j+1)
+			switch {
+			case c.Field == "" && c.Value == nil:
+				return nil, fmt.Errorf("report template %s: sheet %q, column %d has no field (or value)", name, s.Name, j+1)
+			case c.Field != "" && c.Value != nil:
+				return nil, fmt.Errorf("report template %s: sheet %q, column %d has a field and a value: give one", name, s.Name, j+1)
+			case c.Value != nil && c.Header == "":
+				return nil, fmt.Errorf("report template %s: sheet %q, column %d has a value but no header", name, s.Name, j+1)
 			}
 			if _, ok := formats[c.Format]; c.Format != "" && !ok {
 				return nil, fmt.Errorf("report template %s: sheet %q, column %q: format %q; formats: text, integer, number, money, date, datetime", name, s.Name, c.Field, c.Format)
@@ -103,11 +112,13 @@ func (e entity) names() string {
 }
 
 // layoutSheet is a sheet bound to an entity: where each column's cell
-// comes from.
+// comes from, a field of the entity's rows or, where from is -1, the
+// column's value.
 type layoutSheet struct {
 	sheet  sheet.Sheet
 	entity int
 	from   []int
+	values []string
 	sort   []sortKey
 }
 
@@ -121,7 +132,11 @@ type sortKey struct {
 // sheets.
 func (r *Report) bind(resource string, ents []entity) ([]layoutSheet, error) {
 	if r.Resource != "" && r.Resource != resource {
-		return nil, fmt.Errorf("%w %s is for %s, not %s: lading export %s --template %s", ErrReport, r.Name, r.Resource, resource, r.Resource, r.Name)
+		command := "lading export " + r.Resource
+		if r.Resource == PullLines {
+			command = "lading fulfillments pull"
+		}
+		return nil, fmt.Errorf("%w %s is for %s, not %s: %s --template %s", ErrReport, r.Name, r.Resource, resource, command, r.Name)
 	}
 	var out []layoutSheet
 	for _, s := range r.Sheets {
@@ -141,7 +156,17 @@ func (r *Report) bind(resource string, ents []entity) ([]layoutSheet, error) {
 				cols = append(cols, ReportColumn{Field: f.name})
 			}
 		}
-		for _, c := range cols {
+		ls.values = make([]string, len(cols))
+		for i, c := range cols {
+			if c.Value != nil {
+				kind := sheet.Text
+				if c.Format != "" {
+					kind = formats[c.Format]
+				}
+				ls.sheet.Columns = append(ls.sheet.Columns, sheet.Column{Header: c.Header, Kind: kind, Width: c.Width, Total: c.Total})
+				ls.from, ls.values[i] = append(ls.from, -1), *c.Value
+				continue
+			}
 			fi := e.index(c.Field)
 			if fi < 0 {
 				return nil, fmt.Errorf("%w %s: sheet %q: no field %q in %s rows; fields: %s", ErrReport, r.Name, s.Name, c.Field, e.name, e.names())

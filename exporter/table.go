@@ -40,16 +40,20 @@ func (t *table) add(ent int, row []string) error {
 			t.held[i] = append(t.held[i], slices.Clone(row))
 			continue
 		}
-		if err := t.w.Row(i, t.project(row, ls.from)...); err != nil {
+		if err := t.w.Row(i, t.project(row, ls)...); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (t *table) project(row []string, from []int) []string {
+func (t *table) project(row []string, ls layoutSheet) []string {
 	t.buf = t.buf[:0]
-	for _, j := range from {
+	for i, j := range ls.from {
+		if j < 0 {
+			t.buf = append(t.buf, ls.values[i])
+			continue
+		}
 		t.buf = append(t.buf, row[j])
 	}
 	return t.buf
@@ -72,7 +76,7 @@ func (t *table) close() error {
 			return 0
 		})
 		for _, r := range rows {
-			if err := t.w.Row(i, t.project(r, ls.from)...); err != nil {
+			if err := t.w.Row(i, t.project(r, ls)...); err != nil {
 				return err
 			}
 		}
