@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -131,34 +132,41 @@ func (b *binder) fail(p Pos, format string, args ...any) {
 	b.errs = append(b.errs, &Error{File: b.m.File, Line: p.Line, Column: p.Column, Msg: fmt.Sprintf(format, args...)})
 }
 
-// column resolves a column name to its index.
-func (b *binder) column(name string, p Pos, target string) int {
-	if d, ok := b.dups[name]; ok {
-		b.fail(p, "%s: column %q appears twice in %s (columns %d and %d); rename one", target, name, b.file, d[0]+1, d[1]+1)
-		return -1
-	}
-	i, ok := b.index[name]
-	if !ok {
+// column resolves a column name, or a column pattern (see findColumn),
+// to its index; match is the text the pattern's * stands for, nil for a
+// name.
+func (b *binder) column(name string, p Pos, target string) (i int, match *string) {
+	i, m, isPattern, err := findColumn(name, b.index, b.header)
+	if err != nil {
 		hint := ""
 		if _, isNum := ParseNumber(name, '.'); isNum {
 			hint = fmt.Sprintf(" (a constant is written {value: %q})", name)
 		}
-		b.fail(p, "%s: %v%s", target, unknownColumnIn(name, b.header, b.file), hint)
-		return -1
+		b.fail(p, "%s: %v%s", target, inFile(err, b.file), hint)
+		return -1, nil
 	}
-	return i
+	if d, ok := b.dups[b.header[i]]; ok {
+		b.fail(p, "%s: column %q appears twice in %s (columns %d and %d); rename one", target, b.header[i], b.file, d[0]+1, d[1]+1)
+		return -1, nil
+	}
+	if isPattern {
+		return i, &m
+	}
+	return i, nil
 }
 
-func unknownColumnIn(name string, header []string, file string) error {
-	err := unknownColumn(name, header)
+// inFile names file in err's "in the file".
+func inFile(err error, file string) error {
 	if file == "" {
 		return err
 	}
 	return fmt.Errorf("%s", strings.Replace(err.Error(), "in the file", "in "+file, 1))
 }
 
-func (b *binder) expr(src string, p Pos, target string, extra ...expr.Option) *compiledExpr {
-	ce, err := compileExpr(src, b.index, b.header, b.opts, b.m.Tables, extra...)
+// expr compiles an expression; match, when not nil, is what `match`
+// stands for (the text the * of the value's column pattern matched).
+func (b *binder) expr(src string, p Pos, target string, match *string, extra ...expr.Option) *compiledExpr {
+	ce, err := compileExpr(src, b.index, b.header, match, b.opts, b.m.Tables, extra...)
 	if err != nil {
 		b.fail(p, "%s: %s", target, strings.Replace(err.Error(), "in the file", "in "+b.file, 1))
 		return nil
@@ -173,16 +181,21 @@ func (b *binder) value(s *ValueSpec) *valueProg {
 	}
 	v := &valueProg{spec: s, col: -1}
 	if s.Optional && s.Column != "" {
-		if _, ok := b.index[s.Column]; !ok {
-			return nil
+		var amb *ambiguousError
+		if _, _, _, err := findColumn(s.Column, b.index, b.header); err != nil && !errors.As(err, &amb) {
+			return nil // absent; a pattern matching several columns is still an error
 		}
 	}
+	var match *string
 	if s.Column != "" {
-		v.col = b.column(s.Column, s.Pos, s.Target)
+		v.col, match = b.column(s.Column, s.Pos, s.Target)
 		v.errCol = s.Column
+		if v.col >= 0 {
+			v.errCol = b.header[v.col]
+		}
 	}
-	if s.Expr != "" {
-		v.ex = b.expr(s.Expr, s.Pos, s.Target)
+	if s.Expr != "" && (s.Column == "" || v.col >= 0) { // an unknown column is reported already
+		v.ex = b.expr(s.Expr, s.Pos, s.Target, match)
 		if v.errCol == "" && v.ex != nil && len(v.ex.used) > 0 {
 			v.errCol = b.header[v.ex.used[0]]
 		}
@@ -194,7 +207,7 @@ func (b *binder) skips(rules []SkipRule) []skipProg {
 	var out []skipProg
 	for _, r := range rules {
 		sp := skipProg{src: r.When, pos: r.Pos}
-		sp.when = b.expr(r.When, r.Pos, "skip when", expr.AsBool())
+		sp.when = b.expr(r.When, r.Pos, "skip when", nil, expr.AsBool())
 		sp.reason = b.reason(r.Reason, r.Pos)
 		out = append(out, sp)
 	}
@@ -218,7 +231,8 @@ func (b *binder) reason(s string, p Pos) []reasonPart {
 			parts = append(parts, reasonPart{text: s[:i], col: -1})
 		}
 		name := s[i+1 : i+j]
-		parts = append(parts, reasonPart{col: b.column(name, p, "skip reason {"+name+"}")})
+		col, _ := b.column(name, p, "skip reason {"+name+"}")
+		parts = append(parts, reasonPart{col: col})
 		s = s[i+j+1:]
 	}
 	return parts
@@ -299,7 +313,7 @@ func (p *Program) bindVariant(b *binder) {
 	}
 	p.optList = b.value(o.List)
 	if o.When != nil {
-		p.optWhen = b.expr(o.When.Expr, o.When.Pos, "options.when", expr.AsBool())
+		p.optWhen = b.expr(o.When.Expr, o.When.Pos, "options.when", nil, expr.AsBool())
 	}
 	p.listSep, p.valuesSep, p.ignore = o.ListSeparator, o.ValuesSeparator, o.Ignore
 	if p.listSep == "" {

@@ -61,7 +61,8 @@
 //
 // A value is a column name, or a mapping of:
 //
-//	column: <header>        the cell, trimmed
+//	column: <header>        the cell, trimmed; a name with a * is a pattern
+//	                        (see Column patterns)
 //	value: <text>           a constant
 //	expr: <expression>      an expression over the row; with column, the cell
 //	                        is `value` and an empty cell skips the expression
@@ -96,6 +97,34 @@
 // mapping file (a Compile error when the amount is written out, like
 // shift(value, 3000000000)). expr's toJSON, toBase64, concat and flatten,
 // which can copy a text or a list many times over, are not available.
+//
+// # Column patterns
+//
+// Where a column's name varies from one export to another, like
+// WooCommerce's "Weight (lbs)", "Weight (kg)", "Weight (g)" or "Weight
+// (oz)" (the store's unit), a column name may hold one *, standing for any
+// text: "Weight (*)" names the one column of the file that starts with
+// "Weight (" and ends with ")". In the value's expression, match is the
+// text the * stands for ("lbs"), so that
+//
+//	weight: {column: "Weight (*)", expr: "weight(value, match)"}
+//
+// reads the weight in any unit the export has and converts it to
+// kilograms. A pattern works wherever a column is named: any value
+// (product, variant, group, join.key, options pairs and columns, tiers,
+// stock), col("EAN*") in an expression, and {Type (*)} in a skip
+// reason; match is only the * of the value's own column.
+//
+// A column whose name is exactly the text given is taken first, so
+// "Name*" still names a column called "Name*". A pattern that matches no
+// column is the error of an unknown column, listing the close matches (or,
+// with optional: true, leaves the value unmapped); one that matches two or
+// more columns is an error naming them, optional or not: write the name
+// of the one to use. match in a value whose column is no pattern is an
+// error; a column named "match" is written col("match"). The text match
+// stands for is known once the header is read, so weight(value, match)
+// over a header "Weight (stone)" is an error of the mapping, before any
+// row is read.
 //
 // # Units
 //

@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -30,12 +31,14 @@ type exprEnv struct {
 var helperNames = []string{"col", "number", "shift", "date", "default", "lookup", "kv", "list", "text", "weight", "length"}
 
 // reservedNames are identifiers that never name a column.
-var reservedNames = append([]string{"R", "value", "$env", concatName}, helperNames...)
+var reservedNames = append([]string{"R", "value", "match", "$env", concatName}, helperNames...)
 
 // colPatcher rewrites col("Name") and bare identifiers that name a column
 // into R[i], and records what it could not resolve.
 type colPatcher struct {
 	index   map[string]int
+	header  []string
+	match   *string // what `match` stands for; nil: the value's column is no pattern
 	tables  map[string]map[string]string
 	used    []int
 	unknown []string
@@ -44,6 +47,15 @@ type colPatcher struct {
 
 func (p *colPatcher) column(name string) (ast.Node, bool) {
 	i, ok := p.index[name]
+	if !ok && strings.Contains(name, "*") {
+		var err error
+		i, _, _, err = findColumn(name, p.index, p.header)
+		var amb *ambiguousError
+		if errors.As(err, &amb) {
+			p.bad = amb.msg
+		}
+		ok = err == nil
+	}
 	if !ok {
 		return nil, false
 	}
@@ -84,6 +96,10 @@ func (p *colPatcher) Visit(node *ast.Node) {
 		}
 		p.call(n, id.Value)
 	case *ast.IdentifierNode:
+		if n.Value == "match" {
+			p.matchNode(node)
+			return
+		}
 		if slices.Contains(reservedNames, n.Value) {
 			return
 		}
@@ -96,6 +112,18 @@ func (p *colPatcher) Visit(node *ast.Node) {
 			p.withEnv((*node).(*ast.CallNode))
 		}
 	}
+}
+
+// matchNode replaces `match` with the text the * of the value's column
+// pattern matched, known once the header is.
+func (p *colPatcher) matchNode(node *ast.Node) {
+	if p.match == nil {
+		p.bad = `match is the text the * of a column pattern stands for, and this value's column is no pattern; use it like {column: "Weight (*)", expr: "weight(value, match)"}, or write a column named "match" col("match")`
+		return
+	}
+	s := &ast.StringNode{Value: *p.match}
+	s.SetType(reflect.TypeFor[string]())
+	ast.Patch(node, s)
 }
 
 // mayBeText reports whether n is a text, or of a type known only when the
@@ -301,8 +329,8 @@ type compiledExpr struct {
 
 // compileExpr compiles src against the column index; the error text says
 // what is wrong without position (the caller adds the mapping position).
-func compileExpr(src string, index map[string]int, header []string, opts []expr.Option, tables map[string]map[string]string, extra ...expr.Option) (*compiledExpr, error) {
-	p := &colPatcher{index: index, tables: tables}
+func compileExpr(src string, index map[string]int, header []string, match *string, opts []expr.Option, tables map[string]map[string]string, extra ...expr.Option) (*compiledExpr, error) {
+	p := &colPatcher{index: index, header: header, match: match, tables: tables}
 	all := append([]expr.Option{expr.Env(exprEnv{}), expr.Patch(p), expr.Patch(callRetyper{})}, opts...)
 	all = append(all, extra...)
 	prog, err := expr.Compile(src, all...)
