@@ -9,34 +9,102 @@ import (
 	"lading/templates"
 )
 
+// A layoutRule recognises the layout of one template from a file's
+// header. Column names are compared trimmed and in any case. The rules
+// are tried in order and the first that fits wins, so a rule for a layout
+// whose columns another layout also has comes before that layout's.
+type layoutRule struct {
+	template string
+	all      []string // columns the header must have
+	anyOf    []string // when given, the header must also have one of these
+	// test, when set, decides instead of all and anyOf, and why says
+	// what it saw.
+	test func(header []string) bool
+	why  string
+}
+
+// layoutRules are the layouts mapping init recognises. To recognise a
+// new template's layout, add a rule naming the columns that set it apart.
+var layoutRules = []layoutRule{
+	// Catalogs.
+	{template: "shopify", all: []string{"Handle", "Option1 Value"}, anyOf: []string{"Variant SKU", "Variant Price"}},
+	{template: "woocommerce", all: []string{"Type", "SKU", "Parent"}, anyOf: []string{"Regular price", "Attribute 1 name"}},
+	{template: "generic", all: []string{"product_key", "sku"}},
+	// Stock levels.
+	{template: "shopify-inventory", all: []string{"Handle", "SKU", "Location"}, anyOf: []string{shopifyAvailable, "Available"}},
+	{template: "amazon-fba", all: []string{"sku", "fnsku", "afn-fulfillable-quantity"}},
+	{template: "stock", test: stockLayout, why: "its only columns are sku, quantity and warehouse, lading's stock layout"},
+}
+
+// Detection is the template whose layout a header has, and why.
+type Detection struct {
+	Template string
+	// Why says what in the header gave the layout away, for people:
+	// "its header has Handle, Option1 Value and Variant SKU".
+	Why string
+}
+
+// Recognise finds the template whose layout header has (see
+// layoutRules); ok is false when none fits.
+func Recognise(header []string) (d Detection, ok bool) {
+	for _, r := range layoutRules {
+		if why, ok := r.match(header); ok {
+			return Detection{Template: r.template, Why: why}, true
+		}
+	}
+	return Detection{}, false
+}
+
 // Detect names the template whose layout header has: catalogs
-// ("shopify", "woocommerce", "generic") and stock levels
+// ("shopify", "woocommerce", "generic", ...) and stock levels
 // ("shopify-inventory", "amazon-fba", and "stock" for a header of sku,
 // quantity and warehouse only, as written), or "" when none fits.
 func Detect(header []string) string {
-	has := func(names ...string) bool {
-		for _, n := range names {
-			if !slices.ContainsFunc(header, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), n) }) {
-				return false
-			}
+	d, _ := Recognise(header)
+	return d.Template
+}
+
+// match reports whether header has r's layout, and why.
+func (r layoutRule) match(header []string) (string, bool) {
+	if r.test != nil {
+		return r.why, r.test(header)
+	}
+	found := make([]string, 0, len(r.all)+1)
+	for _, name := range r.all {
+		h, ok := column(header, name)
+		if !ok {
+			return "", false
 		}
-		return true
+		found = append(found, h)
 	}
-	switch {
-	case has("Handle", "Option1 Value") && (has("Variant SKU") || has("Variant Price")):
-		return "shopify"
-	case has("Type", "SKU", "Parent") && (has("Regular price") || has("Attribute 1 name")):
-		return "woocommerce"
-	case has("product_key", "sku"):
-		return "generic"
-	case has("Handle", "SKU", "Location") && (has(shopifyAvailable) || has("Available")):
-		return "shopify-inventory"
-	case has("sku", "fnsku", "afn-fulfillable-quantity"):
-		return "amazon-fba"
-	case stockLayout(header):
-		return "stock"
+	if len(r.anyOf) > 0 {
+		i := slices.IndexFunc(r.anyOf, func(name string) bool { _, ok := column(header, name); return ok })
+		if i < 0 {
+			return "", false
+		}
+		h, _ := column(header, r.anyOf[i])
+		found = append(found, h)
 	}
-	return ""
+	return "its header has " + andList(found), true
+}
+
+// column returns the column of header called name (trimmed, any case),
+// as the header writes it.
+func column(header []string, name string) (string, bool) {
+	for _, h := range header {
+		if h = strings.TrimSpace(h); strings.EqualFold(h, name) {
+			return h, true
+		}
+	}
+	return "", false
+}
+
+// andList writes names as "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // shopifyAvailable is the quantity column of Shopify's inventory export;
@@ -78,16 +146,17 @@ func adapt(name string, text []byte, header []string) []byte {
 }
 
 // Init writes a mapping for a file with header (sourceName names it in the
-// text). For a header Detect recognises it returns the template's name and
-// text (adapted to the header where a column name varies, like
-// WooCommerce's weight unit); otherwise "" and a commented starter mapping
-// that lists every column and guesses the main targets of a catalog.
+// text). For a header Recognise recognises it returns the template's name
+// and text (adapted to the header where a column name varies, like
+// WooCommerce's weight unit), headed by a comment saying which template it
+// is and why; otherwise "" and a commented starter mapping that lists
+// every column and guesses the main targets of a catalog.
 func Init(header []string, sourceName string) (templateName string, yamlText []byte) {
-	if name := Detect(header); name != "" {
-		text, err := templates.Get(name)
+	if d, ok := Recognise(header); ok {
+		text, err := templates.Get(d.Template)
 		if err == nil {
-			head := fmt.Sprintf("# Mapping for %s, from the %q template (lading mapping init).\n", sourceName, name)
-			return name, append([]byte(head), adapt(name, text, header)...)
+			head := fmt.Sprintf("# Mapping for %s, from the %q template (lading mapping init):\n# %s.\n", sourceName, d.Template, d.Why)
+			return d.Template, append([]byte(head), adapt(d.Template, text, header)...)
 		}
 	}
 	return "", starter(header, sourceName)

@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,5 +160,35 @@ func TestInitRecognisesStockLayouts(t *testing.T) {
 				t.Errorf("the template does not fit the header: %v", err)
 			}
 		})
+	}
+}
+
+// Init says which template it chose and what in the header gave the
+// layout away, in the header's own spelling.
+func TestInitSaysWhy(t *testing.T) {
+	tests := []struct {
+		name   string
+		header []string
+		want   string
+	}{
+		{"Shopify", readHeader(t, "shopify-apparel.csv"), "its header has Handle, Option1 Value and Variant SKU"},
+		{"WooCommerce", readHeader(t, "woocommerce-sample-products.csv"), "its header has Type, SKU, Parent and Regular price"},
+		{"generic, any case and spaces", []string{" Product_Key", "SKU "}, "its header has Product_Key and SKU"},
+		{"lading's stock layout", []string{"sku", "quantity"}, "its only columns are sku, quantity and warehouse, lading's stock layout"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, ok := Recognise(tt.header)
+			if !ok || d.Why != tt.want {
+				t.Fatalf("Recognise = %+v, %v; want why %q", d, ok, tt.want)
+			}
+			_, text := Init(tt.header, "in.csv")
+			if want := fmt.Sprintf("from the %q template (lading mapping init):\n# %s.\n", d.Template, tt.want); !strings.Contains(string(text), want) {
+				t.Errorf("the mapping does not say why:\n%s", text[:min(len(text), 300)])
+			}
+		})
+	}
+	if d, ok := Recognise([]string{"Reference", "Name", "Price"}); ok {
+		t.Errorf("an unknown layout was recognised as %+v", d)
 	}
 }
