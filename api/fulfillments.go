@@ -14,12 +14,15 @@ import (
 type FulfillmentsService struct{ c *Client }
 
 // ShipmentWrite posts a shipment of line items of a fulfillment. ShippedAt
-// is ISO 8601 with a numeric offset.
+// is ISO 8601 with a numeric offset (wire.TimeLayout). Cost, a decimal
+// string, is the cost a shipment (Packages) record carries; that a posted
+// shipment takes it too is assumed [B.5].
 type ShipmentWrite struct {
 	ShippedAt      string        `json:"shipped_at"`
 	TrackingNumber string        `json:"tracking_number,omitempty"`
 	TrackingLink   string        `json:"tracking_link,omitempty"`
 	Carrier        string        `json:"carrier,omitempty"`
+	Cost           string        `json:"cost,omitempty"`
 	Links          ShipmentLinks `json:"links"`
 }
 

@@ -338,13 +338,19 @@ func applyShipment(t *txn, c *call, i int, rec record) (int64, error) {
 		return 0, fieldErr("links.LineItems", "a shipment needs links.LineItems [{\"id\", \"quantity\"}]")
 	}
 	fields := map[string]string{}
-	for _, k := range []string{"tracking_number", "tracking_link", "carrier"} {
+	for _, k := range []string{"tracking_number", "tracking_link", "carrier", "cost"} {
 		s, _, err := strField(rec, k, "")
 		if err != nil {
 			return 0, err
 		}
 		fields[k] = s
 	}
+	if c := fields["cost"]; c != "" {
+		if v, err := strconv.ParseFloat(c, 64); err != nil || v < 0 {
+			return 0, fieldErr("cost", "cost %q is not an amount of 0 or more like 8.95", c)
+		}
+	}
+	var packed []OrderLine
 	sid := t.newID()
 	if _, err := t.exec(`INSERT INTO shipments(id, account_id, fulfillment_id, shipped_at, tracking_number, tracking_link, carrier, created_at)
 		VALUES(?,?,?,?,?,?,?,?)`, sid, account, f, shippedAt, fields["tracking_number"], fields["tracking_link"], fields["carrier"], t.now); err != nil {
@@ -360,7 +366,8 @@ func applyShipment(t *txn, c *call, i int, rec record) (int64, error) {
 			return 0, fieldErr(p+"id", "%sid is required", p)
 		}
 		var qty, shipped int64
-		found, err := t.row(`SELECT quantity, shipped_quantity FROM line_items WHERE id = ? AND fulfillment_id = ?`, []any{li, f}, &qty, &shipped)
+		var sku string
+		found, err := t.row(`SELECT quantity, shipped_quantity, sku FROM line_items WHERE id = ? AND fulfillment_id = ?`, []any{li, f}, &qty, &shipped, &sku)
 		if err != nil {
 			return 0, err
 		}
@@ -387,6 +394,10 @@ func applyShipment(t *txn, c *call, i int, rec record) (int64, error) {
 		if _, err := t.exec(`INSERT INTO shipment_lines(shipment_id, line_item_id, quantity) VALUES(?,?,?)`, sid, li, n); err != nil {
 			return 0, err
 		}
+		packed = append(packed, OrderLine{SKU: sku, Quantity: n})
+	}
+	if err := t.packageOfShipment(account, f, shippedAt, fields, packed); err != nil {
+		return 0, err
 	}
 	var left int64
 	if _, err := t.row(`SELECT COUNT(*) FROM line_items WHERE fulfillment_id = ? AND shipped_quantity < quantity`, []any{f}, &left); err != nil {
@@ -399,6 +410,33 @@ func applyShipment(t *txn, c *call, i int, rec record) (int64, error) {
 	}
 	_, err = t.exec(`UPDATE fulfillments SET updated_at = ? WHERE id = ?`, t.now, f)
 	return sid, err
+}
+
+// packageOfShipment records a posted shipment as the account records one
+// its staff ship: a packing slip of the order packing the lines shipped
+// (those the order names by SKU; a bundle's components are packed on its
+// line) and a shipment (Packages) with the tracking, carrier and cost.
+// [lading, assumed] (wire.ShipmentWriteFields)
+func (t *txn) packageOfShipment(account, f int64, shippedAt string, fields map[string]string, lines []OrderLine) error {
+	var order int64
+	if _, err := t.row(`SELECT order_id FROM fulfillments WHERE id = ?`, []any{f}, &order); err != nil {
+		return err
+	}
+	var onOrder []OrderLine
+	for _, l := range lines {
+		var q int64
+		found, err := t.row(`SELECT quantity FROM order_lines WHERE order_id = ? AND sku = ?`, []any{order, l.SKU}, &q)
+		if err != nil {
+			return err
+		}
+		if found {
+			onOrder = append(onOrder, OrderLine{SKU: l.SKU, Quantity: min(l.Quantity, q)})
+		}
+	}
+	_, err := t.createSlip(account, order, SlipSpec{Date: shippedAt, Lines: onOrder, Packages: []PackageSpec{{
+		TrackingNumber: fields["tracking_number"], TrackingLink: fields["tracking_link"], Carrier: fields["carrier"], Cost: fields["cost"],
+	}}})
+	return err
 }
 
 // completeFulfillment marks f complete and takes its units out of stock

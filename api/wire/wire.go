@@ -99,6 +99,10 @@ var Operations = []string{"=", ">=", "<=", ">", "<", "!="}
 // Condition values are sent as strings; dates as FilterDateLayout.
 const FilterDateLayout = "2006-01-02"
 
+// TimeLayout is a date-time in a write: ISO 8601 with a numeric offset,
+// YYYY-MM-DDTHH:MM:SS+0000. [Spec]
+const TimeLayout = "2006-01-02T15:04:05-0700"
+
 // Bulk actions on Products: {"action":"write","bulk_action":{...},"Products":[{id}...]}.
 // [Spec] "Bulk archive products" {archive: 1}; "Bulk tag products"
 // {Tags: [{id, assign: 1}]}.
@@ -278,6 +282,12 @@ func IsThrottleBody(body []byte) bool {
 var (
 	FulfillmentFields = []string{"id", "status", "complete", "created_at", "updated_at"}
 	LineItemFields    = []string{"id", "sku", "variant_id", "quantity", "shipped_quantity"}
+	// ShipmentWriteFields are the fields of a posted shipment: the wire
+	// format's [B.5] and `cost`, which [lading] assumes a posted shipment
+	// takes as the shipment (Packages) record it becomes does [Spec]. A
+	// posted shipment is recorded as a Packages record of a packing slip
+	// of the order [lading, assumed]: that is how the sandbox keeps it.
+	ShipmentWriteFields = []string{"shipped_at", "tracking_number", "tracking_link", "carrier", "cost"}
 )
 
 // SandboxAdminPrefix is the emulator's own admin API, not part of the
