@@ -33,6 +33,7 @@ const (
 var infos = []Info{
 	{"shopify", "Shopify product CSV export (Handle, Option1 Name/Value, Variant SKU, Variant Price, ...)", KindCatalog},
 	{"woocommerce", "WooCommerce product CSV export (simple and variable products with their variations)", KindCatalog},
+	{"magento2", "Magento 2 product CSV export (System > Data Transfer > Export): configurable products with their variants, simple, virtual and downloadable products", KindCatalog},
 	{"generic", "lading's own layout, one row per variant (product_key, sku, option1_name, tier:<name>, ...); what exports write", KindCatalog},
 	{"stock", "lading's stock layout: sku, quantity (units available) and an optional warehouse column", KindStock},
 	{"shopify-inventory", "Shopify inventory CSV export (Products > Inventory > Export): Available per SKU and location", KindStock},
