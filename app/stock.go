@@ -11,7 +11,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lading/api"
 	"lading/api/wire"
 	"lading/mapping"
 	"lading/source"
@@ -131,7 +130,7 @@ func runStockPush(c *cli.Context) error {
 	if every == 0 {
 		return pushOnce(c, p, input)
 	}
-	return pushEvery(c, p, input, every)
+	return repeat(c, "push", every, func() error { return pushOnce(c, p, input) }, stockLasting)
 }
 
 // oneInput is the command's one argument, the input file; example shows
@@ -212,50 +211,10 @@ func stockOutcome(rep *stock.Report, err error) error {
 	return nil
 }
 
-// pushEvery pushes at each interval until stopped. A push that fails for a
-// reason that may pass (the service unreachable, rows that failed) is
-// reported and the next one goes ahead; one that cannot pass by waiting (a
-// usage or mapping error, a refused token, another push holding the lock,
-// an unknown warehouse) stops it. Stopped between pushes it ends without
-// error; stopped during one, as interrupted.
-func pushEvery(c *cli.Context, p *stock.Pusher, input string, every time.Duration) error {
-	log := logger(c)
-	next := time.Now()
-	for {
-		err := pushOnce(c, p, input)
-		var (
-			ie *InterruptedError
-			pe *PartialError
-		)
-		switch {
-		case errors.As(err, &ie):
-			return err
-		case lasting(err):
-			return err
-		case errors.As(err, &pe):
-			// The report and the results file say which rows failed.
-		case err != nil:
-			log.Warn("this push did not complete; the next one goes ahead", "err", err)
-		}
-		for !next.After(time.Now()) {
-			next = next.Add(every)
-		}
-		if !c.Bool("quiet") {
-			fmt.Fprintf(envOf(c).Stderr, "next push at %s\n", next.Format("15:04:05"))
-		}
-		select {
-		case <-c.Context.Done():
-			return nil
-		case <-time.After(time.Until(next)):
-		}
-	}
-}
-
-// lasting reports whether err would stop every later push too.
-func lasting(err error) bool {
-	var u *UsageError
-	return errors.As(err, &u) || errors.Is(err, state.ErrLocked) || errors.Is(err, api.ErrAccessDenied) ||
-		errors.Is(err, stock.ErrWarehouse)
+// stockLasting reports whether err would stop every later push too (see
+// repeat): lasting's errors, and a warehouse not found.
+func stockLasting(err error) bool {
+	return lasting(err) || errors.Is(err, stock.ErrWarehouse)
 }
 
 // printStock prints a push's report: as JSON, or as text.
