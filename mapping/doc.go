@@ -35,7 +35,8 @@
 //	options:
 //	  pairs: [{name: Option1 Name, value: Option1 Value}, ...]   # name cell may be given on one row only
 //	  columns: [Color, {name: Size, column: Taille}]             # fixed attribute columns
-//	  list: Attributes          # cells like "Color=Red,Size=L"
+//	  list: Attributes          # cells like "Color=Red,Size=L", or an expr giving
+//	                            # a list of name=value items (see Paired lists)
 //	  list_separator: ","
 //	  ignore: ["Default Title"] # values meaning "no option"
 //	  values_separator: ","     # on product rows: the values an attribute allows
@@ -85,7 +86,8 @@
 // grams into kilograms), date(s) (the date of s as YYYY-MM-DD, without
 // its time of day), default(s, fallback), lookup(table, key[,
 // fallback]), kv(s[, sep, assign]) ("k=v,k=v" to a map), list(s[, sep])
-// ("a|b|c" to a list), text(x), and weight and length (see Units).
+// ("a|b|c" to a list), text(x), pairs and dropLast (see Paired lists),
+// and weight and length (see Units).
 //
 // An expression runs on every row, so what it may make is bounded: shift()
 // moves a decimal point at most 30 places; a text made by a helper
@@ -97,6 +99,40 @@
 // mapping file (a Compile error when the amount is written out, like
 // shift(value, 3000000000)). expr's toJSON, toBase64, concat and flatten,
 // which can copy a text or a list many times over, are not available.
+//
+// # Paired lists
+//
+// Some exports give a variant's attributes as two parallel lists, names
+// in one cell and values in another, each item with a position suffix.
+// PrestaShop's combinations, for one:
+//
+//	Attribute (Name:Type:Position)   Color:color:0, Disk space:select:1
+//	Value (Value:Position)           Blue:0, 16GB:1
+//
+// pairs(names, values[, sep]) pairs the items of two lists by position
+// into "name=value" items: each of names and values is a list (from
+// list(), split() or dropLast()) or a text split on sep (default ","),
+// items trimmed. Lists of different lengths are an error of the row
+// naming both; a name holding "=" is an error.
+//
+// dropLast(x, sep[, n]) drops the last n parts (default 1) that sep
+// separates from a text, or from each item of a list: dropLast("Blue:0",
+// ":") is "Blue", dropLast("Color:color:0", ":", 2) is "Color", and
+// dropLast("16:9:3", ":") is "16:9" (only the last part goes). A text
+// with fewer separators keeps its first part.
+//
+// options.list takes either a text of name=value items separated by
+// list_separator, or a list of name=value items, read one by one (so a
+// value may hold the separator). Together:
+//
+//	options:
+//	  list:
+//	    expr: >-
+//	      pairs(dropLast(list(col("Attribute (Name:Type:Position)*"), ","), ":", 2),
+//	            dropLast(list(col("Value (Value:Position)*"), ","), ":"))
+//
+// gives the options Color=Blue and Disk space=16GB. Empty values and
+// those options.ignore lists give no option, as in every form.
 //
 // # Column patterns
 //

@@ -153,15 +153,41 @@ func (p *Program) variant(row []string, out *Row) {
 		}
 	}
 	if p.optList != nil {
-		s := p.text(p.optList, row, out)
-		kvs, err := parseKV(s, p.listSep, "=")
-		if err != nil {
+		p.listOptions(row, out)
+	}
+}
+
+// listOptions reads options.list: a text of "name=value" items separated
+// by list_separator, or a list of such items (an expression's, like
+// pairs()), whose values may then hold the separator.
+func (p *Program) listOptions(row []string, out *Row) {
+	var kvs [][2]string
+	r, ok := p.raw(p.optList, row, out)
+	switch {
+	case !ok:
+		return
+	case r.isList:
+		for _, item := range r.list {
+			if item = strings.TrimSpace(item); item == "" {
+				continue
+			}
+			k, v, ok := strings.Cut(item, "=")
+			if k = strings.TrimSpace(k); !ok || k == "" {
+				p.fieldError(p.optList, out, p.errValue(p.optList, row), fmt.Sprintf("must be a list of name=value items: %q is not one", item))
+				return
+			}
+			kvs = append(kvs, [2]string{k, strings.TrimSpace(v)})
+		}
+	default:
+		s := p.finish(p.optList, r, row, out).S
+		var err error
+		if kvs, err = parseKV(s, p.listSep, "="); err != nil {
 			p.fieldError(p.optList, out, s, fmt.Sprintf("must be name=value items separated by %q: %v", p.listSep, err))
 		}
-		for _, kv := range kvs {
-			if kv[1] != "" && !p.ignored(kv[1]) {
-				p.addOption(out, Option{Name: kv[0], Value: kv[1], Column: p.optList.errCol})
-			}
+	}
+	for _, kv := range kvs {
+		if kv[1] != "" && !p.ignored(kv[1]) {
+			p.addOption(out, Option{Name: kv[0], Value: kv[1], Column: p.optList.errCol})
 		}
 	}
 }
@@ -289,6 +315,12 @@ func (p *Program) optional(v *valueProg, row []string, out *Row) Value {
 	if !ok {
 		return Value{}
 	}
+	return p.finish(v, r, row, out)
+}
+
+// finish turns v's raw value r into a Value: its default when empty,
+// normalised to its kind.
+func (p *Program) finish(v *valueProg, r rawValue, row []string, out *Row) Value {
 	s, dec := r.text(), r.dec
 	if s == "" {
 		switch {

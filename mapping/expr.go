@@ -28,7 +28,7 @@ type exprEnv struct {
 // helperNames are the functions this package adds to expr's builtins
 // (which already give trim, lower, upper, split, join, replace, hasPrefix,
 // ...).
-var helperNames = []string{"col", "number", "shift", "date", "default", "lookup", "kv", "list", "text", "weight", "length"}
+var helperNames = []string{"col", "number", "shift", "date", "default", "lookup", "kv", "list", "text", "weight", "length", "pairs", "dropLast"}
 
 // reservedNames are identifiers that never name a column.
 var reservedNames = append([]string{"R", "value", "match", "$env", concatName}, helperNames...)

@@ -57,7 +57,7 @@ func envOf(v any) *exprEnv {
 
 // envHelpers are the helpers that make text and so take the evaluation
 // state, $env, as a hidden first argument (colPatcher adds it).
-var envHelpers = []string{"shift", "text", "repeat", "replace", "join", "string", "upper", "lower", concatName}
+var envHelpers = []string{"shift", "text", "pairs", "repeat", "replace", "join", "string", "upper", "lower", concatName}
 
 // concatName is the function a + that may join texts is turned into.
 const concatName = "_concat"
@@ -84,6 +84,8 @@ func helpers(dec byte, formats, layouts []string, tables map[string]map[string]s
 		expr.Function("list", listHelper, new(func(string) []string), new(func(string, string) []string)),
 		expr.Function("weight", convertHelper(&weightUnits, dec, defaultWeightUnit), new(func(any, string) float64), new(func(any, string, string) float64)),
 		expr.Function("length", convertHelper(&lengthUnits, dec, defaultLengthUnit), new(func(any, string) float64), new(func(any, string, string) float64)),
+		expr.Function("pairs", pairsHelper, new(func(any, any, any) []string), new(func(any, any, any, string) []string)),
+		expr.Function("dropLast", dropLastHelper, new(func(any, string) any), new(func(any, string, int) any)),
 		expr.Function("text", textHelper, new(func(any, any) string)),
 		expr.Function("string", textHelper, new(func(any, any) string)),
 		expr.Function("repeat", repeatHelper, new(func(any, string, int) string)),
