@@ -29,6 +29,7 @@ var layoutRules = []layoutRule{
 	// Catalogs.
 	{template: "shopify", all: []string{"Handle", "Option1 Value"}, anyOf: []string{"Variant SKU", "Variant Price"}},
 	{template: "woocommerce", all: []string{"Type", "SKU", "Parent"}, anyOf: []string{"Regular price", "Attribute 1 name"}},
+	{template: "magento2", all: []string{"sku", "product_type", "attribute_set_code"}, anyOf: []string{"additional_attributes", "configurable_variations", "qty"}},
 	{template: "generic", all: []string{"product_key", "sku"}},
 	// Stock levels.
 	{template: "shopify-inventory", all: []string{"Handle", "SKU", "Location"}, anyOf: []string{shopifyAvailable, "Available"}},

@@ -1,0 +1,331 @@
+package importer_test
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"lading/importer"
+	"lading/mapping"
+	"lading/sandbox"
+	"lading/source"
+	"lading/templates"
+)
+
+// platformCase is a real export of a platform imported through its
+// template: what the sandbox must hold after, and the rows skipped.
+type platformCase struct {
+	name, template string
+	// files are in testdata/catalogs; a second file is the one the
+	// template joins, given beside the first as on the command line.
+	files []string
+	comma rune // the files' CSV delimiter
+	// edit, when set, changes the first file's text in the copy imported
+	// (a case the public samples lack).
+	edit               func(string) string
+	products, variants int
+	// skipped are the skipped rows' "file:row: reason", sorted; the file
+	// is named without its extension (.csv or .xlsx).
+	skipped []string
+	check   func(t *testing.T, s snapshot)
+}
+
+func TestImportPlatformsB(t *testing.T) {
+	for _, tc := range platformCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, sandbox.Options{})
+			files := make([]string, len(tc.files))
+			for i, f := range tc.files {
+				edit := tc.edit
+				if i > 0 {
+					edit = nil
+				}
+				files[i] = e.copyTo(catalogFile(t, f), edit)
+			}
+			rep := tc.importInto(t, e, files)
+			s := e.read()
+			tc.checkImport(t, rep, s)
+
+			// Again: not one write, every row unchanged or skipped again.
+			before := e.srv.Counters().Requests
+			rep2 := tc.importInto(t, e, files)
+			if w := writes(before, e.srv.Counters().Requests); w != 0 || rep2.RequestsPlanned != 0 {
+				t.Errorf("second import sent %d writes (%d planned), want none", w, rep2.RequestsPlanned)
+			}
+			rows := total(rep.Rows)
+			if rep2.Rows[importer.Unchanged] != rows-len(tc.skipped) || rep2.Rows[importer.Skipped] != len(tc.skipped) {
+				t.Errorf("second import: rows %v, want %d unchanged and %d skipped", rep2.Rows, rows-len(tc.skipped), len(tc.skipped))
+			}
+			if got := e.read(); !slices.Equal(got.Variants, s.Variants) {
+				t.Errorf("the second import changed the catalog")
+			}
+
+			// The same files saved as .xlsx, into an empty account: the
+			// same catalog.
+			x := newEnv(t, sandbox.Options{})
+			xfiles := make([]string, len(files))
+			for i, f := range files {
+				xfiles[i] = savedAsXLSX(t, f, tc.comma)
+			}
+			xrep := tc.importInto(t, x, xfiles)
+			xs := x.read()
+			tc.checkImport(t, xrep, xs)
+			if !slices.Equal(xs.Variants, s.Variants) {
+				t.Errorf("the .xlsx files import otherwise than the .csv:\n xlsx %v\n  csv %v", xs.Variants, s.Variants)
+			}
+		})
+	}
+}
+
+// importInto imports files into e's sandbox through tc's template, the
+// second file, if any, as the joined file.
+func (tc platformCase) importInto(t *testing.T, e *env, files []string) *importer.Report {
+	t.Helper()
+	rep, err := e.importFile(context.Background(), tc.template, files[0], func(o *importer.Options) {
+		if len(files) > 1 {
+			o.Mapping.Join.File = files[1]
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// checkImport checks what an import of tc's files reported and left in
+// the sandbox (s).
+func (tc platformCase) checkImport(t *testing.T, rep *importer.Report, s snapshot) {
+	t.Helper()
+	if rep.Products[importer.Created] != tc.products || rep.Variants[importer.Created] != tc.variants || rep.Failed() != 0 {
+		t.Errorf("report: products %v, variants %v, rows %v; want %d and %d created, none failed",
+			rep.Products, rep.Variants, rep.Rows, tc.products, tc.variants)
+	}
+	if len(s.Products) != tc.products || len(s.Variants) != tc.variants || len(s.duplicates()) > 0 {
+		t.Fatalf("sandbox holds %d products (duplicates %v) and %d variants; want %d and %d",
+			len(s.Products), s.duplicates(), len(s.Variants), tc.products, tc.variants)
+	}
+	s.bySKU(t)
+	res := readResults(t, rep.Results)
+	if len(res) != total(rep.Rows) {
+		t.Errorf("%d results lines for %d rows", len(res), total(rep.Rows))
+	}
+	var skipped []string
+	for _, r := range res {
+		if r[4] == string(importer.Skipped) {
+			file := strings.TrimSuffix(filepath.Base(r[0]), filepath.Ext(r[0]))
+			skipped = append(skipped, fmt.Sprintf("%s:%s: %s", file, r[1], r[7]))
+		}
+	}
+	sort.Strings(skipped)
+	if !slices.Equal(skipped, tc.skipped) {
+		t.Errorf("skipped rows:\n got %q\nwant %q", skipped, tc.skipped)
+	}
+	tc.check(t, s)
+}
+
+func total(cs importer.Counts) int {
+	n := 0
+	for _, c := range cs {
+		n += c
+	}
+	return n
+}
+
+// variantsOf returns the variants of product name as strings
+// ("product|sku[options]prices stock=N weight=W"), sorted.
+func (s snapshot) variantsOf(name string) []string {
+	var out []string
+	for _, v := range s.ofProduct(name) {
+		out = append(out, v.String())
+	}
+	sort.Strings(out)
+	return out
+}
+
+// wantVariants fails t unless product name has exactly the variants want
+// (liveVariant strings, in any order).
+func wantVariants(t *testing.T, s snapshot, name string, want ...string) {
+	t.Helper()
+	sort.Strings(want)
+	if got := s.variantsOf(name); !slices.Equal(got, want) {
+		t.Errorf("%s:\n got %q\nwant %q", name, got, want)
+	}
+}
+
+// plainNumber is a cell a spreadsheet program reads as a number: no
+// leading zeros (those it would drop, on a barcode say: keep them as text,
+// as a careful export does), no exponent, no sign but a minus.
+var plainNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?$`)
+
+// savedAsXLSX writes the CSV file path (delimiter comma) beside it as .xlsx
+// the way a spreadsheet program saves it: numbers as numbers, true and
+// false as booleans, the rest as text. It returns the new file's path.
+func savedAsXLSX(t *testing.T, path string, comma rune) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := csv.NewReader(strings.NewReader(strings.TrimPrefix(string(b), "\ufeff")))
+	r.Comma, r.FieldsPerRecord = comma, -1
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	f := excelize.NewFile()
+	defer f.Close()
+	for i, rec := range recs {
+		cells := make([]any, len(rec))
+		for j, c := range rec {
+			switch {
+			case i == 0 || c == "":
+				cells[j] = c
+			case c == "true" || c == "false":
+				cells[j] = c == "true"
+			case plainNumber.MatchString(c):
+				n, err := strconv.ParseFloat(c, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cells[j] = n
+			default:
+				cells[j] = c
+			}
+		}
+		if err := f.SetSheetRow("Sheet1", fmt.Sprintf("A%d", i+1), &cells); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+".xlsx")
+	if err := f.SaveAs(out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func platformCases() []platformCase {
+	return []platformCase{
+		magentoHoodies(),
+		magentoImportSample(),
+		magentoProductTypes(),
+	}
+}
+
+// Magento's Luma sample data: two configurable hoodies, each a row
+// listing its 15 variants, which have rows of their own.
+func magentoHoodies() platformCase {
+	hoodie := func(name, code, price string, colors ...string) []string {
+		var out []string
+		for _, size := range []string{"XS", "S", "M", "L", "XL"} {
+			for _, c := range colors {
+				out = append(out, fmt.Sprintf("%s|%s-%s-%s[color=%s,size=%s]Price:%s stock=100 weight=0.453592", name, code, size, c, c, size, price))
+			}
+		}
+		return out
+	}
+	return platformCase{
+		name: "magento2 sample data", template: "magento2", files: []string{"magento2-sample-data-hoodies.csv"}, comma: ',',
+		products: 2, variants: 30,
+		check: func(t *testing.T, s snapshot) {
+			// 1 lb each, in kilograms.
+			wantVariants(t, s, "Chaz Kangeroo Hoodie", hoodie("Chaz Kangeroo Hoodie", "MH01", "52", "Black", "Gray", "Orange")...)
+			wantVariants(t, s, "Teton Pullover Hoodie", hoodie("Teton Pullover Hoodie", "MH02", "70", "Black", "Purple", "Red")...)
+		},
+	}
+}
+
+// Magento's import sample: three simple products, a grouped product and
+// two bundles of them.
+func magentoImportSample() platformCase {
+	return platformCase{
+		name: "magento2 import sample", template: "magento2", files: []string{"magento2-catalog-product.csv"}, comma: ',',
+		products: 3, variants: 3,
+		skipped: []string{
+			"magento2-catalog-product:5: grouped product: a set of products sold together; each of them is imported from its own row, the set is not",
+			"magento2-catalog-product:6: bundle product: made of other products' SKUs (bundle_values); each of them is imported from its own row, the bundle is not",
+			"magento2-catalog-product:7: bundle product: made of other products' SKUs (bundle_values); each of them is imported from its own row, the bundle is not",
+		},
+		check: func(t *testing.T, s snapshot) {
+			// Weights 1.23 and 1 lbs; their attributes are no options.
+			wantVariants(t, s, "Sprite Yoga Strap 6 foot", "Sprite Yoga Strap 6 foot|24-WG085[]Price:14 stock=100 weight=0.557919")
+			wantVariants(t, s, "Sprite Yoga Strap 8 foot", "Sprite Yoga Strap 8 foot|24-WG086[]Price:17 stock=100 weight=0.453592")
+			wantVariants(t, s, "Sprite Yoga Strap 10 foot", "Sprite Yoga Strap 10 foot|24-WG087[]Price:21 stock=100 weight=0.453592")
+		},
+	}
+}
+
+// The import sample with its straps made a virtual and a downloadable
+// product, its grouped product a gift card (a type of Adobe Commerce), and
+// a row of store view "fr" added, as a multi-store export has.
+func magentoProductTypes() platformCase {
+	return platformCase{
+		name: "magento2 product types", template: "magento2", files: []string{"magento2-catalog-product.csv"}, comma: ',',
+		edit: func(s string) string {
+			s = strings.Replace(s, "24-WG086,,Default,simple,", "24-WG086,,Default,virtual,", 1)
+			s = strings.Replace(s, "24-WG087,,Default,simple,", "24-WG087,,Default,downloadable,", 1)
+			s = strings.Replace(s, "24-WG085_Group,,Default,grouped,", "24-WG085_Group,,Default,giftcard,", 1)
+			return s + "\r\n24-WG085,fr,Default,simple,,base,Sangle de yoga 6 pieds" + strings.Repeat(",", 67)
+		},
+		products: 3, variants: 3,
+		skipped: []string{
+			"magento2-catalog-product:5: giftcard product: lading imports simple, virtual, downloadable and configurable products",
+			"magento2-catalog-product:6: bundle product: made of other products' SKUs (bundle_values); each of them is imported from its own row, the bundle is not",
+			"magento2-catalog-product:7: bundle product: made of other products' SKUs (bundle_values); each of them is imported from its own row, the bundle is not",
+			"magento2-catalog-product:8: values of store view fr: lading imports each product's default (All Store Views) row",
+		},
+		check: func(t *testing.T, s snapshot) {
+			wantVariants(t, s, "Sprite Yoga Strap 6 foot", "Sprite Yoga Strap 6 foot|24-WG085[]Price:14 stock=100 weight=0.557919")
+			wantVariants(t, s, "Sprite Yoga Strap 8 foot", "Sprite Yoga Strap 8 foot|24-WG086[]Price:17 stock=100 weight=0.453592")
+			wantVariants(t, s, "Sprite Yoga Strap 10 foot", "Sprite Yoga Strap 10 foot|24-WG087[]Price:21 stock=100 weight=0.453592")
+		},
+	}
+}
+
+// lading mapping init recognises every sample's layout and writes its
+// template.
+func TestPlatformsBRecognised(t *testing.T) {
+	seen := map[string]bool{}
+	for _, tc := range platformCases() {
+		f := tc.files[0]
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		t.Run(f, func(t *testing.T) {
+			src, err := source.Open(catalogFile(t, f), source.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer src.Close()
+			name, text := mapping.Init(src.Header(), f)
+			if name != tc.template {
+				t.Fatalf("mapping init wrote %q, want the %s template:\n%s", name, tc.template, clipText(text))
+			}
+			want, err := templates.Get(tc.template)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasSuffix(string(text), string(want)) {
+				t.Errorf("mapping init's %s mapping is not the template", name)
+			}
+		})
+	}
+}
+
+// clipText is the start of a long text, for messages.
+func clipText(b []byte) string {
+	if len(b) > 400 {
+		return string(b[:400]) + "…"
+	}
+	return string(b)
+}
