@@ -26,6 +26,9 @@ type Info struct {
 const (
 	KindCatalog = "catalog"
 	KindStock   = "stock"
+	// KindShipments templates map shipment-confirmation files (lading
+	// shipments push); their mappings are shipments-only.
+	KindShipments = "shipments"
 	// KindReport templates are report layouts for exports, not mappings.
 	KindReport = "report"
 )
@@ -38,9 +41,11 @@ var infos = []Info{
 	{"stock", "lading's stock layout: sku, quantity (units available) and an optional warehouse column", KindStock},
 	{"shopify-inventory", "Shopify inventory CSV export (Products > Inventory > Export): Available per SKU and location", KindStock},
 	{"amazon-fba", "Amazon FBA inventory report (Manage FBA Inventory, tab-separated .txt): afn-fulfillable-quantity per SKU", KindStock},
+	{"shipments", "lading's shipments layout: fulfillment_id (or order_number), line_item_id or sku, quantity, tracking_number, carrier, ...", KindShipments},
 	{"catalog", "products in the generic import layout, to edit and import back (lading export products)", KindReport},
 	{"accounting-slips", "packing slips, their line items and shipments, with totals, for accountants (lading export packing-slips)", KindReport},
 	{"picking", "open fulfillments by line, bundles as components, sorted by location for a pick walk (lading export fulfillments)", KindReport},
+	{"shipstream", "ShipStream WMS order import (Order - Standard CSV): the open fulfillments, a row per line to ship (lading fulfillments pull)", KindReport},
 }
 
 // List returns the templates, in a stable order.

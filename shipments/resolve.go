@@ -1,0 +1,224 @@
+package shipments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+
+	"lading/api"
+	"lading/api/wire"
+)
+
+// Scopes of what the state remembers, under the account's scope.
+func shippedScope(scope string) string { return scope + "|shipped" }
+func ordersScope(scope string) string  { return scope + "|fulfillment-of-order" }
+
+// keysOf are the state's keys of a row's line and tracking number: the line
+// by its id and by its SKU, so that a row naming it either way finds what
+// an earlier push posted.
+func keysOf(f api.ID, item api.ID, sku, tracking string) []string {
+	ks := []string{string(f) + "\x00i:" + string(item) + "\x00" + tracking}
+	if sku != "" {
+		ks = append(ks, string(f)+"\x00s:"+sku+"\x00"+tracking)
+	}
+	return ks
+}
+
+// rowKey is the state's key of a row as its file names its line.
+func rowKey(l *Line) string {
+	if l.LineItemRef != "" {
+		return keysOf(l.Fulfillment, api.ID(l.LineItemRef), "", l.Tracking)[0]
+	}
+	return string(l.Fulfillment) + "\x00s:" + l.SKU + "\x00" + l.Tracking
+}
+
+// facts are what the account holds of the file's fulfillments.
+type facts struct {
+	fuls  map[api.ID]*api.Fulfillment
+	lines map[api.ID][]*api.LineItem // by fulfillment, in link order
+}
+
+// resolve names each valid row's fulfillment, settles the rows an earlier
+// push posted, and reads the fulfillments of the rest.
+func (p *Pusher) resolve(ctx context.Context, lines []Line) (*facts, error) {
+	if err := p.fulfillmentsOfOrders(ctx, lines); err != nil {
+		return nil, err
+	}
+	if err := p.remembered(ctx, lines); err != nil {
+		return nil, err
+	}
+	var ids []api.ID
+	for i := range lines {
+		if l := &lines[i]; l.pending() && l.Valid {
+			ids = append(ids, l.Fulfillment)
+		}
+	}
+	return p.read(ctx, ids)
+}
+
+// fulfillmentsOfOrders sets each valid row's fulfillment: its id, or the
+// one open fulfillment of its order number (remembered, or found in the
+// open list).
+func (p *Pusher) fulfillmentsOfOrders(ctx context.Context, lines []Line) error {
+	var numbers []string
+	for i := range lines {
+		l := &lines[i]
+		switch {
+		case !l.Valid || !l.pending():
+		case l.FulfillmentRef != "":
+			if !isID(l.FulfillmentRef) {
+				l.set(Invalid, fmt.Sprintf("fulfillment id %q is not an id (a whole number, as `lading fulfillments pull` writes it); correct the cell", l.FulfillmentRef))
+				continue
+			}
+			l.Fulfillment = api.ID(l.FulfillmentRef)
+		default:
+			numbers = append(numbers, l.OrderNumber)
+		}
+	}
+	if len(numbers) == 0 {
+		return nil
+	}
+	known, err := p.o.State.IDs(ctx, ordersScope(p.o.Scope), numbers)
+	if err != nil {
+		return err
+	}
+	var open map[string][]api.ID
+	for i := range lines {
+		l := &lines[i]
+		if !l.Valid || !l.pending() || l.FulfillmentRef != "" {
+			continue
+		}
+		if id := known[l.OrderNumber]; id != "" {
+			l.Fulfillment = api.ID(id)
+			continue
+		}
+		if open == nil {
+			if open, err = p.openByOrder(ctx); err != nil {
+				return err
+			}
+		}
+		switch fs := open[l.OrderNumber]; len(fs) {
+		case 0:
+			l.set(Refused, fmt.Sprintf("order %s has no open fulfillment: it is not in the account, not ready to ship, or already shipped; check the order number", l.OrderNumber))
+		case 1:
+			l.Fulfillment = fs[0]
+			known[l.OrderNumber] = string(fs[0])
+		default:
+			l.set(Refused, fmt.Sprintf("order %s has %d open fulfillments (%s): name the fulfillment by its id in this row", l.OrderNumber, len(fs), joinIDs(fs)))
+		}
+	}
+	return p.o.State.PutIDs(ctx, ordersScope(p.o.Scope), known)
+}
+
+// openByOrder reads the open list and gives each order number's open
+// fulfillments.
+func (p *Pusher) openByOrder(ctx context.Context) (map[string][]api.ID, error) {
+	out := map[string][]api.ID{}
+	opts := &api.ListOptions{PageSize: wire.MaxPageSize}
+	for page, err := range p.o.Client.Fulfillments.ListPages(ctx, opts) {
+		if err != nil {
+			return nil, fmt.Errorf("reading the open fulfillments to find the rows' order numbers: %w", err)
+		}
+		for _, f := range page.Fulfillments {
+			for _, o := range page.SalesOrdersOf(f.Links) {
+				if n := strings.TrimSpace(string(o.LocalID)); n != "" {
+					out[n] = append(out[n], f.ID)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// remembered settles the rows whose line and tracking number an earlier
+// push posted.
+func (p *Pusher) remembered(ctx context.Context, lines []Line) error {
+	var keys []string
+	for i := range lines {
+		if l := &lines[i]; l.Valid && l.pending() {
+			keys = append(keys, rowKey(l))
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	got, err := p.o.State.IDs(ctx, shippedScope(p.o.Scope), keys)
+	if err != nil {
+		return err
+	}
+	for i := range lines {
+		l := &lines[i]
+		if !l.Valid || !l.pending() {
+			continue
+		}
+		if v, ok := got[rowKey(l)]; ok {
+			settleRemembered(l, v)
+		}
+	}
+	return nil
+}
+
+// unclear is what the state remembers of a shipment whose answer was lost
+// and whose fulfillment did not show whether it was recorded.
+const unclear = "unclear"
+
+// settleRemembered settles a row an earlier push posted; v is what the
+// state holds: "shipment id/units", or unclear.
+func settleRemembered(l *Line, v string) {
+	if v == unclear {
+		l.set(Failed, fmt.Sprintf("an earlier push got no answer for this shipment and could not tell from fulfillment %s whether it was recorded, so it is not sent again: check the fulfillment in the account", l.Fulfillment))
+		return
+	}
+	id, units, _ := strings.Cut(v, "/")
+	msg := fmt.Sprintf("an earlier push posted %s units of %s with tracking number %s", units, l.lineName(), l.Tracking)
+	if id != "" {
+		msg += " (shipment " + id + ")"
+	}
+	if units != fmt.Sprint(l.Quantity) {
+		msg += fmt.Sprintf("; this row says %d: a second parcel of the line needs its own tracking number", l.Quantity)
+	}
+	l.set(AlreadyShipped, msg)
+}
+
+// read reads the fulfillments ids (by id, open or complete) with their
+// line items. Ids the account does not have are left out of the facts.
+func (p *Pusher) read(ctx context.Context, ids []api.ID) (*facts, error) {
+	fx := &facts{fuls: map[api.ID]*api.Fulfillment{}, lines: map[api.ID][]*api.LineItem{}}
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
+	for chunk := range slices.Chunk(ids, wire.MaxPageSize) {
+		page, err := p.o.Client.Fulfillments.Get(ctx, chunk...)
+		var ae *api.APIError
+		if errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound {
+			continue // none of them is in the account
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading fulfillments %s: %w", joinIDs(chunk), err)
+		}
+		for _, f := range page.Fulfillments {
+			fx.fuls[f.ID] = f
+			fx.lines[f.ID] = page.FulfillmentLines(f)
+		}
+	}
+	return fx, nil
+}
+
+// isID reports whether s is a record id: digits.
+func isID(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// joinIDs lists ids for messages.
+func joinIDs(ids []api.ID) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = string(id)
+	}
+	return strings.Join(s, ", ")
+}
+
+// sortedKeys are m's keys in order.
+func sortedKeys[V any](m map[api.ID]V) []api.ID { return slices.Sorted(maps.Keys(m)) }
