@@ -1,0 +1,137 @@
+package slips
+
+import (
+	"fmt"
+	"strings"
+
+	"lading/results"
+)
+
+// resultColumns are the results file's columns after file and row.
+var resultColumns = []string{"key", "package", "slip_id", "package_id", "action", "message"}
+
+// rank orders the actions a row may take from its slip and its shipment:
+// the row shows the highest.
+var rank = map[Action]int{Unchanged: 0, Updated: 1, ToUpdate: 1, Created: 2, ToCreate: 2, Skipped: 3, Failed: 4, Invalid: 4}
+
+// settleRows gives each pending row of the slips what became of its slip
+// and its shipment. In a dry run, records to send are ToCreate or
+// ToUpdate.
+func settleRows(slips []*slip, lines []Line, dryRun bool) {
+	for _, s := range slips {
+		s.dry(dryRun)
+		byRow := map[int]*pkg{}
+		for _, k := range s.packages {
+			k.dry(dryRun)
+			for _, i := range k.rows {
+				byRow[i] = k
+			}
+		}
+		for _, i := range s.rows {
+			l := &lines[i]
+			if !l.pending() {
+				continue
+			}
+			l.SlipID = s.id
+			var k *entity
+			if p := byRow[i]; p != nil {
+				k, l.PackageID = &p.entity, p.id
+			}
+			if a, msg := rowOutcome(&s.entity, k); a != "" {
+				l.set(a, msg)
+			}
+		}
+	}
+}
+
+// rowOutcome is what a row shows of its slip s and its shipment k (nil
+// when the row gives none): a failure of either, else the more of the
+// two that happened. "" when the row was not sent (an interruption).
+func rowOutcome(s, k *entity) (Action, string) {
+	switch {
+	case s.action.failed() || s.action == "":
+		return s.action, s.say("slip")
+	case k == nil:
+		return s.action, s.say("slip")
+	case k.action.failed() || k.action == Skipped || k.action == "":
+		return k.action, k.say("shipment")
+	case rank[k.action] > rank[s.action]:
+		return k.action, s.say("slip") + "; " + k.say("shipment")
+	}
+	return s.action, s.say("slip") + "; " + k.say("shipment")
+}
+
+// dry settles, in a dry run, the record to send as ToCreate or ToUpdate.
+func (e *entity) dry(dryRun bool) {
+	if dryRun && e.action == "" && e.sent != nil {
+		e.action = ToUpdate
+		if e.create {
+			e.action = ToCreate
+		}
+	}
+}
+
+// say is what the results line says of the record (a slip or shipment).
+func (e *entity) say(what string) string {
+	switch e.action {
+	case Created, ToCreate, Unchanged:
+		return what + " " + string(e.action)
+	case Updated, ToUpdate:
+		return fmt.Sprintf("%s %s (%s)", what, e.action, changedFields(e.sent))
+	}
+	return e.msg
+}
+
+const interruptedMessage = "not sent: the push was interrupted; push again to send it"
+
+// notSent settles the rows still pending after an interruption.
+func notSent(lines []Line) {
+	for i := range lines {
+		if l := &lines[i]; l.pending() {
+			l.set(Skipped, interruptedMessage)
+		}
+	}
+}
+
+// entityCounts counts the slips and shipments by what became of them.
+func entityCounts(slips []*slip) (ss, ps Counts) {
+	ss, ps = Counts{}, Counts{}
+	for _, s := range slips {
+		ss[cmpOr(s.action, Skipped)]++
+		for _, k := range s.packages {
+			ps[cmpOr(k.action, Skipped)]++
+		}
+	}
+	return ss, ps
+}
+
+func cmpOr(a, def Action) Action {
+	if a == "" {
+		return def
+	}
+	return a
+}
+
+// writeResults writes one line per input row to path (none when path is
+// "") and counts the rows by action.
+func writeResults(path string, in *Input) (Counts, error) {
+	counts := Counts{}
+	for i := range in.Lines {
+		counts[in.Lines[i].Action]++
+	}
+	if path == "" {
+		return counts, nil
+	}
+	w, err := results.Create(path, resultColumns...)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Discard()
+	for i := range in.Lines {
+		l := &in.Lines[i]
+		if err := w.Write(in.File, l.Row, l.Values.Key, strings.TrimSpace(l.Values.Package), l.SlipID, l.PackageID, string(l.Action), l.Msg); err != nil {
+			return nil, err
+		}
+	}
+	return counts, w.Close()
+}
