@@ -57,6 +57,7 @@ func New(env Env) *cli.App {
 		stockCommand(),
 		exportCommand(),
 		fulfillmentsCommand(),
+		shipmentsCommand(),
 		templatesCommand(),
 		mappingCommand(),
 		authCommand(),

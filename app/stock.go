@@ -102,7 +102,7 @@ func runStockPush(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkStockPaths(c, input); err != nil {
+	if err := checkPushPaths(c, input, stock.DefaultResultsPath(input)); err != nil {
 		return err
 	}
 	client, token, err := newClient(c)
@@ -147,8 +147,9 @@ func oneInput(c *cli.Context, example string) (string, error) {
 	return "", Usagef("%s takes one input file: %s", commandLine(c), example)
 }
 
-// checkStockPaths refuses a results file that is one of the push's inputs.
-func checkStockPaths(c *cli.Context, input string) error {
+// checkPushPaths refuses a results file that is one of a push's inputs;
+// results is the results file written when --results is not given.
+func checkPushPaths(c *cli.Context, input, results string) error {
 	stateFile := namedPath{"the state file", c.String("state")}
 	inputs := []namedPath{{"the input file", input}, stateFile}
 	if f := c.String("mapping"); f != "" {
@@ -159,7 +160,7 @@ func checkStockPaths(c *cli.Context, input string) error {
 	case r != "":
 		outputs = append(outputs, namedPath{"--results", r})
 	case !c.Bool("dry-run"):
-		outputs = append(outputs, namedPath{"the results file", stock.DefaultResultsPath(input)})
+		outputs = append(outputs, namedPath{"the results file", results})
 	}
 	if err := checkOutputs(inputs, outputs); err != nil {
 		return err

@@ -120,6 +120,7 @@ func (p *Pusher) completed(ctx context.Context, pl *plan, fx *facts) (done, open
 			full = append(full, f)
 		}
 	}
+	done, open = []api.ID{}, []api.ID{}
 	listed := map[api.ID]bool{}
 	for chunk := range slices.Chunk(full, wire.MaxPageSize) {
 		conds := make([]api.Cond, len(chunk))

@@ -145,7 +145,8 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if err := p.hold(); err != nil {
 		return nil, err
 	}
-	rep := &Report{DryRun: p.o.DryRun, Input: p.o.Input, Lines: in.Lines, Results: p.o.ResultsFile}
+	rep := &Report{DryRun: p.o.DryRun, Input: p.o.Input, Lines: in.Lines, Results: p.o.ResultsFile,
+		Completed: []api.ID{}, StillOpen: []api.ID{}}
 	fatal := p.pushRows(ctx, in.Lines, rep)
 	if rep.Rows, err = writeResults(rep.Results, in); err != nil {
 		return nil, err

@@ -29,6 +29,9 @@ const (
 	// KindShipments templates map shipment-confirmation files (lading
 	// shipments push); their mappings are shipments-only.
 	KindShipments = "shipments"
+	// KindSlips templates map files of packed and shipped slips (lading
+	// slips push); their mappings are slips-only.
+	KindSlips = "slips"
 	// KindReport templates are report layouts for exports, not mappings.
 	KindReport = "report"
 )
@@ -42,6 +45,7 @@ var infos = []Info{
 	{"shopify-inventory", "Shopify inventory CSV export (Products > Inventory > Export): Available per SKU and location", KindStock},
 	{"amazon-fba", "Amazon FBA inventory report (Manage FBA Inventory, tab-separated .txt): afn-fulfillable-quantity per SKU", KindStock},
 	{"shipments", "lading's shipments layout: fulfillment_id (or order_number), line_item_id or sku, quantity, tracking_number, carrier, ...", KindShipments},
+	{"slips", "lading's packing slips layout: slip_key, order_id, line_item_id and quantity, package, ship_date, tracking_number, carrier, cost, ...", KindSlips},
 	{"catalog", "products in the generic import layout, to edit and import back (lading export products)", KindReport},
 	{"accounting-slips", "packing slips, their line items and shipments, with totals, for accountants (lading export packing-slips)", KindReport},
 	{"picking", "open fulfillments by line, bundles as components, sorted by location for a pick walk (lading export fulfillments)", KindReport},
