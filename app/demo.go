@@ -28,12 +28,14 @@ import (
 func demoCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
-		Usage: "try lading end to end on a built-in sandbox: import the sample catalog, re-import it, change a price, push stock levels, export",
+		Usage: "try lading end to end on a built-in sandbox: import the sample catalog, re-import it, change a price, push stock levels, run a 3PL's fulfillment loop, export",
 		Description: "Starts an in-memory sandbox on a free loopback port, writes the sample catalog (CSV and XLSX)\n" +
 			"to --out, imports it, imports it again (nothing to write), then imports a copy with one price\n" +
 			"changed (one variant updated). Then it writes a stock file of the catalog's SKUs and quantities,\n" +
 			"pushes it (every level sent: none was pushed before), and pushes a copy in which 3 quantities\n" +
-			"changed (3 levels sent, the rest unchanged). Last it seeds a month of orders with packing slips and\n" +
+			"changed (3 levels sent, the rest unchanged). Then a 3PL's day: an order for a sold-out SKU waits, a\n" +
+			"stock push opens its fulfillment, a pull writes the order file, a confirmation file ships it in two\n" +
+			"parcels (the second completes it) and pushed again posts nothing. Last it seeds a month of orders with packing slips and\n" +
 			"shipments, and exports the catalog (the import layout) and the packing slips report (XLSX).\n" +
 			"Results files, the plan, the stock files and the exports land in --out.",
 		Flags: []cli.Flag{
@@ -91,11 +93,15 @@ func runDemo(c *cli.Context) error {
 	if err := d.imports(c.Context, csvPath, xlsxPath); err != nil {
 		return err
 	}
-	stockPath, err := d.stockPushes(c.Context, csvPath)
+	stockPath, later, soldOut, err := d.stockPushes(c.Context, csvPath)
 	if err != nil {
 		return err
 	}
-	if err := d.exports(c.Context, srv, token); err != nil {
+	loop, err := d.fulfillmentLoop(c.Context, srv, token, later, soldOut)
+	if err != nil {
+		return err
+	}
+	if err := d.exports(c.Context, srv, token, loop); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "What next:\n"+
@@ -188,26 +194,22 @@ func (d *demo) imports(ctx context.Context, csvPath, xlsxPath string) error {
 // stockPushes writes a stock file of the catalog's SKUs and quantities and
 // pushes it, then pushes a copy with 3 quantities changed, and shows the
 // results lines of those 3. It returns the first stock file's path.
-func (d *demo) stockPushes(ctx context.Context, catalog string) (string, error) {
-	text, err := templates.Get("stock")
+func (d *demo) stockPushes(ctx context.Context, catalog string) (path string, later []stockLevel, soldOut stockLevel, err error) {
+	m, err := templateMapping("stock")
 	if err != nil {
-		return "", err
-	}
-	m, err := mapping.Parse("stock.yaml", text)
-	if err != nil {
-		return "", err
+		return "", nil, soldOut, err
 	}
 	levels, err := sampleLevels(catalog)
 	if err != nil {
-		return "", err
+		return "", nil, soldOut, err
 	}
 	first, second := filepath.Join(d.out, "stock.csv"), filepath.Join(d.out, "stock-changed.csv")
 	if err := writeLevels(first, levels); err != nil {
-		return "", err
+		return "", nil, soldOut, err
 	}
 	later, changed := changeLevels(levels)
 	if err := writeLevels(second, later); err != nil {
-		return "", err
+		return "", nil, soldOut, err
 	}
 	push := func(step, input string) (*stock.Report, error) {
 		fmt.Fprintf(d.w, "%s\n", step)
@@ -218,19 +220,19 @@ func (d *demo) stockPushes(ctx context.Context, catalog string) (string, error) 
 		return rep, err
 	}
 	if _, err := push("4. push the catalog's stock levels (stock template): every level sent, none was pushed before", first); err != nil {
-		return "", err
+		return "", nil, soldOut, err
 	}
 	fmt.Fprintln(d.w)
 	rep, err := push(fmt.Sprintf("5. push a copy where %s changed: only those 3 levels sent", describeChanges(changed)), second)
 	if err != nil {
-		return "", err
+		return "", nil, soldOut, err
 	}
 	fmt.Fprintf(d.w, "  the results lines of the 3 changed SKUs:\n")
 	if err := printResultLines(d.w, rep.Results, changed); err != nil {
-		return "", err
+		return "", nil, soldOut, err
 	}
 	fmt.Fprintln(d.w)
-	return first, nil
+	return first, later, changed[1], nil
 }
 
 // stockLevel is one row of a stock file.
@@ -376,12 +378,12 @@ func writeCSV(path string, recs [][]string) error {
 // exports seeds the account with a month of orders, packing slips and
 // shipments (the sandbox's admin seed), then exports the catalog in the
 // import layout and the accountants' report of the slips.
-func (d *demo) exports(ctx context.Context, srv *sandbox.Server, token string) error {
+func (d *demo) exports(ctx context.Context, srv *sandbox.Server, token string, l *loop) error {
 	seeded, err := srv.Seed(ctx, sandbox.SeedSpec{Token: token, Orders: 12, Seed: 1})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(d.w, "6. export: the catalog in the import layout, and the packing slips report (the sandbox seeded %d orders, %d slips, %d shipments)\n",
+	fmt.Fprintf(d.w, "7. export: the catalog in the import layout, and the packing slips report (the sandbox seeded %d orders, %d slips, %d shipments)\n",
 		len(seeded.Orders), len(seeded.Slips), len(seeded.Packages))
 	slips, err := templates.Get("accounting-slips")
 	if err != nil {
@@ -402,6 +404,10 @@ func (d *demo) exports(ctx context.Context, srv *sandbox.Server, token string) e
 		}
 		printExport(d.w, sum)
 	}
-	fmt.Fprintln(d.w)
+	parcels, err := l.reported(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(d.w, "  the slips report has order %s's shipments from step 6: %s\n\n", l.order, parcels)
 	return nil
 }

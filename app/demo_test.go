@@ -147,18 +147,37 @@ func countPositive(ns []int64) int {
 	return n
 }
 
-// The demo ends with the catalog in the import layout and the packing
-// slips report, both named in its output.
-func TestDemoExports(t *testing.T) {
+// The demo runs the 3PL's loop, one line a step, then ends with the
+// catalog in the import layout and the packing slips report (which has the
+// loop's parcels), both named in its output.
+func TestDemoLoopAndExports(t *testing.T) {
 	dir := t.TempDir()
 	out, errOut, err := run(t, "demo", "--out", dir)
 	if err != nil {
 		t.Fatalf("demo: %v\n%s\n%s", err, out, errOut)
 	}
 	catalog, slips := filepath.Join(dir, "catalog-export.csv"), filepath.Join(dir, "slips-report.xlsx")
-	for _, want := range []string{"6. export", "file:     " + catalog, "file:     " + slips} {
+	for _, want := range []string{"6. the 3PL's loop", "3 × TEE-BLA-M and 1 × TEE-BLA-S: it waits", "(TEE-BLA-M 0 -> 12): 1 level sent, 25 unchanged; the order's fulfillment",
+		"1 open fulfillment, 2 lines to ship", "1 shipment posted; fulfillment", "1 shipment posted, 1 row already shipped; fulfillment",
+		"is complete, and gone from the open list", "3 rows already shipped, 0 shipments posted, 0 requests",
+		"shipments from step 6: 1ZDEMO0001 (UPS, cost 8.95) and 1ZDEMO0002 (UPS, cost 6.5)",
+		"7. export", "file:     " + catalog, "file:     " + slips} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "unexpected") {
+		t.Errorf("a step of the loop went wrong:\n%s", out)
+	}
+	// The results of the last push (step f): every row already shipped.
+	hdr, rows := readRecords(t, filepath.Join(dir, "shipped.csv.results.csv"), "row")
+	action := slices.Index(hdr, "action")
+	if len(rows) != 3 {
+		t.Errorf("shipments results: %d rows, want 3", len(rows))
+	}
+	for row, r := range rows {
+		if r[action] != "already shipped" {
+			t.Errorf("shipments results, row %s: %q, want already shipped", row, r)
 		}
 	}
 	hdr, byKey := readRecords(t, catalog, "sku")
