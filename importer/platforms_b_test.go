@@ -37,7 +37,7 @@ type platformCase struct {
 	// skipped are the skipped rows' "file:row: reason", sorted; the file
 	// is named without its extension (.csv or .xlsx).
 	skipped []string
-	check   func(t *testing.T, s snapshot)
+	check   func(t *testing.T, e *env, s snapshot)
 }
 
 func TestImportPlatformsB(t *testing.T) {
@@ -54,7 +54,7 @@ func TestImportPlatformsB(t *testing.T) {
 			}
 			rep := tc.importInto(t, e, files)
 			s := e.read()
-			tc.checkImport(t, rep, s)
+			tc.checkImport(t, e, rep, s)
 
 			// Again: not one write, every row unchanged or skipped again.
 			before := e.srv.Counters().Requests
@@ -79,7 +79,7 @@ func TestImportPlatformsB(t *testing.T) {
 			}
 			xrep := tc.importInto(t, x, xfiles)
 			xs := x.read()
-			tc.checkImport(t, xrep, xs)
+			tc.checkImport(t, x, xrep, xs)
 			if !slices.Equal(xs.Variants, s.Variants) {
 				t.Errorf("the .xlsx files import otherwise than the .csv:\n xlsx %v\n  csv %v", xs.Variants, s.Variants)
 			}
@@ -104,7 +104,7 @@ func (tc platformCase) importInto(t *testing.T, e *env, files []string) *importe
 
 // checkImport checks what an import of tc's files reported and left in
 // the sandbox (s).
-func (tc platformCase) checkImport(t *testing.T, rep *importer.Report, s snapshot) {
+func (tc platformCase) checkImport(t *testing.T, e *env, rep *importer.Report, s snapshot) {
 	t.Helper()
 	if rep.Products[importer.Created] != tc.products || rep.Variants[importer.Created] != tc.variants || rep.Failed() != 0 {
 		t.Errorf("report: products %v, variants %v, rows %v; want %d and %d created, none failed",
@@ -130,7 +130,7 @@ func (tc platformCase) checkImport(t *testing.T, rep *importer.Report, s snapsho
 	if !slices.Equal(skipped, tc.skipped) {
 		t.Errorf("skipped rows:\n got %q\nwant %q", skipped, tc.skipped)
 	}
-	tc.check(t, s)
+	tc.check(t, e, s)
 }
 
 func total(cs importer.Counts) int {
@@ -218,6 +218,10 @@ func platformCases() []platformCase {
 		magentoHoodies(),
 		magentoImportSample(),
 		magentoProductTypes(),
+		wooCase("woocommerce lbs in", "", "", "0.090718", "10.16 x 12.7 x 1.27"),
+		wooCase("woocommerce kg cm", "kg", "cm", "0.2", "4 x 5 x 0.5"),
+		wooCase("woocommerce g mm", "g", "mm", "0.0002", "0.4 x 0.5 x 0.05"),
+		wooCase("woocommerce oz m", "oz", "m", "0.00567", "400 x 500 x 50"),
 	}
 }
 
@@ -236,7 +240,7 @@ func magentoHoodies() platformCase {
 	return platformCase{
 		name: "magento2 sample data", template: "magento2", files: []string{"magento2-sample-data-hoodies.csv"}, comma: ',',
 		products: 2, variants: 30,
-		check: func(t *testing.T, s snapshot) {
+		check: func(t *testing.T, _ *env, s snapshot) {
 			// 1 lb each, in kilograms.
 			wantVariants(t, s, "Chaz Kangeroo Hoodie", hoodie("Chaz Kangeroo Hoodie", "MH01", "52", "Black", "Gray", "Orange")...)
 			wantVariants(t, s, "Teton Pullover Hoodie", hoodie("Teton Pullover Hoodie", "MH02", "70", "Black", "Purple", "Red")...)
@@ -255,7 +259,7 @@ func magentoImportSample() platformCase {
 			"magento2-catalog-product:6: bundle product: made of other products' SKUs (bundle_values); each of them is imported from its own row, the bundle is not",
 			"magento2-catalog-product:7: bundle product: made of other products' SKUs (bundle_values); each of them is imported from its own row, the bundle is not",
 		},
-		check: func(t *testing.T, s snapshot) {
+		check: func(t *testing.T, _ *env, s snapshot) {
 			// Weights 1.23 and 1 lbs; their attributes are no options.
 			wantVariants(t, s, "Sprite Yoga Strap 6 foot", "Sprite Yoga Strap 6 foot|24-WG085[]Price:14 stock=100 weight=0.557919")
 			wantVariants(t, s, "Sprite Yoga Strap 8 foot", "Sprite Yoga Strap 8 foot|24-WG086[]Price:17 stock=100 weight=0.453592")
@@ -283,7 +287,7 @@ func magentoProductTypes() platformCase {
 			"magento2-catalog-product:7: bundle product: made of other products' SKUs (bundle_values); each of them is imported from its own row, the bundle is not",
 			"magento2-catalog-product:8: values of store view fr: lading imports each product's default (All Store Views) row",
 		},
-		check: func(t *testing.T, s snapshot) {
+		check: func(t *testing.T, _ *env, s snapshot) {
 			wantVariants(t, s, "Sprite Yoga Strap 6 foot", "Sprite Yoga Strap 6 foot|24-WG085[]Price:14 stock=100 weight=0.557919")
 			wantVariants(t, s, "Sprite Yoga Strap 8 foot", "Sprite Yoga Strap 8 foot|24-WG086[]Price:17 stock=100 weight=0.453592")
 			wantVariants(t, s, "Sprite Yoga Strap 10 foot", "Sprite Yoga Strap 10 foot|24-WG087[]Price:21 stock=100 weight=0.453592")
@@ -328,4 +332,63 @@ func clipText(b []byte) string {
 		return string(b[:400]) + "…"
 	}
 	return string(b)
+}
+
+// notesBySKU reads the notes of every variant of e's sandbox, by SKU.
+func (e *env) notesBySKU() map[string]string {
+	e.t.Helper()
+	out := map[string]string{}
+	for _, pg := range pages(e.t, e.c.Variants.ListPages(context.Background(), nil)) {
+		for _, v := range pg.Variants {
+			out[string(v.SKU)] = string(v.Notes)
+		}
+	}
+	return out
+}
+
+// wooCase is WooCommerce's sample export, whose store weighs in lbs and
+// measures in inches, or a copy of it as a store with weight unit and
+// dimension unit dim exports it (the headers say "Weight (kg)", "Length
+// (cm)", ...; the numbers are the same). beanieWeight is the beanie's
+// weight in kilograms (0.2 in the file) and beanieSize its 4 x 5 x .5 in
+// centimetres.
+func wooCase(name, weight, dim, beanieWeight, beanieSize string) platformCase {
+	var edit func(string) string
+	if weight != "" {
+		edit = func(s string) string {
+			return strings.Replace(s, `"Weight (lbs)","Length (in)","Width (in)","Height (in)"`,
+				fmt.Sprintf(`"Weight (%s)","Length (%[2]s)","Width (%[2]s)","Height (%[2]s)"`, weight, dim), 1)
+		}
+	}
+	return platformCase{
+		name: name, template: "woocommerce", files: []string{"woocommerce-sample-products.csv"}, comma: ',', edit: edit,
+		products: 16, variants: 21,
+		skipped: []string{
+			"woocommerce-sample-products:24: grouped product: lading imports simple and variable products only",
+			"woocommerce-sample-products:25: external product: lading imports simple and variable products only",
+		},
+		check: func(t *testing.T, e *env, s snapshot) {
+			wantVariants(t, s, "Beanie", "Beanie|woo-beanie[]Regular price:20,Sale price:18 stock=0 weight="+beanieWeight)
+			// Variations take their weight and size from their product
+			// in WooCommerce; their rows give none.
+			wantVariants(t, s, "Hoodie",
+				"Hoodie|woo-hoodie-blue-logo[Color=Blue,Logo=Yes]Regular price:45 stock=0 weight=",
+				"Hoodie|woo-hoodie-blue[Color=Blue,Logo=No]Regular price:45 stock=0 weight=",
+				"Hoodie|woo-hoodie-green[Color=Green,Logo=No]Regular price:45 stock=0 weight=",
+				"Hoodie|woo-hoodie-red[Color=Red,Logo=No]Regular price:45,Sale price:42 stock=0 weight=")
+			wantVariants(t, s, "Awesome V-Neck T-Shirt",
+				"Awesome V-Neck T-Shirt|woo-vneck-tee-blue[Color=Blue]Regular price:15 stock=0 weight=",
+				"Awesome V-Neck T-Shirt|woo-vneck-tee-green[Color=Green]Regular price:20 stock=0 weight=",
+				"Awesome V-Neck T-Shirt|woo-vneck-tee-red[Color=Red]Regular price:20 stock=0 weight=")
+			// A downloadable, virtual product has no weight nor size.
+			wantVariants(t, s, "Single", "Single|woo-single[]Regular price:3,Sale price:2 stock=0 weight=")
+			notes := e.notesBySKU()
+			if got, want := notes["woo-beanie"], "L x W x H: "+beanieSize+" cm"; got != want {
+				t.Errorf("woo-beanie notes %q, want %q", got, want)
+			}
+			if notes["woo-single"] != "" || notes["woo-hoodie-red"] != "" {
+				t.Errorf("notes of woo-single %q and woo-hoodie-red %q, want none", notes["woo-single"], notes["woo-hoodie-red"])
+			}
+		},
+	}
 }
