@@ -30,6 +30,7 @@ func templatesCommand() *cli.Command {
 					for i, kind := range []struct{ kind, title string }{
 						{templates.KindCatalog, "catalogs (lading import --template NAME)"},
 						{templates.KindStock, "stock levels (lading stock push --template NAME)"},
+						{templates.KindShipments, "shipments with tracking (lading shipments push --template NAME)"},
 						{templates.KindReport, "export reports (lading export RESOURCE --template NAME)"},
 					} {
 						if i > 0 {
@@ -153,8 +154,12 @@ func trimExt(p string) string { return p[:len(p)-len(filepath.Ext(p))] }
 // commandFor is the command that takes the template name's mappings.
 func commandFor(name string) string {
 	for _, t := range templates.List() {
-		if t.Name == name && t.Kind == templates.KindStock {
+		switch {
+		case t.Name != name:
+		case t.Kind == templates.KindStock:
 			return "lading stock push"
+		case t.Kind == templates.KindShipments:
+			return "lading shipments push"
 		}
 	}
 	return "lading import"

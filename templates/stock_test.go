@@ -38,6 +38,13 @@ func TestTemplateKinds(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), "maps stock levels only") {
 					t.Errorf("an import with a stock template: %v", err)
 				}
+			case templates.KindShipments:
+				if !m.ShipmentsOnly() {
+					t.Fatalf("a shipments template maps more than shipments: %+v", m)
+				}
+				if _, err := m.Compile("in.csv", []string{"sku"}); err == nil || !strings.Contains(err.Error(), "maps shipments only") {
+					t.Errorf("an import with a shipments template: %v", err)
+				}
 			case templates.KindCatalog:
 				if m.Stock != nil {
 					t.Errorf("a catalog template has a stock section: %+v", m.Stock)
