@@ -35,6 +35,8 @@ var layoutRules = []layoutRule{
 	{template: "shopify-inventory", all: []string{"Handle", "SKU", "Location"}, anyOf: []string{shopifyAvailable, "Available"}},
 	{template: "amazon-fba", all: []string{"sku", "fnsku", "afn-fulfillable-quantity"}},
 	{template: "stock", test: stockLayout, why: "its only columns are sku, quantity and warehouse, lading's stock layout"},
+	// Shipments.
+	{template: "shipments", all: []string{"quantity", "tracking_number"}, anyOf: []string{"fulfillment_id", "order_number"}},
 }
 
 // Detection is the template whose layout a header has, and why.

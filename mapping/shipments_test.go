@@ -108,3 +108,18 @@ func TestEvalShipments(t *testing.T) {
 		}
 	}
 }
+
+func TestRecogniseShipments(t *testing.T) {
+	for _, h := range [][]string{
+		{"fulfillment_id", "sku", "line_item_id", "quantity", "tracking_number", "carrier", "tracking_link", "cost", "shipped_at", "status"},
+		{"order_number", "sku", "quantity", "tracking_number"},
+	} {
+		d, ok := Recognise(h)
+		if !ok || d.Template != "shipments" || !strings.Contains(d.Why, "tracking_number") {
+			t.Errorf("%q: %+v, %v; want shipments", h, d, ok)
+		}
+	}
+	if d, ok := Recognise([]string{"sku", "quantity"}); ok && d.Template == "shipments" {
+		t.Error("a stock header taken for shipments")
+	}
+}
