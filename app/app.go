@@ -58,6 +58,7 @@ func New(env Env) *cli.App {
 		exportCommand(),
 		fulfillmentsCommand(),
 		shipmentsCommand(),
+		slipsCommand(),
 		templatesCommand(),
 		mappingCommand(),
 		authCommand(),
