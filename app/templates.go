@@ -31,6 +31,7 @@ func templatesCommand() *cli.Command {
 						{templates.KindCatalog, "catalogs (lading import --template NAME)"},
 						{templates.KindStock, "stock levels (lading stock push --template NAME)"},
 						{templates.KindShipments, "shipments with tracking (lading shipments push --template NAME)"},
+						{templates.KindSlips, "packing slips and their shipments (lading slips push --template NAME)"},
 						{templates.KindReport, "export reports (lading export RESOURCE --template NAME)"},
 					} {
 						if i > 0 {
@@ -160,6 +161,8 @@ func commandFor(name string) string {
 			return "lading stock push"
 		case t.Kind == templates.KindShipments:
 			return "lading shipments push"
+		case t.Kind == templates.KindSlips:
+			return "lading slips push"
 		}
 	}
 	return "lading import"
