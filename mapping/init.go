@@ -28,7 +28,10 @@ type layoutRule struct {
 var layoutRules = []layoutRule{
 	// Catalogs.
 	{template: "shopify", all: []string{"Handle", "Option1 Value"}, anyOf: []string{"Variant SKU", "Variant Price"}},
+	{template: "shopify-2024", all: []string{"URL handle", "Option1 value"}, anyOf: []string{"SKU", "Price"}},
 	{template: "woocommerce", all: []string{"Type", "SKU", "Parent"}, anyOf: []string{"Regular price", "Attribute 1 name"}},
+	{template: "bigcommerce", all: []string{"Product ID", "Code", "Name", "Calculated Price"}},
+	{template: "squarespace", all: []string{"Product ID [Non Editable]", "Variant ID [Non Editable]", "Option Name 1"}},
 	{template: "magento2", all: []string{"sku", "product_type", "attribute_set_code"}, anyOf: []string{"additional_attributes", "configurable_variations", "qty"}},
 	{template: "generic", all: []string{"product_key", "sku"}},
 	// Stock levels.
@@ -129,16 +132,10 @@ func stockLayout(header []string) bool {
 }
 
 // adapt fits the text of template name to a header whose column names
-// vary between versions of the same export: WooCommerce's weight unit,
-// Shopify's older inventory export.
+// vary between versions of the same export and which the template cannot
+// name by a pattern: Shopify's older inventory export.
 func adapt(name string, text []byte, header []string) []byte {
 	switch name {
-	case "woocommerce":
-		for _, h := range header {
-			if h = strings.TrimSpace(h); strings.HasPrefix(h, "Weight (") && h != "Weight (lbs)" {
-				text = bytes.Replace(text, []byte("Weight (lbs)"), []byte(h), 1)
-			}
-		}
 	case "shopify-inventory":
 		if !slices.ContainsFunc(header, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), shopifyAvailable) }) {
 			text = bytes.ReplaceAll(text, []byte("column: "+shopifyAvailable), []byte("column: Available"))
@@ -151,7 +148,7 @@ func adapt(name string, text []byte, header []string) []byte {
 // Init writes a mapping for a file with header (sourceName names it in the
 // text). For a header Recognise recognises it returns the template's name
 // and text (adapted to the header where a column name varies, like
-// WooCommerce's weight unit), headed by a comment saying which template it
+// Shopify's older inventory export), headed by a comment saying which template it
 // is and why; otherwise "" and a commented starter mapping that lists
 // every column and guesses the main targets of a catalog.
 func Init(header []string, sourceName string) (templateName string, yamlText []byte) {
