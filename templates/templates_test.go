@@ -7,7 +7,7 @@ import (
 
 func TestListAndGet(t *testing.T) {
 	list := List()
-	if len(list) != 12 {
+	if len(list) != 16 {
 		t.Fatalf("List() = %v", list)
 	}
 	for _, in := range list {
@@ -30,7 +30,7 @@ func TestListAndGet(t *testing.T) {
 		t.Errorf("Get is lenient about case and extension: %v", err)
 	}
 	_, err := Get("magento")
-	if err == nil || !strings.Contains(err.Error(), `no template "magento"; templates: shopify, woocommerce, magento2, generic, stock, shopify-inventory, amazon-fba, shipments, catalog, accounting-slips, picking, shipstream`) {
+	if err == nil || !strings.Contains(err.Error(), `no template "magento"; templates: shopify, shopify-2024, bigcommerce, squarespace, woocommerce, magento2, generic, stock, shopify-inventory, amazon-fba, shipments, slips, catalog, accounting-slips, picking, shipstream`) {
 		t.Errorf("error %v", err)
 	}
 	list[0].Name = "changed"
