@@ -22,6 +22,9 @@ func settleRows(slips []*slip, lines []Line, dryRun bool) {
 		s.dry(dryRun)
 		byRow := map[int]*pkg{}
 		for _, k := range s.packages {
+			if s.action.failed() && k.action == "" {
+				k.action, k.msg = Skipped, "not sent: its slip was not sent"
+			}
 			k.dry(dryRun)
 			for _, i := range k.rows {
 				byRow[i] = k
