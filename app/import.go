@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -25,11 +27,14 @@ func importCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "upload a catalog (products, variants, options, tiers, tags, opening stock) from CSV or XLSX",
-		ArgsUsage: "FILE",
+		ArgsUsage: "FILE [SECOND-FILE]",
 		Description: "Reads FILE through a mapping (--template NAME or --mapping FILE), checks every row, compares the\n" +
 			"catalog with the account's and writes only what is new or changed. Every row gets a line in the\n" +
 			"results file. Running the same command again after a failure or Ctrl-C continues where it stopped\n" +
 			"(state in .lading/state.db); running it on an imported file writes nothing.\n\n" +
+			"A mapping that reads variants from a second file (a join, like --template prestashop's\n" +
+			"combinations) takes that file after FILE: lading import --template prestashop products.csv\n" +
+			"combinations.csv. Without it, the file the mapping names (join.file) is read from FILE's folder.\n\n" +
 			"Exit codes: 0 every row done, 3 some rows failed (see the results file), 1 fatal error,\n" +
 			"2 usage or mapping error, 130 interrupted (run again to continue).",
 		Flags: []cli.Flag{
@@ -83,20 +88,24 @@ func loadMapping(c *cli.Context) (*mapping.Mapping, []byte, error) {
 
 func runImport(c *cli.Context) error {
 	env := envOf(c)
-	if c.NArg() != 1 {
-		for _, a := range c.Args().Slice()[min(1, c.NArg()):] {
-			if strings.HasPrefix(a, "-") {
-				return Usagef("flag %s comes after the input file: put flags before it, e.g. lading import --template shopify %s FILE", a, a)
-			}
+	args := c.Args().Slice()
+	for _, a := range args[min(1, len(args)):] {
+		if strings.HasPrefix(a, "-") {
+			return Usagef("flag %s comes after the input file: put flags before it, e.g. lading import --template shopify %s FILE", a, a)
 		}
-		return Usagef("import takes one input file: lading import --template shopify products.csv")
 	}
-	input := c.Args().First()
+	if len(args) == 0 || len(args) > 2 {
+		return Usagef("import takes one input file, and a second one for a mapping that joins two: lading import --template shopify products.csv, or lading import --template prestashop products.csv combinations.csv")
+	}
+	input := args[0]
 	if _, err := os.Stat(input); err != nil {
 		return Usagef("input file: %v", err)
 	}
 	m, text, err := loadMapping(c)
 	if err != nil {
+		return err
+	}
+	if err := setJoinedFile(c, m, args); err != nil {
 		return err
 	}
 	mode, err := importer.ParseMode(c.String("mode"))
@@ -160,6 +169,35 @@ func runImport(c *cli.Context) error {
 		return err
 	case rep.Failed() > 0:
 		return &PartialError{Failed: rep.Failed(), Total: total(rep.Rows), What: "rows", See: rep.Results}
+	}
+	return nil
+}
+
+// setJoinedFile points the mapping's join at the second input file when one
+// is given, and otherwise checks that the file the mapping names is beside
+// the input, saying how to give it when it is not.
+func setJoinedFile(c *cli.Context, m *mapping.Mapping, args []string) error {
+	how := "--mapping " + c.String("mapping")
+	if t := c.String("template"); t != "" {
+		how = "--template " + t
+	}
+	switch {
+	case len(args) == 2 && m.Join == nil:
+		return Usagef("%s: the mapping reads one file (it has no join section): give one input file, lading import %s %s", args[1], how, args[0])
+	case len(args) == 2:
+		if _, err := os.Stat(args[1]); err != nil {
+			return Usagef("second input file: %v", err)
+		}
+		abs, err := filepath.Abs(args[1])
+		if err != nil {
+			return Usagef("second input file: %v", err)
+		}
+		m.Join.File = abs
+	case m.Join != nil:
+		jf := importer.JoinedFile(args[0], m.Join.File)
+		if _, err := os.Stat(jf); errors.Is(err, fs.ErrNotExist) {
+			return Usagef("the mapping reads variants from a second file, and %s is not there: give that file after the input file, lading import %s %s SECOND-FILE", jf, how, args[0])
+		}
 	}
 	return nil
 }

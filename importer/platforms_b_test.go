@@ -1,8 +1,10 @@
 package importer_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"lading/app"
 	"lading/importer"
 	"lading/mapping"
 	"lading/sandbox"
@@ -390,5 +393,104 @@ func wooCase(name, weight, dim, beanieWeight, beanieSize string) platformCase {
 				t.Errorf("notes of woo-single %q and woo-hoodie-red %q, want none", notes["woo-single"], notes["woo-hoodie-red"])
 			}
 		},
+	}
+}
+
+// runLading runs lading's command line with args against e's sandbox and
+// state, and returns what it printed and its error.
+func (e *env) runLading(args ...string) (string, error) {
+	e.t.Helper()
+	var out bytes.Buffer
+	a := app.New(app.Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }})
+	common := []string{"lading", "--base-url", e.url + "/api2", "--token", "tok", "--rate", "500", "--burst", "50"}
+	err := a.RunContext(context.Background(), append(common, args...))
+	return out.String(), err
+}
+
+// A mapping that joins a second file takes it after the input file on the
+// command line, from anywhere and by any name; without it, the file the
+// mapping names is read beside the input. A second file for a mapping
+// without join, a missing second file and a joined file not beside the
+// input are usage errors saying what to give.
+func TestImportTakesTheJoinedFileOnTheCommandLine(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	e := newEnv(t, sandbox.Options{})
+	write := func(path, text string) string {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	joinMapping := write(filepath.Join(e.dir, "join.yaml"), `
+source: {delimiter: ";"}
+group: {key: id}
+product: {name: name}
+variant: {sku: ref}
+options: {list: attrs}
+tiers: {columns: {Retail: price}}
+join:
+  file: combinations.csv
+  key: product_id
+`)
+	plainMapping := write(filepath.Join(e.dir, "plain.yaml"), "group: {key: id}\nproduct: {name: name}\nvariant: {sku: id}\n")
+	products := write(filepath.Join(e.dir, "shop", "products.csv"), "id;name\n1;Shirt\n2;Mug\n")
+	variants := write(filepath.Join(e.dir, "elsewhere", "variants of 2024.csv"),
+		"product_id,ref,attrs,price\n1,SH-S,Size=S,20\n2,MUG-1,,9.5\n1,SH-M,Size=M,21\n")
+	state := filepath.Join(e.dir, "state.db")
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // in the usage error's message
+	}{
+		{"second file for a mapping without join", []string{"--mapping", plainMapping, products, variants}, "has no join section"},
+		{"missing second file", []string{"--mapping", joinMapping, products, filepath.Join(e.dir, "nope.csv")}, "second input file"},
+		{"joined file not beside the input", []string{"--mapping", joinMapping, products}, "give that file after the input file"},
+		{"three files", []string{"--mapping", joinMapping, products, variants, variants}, "one input file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := e.srv.Counters().Requests
+			out, err := e.runLading(append([]string{"import", "--state", state}, tc.args...)...)
+			var ue *app.UsageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v (output %q), want a usage error saying %q", err, out, tc.want)
+			}
+			if n := requests(before, e.srv.Counters().Requests); n != 0 {
+				t.Errorf("%d requests sent, want none", n)
+			}
+		})
+	}
+
+	out, err := e.runLading("import", "--state", state, "--mapping", joinMapping, products, variants)
+	if err != nil {
+		t.Fatalf("import with the second file named: %v\n%s", err, out)
+	}
+	wantVariants(t, e.read(), "Shirt", "Shirt|SH-M[Size=M]Retail:21 stock=0 weight=", "Shirt|SH-S[Size=S]Retail:20 stock=0 weight=")
+	wantVariants(t, e.read(), "Mug", "Mug|MUG-1[]Retail:9.5 stock=0 weight=")
+	res := readResults(t, importer.DefaultResultsPath(products))
+	var lines []string
+	for _, r := range res {
+		lines = append(lines, filepath.Base(r[0])+":"+r[1]+" "+r[4])
+	}
+	sort.Strings(lines)
+	want := []string{"products.csv:2 created", "products.csv:3 created",
+		"variants of 2024.csv:2 created", "variants of 2024.csv:3 created", "variants of 2024.csv:4 created"}
+	if !slices.Equal(lines, want) {
+		t.Errorf("results lines %q, want %q", lines, want)
+	}
+
+	// The same files, the second beside the first under the name the
+	// mapping gives: found without being named; nothing to write.
+	write(filepath.Join(e.dir, "shop", "combinations.csv"), "product_id,ref,attrs,price\n1,SH-S,Size=S,20\n2,MUG-1,,9.5\n1,SH-M,Size=M,21\n")
+	before := e.srv.Counters().Requests
+	if out, err := e.runLading("import", "--state", state, "--mapping", joinMapping, products); err != nil {
+		t.Fatalf("import with the joined file beside: %v\n%s", err, out)
+	}
+	if w := writes(before, e.srv.Counters().Requests); w != 0 {
+		t.Errorf("the joined file found beside the input sent %d writes, want none", w)
 	}
 }
