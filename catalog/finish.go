@@ -25,6 +25,7 @@ func (g *Grouper) Finish() *Result {
 		if mt.removed {
 			continue
 		}
+		aloneVariant(p, mt)
 		g.resolveSlots(p, mt)
 		g.checkDefined(p, mt)
 		g.attributes(p, mt)
@@ -45,6 +46,20 @@ func (g *Grouper) Finish() *Result {
 	}
 	g.products, g.meta, g.byKey, g.aliases = nil, nil, nil, nil
 	return res
+}
+
+// aloneVariant makes the variant of p's own row (join.alone) its one
+// variant when no joined row gave it one: the row is then a variant row.
+func aloneVariant(p *Product, mt *meta) {
+	if mt.x == nil || (mt.x.alone == nil && len(mt.x.aloneErrs) == 0) || len(p.Variants) > 0 {
+		return
+	}
+	p.Errs = append(p.Errs, mt.x.aloneErrs...)
+	if v := mt.x.alone; v != nil {
+		p.Variants = append(p.Variants, *v)
+		p.ProductRows = slices.DeleteFunc(p.ProductRows, func(r RowRef) bool { return r == v.Row() })
+	}
+	mt.x.alone, mt.x.aloneErrs = nil, nil
 }
 
 // merge moves the rows of product j into product i.

@@ -61,6 +61,10 @@ type metaExtra struct {
 	children  []string
 	childRow  RowRef
 	childCol  string
+	// alone is the variant of the product's row (join.alone), its if no
+	// joined row names the product; aloneErrs are its invalid values.
+	alone     *Variant
+	aloneErrs []RowError
 }
 
 // Result is what Finish returns.
@@ -170,6 +174,9 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 	}
 	if r.Role == mapping.RoleProduct {
 		p.ProductRows = append(p.ProductRows, ref)
+		if r.Alone {
+			g.alone(p, mt, ref, file, r)
+		}
 		if len(r.Declared) > 0 && (mt.x == nil || mt.x.declared == nil) {
 			x := mt.extra()
 			x.declRow = ref
@@ -390,8 +397,15 @@ func (g *Grouper) productFields(p *Product, mt *meta, ref RowRef, r *mapping.Row
 // maxOptions is the most attribute options a variant may have.
 const maxOptions = 8
 
-// addVariant packs the row's variant into one string.
+// addVariant adds the row's variant to p.
 func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, file uint32, r *mapping.Row) {
+	if v, ok := g.packVariant(p, mt, ref, file, r); ok {
+		g.appendVariant(p, v)
+	}
+}
+
+// packVariant packs the row's variant into one string.
+func (g *Grouper) packVariant(p *Product, mt *meta, ref RowRef, file uint32, r *mapping.Row) (Variant, bool) {
 	b := append(g.buf[:0], r.Variant.SKU...)
 	// Options are packed sorted by name id (slot options, whose name is
 	// not known yet, after them), so that equal combinations pack equally.
@@ -400,7 +414,7 @@ func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, file uint32, r *m
 	if len(opts) > maxOptions {
 		p.Errs = append(p.Errs, RowError{Row: ref, Target: "options", Value: fmt.Sprint(len(opts)),
 			Rule: fmt.Sprintf("a variant may have at most %d attribute options", maxOptions)})
-		return
+		return Variant{}, false
 	}
 	for k, o := range opts {
 		ids[k] = ^uint32(0)
@@ -448,5 +462,21 @@ func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, file uint32, r *m
 	g.buf = b
 	s := g.arena.string(b)
 	n := len(r.Variant.SKU)
-	g.appendVariant(p, Variant{SKU: s[:n], data: s[n:], nm: g.nm, line: int32(ref.Line), file: file})
+	return Variant{SKU: s[:n], data: s[n:], nm: g.nm, line: int32(ref.Line), file: file}, true
+}
+
+// alone keeps the variant a product row gives for a product that no
+// joined row names (join.alone), with the errors of its values.
+func (g *Grouper) alone(p *Product, mt *meta, ref RowRef, file uint32, r *mapping.Row) {
+	if mt.x != nil && mt.x.alone != nil {
+		return // the product's first row gives it
+	}
+	x := mt.extra()
+	if v, ok := g.packVariant(p, mt, ref, file, r); ok {
+		x.alone = &v
+	}
+	for _, e := range r.AloneErrors {
+		x.aloneErrs = append(x.aloneErrs, RowError{Row: ref, Column: strings.Clone(e.Column), Value: strings.Clone(e.Value),
+			Target: e.Target, Rule: strings.Clone(e.Rule), SKU: strings.Clone(r.Variant.SKU)})
+	}
 }

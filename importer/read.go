@@ -94,13 +94,21 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Li
 		})
 		return eg.Wait()
 	}
-	if err := readFile(path, m.Source.ReadOptions(limits), m.Compile); err != nil {
+	var main *mapping.Program
+	compileMain := func(file string, header []string) (*mapping.Program, error) {
+		var err error
+		main, err = m.Compile(file, header)
+		return main, err
+	}
+	if err := readFile(path, m.Source.ReadOptions(limits), compileMain); err != nil {
 		return nil, err
 	}
 	if m.Join != nil {
+		// The joined rows read their product's row (product()) through
+		// the main file's program, which has seen every product row.
 		jf := JoinedFile(path, m.Join.File)
 		in.Files = append(in.Files, jf)
-		if err := readFile(jf, m.Join.Source.ReadOptions(limits), m.CompileJoin); err != nil {
+		if err := readFile(jf, m.Join.Source.ReadOptions(limits), main.CompileJoin); err != nil {
 			return nil, fmt.Errorf("joined file: %w", err)
 		}
 	}

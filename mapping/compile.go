@@ -28,15 +28,27 @@ type Program struct {
 	skip                               []skipProg
 	role, key, parent, alias, children *valueProg
 	name, description, notes, tags     *valueProg
-	sku, stock                         *valueProg
-	fields                             []*valueProg
-	pairs                              []pairProg
-	optCols                            []optColProg
-	optList                            *valueProg
-	optWhen                            *compiledExpr
-	listSep, valuesSep                 string
-	ignore                             []string
-	tiers                              []tierProg
+	variantProg
+	// alone is join.alone: a main row's variant, for a product no
+	// joined row names.
+	alone *variantProg
+	// products keeps the main file's cells that joined rows read with
+	// product(); shared by the main program and the joined one.
+	products           *productCells
+	pairs              []pairProg
+	optCols            []optColProg
+	optList            *valueProg
+	optWhen            *compiledExpr
+	listSep, valuesSep string
+	ignore             []string
+}
+
+// variantProg binds a variant's values: SKU, opening stock, the other
+// fields and the pricing tiers.
+type variantProg struct {
+	sku, stock *valueProg
+	fields     []*valueProg
+	tiers      []tierProg
 }
 
 type valueProg struct {
@@ -91,6 +103,8 @@ type binder struct {
 	dups   map[string][2]int
 	opts   []expr.Option
 	errs   ErrorList
+	// products resolves product() in the joined rows' expressions.
+	products *productCells
 }
 
 func newBinder(m *Mapping, file string, header []string, src Source) *binder {
@@ -166,7 +180,7 @@ func inFile(err error, file string) error {
 // expr compiles an expression; match, when not nil, is what `match`
 // stands for (the text the * of the value's column pattern matched).
 func (b *binder) expr(src string, p Pos, target string, match *string, extra ...expr.Option) *compiledExpr {
-	ce, err := compileExpr(src, b.index, b.header, match, b.opts, b.m.Tables, extra...)
+	ce, err := compileExpr(src, b, match, extra...)
 	if err != nil {
 		b.fail(p, "%s: %s", target, strings.Replace(err.Error(), "in the file", "in "+b.file, 1))
 		return nil
@@ -264,6 +278,12 @@ func (m *Mapping) Compile(file string, header []string) (*Program, error) {
 	p.tags = b.value(m.Product.Tags)
 	if m.Join == nil {
 		p.bindVariant(b)
+	} else {
+		p.bindProducts(b)
+		if a := m.Join.Alone; a != nil {
+			p.alone = &variantProg{}
+			p.alone.bind(b, &a.Variant, &a.Tiers, "join.alone.tiers")
+		}
 	}
 	if len(b.errs) > 0 {
 		return nil, b.errs
@@ -275,12 +295,19 @@ func (m *Mapping) Compile(file string, header []string) (*Program, error) {
 // sections, join.key and join.skip) to the header of the joined file.
 // Every row of the joined file is a variant of the product whose key its
 // join.key column holds.
+// Its rows' expressions cannot read their product's row: compile the main
+// file first and use Program.CompileJoin for that.
 func (m *Mapping) CompileJoin(file string, header []string) (*Program, error) {
+	return m.compileJoin(file, header, nil)
+}
+
+func (m *Mapping) compileJoin(file string, header []string, products *productCells) (*Program, error) {
 	if m.Join == nil {
 		return nil, &Error{File: m.File, Msg: "the mapping has no join section"}
 	}
 	b := newBinder(m, file, header, m.Join.Source)
-	p := &Program{m: m, header: b.header, dec: decimalOf(m.Join.Source), layouts: layoutsOf(m.Join.Source), formats: m.Join.Source.DateFormats, join: true, by: ByParent, vm: vm.VM{MemoryBudget: maxItems}}
+	b.products = products
+	p := &Program{m: m, header: b.header, dec: decimalOf(m.Join.Source), layouts: layoutsOf(m.Join.Source), formats: m.Join.Source.DateFormats, join: true, by: ByParent, vm: vm.VM{MemoryBudget: maxItems}, products: products}
 	p.skip = b.skips(m.Join.Skip)
 	p.parent = b.value(m.Join.Key)
 	p.bindVariant(b)
@@ -292,13 +319,7 @@ func (m *Mapping) CompileJoin(file string, header []string) (*Program, error) {
 
 func (p *Program) bindVariant(b *binder) {
 	m := p.m
-	p.sku = b.value(m.Variant.SKU)
-	p.stock = b.value(m.Variant.Stock)
-	for _, f := range m.Variant.Fields {
-		if v := b.value(f); v != nil {
-			p.fields = append(p.fields, v)
-		}
-	}
+	p.variantProg.bind(b, &m.Variant, &m.Tiers, "tiers")
 	o := &m.Options
 	for _, pr := range o.Pairs {
 		pp := pairProg{name: b.value(pr.Name), value: b.value(pr.Value)}
@@ -322,18 +343,29 @@ func (p *Program) bindVariant(b *binder) {
 	if p.valuesSep == "" {
 		p.valuesSep = ","
 	}
-	for _, t := range m.Tiers.Columns {
-		if v := b.value(t.Value); v != nil {
-			p.tiers = append(p.tiers, tierProg{name: t.Name, value: v})
-		}
-	}
-	p.prefixTiers(b)
 }
 
-// prefixTiers binds every column whose header starts with tiers.prefix to
+// bind binds the values of v and t (written under where, for messages).
+func (vp *variantProg) bind(b *binder, v *VariantSpec, t *TiersSpec, where string) {
+	vp.sku = b.value(v.SKU)
+	vp.stock = b.value(v.Stock)
+	for _, f := range v.Fields {
+		if v := b.value(f); v != nil {
+			vp.fields = append(vp.fields, v)
+		}
+	}
+	for _, tc := range t.Columns {
+		if v := b.value(tc.Value); v != nil {
+			vp.tiers = append(vp.tiers, tierProg{name: tc.Name, value: v})
+		}
+	}
+	vp.prefixTiers(b, t, where)
+}
+
+// prefixTiers binds every column whose header starts with t's prefix to
 // the tier its header names after the prefix.
-func (p *Program) prefixTiers(b *binder) {
-	pre := p.m.Tiers.Prefix
+func (vp *variantProg) prefixTiers(b *binder, t *TiersSpec, where string) {
+	pre := t.Prefix
 	if pre == "" {
 		return
 	}
@@ -343,11 +375,11 @@ func (p *Program) prefixTiers(b *binder) {
 			continue
 		}
 		if name = strings.TrimSpace(name); name == "" {
-			b.fail(p.m.Tiers.PrefixPos, "tiers.prefix %q: column %d of %s, %q, names no pricing tier after the prefix; write the tier's name after it (like \"%sRetail\"), or rename or remove the column", pre, i+1, b.file, h, pre)
+			b.fail(t.PrefixPos, "%s.prefix %q: column %d of %s, %q, names no pricing tier after the prefix; write the tier's name after it (like \"%sRetail\"), or rename or remove the column", where, pre, i+1, b.file, h, pre)
 			continue
 		}
 		spec := &ValueSpec{Target: "tier " + name, Column: h, Kind: KindNumber, NotNegative: true}
-		p.tiers = append(p.tiers, tierProg{name: name, value: &valueProg{spec: spec, col: i, errCol: h}})
+		vp.tiers = append(vp.tiers, tierProg{name: name, value: &valueProg{spec: spec, col: i, errCol: h}})
 	}
 }
 

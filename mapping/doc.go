@@ -3,8 +3,10 @@
 // levels.
 //
 // Use: Parse or Load a mapping; Compile it against the header of the input
-// file (CompileJoin for a joined second file); call Program.Eval for each
-// row, reusing one Row; hand the Row to catalog.Grouper. For stock levels,
+// file; call Program.Eval for each row, reusing one Row; hand the Row to
+// catalog.Grouper. For a joined second file, the main file's
+// Program.CompileJoin binds it once every main row is evaluated (see
+// Joined files). For stock levels,
 // CompileStock binds the stock section and StockProgram.Eval fills a
 // StockRow (see Stock levels). Init writes a mapping for a header (a
 // template, or a commented starter).
@@ -48,11 +50,15 @@
 //	skip:
 //	  - when: Type in ["grouped", "external"]
 //	    reason: "{Type} products are not imported"   # {Column} is replaced by the cell
-//	join:                       # variants from a second file (group.by: key only)
+//	join:                       # variants from a second file (group.by: key only;
+//	                            # see Joined files)
 //	  file: combinations.csv
 //	  source: {...}             # as above, for the second file
 //	  key: Product ID           # its column holding the main file's product key
 //	  skip: [...]
+//	  alone:                    # a product no joined row names: its own row's variant
+//	    variant: {sku: "Reference #", stock: Quantity}
+//	    tiers: {columns: {Price: Price tax excluded}}
 //	tables:                     # for lookup("colours", value)
 //	  colours: {rouge: Red, bleu: Blue}
 //	stock:                      # stock levels (see Stock levels)
@@ -87,7 +93,8 @@
 // its time of day), default(s, fallback), lookup(table, key[,
 // fallback]), kv(s[, sep, assign]) ("k=v,k=v" to a map), list(s[, sep])
 // ("a|b|c" to a list), text(x), pairs and dropLast (see Paired lists),
-// and weight and length (see Units).
+// weight and length (see Units), and product("Column") in a joined file's
+// rows (see Joined files).
 //
 // An expression runs on every row, so what it may make is bounded: shift()
 // moves a decimal point at most 30 places; a text made by a helper
@@ -99,6 +106,49 @@
 // mapping file (a Compile error when the amount is written out, like
 // shift(value, 3000000000)). expr's toJSON, toBase64, concat and flatten,
 // which can copy a text or a list many times over, are not available.
+//
+// # Joined files
+//
+// Some platforms export products and their variants as two files, like
+// PrestaShop's products and combinations. With join, the main file's rows
+// are the products (group, product and skip read them) and every row of
+// the joined file (join.file, beside the main file) is a variant of the
+// product whose key its join.key column holds: variant, options and tiers
+// read the joined file, and join.skip skips its rows.
+//
+// A product that no joined row names is a simple product with one
+// variant when join.alone says where that variant's values are on the
+// product's own row: join.alone.variant and join.alone.tiers are written
+// like the variant and tiers sections, over the main file's columns.
+// Their values are read on every product row, but count only for a
+// product without joined rows: a product with combinations and no
+// reference of its own is no error even with sku: {column: "Reference #",
+// required: true}. A product given on several main rows takes the
+// variant of its first. Without join.alone, a product without joined rows
+// has no variant.
+//
+// A joined row's expressions (variant, options, tiers, join.skip) read a
+// cell of their product's row in the main file with product("Column"):
+// the product's first row, trimmed; "" for a product no main row has
+// (that row fails for naming an unknown product anyway). Computed values
+// combine both files:
+//
+//	tiers:
+//	  columns:
+//	    Price: {expr: 'number(product("Price tax excluded")) + number(col("Impact on price"))'}
+//	variant:
+//	  sku: {expr: 'default(Reference, product("Reference #"))'}
+//	join:
+//	  skip:
+//	    - when: product("Active (0/1)") == "0"
+//	      reason: the product is not active
+//
+// The column is the main file's, checked against its header (with the
+// close matches when it has no such column; a column pattern works too).
+// product() elsewhere (the main file's sections, join.key, join.alone) is
+// an error of the mapping, as is a column name not written in quotes.
+// The main file's cells the joined rows read are kept for every product,
+// the only part of the main file kept in memory beyond the products.
 //
 // # Paired lists
 //

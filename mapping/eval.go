@@ -14,20 +14,13 @@ import (
 func (p *Program) Eval(row []string, out *Row) error {
 	out.reset()
 	p.env.R, p.env.made = row, 0
-	defer func() { p.env.R = nil }()
-
-	if p.skipped(row, out) {
-		return nil
-	}
+	defer func() { p.env.R, p.env.P = nil, nil }()
 
 	if p.join {
-		out.Role = RoleVariant
-		out.ParentRef = p.text(p.parent, row, out)
-		if out.ParentRef == "" {
-			p.required(p.parent, out, "every row of the joined file needs its product's key")
-		}
-		p.variant(row, out)
-		return p.result(out)
+		return p.evalJoined(row, out)
+	}
+	if p.skipped(row, out) {
+		return nil
 	}
 
 	out.GroupKey = p.text(p.key, row, out)
@@ -51,12 +44,56 @@ func (p *Program) Eval(row []string, out *Row) error {
 	if out.Role != RoleVariant {
 		p.productFields(row, out)
 	}
-	if out.Role != RoleProduct && p.m.Join == nil {
+	switch {
+	case p.m.Join != nil:
+		p.joinedProduct(row, out)
+	case out.Role != RoleProduct:
 		p.variant(row, out)
-	} else if out.Role == RoleProduct && p.m.Join == nil {
+	default:
 		p.declared(row, out)
 	}
 	return p.result(out)
+}
+
+// evalJoined evaluates a row of the joined file: a variant of the
+// product its join key names, whose row's cells product() reads.
+func (p *Program) evalJoined(row []string, out *Row) error {
+	out.Role = RoleVariant
+	if p.products != nil {
+		p.env.P = p.products.none
+	}
+	key := p.text(p.parent, row, out)
+	if p.products != nil {
+		p.env.P = p.products.of(key)
+	}
+	if p.skipped(row, out) {
+		out.Errors = out.Errors[:0] // a skipped row's key does not matter
+		return nil
+	}
+	out.ParentRef = key
+	if out.ParentRef == "" {
+		p.required(p.parent, out, "every row of the joined file needs its product's key")
+	}
+	p.variant(row, out)
+	return p.result(out)
+}
+
+// joinedProduct keeps, on a product row of a mapping with a join, the
+// cells the joined rows read with product(), and evaluates join.alone:
+// the variant the product has if no joined row names it. Errors of that
+// variant count only then: they go to out.AloneErrors.
+func (p *Program) joinedProduct(row []string, out *Row) {
+	if p.products != nil {
+		p.products.keep(out.GroupKey, row)
+	}
+	if p.alone == nil {
+		return
+	}
+	n := len(out.Errors)
+	p.variantValues(p.alone, row, out)
+	out.Alone = true
+	out.AloneErrors = append(out.AloneErrors, out.Errors[n:]...)
+	out.Errors = out.Errors[:n]
 }
 
 // skipped tries the skip rules in order; the first that matches sets
@@ -122,18 +159,7 @@ func (p *Program) productFields(row []string, out *Row) {
 }
 
 func (p *Program) variant(row []string, out *Row) {
-	out.Variant.SKU = p.text(p.sku, row, out)
-	out.Variant.Stock = p.optional(p.stock, row, out)
-	for _, f := range p.fields {
-		if v := p.optional(f, row, out); v.Set {
-			out.Variant.Fields = append(out.Variant.Fields, FieldValue{Name: f.spec.Name, Value: v.S})
-		}
-	}
-	for _, t := range p.tiers {
-		if v := p.optional(t.value, row, out); v.Set {
-			out.Tiers = append(out.Tiers, Tier{Name: t.name, Value: v.S})
-		}
-	}
+	p.variantValues(&p.variantProg, row, out)
 	if p.optWhen != nil {
 		if hit, ok := p.cond(p.optWhen, row, out, "options.when", p.m.Options.When.Expr, p.m.Options.When.Pos); !ok || !hit {
 			return
@@ -188,6 +214,22 @@ func (p *Program) listOptions(row []string, out *Row) {
 	for _, kv := range kvs {
 		if kv[1] != "" && !p.ignored(kv[1]) {
 			p.addOption(out, Option{Name: kv[0], Value: kv[1], Column: p.optList.errCol})
+		}
+	}
+}
+
+// variantValues evaluates vp's SKU, stock, fields and tiers into out.
+func (p *Program) variantValues(vp *variantProg, row []string, out *Row) {
+	out.Variant.SKU = p.text(vp.sku, row, out)
+	out.Variant.Stock = p.optional(vp.stock, row, out)
+	for _, f := range vp.fields {
+		if v := p.optional(f, row, out); v.Set {
+			out.Variant.Fields = append(out.Variant.Fields, FieldValue{Name: f.spec.Name, Value: v.S})
+		}
+	}
+	for _, t := range vp.tiers {
+		if v := p.optional(t.value, row, out); v.Set {
+			out.Tiers = append(out.Tiers, Tier{Name: t.name, Value: v.S})
 		}
 	}
 }

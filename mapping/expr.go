@@ -20,6 +20,8 @@ import (
 type exprEnv struct {
 	R     []string `expr:"R"`
 	Value string   `expr:"value"`
+	// P are the cells of a joined row's product row that product() reads.
+	P []string `expr:"_P"`
 	// made counts the bytes of text the row's expressions made, against
 	// rowTextBudget.
 	made int
@@ -28,21 +30,30 @@ type exprEnv struct {
 // helperNames are the functions this package adds to expr's builtins
 // (which already give trim, lower, upper, split, join, replace, hasPrefix,
 // ...).
-var helperNames = []string{"col", "number", "shift", "date", "default", "lookup", "kv", "list", "text", "weight", "length", "pairs", "dropLast"}
+var helperNames = []string{"col", "number", "shift", "date", "default", "lookup", "kv", "list", "text", "weight", "length", "pairs", "dropLast", "product"}
 
 // reservedNames are identifiers that never name a column.
-var reservedNames = append([]string{"R", "value", "match", "$env", concatName}, helperNames...)
+var reservedNames = append([]string{"R", "value", "match", productCellsName, "$env", concatName}, helperNames...)
+
+// productCellsName is what product("Column") becomes: the cells of the
+// product's row, exprEnv.P.
+const productCellsName = "_P"
+
+var stringType = reflect.TypeFor[string]()
 
 // colPatcher rewrites col("Name") and bare identifiers that name a column
 // into R[i], and records what it could not resolve.
 type colPatcher struct {
-	index   map[string]int
-	header  []string
-	match   *string // what `match` stands for; nil: the value's column is no pattern
-	tables  map[string]map[string]string
-	used    []int
-	unknown []string
-	bad     string
+	index  map[string]int
+	header []string
+	match  *string // what `match` stands for; nil: the value's column is no pattern
+	// products resolves product("Column") in a joined row's expression;
+	// nil elsewhere.
+	products *productCells
+	tables   map[string]map[string]string
+	used     []int
+	unknown  []string
+	bad      string
 }
 
 func (p *colPatcher) column(name string) (ast.Node, bool) {
@@ -86,6 +97,9 @@ func (p *colPatcher) Visit(node *ast.Node) {
 			} else {
 				p.unknown = append(p.unknown, s)
 			}
+		case "product":
+			p.productCall(node, n)
+			return
 		case "lookup":
 			if s, ok := argString(n, 0); ok {
 				if _, ok := p.tables[s]; !ok {
@@ -329,9 +343,10 @@ type compiledExpr struct {
 
 // compileExpr compiles src against the column index; the error text says
 // what is wrong without position (the caller adds the mapping position).
-func compileExpr(src string, index map[string]int, header []string, match *string, opts []expr.Option, tables map[string]map[string]string, extra ...expr.Option) (*compiledExpr, error) {
-	p := &colPatcher{index: index, header: header, match: match, tables: tables}
-	all := append([]expr.Option{expr.Env(exprEnv{}), expr.Patch(p), expr.Patch(callRetyper{})}, opts...)
+func compileExpr(src string, b *binder, match *string, extra ...expr.Option) (*compiledExpr, error) {
+	header := b.header
+	p := &colPatcher{index: b.index, header: header, match: match, products: b.products, tables: b.m.Tables}
+	all := append([]expr.Option{expr.Env(exprEnv{}), expr.Patch(p), expr.Patch(callRetyper{})}, b.opts...)
 	all = append(all, extra...)
 	prog, err := expr.Compile(src, all...)
 	if p.bad != "" {

@@ -75,6 +75,9 @@ func helpers(dec byte, formats, layouts []string, tables map[string]map[string]s
 		expr.Function("col", func(p ...any) (any, error) {
 			return nil, fmt.Errorf("col() takes one column name in quotes")
 		}, new(func(string) string)),
+		expr.Function("product", func(p ...any) (any, error) {
+			return nil, fmt.Errorf("%s", productMisplaced)
+		}, new(func(string) string)),
 		expr.Function("number", numberHelper(dec), new(func(string) float64), new(func(string, string) float64)),
 		expr.Function("shift", shiftHelper(dec), new(func(any, string, int) string)),
 		expr.Function("date", dateHelper(formats, layouts), new(func(string) string)),

@@ -180,14 +180,17 @@ type SkipRule struct {
 
 // Join reads variants from a second file whose Key column holds the key of
 // their product in the main file. With a join, the variant, options and
-// tiers sections read the joined file (Mapping.CompileJoin); product and
+// tiers sections read the joined file (Program.CompileJoin); product and
 // group read the main file, whose rows are then all product rows.
 type Join struct {
 	File   string
 	Source Source
 	Key    *ValueSpec
 	Skip   []SkipRule
-	Pos    Pos
+	// Alone, when set, gives a product that no joined row names one
+	// variant, from its own row of the main file; see Alone.
+	Alone *Alone
+	Pos   Pos
 }
 
 // Kind is how a value is checked and normalised.

@@ -121,11 +121,11 @@ func (d *decoder) top(m *Mapping, body ast.Node) {
 		case "product":
 			d.product(&m.Product, e.Value)
 		case "variant":
-			d.variant(&m.Variant, e.Value)
+			d.variant(&m.Variant, e.Value, "variant")
 		case "options":
 			d.options(&m.Options, e.Value)
 		case "tiers":
-			d.tiers(&m.Tiers, e.Value)
+			d.tiers(&m.Tiers, e.Value, "tiers")
 		case "skip":
 			m.Skip = d.skip(e.Value, "skip")
 		case "join":
@@ -267,12 +267,12 @@ var notNegative = []string{"weight", "cost", "supplier_cost", "stock"}
 // variant fields and "stock" (opening stock).
 var VariantTargets = append(slices.Clone(wire.VariantWriteFields), "stock")
 
-func (d *decoder) variant(v *VariantSpec, n ast.Node) {
-	es := d.entries(n, "variant")
-	d.checkKeys(es, "variant", VariantTargets)
+func (d *decoder) variant(v *VariantSpec, n ast.Node, where string) {
+	es := d.entries(n, where)
+	d.checkKeys(es, where, VariantTargets)
 	for _, e := range es {
 		k := keyOf(e)
-		s := d.value(e.Value, "variant."+k, variantKinds[k])
+		s := d.value(e.Value, where+"."+k, variantKinds[k])
 		if s == nil {
 			continue
 		}
@@ -463,21 +463,21 @@ func (d *decoder) condition(n ast.Node, where string) *ValueSpec {
 	return s
 }
 
-func (d *decoder) tiers(t *TiersSpec, n ast.Node) {
-	es := d.entries(n, "tiers")
-	d.checkKeys(es, "tiers", []string{"columns", "prefix"})
+func (d *decoder) tiers(t *TiersSpec, n ast.Node, where string) {
+	es := d.entries(n, where)
+	d.checkKeys(es, where, []string{"columns", "prefix"})
 	for _, e := range es {
 		switch keyOf(e) {
 		case "prefix":
-			t.Prefix, t.PrefixPos = d.str(e.Value, "tiers.prefix"), nodePos(e.Value)
+			t.Prefix, t.PrefixPos = d.str(e.Value, where+".prefix"), nodePos(e.Value)
 			if t.Prefix == "" {
-				d.fail(e.Value, "tiers.prefix is empty; give the header prefix, like \"tier:\"")
+				d.fail(e.Value, "%s.prefix is empty; give the header prefix, like \"tier:\"", where)
 			}
 		case "columns":
-			for _, te := range d.entries(e.Value, "tiers.columns") {
+			for _, te := range d.entries(e.Value, where+".columns") {
 				name := keyOf(te)
 				if strings.TrimSpace(name) == "" {
-					d.fail(te.Key, "tiers.columns: empty tier name")
+					d.fail(te.Key, "%s.columns: empty tier name", where)
 				}
 				v := d.value(te.Value, "tier "+name, KindNumber)
 				if v != nil {
@@ -516,7 +516,7 @@ func (d *decoder) skip(n ast.Node, where string) []SkipRule {
 func (d *decoder) join(n ast.Node) *Join {
 	j := &Join{Pos: nodePos(n)}
 	es := d.entries(n, "join")
-	d.checkKeys(es, "join", []string{"file", "source", "key", "skip"})
+	d.checkKeys(es, "join", []string{"file", "source", "key", "skip", "alone"})
 	for _, e := range es {
 		switch keyOf(e) {
 		case "file":
@@ -527,6 +527,8 @@ func (d *decoder) join(n ast.Node) *Join {
 			j.Key = d.value(e.Value, "join.key", KindText)
 		case "skip":
 			j.Skip = d.skip(e.Value, "join.skip")
+		case "alone":
+			j.Alone = d.alone(e.Value)
 		}
 	}
 	if d.err == nil && (j.File == "" || j.Key == nil) {

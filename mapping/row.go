@@ -60,6 +60,13 @@ type Row struct {
 	// Tiers are the variant's pricing-tier prices that were given.
 	Tiers []Tier
 
+	// Alone is set on a product row of a mapping with join.alone: Variant
+	// and Tiers are then the product's one variant if no row of the
+	// joined file names it, and AloneErrors that variant's invalid
+	// values, which count only then.
+	Alone       bool
+	AloneErrors RowErrors
+
 	// Errors lists the invalid values of the row; Eval returns them too.
 	Errors RowErrors
 }
@@ -121,4 +128,5 @@ func (r *Row) reset() {
 	r.Declared = r.Declared[:0]
 	r.Tiers = r.Tiers[:0]
 	r.Errors = r.Errors[:0]
+	r.Alone, r.AloneErrors = false, r.AloneErrors[:0]
 }

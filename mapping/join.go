@@ -1,0 +1,194 @@
+package mapping
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/parser"
+	yast "github.com/goccy/go-yaml/ast"
+)
+
+// Alone is join.alone: how a product that no row of the joined file
+// names becomes a simple product, its one variant read from its own row of
+// the main file (PrestaShop's products without combinations carry their
+// reference, quantity and price on the product's row). Its variant and
+// tiers sections are written like the top-level ones, over the main
+// file's columns.
+type Alone struct {
+	Variant VariantSpec
+	Tiers   TiersSpec
+	Pos     Pos
+}
+
+func (d *decoder) alone(n yast.Node) *Alone {
+	a := &Alone{Pos: nodePos(n)}
+	es := d.entries(n, "join.alone")
+	d.checkKeys(es, "join.alone", []string{"variant", "tiers"})
+	for _, e := range es {
+		switch keyOf(e) {
+		case "variant":
+			d.variant(&a.Variant, e.Value, "join.alone.variant")
+		case "tiers":
+			d.tiers(&a.Tiers, e.Value, "join.alone.tiers")
+		}
+	}
+	if d.err == nil && a.Variant.SKU == nil && a.Variant.Stock == nil && len(a.Variant.Fields) == 0 && len(a.Tiers.Columns) == 0 && a.Tiers.Prefix == "" {
+		d.fail(n, "join.alone needs variant or tiers: the main file's columns giving the one variant of a product no joined row names (like variant: {sku: Reference})")
+	}
+	return a
+}
+
+// productCells keeps, for the joined rows' product("Column"), the cells
+// of the main file's columns they read, by product key. The main file's
+// program fills it as it evaluates the product rows; the joined file's
+// program reads it.
+type productCells struct {
+	names map[string]int // product() column name → position in a product's cells
+	cols  []int          // the main file's columns kept, by position
+	byKey map[string][]string
+	none  []string // the cells of a product no main row has: all empty
+}
+
+// keep records the cells of the product key's first row.
+func (pc *productCells) keep(key string, row []string) {
+	if _, ok := pc.byKey[key]; ok || key == "" {
+		return
+	}
+	cells := make([]string, len(pc.cols))
+	for k, c := range pc.cols {
+		cells[k] = strings.Clone(strings.TrimSpace(cell(row, c)))
+	}
+	pc.byKey[strings.Clone(key)] = cells
+}
+
+// of returns the kept cells of the product key.
+func (pc *productCells) of(key string) []string {
+	if cells, ok := pc.byKey[key]; ok {
+		return cells
+	}
+	return pc.none
+}
+
+// productRef is one product("Column") of a joined row's expression.
+type productRef struct {
+	name, target string
+	pos          Pos
+}
+
+// productRefs lists the product() calls of the expressions that run on
+// the joined file's rows that may read their product's row: variant,
+// options, tiers and join.skip.
+func productRefs(m *Mapping) []productRef {
+	var out []productRef
+	add := func(src, target string, pos Pos) {
+		tree, err := parser.Parse(src)
+		if err != nil {
+			return // reported when the expression is compiled
+		}
+		ast.Find(tree.Node, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallNode)
+			if !ok {
+				return false
+			}
+			if id, ok := c.Callee.(*ast.IdentifierNode); ok && id.Value == "product" {
+				if s, ok := argString(c, 0); ok {
+					out = append(out, productRef{s, target, pos})
+				}
+			}
+			return false
+		})
+	}
+	value := func(s *ValueSpec) {
+		if s != nil && s.Expr != "" {
+			add(s.Expr, s.Target, s.Pos)
+		}
+	}
+	value(m.Variant.SKU)
+	value(m.Variant.Stock)
+	for _, f := range m.Variant.Fields {
+		value(f)
+	}
+	for _, pr := range m.Options.Pairs {
+		value(pr.Name)
+		value(pr.Value)
+	}
+	for _, c := range m.Options.Columns {
+		value(c.Value)
+	}
+	value(m.Options.List)
+	value(m.Options.When)
+	for _, t := range m.Tiers.Columns {
+		value(t.Value)
+	}
+	for _, r := range m.Join.Skip {
+		add(r.When, "join.skip when", r.Pos)
+	}
+	return out
+}
+
+// bindProducts resolves the product() calls of the joined rows'
+// expressions against the main file's header, b's.
+func (p *Program) bindProducts(b *binder) {
+	refs := productRefs(p.m)
+	if len(refs) == 0 {
+		return
+	}
+	pc := &productCells{names: map[string]int{}, byKey: map[string][]string{}}
+	for _, r := range refs {
+		if _, ok := pc.names[r.name]; ok {
+			continue
+		}
+		i, _, _, err := findColumn(r.name, b.index, b.header)
+		if err != nil {
+			b.fail(r.pos, "%s: product(%q): %v", r.target, r.name, inFile(err, b.file))
+			continue
+		}
+		k := len(pc.cols)
+		for j, c := range pc.cols {
+			if c == i {
+				k = j
+			}
+		}
+		if k == len(pc.cols) {
+			pc.cols = append(pc.cols, i)
+		}
+		pc.names[r.name] = k
+	}
+	pc.none = make([]string, len(pc.cols))
+	p.products = pc
+}
+
+// productMisplaced is the error of product() where it reads nothing.
+const productMisplaced = `product("Column") reads a cell of the product's row in the main file, for the rows of a joined file: use it in the variant, options, tiers and join.skip sections of a mapping with join`
+
+// CompileJoin binds the mapping's join to the header of the joined file,
+// like Mapping.CompileJoin, for the joined rows of p, the main file's
+// program: their expressions may read their product's row with
+// product("Column"), the first row of the product in the main file. Give
+// it every row of the main file (Eval) before the joined file's rows.
+func (p *Program) CompileJoin(file string, header []string) (*Program, error) {
+	return p.m.compileJoin(file, header, p.products)
+}
+
+// productCall rewrites product("Name") in a joined row's expression into
+// the cell of the product's row it reads.
+func (p *colPatcher) productCall(node *ast.Node, n *ast.CallNode) {
+	s, ok := argString(n, 0)
+	switch {
+	case !ok || len(n.Arguments) != 1:
+		p.bad = `product() takes one column name of the main file in quotes, like product("Price tax excluded")`
+		return
+	}
+	k, ok := 0, false
+	if p.products != nil {
+		k, ok = p.products.names[s]
+	}
+	if !ok {
+		p.bad = fmt.Sprintf("product(%q): %s", s, productMisplaced)
+		return
+	}
+	m := &ast.MemberNode{Node: &ast.IdentifierNode{Value: productCellsName}, Property: &ast.IntegerNode{Value: k}}
+	m.SetType(stringType)
+	ast.Patch(node, m)
+}
