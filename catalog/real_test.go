@@ -223,7 +223,8 @@ func TestWooCommerceSample(t *testing.T) {
 	if len(beanie.Attributes) != 0 || beanie.Variants[0].SKU != "woo-beanie" {
 		t.Errorf("beanie: %v %q", beanie.Attributes, beanie.Variants[0].SKU)
 	}
-	if w, _ := beanie.Variants[0].Field("weight"); w != "0.2" {
+	// 0.2 lb ("Weight (lbs)") in kilograms, to 6 places
+	if w, _ := beanie.Variants[0].Field("weight"); w != "0.090718" {
 		t.Errorf("beanie weight %q", w)
 	}
 }
