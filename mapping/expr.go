@@ -325,14 +325,34 @@ const floatDigits = 15
 // must read 21.09.
 func formatFloat(x float64) string {
 	s := strconv.FormatFloat(x, 'f', -1, 64)
-	sig := strings.TrimLeft(strings.NewReplacer("-", "", ".", "").Replace(s), "0")
-	if len(strings.TrimRight(sig, "0")) <= floatDigits {
+	if significant(s) <= floatDigits {
 		return s
 	}
 	if n, ok := ParseNumber(strconv.FormatFloat(x, 'g', floatDigits, 64), '.'); ok {
 		return n
 	}
 	return s
+}
+
+// significant counts the digits of a decimal from its first non-zero
+// digit to its last.
+func significant(s string) int {
+	first, last, n := -1, -1, 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= '1' && c <= '9' {
+			if first < 0 {
+				first = n
+			}
+			last = n
+		}
+		if s[i] >= '0' && s[i] <= '9' {
+			n++
+		}
+	}
+	if first < 0 {
+		return 0
+	}
+	return last - first + 1
 }
 
 // compiledExpr is one expression bound to a header.
