@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -141,6 +143,17 @@ func reportTemplate(c *cli.Context) (*exporter.Report, error) {
 	if c.String("columns") != "" {
 		return nil, Usagef("give --template or --columns, not both")
 	}
+	if isFileName(name) {
+		text, err := os.ReadFile(name)
+		if err != nil {
+			return nil, Usagef("--template %s: %v; give a built-in report (%s) or a report file of yours (lading templates show NAME > mine.yaml writes one to start from)", name, err, reportNames())
+		}
+		r, err := exporter.ParseReport(name, text)
+		if err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		return r, nil
+	}
 	text, err := templates.Get(name)
 	if err != nil {
 		return nil, &UsageError{Err: err}
@@ -155,6 +168,17 @@ func reportTemplate(c *cli.Context) (*exporter.Report, error) {
 		return nil, &UsageError{Err: err}
 	}
 	return r, nil
+}
+
+// isFileName reports whether a --template value names a file rather than a
+// built-in template: it has a directory or a .yaml/.yml extension and is
+// no built-in's name.
+func isFileName(name string) bool {
+	if _, err := templates.Get(name); err == nil {
+		return false
+	}
+	ext := strings.ToLower(filepath.Ext(name))
+	return strings.ContainsAny(name, `/\`) || ext == ".yaml" || ext == ".yml"
 }
 
 func reportNames() string {

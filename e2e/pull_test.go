@@ -163,12 +163,29 @@ func TestCLIPullShipStream(t *testing.T) {
 			Contact: map[string]string{"name": "Ana Pérez", "email": "ana@example.com", "phone": "217-555-0199"},
 			Lines:   []sandbox.OrderLine{{SKU: "MUG-1", Quantity: 2}, {SKU: "TEE-S", Quantity: 1}}},
 		{ShippingAddress: map[string]string{"contact": "Bo", "company": "Acme GmbH", "street1": "Hauptstr. 5",
-			"city": "Berlin", "zip": "10115", "country": "DE", "phone": "030 1234567"},
+			"city": "Berlin", "zip": "10115", "country": "DE", "phone": "+49 30 1234567"},
 			Lines: []sandbox.OrderLine{{SKU: "CAP-1", Quantity: 3}}},
 	} {
 		o.Token = testToken
 		if _, err := e.srv.CreateOrder(ctx, o); err != nil {
 			t.Fatal(err)
+		}
+	}
+	// The tee ships in full: the order file asks only for what is left.
+	for f, err := range e.c.Fulfillments.ListPages(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range f.Fulfillments {
+			for _, li := range f.FulfillmentLines(x) {
+				if li.SKU == "TEE-S" {
+					_, err := e.c.Fulfillments.PostShipments(ctx, []api.ShipmentWrite{{ShippedAt: "2026-11-21T10:00:00+0000", TrackingNumber: "T1",
+						Links: api.ShipmentLinks{Fulfillments: []api.Ref{{ID: x.ID}}, LineItems: []api.LineItemRef{{ID: li.ID, Quantity: "1"}}}}})
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
 		}
 	}
 	out, own := filepath.Join(dir, "shipstream.csv"), filepath.Join(dir, "lading.csv")
@@ -187,11 +204,13 @@ func TestCLIPullShipStream(t *testing.T) {
 	orderOf := map[string]string{}
 	for _, r := range readRows(t, own) {
 		orderOf[r["sku"]] = r["order_number"]
+		if r["sku"] == "TEE-S" && r["quantity_left"] != "0" {
+			t.Errorf("lading's layout: the tee has %s left, want its line with 0", r["quantity_left"])
+		}
 	}
 	wantRows := map[string][]string{ // by sku: shipping_method ... qty, order_ref apart
 		"MUG-1": {"", "Ana María", "Pérez", "", "1 Main St, Apt 4", "Springfield", "IL", "62701", "US", "217-555-0199", "MUG-1", "2"},
-		"TEE-S": {"", "Ana María", "Pérez", "", "1 Main St, Apt 4", "Springfield", "IL", "62701", "US", "217-555-0199", "TEE-S", "1"},
-		"CAP-1": {"", "Bo", "", "Acme GmbH", "Hauptstr. 5", "Berlin", "", "10115", "DE", "030 1234567", "CAP-1", "3"},
+		"CAP-1": {"", "Bo", "", "Acme GmbH", "Hauptstr. 5", "Berlin", "", "10115", "DE", "+49 30 1234567", "CAP-1", "3"},
 	}
 	if len(rows) != len(wantRows) {
 		t.Fatalf("%d rows, want %d:\n%q", len(rows), len(wantRows), rows)
@@ -204,6 +223,21 @@ func TestCLIPullShipStream(t *testing.T) {
 	}
 	if orderOf["MUG-1"] != orderOf["TEE-S"] || orderOf["MUG-1"] == orderOf["CAP-1"] {
 		t.Errorf("order numbers %v: want the mug and the tee in one order, the cap in another", orderOf)
+	}
+
+	// A copy of the template, edited: --template takes a file too.
+	show := lading(ctx, "templates", "show", "shipstream")
+	mine := filepath.Join(dir, "mine.yaml")
+	text := strings.Replace(show.stdout.String(), `{header: shipping_method, value: ""}`, `{header: shipping_method, value: "Ground"}`, 1)
+	if err := os.WriteFile(mine, []byte(text), 0o644); err != nil || !strings.Contains(text, "Ground") {
+		t.Fatalf("editing the template: %v\n%s", err, text)
+	}
+	edited := filepath.Join(dir, "edited.csv")
+	if r := lading(ctx, append(common, "fulfillments", "pull", "--state", st, "--template", mine, "-o", edited)...); r.err != nil {
+		t.Fatalf("pull with %s: %v\n%s", mine, r.err, r.output())
+	}
+	if _, rows := readCSV(t, edited); len(rows) != 2 || rows[0][1] != "Ground" {
+		t.Errorf("pull with an edited template: %q, want shipping_method Ground", rows)
 	}
 }
 

@@ -260,7 +260,7 @@ func exportCatalog(ctx context.Context, o Options) (*Summary, error) {
 	if o.Report != nil {
 		name, docTitle = o.Report.Sheets[0].Name, cmp.Or(o.Report.Title, docTitle)
 	}
-	w, err := sheet.Create(o.Output, sheet.Options{Title: docTitle, BOM: o.BOM, Delimiter: o.Delimiter},
+	w, err := sheet.Create(o.Output, sheet.Options{Title: docTitle, BOM: o.BOM, Delimiter: o.Delimiter, Raw: o.Resource == PullLines},
 		sheet.Sheet{Name: name, Columns: pick(cols, idx)})
 	if err != nil {
 		return nil, err

@@ -15,6 +15,9 @@ import (
 // PullLines is the resource of a fulfillments pull: the open
 // fulfillments, one row per variant to ship (a bundle's line as its
 // components), in lading's order-file layout.
+//
+// A pull's CSV cells are written as given (sheet.Options.Raw): the file is
+// for a warehouse system to read, and "+1 217 555 0100" is a phone number.
 const PullLines = "fulfillment-lines"
 
 var pullEntity = entity{name: "lines", fields: []field{

@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -66,5 +67,38 @@ sheets:
 	}
 	if _, err := r.bind(Fulfillments, fulfillmentEntities); err == nil || !strings.Contains(err.Error(), "lading fulfillments pull --template t") {
 		t.Errorf("a pull template given to an export: %v, want it to name the pull", err)
+	}
+}
+
+// only: leaves out the rows whose field is 0, and takes numeric fields
+// only.
+func TestReportOnly(t *testing.T) {
+	src := "report: t\nresource: fulfillment-lines\nsheets:\n  - name: S\n    rows: lines\n    only: %s\n    columns:\n      - {field: sku}\n"
+	r, err := ParseReport("t", fmt.Appendf(nil, src, "quantity_left"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout, err := r.bind(PullLines, []entity{pullEntity})
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := pullEntity.index("quantity_left")
+	for _, c := range []struct {
+		left string
+		kept bool
+	}{{"2", true}, {"0", false}, {"0.0", false}, {"", false}, {"-1", true}} {
+		row := make([]string, len(pullEntity.fields))
+		row[left] = c.left
+		kept := !(layout[0].only >= 0 && isZero(row[layout[0].only]))
+		if kept != c.kept {
+			t.Errorf("quantity_left %q: kept %v, want %v", c.left, kept, c.kept)
+		}
+	}
+	r, err = ParseReport("t", fmt.Appendf(nil, src, "sku"))
+	if err == nil {
+		_, err = r.bind(PullLines, []entity{pullEntity})
+	}
+	if err == nil || !strings.Contains(err.Error(), `only: "sku" is not a numeric field`) {
+		t.Errorf("only: sku: %v", err)
 	}
 }

@@ -35,6 +35,9 @@ type ReportSheet struct {
 	// descending). The sheet is then held in memory until the listing is
 	// read: for working sets (open fulfillments), not whole histories.
 	Sort []string `yaml:"sort"`
+	// Only, when set, names a numeric field: rows where it is 0 are left
+	// out (only: quantity_left gives the lines still to ship).
+	Only string `yaml:"only"`
 	// Columns are the sheet's columns; none means every field of the rows.
 	Columns []ReportColumn `yaml:"columns"`
 }
@@ -120,6 +123,7 @@ type layoutSheet struct {
 	from   []int
 	values []string
 	sort   []sortKey
+	only   int // the field whose 0 leaves a row out; -1 for none
 }
 
 type sortKey struct {
@@ -149,7 +153,12 @@ func (r *Report) bind(resource string, ents []entity) ([]layoutSheet, error) {
 			return nil, fmt.Errorf("%w %s: sheet %q: %s has no rows %q; rows: %s", ErrReport, r.Name, s.Name, resource, s.Rows, strings.Join(names, ", "))
 		}
 		e := ents[ei]
-		ls := layoutSheet{sheet: sheet.Sheet{Name: s.Name}, entity: ei}
+		ls := layoutSheet{sheet: sheet.Sheet{Name: s.Name}, entity: ei, only: -1}
+		if s.Only != "" {
+			if ls.only = e.index(s.Only); ls.only < 0 || !numericKind(e.fields[ls.only].kind) {
+				return nil, fmt.Errorf("%w %s: sheet %q: only: %q is not a numeric field of %s rows; fields: %s", ErrReport, r.Name, s.Name, s.Only, e.name, e.names())
+			}
+		}
 		cols := s.Columns
 		if len(cols) == 0 {
 			for _, f := range e.fields {
@@ -203,7 +212,7 @@ func defaultLayout(ents []entity, columns []string) ([]layoutSheet, error) {
 	}
 	var out []layoutSheet
 	for ei, e := range ents {
-		ls := layoutSheet{sheet: sheet.Sheet{Name: sheetName(e.name)}, entity: ei}
+		ls := layoutSheet{sheet: sheet.Sheet{Name: sheetName(e.name)}, entity: ei, only: -1}
 		want := columns
 		if len(want) == 0 {
 			for _, f := range e.fields {
@@ -227,4 +236,9 @@ func defaultLayout(ents []entity, columns []string) ([]layoutSheet, error) {
 func sheetName(entity string) string {
 	s := strings.ReplaceAll(entity, "_", " ")
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// numericKind reports whether cells of kind k are numbers.
+func numericKind(k sheet.Kind) bool {
+	return k == sheet.Integer || k == sheet.Number || k == sheet.Money
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 
 	"lading/api"
 	"lading/exporter/sheet"
@@ -32,7 +33,7 @@ type table struct {
 
 func (t *table) add(ent int, row []string) error {
 	for i, ls := range t.layout {
-		if ls.entity != ent {
+		if ls.entity != ent || (ls.only >= 0 && isZero(row[ls.only])) {
 			continue
 		}
 		t.rows++
@@ -121,7 +122,7 @@ func exportTable(ctx context.Context, o Options, res resource) (*Summary, error)
 	if o.Report != nil && o.Report.Title != "" {
 		docTitle = o.Report.Title
 	}
-	w, err := sheet.Create(o.Output, sheet.Options{Title: docTitle, BOM: o.BOM, Delimiter: o.Delimiter}, sheets...)
+	w, err := sheet.Create(o.Output, sheet.Options{Title: docTitle, BOM: o.BOM, Delimiter: o.Delimiter, Raw: o.Resource == PullLines}, sheets...)
 	if err != nil {
 		return nil, err
 	}
@@ -136,4 +137,10 @@ func exportTable(ctx context.Context, o Options, res resource) (*Summary, error)
 	}
 	sum.Rows, sum.Files = t.rows, w.Paths()
 	return sum, nil
+}
+
+// isZero reports whether a numeric cell is 0 ("0", "0.0", "-0") or empty.
+func isZero(s string) bool {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	return s == "" || (err == nil && f == 0)
 }

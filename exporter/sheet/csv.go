@@ -25,6 +25,16 @@ type csvFile struct {
 	csv   *csv.Writer
 	kinds []Kind
 	rec   []string
+	raw   bool // cells as given (Options.Raw)
+}
+
+// inert neutralises text a spreadsheet would run as a formula, unless the
+// file is raw.
+func (f *csvFile) inert(s string) string {
+	if f.raw {
+		return s
+	}
+	return results.Inert(s)
 }
 
 // bom is the UTF-8 byte order mark.
@@ -52,7 +62,7 @@ func createCSV(path string, o Options, sheets []Sheet) (*csvFiles, error) {
 		if i > 0 {
 			final = CSVPath(path, s.Name)
 		}
-		f, err := newCSVFile(final, comma, o.BOM, s.Columns)
+		f, err := newCSVFile(final, comma, o, s.Columns)
 		if err != nil {
 			out.discard()
 			return nil, err
@@ -68,21 +78,21 @@ func validDelimiter(r rune) bool {
 	return r != '"' && r != '\r' && r != '\n' && r != utf8.RuneError && utf8.ValidRune(r) && r != 0xFEFF
 }
 
-func newCSVFile(final string, comma rune, withBOM bool, cols []Column) (*csvFile, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(final), "."+filepath.Base(final)+"-*")
+func newCSVFile(final string, comma rune, o Options, cols []Column) (*csvFile, error) {
+	tmp, err := createTemp(filepath.Dir(final), "."+filepath.Base(final)+"-")
 	if err != nil {
 		return nil, err
 	}
-	f := &csvFile{final: final, tmp: tmp, buf: bufio.NewWriterSize(tmp, 64<<10)}
+	f := &csvFile{final: final, tmp: tmp, buf: bufio.NewWriterSize(tmp, 64<<10), raw: o.Raw}
 	f.csv = csv.NewWriter(f.buf)
 	f.csv.Comma = comma
 	f.kinds = make([]Kind, len(cols))
 	f.rec = make([]string, len(cols))
 	for i, c := range cols {
 		f.kinds[i] = c.Kind
-		f.rec[i] = results.Inert(c.Header)
+		f.rec[i] = f.inert(c.Header)
 	}
-	if withBOM {
+	if o.BOM {
 		f.buf.WriteString(bom)
 	}
 	if err := f.csv.Write(f.rec); err != nil {
@@ -104,7 +114,7 @@ func (f *csvFile) row(cells []string) error {
 		case k.numeric() && isNumber(cells[i]):
 			f.rec[i] = cells[i]
 		default:
-			f.rec[i] = results.Inert(cells[i])
+			f.rec[i] = f.inert(cells[i])
 		}
 	}
 	if err := f.csv.Write(f.rec); err != nil {

@@ -54,7 +54,11 @@
 // leading single quote, as OWASP recommends (results.Inert); lading's
 // import reads such a cell back as the original text. Numbers in the
 // numeric columns are left intact: -3 in a Number column stays -3, while
-// -x, or -3 in a Text column, is neutralised.
+// -x, or -3 in a Text column, is neutralised. Options.Raw turns this off,
+// for files a program reads rather than a person.
+//
+// Files are created with mode 0666 less the umask, like os.Create, so
+// that a warehouse system running as another user can read them.
 //
 // CSV files have no totals row, whatever the columns' Total says: a CSV
 // export is for reading back into lading or another program, and a last
@@ -67,7 +71,11 @@ package sheet
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -122,6 +130,11 @@ type Options struct {
 	Title     string // XLSX document title
 	BOM       bool   // CSV: start with a UTF-8 byte order mark, for Excel on Windows
 	Delimiter rune   // CSV: the cell separator; 0 means ','
+	// Raw writes CSV cells exactly as given, without the leading quote on
+	// text a spreadsheet would run as a formula: for files another program
+	// reads (a warehouse system's order file), where "+1 555" is a phone
+	// number and must stay one.
+	Raw bool
 }
 
 // Writer writes one export: an XLSX workbook or one CSV file per sheet.
@@ -289,4 +302,19 @@ func utf16Len(s string) int {
 		}
 	}
 	return n
+}
+
+// createTemp creates a new file in dir named prefix and a random suffix,
+// for writing an export before it is moved into place. Unlike
+// os.CreateTemp (0600), it asks for mode 0666 as os.Create does, so the
+// umask decides who may read the export, as for any file the user makes.
+func createTemp(dir, prefix string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("creating a temporary file for %s in %s: every name tried exists", prefix, dir)
 }

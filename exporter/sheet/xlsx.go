@@ -87,7 +87,7 @@ func (s *sum) add(n number) {
 
 func createBook(path string, o Options, sheets []Sheet) (*book, error) {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+"-*")
+	tmp, err := createTemp(dir, "."+filepath.Base(path)+"-")
 	if err != nil {
 		return nil, err
 	}
