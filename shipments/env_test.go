@@ -91,21 +91,36 @@ func (e *env) seed(skus ...string) {
 // opens a fulfillment, and returns the fulfillment.
 func (e *env) order(lines ...any) *fulfillment {
 	e.t.Helper()
+	return e.orders(1, lines...)[0]
+}
+
+// orders creates n orders of lines (SKU, units, ...), each of which opens
+// a fulfillment, and returns the fulfillments in order.
+func (e *env) orders(n int, lines ...any) []*fulfillment {
+	e.t.Helper()
 	spec := sandbox.OrderSpec{Token: "tok", ShippingAddress: address}
 	for i := 0; i+1 < len(lines); i += 2 {
 		spec.Lines = append(spec.Lines, sandbox.OrderLine{SKU: lines[i].(string), Quantity: int64(lines[i+1].(int))})
 	}
-	id, err := e.srv.CreateOrder(context.Background(), spec)
-	if err != nil {
-		e.t.Fatal(err)
+	ids := make([]string, n)
+	for i := range ids {
+		id, err := e.srv.CreateOrder(context.Background(), spec)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		ids[i] = id
 	}
+	byOrder := map[string]*fulfillment{}
 	for _, f := range e.open() {
-		if f.order == id {
-			return f
+		byOrder[f.order] = f
+	}
+	out := make([]*fulfillment, n)
+	for i, id := range ids {
+		if out[i] = byOrder[id]; out[i] == nil {
+			e.t.Fatalf("order %s opened no fulfillment", id)
 		}
 	}
-	e.t.Fatalf("order %s opened no fulfillment", id)
-	return nil
+	return out
 }
 
 // fulfillment is an open fulfillment as the tests see it.

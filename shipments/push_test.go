@@ -126,8 +126,7 @@ func TestPushExactlyOnceUnderFaults(t *testing.T) {
 	e.seed(skus...)
 	var fs []*fulfillment
 	var first, second [][]string
-	for i := range 30 {
-		f := e.order("A", 2, "B", 1, "C", 3)
+	for i, f := range e.orders(30, "A", 2, "B", 1, "C", 3) {
 		fs = append(fs, f)
 		first = append(first, []string{f.id, "", "A", "1", fmt.Sprint("T1-", i), "", "", "", ""},
 			[]string{f.id, "", "C", "3", fmt.Sprint("T1-", i), "", "", "", ""})
