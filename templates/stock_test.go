@@ -45,6 +45,10 @@ func TestTemplateKinds(t *testing.T) {
 				if _, err := m.Compile("in.csv", []string{"sku"}); err == nil || !strings.Contains(err.Error(), "maps shipments only") {
 					t.Errorf("an import with a shipments template: %v", err)
 				}
+			case templates.KindSlips:
+				if !m.SlipsOnly() {
+					t.Fatalf("a slips template maps more than packing slips: %+v", m)
+				}
 			case templates.KindCatalog:
 				if m.Stock != nil {
 					t.Errorf("a catalog template has a stock section: %+v", m.Stock)
