@@ -17,6 +17,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"lading/api"
 	"lading/app"
 	"lading/importer"
 	"lading/mapping"
@@ -40,7 +41,10 @@ type platformCase struct {
 	// skipped are the skipped rows' "file:row: reason", sorted; the file
 	// is named without its extension (.csv or .xlsx).
 	skipped []string
-	check   func(t *testing.T, e *env, s snapshot)
+	// failed are the failed rows' "file:row" and a part of their message,
+	// sorted by file and row.
+	failed [][2]string
+	check  func(t *testing.T, e *env, s snapshot)
 }
 
 func TestImportPlatformsB(t *testing.T) {
@@ -66,8 +70,9 @@ func TestImportPlatformsB(t *testing.T) {
 				t.Errorf("second import sent %d writes (%d planned), want none", w, rep2.RequestsPlanned)
 			}
 			rows := total(rep.Rows)
-			if rep2.Rows[importer.Unchanged] != rows-len(tc.skipped) || rep2.Rows[importer.Skipped] != len(tc.skipped) {
-				t.Errorf("second import: rows %v, want %d unchanged and %d skipped", rep2.Rows, rows-len(tc.skipped), len(tc.skipped))
+			unchanged := rows - len(tc.skipped) - len(tc.failed)
+			if rep2.Rows[importer.Unchanged] != unchanged || rep2.Rows[importer.Skipped] != len(tc.skipped) || rep2.Failed() != len(tc.failed) {
+				t.Errorf("second import: rows %v, want %d unchanged, %d skipped, %d failed", rep2.Rows, unchanged, len(tc.skipped), len(tc.failed))
 			}
 			if got := e.read(); !slices.Equal(got.Variants, s.Variants) {
 				t.Errorf("the second import changed the catalog")
@@ -109,9 +114,9 @@ func (tc platformCase) importInto(t *testing.T, e *env, files []string) *importe
 // the sandbox (s).
 func (tc platformCase) checkImport(t *testing.T, e *env, rep *importer.Report, s snapshot) {
 	t.Helper()
-	if rep.Products[importer.Created] != tc.products || rep.Variants[importer.Created] != tc.variants || rep.Failed() != 0 {
-		t.Errorf("report: products %v, variants %v, rows %v; want %d and %d created, none failed",
-			rep.Products, rep.Variants, rep.Rows, tc.products, tc.variants)
+	if rep.Products[importer.Created] != tc.products || rep.Variants[importer.Created] != tc.variants || rep.Failed() != len(tc.failed) {
+		t.Errorf("report: products %v, variants %v, rows %v; want %d and %d created, %d rows failed",
+			rep.Products, rep.Variants, rep.Rows, tc.products, tc.variants, len(tc.failed))
 	}
 	if len(s.Products) != tc.products || len(s.Variants) != tc.variants || len(s.duplicates()) > 0 {
 		t.Fatalf("sandbox holds %d products (duplicates %v) and %d variants; want %d and %d",
@@ -123,15 +128,28 @@ func (tc platformCase) checkImport(t *testing.T, e *env, rep *importer.Report, s
 		t.Errorf("%d results lines for %d rows", len(res), total(rep.Rows))
 	}
 	var skipped []string
+	var failed [][2]string
 	for _, r := range res {
-		if r[4] == string(importer.Skipped) {
-			file := strings.TrimSuffix(filepath.Base(r[0]), filepath.Ext(r[0]))
-			skipped = append(skipped, fmt.Sprintf("%s:%s: %s", file, r[1], r[7]))
+		at := strings.TrimSuffix(filepath.Base(r[0]), filepath.Ext(r[0])) + ":" + r[1]
+		switch r[4] {
+		case string(importer.Skipped):
+			skipped = append(skipped, at+": "+r[7])
+		case string(importer.Failed):
+			failed = append(failed, [2]string{at, r[7]})
 		}
 	}
 	sort.Strings(skipped)
 	if !slices.Equal(skipped, tc.skipped) {
 		t.Errorf("skipped rows:\n got %q\nwant %q", skipped, tc.skipped)
+	}
+	slices.SortFunc(failed, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	if len(failed) != len(tc.failed) {
+		t.Errorf("failed rows %q, want %d", failed, len(tc.failed))
+	}
+	for i := range min(len(failed), len(tc.failed)) {
+		if failed[i][0] != tc.failed[i][0] || !strings.Contains(failed[i][1], tc.failed[i][1]) {
+			t.Errorf("failed row %s: %q, want row %s saying %q", failed[i][0], failed[i][1], tc.failed[i][0], tc.failed[i][1])
+		}
 	}
 	tc.check(t, e, s)
 }
@@ -225,6 +243,7 @@ func platformCases() []platformCase {
 		wooCase("woocommerce kg cm", "kg", "cm", "0.2", "4 x 5 x 0.5"),
 		wooCase("woocommerce g mm", "g", "mm", "0.0002", "0.4 x 0.5 x 0.05"),
 		wooCase("woocommerce oz m", "oz", "m", "0.00567", "400 x 500 x 50"),
+		prestashopCase(),
 	}
 }
 
@@ -337,13 +356,37 @@ func clipText(b []byte) string {
 	return string(b)
 }
 
-// notesBySKU reads the notes of every variant of e's sandbox, by SKU.
-func (e *env) notesBySKU() map[string]string {
+// variantRecords are the variant records of a sandbox, by SKU.
+type variantRecords map[string]*api.Variant
+
+// field returns the field name (notes, upc or cost) of the variant sku,
+// failing t when there is no such variant.
+func (r variantRecords) field(t *testing.T, sku, name string) string {
+	t.Helper()
+	v, ok := r[sku]
+	if !ok {
+		t.Fatalf("no variant %s in the sandbox", sku)
+	}
+	switch name {
+	case "notes":
+		return string(v.Notes)
+	case "upc":
+		return string(v.UPC)
+	case "cost":
+		return normNum(string(v.Cost))
+	}
+	t.Fatalf("field %q: want notes, upc or cost", name)
+	return ""
+}
+
+// records reads every variant record of e's sandbox, by SKU: the fields
+// a snapshot leaves out (notes, barcode, cost).
+func (e *env) records() variantRecords {
 	e.t.Helper()
-	out := map[string]string{}
+	out := variantRecords{}
 	for _, pg := range pages(e.t, e.c.Variants.ListPages(context.Background(), nil)) {
 		for _, v := range pg.Variants {
-			out[string(v.SKU)] = string(v.Notes)
+			out[string(v.SKU)] = v
 		}
 	}
 	return out
@@ -385,12 +428,12 @@ func wooCase(name, weight, dim, beanieWeight, beanieSize string) platformCase {
 				"Awesome V-Neck T-Shirt|woo-vneck-tee-red[Color=Red]Regular price:20 stock=0 weight=")
 			// A downloadable, virtual product has no weight nor size.
 			wantVariants(t, s, "Single", "Single|woo-single[]Regular price:3,Sale price:2 stock=0 weight=")
-			notes := e.notesBySKU()
-			if got, want := notes["woo-beanie"], "L x W x H: "+beanieSize+" cm"; got != want {
+			recs := e.records()
+			if got, want := recs.field(t, "woo-beanie", "notes"), "L x W x H: "+beanieSize+" cm"; got != want {
 				t.Errorf("woo-beanie notes %q, want %q", got, want)
 			}
-			if notes["woo-single"] != "" || notes["woo-hoodie-red"] != "" {
-				t.Errorf("notes of woo-single %q and woo-hoodie-red %q, want none", notes["woo-single"], notes["woo-hoodie-red"])
+			if single, red := recs.field(t, "woo-single", "notes"), recs.field(t, "woo-hoodie-red", "notes"); single != "" || red != "" {
+				t.Errorf("notes of woo-single %q and woo-hoodie-red %q, want none", single, red)
 			}
 		},
 	}
@@ -492,5 +535,102 @@ join:
 	}
 	if w := writes(before, e.srv.Counters().Requests); w != 0 {
 		t.Errorf("the joined file found beside the input sent %d writes, want none", w)
+	}
+}
+
+// PrestaShop's import samples: seven products, four of them with
+// combinations. The MacBook Air's combinations give two SKUs twice, and
+// two of them the same options: the product is refused with its rows.
+func prestashopCase() platformCase {
+	nano := []string{}
+	for _, c := range []string{"Blue", "Yellow", "Metal", "Black", "Orange", "Pink", "Green", "Purple"} {
+		// The price is the product's 100 plus the combination's impact.
+		nano = append(nano,
+			fmt.Sprintf("iPod Nano|RP-Nano-%s-16GB[Color=%[1]s,Disk space=16GB]Price:140 stock=10 weight=0.068357", c),
+			fmt.Sprintf("iPod Nano|RP-Nano-%s-8GB[Color=%[1]s,Disk space=8GB]Price:100 stock=10 weight=0.068357", c))
+	}
+	shuffle := []string{}
+	for _, c := range []string{"Metal", "Blue", "Pink", "Green"} {
+		shuffle = append(shuffle, fmt.Sprintf("iPod shuffle|RP-Shuffle-%s[Color=%[1]s]Price:60 stock=12 weight=0.027563", c))
+	}
+	const combos = "prestashop-combinations_import"
+	return platformCase{
+		name: "prestashop", template: "prestashop", comma: ';',
+		files:    []string{"prestashop-products_import.csv", combos + ".csv"},
+		products: 6, variants: 26,
+		failed: [][2]string{
+			{combos + ":22", "duplicate SKU: also on"},
+			{combos + ":23", "duplicate SKU: also on"},
+			{combos + ":24", "duplicate SKU: also on"},
+			{combos + ":25", `duplicate option combination in product "3"`},
+			{"prestashop-products_import:4", "not written: 5 invalid values in this product's rows"},
+		},
+		check: func(t *testing.T, e *env, s snapshot) {
+			wantVariants(t, s, "iPod Nano", nano...)
+			wantVariants(t, s, "iPod shuffle", shuffle...)
+			wantVariants(t, s, "iPod touch",
+				"iPod touch|RP-IpodTouch8GB[Disk space=8GB]Price:240 stock=10 weight=0.194046",
+				"iPod touch|RP-IpodTouch16GB[Disk space=16GB]Price:315 stock=10 weight=0.194046",
+				"iPod touch|RP-IpodTouch32GB[Disk space=32GB]Price:390 stock=10 weight=0.194046")
+			// Products without combinations: their own reference,
+			// quantity, price and weight.
+			wantVariants(t, s, "MacBook", "MacBook|RP-demo_4[]Price:1150 stock=75 weight=4.454244")
+			wantVariants(t, s, "Belkin Leather Folio for iPod nano - Black / Chocolate",
+				"Belkin Leather Folio for iPod nano - Black / Chocolate|RP-demo_6[]Price:25 stock=25 weight=0.038588")
+			wantVariants(t, s, "Shure SE210 Sound-Isolating Earphones for iPod and iPhone",
+				"Shure SE210 Sound-Isolating Earphones for iPod and iPhone|RP-demo_7[]Price:125 stock=15 weight=0.040793")
+			if n := len(s.ofProduct("MacBook Air")); n != 0 {
+				t.Errorf("MacBook Air has %d variants in the sandbox, want none", n)
+			}
+			// Barcodes: UPC, else EAN13; cost: the combination's
+			// wholesale price, else the product's.
+			recs := e.records()
+			for _, w := range []struct{ sku, upc, cost string }{
+				{"RP-Nano-Blue-16GB", "116052426077", "100"},
+				{"RP-Nano-Yellow-8GB", "080064075921", "80"},
+				{"RP-demo_4", "1234567890123", "750"},
+			} {
+				if upc, cost := recs.field(t, w.sku, "upc"), recs.field(t, w.sku, "cost"); upc != w.upc || cost != w.cost {
+					t.Errorf("%s: upc %q cost %q, want %q and %q", w.sku, upc, cost, w.upc, w.cost)
+				}
+			}
+		},
+	}
+}
+
+// lading import --template prestashop takes the products file and the
+// combinations file, each from its own folder under its own name, and
+// exits 3 for the MacBook Air's rows, naming the results file.
+func TestImportPrestashopFromTheCommandLine(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	e := newEnv(t, sandbox.Options{})
+	copyAs := func(src, dst string) string {
+		t.Helper()
+		b, err := os.ReadFile(catalogFile(t, src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(e.dir, dst)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	products := copyAs("prestashop-products_import.csv", "export/products.csv")
+	combinations := copyAs("prestashop-combinations_import.csv", "other/combinaisons 2024.csv")
+	out, err := e.runLading("import", "--state", filepath.Join(e.dir, "state.db"), "--template", "prestashop", products, combinations)
+	var pe *app.PartialError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "5 of 34 rows failed") {
+		t.Fatalf("import: %v, want 5 of 34 rows failed\n%s", err, out)
+	}
+	if !strings.Contains(out, "products: 6 created, 1 failed") || !strings.Contains(out, "variants: 26 created, 4 failed") {
+		t.Errorf("summary:\n%s", out)
+	}
+	s := e.read()
+	if len(s.Products) != 6 || len(s.Variants) != 26 {
+		t.Errorf("sandbox holds %d products and %d variants, want 6 and 26", len(s.Products), len(s.Variants))
 	}
 }

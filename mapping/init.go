@@ -33,6 +33,7 @@ var layoutRules = []layoutRule{
 	{template: "bigcommerce", all: []string{"Product ID", "Code", "Name", "Calculated Price"}},
 	{template: "squarespace", all: []string{"Product ID [Non Editable]", "Variant ID [Non Editable]", "Option Name 1"}},
 	{template: "magento2", all: []string{"sku", "product_type", "attribute_set_code"}, anyOf: []string{"additional_attributes", "configurable_variations", "qty"}},
+	{template: "prestashop", all: []string{"Product ID", "Name *", "Price tax excluded"}, anyOf: []string{"Reference #", "Quantity"}},
 	{template: "generic", all: []string{"product_key", "sku"}},
 	// Stock levels.
 	{template: "shopify-inventory", all: []string{"Handle", "SKU", "Location"}, anyOf: []string{shopifyAvailable, "Available"}},

@@ -43,6 +43,7 @@ var infos = []Info{
 	{"squarespace", "Squarespace product export (Product ID [Non Editable], Title, SKU, Option Name 1, Price, Stock, ...): products without options", KindCatalog},
 	{"woocommerce", "WooCommerce product CSV export (simple and variable products with their variations)", KindCatalog},
 	{"magento2", "Magento 2 product CSV export (System > Data Transfer > Export): configurable products with their variants, simple, virtual and downloadable products", KindCatalog},
+	{"prestashop", "PrestaShop products and combinations, two ;-separated files (lading import --template prestashop products.csv combinations.csv)", KindCatalog},
 	{"generic", "lading's own layout, one row per variant (product_key, sku, option1_name, tier:<name>, ...); what exports write", KindCatalog},
 	{"stock", "lading's stock layout: sku, quantity (units available) and an optional warehouse column", KindStock},
 	{"shopify-inventory", "Shopify inventory CSV export (Products > Inventory > Export): Available per SKU and location", KindStock},
