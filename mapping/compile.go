@@ -264,6 +264,10 @@ func (m *Mapping) Compile(file string, header []string) (*Program, error) {
 	if m.ShipmentsOnly() {
 		return nil, m.shipmentsOnlyError()
 	}
+	if m.SlipsOnly() {
+		return nil, ErrorList{{File: m.File, Line: m.Slips.Pos.Line, Column: m.Slips.Pos.Column,
+			Msg: "this mapping maps packing slips only (slips:); it cannot import a catalog: use it to push packing slips, or give it group.key and product.name to import products"}}
+	}
 	b := newBinder(m, file, header, m.Source)
 	p := &Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source), formats: m.Source.DateFormats, by: m.Group.By, vm: vm.VM{MemoryBudget: maxItems}}
 	p.skip = b.skips(m.Skip)

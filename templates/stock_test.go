@@ -49,6 +49,9 @@ func TestTemplateKinds(t *testing.T) {
 				if !m.SlipsOnly() {
 					t.Fatalf("a slips template maps more than packing slips: %+v", m)
 				}
+				if _, err := m.Compile("in.csv", []string{"key"}); err == nil || !strings.Contains(err.Error(), "maps packing slips only") {
+					t.Errorf("an import with a slips template: %v", err)
+				}
 			case templates.KindCatalog:
 				if m.Stock != nil {
 					t.Errorf("a catalog template has a stock section: %+v", m.Stock)
