@@ -126,19 +126,18 @@ func TestTemplatesAndMappingInit(t *testing.T) {
 	if _, _, err := run(t, "mapping", "init", in); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Errorf("second mapping init overwrote the file or said nothing useful: %v", err)
 	}
-	// A recognised export names the command that takes its mapping.
-	for file, want := range map[string]string{
-		"products.csv": "next: lading import --mapping",
-		"levels.csv":   "next: lading stock push --mapping",
+	// A recognised export says why, and names the command that takes its
+	// mapping.
+	for _, c := range []struct{ file, text, why, next string }{
+		{"products.csv", "product_key,product_name,sku\nA,Shirt,A1\n", "generic file (its header has product_key and sku)", "next: lading import --mapping"},
+		{"levels.csv", "sku,quantity\nA1,3\n", "stock file (its only columns are sku, quantity", "next: lading stock push --mapping"},
+		{"shipped.csv", "order_number,sku,quantity,tracking_number\nSO-1,A1,1,1Z\n", "shipments file (its header has quantity, tracking_number and order_number)", "next: lading shipments push --mapping"},
 	} {
-		in := filepath.Join(dir, file)
-		header := "product_key,product_name,sku\nA,Shirt,A1\n"
-		if file == "levels.csv" {
-			header = "sku,quantity\nA1,3\n"
-		}
-		os.WriteFile(in, []byte(header), 0o644)
-		if out, _, err := run(t, "mapping", "init", in); err != nil || !strings.Contains(out, want) {
-			t.Errorf("mapping init %s: %v\n%s\nwant %q", file, err, out, want)
+		in := filepath.Join(dir, c.file)
+		os.WriteFile(in, []byte(c.text), 0o644)
+		out, _, err := run(t, "mapping", "init", in)
+		if err != nil || !strings.Contains(out, c.why) || !strings.Contains(out, c.next) {
+			t.Errorf("mapping init %s: %v\n%s\nwant %q and %q", c.file, err, out, c.why, c.next)
 		}
 	}
 }

@@ -76,9 +76,9 @@ func mappingCommand() *cli.Command {
 				Name:      "init",
 				Usage:     "read a file's header and write a mapping for it",
 				ArgsUsage: "FILE",
-				Description: "Recognises Shopify, WooCommerce and lading's generic layout, and the stock exports of the\n" +
-					"stock templates (Shopify's inventory export, Amazon's FBA report, sku/quantity), and writes that template;\n" +
-					"otherwise writes a commented starter mapping listing every column, to edit.",
+				Description: "Recognises from its header the layouts of the built-in templates (lading templates list: platform\n" +
+					"exports like Shopify, WooCommerce, Magento 2, BigCommerce, Squarespace; stock files; shipment files),\n" +
+					"says why, and writes that template; otherwise writes a commented starter mapping listing every column.",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "where to write the mapping (default: FILE's name with .mapping.yaml; - for stdout)"},
 					&cli.StringFlag{Name: "sheet", Usage: "XLSX sheet to read the header from (default: the first)"},
@@ -119,7 +119,11 @@ func mappingInit(c *cli.Context) error {
 		return err
 	}
 	if name != "" {
-		fmt.Fprintf(env.Stdout, "%s looks like a %s export: wrote the %s template to %s\n", path, name, name, out)
+		why := ""
+		if d, ok := mapping.Recognise(header); ok {
+			why = " (" + d.Why + ")"
+		}
+		fmt.Fprintf(env.Stdout, "%s looks like a %s file%s: wrote the %s template to %s\n", path, name, why, name, out)
 		fmt.Fprintf(env.Stdout, "next: %s --mapping %s --dry-run %s\n", commandFor(name), out, path)
 		return nil
 	}
