@@ -291,8 +291,9 @@ func magentoImportSample() platformCase {
 }
 
 // The import sample with its straps made a virtual and a downloadable
-// product, its grouped product a gift card (a type of Adobe Commerce), and
-// a row of store view "fr" added, as a multi-store export has.
+// product, its grouped product a gift card (a type of Adobe Commerce), a
+// cost among the first strap's attributes, and a row of store view "fr"
+// added, as a multi-store export has.
 func magentoProductTypes() platformCase {
 	return platformCase{
 		name: "magento2 product types", template: "magento2", files: []string{"magento2-catalog-product.csv"}, comma: ',',
@@ -300,6 +301,8 @@ func magentoProductTypes() platformCase {
 			s = strings.Replace(s, "24-WG086,,Default,simple,", "24-WG086,,Default,virtual,", 1)
 			s = strings.Replace(s, "24-WG087,,Default,simple,", "24-WG087,,Default,downloadable,", 1)
 			s = strings.Replace(s, "24-WG085_Group,,Default,grouped,", "24-WG085_Group,,Default,giftcard,", 1)
+			s = strings.Replace(s, `"has_options=1,quantity_and_stock_status=In Stock,required_options=0",100`,
+				`"has_options=1,quantity_and_stock_status=In Stock,required_options=0,cost=7.5",100`, 1)
 			return s + "\r\n24-WG085,fr,Default,simple,,base,Sangle de yoga 6 pieds" + strings.Repeat(",", 67)
 		},
 		products: 3, variants: 3,
@@ -309,10 +312,13 @@ func magentoProductTypes() platformCase {
 			"magento2-catalog-product:7: bundle product: made of other products' SKUs (bundle_values); each of them is imported from its own row, the bundle is not",
 			"magento2-catalog-product:8: values of store view fr: lading imports each product's default (All Store Views) row",
 		},
-		check: func(t *testing.T, _ *env, s snapshot) {
+		check: func(t *testing.T, e *env, s snapshot) {
 			wantVariants(t, s, "Sprite Yoga Strap 6 foot", "Sprite Yoga Strap 6 foot|24-WG085[]Price:14 stock=100 weight=0.557919")
 			wantVariants(t, s, "Sprite Yoga Strap 8 foot", "Sprite Yoga Strap 8 foot|24-WG086[]Price:17 stock=100 weight=0.453592")
 			wantVariants(t, s, "Sprite Yoga Strap 10 foot", "Sprite Yoga Strap 10 foot|24-WG087[]Price:21 stock=100 weight=0.453592")
+			if cost := e.records().field(t, "24-WG085", "cost"); cost != "7.5" {
+				t.Errorf("24-WG085 cost %q, want 7.5 (its additional_attributes' cost)", cost)
+			}
 		},
 	}
 }
