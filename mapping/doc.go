@@ -65,6 +65,16 @@
 //	  sku: SKU
 //	  quantity: Available
 //	  warehouse: Location       # optional
+//	shipments:                  # shipped lines (see Shipments and packing slips)
+//	  fulfillment_id: Order ID  # or order_number
+//	  sku: SKU                  # or line_item_id
+//	  quantity: Qty shipped
+//	  tracking_number: Tracking
+//	  carrier: Carrier          # optional, as are tracking_link, cost,
+//	                            # shipped_at and status
+//	slips:                      # packing slips and their parcels (see there)
+//	  key: Slip no              # the file's own reference of the slip
+//	  order: Order ID
 //
 // A value is a column name, or a mapping of:
 //
@@ -276,6 +286,28 @@
 // anchors, escapes, values over several lines) are read by the YAML
 // parser and count towards its limits. A key given twice in a table is
 // an error.
+//
+// # Shipments and packing slips
+//
+// A shipments section maps a warehouse system's shipment confirmations:
+// each row names a fulfillment (fulfillment_id, or order_number), a line
+// of it (line_item_id, or sku), the units shipped (quantity, a whole
+// number of 1 or more) and the parcel's tracking_number; carrier,
+// tracking_link, cost (0 or more), shipped_at and status are optional.
+// At least one of each pair must be mapped, and every row needs one of
+// them filled. shipped_at is a date in the source's formats, optionally
+// with a time of day and an offset (Z, +02:00, UTC); CompileShipments
+// takes the zone of times without one (see ParseTimestamp).
+//
+// A slips section maps packing slips and their parcels (Packages): key
+// (the file's own reference of the slip, which lading remembers) and order
+// are required; packing_slip_date, notes, line_item and quantity (together),
+// package, ship_date, tracking_number, tracking_link, cost, carrier and
+// delivered (yes/no, 1/0, true/false) are optional. Rows with one key are
+// one slip.
+//
+// A mapping with a shipments or slips section and no catalog part maps
+// only those (ShipmentsOnly, SlipsOnly); Compile refuses it for an import.
 //
 // # Stock levels
 //
