@@ -463,3 +463,26 @@ func TestDryRunWritesOnlyWhatIsNamed(t *testing.T) {
 		}
 	}
 }
+
+// mapping init finds a two-file layout's second file beside the first,
+// and says to give it when it is not there.
+func TestMappingInitSecondFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"prestashop-products_import.csv", "prestashop-combinations_import.csv"} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "catalogs", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, f), b, 0o644)
+	}
+	products, combos := filepath.Join(dir, "prestashop-products_import.csv"), filepath.Join(dir, "prestashop-combinations_import.csv")
+	out, _, err := run(t, "mapping", "init", products)
+	if err != nil || !strings.Contains(out, "its second file is "+combos) || !strings.Contains(out, "--dry-run "+products+" "+combos+"\n") {
+		t.Errorf("mapping init beside the combinations: %v\n%s", err, out)
+	}
+	os.Remove(combos)
+	out, _, err = run(t, "mapping", "init", "--force", products)
+	if err != nil || !strings.Contains(out, "this layout takes a second file (combinations.csv") {
+		t.Errorf("mapping init without the combinations: %v\n%s", err, out)
+	}
+}

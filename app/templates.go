@@ -3,8 +3,11 @@ package app
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -124,7 +127,8 @@ func mappingInit(c *cli.Context) error {
 			why = " (" + d.Why + ")"
 		}
 		fmt.Fprintf(env.Stdout, "%s looks like a %s file%s: wrote the %s template to %s\n", path, name, why, name, out)
-		fmt.Fprintf(env.Stdout, "next: %s --mapping %s --dry-run %s\n", commandFor(name), out, path)
+		second := secondFile(env.Stdout, path, name, text)
+		fmt.Fprintf(env.Stdout, "next: %s --mapping %s --dry-run %s%s\n", commandFor(name), out, path, second)
 		return nil
 	}
 	fmt.Fprintf(env.Stdout, "wrote a starter mapping listing the %d columns of %s to %s\n", len(header), path, out)
@@ -170,4 +174,59 @@ func commandFor(name string) string {
 		}
 	}
 	return "lading import"
+}
+
+// secondFile, for a template of two files (a join), looks beside path for
+// the second one: a file its layout does not take for the first, whose
+// header has the join's key column. It says what it found (or that the
+// second file must be given) and returns " FILE" to add to the next
+// command, or "".
+func secondFile(w io.Writer, path, name string, text []byte) string {
+	m, err := mapping.Parse(name+".yaml", text)
+	if err != nil || m.Join == nil || m.Join.Key == nil {
+		return ""
+	}
+	key := m.Join.Key.Column
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	var found []string
+	for _, e := range entries {
+		p := filepath.Join(filepath.Dir(path), e.Name())
+		ext := strings.ToLower(filepath.Ext(e.Name()))
+		if e.IsDir() || sameFile(p, path) || (ext != ".csv" && ext != ".xlsx" && ext != ".txt") || len(found) > 1 {
+			continue
+		}
+		src, err := source.Open(p, m.Join.Source.ReadOptions(source.Limits{}))
+		if err != nil {
+			continue
+		}
+		header := src.Header()
+		src.Close()
+		if d, ok := mapping.Recognise(header); ok && d.Template == name {
+			continue
+		}
+		if slices.ContainsFunc(header, func(h string) bool { return globMatch(key, strings.TrimSpace(h)) }) {
+			found = append(found, p)
+		}
+	}
+	switch len(found) {
+	case 1:
+		fmt.Fprintf(w, "its second file is %s, beside it (its header has %s)\n", found[0], key)
+		return " " + found[0]
+	case 0:
+		fmt.Fprintf(w, "this layout takes a second file (%s, with a column %s): give it after the first\n", m.Join.File, key)
+	default:
+		fmt.Fprintf(w, "this layout takes a second file (with a column %s), and several files beside it have one: give it after the first\n", key)
+	}
+	return " SECOND-FILE"
+}
+
+// globMatch matches name against a column pattern with at most one *
+// (mapping's column patterns), ignoring case.
+func globMatch(pattern, name string) bool {
+	pattern, name = strings.ToLower(pattern), strings.ToLower(name)
+	before, after, star := strings.Cut(pattern, "*")
+	if !star {
+		return pattern == name
+	}
+	return len(name) >= len(before)+len(after) && strings.HasPrefix(name, before) && strings.HasSuffix(name, after)
 }
