@@ -48,10 +48,15 @@ func (g *Grouper) Finish() *Result {
 	return res
 }
 
-// aloneVariant makes the variant of p's own row (join.alone) its one
-// variant when no joined row gave it one: the row is then a variant row.
+// aloneVariant makes the variant of p's own row (join.alone, or a
+// "product_or_both" row) its one variant when no other row is one of its
+// variants, valid or not: the row is then a variant row.
 func aloneVariant(p *Product, mt *meta) {
-	if mt.x == nil || (mt.x.alone == nil && len(mt.x.aloneErrs) == 0) || len(p.Variants) > 0 {
+	if mt.x == nil || (mt.x.alone == nil && len(mt.x.aloneErrs) == 0) {
+		return
+	}
+	if mt.variantRows || len(p.Variants) > 0 {
+		mt.x.alone, mt.x.aloneErrs = nil, nil
 		return
 	}
 	p.Errs = append(p.Errs, mt.x.aloneErrs...)

@@ -44,12 +44,15 @@ type nameID struct {
 
 // meta is what the grouper needs about a product until Finish.
 type meta struct {
-	defined    bool      // a product or both row was seen
-	unresolved bool      // some variant has an option whose name is not known yet
-	removed    bool      // merged into another product
-	lines      [4]int32  // rows that gave name, description, notes, tags
-	slots      [3]uint32 // name id + 1 of option pairs 1-3, from rows giving them
-	x          *metaExtra
+	defined    bool // a product or both row was seen
+	unresolved bool // some variant has an option whose name is not known yet
+	removed    bool // merged into another product
+	// variantRows: a variant or both row was seen, valid or not; the
+	// variant of the product's own row (x.alone) is then none of its.
+	variantRows bool
+	lines       [4]int32  // rows that gave name, description, notes, tags
+	slots       [3]uint32 // name id + 1 of option pairs 1-3, from rows giving them
+	x           *metaExtra
 }
 
 // metaExtra holds what few products need.
@@ -157,6 +160,9 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 		}
 		i := g.product(key, ref)
 		g.products[i].Errs = append(g.products[i].Errs, errs...)
+		if r.Role != mapping.RoleProduct {
+			g.meta[i].variantRows = true
+		}
 		if r.Role != mapping.RoleVariant {
 			// The row still says the product exists, how it is known and
 			// which rows are its variants (they must not be written on
@@ -191,6 +197,7 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 		g.children(mt, ref, r)
 		return
 	}
+	mt.variantRows = true
 	g.addVariant(p, mt, ref, file, r)
 }
 

@@ -3,6 +3,7 @@ package mapping
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/expr-lang/expr"
@@ -34,7 +35,9 @@ type Program struct {
 	alone *variantProg
 	// products keeps the main file's cells that joined rows read with
 	// product(); shared by the main program and the joined one.
-	products           *productCells
+	products *productCells
+	// fill is group.key's fill_down: the product of the rows above.
+	fill               *fill
 	pairs              []pairProg
 	optCols            []optColProg
 	optList            *valueProg
@@ -210,8 +213,12 @@ func (b *binder) value(s *ValueSpec) *valueProg {
 	}
 	if s.Expr != "" && (s.Column == "" || v.col >= 0) { // an unknown column is reported already
 		v.ex = b.expr(s.Expr, s.Pos, s.Target, match)
-		if v.errCol == "" && v.ex != nil && len(v.ex.used) > 0 {
+		switch {
+		case v.errCol != "" || v.ex == nil:
+		case len(v.ex.used) > 0:
 			v.errCol = b.header[v.ex.used[0]]
+		case len(v.ex.fromProduct) > 0:
+			v.errCol = v.ex.fromProduct[0].name + productRowSuffix
 		}
 	}
 	return v
@@ -270,7 +277,15 @@ func (m *Mapping) Compile(file string, header []string) (*Program, error) {
 	}
 	b := newBinder(m, file, header, m.Source)
 	p := &Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source), formats: m.Source.DateFormats, by: m.Group.By, vm: vm.VM{MemoryBudget: maxItems}}
+	if m.Group.Key != nil && m.Group.Key.FillDown {
+		p.fill = newFill(b, m)
+	}
+	// product() reads the row that gives the key, in the sections a
+	// fill_down row's product does not decide: skip, variant, options,
+	// tiers (with b.products nil elsewhere, product() is an error).
+	b.products = p.fill.productCells()
 	p.skip = b.skips(m.Skip)
+	b.products = nil
 	p.role = b.value(m.Group.Role)
 	p.key = b.value(m.Group.Key)
 	p.parent = b.value(m.Group.Parent)
@@ -281,7 +296,9 @@ func (m *Mapping) Compile(file string, header []string) (*Program, error) {
 	p.notes = b.value(m.Product.Notes)
 	p.tags = b.value(m.Product.Tags)
 	if m.Join == nil {
+		b.products = p.fill.productCells()
 		p.bindVariant(b)
+		b.products = nil
 	} else {
 		p.bindProducts(b)
 		if a := m.Join.Alone; a != nil {
@@ -397,6 +414,11 @@ func (p *Program) Mapping() *Mapping { return p.m }
 // own evaluation state, for use by another goroutine.
 func (p *Program) Clone() *Program {
 	c := *p
+	if p.fill != nil {
+		f := *p.fill
+		f.cells = slices.Clone(f.cells)
+		c.fill = &f
+	}
 	c.env = exprEnv{}
 	c.vm = vm.VM{MemoryBudget: maxItems}
 	return &c

@@ -3,8 +3,8 @@
 // levels.
 //
 // Use: Parse or Load a mapping; Compile it against the header of the input
-// file; call Program.Eval for each row, reusing one Row; hand the Row to
-// catalog.Grouper. For a joined second file, the main file's
+// file; call Program.Eval for each row, in the file's order (fill_down
+// depends on it), reusing one Row; hand the Row to catalog.Grouper. For a joined second file, the main file's
 // Program.CompileJoin binds it once every main row is evaluated (see
 // Joined files). For stock levels,
 // CompileStock binds the stock section and StockProgram.Eval fills a
@@ -24,12 +24,15 @@
 //	  allow_short_rows: false # true: CSV rows with fewer cells than the header are padded, not errors
 //	group:
 //	  by: key               # key | parent | children
-//	  key: Handle           # the row's product key (required)
+//	  key: Handle           # the row's product key (required); {column: ID,
+//	                        # fill_down: true}: a row without one belongs to the
+//	                        # product above it (see Rows without a key)
 //	  parent: Parent        # by: parent — on a variant row, its product's key
 //	  alias: {expr: '"id:" + ID'}   # another key a product row may be referred to by
 //	  children: {column: Children, split: ","}   # by: children — a product row's variant keys
-//	  role: {expr: '...'}   # "product" | "variant" | "both"; default: both, or
-//	                        # variant when the row has a parent (by: parent),
+//	  role: {expr: '...'}   # "product" | "variant" | "both" | "product_or_both";
+//	                        # default: both, or variant when the row has a parent
+//	                        # (by: parent) or takes its key from above (fill_down),
 //	                        # product when it lists children (by: children)
 //	product: {name: ..., description: ..., notes: ..., tags: {column: Tags, split: ","}}
 //	variant: {sku: ..., stock: ..., weight: ..., cost: ..., upc: ..., description: ...,
@@ -93,6 +96,7 @@
 //	default: <text>         used when the value is empty
 //	split: ","              for list values (tags, children)
 //	optional: true          the column may be missing from the file
+//	fill_down: true         group.key only: see Rows without a key
 //
 // Expressions are github.com/expr-lang/expr. A column is a bare name when
 // it is one word (Type == "variable") or col("Column Name"). Besides expr's
@@ -104,7 +108,7 @@
 // fallback]), kv(s[, sep, assign]) ("k=v,k=v" to a map), list(s[, sep])
 // ("a|b|c" to a list), text(x), pairs and dropLast (see Paired lists),
 // weight and length (see Units), and product("Column") in a joined file's
-// rows (see Joined files).
+// rows (see Joined files) and under fill_down (see Rows without a key).
 //
 // An expression runs on every row, so what it may make is bounded: shift()
 // moves a decimal point at most 30 places; a text made by a helper
@@ -116,6 +120,50 @@
 // mapping file (a Compile error when the amount is written out, like
 // shift(value, 3000000000)). expr's toJSON, toBase64, concat and flatten,
 // which can copy a text or a list many times over, are not available.
+//
+// # Rows without a key
+//
+// Some exports write a product's key on its first row only, and its other
+// rows, its variants, below it with the key left empty: Squarespace's
+// variant rows have no Product ID, BigCommerce's "SKU" rows follow their
+// "Product" row without it. With fill_down, a row whose key is empty
+// belongs to the product of the nearest row above it that gives a key:
+//
+//	group:
+//	  key: {column: "Product ID [Non Editable]", fill_down: true}
+//
+// A row that takes its key from above is a variant row (its product
+// values are not read: the product's name, description and tags come
+// from the row that gives the key) unless group.role says otherwise. The
+// key may come from an expression; one that gives "" leaves the row to
+// the product above it, like an empty cell:
+//
+//	key:
+//	  expr: 'trim(col("Item Type")) == "Product" ? col("Product ID") : ""'
+//	  fill_down: true
+//
+// product("Column") reads a cell of the row that gives the key (the row
+// itself when it gives one) in the variant, options, tiers and skip
+// sections, so that a variant row reads what only its product's row says:
+//
+//	tiers:
+//	  columns:
+//	    Price: {expr: 'default(col("Price"), product("Price"))'}
+//
+// A row without a key and none above it to take (the file's first rows)
+// is an error of the row, as is one below a row whose key is invalid. A
+// skip rule that skips the row giving the key skips the rows that take
+// it too, each with that reason; a row skipped for itself leaves its
+// product as it is. fill_down works with group.by: key and without join.
+//
+// When a product's own row is its variant only if it has no variant rows
+// (BigCommerce's "Product" row: a product without SKU rows is sold as
+// itself), group.role gives it "product_or_both": the row is a product
+// row, and its variant, options and tiers are read as a variant's and
+// kept for the case that no other row gives the product a variant. Their
+// errors count only then.
+//
+//	role: {expr: 'trim(col("Item Type")) == "Product" ? "product_or_both" : "variant"'}
 //
 // # Joined files
 //

@@ -19,11 +19,18 @@ func (p *Program) Eval(row []string, out *Row) error {
 	if p.join {
 		return p.evalJoined(row, out)
 	}
-	if p.skipped(row, out) {
-		return nil
+	filled := false
+	if p.fill != nil {
+		var done bool
+		if filled, done = p.fillKey(row, out); done {
+			return nil
+		}
+	} else {
+		if p.skipped(row, out) {
+			return nil
+		}
+		out.GroupKey = p.text(p.key, row, out)
 	}
-
-	out.GroupKey = p.text(p.key, row, out)
 	out.ParentRef = p.text(p.parent, row, out)
 	out.Alias = p.text(p.alias, row, out)
 	if p.children != nil {
@@ -31,6 +38,9 @@ func (p *Program) Eval(row []string, out *Row) error {
 		out.ChildColumn = p.children.errCol
 	}
 	out.Role = p.roleOf(row, out)
+	if filled && p.role == nil {
+		out.Role = RoleVariant // a row of the product above it
+	}
 
 	switch {
 	case out.Role == RoleVariant && p.by == ByParent:
@@ -47,6 +57,8 @@ func (p *Program) Eval(row []string, out *Row) error {
 	switch {
 	case p.m.Join != nil:
 		p.joinedProduct(row, out)
+	case out.Alone:
+		p.ownVariant(row, out)
 	case out.Role != RoleProduct:
 		p.variant(row, out)
 	default:
@@ -131,8 +143,11 @@ func (p *Program) roleOf(row []string, out *Row) Role {
 			return RoleProduct
 		case "variant":
 			return RoleVariant
+		case "product_or_both":
+			out.Alone = true // ownVariant
+			return RoleProduct
 		}
-		p.fieldError(p.role, out, s, "must be product, variant or both")
+		p.fieldError(p.role, out, s, "must be product, variant, both or product_or_both")
 		return RoleBoth
 	}
 	switch p.by {
@@ -490,8 +505,11 @@ func (p *Program) cond(ce *compiledExpr, row []string, out *Row, target, src str
 	res, err := p.vm.Run(ce.prog, &p.env)
 	if err != nil {
 		col, val := "", ""
-		if len(ce.used) > 0 {
+		switch {
+		case len(ce.used) > 0:
 			col, val = p.header[ce.used[0]], cell(row, ce.used[0])
+		case len(ce.fromProduct) > 0:
+			col, val = ce.fromProduct[0].name+productRowSuffix, cell(p.env.P, ce.fromProduct[0].k)
 		}
 		out.Errors = append(out.Errors, FieldError{Column: col, Value: val, Target: target, Rule: p.exprRule(err, src, pos)})
 		return false, false
@@ -506,6 +524,9 @@ func (p *Program) errValue(v *valueProg, row []string) string {
 	}
 	if v.ex != nil && len(v.ex.used) > 0 {
 		return cell(row, v.ex.used[0])
+	}
+	if v.ex != nil && len(v.ex.fromProduct) > 0 {
+		return cell(p.env.P, v.ex.fromProduct[0].k)
 	}
 	return v.spec.Const
 }

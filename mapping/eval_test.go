@@ -329,7 +329,7 @@ options:
 	bad := strings.Replace(role, `"product" : "variant"`, `"parent" : "variant"`, 1)
 	p = program(t, bad, "ID", "SKU", "Parent", "Name", "AN", "AV")
 	r = eval(t, p, "1", "tee", "", "Tee", "", "")
-	if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Rule, "must be product, variant or both") {
+	if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Rule, "must be product, variant, both or product_or_both") {
 		t.Errorf("bad role: %v", r.Errors)
 	}
 }

@@ -52,8 +52,10 @@ type colPatcher struct {
 	products *productCells
 	tables   map[string]map[string]string
 	used     []int
-	unknown  []string
-	bad      string
+	// fromProduct are the product() calls, in order of appearance.
+	fromProduct []productUse
+	unknown     []string
+	bad         string
 }
 
 func (p *colPatcher) column(name string) (ast.Node, bool) {
@@ -359,6 +361,16 @@ func significant(s string) int {
 type compiledExpr struct {
 	prog *vm.Program
 	used []int // columns the expression reads, in order of appearance
+	// fromProduct are the cells of the product's row it reads with
+	// product(), in order of appearance.
+	fromProduct []productUse
+}
+
+// productUse is one product("Column") of an expression: the column, and
+// the position of its cell in the product cells (exprEnv.P).
+type productUse struct {
+	name string
+	k    int
 }
 
 // compileExpr compiles src against the column index; the error text says
@@ -387,7 +399,7 @@ func compileExpr(src string, b *binder, match *string, extra ...expr.Option) (*c
 		}
 		return nil, fmt.Errorf("expression %q: %s", src, msg)
 	}
-	return &compiledExpr{prog: prog, used: p.used}, nil
+	return &compiledExpr{prog: prog, used: p.used, fromProduct: p.fromProduct}, nil
 }
 
 // unknownColumn is the error for a column missing from the header.

@@ -55,11 +55,17 @@ func (pc *productCells) keep(key string, row []string) {
 	if _, ok := pc.byKey[key]; ok || key == "" {
 		return
 	}
-	cells := make([]string, len(pc.cols))
-	for k, c := range pc.cols {
-		cells[k] = strings.Clone(strings.TrimSpace(cell(row, c)))
+	pc.byKey[strings.Clone(key)] = pc.cellsOf(row, nil)
+}
+
+// cellsOf returns the cells of row that product() reads, trimmed and
+// copied, in buf when it has room.
+func (pc *productCells) cellsOf(row, buf []string) []string {
+	buf = buf[:0]
+	for _, c := range pc.cols {
+		buf = append(buf, strings.Clone(strings.TrimSpace(cell(row, c))))
 	}
-	pc.byKey[strings.Clone(key)] = cells
+	return buf
 }
 
 // of returns the kept cells of the product key.
@@ -76,10 +82,11 @@ type productRef struct {
 	pos          Pos
 }
 
-// productRefs lists the product() calls of the expressions that run on
-// the joined file's rows that may read their product's row: variant,
-// options, tiers and join.skip.
-func productRefs(m *Mapping) []productRef {
+// productRefs lists the product() calls of the expressions that may read
+// their product's row: variant, options, tiers and the skip rules given
+// (join.skip for a joined file's rows, skip for a main file with
+// fill_down), whose target in messages is skipTarget.
+func productRefs(m *Mapping, skips []SkipRule, skipTarget string) []productRef {
 	var out []productRef
 	add := func(src, target string, pos Pos) {
 		tree, err := parser.Parse(src)
@@ -121,8 +128,8 @@ func productRefs(m *Mapping) []productRef {
 	for _, t := range m.Tiers.Columns {
 		value(t.Value)
 	}
-	for _, r := range m.Join.Skip {
-		add(r.When, "join.skip when", r.Pos)
+	for _, r := range skips {
+		add(r.When, skipTarget, r.Pos)
 	}
 	return out
 }
@@ -130,9 +137,14 @@ func productRefs(m *Mapping) []productRef {
 // bindProducts resolves the product() calls of the joined rows'
 // expressions against the main file's header, b's.
 func (p *Program) bindProducts(b *binder) {
-	refs := productRefs(p.m)
+	p.products = productColumns(b, productRefs(p.m, p.m.Join.Skip, "join.skip when"))
+}
+
+// productColumns resolves the columns refs read against b's header; nil
+// when there are none.
+func productColumns(b *binder, refs []productRef) *productCells {
 	if len(refs) == 0 {
-		return
+		return nil
 	}
 	pc := &productCells{names: map[string]int{}, byKey: map[string][]string{}}
 	for _, r := range refs {
@@ -142,11 +154,11 @@ func (p *Program) bindProducts(b *binder) {
 		i, _, _, err := findColumn(r.name, b.index, b.header)
 		if err != nil {
 			b.fail(r.pos, "%s: product(%q): %v", r.target, r.name, inFile(err, b.file))
-			continue
+			i = -1 // reads "": the error is reported once, here
 		}
 		k := len(pc.cols)
 		for j, c := range pc.cols {
-			if c == i {
+			if c == i && i >= 0 {
 				k = j
 			}
 		}
@@ -156,11 +168,15 @@ func (p *Program) bindProducts(b *binder) {
 		pc.names[r.name] = k
 	}
 	pc.none = make([]string, len(pc.cols))
-	p.products = pc
+	return pc
 }
 
+// productRowSuffix follows, in messages, the name of a column that
+// product() reads: the value is that of the product's row.
+const productRowSuffix = " (on the product's row)"
+
 // productMisplaced is the error of product() where it reads nothing.
-const productMisplaced = `product("Column") reads a cell of the product's row in the main file, for the rows of a joined file: use it in the variant, options, tiers and join.skip sections of a mapping with join`
+const productMisplaced = `product("Column") reads a cell of the product's row in the main file, for the rows of a joined file: use it in the variant, options, tiers and join.skip sections of a mapping with join; or, in a mapping whose group.key has fill_down, a cell of the row that gives the product's key: use it in the variant, options, tiers and skip sections`
 
 // CompileJoin binds the mapping's join to the header of the joined file,
 // like Mapping.CompileJoin, for the joined rows of p, the main file's
@@ -188,6 +204,7 @@ func (p *colPatcher) productCall(node *ast.Node, n *ast.CallNode) {
 		p.bad = fmt.Sprintf("product(%q): %s", s, productMisplaced)
 		return
 	}
+	p.fromProduct = append(p.fromProduct, productUse{s, k})
 	m := &ast.MemberNode{Node: &ast.IdentifierNode{Value: productCellsName}, Property: &ast.IntegerNode{Value: k}}
 	m.SetType(stringType)
 	ast.Patch(node, m)

@@ -87,9 +87,12 @@ type Group struct {
 	// Children lists, on a product row, the keys of its variant rows
 	// ("children" only); a list value.
 	Children *ValueSpec
-	// Role says what a row is: "product", "variant" or "both". Default:
-	// "both" for "key"; for "parent" a row with a parent is a variant;
-	// for "children" a row listing children is a product.
+	// Role says what a row is: "product", "variant", "both", or
+	// "product_or_both" (a product row that is also the product's one
+	// variant when no other row gives it one). Default: "both" for "key"
+	// ("variant" for a row that takes its key from the row above, with
+	// Key.FillDown); for "parent" a row with a parent is a variant; for
+	// "children" a row listing children is a product.
 	Role *ValueSpec
 }
 
@@ -237,6 +240,10 @@ type ValueSpec struct {
 	HasDefault bool
 	// Split separates list values (tags, children); default ",".
 	Split string
+	// FillDown, on group.key only, gives a row whose key is empty the key
+	// of the nearest row above it that gives one: the row belongs to that
+	// product (exports that write a product's key on its first row only).
+	FillDown bool
 	// NotNegative is set for prices, costs, weights and opening stock: a
 	// negative number is an error of the row, not something to send.
 	NotNegative bool

@@ -289,7 +289,7 @@ func (d *decoder) variant(v *VariantSpec, n ast.Node, where string) {
 	}
 }
 
-var valueKeys = []string{"column", "value", "expr", "type", "required", "clear_when_empty", "default", "split", "optional"}
+var valueKeys = []string{"column", "value", "expr", "type", "required", "clear_when_empty", "default", "split", "optional", "fill_down"}
 
 // value reads a value spec: a column name, or a mapping of valueKeys.
 func (d *decoder) value(n ast.Node, where string, kind Kind) *ValueSpec {
@@ -342,6 +342,11 @@ func (d *decoder) value(n ast.Node, where string, kind Kind) *ValueSpec {
 			s.Optional = d.boolean(e.Value, w)
 		case "default":
 			s.Default, s.HasDefault = d.str(e.Value, w), true
+		case "fill_down":
+			if where != "group.key" {
+				d.fail(e.Key, "%s: fill_down applies only to group.key (a row without a key belongs to the product of the row above it)", w)
+			}
+			s.FillDown = d.boolean(e.Value, w)
 		case "split":
 			if kind != KindList {
 				d.fail(e.Key, "%s: split applies only to list values (product.tags, group.children)", w)
@@ -595,5 +600,19 @@ func (d *decoder) validate(m *Mapping, body ast.Node) {
 	}
 	if m.Join != nil && g.By != ByKey {
 		d.failAt(m.Join.Pos, "join works with group.by: %s (the main file's rows are the products)", ByKey)
+	}
+	if g.Key.FillDown {
+		d.fillDown(m)
+	}
+}
+
+// fillDown checks where group.key's fill_down may be: rows grouped by
+// their key, in a file whose rows are not joined to a second file's.
+func (d *decoder) fillDown(m *Mapping) {
+	switch {
+	case m.Group.By != ByKey:
+		d.failAt(m.Group.Key.Pos, "group.key: fill_down works with group.by: %s (a row without a key belongs to the product of the row above it); with group.by: %s each row has a key of its own", ByKey, m.Group.By)
+	case m.Join != nil:
+		d.failAt(m.Group.Key.Pos, "group.key: fill_down does not work with join: the main file's rows are the products, each with its key, and the joined file's rows name theirs")
 	}
 }

@@ -60,10 +60,11 @@ type Row struct {
 	// Tiers are the variant's pricing-tier prices that were given.
 	Tiers []Tier
 
-	// Alone is set on a product row of a mapping with join.alone: Variant
-	// and Tiers are then the product's one variant if no row of the
-	// joined file names it, and AloneErrors that variant's invalid
-	// values, which count only then.
+	// Alone is set on a product row of a mapping with join.alone, and on
+	// a row whose group.role is "product_or_both": Variant, Options and
+	// Tiers are then the product's one variant if no other row (of the
+	// joined file, or a variant row) is one of its variants, and
+	// AloneErrors that variant's invalid values, which count only then.
 	Alone       bool
 	AloneErrors RowErrors
 
