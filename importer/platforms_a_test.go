@@ -115,20 +115,18 @@ var exportCasesA = []exportCaseA{
 		},
 	},
 	{
-		// A Squarespace store with a product of four colours.
-		file: "squarespace-vallcan.csv", template: "squarespace", products: 2, variants: 2,
-		skipped: []string{
-			"a product with options (Color: Amarillo)",
-			"a product with options (Color: Marrón)",
-			"a product with options (Color: Rojo)",
-			"a product with options (Color: Verde)",
-		},
+		// A Squarespace store with a product of four colours: its variant
+		// rows, without a Product ID, belong to the row above them.
+		file: "squarespace-vallcan.csv", template: "squarespace", products: 3, variants: 6,
 		check: func(t *testing.T, s snapshot) {
 			wantVariantsA(t, s, "Limpiador de Ojos", []string{"SQ5571153||Price:7.4|3|0"})
 			wantVariantsA(t, s, "Orejas de caballo con pelo", []string{"SQ8188421||Price:3|2|0"})
-			if n := len(s.ofProduct("Alfombra de Lamido Navideña")); n != 0 {
-				t.Errorf("the product with options has %d variants in the account, want none", n)
-			}
+			wantVariantsA(t, s, "Alfombra de Lamido Navideña", []string{
+				"SQ3770213|Color=Verde|Price:8.9|0|0",
+				"SQ4864940|Color=Amarillo|Price:8.9|5|0",
+				"SQ0834192|Color=Rojo|Price:8.9|5|0",
+				"SQ0802438|Color=Marrón|Price:8.9|0|0",
+			})
 		},
 	},
 	{
