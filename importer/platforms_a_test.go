@@ -27,9 +27,12 @@ type exportCaseA struct {
 	// skipped are the reasons of the rows skipped, sorted.
 	skipped []string
 	check   func(t *testing.T, s snapshot)
+	// records, when set, checks the fields a snapshot leaves out.
+	records func(t *testing.T, r variantRecords)
 }
 
-// exportCasesA are the Shopify column sets, BigCommerce and Squarespace.
+// exportCasesA are the Shopify column sets, BigCommerce (its Default and
+// Bulk Edit export templates) and Squarespace.
 var exportCasesA = []exportCaseA{
 	{
 		// Shopify's partner demo catalog: an older export, no Cost per item.
@@ -112,6 +115,60 @@ var exportCasesA = []exportCaseA{
 			wantVariantsA(t, s, "100% Pure Shea Body Butter", []string{"1063||Price:25|0|0.907185"})
 			wantVariantsA(t, s, "Pure Organic Shea Body Butter", []string{"1062||Price:46|0|1.814369"})
 			wantVariantsA(t, s, "Aroma Shea Butter", []string{"1088||Price:49|0|2.721554"})
+		},
+	},
+	{
+		// BigCommerce's Bulk Edit layout, made by hand from its documented
+		// columns (no public export with SKU rows was found): SKU rows
+		// under their Product row, without its Product ID.
+		file: "bigcommerce-bulk-edit-skus.csv", template: "bigcommerce-bulk-edit", products: 5, variants: 8,
+		skipped: []string{
+			"a rule changing the price of [RB]Color=Red,[S]Size=Large ([ADD]2.00)",
+			"a rule changing the price of [RT]Engraving=Yes ([ADD]5.00)",
+			"a rule for [CS]Colour=White:#ffffff that changes neither price nor weight: its image and whether it can be bought are not imported",
+		},
+		check: func(t *testing.T, s snapshot) {
+			// The product's price, retail price and weight (0.5 lb); each
+			// SKU's options and stock. The rule adding 2.00 to TEE-RED-L
+			// is not applied (its row is skipped, saying so).
+			wantVariantsA(t, s, "Classic Tee", []string{
+				"TEE-RED-S|Color=Red,Size=Small|Price:20,Retail Price:25|5|0.226796",
+				"TEE-RED-L|Color=Red,Size=Large|Price:20,Retail Price:25|3|0.226796",
+				"TEE-BLU-S|Color=Blue,Size=Small|Price:20,Retail Price:25|0|0.226796",
+			})
+			// Swatches: the colour code after the value is dropped.
+			wantVariantsA(t, s, "Stoneware Mug", []string{
+				"MUG-BLK|Colour=Black|Price:12,Sale Price:10|6|0.544311",
+				"MUG-WHT|Colour=White|Price:12,Sale Price:10|8|0.544311",
+			})
+			// Products without SKU rows: their own row is their variant,
+			// its stock tracked by product (or not at all).
+			wantVariantsA(t, s, "Gift Wrap", []string{"WRAP||Price:4.5|40|0.045359"})
+			wantVariantsA(t, s, "Field Guide (e-book)", []string{"EBOOK||Price:9.99|0|0"})
+			wantVariantsA(t, s, "Engraved Pen", []string{"PEN||Price:15|25|0.02268"})
+		},
+		records: func(t *testing.T, r variantRecords) {
+			// A SKU's own cost above 0, else its product's; its own UPC.
+			for _, w := range []struct{ sku, cost, upc string }{
+				{"TEE-RED-S", "8", "712345678904"},
+				{"TEE-RED-L", "8.5", ""},
+				{"TEE-BLU-S", "8", ""},
+				{"MUG-WHT", "4", ""},
+				{"WRAP", "1", ""},
+				{"EBOOK", "", ""},
+			} {
+				if cost, upc := r.field(t, w.sku, "cost"), r.field(t, w.sku, "upc"); cost != w.cost || upc != w.upc {
+					t.Errorf("%s: cost %q upc %q, want %q and %q", w.sku, cost, upc, w.cost, w.upc)
+				}
+			}
+		},
+	},
+	{
+		// BigCommerce's sample product in the Bulk Edit layout, as a file
+		// to create products: no Product ID (known by its name), no SKU.
+		file: "bigcommerce-bulk-edit-sample.csv", template: "bigcommerce-bulk-edit", products: 1, variants: 1,
+		check: func(t *testing.T, s snapshot) {
+			wantVariantsA(t, s, "[Sample] Daventry Meers, dark denim shirt", []string{"||Price:24.5|0|0.453592"})
 		},
 	},
 	{
@@ -233,6 +290,9 @@ func importExportA(t *testing.T, e *env, tc exportCaseA, in string) snapshot {
 			filepath.Base(in), len(s.Products), s.duplicates(), len(s.Variants), tc.products, tc.variants)
 	}
 	tc.check(t, s)
+	if tc.records != nil {
+		tc.records(t, e.records())
+	}
 	return s
 }
 
@@ -304,4 +364,120 @@ func spreadsheetValueA(c string, header bool) any {
 		return n
 	}
 	return c
+}
+
+// TestImportRowsWithoutAKey imports exports whose variant rows take their
+// product's key from the row above them (group.key fill_down), edited: a
+// file that starts with such rows, and a product row a skip rule skips.
+// Each row's results line says what became of it and why.
+func TestImportRowsWithoutAKey(t *testing.T) {
+	tests := []struct {
+		name, file, template string
+		// edit changes the export's records (the header first).
+		edit               func(recs [][]string) [][]string
+		products, variants int
+		// lines are the results lines, "row action message", of the rows
+		// that were not created: a skip reason up to its first ": ", an
+		// error after its file and row.
+		lines []string
+	}{
+		{
+			name: "the first rows have no key", file: "squarespace-vallcan.csv", template: "squarespace",
+			// Without the first product and the first row of the
+			// four-colour mat: its other rows come first.
+			edit:     func(recs [][]string) [][]string { return append(recs[:1:1], recs[3:]...) },
+			products: 1, variants: 1,
+			lines: []string{
+				`2 failed column "Product ID [Non Editable]", value "": group.key required: ` + fillNoKeyA,
+				`3 failed column "Product ID [Non Editable]", value "": group.key required: ` + fillNoKeyA,
+				`4 failed column "Product ID [Non Editable]", value "": group.key required: ` + fillNoKeyA,
+			},
+		},
+		{
+			name: "a product row is skipped", file: "bigcommerce-bulk-edit-skus.csv", template: "bigcommerce-bulk-edit",
+			// The mug's row gets an Item Type the template skips.
+			edit: func(recs [][]string) [][]string {
+				for _, r := range recs {
+					if r[0] == "Product" && r[1] == "113" {
+						r[0] = "Bundle"
+					}
+				}
+				return recs
+			},
+			products: 4, variants: 6,
+			lines: []string{
+				"5 skipped a rule changing the price of [RB]Color=Red,[S]Size=Large ([ADD]2.00)",
+				"7 skipped Item Type \"Bundle\"",
+				"8 skipped it belongs to the product of the row above it, which is skipped",
+				"9 skipped it belongs to the product of the row above it, which is skipped",
+				"10 skipped a rule for [CS]Colour=White:#ffffff that changes neither price nor weight",
+				"14 skipped a rule changing the price of [RT]Engraving=Yes ([ADD]5.00)",
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, sandbox.Options{})
+			in := filepath.Join(e.dir, tc.file)
+			writeRecordsA(t, in, tc.edit(readRecordsA(t, catalogFile(t, tc.file))))
+			rep, err := e.importFile(context.Background(), tc.template, in, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Products[importer.Created] != tc.products || rep.Variants[importer.Created] != tc.variants {
+				t.Errorf("products %v, variants %v; want %d and %d created", rep.Products, rep.Variants, tc.products, tc.variants)
+			}
+			var lines []string
+			for _, r := range readResults(t, rep.Results) {
+				if r[4] == string(importer.Created) {
+					continue
+				}
+				msg := strings.TrimPrefix(r[7], in+" row "+r[1]+", ")
+				if r[4] == string(importer.Skipped) {
+					msg, _, _ = strings.Cut(msg, ": ")
+				}
+				lines = append(lines, strings.Join([]string{r[1], r[4], msg}, " "))
+			}
+			if !slices.Equal(lines, tc.lines) {
+				t.Errorf("results lines:\n got %q\nwant %q", lines, tc.lines)
+			}
+			if s := e.read(); len(s.Products) != tc.products || len(s.Variants) != tc.variants {
+				t.Errorf("the sandbox holds %d products and %d variants, want %d and %d", len(s.Products), len(s.Variants), tc.products, tc.variants)
+			}
+		})
+	}
+}
+
+// fillNoKeyA is the start of the message of a row without a key and no
+// row above it to take one from.
+const fillNoKeyA = "every row needs a product key: a row without one belongs to the product of the row above it (fill_down), and no row above it gives a key"
+
+// readRecordsA reads the CSV file at path.
+func readRecordsA(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// writeRecordsA writes recs to a CSV file at path.
+func writeRecordsA(t *testing.T, path string, recs [][]string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := csv.NewWriter(f).WriteAll(recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }

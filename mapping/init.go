@@ -31,6 +31,7 @@ var layoutRules = []layoutRule{
 	{template: "shopify-2024", all: []string{"URL handle", "Option1 value"}, anyOf: []string{"SKU", "Price"}},
 	{template: "woocommerce", all: []string{"Type", "SKU", "Parent"}, anyOf: []string{"Regular price", "Attribute 1 name"}},
 	{template: "bigcommerce", all: []string{"Product ID", "Code", "Name", "Calculated Price"}},
+	{template: "bigcommerce-bulk-edit", all: []string{"Item Type", "Product ID", "Product Name", "Product Code/SKU"}},
 	{template: "squarespace", all: []string{"Product ID [Non Editable]", "Variant ID [Non Editable]", "Option Name 1"}},
 	{template: "magento2", all: []string{"sku", "product_type", "attribute_set_code"}, anyOf: []string{"additional_attributes", "configurable_variations", "qty"}},
 	{template: "prestashop", all: []string{"Product ID", "Name *", "Price tax excluded"}, anyOf: []string{"Reference #", "Quantity"}},

@@ -41,6 +41,8 @@ func TestInitRecognisesLayouts(t *testing.T) {
 		"shopify-2024-template.csv":          "shopify-2024",
 		"bigcommerce-machdemo.csv":           "bigcommerce",
 		"bigcommerce-chatto.csv":             "bigcommerce",
+		"bigcommerce-bulk-edit-sample.csv":   "bigcommerce-bulk-edit",
+		"bigcommerce-bulk-edit-skus.csv":     "bigcommerce-bulk-edit",
 		"squarespace-vallcan.csv":            "squarespace",
 		"squarespace-cottoncuts.csv":         "squarespace",
 	} {

@@ -40,6 +40,7 @@ var infos = []Info{
 	{"shopify", "Shopify product CSV export (Handle, Option1 Name/Value, Variant SKU, Variant Price, ...)", KindCatalog},
 	{"shopify-2024", "Shopify product CSV with the column names of Shopify's 2024 template (URL handle, Option1 name, SKU, Price, Inventory quantity, ...)", KindCatalog},
 	{"bigcommerce", "BigCommerce product export, Default template (Product ID, Code, Name, Calculated Price, Stock Level, ...): a product per row", KindCatalog},
+	{"bigcommerce-bulk-edit", "BigCommerce product export, Bulk Edit template (Item Type, Product ID, Product Name, Product Code/SKU, ...): Product rows with the SKU rows of their variants", KindCatalog},
 	{"squarespace", "Squarespace product export (Product ID [Non Editable], Title, SKU, Option Name 1, Price, Stock, ...): products, and the variant rows under them", KindCatalog},
 	{"woocommerce", "WooCommerce product CSV export (simple and variable products with their variations)", KindCatalog},
 	{"magento2", "Magento 2 product CSV export (System > Data Transfer > Export): configurable products with their variants, simple, virtual and downloadable products", KindCatalog},
