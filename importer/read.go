@@ -62,7 +62,9 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Li
 					switch {
 					case r.bad && r.off < 0:
 						// Nothing of the row could be read: it belongs to
-						// no product.
+						// no product, and keyless rows under it (fill_down)
+						// cannot tell whose they are.
+						prog.Unreadable()
 						rowErrs = append(rowErrs, catalog.RowError{Row: ref, Rule: r.msg})
 					case r.bad:
 						// Its cells are read as well as they can be, so
