@@ -79,11 +79,10 @@ func (sp *ShipmentSpec) fields() map[string]**ValueSpec {
 // one file. Eval turns rows into ShipmentRow values. It is not safe for
 // concurrent use.
 type ShipmentProgram struct {
-	p        Program
-	loc      *time.Location
-	v        map[string]*valueProg
-	scratch  Row
-	required []string // the keys whose value every row needs
+	p       Program
+	loc     *time.Location
+	v       map[string]*valueProg
+	scratch Row
 }
 
 // ShipmentRow is one evaluated row of a shipments file. Strings are
