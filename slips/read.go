@@ -2,9 +2,6 @@ package slips
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
 	"slices"
 	"time"
 
@@ -35,24 +32,12 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Li
 	}
 	in := &Input{File: src.Name()}
 	var row mapping.SlipRow
-	for n := 1; ; n++ {
-		cells, line, err := src.Next()
-		if err == io.EOF {
-			break
-		}
-		var re *source.RowError
-		if err != nil && !errors.As(err, &re) {
-			return nil, err
-		}
+	_, err = source.Each(ctx, src, prog.Reading, func(cells []string, line int, re *source.RowError) {
 		in.Lines = append(in.Lines, lineOf(p, cells, line, re, &row))
-		if n%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			prog.Reading(n)
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
-	prog.Reading(len(in.Lines))
 	return in, nil
 }
 
@@ -68,20 +53,11 @@ func lineOf(p *mapping.SlipProgram, cells []string, row int, re *source.RowError
 	l.Values.Errors = slices.Clone(out.Errors)
 	switch {
 	case re != nil:
-		l.set(Invalid, rowMessage(p.Header(), re))
+		l.set(Invalid, re.InColumn(p.Header()))
 	case out.Skip:
 		l.set(Skipped, out.SkipReason)
 	case err != nil:
 		l.set(Invalid, err.Error())
 	}
 	return l
-}
-
-// rowMessage is the source's complaint about a row it could read the cells
-// of, naming the column.
-func rowMessage(header []string, re *source.RowError) string {
-	if re.Column > 0 && re.Column <= len(header) {
-		return fmt.Sprintf("column %q: %s", header[re.Column-1], re.Msg)
-	}
-	return re.Msg
 }
