@@ -2,10 +2,8 @@ package app
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -58,60 +56,35 @@ func shipmentsPushCommand() *cli.Command {
 }
 
 func runShipmentsPush(c *cli.Context) error {
-	input, err := oneInput(c, "lading shipments push --template shipments shipped.csv")
-	if err != nil {
+	if err := notNegative(c, "settle"); err != nil {
 		return err
-	}
-	every := c.Duration("every")
-	if every != 0 && every < time.Second {
-		return Usagef("--every %s: want an interval of 1s or more, e.g. 5m (or leave it out to push once)", every)
-	}
-	if _, err := os.Stat(input); err != nil && (every == 0 || !errors.Is(err, os.ErrNotExist)) {
-		return Usagef("input file: %v", err)
 	}
 	loc, err := time.LoadLocation(c.String("timezone"))
 	if err != nil {
 		return Usagef("--timezone %q: %v; give a zone like Europe/Berlin, America/New_York, UTC or Local", c.String("timezone"), err)
 	}
-	m, _, err := loadMapping(c)
+	ps, err := openPush(c, pushKind{example: "lading shipments push --template shipments shipped.csv",
+		has:     func(m *mapping.Mapping) bool { return m.Shipments != nil },
+		missing: "%s has no shipments: section, so it cannot post shipments; use --template shipments, or add to the mapping\n  shipments:\n    fulfillment_id: <the fulfillment column>\n    sku: <the SKU column>\n    quantity: <the units shipped>\n    tracking_number: <the tracking column>",
+		results: shipments.DefaultResultsPath})
 	if err != nil {
 		return err
 	}
-	if m.Shipments == nil {
-		return Usagef("%s has no shipments: section, so it cannot post shipments; use --template shipments, or add to the mapping\n  shipments:\n    fulfillment_id: <the fulfillment column>\n    sku: <the SKU column>\n    quantity: <the units shipped>\n    tracking_number: <the tracking column>", m.File)
-	}
-	limits, err := xlsxLimits(c)
-	if err != nil {
-		return err
-	}
-	if err := checkPushPaths(c, input, shipments.DefaultResultsPath(input)); err != nil {
-		return err
-	}
-	client, token, err := newClient(c)
-	if err != nil {
-		return err
-	}
-	st, err := state.Open(c.String("state"))
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	prog := newProgress(c, client)
-	defer prog.Finish()
+	defer ps.close()
 	p, err := shipments.NewPusher(shipments.Options{
-		Client: client, State: st, Scope: accountScope(c.String("base-url"), token),
-		Mapping: m, Input: input, Limits: limits, Location: loc, DryRun: c.Bool("dry-run"),
-		Concurrency: c.Int("concurrency"), ResultsFile: c.String("results"), Progress: prog, Logger: logger(c),
+		Client: ps.client, State: ps.st, Scope: ps.scope,
+		Mapping: ps.m, Input: ps.input, Limits: ps.limits, Location: loc, DryRun: c.Bool("dry-run"),
+		Concurrency: c.Int("concurrency"), ResultsFile: c.String("results"), Progress: ps.prog, Logger: logger(c),
 	})
 	if err != nil {
 		return err
 	}
 	defer p.Close()
-	once := func() error { return shipOnce(c, p, input) }
-	if every == 0 {
-		return once()
+	once := func() error { return shipOnce(c, p, ps.input) }
+	if every := c.Duration("every"); every != 0 {
+		return repeat(c, "push", every, once, lasting)
 	}
-	return repeat(c, "push", every, once, lasting)
+	return once()
 }
 
 // shipOnce waits for the file to settle, pushes it and prints the report;
@@ -133,21 +106,10 @@ func shipOnce(c *cli.Context, p *shipments.Pusher, input string) error {
 			return perr
 		}
 	}
-	var (
-		mErr  *mapping.Error
-		mList mapping.ErrorList
-	)
-	switch {
-	case errors.Is(err, shipments.ErrInterrupted):
-		return &InterruptedError{Msg: err.Error()}
-	case errors.As(err, &mErr), errors.As(err, &mList):
-		return &UsageError{Err: err}
-	case err != nil:
-		return err
-	case rep.Failed() > 0:
-		return &PartialError{Failed: rep.Failed(), Total: len(rep.Lines), What: "rows", See: rep.Results}
+	if rep == nil {
+		return pushOutcome(err, 0, 0, "", shipments.ErrInterrupted, nil)
 	}
-	return nil
+	return pushOutcome(err, rep.Failed(), len(rep.Lines), rep.Results, shipments.ErrInterrupted, nil)
 }
 
 // printShipments prints a push's report: as JSON, or as text.

@@ -2,10 +2,8 @@ package app
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -57,50 +55,26 @@ func slipsPushCommand() *cli.Command {
 }
 
 func runSlipsPush(c *cli.Context) error {
-	input, err := oneInput(c, "lading slips push --template slips shipped.csv")
-	if err != nil {
-		return err
-	}
 	if bs := c.Int("batch-size"); bs < 1 || bs > wire.MaxWriteRecords {
 		return Usagef("--batch-size %d: want 1 to %d records per request", bs, wire.MaxWriteRecords)
-	}
-	if _, err := os.Stat(input); err != nil {
-		return Usagef("input file: %v", err)
 	}
 	loc, err := time.LoadLocation(c.String("timezone"))
 	if err != nil {
 		return Usagef("--timezone %q: %v; give a zone like Europe/Berlin, America/New_York, UTC or Local", c.String("timezone"), err)
 	}
-	m, _, err := loadMapping(c)
+	ps, err := openPush(c, pushKind{example: "lading slips push --template slips shipped.csv",
+		has:     func(m *mapping.Mapping) bool { return m.Slips != nil },
+		missing: "%s has no slips: section, so it cannot push packing slips; use --template slips, or add to the mapping\n  slips:\n    key: <the column of the slip's own reference>\n    order: <the sales order id column>",
+		results: slips.DefaultResultsPath})
 	if err != nil {
 		return err
 	}
-	if m.Slips == nil {
-		return Usagef("%s has no slips: section, so it cannot push packing slips; use --template slips, or add to the mapping\n  slips:\n    key: <the column of the slip's own reference>\n    order: <the sales order id column>", m.File)
-	}
-	limits, err := xlsxLimits(c)
-	if err != nil {
-		return err
-	}
-	if err := checkPushPaths(c, input, slips.DefaultResultsPath(input)); err != nil {
-		return err
-	}
-	client, token, err := newClient(c)
-	if err != nil {
-		return err
-	}
-	st, err := state.Open(c.String("state"))
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	prog := newProgress(c, client)
-	defer prog.Finish()
+	defer ps.close()
 	rep, err := slips.Push(c.Context, slips.Options{
-		Client: client, State: st, Scope: accountScope(c.String("base-url"), token),
-		Mapping: m, Input: input, Limits: limits, Timezone: loc, Strict: c.Bool("strict"), DryRun: c.Bool("dry-run"),
+		Client: ps.client, State: ps.st, Scope: ps.scope,
+		Mapping: ps.m, Input: ps.input, Limits: ps.limits, Timezone: loc, Strict: c.Bool("strict"), DryRun: c.Bool("dry-run"),
 		BatchSize: c.Int("batch-size"), Concurrency: c.Int("concurrency"), ResultsFile: c.String("results"),
-		Progress: prog, Logger: logger(c),
+		Progress: ps.prog, Logger: logger(c),
 	})
 	if rep != nil {
 		if perr := printSlips(c, rep); perr != nil {
@@ -113,23 +87,10 @@ func runSlipsPush(c *cli.Context) error {
 // slipsOutcome maps how a push ended to the command's error (and so its
 // exit code).
 func slipsOutcome(rep *slips.Report, err error) error {
-	var (
-		mErr  *mapping.Error
-		mList mapping.ErrorList
-	)
-	switch {
-	case errors.Is(err, slips.ErrInterrupted):
-		return &InterruptedError{Msg: err.Error()}
-	case errors.Is(err, slips.ErrInvalid):
-		return &PartialError{Failed: rep.Failed(), Total: len(rep.Lines), What: "rows", Note: "nothing was sent (--strict)", See: rep.Results}
-	case errors.As(err, &mErr), errors.As(err, &mList):
-		return &UsageError{Err: err}
-	case err != nil:
-		return err
-	case rep.Failed() > 0:
-		return &PartialError{Failed: rep.Failed(), Total: len(rep.Lines), What: "rows", See: rep.Results}
+	if rep == nil {
+		return pushOutcome(err, 0, 0, "", slips.ErrInterrupted, slips.ErrInvalid)
 	}
-	return nil
+	return pushOutcome(err, rep.Failed(), len(rep.Lines), rep.Results, slips.ErrInterrupted, slips.ErrInvalid)
 }
 
 // printSlips prints a push's report: as JSON, or as text.

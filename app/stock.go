@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -70,9 +69,6 @@ func stockFlags(c *cli.Context) error {
 	if err := notNegative(c, "settle"); err != nil {
 		return err
 	}
-	if d := c.Duration("every"); d != 0 && d < time.Second {
-		return Usagef("--every %s: want an interval of 1s or more, e.g. 15m (or leave it out to push once)", d)
-	}
 	if w := c.String("warehouse"); c.IsSet("warehouse") && strings.TrimSpace(w) == "" {
 		return Usagef("--warehouse is empty: give the warehouse's id, or leave the flag out for the access token's warehouse")
 	}
@@ -80,57 +76,33 @@ func stockFlags(c *cli.Context) error {
 }
 
 func runStockPush(c *cli.Context) error {
-	input, err := oneInput(c, "lading stock push --template stock stock.csv")
-	if err != nil {
-		return err
-	}
 	if err := stockFlags(c); err != nil {
 		return err
 	}
-	every := c.Duration("every")
-	if _, err := os.Stat(input); err != nil && (every == 0 || !errors.Is(err, os.ErrNotExist)) {
-		return Usagef("input file: %v", err)
-	}
-	m, _, err := loadMapping(c)
+	ps, err := openPush(c, pushKind{example: "lading stock push --template stock stock.csv",
+		has:     func(m *mapping.Mapping) bool { return m.Stock != nil },
+		missing: "%s has no stock: section, so it cannot push stock levels; use --template stock, or add to the mapping\n  stock:\n    sku: <the SKU column>\n    quantity: <the quantity column>",
+		results: stock.DefaultResultsPath})
 	if err != nil {
 		return err
 	}
-	if m.Stock == nil {
-		return Usagef("%s has no stock: section, so it cannot push stock levels; use --template stock, or add to the mapping\n  stock:\n    sku: <the SKU column>\n    quantity: <the quantity column>", m.File)
-	}
-	limits, err := xlsxLimits(c)
-	if err != nil {
-		return err
-	}
-	if err := checkPushPaths(c, input, stock.DefaultResultsPath(input)); err != nil {
-		return err
-	}
-	client, token, err := newClient(c)
-	if err != nil {
-		return err
-	}
-	st, err := state.Open(c.String("state"))
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	prog := newProgress(c, client)
-	defer prog.Finish()
+	defer ps.close()
 	p, err := stock.NewPusher(stock.Options{
-		Client: client, State: st, Scope: accountScope(c.String("base-url"), token),
-		Mapping: m, Input: input, Limits: limits, Warehouse: strings.TrimSpace(c.String("warehouse")),
+		Client: ps.client, State: ps.st, Scope: ps.scope,
+		Mapping: ps.m, Input: ps.input, Limits: ps.limits, Warehouse: strings.TrimSpace(c.String("warehouse")),
 		Full: c.Bool("full"), Verify: c.Bool("verify"), Strict: c.Bool("strict"), DryRun: c.Bool("dry-run"),
 		BatchSize: c.Int("batch-size"), Concurrency: c.Int("concurrency"), ResultsFile: c.String("results"),
-		Progress: prog, Logger: logger(c),
+		Progress: ps.prog, Logger: logger(c),
 	})
 	if err != nil {
 		return err
 	}
 	defer p.Close()
-	if every == 0 {
-		return pushOnce(c, p, input)
+	once := func() error { return pushOnce(c, p, ps.input) }
+	if every := c.Duration("every"); every != 0 {
+		return repeat(c, "push", every, once, stockLasting)
 	}
-	return repeat(c, "push", every, func() error { return pushOnce(c, p, input) }, stockLasting)
+	return once()
 }
 
 // oneInput is the command's one argument, the input file; example shows
@@ -193,23 +165,10 @@ func pushOnce(c *cli.Context, p *stock.Pusher, input string) error {
 // stockOutcome maps how a push ended to the command's error (and so its
 // exit code).
 func stockOutcome(rep *stock.Report, err error) error {
-	var (
-		mErr  *mapping.Error
-		mList mapping.ErrorList
-	)
-	switch {
-	case errors.Is(err, stock.ErrInterrupted):
-		return &InterruptedError{Msg: err.Error()}
-	case errors.Is(err, stock.ErrInvalid):
-		return &PartialError{Failed: rep.Failed(), Total: len(rep.Lines), What: "rows", Note: "nothing was sent (--strict)", See: rep.Results}
-	case errors.As(err, &mErr), errors.As(err, &mList):
-		return &UsageError{Err: err}
-	case err != nil:
-		return err
-	case rep.Failed() > 0:
-		return &PartialError{Failed: rep.Failed(), Total: len(rep.Lines), What: "rows", See: rep.Results}
+	if rep == nil {
+		return pushOutcome(err, 0, 0, "", stock.ErrInterrupted, stock.ErrInvalid)
 	}
-	return nil
+	return pushOutcome(err, rep.Failed(), len(rep.Lines), rep.Results, stock.ErrInterrupted, stock.ErrInvalid)
 }
 
 // stockLasting reports whether err would stop every later push too (see
