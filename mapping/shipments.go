@@ -140,33 +140,21 @@ func (s *ShipmentProgram) Header() []string { return s.p.header }
 // invalid; the other values are still filled.
 func (s *ShipmentProgram) Eval(row []string, out *ShipmentRow) error {
 	*out = ShipmentRow{Errors: out.Errors[:0]}
-	p, r := &s.p, &s.scratch
-	p.env.R, p.env.made = row, 0
-	r.Errors = out.Errors
-	defer func() {
-		out.Errors, r.Errors = r.Errors, nil
-		p.env.R = nil
-	}()
-	text := func(k string) string { return p.text(s.v[k], row, r) }
-	if p.skipped(row, r) {
-		out.Skip, out.SkipReason = true, r.SkipReason
-		r.Skip, r.SkipReason = false, ""
+	p := &s.p
+	out.Errors, out.Skip, out.SkipReason = p.section(row, &s.scratch, out.Errors, func(r *Row, skipped bool) {
+		text := func(k string) string { return p.text(s.v[k], row, r) }
 		out.FulfillmentID, out.OrderNumber = text("fulfillment_id"), text("order_number")
 		out.LineItemID, out.SKU = text("line_item_id"), text("sku")
-		r.Errors = r.Errors[:0]
-		return nil
-	}
-	out.FulfillmentID, out.OrderNumber = text("fulfillment_id"), text("order_number")
-	out.LineItemID, out.SKU = text("line_item_id"), text("sku")
-	out.TrackingNumber, out.Carrier, out.TrackingLink = text("tracking_number"), text("carrier"), text("tracking_link")
-	out.Cost, out.Status = text("cost"), text("status")
-	s.need(r, out)
-	out.Quantity = s.units(row, r)
-	out.ShippedAt = s.when(row, r)
-	if len(r.Errors) > 0 {
-		return r.Errors
-	}
-	return nil
+		if skipped {
+			return
+		}
+		out.TrackingNumber, out.Carrier, out.TrackingLink = text("tracking_number"), text("carrier"), text("tracking_link")
+		out.Cost, out.Status = text("cost"), text("status")
+		s.need(r, out)
+		out.Quantity = s.units(row, r)
+		out.ShippedAt = s.when(row, r)
+	})
+	return result(out.Errors)
 }
 
 // need reports the values a row cannot do without.

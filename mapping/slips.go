@@ -211,39 +211,28 @@ func (s *SlipProgram) Clone() *SlipProgram {
 // RowErrors) when a value is invalid; the other values are still filled.
 func (s *SlipProgram) Eval(row []string, out *SlipRow) error {
 	out.reset()
-	p, r := &s.p, &s.scratch
-	p.env.R, p.env.made = row, 0
-	r.Errors = out.Errors
-	defer func() {
-		out.Errors, r.Errors = r.Errors, nil
-		p.env.R = nil
-	}()
-	if p.skipped(row, r) {
-		out.Skip, out.SkipReason = true, r.SkipReason
-		r.Skip, r.SkipReason = false, ""
+	p := &s.p
+	out.Errors, out.Skip, out.SkipReason = p.section(row, &s.scratch, out.Errors, func(r *Row, skipped bool) {
 		out.Key = p.text(s.key, row, r)
-		r.Errors = r.Errors[:0] // a skipped row's values are not checked
-		return nil
-	}
-	out.Key = p.text(s.key, row, r)
-	if out.Key == "" {
-		p.required(s.key, r, "every row needs its slip's reference; fill in the cell, or skip rows without one with a skip rule")
-	}
-	out.Order = s.id(s.order, row, r, "the sales order's id, like 533943058 (the order_id of lading fulfillments pull)")
-	if out.Order == "" {
-		p.required(s.order, r, "every row needs its slip's sales order id; fill in the cell, or skip rows without one with a skip rule")
-	}
-	out.Date, out.Notes = s.instant(s.date, row, r), p.optional(s.notes, row, r)
-	s.line(row, r, out)
-	out.Package = p.text(s.pkg, row, r)
-	out.ShipDate = s.instant(s.shipDate, row, r)
-	out.TrackingNumber, out.TrackingLink = p.optional(s.number, row, r), p.optional(s.link, row, r)
-	out.Cost, out.Carrier = p.optional(s.cost, row, r), p.text(s.carrier, row, r)
-	out.Delivered = s.flag(s.delivered, row, r)
-	if len(r.Errors) > 0 {
-		return r.Errors
-	}
-	return nil
+		if skipped {
+			return
+		}
+		if out.Key == "" {
+			p.required(s.key, r, "every row needs its slip's reference; fill in the cell, or skip rows without one with a skip rule")
+		}
+		out.Order = s.id(s.order, row, r, "the sales order's id, like 533943058 (the order_id of lading fulfillments pull)")
+		if out.Order == "" {
+			p.required(s.order, r, "every row needs its slip's sales order id; fill in the cell, or skip rows without one with a skip rule")
+		}
+		out.Date, out.Notes = s.instant(s.date, row, r), p.optional(s.notes, row, r)
+		s.line(row, r, out)
+		out.Package = p.text(s.pkg, row, r)
+		out.ShipDate = s.instant(s.shipDate, row, r)
+		out.TrackingNumber, out.TrackingLink = p.optional(s.number, row, r), p.optional(s.link, row, r)
+		out.Cost, out.Carrier = p.optional(s.cost, row, r), p.text(s.carrier, row, r)
+		out.Delivered = s.flag(s.delivered, row, r)
+	})
+	return result(out.Errors)
 }
 
 // line evaluates the row's line item and its units: both or neither.

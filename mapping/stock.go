@@ -171,30 +171,19 @@ func (s *StockProgram) Clone() *StockProgram {
 // RowErrors) when a value is invalid; the other values are still filled.
 func (s *StockProgram) Eval(row []string, out *StockRow) error {
 	out.reset()
-	p, r := &s.p, &s.scratch
-	p.env.R, p.env.made = row, 0
-	r.Errors = out.Errors
-	defer func() {
-		out.Errors, r.Errors = r.Errors, nil
-		p.env.R = nil
-	}()
-	if p.skipped(row, r) {
-		out.Skip, out.SkipReason = true, r.SkipReason
-		r.Skip, r.SkipReason = false, ""
+	p := &s.p
+	out.Errors, out.Skip, out.SkipReason = p.section(row, &s.scratch, out.Errors, func(r *Row, skipped bool) {
 		out.SKU = p.text(s.sku, row, r)
-		r.Errors = r.Errors[:0] // a skipped row's values are not checked
-		return nil
-	}
-	out.SKU = p.text(s.sku, row, r)
-	if out.SKU == "" {
-		p.required(s.sku, r, "every stock row needs a SKU; fill in the cell, or skip rows without one with a skip rule")
-	}
-	out.Quantity = s.units(row, r)
-	out.Warehouse = p.text(s.warehouse, row, r)
-	if len(r.Errors) > 0 {
-		return r.Errors
-	}
-	return nil
+		if skipped {
+			return
+		}
+		if out.SKU == "" {
+			p.required(s.sku, r, "every stock row needs a SKU; fill in the cell, or skip rows without one with a skip rule")
+		}
+		out.Quantity = s.units(row, r)
+		out.Warehouse = p.text(s.warehouse, row, r)
+	})
+	return result(out.Errors)
 }
 
 // units evaluates the quantity: a canonical whole number, 0 or more, or

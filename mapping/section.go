@@ -1,0 +1,34 @@
+package mapping
+
+// section evaluates one row of a fixed-schema section (stock, shipments,
+// slips) around eval: it binds the row to the expression environment,
+// collects the row's errors in r (starting from errs[:0], the caller's
+// slice to reuse) and tries the skip rules first. A skipped row's eval
+// still runs, with skipped set, to fill in what names the row in its
+// results line; its errors are dropped (a skipped row's values are not
+// checked). It returns the row's errors, and whether and why a skip rule
+// matched.
+func (p *Program) section(row []string, r *Row, errs RowErrors, eval func(r *Row, skipped bool)) (RowErrors, bool, string) {
+	p.env.R, p.env.made = row, 0
+	r.Errors = errs[:0]
+	defer func() {
+		r.Errors = nil
+		p.env.R = nil
+	}()
+	if p.skipped(row, r) {
+		why := r.SkipReason
+		r.Skip, r.SkipReason = false, ""
+		eval(r, true)
+		return r.Errors[:0], true, why
+	}
+	eval(r, false)
+	return r.Errors, false, ""
+}
+
+// result is Eval's error: nil, or the row's errors.
+func result(errs RowErrors) error {
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
