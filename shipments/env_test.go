@@ -4,109 +4,63 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"lading/api"
 	"lading/mapping"
 	"lading/sandbox"
+	"lading/sandbox/sandboxtest"
 	"lading/shipments"
-	"lading/state"
 	"lading/templates"
 )
 
 // env is a sandbox account with stock, a client of it and a state file.
-type env struct {
-	t       testing.TB
-	srv     *sandbox.Server
-	c       *api.Client
-	state   *state.DB
-	dir     string
-	handler atomic.Pointer[sandbox.Server]
-}
+type env struct{ *sandboxtest.Env }
 
 const scope = "test"
 
 var address = map[string]string{"name": "Ada Lovelace", "street1": "1 Analytical Way", "city": "London", "zip": "N1 1AA", "country": "GB"}
 
-func newEnv(t testing.TB, opts sandbox.Options) *env {
-	t.Helper()
-	e := &env{t: t, dir: t.TempDir()}
-	e.restart(opts)
-	if _, err := e.srv.RegisterToken("tok"); err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { e.handler.Load().ServeHTTP(w, r) }))
-	t.Cleanup(hs.Close)
-	st, err := state.Open(filepath.Join(e.dir, "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	e.state = st
-	if e.c, err = api.NewClient(hs.URL+"/api2", "tok", api.WithRate(1000, 100)); err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
-
-// restart serves the sandbox's data with a new server of opts (faults).
-func (e *env) restart(opts sandbox.Options) {
-	e.t.Helper()
-	opts.DBPath = filepath.Join(e.dir, "sandbox.db")
-	srv, err := sandbox.New(opts)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	old := e.srv
-	e.srv = srv
-	e.handler.Store(srv)
-	if old != nil {
-		old.Close()
-	}
-	e.t.Cleanup(func() { srv.Close() })
-}
+func newEnv(t testing.TB, opts sandbox.Options) *env { return &env{sandboxtest.New(t, opts)} }
 
 // seed creates one product with the SKUs, 1000 units of each in stock.
 func (e *env) seed(skus ...string) {
-	e.t.Helper()
+	e.T.Helper()
 	p := api.ProductWrite{Name: api.String("Tee"), Links: &api.ProductLinks{Attributes: []api.AttributeRef{{Name: "Size"}}}}
 	for _, s := range skus {
 		s, q := s, "1000"
 		p.Links.Variants = append(p.Links.Variants, api.VariantWrite{SKU: &s, Quantity: &q,
 			Links: &api.VariantLinks{AttributeOptions: []api.OptionRef{{Value: s, Attribute: "Size"}}}})
 	}
-	res, err := e.c.Products.Write(context.Background(), []api.ProductWrite{p})
+	res, err := e.C.Products.Write(context.Background(), []api.ProductWrite{p})
 	if err != nil || len(res.Failed) > 0 {
-		e.t.Fatalf("seeding: %v %v", err, res)
+		e.T.Fatalf("seeding: %v %v", err, res)
 	}
 }
 
 // order creates an order of lines (SKU, units, SKU, units, ...), which
 // opens a fulfillment, and returns the fulfillment.
 func (e *env) order(lines ...any) *fulfillment {
-	e.t.Helper()
+	e.T.Helper()
 	return e.orders(1, lines...)[0]
 }
 
 // orders creates n orders of lines (SKU, units, ...), each of which opens
 // a fulfillment, and returns the fulfillments in order.
 func (e *env) orders(n int, lines ...any) []*fulfillment {
-	e.t.Helper()
+	e.T.Helper()
 	spec := sandbox.OrderSpec{Token: "tok", ShippingAddress: address}
 	for i := 0; i+1 < len(lines); i += 2 {
 		spec.Lines = append(spec.Lines, sandbox.OrderLine{SKU: lines[i].(string), Quantity: int64(lines[i+1].(int))})
 	}
 	ids := make([]string, n)
 	for i := range ids {
-		id, err := e.srv.CreateOrder(context.Background(), spec)
+		id, err := e.Srv.CreateOrder(context.Background(), spec)
 		if err != nil {
-			e.t.Fatal(err)
+			e.T.Fatal(err)
 		}
 		ids[i] = id
 	}
@@ -117,7 +71,7 @@ func (e *env) orders(n int, lines ...any) []*fulfillment {
 	out := make([]*fulfillment, n)
 	for i, id := range ids {
 		if out[i] = byOrder[id]; out[i] == nil {
-			e.t.Fatalf("order %s opened no fulfillment", id)
+			e.T.Fatalf("order %s opened no fulfillment", id)
 		}
 	}
 	return out
@@ -131,15 +85,15 @@ type fulfillment struct {
 
 // open reads the open fulfillments.
 func (e *env) open() map[string]*fulfillment {
-	e.t.Helper()
+	e.T.Helper()
 	out := map[string]*fulfillment{}
 	pages := 0
-	for p, err := range e.c.Fulfillments.ListPages(context.Background(), nil) {
+	for p, err := range e.C.Fulfillments.ListPages(context.Background(), nil) {
 		if err != nil {
-			e.t.Fatal(err)
+			e.T.Fatal(err)
 		}
 		if pages++; pages > 100 {
-			e.t.Fatal("the listing never ended")
+			e.T.Fatal("the listing never ended")
 		}
 		for _, f := range p.Fulfillments {
 			x := &fulfillment{id: string(f.ID), items: map[string]string{}}
@@ -158,15 +112,15 @@ func (e *env) open() map[string]*fulfillment {
 // shipped reads the units shipped of each line of the fulfillments, by
 // fulfillment and SKU ("12/TEE-S"), and whether each is complete.
 func (e *env) shipped(fs ...*fulfillment) (units map[string]int64, complete map[string]bool) {
-	e.t.Helper()
+	e.T.Helper()
 	units, complete = map[string]int64{}, map[string]bool{}
 	ids := make([]api.ID, len(fs))
 	for i, f := range fs {
 		ids[i] = api.ID(f.id)
 	}
-	p, err := e.c.Fulfillments.Get(context.Background(), ids...)
+	p, err := e.C.Fulfillments.Get(context.Background(), ids...)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	for _, f := range p.Fulfillments {
 		complete[string(f.ID)] = f.Complete.Bool()
@@ -179,15 +133,15 @@ func (e *env) shipped(fs ...*fulfillment) (units map[string]int64, complete map[
 
 // parcels counts the account's shipments (Packages) by tracking number.
 func (e *env) parcels() map[string]int {
-	e.t.Helper()
+	e.T.Helper()
 	out := map[string]int{}
 	pages := 0
-	for p, err := range e.c.PackingSlips.ListPages(context.Background(), nil) {
+	for p, err := range e.C.PackingSlips.ListPages(context.Background(), nil) {
 		if err != nil {
-			e.t.Fatal(err)
+			e.T.Fatal(err)
 		}
 		if pages++; pages > 100 {
-			e.t.Fatal("the listing never ended")
+			e.T.Fatal("the listing never ended")
 		}
 		for _, pk := range p.Packages {
 			out[string(pk.TrackingNumber)]++
@@ -198,17 +152,17 @@ func (e *env) parcels() map[string]int {
 
 // file writes a shipments CSV in lading's layout.
 func (e *env) file(name string, header []string, rows ...[]string) string {
-	e.t.Helper()
-	p := filepath.Join(e.dir, name)
+	e.T.Helper()
+	p := filepath.Join(e.Dir, name)
 	f, err := os.Create(p)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	w := csv.NewWriter(f)
 	w.Write(header)
 	w.WriteAll(rows)
 	if err := f.Close(); err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	return p
 }
@@ -229,8 +183,8 @@ var template = func() *mapping.Mapping {
 
 // push pushes file; opts may change the options.
 func (e *env) push(file string, opts ...func(*shipments.Options)) (*shipments.Report, error) {
-	e.t.Helper()
-	o := shipments.Options{Client: e.c, State: e.state, Scope: scope, Mapping: template, Input: file,
+	e.T.Helper()
+	o := shipments.Options{Client: e.C, State: e.State, Scope: scope, Mapping: template, Input: file,
 		Now: func() time.Time { return time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC) }}
 	for _, f := range opts {
 		f(&o)

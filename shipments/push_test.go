@@ -133,12 +133,12 @@ func TestPushExactlyOnceUnderFaults(t *testing.T) {
 		second = append(second, []string{f.id, "", "A", "1", fmt.Sprint("T2-", i), "", "", "", ""},
 			[]string{f.id, "", "B", "1", fmt.Sprint("T2-", i), "", "", "", ""})
 	}
-	e.restart(sandbox.Options{DropRate: 0.3, FailRate: 0.2, Seed: 7})
+	e.Restart(sandbox.Options{DropRate: 0.3, FailRate: 0.2, Seed: 7})
 	// One file with both parcels of each fulfillment, in two waves.
 	file := e.file("ship.csv", header, append(first, second...)...)
 	for run := 1; ; run++ {
 		rep, err := e.push(file)
-		t.Logf("run %d: %v %v reqs %d faults %v", run, err, rep.Rows, rep.Requests, e.srv.Counters().Faults)
+		t.Logf("run %d: %v %v reqs %d faults %v", run, err, rep.Rows, rep.Requests, e.Srv.Counters().Faults)
 		if err == nil && rep.Failed() == 0 {
 			break
 		}
@@ -146,10 +146,10 @@ func TestPushExactlyOnceUnderFaults(t *testing.T) {
 			t.Fatalf("still failing after %d pushes: %v%s", run, err, dump(rep))
 		}
 	}
-	if f := e.srv.Counters().Faults; f["drop"] == 0 || f["fail"] == 0 {
+	if f := e.Srv.Counters().Faults; f["drop"] == 0 || f["fail"] == 0 {
 		t.Fatalf("faults %v: the sandbox dropped no answer or failed no call", f)
 	}
-	e.restart(sandbox.Options{})
+	e.Restart(sandbox.Options{})
 	units, complete := e.shipped(fs...)
 	parcels := e.parcels()
 	for i, f := range fs {

@@ -30,24 +30,24 @@ func TestPushResumesAKilledRun(t *testing.T) {
 			f := e.order("A", 2)
 			// What a push leaves when killed between recording its batch
 			// and recording the answer: an unfinished run, an open batch.
-			run, _, err := e.state.StartRun(ctx, "shipments push\x00"+scope, "shipments push", nil)
+			run, _, err := e.State.StartRun(ctx, "shipments push\x00"+scope, "shipments push", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			sent := []map[string]any{{"fulfillment": f.id, "tracking": "K1",
 				"lines": []map[string]any{{"item": f.items["A"], "sku": "A", "units": 2, "before": 0}}}}
 			body, _ := json.Marshal(sent)
-			if _, err := e.state.RecordIntent(ctx, run.ID, "fulfillments.ship", []string{f.id + "\x00K1"}, body); err != nil {
+			if _, err := e.State.RecordIntent(ctx, run.ID, "fulfillments.ship", []string{f.id + "\x00K1"}, body); err != nil {
 				t.Fatal(err)
 			}
 			if c.landed {
-				_, err := e.c.Fulfillments.PostShipments(ctx, []api.ShipmentWrite{{ShippedAt: "2026-11-21T10:00:00+0000", TrackingNumber: "K1",
+				_, err := e.C.Fulfillments.PostShipments(ctx, []api.ShipmentWrite{{ShippedAt: "2026-11-21T10:00:00+0000", TrackingNumber: "K1",
 					Links: api.ShipmentLinks{Fulfillments: []api.Ref{{ID: api.ID(f.id)}}, LineItems: []api.LineItemRef{{ID: api.ID(f.items["A"]), Quantity: "2"}}}}})
 				if err != nil {
 					t.Fatal(err)
 				}
 			}
-			e.state.LeaveRun(run.ID)
+			e.State.LeaveRun(run.ID)
 
 			file := e.file("ship.csv", header, []string{f.id, "", "A", "2", "K1", "", "", "", ""})
 			rep, err := e.push(file)
@@ -60,7 +60,7 @@ func TestPushResumesAKilledRun(t *testing.T) {
 			if got := e.parcels(); !reflect.DeepEqual(got, map[string]int{"K1": 1}) {
 				t.Errorf("parcels %v, want K1 once", got)
 			}
-			open, err := e.state.OpenIntents(ctx, run.ID)
+			open, err := e.State.OpenIntents(ctx, run.ID)
 			if err != nil || len(open) != 0 {
 				t.Errorf("the killed push's batch is still open: %v %v", open, err)
 			}

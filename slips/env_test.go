@@ -4,88 +4,42 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 
 	"lading/api"
 	"lading/api/wire"
 	"lading/mapping"
 	"lading/sandbox"
+	"lading/sandbox/sandboxtest"
 	"lading/slips"
-	"lading/state"
 )
 
 // env is a sandbox account with a few variants in stock, a client of it
 // and a state file.
-type env struct {
-	t     testing.TB
-	srv   *sandbox.Server
-	c     *api.Client
-	state *state.DB
-	dir   string
-	// handler is the server the env's address serves.
-	handler atomic.Pointer[sandbox.Server]
-}
+type env struct{ *sandboxtest.Env }
 
 // scope is the account scope of every push of the tests.
 const scope = "test"
 
 func newEnv(t testing.TB, opts sandbox.Options) *env {
-	t.Helper()
-	e := &env{t: t, dir: t.TempDir()}
-	e.restart(opts)
-	if _, err := e.srv.RegisterToken("tok"); err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { e.handler.Load().ServeHTTP(w, r) }))
-	t.Cleanup(hs.Close)
-	c, err := api.NewClient(hs.URL+"/api2", "tok", api.WithRate(1000, 100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := state.Open(filepath.Join(e.dir, "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	e.c, e.state = c, st
+	e := &env{sandboxtest.New(t, opts)}
 	e.seed()
 	return e
 }
 
-// restart serves the sandbox's data with a new server of opts (faults),
-// as when the service becomes unreliable.
-func (e *env) restart(opts sandbox.Options) {
-	e.t.Helper()
-	opts.DBPath = filepath.Join(e.dir, "sandbox.db")
-	srv, err := sandbox.New(opts)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	old := e.srv
-	e.srv = srv
-	e.handler.Store(srv)
-	if old != nil {
-		old.Close()
-	}
-	e.t.Cleanup(func() { srv.Close() })
-}
-
 // seed creates the variants MUG and TEE with 1000 units each.
 func (e *env) seed() {
-	e.t.Helper()
+	e.T.Helper()
 	p := api.ProductWrite{Name: api.String("Things"), Links: &api.ProductLinks{Attributes: []api.AttributeRef{{Name: "Kind"}}}}
 	for _, s := range []string{"MUG", "TEE"} {
 		p.Links.Variants = append(p.Links.Variants, api.VariantWrite{SKU: api.String(s), Quantity: api.String("1000"),
 			Links: &api.VariantLinks{AttributeOptions: []api.OptionRef{{Value: s, Attribute: "Kind"}}}})
 	}
-	res, err := e.c.Products.Write(context.Background(), []api.ProductWrite{p})
+	res, err := e.C.Products.Write(context.Background(), []api.ProductWrite{p})
 	if err != nil || len(res.Failed) > 0 {
-		e.t.Fatalf("seeding: %v %v", err, res)
+		e.T.Fatalf("seeding: %v %v", err, res)
 	}
 }
 
@@ -94,22 +48,22 @@ func (e *env) seed() {
 // fulfillment's line item ids by SKU, as lading fulfillments pull gives
 // them.
 func (e *env) order() (string, map[string]string) {
-	e.t.Helper()
+	e.T.Helper()
 	ctx := context.Background()
-	id, err := e.srv.CreateOrder(ctx, sandbox.OrderSpec{Token: "tok",
+	id, err := e.Srv.CreateOrder(ctx, sandbox.OrderSpec{Token: "tok",
 		ShippingAddress: map[string]string{"street1": "1 Main St", "city": "Springfield", "zip": "12345", "country": "US"},
 		Lines:           []sandbox.OrderLine{{SKU: "MUG", Quantity: 1}, {SKU: "TEE", Quantity: 2}}})
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	lines := map[string]string{}
 	n := 0
-	for p, err := range e.c.Fulfillments.ListPages(ctx, nil) {
+	for p, err := range e.C.Fulfillments.ListPages(ctx, nil) {
 		if err != nil {
-			e.t.Fatal(err)
+			e.T.Fatal(err)
 		}
 		if n++; n > 100 {
-			e.t.Fatal("the fulfillments listing never ended")
+			e.T.Fatal("the fulfillments listing never ended")
 		}
 		for _, f := range p.Fulfillments {
 			if string(f.Links.First(wire.SalesOrders)) != id {
@@ -121,7 +75,7 @@ func (e *env) order() (string, map[string]string) {
 		}
 	}
 	if len(lines) != 2 {
-		e.t.Fatalf("order %s: fulfillment lines %v", id, lines)
+		e.T.Fatalf("order %s: fulfillment lines %v", id, lines)
 	}
 	return id, lines
 }
@@ -129,12 +83,12 @@ func (e *env) order() (string, map[string]string) {
 // carriers makes the account know the carriers UPS and DHL, as shipments
 // made in the account do.
 func (e *env) carriers() {
-	e.t.Helper()
+	e.T.Helper()
 	id, _ := e.order()
-	_, err := e.srv.CreateSlip(context.Background(), sandbox.SlipSpec{Token: "tok", Order: id,
+	_, err := e.Srv.CreateSlip(context.Background(), sandbox.SlipSpec{Token: "tok", Order: id,
 		Packages: []sandbox.PackageSpec{{Carrier: "UPS", TrackingNumber: "1ZSEED"}, {Carrier: "DHL", TrackingNumber: "DHLSEED"}}})
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 }
 
@@ -143,11 +97,11 @@ var header = []string{"shipment", "order", "packed", "notes", "line", "units", "
 
 // file writes a CSV of rows under header (short rows are padded).
 func (e *env) file(name string, rows ...[]string) string {
-	e.t.Helper()
-	p := filepath.Join(e.dir, name)
+	e.T.Helper()
+	p := filepath.Join(e.Dir, name)
 	f, err := os.Create(p)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	w := csv.NewWriter(f)
 	w.Write(header)
@@ -156,7 +110,7 @@ func (e *env) file(name string, rows ...[]string) string {
 	}
 	w.Flush()
 	if err := f.Close(); err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	return p
 }
@@ -186,8 +140,8 @@ var slipsMapping = func() *mapping.Mapping {
 // push pushes file with the env's client and state; opts may change the
 // options.
 func (e *env) push(file string, opts ...func(*slips.Options)) (*slips.Report, error) {
-	e.t.Helper()
-	o := slips.Options{Client: e.c, State: e.state, Scope: scope, Mapping: slipsMapping, Input: file}
+	e.T.Helper()
+	o := slips.Options{Client: e.C, State: e.State, Scope: scope, Mapping: slipsMapping, Input: file}
 	for _, f := range opts {
 		f(&o)
 	}
@@ -196,14 +150,14 @@ func (e *env) push(file string, opts ...func(*slips.Options)) (*slips.Report, er
 
 // account reads every packing slip of the account with its shipments.
 func (e *env) account() []*api.PackingSlipPage {
-	e.t.Helper()
+	e.T.Helper()
 	var pages []*api.PackingSlipPage
-	for p, err := range e.c.PackingSlips.ListPages(context.Background(), nil) {
+	for p, err := range e.C.PackingSlips.ListPages(context.Background(), nil) {
 		if err != nil {
-			e.t.Fatal(err)
+			e.T.Fatal(err)
 		}
 		if pages = append(pages, p); len(pages) > 1000 {
-			e.t.Fatal("the listing never ended")
+			e.T.Fatal("the listing never ended")
 		}
 	}
 	return pages

@@ -66,7 +66,7 @@ func TestPushCreatesThenSendsNothing(t *testing.T) {
 // carrier, ship date, delivered).
 func checkSlip(t *testing.T, e *env, id, order, date, notes, lines string, packages []string) {
 	t.Helper()
-	p, err := e.c.PackingSlips.Get(context.Background(), api.ID(id))
+	p, err := e.C.PackingSlips.Get(context.Background(), api.ID(id))
 	if err != nil || len(p.PackingSlips) != 1 {
 		t.Fatalf("slip %q: %v", id, err)
 	}
@@ -134,12 +134,12 @@ func TestPushSendsOnlyWhatChanged(t *testing.T) {
 	}
 	rows[1][3] = "new note"
 	rows[3][8] = "T3-again"
-	c0 := e.srv.Counters()
+	c0 := e.Srv.Counters()
 	rep, err := e.push(e.file("b.csv", rows...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c1 := e.srv.Counters()
+	c1 := e.Srv.Counters()
 	if a := actions(rep); !maps.Equal(a, map[slips.Action]int{slips.Updated: 2, slips.Unchanged: 3}) {
 		t.Errorf("rows %v", a)
 	}
@@ -157,7 +157,7 @@ func TestPushSendsOnlyWhatChanged(t *testing.T) {
 	if l := rep.Lines[3]; l.Msg != "slip unchanged; shipment updated (tracking number)" {
 		t.Errorf("row of S3: %q", l.Msg)
 	}
-	p, _ := e.c.PackingSlips.Get(context.Background(), api.ID(rep.Lines[3].SlipID))
+	p, _ := e.C.PackingSlips.Get(context.Background(), api.ID(rep.Lines[3].SlipID))
 	if k := p.PackagesOf(p.PackingSlips[0]); len(k) != 1 || k[0].TrackingNumber != "T3-again" || k[0].Cost != "1.5" {
 		t.Errorf("S3's shipments %+v", k)
 	}
@@ -220,7 +220,7 @@ func TestPushWithLostAnswersCreatesEachSlipOnce(t *testing.T) {
 		rows = append(rows, []string{rowf("S%02d", i), orders[i], "2026-03-01", "", "", "", "", "", rowf("T%02d", i), "", "2"})
 	}
 	f := e.file("ship.csv", rows...)
-	e.restart(sandbox.Options{DropRate: 0.4, FailRate: 0.2, Seed: 3})
+	e.Restart(sandbox.Options{DropRate: 0.4, FailRate: 0.2, Seed: 3})
 	done := false
 	for run := 0; run < 6 && !done; run++ {
 		rep, err := e.push(f, func(o *slips.Options) { o.BatchSize = 7 })
@@ -229,10 +229,10 @@ func TestPushWithLostAnswersCreatesEachSlipOnce(t *testing.T) {
 		}
 		done = err == nil && rep.Failed() == 0
 	}
-	if c := e.srv.Counters(); c.Faults["drop"] == 0 || c.Faults["fail"] == 0 {
+	if c := e.Srv.Counters(); c.Faults["drop"] == 0 || c.Faults["fail"] == 0 {
 		t.Fatalf("faults %v: the test proves nothing", c.Faults)
 	}
-	e.restart(sandbox.Options{})
+	e.Restart(sandbox.Options{})
 	if !done {
 		t.Fatal("six pushes did not settle every row")
 	}

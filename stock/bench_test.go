@@ -15,6 +15,7 @@ import (
 	"lading/api/wire"
 	"lading/mapping"
 	"lading/sandbox"
+	"lading/sandbox/sandboxtest"
 	"lading/source"
 	"lading/source/sourcetest"
 	"lading/state"
@@ -123,7 +124,7 @@ func newAccount(b testing.TB, dir string, rows int) (*account, error) {
 		return nil, err
 	}
 	start := time.Now()
-	seed := &env{t: b, c: a.client(b)}
+	seed := &env{&sandboxtest.Env{T: b, C: a.client(b)}}
 	seed.seed(rows, openingUnits)
 	b.Logf("seeded %d variants in %v", rows, time.Since(start).Round(time.Millisecond))
 

@@ -4,84 +4,26 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
-	"sync/atomic"
 	"testing"
 
 	"lading/api"
 	"lading/api/wire"
 	"lading/mapping"
 	"lading/sandbox"
-	"lading/state"
+	"lading/sandbox/sandboxtest"
 	"lading/stock"
 )
 
 // env is a sandbox account, a client of it and a state file.
-type env struct {
-	t     testing.TB
-	srv   *sandbox.Server
-	url   string
-	c     *api.Client
-	state *state.DB
-	dir   string
-	acct  sandbox.Account
-	// handler is the server the env's address serves.
-	handler atomic.Pointer[sandbox.Server]
-}
+type env struct{ *sandboxtest.Env }
 
 // scope is the account scope of every push of the tests.
 const scope = "test"
 
-func newEnv(t testing.TB, opts sandbox.Options) *env {
-	t.Helper()
-	dir := t.TempDir()
-	e := &env{t: t, dir: dir}
-	e.restart(opts)
-	acct, err := e.srv.RegisterToken("tok")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { e.handler.Load().ServeHTTP(w, r) }))
-	t.Cleanup(hs.Close)
-	st, err := state.Open(filepath.Join(dir, "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	e.url, e.state, e.acct = hs.URL+"/api2", st, acct
-	e.c = e.client("tok")
-	return e
-}
-
-// restart serves the sandbox's data with a new server of opts (faults,
-// throttling), as when the service becomes unreliable.
-func (e *env) restart(opts sandbox.Options) {
-	e.t.Helper()
-	opts.DBPath = filepath.Join(e.dir, "sandbox.db")
-	srv, err := sandbox.New(opts)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	old := e.srv
-	e.srv = srv
-	e.handler.Store(srv)
-	if old != nil {
-		old.Close()
-	}
-	e.t.Cleanup(func() { srv.Close() })
-}
-
-func (e *env) client(token string) *api.Client {
-	c, err := api.NewClient(e.url, token, api.WithRate(1000, 100))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return c
-}
+func newEnv(t testing.TB, opts sandbox.Options) *env { return &env{sandboxtest.New(t, opts)} }
 
 func sku(i int) string { return fmt.Sprintf("SKU-%06d", i) }
 
@@ -89,15 +31,15 @@ func sku(i int) string { return fmt.Sprintf("SKU-%06d", i) }
 // products of up to 100 variants (one Size attribute), 20 products a
 // write.
 func (e *env) seed(n int, units func(int) int64) {
-	e.t.Helper()
+	e.T.Helper()
 	var prods []api.ProductWrite
 	flush := func() {
 		if len(prods) == 0 {
 			return
 		}
-		res, err := e.c.Products.Write(context.Background(), prods)
+		res, err := e.C.Products.Write(context.Background(), prods)
 		if err != nil || len(res.Failed) > 0 {
-			e.t.Fatalf("seeding: %v %v", err, res)
+			e.T.Fatalf("seeding: %v %v", err, res)
 		}
 		prods = prods[:0]
 	}
@@ -120,15 +62,15 @@ func (e *env) seed(n int, units func(int) int64) {
 // live reads every variant's available units in the token's warehouse, by
 // SKU, and their ids.
 func (e *env) live() (levels map[string]float64, ids map[string]api.ID) {
-	e.t.Helper()
+	e.T.Helper()
 	levels, ids = map[string]float64{}, map[string]api.ID{}
 	n := 0
-	for p, err := range e.c.Variants.ListPages(context.Background(), nil) {
+	for p, err := range e.C.Variants.ListPages(context.Background(), nil) {
 		if err != nil {
-			e.t.Fatal(err)
+			e.T.Fatal(err)
 		}
 		if n++; n > 2000 {
-			e.t.Fatal("the listing never ended")
+			e.T.Fatal("the listing never ended")
 		}
 		for _, v := range p.Variants {
 			if v.Deleted.Bool() {
@@ -136,7 +78,7 @@ func (e *env) live() (levels map[string]float64, ids map[string]api.ID) {
 			}
 			ids[string(v.SKU)] = v.ID
 			for _, lid := range v.Links.IDs(wire.WarehouseStockLevels) {
-				if l := p.WarehouseStockLevels[lid]; l != nil && string(l.WarehouseID()) == e.acct.WarehouseID {
+				if l := p.WarehouseStockLevels[lid]; l != nil && string(l.WarehouseID()) == e.Acct.WarehouseID {
 					f, _ := l.Available.Float()
 					levels[string(v.SKU)] = f
 				}
@@ -148,11 +90,11 @@ func (e *env) live() (levels map[string]float64, ids map[string]api.ID) {
 
 // file writes a stock CSV with rows (sku, quantity[, warehouse]).
 func (e *env) file(name string, rows ...[]string) string {
-	e.t.Helper()
-	p := filepath.Join(e.dir, name)
+	e.T.Helper()
+	p := filepath.Join(e.Dir, name)
 	f, err := os.Create(p)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	w := csv.NewWriter(f)
 	header := []string{"sku", "quantity"}
@@ -165,7 +107,7 @@ func (e *env) file(name string, rows ...[]string) string {
 	}
 	w.Flush()
 	if err := f.Close(); err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	return p
 }
@@ -190,8 +132,8 @@ var stockMapping = func() *mapping.Mapping {
 // push pushes file with the env's client and state; opts may change the
 // options.
 func (e *env) push(file string, opts ...func(*stock.Options)) (*stock.Report, error) {
-	e.t.Helper()
-	o := stock.Options{Client: e.c, State: e.state, Scope: scope, Mapping: stockMapping, Input: file}
+	e.T.Helper()
+	o := stock.Options{Client: e.C, State: e.State, Scope: scope, Mapping: stockMapping, Input: file}
 	for _, f := range opts {
 		f(&o)
 	}

@@ -17,14 +17,14 @@ import (
 func TestPushChecksUnansweredWritesBeforeSendingAgain(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	e.seed(600, func(int) int64 { return 1 })
-	e.restart(sandbox.Options{DropRate: 0.3, FailRate: 0.2, Seed: 7})
+	e.Restart(sandbox.Options{DropRate: 0.3, FailRate: 0.2, Seed: 7})
 	f := e.levelsFile("stock.csv", 600, func(i int) int64 { return int64(2 + i%50) })
-	c0 := e.srv.Counters()
+	c0 := e.Srv.Counters()
 	rep, err := e.push(f, func(o *stock.Options) { o.BatchSize = 20 })
 	if err != nil {
 		t.Fatal(err)
 	}
-	c1 := e.srv.Counters()
+	c1 := e.Srv.Counters()
 	if c1.Faults["drop"]+c1.Faults["fail"] == c0.Faults["drop"]+c0.Faults["fail"] {
 		t.Fatal("no fault was injected: the test proves nothing")
 	}
@@ -49,7 +49,7 @@ func TestConcurrentPushIsLocked(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	e.seed(2, func(int) int64 { return 1 })
 	f := e.levelsFile("stock.csv", 2, func(int) int64 { return 3 })
-	p, err := stock.NewPusher(stock.Options{Client: e.c, State: e.state, Scope: scope, Mapping: stockMapping, Input: f})
+	p, err := stock.NewPusher(stock.Options{Client: e.C, State: e.State, Scope: scope, Mapping: stockMapping, Input: f})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,18 +57,18 @@ func TestConcurrentPushIsLocked(t *testing.T) {
 	if _, err := p.Push(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	other, err := state.Open(e.state.Path())
+	other, err := state.Open(e.State.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	c0 := e.srv.Counters()
-	_, err = stock.Push(context.Background(), stock.Options{Client: e.c, State: other, Scope: scope, Mapping: stockMapping, Input: f, Full: true})
+	c0 := e.Srv.Counters()
+	_, err = stock.Push(context.Background(), stock.Options{Client: e.C, State: other, Scope: scope, Mapping: stockMapping, Input: f, Full: true})
 	var le *state.LockedError
 	if !errors.As(err, &le) || !errors.Is(err, state.ErrLocked) || !strings.Contains(err.Error(), "pid") {
 		t.Fatalf("second push: %v; want a LockedError naming the holder", err)
 	}
-	if n := total(e.srv.Counters().Requests) - total(c0.Requests); n != 0 {
+	if n := total(e.Srv.Counters().Requests) - total(c0.Requests); n != 0 {
 		t.Errorf("the locked-out push sent %d requests; it knew its warehouse and should have sent none", n)
 	}
 	// The pusher keeps the lock between its pushes (a schedule) ...
@@ -77,7 +77,7 @@ func TestConcurrentPushIsLocked(t *testing.T) {
 	}
 	// ... and lets it go when closed.
 	p.Close()
-	if _, err := stock.Push(context.Background(), stock.Options{Client: e.c, State: other, Scope: scope, Mapping: stockMapping, Input: f}); err != nil {
+	if _, err := stock.Push(context.Background(), stock.Options{Client: e.C, State: other, Scope: scope, Mapping: stockMapping, Input: f}); err != nil {
 		t.Fatalf("after Close: %v", err)
 	}
 }
@@ -88,7 +88,7 @@ func TestWarehouseColumn(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	e.seed(3, func(int) int64 { return 1 })
 	f := e.file("stock.csv",
-		[]string{sku(0), "4", e.acct.WarehouseID},
+		[]string{sku(0), "4", e.Acct.WarehouseID},
 		[]string{sku(1), "5", "integration WAREHOUSE"},
 		[]string{sku(2), "6", "Elsewhere"},
 	)

@@ -60,11 +60,11 @@ func TestPushKilledAndRunAgain(t *testing.T) {
 			e := newEnv(t, sandbox.Options{})
 			e.seed(killRows, func(int) int64 { return 1 })
 			// Latency keeps the child's writes slow enough to be caught.
-			e.restart(sandbox.Options{Latency: 3 * time.Millisecond})
+			e.Restart(sandbox.Options{Latency: 3 * time.Millisecond})
 			in := e.levelsFile("stock.csv", killRows, func(i int) int64 { return int64(2 + i%50) })
-			statePath := filepath.Join(e.dir, "child-state.db")
-			c0 := e.srv.Counters()
-			killChild(t, e, k, append(os.Environ(), childURL+"="+e.url, childState+"="+statePath, childInput+"="+in))
+			statePath := filepath.Join(e.Dir, "child-state.db")
+			c0 := e.Srv.Counters()
+			killChild(t, e, k, append(os.Environ(), childURL+"="+e.URL, childState+"="+statePath, childInput+"="+in))
 
 			st, err := state.Open(statePath)
 			if err != nil {
@@ -81,7 +81,7 @@ func TestPushKilledAndRunAgain(t *testing.T) {
 			}
 			// Every level differs from the seeded one, so each is set
 			// exactly once across both pushes.
-			if n := e.srv.Counters().LevelsSet - c0.LevelsSet; n != killRows {
+			if n := e.Srv.Counters().LevelsSet - c0.LevelsSet; n != killRows {
 				t.Errorf("%d levels set for %d rows: some were sent twice (or never)", n, killRows)
 			}
 			levels, _ := e.live()
@@ -116,9 +116,9 @@ func killChild(t *testing.T, e *env, k int64, env []string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	start := e.srv.Counters().StockWrites
+	start := e.Srv.Counters().StockWrites
 	deadline := time.Now().Add(60 * time.Second)
-	for e.srv.Counters().StockWrites-start < k {
+	for e.Srv.Counters().StockWrites-start < k {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			cmd.Wait()

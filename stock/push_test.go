@@ -23,7 +23,7 @@ func TestPushSendsOnlyChangedLevels(t *testing.T) {
 	if rep.Writes != 1 || rep.Reads != 1 || rep.Levels != 30 {
 		t.Errorf("first push: %d writes, %d reads, %d levels; want 1 write, 1 read, 30 levels", rep.Writes, rep.Reads, rep.Levels)
 	}
-	c0 := e.srv.Counters()
+	c0 := e.Srv.Counters()
 	second := e.levelsFile("second.csv", 30, func(i int) int64 {
 		if i%10 == 3 {
 			return int64(100 + i)
@@ -34,7 +34,7 @@ func TestPushSendsOnlyChangedLevels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c1 := e.srv.Counters()
+	c1 := e.Srv.Counters()
 	if got := c1.LevelsSet - c0.LevelsSet; got != 3 || rep.Writes != 1 || rep.Reads != 0 {
 		t.Errorf("second push: %d levels set, %d writes, %d reads; want 3, 1, 0", got, rep.Writes, rep.Reads)
 	}

@@ -74,12 +74,12 @@ func TestStrictPushSendsNothing(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	e.seed(3, func(int) int64 { return 1 })
 	f := e.file("stock.csv", []string{sku(0), "7"}, []string{"NOPE", "3"})
-	c0 := e.srv.Counters()
+	c0 := e.Srv.Counters()
 	rep, err := e.push(f, func(o *stock.Options) { o.Strict = true })
 	if !errors.Is(err, stock.ErrInvalid) {
 		t.Fatalf("err = %v, want ErrInvalid", err)
 	}
-	if n := e.srv.Counters().StockWrites - c0.StockWrites; n != 0 || rep.Writes != 0 {
+	if n := e.Srv.Counters().StockWrites - c0.StockWrites; n != 0 || rep.Writes != 0 {
 		t.Errorf("a strict push with a bad row sent %d stock writes", n)
 	}
 	if l := rep.Lines[0]; l.Action != stock.Skipped || !strings.Contains(l.Msg, "strict") {
@@ -99,19 +99,19 @@ func TestVerifyRepairsALevelChangedElsewhere(t *testing.T) {
 	}
 	_, ids := e.live()
 	// Someone sets SKU-000004 to 99 in the account.
-	if _, err := e.c.Stock.SetAvailable(context.Background(), []api.StockLevel{{VariantID: ids[sku(4)], WarehouseID: api.ID(e.acct.WarehouseID), Units: 99}}); err != nil {
+	if _, err := e.C.Stock.SetAvailable(context.Background(), []api.StockLevel{{VariantID: ids[sku(4)], WarehouseID: api.ID(e.Acct.WarehouseID), Units: 99}}); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := e.push(f)
 	if err != nil || rep.Writes != 0 {
 		t.Fatalf("the delta push: %v, %d writes; want none (it compares with what it pushed)", err, rep.Writes)
 	}
-	c0 := e.srv.Counters()
+	c0 := e.Srv.Counters()
 	rep, err = e.push(f, func(o *stock.Options) { o.Verify = true })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := e.srv.Counters().LevelsSet - c0.LevelsSet; n != 1 || rep.Writes != 1 || rep.Reads != 1 {
+	if n := e.Srv.Counters().LevelsSet - c0.LevelsSet; n != 1 || rep.Writes != 1 || rep.Reads != 1 {
 		t.Errorf("verify: %d levels set in %d writes with %d reads; want 1, 1, 1", n, rep.Writes, rep.Reads)
 	}
 	l := rep.Lines[4]
@@ -135,12 +135,12 @@ func TestPushLooksUpDeletedVariantsAgain(t *testing.T) {
 	}
 	_, ids := e.live()
 	ctx := context.Background()
-	if _, err := e.c.Variants.Delete(ctx, ids[sku(0)], ids[sku(1)]); err != nil {
+	if _, err := e.C.Variants.Delete(ctx, ids[sku(0)], ids[sku(1)]); err != nil {
 		t.Fatal(err)
 	}
 	// SKU-000001 comes back as a new product's variant.
 	s := sku(1)
-	if _, err := e.c.Products.Write(ctx, []api.ProductWrite{{Name: api.String("Again"), Links: &api.ProductLinks{Variants: []api.VariantWrite{{SKU: &s}}}}}); err != nil {
+	if _, err := e.C.Products.Write(ctx, []api.ProductWrite{{Name: api.String("Again"), Links: &api.ProductLinks{Variants: []api.VariantWrite{{SKU: &s}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	f2 := e.levelsFile("stock2.csv", 3, func(int) int64 { return 5 })
@@ -158,7 +158,7 @@ func TestPushLooksUpDeletedVariantsAgain(t *testing.T) {
 	if levels[sku(1)] != 5 || levels[sku(2)] != 5 || ids2[sku(1)] == ids[sku(1)] {
 		t.Errorf("live levels %v", levels)
 	}
-	got, err := e.state.IDs(ctx, state.SKUs(scope), []string{sku(0), sku(1)})
+	got, err := e.State.IDs(ctx, state.SKUs(scope), []string{sku(0), sku(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestVerifyForgetsSKUsTheAccountNoLongerShows(t *testing.T) {
 	_, ids := e.live()
 	renamed := "RENAMED"
 	ctx := context.Background()
-	if _, err := e.c.Variants.Write(ctx, []api.VariantWrite{{ID: ids[sku(2)], SKU: &renamed}}); err != nil {
+	if _, err := e.C.Variants.Write(ctx, []api.VariantWrite{{ID: ids[sku(2)], SKU: &renamed}}); err != nil {
 		t.Fatal(err)
 	}
 	f2 := e.levelsFile("stock2.csv", 3, func(int) int64 { return 9 })
@@ -194,7 +194,7 @@ func TestVerifyForgetsSKUsTheAccountNoLongerShows(t *testing.T) {
 	if levels, _ := e.live(); levels[renamed] != 2 || levels[sku(0)] != 9 {
 		t.Errorf("live levels %v: the renamed variant must keep 2", levels)
 	}
-	if got, _ := e.state.IDs(ctx, state.SKUs(scope), []string{sku(2)}); len(got) != 0 {
+	if got, _ := e.State.IDs(ctx, state.SKUs(scope), []string{sku(2)}); len(got) != 0 {
 		t.Errorf("the cache still maps %s: %v", sku(2), got)
 	}
 }
