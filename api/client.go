@@ -199,6 +199,24 @@ type Stats struct {
 	Rate float64
 }
 
+// Traffic is what a job sent, for its report: Reads is Requests less
+// Writes; Throttled counts the answers that asked to slow down.
+type Traffic struct {
+	Requests  int64 `json:"requests"`
+	Writes    int64 `json:"writes"`
+	Reads     int64 `json:"reads"`
+	Throttled int64 `json:"throttled"`
+}
+
+// TrafficSince is the client's traffic since before, an earlier Stats of
+// it.
+func (c *Client) TrafficSince(before Stats) Traffic {
+	now := c.Stats()
+	t := Traffic{Requests: now.Requests - before.Requests, Writes: now.Writes - before.Writes, Throttled: now.Throttled - before.Throttled}
+	t.Reads = t.Requests - t.Writes
+	return t
+}
+
 // Stats returns the client's counters.
 func (c *Client) Stats() Stats {
 	return Stats{

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"lading/api"
 	"lading/mapping"
 	"lading/slips"
 )
@@ -45,7 +46,7 @@ func TestSlipsOutcome(t *testing.T) {
 func TestPrintSlipsReport(t *testing.T) {
 	var b bytes.Buffer
 	printSlipsReport(&b, &slips.Report{DryRun: true, Input: "in.csv", Rows: slips.Counts{slips.ToCreate: 2, slips.Unchanged: 1},
-		Slips: slips.Counts{slips.ToCreate: 1, slips.Unchanged: 1}, Packages: slips.Counts{slips.ToCreate: 1}, Reads: 1,
+		Slips: slips.Counts{slips.ToCreate: 1, slips.Unchanged: 1}, Packages: slips.Counts{slips.ToCreate: 1}, Traffic: api.Traffic{Reads: 1},
 		Lines: []slips.Line{{Row: 2, Values: mapping.SlipRow{Key: "K1"}, Action: slips.ToCreate, Msg: "slip to create; shipment to create"}}})
 	want := "slips push, dry run (nothing sent) of in.csv\n" +
 		"  rows:      2 to create, 1 unchanged\n" +

@@ -85,12 +85,9 @@ type Report struct {
 	Variants Counts `json:"variants"`
 	// RequestsPlanned is the number of writes the plan needs.
 	RequestsPlanned int `json:"requests_planned"`
-	// Requests is every request sent: Writes, and Reads (the live-catalog
+	// Traffic is every request sent: Writes, and Reads (the live-catalog
 	// snapshot, look-ups of unanswered writes, ids read back).
-	Requests    int64         `json:"requests"`
-	Writes      int64         `json:"writes"`
-	Reads       int64         `json:"reads"`
-	Throttled   int64         `json:"throttled"`
+	api.Traffic
 	Elapsed     time.Duration `json:"elapsed_ns"`
 	Interrupted bool          `json:"interrupted"`
 }
@@ -192,9 +189,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	rep.Products, rep.Variants = plan.Summary()
-	st := o.Client.Stats()
-	rep.Requests, rep.Writes, rep.Throttled = st.Requests-stats0.Requests, st.Writes-stats0.Writes, st.Throttled-stats0.Throttled
-	rep.Reads = rep.Requests - rep.Writes
+	rep.Traffic = o.Client.TrafficSince(stats0)
 	rep.Elapsed, rep.Interrupted = time.Since(start), interrupted
 	return rep, x.finish(ctx, rep, invalid)
 }

@@ -64,10 +64,8 @@ type Report struct {
 	Completed []api.ID `json:"completed"`
 	StillOpen []api.ID `json:"still_open"`
 	// Statuses is how many fulfillment statuses were set.
-	Statuses    int           `json:"statuses"`
-	Requests    int64         `json:"requests"`
-	Writes      int64         `json:"writes"`
-	Reads       int64         `json:"reads"`
+	Statuses int `json:"statuses"`
+	api.Traffic
 	Elapsed     time.Duration `json:"elapsed_ns"`
 	Interrupted bool          `json:"interrupted"`
 	Lines       []Line        `json:"-"`
@@ -151,9 +149,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if rep.Rows, err = writeResults(rep.Results, in); err != nil {
 		return nil, err
 	}
-	st := p.o.Client.Stats()
-	rep.Requests, rep.Writes = st.Requests-stats0.Requests, st.Writes-stats0.Writes
-	rep.Reads = rep.Requests - rep.Writes
+	rep.Traffic = p.o.Client.TrafficSince(stats0)
 	rep.Elapsed, rep.Interrupted = time.Since(start), ctx.Err() != nil
 	switch {
 	case fatal != nil:

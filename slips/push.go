@@ -69,15 +69,11 @@ type Report struct {
 	Results string `json:"results_file,omitempty"`
 	Rows    Counts `json:"rows"`
 	// Slips and Packages count the records by what became of them.
-	Slips    Counts        `json:"slips"`
-	Packages Counts        `json:"packages"`
-	Requests int64         `json:"requests"`
-	Writes   int64         `json:"writes"`
-	Reads    int64         `json:"reads"`
-	Elapsed  time.Duration `json:"elapsed_ns"`
-	// Throttled counts the answers that asked lading to slow down.
-	Throttled   int64 `json:"throttled"`
-	Interrupted bool  `json:"interrupted"`
+	Slips    Counts `json:"slips"`
+	Packages Counts `json:"packages"`
+	api.Traffic
+	Elapsed     time.Duration `json:"elapsed_ns"`
+	Interrupted bool          `json:"interrupted"`
 	// Lines are the input's rows and what became of them.
 	Lines []Line `json:"-"`
 }
@@ -158,9 +154,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if rep.Rows, err = writeResults(rep.Results, in); err != nil {
 		return nil, err
 	}
-	st := p.o.Client.Stats()
-	rep.Requests, rep.Writes, rep.Throttled = st.Requests-stats0.Requests, st.Writes-stats0.Writes, st.Throttled-stats0.Throttled
-	rep.Reads = rep.Requests - rep.Writes
+	rep.Traffic = p.o.Client.TrafficSince(stats0)
 	rep.Elapsed, rep.Interrupted = time.Since(start), ctx.Err() != nil
 	switch {
 	case fatal != nil:

@@ -76,11 +76,8 @@ type Report struct {
 	Rows       Counts   `json:"rows"`
 	// Levels is how many levels were sent and confirmed (or would be
 	// sent, in a dry run).
-	Levels      int           `json:"levels"`
-	Requests    int64         `json:"requests"`
-	Writes      int64         `json:"writes"`
-	Reads       int64         `json:"reads"`
-	Throttled   int64         `json:"throttled"`
+	Levels int `json:"levels"`
+	api.Traffic
 	Elapsed     time.Duration `json:"elapsed_ns"`
 	Interrupted bool          `json:"interrupted"`
 	// Lines are the input's rows and what became of them.
@@ -178,9 +175,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if rep.Rows, err = writeResults(rep.Results, in); err != nil {
 		return nil, err
 	}
-	st := p.o.Client.Stats()
-	rep.Requests, rep.Writes, rep.Throttled = st.Requests-stats0.Requests, st.Writes-stats0.Writes, st.Throttled-stats0.Throttled
-	rep.Reads = rep.Requests - rep.Writes
+	rep.Traffic = p.o.Client.TrafficSince(stats0)
 	rep.Elapsed, rep.Interrupted = time.Since(start), ctx.Err() != nil
 	switch {
 	case fatal != nil:
