@@ -37,7 +37,7 @@ func importCommand() *cli.Command {
 			"combinations.csv. Without it, the file the mapping names (join.file) is read from FILE's folder.\n\n" +
 			"Exit codes: 0 every row done, 3 some rows failed (see the results file), 1 fatal error,\n" +
 			"2 usage or mapping error, 130 interrupted (run again to continue).",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "built-in mapping: shopify, woocommerce, generic (see lading templates list)"},
 			&cli.StringFlag{Name: "mapping", Aliases: []string{"m"}, Usage: "mapping file (YAML); see lading mapping init"},
 			&cli.StringFlag{Name: "mode", Value: "upsert", Usage: "upsert, create-only (never update) or update-only (never create)"},
@@ -46,12 +46,10 @@ func importCommand() *cli.Command {
 			&cli.StringFlag{Name: "results", Usage: "results file, .csv or .xlsx (default: FILE.results.csv)"},
 			&cli.IntFlag{Name: "batch-size", Value: 50, Usage: "records per write request (at most 100)"},
 			&cli.BoolFlag{Name: "strict", Usage: "send nothing if any row is invalid"},
-			&cli.StringFlag{Name: "max-xlsx-part-size", Value: "4GiB", Usage: "the most one part of an XLSX workbook (a sheet, its shared strings) may unzip to, e.g. 8GiB"},
-			&cli.StringFlag{Name: "max-xlsx-cell-size", Value: "1MiB", Usage: "the most one XLSX cell may hold, e.g. 4MiB"},
 			&cli.BoolFlag{Name: "read-ids", Usage: "read created products back at the end for their variants' ids (results file, later stock pushes); one read per 250 products"},
 			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Usage: "local state file (runs, batches, ids)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the final summary as JSON on stdout"},
-		},
+		}, xlsxLimitFlags()...),
 		Action: runImport,
 	}
 }

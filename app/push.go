@@ -107,3 +107,12 @@ func pushOutcome(err error, failed, total int, results string, errInterrupted, e
 	}
 	return nil
 }
+
+// xlsxLimitFlags bound what reading an XLSX input may cost (read by
+// xlsxLimits), for every command that reads a file through a mapping.
+func xlsxLimitFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "max-xlsx-part-size", Value: "4GiB", Usage: "the most one part of an XLSX workbook (a sheet, its shared strings) may unzip to, e.g. 8GiB"},
+		&cli.StringFlag{Name: "max-xlsx-cell-size", Value: "1MiB", Usage: "the most one XLSX cell may hold, e.g. 4MiB"},
+	}
+}

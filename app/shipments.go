@@ -38,7 +38,7 @@ func shipmentsPushCommand() *cli.Command {
 			"Exit codes: 0 every row posted or already shipped, 3 some rows failed (see the results file),\n" +
 			"1 fatal error, 2 usage or mapping error, 4 another shipments push of this account is running,\n" +
 			"130 interrupted (the writes in flight were finished and recorded).",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "built-in shipments mapping: shipments (see lading templates list)"},
 			&cli.StringFlag{Name: "mapping", Aliases: []string{"m"}, Usage: "mapping file (YAML) with a shipments: section"},
 			&cli.StringFlag{Name: "timezone", Value: "UTC", Usage: "time zone of shipped_at dates and times written without an offset, e.g. Europe/Berlin or Local"},
@@ -46,11 +46,9 @@ func shipmentsPushCommand() *cli.Command {
 			&cli.DurationFlag{Name: "every", Usage: "keep running and push again at this interval, e.g. 5m"},
 			&cli.DurationFlag{Name: "settle", Value: 5 * time.Second, Usage: "wait until FILE has not changed for this long before reading it"},
 			&cli.StringFlag{Name: "results", Usage: "results file, .csv or .xlsx (default: FILE.results.csv)"},
-			&cli.StringFlag{Name: "max-xlsx-part-size", Value: "4GiB", Usage: "the most one part of an XLSX workbook may unzip to"},
-			&cli.StringFlag{Name: "max-xlsx-cell-size", Value: "1MiB", Usage: "the most one XLSX cell may hold"},
 			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Usage: "local state file (shipments posted, batches)"},
 			&cli.BoolFlag{Name: "json", Usage: "print each push's summary as JSON on stdout (one object per line)"},
-		},
+		}, xlsxLimitFlags()...),
 		Action: runShipmentsPush,
 	}
 }

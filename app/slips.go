@@ -37,7 +37,7 @@ func slipsPushCommand() *cli.Command {
 			"Exit codes: 0 every row done, 3 some rows failed (see the results file), 1 fatal error,\n" +
 			"2 usage or mapping error, 4 another slips push of this account is running,\n" +
 			"130 interrupted (the writes in flight were finished and recorded).",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "built-in slips mapping: slips (see lading templates list)"},
 			&cli.StringFlag{Name: "mapping", Aliases: []string{"m"}, Usage: "mapping file (YAML) with a slips: section"},
 			&cli.StringFlag{Name: "timezone", Value: "UTC", Usage: "time zone of dates and times written without an offset, e.g. Europe/Berlin or Local"},
@@ -45,11 +45,9 @@ func slipsPushCommand() *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "show the slips and shipments that would be created or changed; send nothing"},
 			&cli.StringFlag{Name: "results", Usage: "results file, .csv or .xlsx (default: FILE.results.csv)"},
 			&cli.IntFlag{Name: "batch-size", Value: wire.MaxWriteRecords, Usage: "slips or shipments per write request (at most 100)"},
-			&cli.StringFlag{Name: "max-xlsx-part-size", Value: "4GiB", Usage: "the most one part of an XLSX workbook may unzip to"},
-			&cli.StringFlag{Name: "max-xlsx-cell-size", Value: "1MiB", Usage: "the most one XLSX cell may hold"},
 			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Usage: "local state file (the slips and shipments pushed, batches)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON on stdout"},
-		},
+		}, xlsxLimitFlags()...),
 		Action: runSlipsPush,
 	}
 }

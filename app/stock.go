@@ -40,7 +40,7 @@ func stockPushCommand() *cli.Command {
 			"Exit codes: 0 every row sent or unchanged, 3 some rows failed (see the results file), 1 fatal error,\n" +
 			"2 usage or mapping error, 4 another push of this account and warehouse is running,\n" +
 			"130 interrupted (the writes in flight were finished and recorded).",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "built-in stock mapping: stock (sku, quantity, warehouse) or a warehouse system's export (see lading templates list)"},
 			&cli.StringFlag{Name: "mapping", Aliases: []string{"m"}, Usage: "mapping file (YAML) with a stock: section"},
 			&cli.StringFlag{Name: "warehouse", Usage: "id of the warehouse for rows that name none (default: the access token's warehouse)"},
@@ -52,11 +52,9 @@ func stockPushCommand() *cli.Command {
 			&cli.DurationFlag{Name: "settle", Value: 5 * time.Second, Usage: "wait until FILE has not changed for this long before reading it"},
 			&cli.StringFlag{Name: "results", Usage: "results file, .csv or .xlsx (default: FILE.results.csv)"},
 			&cli.IntFlag{Name: "batch-size", Value: wire.MaxWriteRecords, Usage: "levels per write request (at most 100)"},
-			&cli.StringFlag{Name: "max-xlsx-part-size", Value: "4GiB", Usage: "the most one part of an XLSX workbook may unzip to"},
-			&cli.StringFlag{Name: "max-xlsx-cell-size", Value: "1MiB", Usage: "the most one XLSX cell may hold"},
 			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Usage: "local state file (SKU ids, levels pushed, batches)"},
 			&cli.BoolFlag{Name: "json", Usage: "print each push's summary as JSON on stdout (one object per line)"},
-		},
+		}, xlsxLimitFlags()...),
 		Action: runStockPush,
 	}
 }
