@@ -222,3 +222,25 @@ func (w *Writer) Discard() {
 func (w *Writer) wrap(err error) error {
 	return fmt.Errorf("writing the results file %s: %w", w.path, err)
 }
+
+// WriteLines writes a whole results file at path: after the header (file,
+// row, columns), one line for each of lines, whose row number and cells
+// line gives; file names the input on every line. It writes nothing when
+// path is "". The file appears, whole, only when every line is written.
+func WriteLines[T any](path, file string, columns []string, lines []T, line func(*T) (row int, cells []string)) error {
+	if path == "" {
+		return nil
+	}
+	w, err := Create(path, columns...)
+	if err != nil {
+		return err
+	}
+	defer w.Discard()
+	for i := range lines {
+		row, cells := line(&lines[i])
+		if err := w.Write(file, row, cells...); err != nil {
+			return err
+		}
+	}
+	return w.Close()
+}

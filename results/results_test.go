@@ -212,3 +212,26 @@ func TestReviveUndoesInert(t *testing.T) {
 		t.Errorf("Revive(%q) = %q, want =1", "'=1", got)
 	}
 }
+
+// WriteLines writes a line per element, after the header, or nothing
+// for no path.
+func TestWriteLines(t *testing.T) {
+	type line struct {
+		row  int
+		sku  string
+		note string
+	}
+	lines := []line{{2, "A", "sent"}, {3, "=B", "bad"}}
+	cells := func(l *line) (int, []string) { return l.row, []string{l.sku, l.note} }
+	if err := WriteLines("", "in.csv", []string{"sku", "note"}, lines, cells); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "r.csv")
+	if err := WriteLines(path, "in.csv", []string{"sku", "note"}, lines, cells); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if want := "file,row,sku,note\nin.csv,2,A,sent\nin.csv,3,'=B,bad\n"; err != nil || string(got) != want {
+		t.Errorf("results file %q, %v; want %q", got, err, want)
+	}
+}

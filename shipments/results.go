@@ -1,6 +1,7 @@
 package shipments
 
 import (
+	"cmp"
 	"strconv"
 
 	"lading/results"
@@ -16,31 +17,16 @@ func writeResults(path string, in *Input) (Counts, error) {
 	for i := range in.Lines {
 		counts[in.Lines[i].Action]++
 	}
-	if path == "" {
-		return counts, nil
-	}
-	w, err := results.Create(path, resultColumns...)
-	if err != nil {
-		return nil, err
-	}
-	defer w.Discard()
-	for i := range in.Lines {
-		l := &in.Lines[i]
-		f := string(l.Fulfillment)
-		if f == "" {
-			f = l.FulfillmentRef
-		}
-		item := string(l.LineItem)
-		if item == "" {
-			item = l.LineItemRef
-		}
+	err := results.WriteLines(path, in.File, resultColumns, in.Lines, func(l *Line) (int, []string) {
 		qty := ""
 		if l.Quantity > 0 {
 			qty = strconv.FormatInt(l.Quantity, 10)
 		}
-		if err := w.Write(in.File, l.Row, f, item, l.SKU, qty, l.Tracking, string(l.Action), l.Msg); err != nil {
-			return nil, err
-		}
+		return l.Row, []string{cmp.Or(string(l.Fulfillment), l.FulfillmentRef), cmp.Or(string(l.LineItem), l.LineItemRef),
+			l.SKU, qty, l.Tracking, string(l.Action), l.Msg}
+	})
+	if err != nil {
+		return nil, err
 	}
-	return counts, w.Close()
+	return counts, nil
 }

@@ -122,19 +122,11 @@ func writeResults(path string, in *Input) (Counts, error) {
 	for i := range in.Lines {
 		counts[in.Lines[i].Action]++
 	}
-	if path == "" {
-		return counts, nil
-	}
-	w, err := results.Create(path, resultColumns...)
+	err := results.WriteLines(path, in.File, resultColumns, in.Lines, func(l *Line) (int, []string) {
+		return l.Row, []string{l.Values.Key, strings.TrimSpace(l.Values.Package), l.SlipID, l.PackageID, string(l.Action), l.Msg}
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer w.Discard()
-	for i := range in.Lines {
-		l := &in.Lines[i]
-		if err := w.Write(in.File, l.Row, l.Values.Key, strings.TrimSpace(l.Values.Package), l.SlipID, l.PackageID, string(l.Action), l.Msg); err != nil {
-			return nil, err
-		}
-	}
-	return counts, w.Close()
+	return counts, nil
 }

@@ -1,6 +1,7 @@
 package stock
 
 import (
+	"cmp"
 	"strconv"
 
 	"lading/results"
@@ -16,16 +17,7 @@ func writeResults(path string, in *Input) (Counts, error) {
 	for i := range in.Lines {
 		counts[in.Lines[i].Action]++
 	}
-	if path == "" {
-		return counts, nil
-	}
-	w, err := results.Create(path, resultColumns...)
-	if err != nil {
-		return nil, err
-	}
-	defer w.Discard()
-	for i := range in.Lines {
-		l := &in.Lines[i]
+	err := results.WriteLines(path, in.File, resultColumns, in.Lines, func(l *Line) (int, []string) {
 		old, level := "", ""
 		if l.HasOld {
 			old = strconv.FormatFloat(l.Old, 'f', -1, 64)
@@ -33,13 +25,11 @@ func writeResults(path string, in *Input) (Counts, error) {
 		if l.Valid {
 			level = strconv.FormatInt(l.Units, 10)
 		}
-		wh := string(l.WarehouseID)
-		if wh == "" {
-			wh = l.Warehouse
-		}
-		if err := w.Write(in.File, l.Row, l.SKU, wh, string(l.VariantID), old, level, string(l.Action), l.Msg); err != nil {
-			return nil, err
-		}
+		wh := cmp.Or(string(l.WarehouseID), l.Warehouse)
+		return l.Row, []string{l.SKU, wh, string(l.VariantID), old, level, string(l.Action), l.Msg}
+	})
+	if err != nil {
+		return nil, err
 	}
-	return counts, w.Close()
+	return counts, nil
 }
