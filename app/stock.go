@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lading/api/wire"
+	"lading/engine"
 	"lading/mapping"
 	"lading/source"
 	"lading/state"
@@ -164,9 +165,9 @@ func pushOnce(c *cli.Context, p *stock.Pusher, input string) error {
 // exit code).
 func stockOutcome(rep *stock.Report, err error) error {
 	if rep == nil {
-		return pushOutcome(err, 0, 0, "", stock.ErrInterrupted, stock.ErrInvalid)
+		return pushOutcome(err, 0, 0, "", engine.ErrInterrupted, engine.ErrInvalid)
 	}
-	return pushOutcome(err, rep.Failed(), len(rep.Lines), rep.Results, stock.ErrInterrupted, stock.ErrInvalid)
+	return pushOutcome(err, rep.Failed(), len(rep.Lines), rep.Results, engine.ErrInterrupted, engine.ErrInvalid)
 }
 
 // stockLasting reports whether err would stop every later push too (see
@@ -230,8 +231,8 @@ func printToSend(w io.Writer, rep *stock.Report) {
 	}
 }
 
-func stockCounts(cs stock.Counts) string {
-	order := []stock.Action{stock.Sent, stock.ToSend, stock.Unchanged, stock.Skipped, stock.Unknown, stock.Invalid, stock.Failed}
+func stockCounts(cs engine.Counts) string {
+	order := []engine.Status{stock.Sent, stock.ToSend, engine.Unchanged, engine.Skipped, engine.Unknown, engine.Invalid, engine.Failed}
 	var parts []string
 	for _, a := range order {
 		if n := cs[a]; n > 0 {
