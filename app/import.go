@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lading/api/wire"
+	"lading/engine"
 	"lading/importer"
 	"lading/mapping"
 	"lading/source"
@@ -157,9 +158,9 @@ func runImport(c *cli.Context) error {
 	var mErr *mapping.Error
 	var mList mapping.ErrorList
 	switch {
-	case errors.Is(err, importer.ErrInterrupted):
+	case errors.Is(err, engine.ErrInterrupted):
 		return &InterruptedError{Msg: err.Error()}
-	case errors.Is(err, importer.ErrInvalid):
+	case errors.Is(err, engine.ErrInvalid):
 		return &PartialError{Failed: rep.Failed(), Total: total(rep.Rows), What: "rows", Note: "nothing was sent (--strict)", See: rep.Results}
 	case errors.As(err, &mErr), errors.As(err, &mList):
 		return &UsageError{Err: err}
@@ -220,7 +221,7 @@ func xlsxLimits(c *cli.Context) (source.Limits, error) {
 	return source.Limits{MaxPartSize: int64(part), MaxCellSize: int(cell)}, nil
 }
 
-func total(cs importer.Counts) int {
+func total(cs engine.Counts) int {
 	n := 0
 	for _, v := range cs {
 		n += v
@@ -228,11 +229,11 @@ func total(cs importer.Counts) int {
 	return n
 }
 
-func countsText(cs importer.Counts) string {
+func countsText(cs engine.Counts) string {
 	if len(cs) == 0 {
 		return "none"
 	}
-	order := []importer.Action{importer.Created, importer.Updated, importer.Unchanged, importer.Skipped, importer.Failed}
+	order := []engine.Status{engine.Created, engine.Updated, engine.Unchanged, engine.Skipped, engine.Failed}
 	var parts []string
 	for _, a := range order {
 		if n := cs[a]; n > 0 {

@@ -28,6 +28,8 @@ type Verdict struct {
 	ID api.ID
 	// Msg is what the record's rows say when it failed.
 	Msg string
+	// why is, for Again, why the record was not written.
+	why Setback
 }
 
 // VerdictKind says what is done next with a record.
@@ -94,25 +96,37 @@ type Sender[R, P any] struct {
 	Relook func(ctx context.Context, rs []R) ([]R, error)
 
 	mu         sync.Mutex
-	again      []R
+	again      []retry[R]
 	later      []R
 	unanswered []unanswered[R, P]
 	notStarted []R
 }
 
+// retry is a record to send again in the next round, and why it was not
+// written in this one.
+type retry[R any] struct {
+	r   R
+	why Setback
+}
+
 type unanswered[R, P any] struct {
 	Open[P]
 	batch []R
+	why   Setback
 }
 
 // Send sends todo and, round after round, what was not applied. Its error
 // is fatal (the state could not be written, the service refused the
 // token); an interruption is not: the rows say what became of them.
 func (s *Sender[R, P]) Send(ctx context.Context, todo []R) error {
-	err := s.rounds(ctx, todo)
+	first := make([]retry[R], len(todo))
+	for i, r := range todo {
+		first[i].r = r
+	}
+	err := s.rounds(ctx, first)
 	msg := s.Words.Interrupted()
 	if err != nil {
-		msg = fmt.Sprintf("not sent: the %s stopped before sending it (%v)", s.Words.Job, err)
+		msg = s.Words.Stopped()
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -123,13 +137,21 @@ func (s *Sender[R, P]) Send(ctx context.Context, todo []R) error {
 	return err
 }
 
-func (s *Sender[R, P]) rounds(ctx context.Context, todo []R) error {
+func (s *Sender[R, P]) rounds(ctx context.Context, todo []retry[R]) error {
 	for round := 1; len(todo) > 0; round++ {
 		if round > MaxRounds {
-			s.settleAll(todo, Failed, s.Words.NotTaken(MaxRounds))
+			s.mu.Lock()
+			for _, t := range todo {
+				s.Settle(t.r, Failed, s.Words.GaveUp(t.why, MaxRounds))
+			}
+			s.mu.Unlock()
 			return nil
 		}
-		batches := slices.Collect(slices.Chunk(todo, max(1, s.Size)))
+		rs := make([]R, len(todo))
+		for i, t := range todo {
+			rs[i] = t.r
+		}
+		batches := slices.Collect(slices.Chunk(rs, max(1, s.Size)))
 		s.Progress.Writing("sending "+s.Words.Records(len(todo)), len(todo), len(batches), s.Words.Record+"s")
 		skipped := func(b []R) {
 			s.mu.Lock()
@@ -159,7 +181,52 @@ func (s *Sender[R, P]) settleAll(rs []R, st Status, msg string) {
 	}
 }
 
-// sendBatch records one batch, sends it and records what became of it.
+// Posted is a batch that was recorded and sent: its intent in the state,
+// when it was sent, and the answer.
+type Posted struct {
+	Intent int64
+	At     time.Time
+	Result *api.WriteResult
+	Err    error
+	// Class says what the answer means: Applied (the service answered
+	// record by record, in Result), Rejected (refused as a whole: it
+	// would be again), Retryable (nothing applied) or Unknown (no answer:
+	// look in the account before sending any of it again).
+	Class api.Outcome
+}
+
+// Post records a batch of run in the state (kind, the records' keys, and
+// payload, the records as the state keeps them) before it is sent, sends
+// it with write, and records what became of it, but for an answer record
+// by record (Applied): the caller records that, with what it keeps of the
+// answer (ids, levels). The error is the state's: the answer is in Posted.
+func Post(ctx context.Context, st *state.DB, run *state.Run, kind string, keys []string, payload any,
+	write func(context.Context) (*api.WriteResult, error)) (*Posted, error) {
+	body, err := json.Marshal(payload)
+	if err != nil {
+		return nil, err
+	}
+	intent, err := st.RecordIntent(ctx, run.ID, kind, keys, body)
+	if err != nil {
+		return nil, fmt.Errorf("recording a batch before sending it: %w", err)
+	}
+	p := &Posted{Intent: intent, At: time.Now()}
+	p.Result, p.Err = write(ctx)
+	p.Class = api.Classify(p.Err)
+	switch p.Class {
+	case api.Applied:
+		return p, nil
+	case api.Rejected:
+		note, _ := json.Marshal(map[string]string{"refused": p.Err.Error()})
+		return p, st.RecordOutcome(ctx, intent, state.OutcomeRejected, note)
+	case api.Retryable:
+		note, _ := json.Marshal(map[string]string{"not_applied": p.Err.Error()})
+		return p, st.RecordOutcome(ctx, intent, state.OutcomeNotApplied, note)
+	}
+	return p, st.RecordOutcome(ctx, intent, state.OutcomeUnknown, nil)
+}
+
+// sendBatch records one batch, sends it and settles what became of it.
 func (s *Sender[R, P]) sendBatch(ctx context.Context, batch []R) error {
 	keys, recs := make([]string, len(batch)), make([]P, len(batch))
 	s.mu.Lock()
@@ -167,33 +234,39 @@ func (s *Sender[R, P]) sendBatch(ctx context.Context, batch []R) error {
 		keys[j], recs[j] = s.Record(r)
 	}
 	s.mu.Unlock()
-	body, err := json.Marshal(recs)
+	p, err := Post(ctx, s.State, s.Run, s.Kind, keys, recs, func(ctx context.Context) (*api.WriteResult, error) {
+		return s.Write(ctx, batch)
+	})
 	if err != nil {
 		return err
 	}
-	intent, err := s.State.RecordIntent(ctx, s.Run.ID, s.Kind, keys, body)
-	if err != nil {
-		return fmt.Errorf("recording a batch of %ss before sending it: %w", s.Words.Record, err)
-	}
-	at := time.Now()
-	res, err := s.Write(ctx, batch)
-	s.Progress.Sent(len(batch), err == nil && len(res.Failed) == 0)
-	switch api.Classify(err) {
+	s.Progress.Sent(len(batch), p.Err == nil && len(p.Result.Failed) == 0)
+	switch p.Class {
 	case api.Applied:
-		return s.answered(ctx, intent, batch, recs, res)
+		return s.answered(ctx, p.Intent, batch, recs, p.Result)
 	case api.Rejected:
-		return s.refused(ctx, intent, batch, err)
-	case api.Retryable:
-		s.mu.Lock()
-		s.again = append(s.again, batch...)
-		s.mu.Unlock()
-		note, _ := json.Marshal(map[string]string{"not_applied": err.Error()})
-		return s.State.RecordOutcome(ctx, intent, state.OutcomeNotApplied, note)
+		s.settleAll(batch, Failed, s.Words.Refused(p.Err))
+		if errors.Is(p.Err, api.ErrAccessDenied) {
+			return &StoppedError{Job: s.Words.Job, Err: p.Err}
+		}
+		return nil
 	}
 	s.mu.Lock()
-	s.unanswered = append(s.unanswered, unanswered[R, P]{Open[P]{intent, at, recs}, batch})
-	s.mu.Unlock()
-	return s.State.RecordOutcome(ctx, intent, state.OutcomeUnknown, nil)
+	defer s.mu.Unlock()
+	if p.Class == api.Retryable {
+		s.retry(batch, SetbackOf(p.Err))
+		return nil
+	}
+	s.unanswered = append(s.unanswered, unanswered[R, P]{Open[P]{p.Intent, p.At, recs}, batch, SetbackOf(p.Err)})
+	return nil
+}
+
+// retry sends rs again in the next round, why not now. The caller holds
+// s.mu.
+func (s *Sender[R, P]) retry(rs []R, why Setback) {
+	for _, r := range rs {
+		s.again = append(s.again, retry[R]{r, why})
+	}
 }
 
 // answered settles a batch the service answered record by record.
@@ -213,7 +286,7 @@ func (s *Sender[R, P]) answered(ctx context.Context, intent int64, batch []R, re
 				vs[j].ID = res.IDs[j]
 			}
 		case f.Whole:
-			vs[j] = Verdict{Kind: Again}
+			vs[j] = Verdict{Kind: Again, why: Setback{WithOthers, f.Message}}
 		case s.Refused != nil:
 			vs[j] = s.Refused(r, f)
 		default:
@@ -232,26 +305,12 @@ func (s *Sender[R, P]) apply(r R, v Verdict) {
 	case Took:
 		s.Took(r, v.ID)
 	case Again:
-		s.again = append(s.again, r)
+		s.again = append(s.again, retry[R]{r, v.why})
 	case Later:
 		s.later = append(s.later, r)
 	default:
 		s.Settle(r, Failed, v.Msg)
 	}
-}
-
-// refused settles a batch the service refused as a whole: it would be
-// refused again, so its rows fail now. A refused token stops the run.
-func (s *Sender[R, P]) refused(ctx context.Context, intent int64, batch []R, err error) error {
-	s.settleAll(batch, Failed, s.Words.Refused(err))
-	note, _ := json.Marshal(map[string]string{"refused": err.Error()})
-	if rerr := s.State.RecordOutcome(ctx, intent, state.OutcomeRejected, note); rerr != nil {
-		return rerr
-	}
-	if errors.Is(err, api.ErrAccessDenied) {
-		return &StoppedError{Job: s.Words.Job, Err: err}
-	}
-	return nil
 }
 
 // StoppedError is a run that stopped because the service refused access.
@@ -277,7 +336,10 @@ func (s *Sender[R, P]) stopped() {
 			s.Settle(r, Failed, s.Words.NoAnswer())
 		}
 	}
-	for _, r := range slices.Concat(s.again, s.later) {
+	for _, t := range s.again {
+		s.Settle(t.r, Skipped, s.Words.Interrupted())
+	}
+	for _, r := range s.later {
 		s.Settle(r, Skipped, s.Words.Interrupted())
 	}
 	s.unanswered, s.again, s.later = nil, nil, nil
@@ -286,7 +348,7 @@ func (s *Sender[R, P]) stopped() {
 // nextRound checks the batches that got no answer against the account,
 // looks up again what was set aside, and returns the records to send
 // again.
-func (s *Sender[R, P]) nextRound(ctx context.Context) ([]R, error) {
+func (s *Sender[R, P]) nextRound(ctx context.Context) ([]retry[R], error) {
 	todo, later, open := s.again, s.later, s.unanswered
 	s.again, s.later, s.unanswered = nil, nil, nil
 	if len(open) > 0 {
@@ -301,7 +363,11 @@ func (s *Sender[R, P]) nextRound(ctx context.Context) ([]R, error) {
 		s.mu.Lock()
 		for k, u := range open {
 			for j, r := range u.batch {
-				s.apply(r, vss[k][j])
+				v := vss[k][j]
+				if v.Kind == Again {
+					v.why = u.why
+				}
+				s.apply(r, v)
 			}
 		}
 		todo = append(todo, s.again...)
@@ -313,7 +379,9 @@ func (s *Sender[R, P]) nextRound(ctx context.Context) ([]R, error) {
 		if err != nil {
 			return nil, err
 		}
-		todo = append(todo, found...)
+		for _, r := range found {
+			todo = append(todo, retry[R]{r: r})
+		}
 	}
 	return todo, nil
 }

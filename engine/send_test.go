@@ -174,7 +174,13 @@ func TestSenderSettlesEveryAnswer(t *testing.T) {
 			want: map[string]string{"a": "failed units: too many", "b": "sent"}},
 		{name: "never taken fails after the last round", writes: 15, sentTwice: recs,
 			answer: func(*service, int, []string) (*api.WriteResult, error) { return nil, notApplied },
-			want:   map[string]string{"a": "failed 5 attempts", "e": "failed 5 attempts"}},
+			want:   map[string]string{"a": "failed could not reach the service after 5 tries", "e": "failed check the network"}},
+		{name: "throttled to the last round says so", writes: 15, sentTwice: recs,
+			answer: func(*service, int, []string) (*api.WriteResult, error) { return nil, &api.RateLimitError{Attempts: 3} },
+			want:   map[string]string{"a": "failed kept asking to slow down after 5 tries"}},
+		{name: "no answer to the last round says it may have been written", writes: 15, sentTwice: recs,
+			answer: func(*service, int, []string) (*api.WriteResult, error) { return nil, lost },
+			want:   map[string]string{"c": "failed it may have been written: push again and lading will check"}},
 		{name: "a refused token stops the run", stoppedErr: true,
 			answer: func(*service, int, []string) (*api.WriteResult, error) {
 				return nil, &api.APIError{StatusCode: http.StatusUnauthorized}
@@ -223,8 +229,7 @@ func TestSenderStopsTakingBatchesWhenInterrupted(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var g *rig
-	g = newRig(t, func(n int, b []string) (*api.WriteResult, error) {
+	g := newRig(t, func(int, []string) (*api.WriteResult, error) {
 		cancel() // Ctrl-C while the first write is in flight, whose answer is lost
 		return nil, fmt.Errorf("post: %w", api.ErrOutcomeUnknown)
 	})

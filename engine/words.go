@@ -52,6 +52,8 @@ func (w Words) Refused(err error) string {
 		return fmt.Sprintf("not sent: the service found the request too large (%s); %s with fewer %ss per request", st, w.Again, w.Record)
 	case code == http.StatusUnsupportedMediaType, code == http.StatusNotAcceptable:
 		return fmt.Sprintf("not sent: the service could not read the request (%s); this is a fault in lading, please report it", st)
+	case code >= 300 && code < 400:
+		return fmt.Sprintf("not sent: the service sent lading elsewhere (%s); give that address as the service's address (base URL), then %s", st, w.Again)
 	case code == http.StatusTooManyRequests, code >= 500:
 		return fmt.Sprintf("not sent: the service was busy or failing (%s); %s later", st, w.Again)
 	}
@@ -67,16 +69,16 @@ func (w Words) RecordRefused(f api.RecordError) string {
 	return fmt.Sprintf("the service refused this %s (%s); correct the row, or the account, and %s", w.Record, msg, w.Again)
 }
 
-// NotTaken is what a row says whose record the service did not take in
-// rounds attempts.
-func (w Words) NotTaken(rounds int) string {
-	return fmt.Sprintf("not sent: the service did not take this %s in %d attempts (it was busy or unreachable); %s later", w.Record, rounds, w.Again)
-}
-
 // Interrupted is what a row says that was not sent because the run was
 // interrupted.
 func (w Words) Interrupted() string {
 	return fmt.Sprintf("not sent: the %s was interrupted; %s to send it", w.Job, w.Again)
+}
+
+// Stopped is what a row says that was not sent because the run stopped
+// first (interrupted, or refused access).
+func (w Words) Stopped() string {
+	return fmt.Sprintf("not sent: the %s stopped before this row's turn; %s to continue", w.Job, w.Again)
 }
 
 // NoAnswer is what a row says whose record got no answer before the run

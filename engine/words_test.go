@@ -29,6 +29,7 @@ func TestRefusedSaysWhatToDoForEveryStatus(t *testing.T) {
 		{http.StatusUnprocessableEntity, "correct what it names"},
 		{http.StatusTooManyRequests, "push again later"},
 		{http.StatusBadGateway, "push again later"},
+		{http.StatusMovedPermanently, "give that address as the service's address"},
 		{http.StatusTeapot, "push again once what it names is fixed"},
 	}
 	for _, tt := range tests {

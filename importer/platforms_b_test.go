@@ -19,6 +19,7 @@ import (
 
 	"lading/api"
 	"lading/app"
+	"lading/engine"
 	"lading/importer"
 	"lading/mapping"
 	"lading/sandbox"
@@ -71,7 +72,7 @@ func TestImportPlatformsB(t *testing.T) {
 			}
 			rows := total(rep.Rows)
 			unchanged := rows - len(tc.skipped) - len(tc.failed)
-			if rep2.Rows[importer.Unchanged] != unchanged || rep2.Rows[importer.Skipped] != len(tc.skipped) || rep2.Failed() != len(tc.failed) {
+			if rep2.Rows[engine.Unchanged] != unchanged || rep2.Rows[engine.Skipped] != len(tc.skipped) || rep2.Failed() != len(tc.failed) {
 				t.Errorf("second import: rows %v, want %d unchanged, %d skipped, %d failed", rep2.Rows, unchanged, len(tc.skipped), len(tc.failed))
 			}
 			if got := e.read(); !slices.Equal(got.Variants, s.Variants) {
@@ -114,7 +115,7 @@ func (tc platformCase) importInto(t *testing.T, e *env, files []string) *importe
 // the sandbox (s).
 func (tc platformCase) checkImport(t *testing.T, e *env, rep *importer.Report, s snapshot) {
 	t.Helper()
-	if rep.Products[importer.Created] != tc.products || rep.Variants[importer.Created] != tc.variants || rep.Failed() != len(tc.failed) {
+	if rep.Products[engine.Created] != tc.products || rep.Variants[engine.Created] != tc.variants || rep.Failed() != len(tc.failed) {
 		t.Errorf("report: products %v, variants %v, rows %v; want %d and %d created, %d rows failed",
 			rep.Products, rep.Variants, rep.Rows, tc.products, tc.variants, len(tc.failed))
 	}
@@ -132,9 +133,9 @@ func (tc platformCase) checkImport(t *testing.T, e *env, rep *importer.Report, s
 	for _, r := range res {
 		at := strings.TrimSuffix(filepath.Base(r[0]), filepath.Ext(r[0])) + ":" + r[1]
 		switch r[4] {
-		case string(importer.Skipped):
+		case string(engine.Skipped):
 			skipped = append(skipped, at+": "+r[7])
-		case string(importer.Failed):
+		case string(engine.Failed):
 			failed = append(failed, [2]string{at, r[7]})
 		}
 	}
@@ -154,7 +155,7 @@ func (tc platformCase) checkImport(t *testing.T, e *env, rep *importer.Report, s
 	tc.check(t, e, s)
 }
 
-func total(cs importer.Counts) int {
+func total(cs engine.Counts) int {
 	n := 0
 	for _, c := range cs {
 		n += c
