@@ -135,7 +135,7 @@ func checkPushPaths(c *cli.Context, input, results string) error {
 	if err := checkOutputs(inputs, outputs); err != nil {
 		return err
 	}
-	return checkStatePath(namedPath{"--state", stateFile.path})
+	return checkStatePath(namedPath{"--state", stateFile.Path})
 }
 
 // pushOnce waits for the file to settle, pushes it and prints the report;

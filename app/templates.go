@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lading/mapping"
+	"lading/paths"
 	"lading/source"
 	"lading/templates"
 )
@@ -192,7 +193,7 @@ func secondFile(w io.Writer, path, name string, text []byte) string {
 	for _, e := range entries {
 		p := filepath.Join(filepath.Dir(path), e.Name())
 		ext := strings.ToLower(filepath.Ext(e.Name()))
-		if e.IsDir() || sameFile(p, path) || (ext != ".csv" && ext != ".xlsx" && ext != ".txt") || len(found) > 1 {
+		if e.IsDir() || paths.Same(p, path) || (ext != ".csv" && ext != ".xlsx" && ext != ".txt") || len(found) > 1 {
 			continue
 		}
 		src, err := source.Open(p, m.Join.Source.ReadOptions(source.Limits{}))
