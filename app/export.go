@@ -82,7 +82,7 @@ func runExport(c *cli.Context, resource string) error {
 		return err
 	}
 	out := c.String("output")
-	if err := checkOutputs(nil, []namedPath{{"--output", out}}); err != nil {
+	if err := checkOutputs(nil, []namedPath{{What: "--output", Path: out}}); err != nil {
 		return err
 	}
 	report, err := reportTemplate(c)

@@ -73,7 +73,7 @@ func pullFlags() []cli.Flag {
 }
 
 // pulledScope is where the state remembers the fulfillments pulled.
-func pulledScope(account string) string { return account + "|pulled" }
+func pulledScope(account string) string { return state.KeyPulled(account) }
 
 // timeField in an output name is replaced by the pull's time.
 const timeField = "{time}"
@@ -138,7 +138,7 @@ func pullSettings(c *cli.Context) (exporter.Options, error) {
 	if strings.Contains(filepath.Dir(out), timeField) {
 		return exporter.Options{}, Usagef("--output %s: %s goes in the file's name, not in its folder", out, timeField)
 	}
-	if err := checkOutputs([]namedPath{{"the state file", c.String("state")}}, []namedPath{{"--output", outputName(out, time.Now())}}); err != nil {
+	if err := checkOutputs([]namedPath{{What: "the state file", Path: c.String("state")}}, []namedPath{{What: "--output", Path: outputName(out, time.Now())}}); err != nil {
 		return exporter.Options{}, err
 	}
 	delim, err := delimiterFlag(c)
@@ -183,7 +183,7 @@ func newPuller(c *cli.Context) (*puller, error) {
 	account := accountScope(c.String("base-url"), token)
 	p := &puller{c: c, client: client, st: st, opts: opts, out: c.String("output"), scope: pulledScope(account), isNew: c.Bool("new")}
 	if p.isNew {
-		if p.lock, err = st.Hold("fulfillments pull\x00"+account, "a fulfillments pull (--new) of this account"); err != nil {
+		if p.lock, err = st.Hold(state.KeyJob("fulfillments pull", account), "a fulfillments pull (--new) of this account"); err != nil {
 			st.Close()
 			return nil, err
 		}

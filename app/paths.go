@@ -36,24 +36,24 @@ func checkStatePath(st namedPath) error {
 // state) or cannot be written, before anything is read or sent.
 func checkImportPaths(c *cli.Context, input string, m *mapping.Mapping) error {
 	dry := c.Bool("dry-run")
-	inputs := []namedPath{{"the input file", input}}
+	inputs := []namedPath{{What: "the input file", Path: input}}
 	if m.Join != nil {
-		inputs = append(inputs, namedPath{"the file the mapping joins", importer.JoinedFile(input, m.Join.File)})
+		inputs = append(inputs, namedPath{What: "the file the mapping joins", Path: importer.JoinedFile(input, m.Join.File)})
 	}
 	if f := c.String("mapping"); f != "" {
-		inputs = append(inputs, namedPath{"the --mapping file", f})
+		inputs = append(inputs, namedPath{What: "the --mapping file", Path: f})
 	}
-	stateFile := namedPath{"the state file", c.String("state")}
+	stateFile := namedPath{What: "the state file", Path: c.String("state")}
 	inputs = append(inputs, stateFile)
 	var outputs []namedPath
 	switch r := c.String("results"); {
 	case r != "":
-		outputs = append(outputs, namedPath{"--results", r})
+		outputs = append(outputs, namedPath{What: "--results", Path: r})
 	case !dry: // a dry run writes the results file only when it is named
-		outputs = append(outputs, namedPath{"the results file", importer.DefaultResultsPath(input)})
+		outputs = append(outputs, namedPath{What: "the results file", Path: importer.DefaultResultsPath(input)})
 	}
 	if p := c.String("plan"); p != "" {
-		outputs = append(outputs, namedPath{"--plan", p})
+		outputs = append(outputs, namedPath{What: "--plan", Path: p})
 	}
 	if err := checkOutputs(inputs, outputs); err != nil {
 		return err
@@ -61,5 +61,5 @@ func checkImportPaths(c *cli.Context, input string, m *mapping.Mapping) error {
 	if dry { // a dry run does not open the state
 		return nil
 	}
-	return checkStatePath(namedPath{"--state", stateFile.Path})
+	return checkStatePath(namedPath{What: "--state", Path: stateFile.Path})
 }

@@ -120,22 +120,22 @@ func oneInput(c *cli.Context, example string) (string, error) {
 // checkPushPaths refuses a results file that is one of a push's inputs;
 // results is the results file written when --results is not given.
 func checkPushPaths(c *cli.Context, input, results string) error {
-	stateFile := namedPath{"the state file", c.String("state")}
-	inputs := []namedPath{{"the input file", input}, stateFile}
+	stateFile := namedPath{What: "the state file", Path: c.String("state")}
+	inputs := []namedPath{{What: "the input file", Path: input}, stateFile}
 	if f := c.String("mapping"); f != "" {
-		inputs = append(inputs, namedPath{"the --mapping file", f})
+		inputs = append(inputs, namedPath{What: "the --mapping file", Path: f})
 	}
 	var outputs []namedPath
 	switch r := c.String("results"); {
 	case r != "":
-		outputs = append(outputs, namedPath{"--results", r})
+		outputs = append(outputs, namedPath{What: "--results", Path: r})
 	case !c.Bool("dry-run"):
-		outputs = append(outputs, namedPath{"the results file", results})
+		outputs = append(outputs, namedPath{What: "the results file", Path: results})
 	}
 	if err := checkOutputs(inputs, outputs); err != nil {
 		return err
 	}
-	return checkStatePath(namedPath{"--state", stateFile.Path})
+	return checkStatePath(namedPath{What: "--state", Path: stateFile.Path})
 }
 
 // pushOnce waits for the file to settle, pushes it and prints the report;

@@ -148,7 +148,7 @@ func mappingOut(c *cli.Context, path string) (string, error) {
 	if out == "-" {
 		return out, nil
 	}
-	if err := checkOutputs([]namedPath{{"the file read", path}}, []namedPath{{"--out", out}}); err != nil {
+	if err := checkOutputs([]namedPath{{What: "the file read", Path: path}}, []namedPath{{What: "--out", Path: out}}); err != nil {
 		return "", err
 	}
 	if _, err := os.Stat(out); err == nil && !c.Bool("force") {

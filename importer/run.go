@@ -334,7 +334,7 @@ func (x *importer) rememberedIDs(ctx context.Context, products []*catalog.Produc
 	for i, p := range products {
 		keys[i] = p.Key
 	}
-	return x.State.IDs(ctx, state.ProductKeys(x.Scope), keys)
+	return x.State.IDs(ctx, state.KeyProducts(x.Scope), keys)
 }
 
 func wantFor(products []*catalog.Product, remembered map[string]string) Want {
@@ -736,7 +736,7 @@ func (x *importer) settleAnswer(ctx context.Context, b *batch, intent int64, res
 	if len(ids) == 0 {
 		return nil
 	}
-	return x.State.PutIDs(ctx, state.ProductKeys(x.Scope), ids)
+	return x.State.PutIDs(ctx, state.KeyProducts(x.Scope), ids)
 }
 
 // refuse marks a record the service refused as failed, naming the row and
@@ -828,5 +828,5 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 	if len(skuIDs) == 0 {
 		return nil
 	}
-	return x.State.PutIDs(ctx, state.SKUs(x.Scope), skuIDs)
+	return x.State.PutIDs(ctx, state.KeySKUs(x.Scope), skuIDs)
 }

@@ -149,7 +149,7 @@ func (p *Pusher) completed(ctx context.Context, pl *plan, fx *facts) (done, open
 // fulfillments' own (or, for fulfillments not read, from those an earlier
 // push set), and notes the outcome on the rows that give them.
 func (p *Pusher) setStatuses(ctx context.Context, pl *plan, fx *facts, lines []Line) (set int, err error) {
-	scope := p.o.Scope + "|fulfillment-status"
+	scope := state.KeyFulfillmentStatuses(p.o.Scope)
 	var fs []api.ID
 	for f := range pl.statuses {
 		fs = append(fs, f)

@@ -194,7 +194,7 @@ func (p *Pusher) strictStop(lines []Line) int {
 // time, under the account's lock, and the next push resumes one that was
 // killed, to look for what its writes without an answer made.
 func runFingerprint(scope string) string {
-	sum := sha256.Sum256([]byte("slips push\x00" + scope))
+	sum := sha256.Sum256([]byte(state.KeyJob("slips push", scope)))
 	return hex.EncodeToString(sum[:])
 }
 
@@ -202,7 +202,7 @@ func runFingerprint(scope string) string {
 func (p *Pusher) pushSlips(ctx context.Context, slips []*slip, lines []Line) (err error) {
 	var run *state.Run
 	if !p.o.DryRun {
-		lock, err := p.o.State.Hold("slips push\x00"+p.o.Scope, "a packing slips push to this account")
+		lock, err := p.o.State.Hold(state.KeyJob("slips push", p.o.Scope), "a packing slips push to this account")
 		if err != nil {
 			return err
 		}
