@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"lading/api"
+	"lading/exporter"
 	"lading/source"
 	"lading/stock"
 )
@@ -16,10 +17,17 @@ func Advice(err error) string {
 	var (
 		ae *api.APIError
 		rl *api.RateLimitError
+		me *exporter.MismatchError
 	)
 	switch {
 	case err == nil:
 		return ""
+	case errors.As(err, &me) && me.For == exporter.PullLines:
+		return "It is an order-file layout: lading fulfillments pull --template " + me.Report + " -o orders.csv"
+	case errors.As(err, &me):
+		return "Use it with the export it is for: lading export " + me.For + " --template " + me.Report + " -o FILE"
+	case errors.Is(err, exporter.ErrTooManyAttributes):
+		return "Choose the columns with --columns, or a report template with --template."
 	case errors.Is(err, source.ErrPartLimit):
 		return "If the workbook is genuine, raise the limit with --max-xlsx-part-size (e.g. --max-xlsx-part-size 8GiB)."
 	case errors.Is(err, source.ErrCellLimit):

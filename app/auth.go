@@ -107,7 +107,7 @@ func authLogin(c *cli.Context) error {
 			base, prev.CreatedAt.Format(time.DateOnly), auth.Mask(prev.Token))
 	}
 	if _, err := auth.ValidateRedirect(c.String("redirect-uri")); err != nil {
-		return &UsageError{Err: err}
+		return Usagef("--redirect-uri: %v", err)
 	}
 	secret, err := clientSecret(c)
 	if err != nil {

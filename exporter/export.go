@@ -72,6 +72,11 @@ type Summary struct {
 	IDs []string `json:"ids,omitempty"`
 }
 
+// ErrTooManyAttributes is returned (wrapped) by an export of products in
+// the catalog layout when a product has more attributes than the layout
+// holds.
+var ErrTooManyAttributes = errors.New("too many attributes for the catalog layout")
+
 // ErrColumns is returned (wrapped) when --columns names a column the
 // export does not have.
 var ErrColumns = errors.New("unknown column")
@@ -210,7 +215,7 @@ func catalogReport(o Options) (Options, error) {
 		return o, nil
 	}
 	if r.Resource != "" && r.Resource != Products {
-		return o, fmt.Errorf("%w %s is for %s, not %s: lading export %s --template %s", ErrReport, r.Name, r.Resource, Products, r.Resource, r.Name)
+		return o, &MismatchError{Report: r.Name, For: r.Resource, Resource: Products}
 	}
 	if len(r.Sheets) != 1 || r.Sheets[0].Rows != "catalog" {
 		return o, fmt.Errorf("%w %s: a products export writes one sheet of rows \"catalog\"", ErrReport, r.Name)
