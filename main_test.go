@@ -79,7 +79,7 @@ func TestExitCodesOfMistakes(t *testing.T) {
 		{[]string{}, "missing command: the commands of lading are demo, import"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"auth", "frob"}, `unknown command "auth frob": the commands of lading auth are login`},
-		{[]string{"auth"}, "missing command: the commands of lading auth are login, status, logout (see"},
+		{[]string{"auth"}, "missing command: the commands of lading auth are login, status, logout\nSee lading auth --help"},
 		{[]string{"templates", "frob"}, `unknown command "templates frob"`},
 		{[]string{"mapping", "frob"}, `unknown command "mapping frob"`},
 		{[]string{"--nope"}, "nope"},
@@ -131,8 +131,8 @@ func TestExitCodesOfMistakes(t *testing.T) {
 				t.Errorf("exit code %d (error %v), want 2\nstdout: %s\nstderr: %s", got, err, out.String(), errb.String())
 				return
 			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %q does not say %q", err, tc.want)
+			if said := err.Error() + "\n" + app.Advice(err); !strings.Contains(said, tc.want) {
+				t.Errorf("error %q does not say %q", said, tc.want)
 			}
 		})
 	}

@@ -11,10 +11,12 @@ import (
 )
 
 // Advice says what to do about an error a command returned, in terms of
-// lading's flags and commands, or "" when the error says enough. main prints
-// it under the error.
+// lading's flags and commands, or "" when the error says enough: the
+// hint of a usage error, or advice for the typed errors of the packages
+// app wires. main prints it under the error.
 func Advice(err error) string {
 	var (
+		u  *UsageError
 		ae *api.APIError
 		rl *api.RateLimitError
 		me *exporter.MismatchError
@@ -22,6 +24,8 @@ func Advice(err error) string {
 	switch {
 	case err == nil:
 		return ""
+	case errors.As(err, &u) && u.Hint != "":
+		return u.Hint
 	case errors.As(err, &me) && me.For == exporter.PullLines:
 		return "It is an order-file layout: lading fulfillments pull --template " + me.Report + " -o orders.csv"
 	case errors.As(err, &me):

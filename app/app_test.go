@@ -71,7 +71,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"import", "--template", "nosuch", "../samples/catalog.csv"}, "generic"},
 		{[]string{"import", "--template", "generic", "--mapping", "x.yaml", "../samples/catalog.csv"}, "not both"},
 		{[]string{"import", "../samples/catalog.csv"}, "--template"},
-		{[]string{"import", "--template", "generic", "../samples/catalog.csv", "--json"}, "put flags before it"},
+		{[]string{"import", "--template", "generic", "../samples/catalog.csv", "--json"}, "Put flags before the file"},
 		{[]string{"import", "--template", "generic", "--mode", "sideways", "../samples/catalog.csv"}, "create-only"},
 		{[]string{"import", "--template", "generic", "--batch-size", "500", "../samples/catalog.csv"}, "1 to 100"},
 		{[]string{"--concurrency", "0", "import", "--template", "generic", "../samples/catalog.csv"}, "--concurrency 0"},
@@ -86,10 +86,18 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("%v: err = %v (%T), want a UsageError", tc.args, err, err)
 			continue
 		}
-		if !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: %q does not mention %q", tc.args, err, tc.want)
+		if !strings.Contains(said(err), tc.want) {
+			t.Errorf("%v: %q does not mention %q", tc.args, said(err), tc.want)
 		}
 	}
+}
+
+// said is what main prints of err: the error, and the advice under it.
+func said(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error() + "\n" + Advice(err)
 }
 
 func TestTemplatesAndMappingInit(t *testing.T) {
@@ -123,7 +131,7 @@ func TestTemplatesAndMappingInit(t *testing.T) {
 			t.Errorf("starter mapping does not list column %q", col)
 		}
 	}
-	if _, _, err := run(t, "mapping", "init", in); err == nil || !strings.Contains(err.Error(), "--force") {
+	if _, _, err := run(t, "mapping", "init", in); err == nil || !strings.Contains(said(err), "--force") {
 		t.Errorf("second mapping init overwrote the file or said nothing useful: %v", err)
 	}
 	// A recognised export says why, and names the command that takes its
@@ -165,7 +173,7 @@ func TestImportExitCodesAndOutput(t *testing.T) {
 	if err != nil {
 		t.Fatalf("import: %v\n%s", err, errOut)
 	}
-	if !strings.Contains(out, `"created": 26`) {
+	if !strings.Contains(out, `"created":26`) || strings.Count(out, "\n") != 1 {
 		t.Errorf("json summary lacks 26 created rows:\n%s", out)
 	}
 	for _, s := range []string{out, errOut} {

@@ -106,7 +106,7 @@ func Open(o Options) (*Puller, error) {
 	o.Export.Resource = exporter.PullLines
 	p := &Puller{o: o}
 	if o.New {
-		l, err := o.State.Hold(state.KeyJob("fulfillments pull", o.Account), "a pull of the new fulfillments of this account")
+		l, err := o.State.Hold(state.KeyJob("fulfillments pull", o.Account), "a fulfillments pull (new ones only) of this account")
 		if err != nil {
 			return nil, err
 		}
