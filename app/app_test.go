@@ -47,6 +47,14 @@ func sampleCopy(t *testing.T, name string) (dir, path string) {
 
 func newSandbox(t *testing.T, token string) string {
 	t.Helper()
+	_, base := newSandboxServer(t, token)
+	return base
+}
+
+// newSandboxServer serves a sandbox with token registered until the test
+// ends, and returns it and its base URL.
+func newSandboxServer(t *testing.T, token string) (*sandbox.Server, string) {
+	t.Helper()
 	srv, err := sandbox.New(sandbox.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +65,7 @@ func newSandbox(t *testing.T, token string) string {
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	return hs.URL
+	return srv, hs.URL
 }
 
 func TestUsageErrors(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 
 	"lading/api"
 	"lading/auth"
+	"lading/plural"
 )
 
 var authExamples = []example{
@@ -259,7 +260,7 @@ func printAuthState(w io.Writer, s authState) {
 		fmt.Fprintf(w, "service:   not reachable at %s\n", s.BaseURL)
 		return
 	}
-	fmt.Fprintf(w, "service:   token accepted; %s in the account\n", count(s.Variants, "variant"))
+	fmt.Fprintf(w, "service:   token accepted; %s in the account\n", plural.Count(s.Variants, "variant"))
 	if len(s.Warehouses) == 0 {
 		fmt.Fprintf(w, "warehouse: not known yet (it shows once the account has variants)\n")
 	}

@@ -54,7 +54,10 @@ func (b *builder) leaf(c *cli.Command, g *globalOptions, d doc) *cli.Command {
 // which it has.
 func (b *builder) group(c *cli.Command, d doc) *cli.Command {
 	c.Action, c.HideHelpCommand = chooseCommand, true
-	c.CustomHelpTemplate = helpTemplate(cli.SubcommandHelpTemplate, d)
+	// The categories of commands are made when a command runs; help may
+	// show a group's before.
+	c.CustomHelpTemplate = helpTemplate(strings.Replace(cli.SubcommandHelpTemplate,
+		`{{template "visibleCommandCategoryTemplate" .}}`, `{{template "visibleCommandTemplate" .}}`, 1), d)
 	return c
 }
 
@@ -164,6 +167,10 @@ func helpCommand() *cli.Command {
 		Usage:     "show the help of lading or of a command: lading help stock push",
 		ArgsUsage: "[COMMAND [SUBCOMMAND]]",
 		Action:    func(c *cli.Context) error { return showHelp(c, c.Args().Slice()) },
+		CustomHelpTemplate: helpTemplate(cli.CommandHelpTemplate, doc{examples: []example{
+			{"what lading does, its commands and exit codes", "lading help"},
+			{"a command's flags, examples and exit codes", "lading help stock push"},
+		}}),
 	}
 }
 

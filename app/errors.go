@@ -3,6 +3,8 @@ package app
 import (
 	"errors"
 	"fmt"
+
+	"lading/plural"
 )
 
 // UsageError is a mistake in how lading was called (flags, arguments, a
@@ -45,7 +47,7 @@ type PartialError struct {
 }
 
 func (e *PartialError) Error() string {
-	s := fmt.Sprintf("%d of %s failed", e.Failed, count(e.Total, singular(e.What)))
+	s := fmt.Sprintf("%d of %s failed", e.Failed, plural.Count(e.Total, plural.One(e.What)))
 	if e.Note != "" {
 		s += "; " + e.Note
 	}

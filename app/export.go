@@ -15,6 +15,7 @@ import (
 
 	"lading/exporter"
 	"lading/paths"
+	"lading/plural"
 	"lading/templates"
 )
 
@@ -209,7 +210,7 @@ func exportError(ctx context.Context, err error) error {
 }
 
 func printExport(w io.Writer, s *exporter.Summary) {
-	fmt.Fprintf(w, "export of %s: %s, %s\n", s.Resource, count(s.Records, "record"), count(s.Rows, "row"))
+	fmt.Fprintf(w, "export of %s: %s, %s\n", s.Resource, plural.Count(s.Records, "record"), plural.Count(s.Rows, "row"))
 	printReads(w, s)
 	for _, f := range s.Files {
 		fmt.Fprintf(w, "  file:     %s\n", f)
@@ -219,7 +220,7 @@ func printExport(w io.Writer, s *exporter.Summary) {
 // printReads prints the requests of an export or pull, and the zone of
 // the times it wrote.
 func printReads(w io.Writer, s *exporter.Summary) {
-	fmt.Fprintf(w, "  requests: %s (%s; %d throttled) in %s\n", count64(s.Requests, "read"), count(s.Pages, "page"), s.Throttled, s.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "  requests: %s (%s; %d throttled) in %s\n", plural.Count(s.Requests, "read"), plural.Count(s.Pages, "page"), s.Throttled, s.Elapsed.Round(time.Millisecond))
 	if s.Zone != "" {
 		fmt.Fprintf(w, "  times:    %s\n", s.Zone)
 	}

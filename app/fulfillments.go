@@ -13,6 +13,7 @@ import (
 	"lading/api"
 	"lading/exporter"
 	"lading/paths"
+	"lading/plural"
 	"lading/pull"
 	"lading/state"
 )
@@ -146,7 +147,7 @@ func printPull(w io.Writer, s *exporter.Summary, isNew bool) {
 	if isNew {
 		which = "new fulfillment"
 	}
-	fmt.Fprintf(w, "fulfillments pull: %s, %s\n", count(s.Records, which), count(s.Rows, "line"))
+	fmt.Fprintf(w, "fulfillments pull: %s, %s\n", plural.Count(s.Records, which), plural.Count(s.Rows, "line"))
 	printReads(w, s)
 	for _, f := range s.Files {
 		fmt.Fprintf(w, "  file:     %s\n", f)

@@ -15,6 +15,7 @@ import (
 	"lading/importer"
 	"lading/mapping"
 	"lading/paths"
+	"lading/plural"
 	"lading/state"
 	"lading/templates"
 )
@@ -252,7 +253,7 @@ func printReport(w io.Writer, rep *importer.Report, rate float64) {
 	fmt.Fprintf(w, "  rows:     %s\n", countsText(rep.Rows, order))
 	if rep.DryRun {
 		est := time.Duration(float64(rep.RequestsPlanned) / rate * float64(time.Second)).Round(time.Second)
-		fmt.Fprintf(w, "  writes needed: %s, about %s at %.4g requests/s\n", count(rep.RequestsPlanned, "request"), est, rate)
+		fmt.Fprintf(w, "  writes needed: %s, about %s at %.4g requests/s\n", plural.Count(rep.RequestsPlanned, "request"), est, rate)
 	} else {
 		printTraffic(w, "  requests: ", rep.Traffic, rep.Elapsed)
 	}

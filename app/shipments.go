@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lading/mapping"
+	"lading/plural"
 	"lading/shipments"
 	"lading/templates"
 )
@@ -102,12 +103,12 @@ func printShipmentsReport(w io.Writer, rep *shipments.Report) {
 	if rep.DryRun {
 		verb, posted = "shipments push (dry run: nothing posted)", "to post"
 	}
-	fmt.Fprintf(w, "%s of %s: %s: %s\n", verb, rep.Input, count(len(rep.Lines), "row"), shipmentCounts(rep.Rows))
-	fmt.Fprintf(w, "  %s %s, %s completed", count(rep.Shipments, "shipment"), posted, count(len(rep.Completed), "fulfillment"))
+	fmt.Fprintf(w, "%s of %s: %s: %s\n", verb, rep.Input, plural.Count(len(rep.Lines), "row"), shipmentCounts(rep.Rows))
+	fmt.Fprintf(w, "  %s %s, %s completed", plural.Count(rep.Shipments, "shipment"), posted, plural.Count(len(rep.Completed), "fulfillment"))
 	if len(rep.Completed) > 0 {
 		fmt.Fprintf(w, " (%s)", joinIDs(rep.Completed))
 	}
-	fmt.Fprintf(w, ", %s set\n", count(rep.Statuses, "status"))
+	fmt.Fprintf(w, ", %s set\n", plural.Count(rep.Statuses, "status"))
 	printTraffic(w, "  requests: ", rep.Traffic, rep.Elapsed)
 	if len(rep.StillOpen) > 0 {
 		fmt.Fprintf(w, "  warning: every line of fulfillments %s is shipped, but the service still lists them as open; check them in the account\n", joinIDs(rep.StillOpen))

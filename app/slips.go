@@ -10,6 +10,7 @@ import (
 
 	"lading/api/wire"
 	"lading/mapping"
+	"lading/plural"
 	"lading/slips"
 	"lading/templates"
 )
@@ -120,7 +121,7 @@ func printSlipsReport(w io.Writer, rep *slips.Report) {
 	fmt.Fprintf(w, "  shipments: %s\n", countsText(rep.Packages, order))
 	if rep.DryRun {
 		printToChange(w, rep)
-		fmt.Fprintf(w, "  requests:  %s in %s\n", count64(rep.Reads, "read"), rep.Elapsed.Round(time.Millisecond))
+		fmt.Fprintf(w, "  requests:  %s in %s\n", plural.Count(rep.Reads, "read"), rep.Elapsed.Round(time.Millisecond))
 	} else {
 		printTraffic(w, "  requests:  ", rep.Traffic, rep.Elapsed)
 	}

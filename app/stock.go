@@ -14,6 +14,7 @@ import (
 	"lading/api"
 	"lading/api/wire"
 	"lading/mapping"
+	"lading/plural"
 	"lading/stock"
 	"lading/templates"
 )
@@ -147,7 +148,7 @@ func printStockReport(w io.Writer, rep *stock.Report, rate float64, batch int) {
 	}
 	fmt.Fprintf(w, "%s of %s", verb, rep.Input)
 	if len(rep.Warehouses) > 0 {
-		fmt.Fprintf(w, " to %s %s", plural(len(rep.Warehouses), "warehouse"), strings.Join(rep.Warehouses, ", "))
+		fmt.Fprintf(w, " to %s %s", plural.Of(len(rep.Warehouses), "warehouse"), strings.Join(rep.Warehouses, ", "))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  rows:     %s\n", stockCounts(rep.Rows))
@@ -155,8 +156,8 @@ func printStockReport(w io.Writer, rep *stock.Report, rate float64, batch int) {
 		printToSend(w, rep)
 		reqs := (rep.Levels + batch - 1) / batch
 		est := time.Duration(float64(reqs) / rate * float64(time.Second)).Round(time.Second)
-		fmt.Fprintf(w, "  levels to send: %d, in %s (about %s at %.4g requests/s)\n", rep.Levels, count(reqs, "write request"), est, rate)
-		fmt.Fprintf(w, "  requests: %s in %s\n", count64(rep.Reads, "read"), rep.Elapsed.Round(time.Millisecond))
+		fmt.Fprintf(w, "  levels to send: %d, in %s (about %s at %.4g requests/s)\n", rep.Levels, plural.Count(reqs, "write request"), est, rate)
+		fmt.Fprintf(w, "  requests: %s in %s\n", plural.Count(rep.Reads, "read"), rep.Elapsed.Round(time.Millisecond))
 	} else {
 		fmt.Fprintf(w, "  levels sent: %d\n", rep.Levels)
 		printTraffic(w, "  requests: ", rep.Traffic, rep.Elapsed)
@@ -169,8 +170,8 @@ func printStockReport(w io.Writer, rep *stock.Report, rate float64, batch int) {
 // printTraffic prints a job's requests after label: "1 request (1 write,
 // 0 reads; 0 throttled) in 1.2s".
 func printTraffic(w io.Writer, label string, t api.Traffic, elapsed time.Duration) {
-	fmt.Fprintf(w, "%s%s (%s, %s; %d throttled) in %s\n", label, count64(t.Requests, "request"), count64(t.Writes, "write"),
-		count64(t.Reads, "read"), t.Throttled, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "%s%s (%s, %s; %d throttled) in %s\n", label, plural.Count(t.Requests, "request"), plural.Count(t.Writes, "write"),
+		plural.Count(t.Reads, "read"), t.Throttled, elapsed.Round(time.Millisecond))
 }
 
 // printToSend lists the levels a dry run would send.

@@ -15,6 +15,7 @@ import (
 
 	"lading/mapping"
 	"lading/paths"
+	"lading/plural"
 	"lading/source"
 	"lading/templates"
 )
@@ -206,7 +207,7 @@ func runMappingInit(_ context.Context, env *Env, o *mappingInitOptions) error {
 	if name == "" {
 		line.Next = fmt.Sprintf("lading import --mapping %s --dry-run %s", out, o.File)
 		return o.emit(env, line, func(w io.Writer) {
-			fmt.Fprintf(w, "wrote a starter mapping listing the %s of %s to %s\n", count(len(header), "column"), o.File, out)
+			fmt.Fprintf(w, "wrote a starter mapping listing the %s of %s to %s\n", plural.Count(len(header), "column"), o.File, out)
 			fmt.Fprintf(w, "edit it, then: %s\n", line.Next)
 		})
 	}

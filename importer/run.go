@@ -19,6 +19,7 @@ import (
 	"lading/api/wire"
 	"lading/catalog"
 	"lading/mapping"
+	"lading/plural"
 	"lading/pool"
 	"lading/progress"
 	"lading/source"
@@ -161,7 +162,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.Progress.Say("read %d rows: %d products", in.Rows, len(in.Products))
+	o.Progress.Say("read %s: %s", plural.Count(in.Rows, "row"), plural.Count(len(in.Products), "product"))
 	if err := x.startRun(ctx, in, rep); err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/plural"
 	"lading/state"
 )
 
@@ -95,7 +96,7 @@ func (p *Pusher) resume(ctx context.Context, run *state.Run) error {
 		if len(sent) == 0 {
 			continue
 		}
-		p.o.Progress.Say("checking %d shipments an earlier push sent without an answer", len(sent))
+		p.o.Progress.Say("checking %s an earlier push sent without an answer", plural.Count(len(sent), "shipment"))
 		if _, err := p.checkBatch(ctx, in.ID, sent); err != nil {
 			return err
 		}

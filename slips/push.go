@@ -13,6 +13,7 @@ import (
 	"lading/api"
 	"lading/api/wire"
 	"lading/mapping"
+	"lading/plural"
 	"lading/progress"
 	"lading/source"
 	"lading/state"
@@ -137,7 +138,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.o.Progress.Say("read %d rows of %s", len(in.Lines), in.File)
+	p.o.Progress.Say("read %s of %s", plural.Count(len(in.Lines), "row"), in.File)
 	slips := group(in.Lines)
 	rep := &Report{DryRun: p.o.DryRun, Input: p.o.Input, Lines: in.Lines}
 	bad := p.strictStop(in.Lines)
