@@ -66,6 +66,7 @@ func New(env Env) *cli.App {
 		OnUsageError:    onUsageError,
 		HideHelpCommand: true,
 		Action:          chooseCommand,
+		CommandNotFound: helpOfCommand,
 	}
 	a.Commands = []*cli.Command{
 		demoCommand(b),

@@ -273,9 +273,11 @@ func TestVersionAndHelp(t *testing.T) {
 		t.Errorf("version --json: %v %q", err, out)
 	}
 	for _, args := range [][]string{{"help", "import"}, {"import", "--help"}, {"help", "stock", "push"}, {"stock", "help", "push"},
-		{"stock", "push", "--help"}, {"help", "export", "packing-slips"}} {
+		{"stock", "push", "--help"}, {"help", "export", "packing-slips"}, {"import", "--help", "catalog.csv"}} {
 		out, _, err := run(t, args...)
-		name := "NAME:\n   lading " + strings.Join(slices.DeleteFunc(slices.Clone(args), func(s string) bool { return s == "help" || s == "--help" }), " ") + " - "
+		name := "NAME:\n   lading " + strings.Join(slices.DeleteFunc(slices.Clone(args), func(s string) bool {
+			return s == "help" || s == "--help" || strings.HasSuffix(s, ".csv")
+		}), " ") + " - "
 		if err != nil || !strings.HasPrefix(out, name) || !strings.Contains(out, "\nEXAMPLES:\n") {
 			t.Errorf("%v: %v\n%s", args, err, out)
 		}
@@ -362,6 +364,9 @@ func TestUsageErrorsAreOneLineAndAHint(t *testing.T) {
 		{[]string{"import", "--templte", "generic", "../samples/catalog.csv"}, "unknown flag --templte for lading import; did you mean --template?"},
 		{[]string{"stock", "push", "--every", "15", "--template", "stock", stock}, "--every 15: write it with a unit, e.g. 15m"},
 		{[]string{"stock", "push", "--batch-size", "ten", stock}, `--batch-size "ten": want a whole number`},
+		{[]string{"import", "--json=yes", "../samples/catalog.csv"}, "--json=yes: give --json alone"},
+		{[]string{"fulfillments", "pull"}, "missing --output (-o)"},
+		{[]string{"stock"}, "missing command: the commands of lading stock are push"},
 		{[]string{"stock", "push", "--dry-run", "--state", st, "--mapping", mapping, stock}, `no column "Qtty" in`},
 		{[]string{"export", "packing-slips", "--where", "ship_date => 2026-10-01", "-o", filepath.Join(dir, "s.csv")}, `"=>" is not an operator; did you mean >=?`},
 		{[]string{"stock", "push", "--timezone", "CEST", "--template", "stock", stock}, ""},

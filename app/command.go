@@ -206,10 +206,17 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 	return nil
 }
 
+// helpOfCommand shows the help of the command of c, to whose --help
+// arguments were given: lading import --help catalog.csv (urfave takes
+// them for the name of a command to show the help of).
+func helpOfCommand(c *cli.Context, _ string) {
+	cli.HelpPrinter(c.App.Writer, c.Command.CustomHelpTemplate, c.Command)
+}
+
 // Messages of the flag package, which urfave passes on.
 var (
 	undefinedFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
-	invalidValue  = regexp.MustCompile(`^invalid value "(.*)" for flag -+([^:]+): (.*)$`)
+	invalidValue  = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]+): (.*)$`)
 	missingValue  = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
 )
 
@@ -276,7 +283,7 @@ func badValue(flag cli.Flag, name, value string) string {
 	case *cli.Float64Flag:
 		return fmt.Sprintf("%s %q: want a number, like 2.5", name, value)
 	case *cli.BoolFlag:
-		return fmt.Sprintf("%s takes no value (%s=%s): give %s alone to turn it on", name, name, value, name)
+		return fmt.Sprintf("%s=%s: give %s alone to turn it on (or %s=false)", name, value, name, name)
 	}
 	return fmt.Sprintf("%s %q: not a value it takes", name, value)
 }
