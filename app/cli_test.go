@@ -152,6 +152,7 @@ func TestGlobalFlagsAfterTheCommand(t *testing.T) {
 	}{
 		{"all before", []string{"--base-url", base, "--token", token, "--json", "--quiet", "stock", "push", "--template", "stock", "--dry-run", "--state", st, stock}},
 		{"all after", []string{"stock", "push", "--base-url", base, "--token", token, "--json", "-q", "--template", "stock", "--dry-run", "--state", st, stock}},
+		{"after the group's name", []string{"stock", "--base-url", base, "--token", token, "--json", "--quiet", "push", "--template", "stock", "--dry-run", "--state", st, stock}},
 		{"some of each", []string{"--base-url", base, "stock", "push", "--template", "stock", "--token", token, "--quiet", "--json", "--dry-run", "--state", st, stock}},
 		{"after wins", []string{"--base-url", "http://127.0.0.1:1", "--token", "wrong", "stock", "push", "--base-url", base, "--token", token, "--json", "--quiet", "--dry-run", "--state", st, "--template", "stock", stock}},
 	} {

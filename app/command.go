@@ -54,6 +54,7 @@ func (b *builder) leaf(c *cli.Command, g *globalOptions, d doc) *cli.Command {
 // which it has.
 func (b *builder) group(c *cli.Command, d doc) *cli.Command {
 	c.Action, c.HideHelpCommand = chooseCommand, true
+	c.Flags = append(c.Flags, globalFlags(b.root, false)...)
 	// The categories of commands are made when a command runs; help may
 	// show a group's before.
 	c.CustomHelpTemplate = helpTemplate(strings.Replace(cli.SubcommandHelpTemplate,

@@ -102,7 +102,7 @@ func runDemo(ctx context.Context, env *Env, o *demoOptions) error {
 		return err
 	}
 	defer st.Close()
-	d := &demo{w: env.Stdout, client: client, st: st, scope: (&globalOptions{BaseURL: base}).account(token), out: out}
+	d := &demo{w: env.Stdout, client: client, st: st, scope: accountOf(base, token), out: out}
 	csvPath, xlsxPath := paths[0], paths[1]
 	if err := d.imports(ctx, csvPath, xlsxPath); err != nil {
 		return err

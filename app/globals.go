@@ -91,19 +91,26 @@ func withGlobals(c *cli.Command, root, dst *globalOptions) {
 	}
 }
 
-// resolve sets g to the global flags as the user gave them: those given
-// after the command's name (among names, those the command has), else
-// those given before it, else the environment's, else the defaults. urfave
-// reads a flag defined at both levels from the innermost one only, which
-// would put back its default over a value given before the name.
+// resolve sets g to the global flags as the user gave them, the nearest
+// to the command winning: after its name (among names, the global flags c
+// has), after its group's (lading stock --quiet push), before them, in the
+// environment, else the defaults. urfave reads a flag defined at several
+// levels from the innermost only, which would put back its default over a
+// value given further out.
 func (g *globalOptions) resolve(c *cli.Context, root *globalOptions, names []string) error {
 	*g = *root
-	set := c.LocalFlagNames()
 	v := reflect.ValueOf(g).Elem()
-	for i := range v.NumField() {
-		name := v.Type().Field(i).Tag.Get("flag")
-		if slices.Contains(names, name) && slices.Contains(set, name) {
-			v.Field(i).Set(reflect.ValueOf(c.Value(name)))
+	for _, ctx := range slices.Backward(c.Lineage()[:len(c.Lineage())-1]) {
+		if ctx.Command == nil {
+			continue
+		}
+		set := ctx.LocalFlagNames()
+		for i := range v.NumField() {
+			name := v.Type().Field(i).Tag.Get("flag")
+			if ctx == c && !slices.Contains(names, name) || findFlag(ctx.Command.Flags, name) == nil || !slices.Contains(set, name) {
+				continue
+			}
+			v.Field(i).Set(reflect.ValueOf(ctx.Value(name)))
 		}
 	}
 	return g.check()
@@ -227,11 +234,14 @@ func (g *globalOptions) token(env *Env) (token, source string, err error) {
 	return cred.Token, "stored in " + store.Path, nil
 }
 
-// account names the account a token opens, without the token: local state
-// (ids, runs) is kept apart per base URL and token.
-func (g *globalOptions) account(token string) string {
+// account names the account token opens at --base-url (see accountOf).
+func (g *globalOptions) account(token string) string { return accountOf(g.BaseURL, token) }
+
+// accountOf names the account a token opens, without the token: local
+// state (ids, runs) is kept apart per base URL and token.
+func accountOf(baseURL, token string) string {
 	h := sha256.Sum256([]byte(token))
-	return auth.NormalizeBaseURL(g.BaseURL) + "#" + hex.EncodeToString(h[:6])
+	return auth.NormalizeBaseURL(baseURL) + "#" + hex.EncodeToString(h[:6])
 }
 
 // progress shows a job's progress on stderr, unless --quiet.

@@ -94,7 +94,7 @@ func TestValidateRedirect(t *testing.T) {
 		{"http://[::1]:8765/cb", ""},
 		{"https://127.0.0.1:8765/cb", "is not http://"},
 		{"http://127.0.0.1/cb", "no port"},
-		{"http://example.com:80/cb", "not a loopback"},
+		{"http://example.com:80/cb", "is not on a loopback address"},
 		{"not a url", "not a URL"},
 	} {
 		_, err := ValidateRedirect(tc.in)
