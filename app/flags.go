@@ -51,6 +51,16 @@ func mappingFlags(o *mappingOptions, section string, kinds ...string) []cli.Flag
 	}
 }
 
+// sheetFlag declares --sheet, bound to dst.
+func sheetFlag(dst *string) cli.Flag {
+	return &cli.StringFlag{Name: "sheet", Destination: dst, Usage: "XLSX sheet to read (default: the first visible one)"}
+}
+
+// headerRowFlag declares --header-row, bound to dst.
+func headerRowFlag(dst *int) cli.Flag {
+	return &cli.IntFlag{Name: "header-row", Value: 1, Destination: dst, Usage: "row holding the column names"}
+}
+
 // load reads the mapping named by --template or --mapping.
 func (o *mappingOptions) load() (*mapping.Mapping, []byte, error) {
 	switch {

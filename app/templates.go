@@ -161,16 +161,6 @@ func mappingInitCommand(b *builder) *cli.Command {
 	}, &o.globalOptions, doc{examples: mappingExamples})
 }
 
-// sheetFlag declares --sheet, bound to dst.
-func sheetFlag(dst *string) cli.Flag {
-	return &cli.StringFlag{Name: "sheet", Destination: dst, Usage: "XLSX sheet to read (default: the first visible one)"}
-}
-
-// headerRowFlag declares --header-row, bound to dst.
-func headerRowFlag(dst *int) cli.Flag {
-	return &cli.IntFlag{Name: "header-row", Value: 1, Destination: dst, Usage: "row holding the column names"}
-}
-
 // initLine is what mapping init --json prints.
 type initLine struct {
 	File     string `json:"file"`
