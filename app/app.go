@@ -86,6 +86,7 @@ func New(env Env) *cli.App {
 	for _, c := range a.Commands {
 		finish(c, "")
 	}
+	quietDefaults(a.Flags)
 	a.CustomAppHelpTemplate = appHelpTemplate()
 	return a
 }

@@ -67,6 +67,7 @@ func (b *builder) group(c *cli.Command, d doc) *cli.Command {
 // "" for lading's own commands, whose names urfave sets).
 func finish(c *cli.Command, parent string) {
 	c.OnUsageError = onUsageError
+	quietDefaults(c.Flags)
 	path := "lading " + c.Name
 	if parent != "" {
 		path = parent + " " + c.Name
@@ -74,6 +75,21 @@ func finish(c *cli.Command, parent string) {
 	}
 	for _, s := range c.Subcommands {
 		finish(s, path)
+	}
+}
+
+// quietDefaults leaves out of help the defaults that say nothing: false
+// for a switch, 0s for a duration that is off unless given.
+func quietDefaults(flags []cli.Flag) {
+	for _, f := range flags {
+		switch f := f.(type) {
+		case *cli.BoolFlag:
+			f.DisableDefaultText = true
+		case *cli.DurationFlag:
+			if f.Value == 0 && f.DefaultText == "" {
+				f.DefaultText = "off"
+			}
+		}
 	}
 }
 

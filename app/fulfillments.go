@@ -59,7 +59,7 @@ func pullCommand(b *builder) *cli.Command {
 		Flags: append(exportFlags(&o.exportOptions, true),
 			&cli.StringFlag{Name: "since", Destination: &o.Since, Usage: "only fulfillments created on or after this date, YYYY-MM-DD"},
 			&cli.BoolFlag{Name: "new", Destination: &o.New, Usage: "only the fulfillments no earlier pull wrote; none: no file is written"},
-			everyFlag(&o.scheduleOptions, "pull (with --new)", "5m"),
+			everyFlag(&o.scheduleOptions, "pull the new fulfillments", "5m"),
 			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Destination: &o.State, Usage: "local state file (what was pulled)"},
 		),
 		Action: func(c *cli.Context) error {
