@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"lading/api"
+	"lading/exporter"
 	"lading/source"
 )
 
@@ -27,6 +28,10 @@ func TestAdvice(t *testing.T) {
 		{"bad request", &api.APIError{StatusCode: 400}, ""},
 		{"XLSX part", fmt.Errorf("f.xlsx: part xl/styles.xml: (%w)", source.ErrPartLimit), "--max-xlsx-part-size"},
 		{"XLSX cell", fmt.Errorf("f.xlsx: row 5: (%w)", source.ErrCellLimit), "--max-xlsx-cell-size"},
+		{"a pull's layout given to an export", &exporter.MismatchError{Report: "shipstream", For: exporter.PullLines, Resource: "fulfillments"}, "lading fulfillments pull --template shipstream"},
+		{"a report for another export", &exporter.MismatchError{Report: "picking", For: "fulfillments", Resource: "tags"}, "lading export fulfillments --template picking"},
+		{"too many attributes", fmt.Errorf("%w: product 7", exporter.ErrTooManyAttributes), "--columns"},
+		{"a usage error's hint", &UsageError{Err: errors.New("bad"), Hint: "See lading import --help."}, "See lading import --help."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

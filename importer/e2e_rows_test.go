@@ -513,7 +513,7 @@ func TestImportReadsCreatedBack(t *testing.T) {
 					t.Fatalf("results line %q: a variant id without reading it back", r)
 				}
 			}
-			cached, err := e.state.IDs(context.Background(), state.SKUs(e.url), slices.Collect(maps.Values(skuOf)))
+			cached, err := e.state.IDs(context.Background(), state.KeySKUs(e.url), slices.Collect(maps.Values(skuOf)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -499,14 +499,14 @@ join:
 	}{
 		{"second file for a mapping without join", []string{"--mapping", plainMapping, products, variants}, "has no join section"},
 		{"missing second file", []string{"--mapping", joinMapping, products, filepath.Join(e.dir, "nope.csv")}, "second input file"},
-		{"joined file not beside the input", []string{"--mapping", joinMapping, products}, "give that file after the input file"},
+		{"joined file not beside the input", []string{"--mapping", joinMapping, products}, "Give that file after the input file"},
 		{"three files", []string{"--mapping", joinMapping, products, variants, variants}, "one input file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := e.srv.Counters().Requests
 			out, err := e.runLading(append([]string{"import", "--state", state}, tc.args...)...)
 			var ue *app.UsageError
-			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
+			if !errors.As(err, &ue) || !strings.Contains(err.Error()+"\n"+app.Advice(err), tc.want) {
 				t.Errorf("got %v (output %q), want a usage error saying %q", err, out, tc.want)
 			}
 			if n := requests(before, e.srv.Counters().Requests); n != 0 {

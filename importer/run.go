@@ -20,6 +20,7 @@ import (
 	"lading/catalog"
 	"lading/engine"
 	"lading/mapping"
+	"lading/plural"
 	"lading/pool"
 	"lading/progress"
 	"lading/source"
@@ -146,7 +147,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.Progress.Say("read %d rows: %d products", in.Rows, len(in.Products))
+	o.Progress.Say("read %s: %s", plural.Count(in.Rows, "row"), plural.Count(len(in.Products), "product"))
 	if err := x.startRun(ctx, in, rep); err != nil {
 		return nil, err
 	}
@@ -300,7 +301,7 @@ func (x *importer) rememberedIDs(ctx context.Context, products []*catalog.Produc
 	for i, p := range products {
 		keys[i] = p.Key
 	}
-	return x.State.IDs(ctx, state.ProductKeys(x.Scope), keys)
+	return x.State.IDs(ctx, state.KeyProducts(x.Scope), keys)
 }
 
 func wantFor(products []*catalog.Product, remembered map[string]string) Want {
@@ -684,7 +685,7 @@ func (x *importer) settleAnswer(ctx context.Context, b *batch, intent int64, res
 	if len(ids) == 0 {
 		return nil
 	}
-	return x.State.PutIDs(ctx, state.ProductKeys(x.Scope), ids)
+	return x.State.PutIDs(ctx, state.KeyProducts(x.Scope), ids)
 }
 
 // refuse marks a record the service refused as failed, naming the row and
@@ -776,5 +777,5 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 	if len(skuIDs) == 0 {
 		return nil
 	}
-	return x.State.PutIDs(ctx, state.SKUs(x.Scope), skuIDs)
+	return x.State.PutIDs(ctx, state.KeySKUs(x.Scope), skuIDs)
 }

@@ -12,6 +12,7 @@ import (
 	"lading/api/wire"
 	"lading/engine"
 	"lading/mapping"
+	"lading/plural"
 	"lading/progress"
 	"lading/source"
 	"lading/state"
@@ -130,7 +131,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.o.Progress.Say("read %d rows of %s", len(in.Lines), in.File)
+	p.o.Progress.Say("read %s of %s", plural.Count(len(in.Lines), "row"), in.File)
 	pl, err := p.resolve(ctx, in.Lines)
 	if err != nil {
 		return nil, err

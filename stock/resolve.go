@@ -21,14 +21,14 @@ var ErrWarehouse = errors.New("warehouse not known")
 
 // warehouseScope is where a push remembers an account's warehouses (id →
 // label), and under tokenKey the token's own.
-func warehouseScope(account string) string { return account + "|warehouse" }
+func warehouseScope(account string) string { return state.KeyWarehouses(account) }
 
 const tokenKey = "\x00token"
 
 // levelScope is where the levels pushed and confirmed in a warehouse of an
 // account are remembered, by variant id.
 func levelScope(account string, warehouse api.ID) string {
-	return account + "|stock|" + string(warehouse)
+	return state.KeyLevels(account, string(warehouse))
 }
 
 // placed is the outcome of resolving: the facts learned, and the rows to
@@ -95,7 +95,7 @@ func (p *Pusher) readAll(ctx context.Context, r *reader, before map[string]api.I
 			delete(before, sku)
 		}
 	}
-	return p.o.State.DeleteIDs(ctx, state.SKUs(p.o.Scope), gone)
+	return p.o.State.DeleteIDs(ctx, state.KeySKUs(p.o.Scope), gone)
 }
 
 // remembered loads what the state knows: the ids of the file's SKUs, the
@@ -162,7 +162,7 @@ const manySKUs = 5000
 
 // rememberedIDs are the remembered variant ids of skus (sorted, distinct).
 func (p *Pusher) rememberedIDs(ctx context.Context, skus []string) (map[string]string, error) {
-	scope := state.SKUs(p.o.Scope)
+	scope := state.KeySKUs(p.o.Scope)
 	if len(skus) < manySKUs {
 		return p.o.State.IDs(ctx, scope, skus)
 	}
@@ -282,7 +282,7 @@ func (p *Pusher) remember(ctx context.Context, f *facts, before map[string]api.I
 			changed[k] = string(v)
 		}
 	}
-	if err := p.o.State.PutIDs(ctx, state.SKUs(p.o.Scope), changed); err != nil {
+	if err := p.o.State.PutIDs(ctx, state.KeySKUs(p.o.Scope), changed); err != nil {
 		return err
 	}
 	whs := map[string]string{}

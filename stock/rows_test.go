@@ -159,7 +159,7 @@ func TestPushLooksUpDeletedVariantsAgain(t *testing.T) {
 	if levels[sku(1)] != 5 || levels[sku(2)] != 5 || ids2[sku(1)] == ids[sku(1)] {
 		t.Errorf("live levels %v", levels)
 	}
-	got, err := e.State.IDs(ctx, state.SKUs(scope), []string{sku(0), sku(1)})
+	got, err := e.State.IDs(ctx, state.KeySKUs(scope), []string{sku(0), sku(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestVerifyForgetsSKUsTheAccountNoLongerShows(t *testing.T) {
 	if levels, _ := e.live(); levels[renamed] != 2 || levels[sku(0)] != 9 {
 		t.Errorf("live levels %v: the renamed variant must keep 2", levels)
 	}
-	if got, _ := e.State.IDs(ctx, state.SKUs(scope), []string{sku(2)}); len(got) != 0 {
+	if got, _ := e.State.IDs(ctx, state.KeySKUs(scope), []string{sku(2)}); len(got) != 0 {
 		t.Errorf("the cache still maps %s: %v", sku(2), got)
 	}
 }

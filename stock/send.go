@@ -118,7 +118,7 @@ func (s *sender) lookAgain(ctx context.Context, rows []int) ([]int, error) {
 		skus[j], stale[j] = s.lines[i].SKU, string(s.lines[i].VariantID)
 		delete(s.r.f.ids, s.lines[i].SKU)
 	}
-	if err := s.p.o.State.DeleteIDs(ctx, state.SKUs(s.p.o.Scope), skus); err != nil {
+	if err := s.p.o.State.DeleteIDs(ctx, state.KeySKUs(s.p.o.Scope), skus); err != nil {
 		return nil, err
 	}
 	if err := s.p.o.State.ForgetStock(ctx, s.scope, stale); err != nil {
@@ -143,5 +143,5 @@ func (s *sender) lookAgain(ctx context.Context, rows []int) ([]int, error) {
 		fresh[l.SKU] = string(id)
 		found = append(found, i)
 	}
-	return found, s.p.o.State.PutIDs(ctx, state.SKUs(s.p.o.Scope), fresh)
+	return found, s.p.o.State.PutIDs(ctx, state.KeySKUs(s.p.o.Scope), fresh)
 }

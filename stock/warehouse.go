@@ -21,7 +21,7 @@ func (p *Pusher) holdAll(whs []api.ID) error {
 		return nil
 	}
 	for _, wh := range whs {
-		if err := p.locks.Hold("stock push\x00"+p.o.Scope+"\x00"+string(wh), fmt.Sprintf("a stock push to warehouse %s of this account", wh)); err != nil {
+		if err := p.locks.Hold(state.KeyJob("stock push", p.o.Scope, string(wh)), fmt.Sprintf("a stock push to warehouse %s of this account", wh)); err != nil {
 			return err
 		}
 	}
@@ -37,7 +37,7 @@ func (pl *placed) warehouses() []api.ID {
 // one at a time, under the warehouse's lock, and the next push resumes
 // one that was killed, to check the batches it left without an answer.
 func runFingerprint(scope string, wh api.ID) string {
-	sum := sha256.Sum256([]byte("stock push\x00" + scope + "\x00" + string(wh)))
+	sum := sha256.Sum256([]byte(state.KeyJob("stock push", scope, string(wh))))
 	return hex.EncodeToString(sum[:])
 }
 
