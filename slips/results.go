@@ -7,8 +7,17 @@ import (
 	"lading/results"
 )
 
-// resultColumns are the results file's columns after file and row.
-var resultColumns = []string{"key", "package", "slip_id", "package_id", "action", "message"}
+// result is a row's line in the results file.
+type result struct {
+	File      string `csv:"file"`
+	Row       int    `csv:"row"`
+	Key       string `csv:"key"`
+	Package   string `csv:"package"`
+	SlipID    string `csv:"slip_id"`
+	PackageID string `csv:"package_id"`
+	Action    Action `csv:"action"`
+	Message   string `csv:"message"`
+}
 
 // rank orders the actions a row may take from its slip and its shipment:
 // the row shows the highest.
@@ -122,11 +131,13 @@ func writeResults(path string, in *Input) (Counts, error) {
 	for i := range in.Lines {
 		counts[in.Lines[i].Action]++
 	}
-	err := results.WriteLines(path, in.File, resultColumns, in.Lines, func(l *Line) (int, []string) {
-		return l.Row, []string{l.Values.Key, strings.TrimSpace(l.Values.Package), l.SlipID, l.PackageID, string(l.Action), l.Msg}
+	return counts, results.Write(path, func(yield func(result) bool) {
+		for i := range in.Lines {
+			l := &in.Lines[i]
+			if !yield(result{File: in.File, Row: l.Row, Key: l.Values.Key, Package: strings.TrimSpace(l.Values.Package),
+				SlipID: l.SlipID, PackageID: l.PackageID, Action: l.Action, Message: l.Msg}) {
+				return
+			}
+		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	return counts, nil
 }
