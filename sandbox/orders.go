@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,6 +59,12 @@ func (t *txn) insertOrder(a access, spec OrderSpec) (int64, error) {
 	currency := strings.ToUpper(strings.TrimSpace(spec.Currency))
 	if currency == "" {
 		currency = "USD"
+	}
+	if err := knownFields("shipping_address", spec.ShippingAddress, wire.AddressFields); err != nil {
+		return 0, err
+	}
+	if err := knownFields("contact", spec.Contact, wire.ContactWriteFields); err != nil {
+		return 0, err
 	}
 	addr, err := t.insertAddress(a.account, spec.ShippingAddress)
 	if err != nil {
@@ -119,6 +127,17 @@ func (t *txn) insertOrderLine(account, order int64, i int, l OrderLine) error {
 	_, err = t.exec(`INSERT INTO order_lines(id, order_id, variant_id, sku, quantity, price, description) VALUES(?,?,?,?,?,?,?)`,
 		t.newID(), order, vid, l.SKU, l.Quantity, price, desc)
 	return err
+}
+
+// knownFields refuses a key of fields that records of its kind do not
+// have (an address's recipient is "contact", not "name").
+func knownFields(what string, fields map[string]string, known []string) error {
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		if !slices.Contains(known, k) {
+			return fmt.Errorf("%s has no field %q: its fields are %s", what, k, strings.Join(known, ", "))
+		}
+	}
+	return nil
 }
 
 func populated(addr map[string]string) bool {

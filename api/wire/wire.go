@@ -355,5 +355,14 @@ var (
 	SlipLineItemFields = []string{"id", "sku", "variant_id", "quantity", "price", "description"}
 	PackageFields      = []string{"id", "ship_date", "notes", "tracking_link", "tracking_number", "cost", "delivered"}
 	ContactFields      = []string{"id", "name", "local_id", "notes", "archived"}
+	// AddressFields are the fields of an Addresses record [A.3] (as in
+	// sale_orders_sale_order_533943058.json), and a phone and email
+	// [lading] when the recipient's differ from the customer's. The name
+	// of whom a parcel goes to is `contact`.
+	AddressFields = []string{"company", "contact", "nickname", "street1", "street2", "city", "state", "zip",
+		"country", "country_iso", "notes", "phone", "email"}
+	// ContactWriteFields are the fields a contact is entered with: its
+	// name, and the email and phone the service keeps on People records.
+	ContactWriteFields = []string{"name", "email", "phone", "notes"}
 	SalesOrderFields   = []string{"id", "local_id", "po_num", "order_date", "currency_iso", "subtotal", "tax_total", "discount", "total", "complete"}
 )
