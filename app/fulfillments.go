@@ -31,8 +31,8 @@ func fulfillmentsCommand() *cli.Command {
 				Description: "Columns: fulfillment_id, order_id, order_number, line_item_id, sku, variant_id, quantity,\n" +
 					"quantity_shipped, quantity_left, status, created_at, bundle, the ship-to address, phone and email;\n" +
 					"--template shipstream writes ShipStream's order import layout instead (see lading templates list).\n\n" +
-					"--new writes only the fulfillments no earlier pull wrote, and remembers them in the state once the\n" +
-					"file is in place. A --new pull that finds none writes no file: an order file the warehouse system\n" +
+					"--new writes only the fulfillments no earlier --new pull wrote, and remembers them in the state once\n" +
+					"the file is in place; a pull without --new is a look and remembers nothing. A --new pull that finds none writes no file: an order file the warehouse system\n" +
 					"has not read yet is left as it is. With --every 5m (and --new) lading keeps running and pulls again\n" +
 					"on that interval. {time} in the file's name is the pull's time (UTC): -o orders-{time}.csv gives each\n" +
 					"pull its own file, orders-20261122T180953Z.csv, so that a file not yet read is never replaced.\n\n" +
@@ -66,7 +66,7 @@ func pullFlags() []cli.Flag {
 	}
 	return append(flags,
 		&cli.StringFlag{Name: "since", Usage: "only fulfillments created on or after this date, YYYY-MM-DD"},
-		&cli.BoolFlag{Name: "new", Usage: "only the fulfillments no earlier pull wrote; none: no file is written"},
+		&cli.BoolFlag{Name: "new", Usage: "only the fulfillments no earlier --new pull wrote; none: no file is written"},
 		&cli.DurationFlag{Name: "every", Usage: "with --new: keep running and pull again at this interval, e.g. 5m"},
 		&cli.StringFlag{Name: "state", Value: state.DefaultPath, Usage: "local state file (what was pulled)"},
 	)
@@ -249,16 +249,20 @@ func moveInto(dir string, files []string) ([]string, error) {
 	return moved, nil
 }
 
-// remember records the fulfillments a pull wrote, now that its file is in
-// place (even if the command is being stopped: they are in the file), and
-// prints the pull's summary.
+// remember records the fulfillments a --new pull wrote, now that its file
+// is in place (even if the command is being stopped: they are in the
+// file), and prints the pull's summary. A pull without --new is a look: it
+// remembers nothing, so that the next --new pull still hands its
+// fulfillments to the warehouse.
 func (p *puller) remember(sum *exporter.Summary) error {
-	pulled := make(map[string]string, len(sum.IDs))
-	for _, id := range sum.IDs {
-		pulled[id] = "1"
-	}
-	if err := p.st.PutIDs(context.WithoutCancel(p.c.Context), p.scope, pulled); err != nil {
-		return fmt.Errorf("the order file is written, but what was pulled could not be remembered (a --new pull would write these fulfillments again): %w", err)
+	if p.isNew {
+		pulled := make(map[string]string, len(sum.IDs))
+		for _, id := range sum.IDs {
+			pulled[id] = "1"
+		}
+		if err := p.st.PutIDs(context.WithoutCancel(p.c.Context), p.scope, pulled); err != nil {
+			return fmt.Errorf("the order file is written, but what was pulled could not be remembered (a --new pull would write these fulfillments again): %w", err)
+		}
 	}
 	if p.c.Bool("json") {
 		return json.NewEncoder(envOf(p.c).Stdout).Encode(sum)
