@@ -111,10 +111,13 @@ func runExport(c *cli.Context, resource string) error {
 // do not fit are usage errors.
 func exportError(err error) error {
 	var qe *exporter.QueryError
-	if errors.As(err, &qe) || errors.Is(err, exporter.ErrColumns) || errors.Is(err, exporter.ErrReport) {
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &qe) || errors.Is(err, exporter.ErrColumns) || errors.Is(err, exporter.ErrReport):
 		return &UsageError{Err: err}
 	}
-	return err
+	return &ReadOnlyError{Err: err}
 }
 
 // printSummary prints an export's summary, as JSON with --json.

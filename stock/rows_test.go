@@ -198,3 +198,31 @@ func TestVerifyForgetsSKUsTheAccountNoLongerShows(t *testing.T) {
 		t.Errorf("the cache still maps %s: %v", sku(2), got)
 	}
 }
+
+// A count a European warehouse writes "1.000" (a thousand) is one unit to
+// a file read with decimal "."; such a count, and one with an exponent,
+// is refused on its row and never sent: the account keeps its level.
+func TestPushRefusesAmbiguousCounts(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	e.seed(4, func(int) int64 { return 5 })
+	f := e.file("stock.csv",
+		[]string{sku(0), "1.000"},
+		[]string{sku(1), "1e9"},
+		[]string{sku(2), "1e300"},
+		[]string{sku(3), "8"},
+	)
+	rep, err := e.push(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, msg := range []string{`is ambiguous: 1.000 is 1000 units if "." groups thousands, or 1 if "." is the decimal separator; say which under source in the mapping (thousands: ".", or decimal: ".")`,
+		"must be written out", "too large"} {
+		if l := rep.Lines[i]; l.Action != stock.Invalid || !strings.Contains(l.Msg, msg) {
+			t.Errorf("row %d: %s %q; want invalid saying %q", l.Row, l.Action, l.Msg, msg)
+		}
+	}
+	levels, _ := e.live()
+	if levels[sku(0)] != 5 || levels[sku(1)] != 5 || levels[sku(2)] != 5 || levels[sku(3)] != 8 || rep.Levels != 1 {
+		t.Errorf("levels %v, %d sent; want only %s set to 8", levels, rep.Levels, sku(3))
+	}
+}
