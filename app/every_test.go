@@ -3,11 +3,15 @@ package app
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -119,5 +123,92 @@ func TestNextRun(t *testing.T) {
 		if got := nextRun(t0, t0.Add(tt.now), 15*time.Minute); !got.Equal(t0.Add(tt.want)) {
 			t.Errorf("now t0+%s: next at t0+%s, want t0+%s", tt.now, got.Sub(t0), tt.want)
 		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer a command writes while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// A file rewritten more often than --settle is never pushed: after a push
+// has waited longer than one --every interval for it, every interval says
+// so (in --json too, one object a line), naming the write-then-rename rule.
+func TestEveryWarnsOfAFileThatNeverSettles(t *testing.T) {
+	t.Parallel()
+	const token = "app-test-token-settle"
+	base := newSandbox(t, token)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "stock.csv")
+	ctx, stop := context.WithTimeout(context.Background(), 20*time.Second)
+	defer stop()
+	// The warehouse system rewrites the file in place, again and again.
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; ctx.Err() == nil; i++ {
+			os.WriteFile(in, fmt.Appendf(nil, "sku,quantity\nA,%d\n", i), 0o644)
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	defer wg.Wait()
+	for {
+		if _, err := os.Stat(in); err == nil {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	var out, errOut syncBuffer
+	a := New(Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }})
+	done := make(chan error, 1)
+	go func() {
+		done <- a.RunContext(ctx, []string{"lading", "--base-url", base, "--token", token, "stock", "push", "--template", "stock",
+			"--every", "1s", "--settle", "150ms", "--json", "--state", filepath.Join(dir, "state.db"), in})
+	}()
+	warnings := func() []string {
+		var ws []string
+		for _, line := range strings.Split(out.String(), "\n") {
+			var w struct{ Warning string }
+			if json.Unmarshal([]byte(line), &w) == nil && w.Warning != "" {
+				ws = append(ws, w.Warning)
+			}
+		}
+		return ws
+	}
+	for len(warnings()) < 2 && ctx.Err() == nil {
+		time.Sleep(10 * time.Millisecond)
+	}
+	stop()
+	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+		var ie *InterruptedError
+		if !errors.As(err, &ie) {
+			t.Errorf("push: %v", err)
+		}
+	}
+	ws := warnings()
+	if len(ws) < 2 {
+		t.Fatalf("%d warnings in --json output, want one per interval after the first:\n%s\nstderr:\n%s", len(ws), out.String(), errOut.String())
+	}
+	for _, w := range ws {
+		if !strings.Contains(w, in) || !strings.Contains(w, "rename") || !strings.Contains(w, "not pushed") {
+			t.Errorf("warning %q: want it to name the file, say it was not pushed, and give the write-then-rename rule", w)
+		}
+	}
+	if !strings.Contains(errOut.String(), "rename") {
+		t.Errorf("stderr does not warn:\n%s", errOut.String())
 	}
 }

@@ -1,8 +1,14 @@
 package app
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"log/slog"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -114,5 +120,61 @@ func xlsxLimitFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "max-xlsx-part-size", Value: "4GiB", Usage: "the most one part of an XLSX workbook (a sheet, its shared strings) may unzip to, e.g. 8GiB"},
 		&cli.StringFlag{Name: "max-xlsx-cell-size", Value: "1MiB", Usage: "the most one XLSX cell may hold, e.g. 4MiB"},
+	}
+}
+
+// settledInput waits for a push's input to settle (--settle) before it is
+// read. With --every, once a push has waited longer than one interval the
+// file was not pushed that turn: every interval from then on warns, on
+// stderr and (with --json) as an object of its own on stdout, until the
+// file settles. what names the push ("stock push").
+func settledInput(c *cli.Context, input, what string) error {
+	w := settleWait{every: c.Duration("every"), settle: c.Duration("settle"), log: logger(c)}
+	if c.Bool("json") {
+		w.json = envOf(c).Stdout
+	}
+	err := w.wait(c.Context, input)
+	switch {
+	case err != nil && c.Context.Err() != nil:
+		return &InterruptedError{Msg: what + " interrupted before reading " + input + ": nothing was sent"}
+	case err != nil:
+		return fmt.Errorf("reading %s: %w", input, err)
+	}
+	return nil
+}
+
+// settleWait is settledInput apart from the command line.
+type settleWait struct {
+	every, settle time.Duration
+	log           *slog.Logger
+	json          io.Writer // where --json warnings go; nil without --json
+}
+
+// wait returns once input has settled, warning at every interval after the
+// first that it has not.
+func (w settleWait) wait(ctx context.Context, input string) error {
+	start := time.Now()
+	next := start.Add(w.every)
+	return source.WaitSettled(ctx, input, w.settle, func(d time.Duration, why string) {
+		w.log.Info("waiting for the file to settle before reading it", "file", input, "wait", d.Round(time.Millisecond), "why", why)
+		if now := time.Now(); w.every > 0 && !now.Before(next) {
+			w.warn(input, now.Sub(start))
+			next = nextRun(next, now, w.every)
+		}
+	})
+}
+
+// warn says that input has kept changing for waited, and what to do.
+func (w settleWait) warn(input string, waited time.Duration) {
+	msg := fmt.Sprintf("%s keeps changing: it has not stayed unchanged for --settle %s in the %s this push has waited, so it was not pushed; "+
+		"have the warehouse system write it under another name and rename it to %s when it is complete (write-then-rename), so that it is never read half-written",
+		input, w.settle, waited.Round(time.Second), filepath.Base(input))
+	w.log.Warn(msg)
+	if w.json != nil {
+		json.NewEncoder(w.json).Encode(struct {
+			Warning string        `json:"warning"`
+			File    string        `json:"file"`
+			Waited  time.Duration `json:"waited_ns"`
+		}{msg, input, waited})
 	}
 }

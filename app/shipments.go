@@ -11,7 +11,6 @@ import (
 
 	"lading/mapping"
 	"lading/shipments"
-	"lading/source"
 	"lading/state"
 )
 
@@ -34,7 +33,9 @@ func shipmentsPushCommand() *cli.Command {
 			"reported as already shipped; a quantity over what is left to ship refuses its row, and nothing of its\n" +
 			"shipment is sent. A fulfillment whose every line is shipped completes and leaves the open list.\n\n" +
 			"With --every 5m it keeps running and pushes FILE again on that interval (rows already posted are\n" +
-			"not sent again, so the warehouse system may keep appending to FILE).\n\n" +
+			"not sent again, so the warehouse system may keep appending to FILE). A file changed in the last\n" +
+			"--settle (5s) is waited for: have the warehouse system write FILE under another name and rename it\n" +
+			"into place when complete; a push that waited longer than one interval warns at every interval.\n\n" +
 			"Exit codes: 0 every row posted or already shipped, 3 some rows failed (see the results file),\n" +
 			"1 fatal error, 2 usage or mapping error, 4 another shipments push of this account is running,\n" +
 			"130 interrupted (the writes in flight were finished and recorded).",
@@ -88,15 +89,8 @@ func runShipmentsPush(c *cli.Context) error {
 // shipOnce waits for the file to settle, pushes it and prints the report;
 // the error says how the push ended.
 func shipOnce(c *cli.Context, p *shipments.Pusher, input string) error {
-	log := logger(c)
-	err := source.WaitSettled(c.Context, input, c.Duration("settle"), func(d time.Duration, why string) {
-		log.Info("waiting for the file to settle before reading it", "file", input, "wait", d.Round(time.Millisecond), "why", why)
-	})
-	if err != nil {
-		if c.Context.Err() != nil {
-			return &InterruptedError{Msg: "shipments push interrupted before reading " + input + ": nothing was sent"}
-		}
-		return fmt.Errorf("reading %s: %w", input, err)
+	if err := settledInput(c, input, "shipments push"); err != nil {
+		return err
 	}
 	rep, err := p.Push(c.Context)
 	if rep != nil {

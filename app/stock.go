@@ -12,7 +12,6 @@ import (
 
 	"lading/api/wire"
 	"lading/mapping"
-	"lading/source"
 	"lading/state"
 	"lading/stock"
 )
@@ -36,7 +35,7 @@ func stockPushCommand() *cli.Command {
 			"but stock: unknown SKUs and bad quantities are reported on their rows in the results file.\n\n" +
 			"With --every 15m it keeps running and pushes FILE again on that interval. A file changed in the last\n" +
 			"--settle (5s) is waited for: have the warehouse system write FILE under another name and rename it\n" +
-			"into place when complete.\n\n" +
+			"into place when complete; a push that waited longer than one interval warns at every interval.\n\n" +
 			"Exit codes: 0 every row sent or unchanged, 3 some rows failed (see the results file), 1 fatal error,\n" +
 			"2 usage or mapping error, 4 another push of this account and warehouse is running,\n" +
 			"130 interrupted (the writes in flight were finished and recorded).",
@@ -141,15 +140,8 @@ func checkPushPaths(c *cli.Context, input, results string) error {
 // pushOnce waits for the file to settle, pushes it and prints the report;
 // the error says how the push ended (see stockOutcome).
 func pushOnce(c *cli.Context, p *stock.Pusher, input string) error {
-	log := logger(c)
-	err := source.WaitSettled(c.Context, input, c.Duration("settle"), func(d time.Duration, why string) {
-		log.Info("waiting for the file to settle before reading it", "file", input, "wait", d.Round(time.Millisecond), "why", why)
-	})
-	if err != nil {
-		if c.Context.Err() != nil {
-			return &InterruptedError{Msg: "stock push interrupted before reading " + input + ": nothing was sent"}
-		}
-		return fmt.Errorf("reading %s: %w", input, err)
+	if err := settledInput(c, input, "stock push"); err != nil {
+		return err
 	}
 	rep, err := p.Push(c.Context)
 	if rep != nil {
