@@ -199,6 +199,11 @@ func (p *Pusher) pushRows(ctx context.Context, lines []Line, rep *Report) error 
 	for _, w := range pl.waves {
 		rep.Shipments += len(w)
 	}
+	if !p.o.DryRun {
+		if err := p.o.State.PutIDs(ctx, shippedScope(p.o.Scope), pl.learned); err != nil {
+			return err
+		}
+	}
 	if p.o.DryRun {
 		p.dryRun(lines)
 		rep.Statuses, err = p.setStatuses(ctx, pl, fx, lines)
