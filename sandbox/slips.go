@@ -288,8 +288,13 @@ func applyPackingSlip(t *txn, c *call, i int, rec record) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := t.writeLinks(id, links, slipLinks, nil); err != nil {
+	if err := t.writeLinks(id, links, slipLinks, t.checkSlipOrder(account)); err != nil {
 		return 0, err
+	}
+	if len(links[wire.LineItems]) > 0 || len(links[wire.SalesOrders]) > 0 {
+		if err := t.checkPacking(id); err != nil {
+			return 0, err
+		}
 	}
 	_, err = t.exec(`UPDATE packing_slips SET updated_at = ? WHERE id = ?`, t.now, id)
 	return id, err
