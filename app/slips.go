@@ -31,9 +31,11 @@ func slipsPushCommand() *cli.Command {
 		Description: "Reads FILE through a slips mapping (--template slips: slip_key, order_id, packing_slip_date, notes,\n" +
 			"line_item_id and quantity, package, ship_date, tracking_number, tracking_link, cost, carrier, delivered).\n" +
 			"Rows with one slip_key are one packing slip, with the lines they name and their shipments (one per\n" +
-			"package). A slip_key pushed before is found in the state and its slip changed, only in the fields that\n" +
-			"differ from what was last sent; the same file pushed again sends nothing. Keep the state between pushes.\n" +
-			"A slip with an invalid row is not sent; the others go ahead.\n\n" +
+			"package). A slip_key pushed before is found in the state (or, without it, among its order's slips in\n" +
+			"the account, by its key) and its slip changed, only in the fields that differ; the same file pushed\n" +
+			"again sends nothing. A slip is checked against its order first: an order the account does not have, a\n" +
+			"line of another order, more units than the order has left to pack, or a tracking number the order\n" +
+			"already holds refuses it. A slip with an invalid row is not sent; the others go ahead.\n\n" +
 			"Exit codes: 0 every row done, 3 some rows failed (see the results file), 1 fatal error,\n" +
 			"2 usage or mapping error, 4 another slips push of this account is running,\n" +
 			"130 interrupted (the writes in flight were finished and recorded).",

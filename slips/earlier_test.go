@@ -53,7 +53,7 @@ func TestNextPushFindsWhatAKilledPushCreated(t *testing.T) {
 	if _, err := st.RecordIntent(ctx, run.ID, "slips.write", []string{"K1", "K2"}, body); err != nil {
 		t.Fatal(err)
 	}
-	res, err = c.PackingSlips.Write(ctx, []api.PackingSlipWrite{slipRecord("", recs[0].Fields)})
+	res, err = c.PackingSlips.Write(ctx, []api.PackingSlipWrite{slipRecord("", recs[0].Key, recs[0].Fields)})
 	if err != nil || len(res.Failed) > 0 {
 		t.Fatal(err, res)
 	}
