@@ -3,6 +3,7 @@ package stock_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -224,5 +225,35 @@ func TestPushRefusesAmbiguousCounts(t *testing.T) {
 	levels, _ := e.live()
 	if levels[sku(0)] != 5 || levels[sku(1)] != 5 || levels[sku(2)] != 5 || levels[sku(3)] != 8 || rep.Levels != 1 {
 		t.Errorf("levels %v, %d sent; want only %s set to 8", levels, rep.Levels, sku(3))
+	}
+}
+
+// The account is the truth for stock too: a level is set, never added, so
+// the same file pushed with another state (a new host, a lost disk) sends
+// the levels again and leaves the account exactly as the file says,
+// never doubled.
+func TestPushWithAnotherStateSetsTheSameLevels(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	e.seed(5, func(int) int64 { return 1 })
+	f := e.levelsFile("stock.csv", 5, func(i int) int64 { return int64(10 + i) })
+	if rep, err := e.push(f); err != nil || rep.Failed() > 0 {
+		t.Fatalf("first push: %v", err)
+	}
+	other, err := state.Open(filepath.Join(e.Dir, "other.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	for run := range 2 {
+		rep, err := e.push(f, func(o *stock.Options) { o.State = other })
+		if err != nil || rep.Failed() > 0 {
+			t.Fatalf("push %d with another state: %v", run+2, err)
+		}
+		levels, ids := e.live()
+		for i := range 5 {
+			if levels[sku(i)] != float64(10+i) || len(ids) != 5 {
+				t.Errorf("push %d with another state: %s at %v (%d variants), want %d", run+2, sku(i), levels[sku(i)], len(ids), 10+i)
+			}
+		}
 	}
 }
