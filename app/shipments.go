@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lading/api/wire"
 	"lading/mapping"
 	"lading/shipments"
 	"lading/state"
@@ -47,6 +48,7 @@ func shipmentsPushCommand() *cli.Command {
 			&cli.DurationFlag{Name: "every", Usage: "keep running and push again at this interval, e.g. 5m"},
 			&cli.DurationFlag{Name: "settle", Value: 5 * time.Second, Usage: "wait until FILE has not changed for this long before reading it"},
 			&cli.StringFlag{Name: "results", Usage: "results file, .csv or .xlsx (default: FILE.results.csv)"},
+			&cli.IntFlag{Name: "batch-size", Value: wire.MaxWriteRecords, Usage: "shipments per write request (at most 100)"},
 			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Usage: "local state file (shipments posted, batches)"},
 			&cli.BoolFlag{Name: "json", Usage: "print each push's summary as JSON on stdout (one object per line)"},
 		}, xlsxLimitFlags()...),
@@ -55,6 +57,9 @@ func shipmentsPushCommand() *cli.Command {
 }
 
 func runShipmentsPush(c *cli.Context) error {
+	if bs := c.Int("batch-size"); bs < 1 || bs > wire.MaxWriteRecords {
+		return Usagef("--batch-size %d: want 1 to %d shipments per request", bs, wire.MaxWriteRecords)
+	}
 	if err := notNegative(c, "settle"); err != nil {
 		return err
 	}
@@ -73,7 +78,7 @@ func runShipmentsPush(c *cli.Context) error {
 	p, err := shipments.NewPusher(shipments.Options{
 		Client: ps.client, State: ps.st, Scope: ps.scope,
 		Mapping: ps.m, Input: ps.input, Limits: ps.limits, Location: loc, DryRun: c.Bool("dry-run"),
-		Concurrency: c.Int("concurrency"), ResultsFile: c.String("results"), Progress: ps.prog, Logger: logger(c),
+		BatchSize: c.Int("batch-size"), Concurrency: c.Int("concurrency"), ResultsFile: c.String("results"), Progress: ps.prog, Logger: logger(c),
 	})
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/api/wire"
 	"lading/mapping"
 	"lading/progress"
 	"lading/source"
@@ -32,6 +33,7 @@ type Options struct {
 	Location *time.Location
 	// DryRun reads, checks and plans but posts nothing.
 	DryRun      bool
+	BatchSize   int // shipments per write, 1 to wire.MaxWriteRecords; 0 means the most
 	Concurrency int // writes in flight; 0 means 4
 	// ResultsFile receives one line per input row (.csv or .xlsx); ""
 	// means DefaultResultsPath(Input), or none in a dry run.
@@ -94,8 +96,13 @@ type Pusher struct {
 
 // NewPusher checks o and fills in what was left zero.
 func NewPusher(o Options) (*Pusher, error) {
-	if o.Client == nil || o.State == nil || o.Mapping == nil {
+	switch {
+	case o.Client == nil || o.State == nil || o.Mapping == nil:
 		return nil, errors.New("shipments: a push needs a client, a state and a mapping")
+	case o.BatchSize == 0:
+		o.BatchSize = wire.MaxWriteRecords
+	case o.BatchSize < 1 || o.BatchSize > wire.MaxWriteRecords:
+		return nil, fmt.Errorf("batch size %d: want 1 to %d shipments per request", o.BatchSize, wire.MaxWriteRecords)
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = 4

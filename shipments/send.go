@@ -91,7 +91,7 @@ func (s *sender) sendWave(ctx context.Context, todo []*shipment) error {
 			}
 			return nil
 		}
-		batches := slices.Collect(slices.Chunk(todo, wire.MaxWriteRecords))
+		batches := slices.Collect(slices.Chunk(todo, s.p.o.BatchSize))
 		s.p.o.Progress.Writing(fmt.Sprintf("posting %d shipments", len(todo)), len(todo), len(batches), "shipments")
 		if err := pool.Run(ctx, batches, s.p.o.Concurrency, s.sendBatch, nil); err != nil {
 			return err
