@@ -30,9 +30,12 @@ func shipmentsPushCommand() *cli.Command {
 		ArgsUsage: "FILE",
 		Description: "Reads FILE through a shipments mapping (--template shipments: fulfillment_id or order_number,\n" +
 			"line_item_id or sku, quantity, tracking_number, carrier, tracking_link, cost, shipped_at, status).\n" +
-			"Rows of one fulfillment and tracking number are one shipment. Rows posted by an earlier push are\n" +
-			"reported as already shipped; a quantity over what is left to ship refuses its row, and nothing of its\n" +
-			"shipment is sent. A fulfillment whose every line is shipped completes and leaves the open list.\n\n" +
+			"Rows of one fulfillment and tracking number are one shipment. Rows whose tracking number already\n" +
+			"shipped their line (as the state remembers, or as the fulfillment's shipments in the account show:\n" +
+			"another --state posts nothing twice) are reported as already shipped, with another quantity as\n" +
+			"failed; a quantity over what is left to ship, or a tracking number the order holds as a slip's\n" +
+			"shipment, refuses its row, and nothing of its shipment is sent. A fulfillment whose every line is\n" +
+			"shipped completes and leaves the open list.\n\n" +
 			"With --every 5m it keeps running and pushes FILE again on that interval (rows already posted are\n" +
 			"not sent again, so the warehouse system may keep appending to FILE). A file changed in the last\n" +
 			"--settle (5s) is waited for: have the warehouse system write FILE under another name and rename it\n" +
