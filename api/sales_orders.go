@@ -1,7 +1,12 @@
 package api
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"iter"
+	"net/http"
+	"slices"
 
 	"lading/api/wire"
 )
@@ -18,6 +23,25 @@ type SalesOrdersService struct{ c *Client }
 // out; none found is an *APIError of status 404.
 func (s *SalesOrdersService) Get(ctx context.Context, ids ...ID) (*SalesOrderPage, error) {
 	return getPage[SalesOrderPage](ctx, s.c, wire.SalesOrders, ids)
+}
+
+// ByID reads the records of ids with get (a service's Get), each id once,
+// wire.MaxPageSize a read, in id order; a read none of whose ids the
+// account holds (a 404) gives no page.
+func ByID[P any](ctx context.Context, ids []ID, get func(context.Context, ...ID) (*P, error)) iter.Seq2[*P, error] {
+	return func(yield func(*P, error) bool) {
+		ids = slices.Compact(slices.SortedFunc(slices.Values(ids), func(a, b ID) int { return cmp.Compare(a, b) }))
+		for chunk := range slices.Chunk(ids, wire.MaxPageSize) {
+			page, err := get(ctx, chunk...)
+			var ae *APIError
+			if errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound {
+				continue
+			}
+			if !yield(page, err) || err != nil {
+				return
+			}
+		}
+	}
 }
 
 // OrderLines returns the sideloaded lines of order o as sold, in link
@@ -41,22 +65,21 @@ func (s *Sideloads) FulfillmentsOf(links Links) []*Fulfillment {
 // SlipsOf returns the sideloaded packing slips a record links (a sales
 // order's), in link order, deleted ones left out. [B.8, assumed]
 func (s *Sideloads) SlipsOf(links Links) []*PackingSlip {
-	var out []*PackingSlip
-	for _, p := range linked(links, wire.PackingSlips, s.PackingSlips) {
-		if !p.Deleted.Bool() {
-			out = append(out, p)
-		}
-	}
-	return out
+	return live(linked(links, wire.PackingSlips, s.PackingSlips), func(p *PackingSlip) Flex { return p.Deleted })
 }
 
 // OrderPackages returns the sideloaded shipments (Packages) a record links
 // (a sales order's), in link order, deleted ones left out. [A.3]
 func (s *Sideloads) OrderPackages(links Links) []*Package {
-	var out []*Package
-	for _, k := range linked(links, wire.Packages, s.Packages) {
-		if !k.Deleted.Bool() {
-			out = append(out, k)
+	return live(linked(links, wire.Packages, s.Packages), func(k *Package) Flex { return k.Deleted })
+}
+
+// live are the records of all not marked deleted.
+func live[T any](all []*T, deleted func(*T) Flex) []*T {
+	var out []*T
+	for _, r := range all {
+		if !deleted(r).Bool() {
+			out = append(out, r)
 		}
 	}
 	return out

@@ -1,11 +1,13 @@
 package app
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -126,24 +128,6 @@ func TestNextRun(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer a command writes while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // A file rewritten more often than --settle is never pushed: after a push
 // has waited longer than one --every interval for it, every interval says
 // so (in --json too, one object a line), naming the write-then-rename rule.
@@ -172,36 +156,34 @@ func TestEveryWarnsOfAFileThatNeverSettles(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	var out, errOut syncBuffer
-	a := New(Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }})
+	// The command's stdout, one JSON object a line, read as it comes.
+	pr, pw := io.Pipe()
+	var errOut bytes.Buffer
+	a := New(Env{Stdout: pw, Stderr: &errOut, Getenv: func(string) string { return "" }})
 	done := make(chan error, 1)
 	go func() {
 		done <- a.RunContext(ctx, []string{"lading", "--base-url", base, "--token", token, "stock", "push", "--template", "stock",
 			"--every", "1s", "--settle", "150ms", "--json", "--state", filepath.Join(dir, "state.db"), in})
+		pw.Close()
 	}()
-	warnings := func() []string {
-		var ws []string
-		for _, line := range strings.Split(out.String(), "\n") {
-			var w struct{ Warning string }
-			if json.Unmarshal([]byte(line), &w) == nil && w.Warning != "" {
-				ws = append(ws, w.Warning)
-			}
+	var ws []string
+	lines := bufio.NewScanner(pr)
+	for len(ws) < 2 && lines.Scan() {
+		var w struct{ Warning string }
+		if json.Unmarshal(lines.Bytes(), &w) == nil && w.Warning != "" {
+			ws = append(ws, w.Warning)
 		}
-		return ws
-	}
-	for len(warnings()) < 2 && ctx.Err() == nil {
-		time.Sleep(10 * time.Millisecond)
 	}
 	stop()
+	go io.Copy(io.Discard, pr)
 	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
 		var ie *InterruptedError
 		if !errors.As(err, &ie) {
 			t.Errorf("push: %v", err)
 		}
 	}
-	ws := warnings()
 	if len(ws) < 2 {
-		t.Fatalf("%d warnings in --json output, want one per interval after the first:\n%s\nstderr:\n%s", len(ws), out.String(), errOut.String())
+		t.Fatalf("%d warnings in --json output, want one per interval after the first; stderr:\n%s", len(ws), errOut.String())
 	}
 	for _, w := range ws {
 		if !strings.Contains(w, in) || !strings.Contains(w, "rename") || !strings.Contains(w, "not pushed") {

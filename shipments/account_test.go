@@ -12,17 +12,6 @@ import (
 	"lading/state"
 )
 
-// freshState is another state file, as a new host or another folder has.
-func (e *env) freshState(name string) *state.DB {
-	e.T.Helper()
-	st, err := state.Open(filepath.Join(e.Dir, name))
-	if err != nil {
-		e.T.Fatal(err)
-	}
-	e.T.Cleanup(func() { st.Close() })
-	return st
-}
-
 func withState(st *state.DB) func(*shipments.Options) {
 	return func(o *shipments.Options) { o.State = st }
 }
@@ -80,7 +69,7 @@ func TestPushWithAnotherStateFindsWhatTheAccountShipped(t *testing.T) {
 		t.Fatalf("first push: %v%s", err, dump(rep))
 	}
 	for i, file := range []string{bySKU, byID} {
-		st := e.freshState(filepath.Base(file) + ".db")
+		st := e.OtherState(filepath.Base(file) + ".db")
 		rep, err := e.push(file, withState(st))
 		if err != nil {
 			t.Fatal(err)
@@ -119,7 +108,7 @@ func TestPushFailsACorrectedQuantity(t *testing.T) {
 		t.Fatalf("first push: %v%s", err, dump(rep))
 	}
 	corrected := e.file("b.csv", lineHeader, []string{f.id, "", "A", "3", "T1"})
-	for _, st := range []*state.DB{e.State, e.freshState("other.db")} {
+	for _, st := range []*state.DB{e.State, e.OtherState("other.db")} {
 		rep, err := e.push(corrected, withState(st))
 		if err != nil {
 			t.Fatal(err)

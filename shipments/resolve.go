@@ -2,10 +2,8 @@ package shipments
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -210,15 +208,9 @@ const unclear = "unclear"
 // line items. Ids the account does not have are left out of the facts.
 func (p *Pusher) read(ctx context.Context, ids []api.ID) (*facts, error) {
 	fx := &facts{fuls: map[api.ID]*api.Fulfillment{}, lines: map[api.ID][]*api.LineItem{}, orderOf: map[api.ID]api.ID{}}
-	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
-	for chunk := range slices.Chunk(ids, wire.MaxPageSize) {
-		page, err := p.o.Client.Fulfillments.Get(ctx, chunk...)
-		var ae *api.APIError
-		if errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound {
-			continue // none of them is in the account
-		}
+	for page, err := range api.ByID(ctx, ids, p.o.Client.Fulfillments.Get) {
 		if err != nil {
-			return nil, fmt.Errorf("reading fulfillments %s: %w", joinIDs(chunk), err)
+			return nil, fmt.Errorf("reading the fulfillments of the rows: %w", err)
 		}
 		for _, f := range page.Fulfillments {
 			fx.fuls[f.ID] = f

@@ -2,9 +2,7 @@ package slips
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,13 +47,7 @@ type holdings struct {
 // readOrders reads orders ids (250 a read) with what they hold.
 func (p *Pusher) readOrders(ctx context.Context, ids []api.ID) (*holdings, error) {
 	h := &holdings{orders: map[api.ID]*orderHolds{}}
-	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
-	for chunk := range slices.Chunk(ids, wire.MaxPageSize) {
-		page, err := p.o.Client.SalesOrders.Get(ctx, chunk...)
-		var ae *api.APIError
-		if errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound {
-			continue // none of them is in the account
-		}
+	for page, err := range api.ByID(ctx, ids, p.o.Client.SalesOrders.Get) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the slips' sales orders to check the slips against them: %w", err)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"maps"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,17 +12,6 @@ import (
 	"lading/slips"
 	"lading/state"
 )
-
-// freshState is another state file, as a new host or another folder has.
-func (e *env) freshState(name string) *state.DB {
-	e.T.Helper()
-	st, err := state.Open(filepath.Join(e.Dir, name))
-	if err != nil {
-		e.T.Fatal(err)
-	}
-	e.T.Cleanup(func() { st.Close() })
-	return st
-}
 
 func withState(st *state.DB) func(*slips.Options) { return func(o *slips.Options) { o.State = st } }
 
@@ -48,7 +36,7 @@ func TestPushWithAnotherStateFindsTheSlips(t *testing.T) {
 		t.Fatalf("first push: %v %+v", err, rep.Lines)
 	}
 	before, pkgsBefore := e.slipsByOrder()
-	st := e.freshState("other.db")
+	st := e.OtherState("other.db")
 	rep, err := e.push(f, withState(st))
 	if err != nil {
 		t.Fatal(err)
