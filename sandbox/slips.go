@@ -81,18 +81,8 @@ func renderPackingSlips(t *txn, c *call, ids []int64, res *readResult) error {
 // slipPackages returns, per slip, the live shipments that link it, in id
 // order. [B.6, assumed] links.Packages of a slip read
 func (t *txn) slipPackages(slips []int64) (map[int64][]int64, error) {
-	out := map[int64][]int64{}
-	err := t.each(`SELECT l.target_id, p.id FROM record_links l JOIN packages p ON p.id = l.owner_id
-		WHERE l.resource = ? AND p.deleted = 0 AND l.target_id IN `+inIDs+` ORDER BY l.target_id, p.id`,
-		[]any{wire.PackingSlips, idList(slips)}, func(rows *sql.Rows) error {
-			var slip, pkg int64
-			if err := rows.Scan(&slip, &pkg); err != nil {
-				return err
-			}
-			out[slip] = append(out[slip], pkg)
-			return nil
-		})
-	return out, err
+	return t.groupIDs(`SELECT l.target_id, p.id FROM record_links l JOIN packages p ON p.id = l.owner_id
+		WHERE l.resource = ? AND p.deleted = 0 AND l.target_id IN `+inIDs+` ORDER BY l.target_id, p.id`, wire.PackingSlips, idList(slips))
 }
 
 // sideloadPackages adds the shipments of ids and the carrier types they
