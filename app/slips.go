@@ -43,7 +43,7 @@ func slipsPushCommand() *cli.Command {
 			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "built-in slips mapping: slips (see lading templates list)"},
 			&cli.StringFlag{Name: "mapping", Aliases: []string{"m"}, Usage: "mapping file (YAML) with a slips: section"},
 			&cli.StringFlag{Name: "timezone", Value: "UTC", Usage: "time zone of dates and times written without an offset, e.g. Europe/Berlin or Local"},
-			&cli.BoolFlag{Name: "strict", Usage: "send nothing if any row is invalid"},
+			&cli.BoolFlag{Name: "strict", Usage: "send nothing if any row is invalid or any slip does not fit its order in the account"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "show the slips and shipments that would be created or changed; send nothing"},
 			&cli.StringFlag{Name: "results", Usage: "results file, .csv or .xlsx (default: FILE.results.csv)"},
 			&cli.IntFlag{Name: "batch-size", Value: wire.MaxWriteRecords, Usage: "slips or shipments per write request (at most 100)"},

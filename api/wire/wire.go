@@ -408,8 +408,13 @@ const BundleComponents = "BundleComponents"
 //   - A sideloaded sales order carries SalesOrderFields [A.3] and links
 //     Addresses [{id, type}] and Contacts; fulfillment reads sideload those
 //     Contacts too.
+//   - A slip's local_id (its own reference, which the account shows as its
+//     number, filterable [Spec]) may be written when the slip is created,
+//     as SlipLocalID; a slips push writes the file's slip key there, and
+//     finds the slip by it when its state does not know the key.
 var (
 	SlipReadLinks      = []string{Addresses, Contacts, LineItems, SalesOrders, Packages}
+	SlipLocalID        = "local_id"
 	SlipLineItemFields = []string{"id", "sku", "variant_id", "quantity", "price", "description"}
 	PackageFields      = []string{"id", "ship_date", "notes", "tracking_link", "tracking_number", "cost", "delivered"}
 	ContactFields      = []string{"id", "name", "local_id", "notes", "archived"}
