@@ -19,18 +19,9 @@ import (
 	"lading/state"
 )
 
-// Exit codes.
-const (
-	exitOK          = 0
-	exitFailure     = 1
-	exitUsage       = 2
-	exitPartial     = 3
-	exitLocked      = 4
-	exitInterrupted = 130
-)
-
-// exitCode maps the error a command returned to the process exit code. It is
-// the only place that does.
+// exitCode maps the error a command returned to the process exit code (the
+// codes and their meanings are app's, which help lists). It is the only
+// place that does.
 func exitCode(err error) int {
 	var (
 		u *app.UsageError
@@ -39,17 +30,17 @@ func exitCode(err error) int {
 	)
 	switch {
 	case err == nil:
-		return exitOK
+		return app.ExitOK
 	case errors.As(err, &u):
-		return exitUsage
+		return app.ExitUsage
 	case errors.As(err, &p):
-		return exitPartial
+		return app.ExitPartial
 	case errors.Is(err, state.ErrLocked):
-		return exitLocked
+		return app.ExitLocked
 	case errors.As(err, &i), errors.Is(err, context.Canceled):
-		return exitInterrupted
+		return app.ExitInterrupted
 	}
-	return exitFailure
+	return app.ExitFailure
 }
 
 // memoryLimit is the Go heap's first soft limit unless the environment
@@ -109,6 +100,7 @@ func main() {
 	a := app.New(app.Env{
 		Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin,
 		IsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
+		Local:      time.Local,
 	})
 	err := a.RunContext(ctx, os.Args)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +33,33 @@ func TestExitCode(t *testing.T) {
 		if got := exitCode(tc.err); got != tc.want {
 			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
 		}
+	}
+}
+
+// Every exit code help lists is one exitCode gives, for the error it
+// describes.
+func TestExitCodesListedAreTheCodes(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		code int
+	}{
+		{nil, app.ExitOK},
+		{errors.New("boom"), app.ExitFailure},
+		{app.Usagef("bad"), app.ExitUsage},
+		{&app.PartialError{Failed: 1, Total: 2, What: "rows"}, app.ExitPartial},
+		{&state.LockedError{PID: 1}, app.ExitLocked},
+		{&app.InterruptedError{Msg: "stopped"}, app.ExitInterrupted},
+	} {
+		if got := exitCode(tc.err); got != tc.code {
+			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.code)
+		}
+	}
+	var listed []int
+	for _, e := range app.ExitCodes {
+		listed = append(listed, e.Code)
+	}
+	if want := []int{0, 1, 2, 3, 4, 130}; !slices.Equal(listed, want) {
+		t.Errorf("help lists exit codes %v, want %v", listed, want)
 	}
 }
 
@@ -79,7 +107,7 @@ func TestExitCodesOfMistakes(t *testing.T) {
 		{[]string{}, "missing command: the commands of lading are demo, import"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"auth", "frob"}, `unknown command "auth frob": the commands of lading auth are login`},
-		{[]string{"auth"}, "missing command: the commands of lading auth are login, status, logout (see"},
+		{[]string{"auth"}, "missing command: the commands of lading auth are login, status, logout\nSee lading auth --help"},
 		{[]string{"templates", "frob"}, `unknown command "templates frob"`},
 		{[]string{"mapping", "frob"}, `unknown command "mapping frob"`},
 		{[]string{"--nope"}, "nope"},
@@ -131,8 +159,8 @@ func TestExitCodesOfMistakes(t *testing.T) {
 				t.Errorf("exit code %d (error %v), want 2\nstdout: %s\nstderr: %s", got, err, out.String(), errb.String())
 				return
 			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %q does not say %q", err, tc.want)
+			if said := err.Error() + "\n" + app.Advice(err); !strings.Contains(said, tc.want) {
+				t.Errorf("error %q does not say %q", said, tc.want)
 			}
 		})
 	}

@@ -79,7 +79,7 @@ func (c *Client) do(ctx context.Context, cl call) (*answer, error) {
 			if attempt >= c.retries {
 				return nil, &RateLimitError{Method: http.MethodPost, Path: path, Attempts: attempt + 1, RetryAfter: ra, Rate: c.limiter.Rate()}
 			}
-			c.log.Info("api: throttled", "path", path, "status", r.status, "retry_after", ra, "rate", c.limiter.Rate(), "attempt", attempt+1)
+			c.log.Debug("api: throttled", "path", path, "status", r.status, "retry_after", ra, "rate", c.limiter.Rate(), "attempt", attempt+1)
 			if ra <= 0 { // with Retry-After the limiter holds everyone back
 				wait = c.backoff(attempt)
 			}
@@ -87,7 +87,7 @@ func (c *Client) do(ctx context.Context, cl call) (*answer, error) {
 			if attempt >= c.retries {
 				return nil, c.gaveUp(path, r)
 			}
-			c.log.Warn("api: retrying", "path", path, "status", r.status, "error", c.errText(r.err), "attempt", attempt+1)
+			c.log.Debug("api: retrying", "path", path, "status", r.status, "error", c.errText(r.err), "attempt", attempt+1)
 			if wait = ra; wait <= 0 {
 				wait = c.backoff(attempt)
 			}

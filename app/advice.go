@@ -5,22 +5,34 @@ import (
 	"net/http"
 
 	"lading/api"
+	"lading/exporter"
 	"lading/source"
 	"lading/stock"
 )
 
 // Advice says what to do about an error a command returned, in terms of
-// lading's flags and commands, or "" when the error says enough. main prints
-// it under the error.
+// lading's flags and commands, or "" when the error says enough: the
+// hint of a usage error, or advice for the typed errors of the packages
+// app wires. main prints it under the error.
 func Advice(err error) string {
 	var (
+		u  *UsageError
 		ae *api.APIError
 		rl *api.RateLimitError
 		ro *ReadOnlyError
+		me *exporter.MismatchError
 	)
 	switch {
 	case err == nil:
 		return ""
+	case errors.As(err, &u) && u.Hint != "":
+		return u.Hint
+	case errors.As(err, &me) && me.For == exporter.PullLines:
+		return "It is an order-file layout: lading fulfillments pull --template " + me.Report + " -o orders.csv"
+	case errors.As(err, &me):
+		return "Use it with the export it is for: lading export " + me.For + " --template " + me.Report + " -o FILE"
+	case errors.Is(err, exporter.ErrTooManyAttributes):
+		return "Choose the columns with --columns, or a report template with --template."
 	case errors.Is(err, source.ErrPartLimit):
 		return "If the workbook is genuine, raise the limit with --max-xlsx-part-size (e.g. --max-xlsx-part-size 8GiB)."
 	case errors.Is(err, source.ErrCellLimit):

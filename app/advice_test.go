@@ -1,12 +1,14 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"lading/api"
+	"lading/exporter"
 	"lading/source"
 )
 
@@ -23,11 +25,15 @@ func TestAdvice(t *testing.T) {
 		{"throttled", fmt.Errorf("reading: %w", &api.RateLimitError{Attempts: 6}), "lower --rate"},
 		{"no such path", &api.APIError{StatusCode: 404}, "--base-url"},
 		{"server error", &api.APIError{StatusCode: 503}, "is recorded and is not sent twice"},
-		{"server error in an export", exportError(fmt.Errorf("reading page 3: %w", &api.APIError{StatusCode: 500})), "an export or pull changes nothing in the account"},
+		{"server error in an export", exportError(context.Background(), fmt.Errorf("reading page 3: %w", &api.APIError{StatusCode: 500})), "an export or pull changes nothing in the account"},
 		{"unreachable", fmt.Errorf("api: POST /v2/Variants: %w: connection refused", api.ErrNotApplied), "could not reach"},
 		{"bad request", &api.APIError{StatusCode: 400}, ""},
 		{"XLSX part", fmt.Errorf("f.xlsx: part xl/styles.xml: (%w)", source.ErrPartLimit), "--max-xlsx-part-size"},
 		{"XLSX cell", fmt.Errorf("f.xlsx: row 5: (%w)", source.ErrCellLimit), "--max-xlsx-cell-size"},
+		{"a pull's layout given to an export", &exporter.MismatchError{Report: "shipstream", For: exporter.PullLines, Resource: "fulfillments"}, "lading fulfillments pull --template shipstream"},
+		{"a report for another export", &exporter.MismatchError{Report: "picking", For: "fulfillments", Resource: "tags"}, "lading export fulfillments --template picking"},
+		{"too many attributes", fmt.Errorf("%w: product 7", exporter.ErrTooManyAttributes), "--columns"},
+		{"a usage error's hint", &UsageError{Err: errors.New("bad"), Hint: "See lading import --help."}, "See lading import --help."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

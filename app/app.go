@@ -1,15 +1,22 @@
-// Package app is lading's command line: flags, wiring of the packages that do
-// the work, and the errors main turns into exit codes. Business rules live in
-// the packages it wires, never here.
+// Package app is lading's command line: the commands, their flags bound
+// into options structs, run functions that tests call directly, the advice
+// that names commands and flags, and the errors main turns into exit
+// codes. Business rules live in the packages it wires, never here.
+//
+// Each command is declared in one function: its flags (the shared ones
+// come from flags.go, the global ones from globals.go), its help (usage,
+// description, examples and exit codes) and an action that binds the
+// arguments and calls the command's run function with its options.
 package app
 
 import (
-	"fmt"
 	"io"
-	"log/slog"
 	"os"
+	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"lading/api"
 )
 
 // DefaultBaseURL is where `lading sandbox` listens unless told otherwise, so
@@ -24,6 +31,12 @@ type Env struct {
 	Getenv func(string) string
 	// IsTerminal reports whether stderr is a terminal (progress bars).
 	IsTerminal bool
+	// Local is the zone --timezone Local names (main: time.Local); nil
+	// means UTC, so that a test reads the same on every machine.
+	Local *time.Location
+	// APIOptions are added to those of every client a command makes (a
+	// test's backoff of milliseconds).
+	APIOptions []api.Option
 }
 
 // New builds the lading application.
@@ -31,87 +44,49 @@ func New(env Env) *cli.App {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
 	}
+	root := &globalOptions{}
+	b := &builder{env: &env, root: root}
 	a := &cli.App{
 		Name:  "lading",
-		Usage: "move catalog and stock data between spreadsheets and the integrations service",
+		Usage: "move catalog, stock and fulfillment data between spreadsheets and the integrations service",
 		Description: "lading uploads catalogs from CSV/XLSX exports (Shopify, WooCommerce, any layout through a\n" +
-			"mapping file) to the service's rate-limited integrations interface: only what changed is written,\n" +
-			"every row is accounted for in a results file, and an interrupted import continues where it stopped.\n" +
-			"Try it on the built-in sandbox first: lading demo",
+			"mapping file) to the service's rate-limited integrations interface, pushes stock levels, shipments\n" +
+			"and packing slips from warehouse files, pulls open fulfillments and exports reports. Only what changed\n" +
+			"is written, every row is accounted for in a results file, and an interrupted run continues where it\n" +
+			"stopped. Global options go before or after the command's name. Try it on the built-in sandbox first:\n" +
+			"lading demo",
+		Version:   versionLine(),
 		Writer:    env.Stdout,
 		ErrWriter: env.Stderr,
 		Reader:    env.Stdin,
-		Flags:     globalFlags(),
+		// urfave adds --help only when no command is named help.
+		Flags: append(globalFlags(root, true), cli.HelpFlag),
 		// main maps errors to exit codes; the app must never call os.Exit.
 		ExitErrHandler:  func(*cli.Context, error) {},
 		OnUsageError:    onUsageError,
 		HideHelpCommand: true,
-		Suggest:         true,
-		Before:          checkGlobalFlags,
 		Action:          chooseCommand,
-		Metadata:        map[string]any{envKey: &env},
+		CommandNotFound: helpOfCommand,
 	}
 	a.Commands = []*cli.Command{
-		demoCommand(),
-		importCommand(),
-		stockCommand(),
-		exportCommand(),
-		fulfillmentsCommand(),
-		shipmentsCommand(),
-		slipsCommand(),
-		templatesCommand(),
-		mappingCommand(),
-		authCommand(),
-		sandboxCommand(),
+		demoCommand(b),
+		importCommand(b),
+		stockCommand(b),
+		exportCommand(b),
+		fulfillmentsCommand(b),
+		shipmentsCommand(b),
+		slipsCommand(b),
+		templatesCommand(b),
+		mappingCommand(b),
+		authCommand(b),
+		sandboxCommand(b),
+		versionCommand(b),
+		helpCommand(),
 	}
 	for _, c := range a.Commands {
-		setUsageErrors(c)
+		finish(c, "")
 	}
+	quietDefaults(a.Flags)
+	a.CustomAppHelpTemplate = appHelpTemplate()
 	return a
-}
-
-const envKey = "env"
-
-func envOf(c *cli.Context) *Env { return c.App.Metadata[envKey].(*Env) }
-
-func onUsageError(c *cli.Context, err error, _ bool) error {
-	return &UsageError{Err: fmt.Errorf("%w (see %s --help)", err, commandLine(c))}
-}
-
-// setUsageErrors makes every mistake in calling c or its subcommands a
-// UsageError: bad flags, and a missing or unknown subcommand.
-func setUsageErrors(c *cli.Command) {
-	c.OnUsageError = onUsageError
-	if len(c.Subcommands) > 0 && c.Action == nil {
-		c.Action = chooseCommand
-	}
-	for _, s := range c.Subcommands {
-		setUsageErrors(s)
-	}
-}
-
-func globalFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "base-url", EnvVars: []string{"LADING_BASE_URL"}, Value: DefaultBaseURL,
-			Usage: "service base URL, path prefix included (e.g. https://host/api2); the default is a local lading sandbox"},
-		&cli.StringFlag{Name: "token", EnvVars: []string{"LADING_TOKEN"},
-			Usage: "access token; else the token stored by lading auth login for the base URL"},
-		&cli.Float64Flag{Name: "rate", Value: 5, Usage: "requests per second to the service (lowered automatically when throttled)"},
-		&cli.IntFlag{Name: "burst", Value: 5, Usage: "requests allowed at once above the rate"},
-		&cli.IntFlag{Name: "concurrency", Value: 4, Usage: "requests in flight at once"},
-		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only warnings, errors and final results"},
-		&cli.BoolFlag{Name: "debug", Usage: "trace HTTP requests and responses on stderr (the token is redacted)"},
-	}
-}
-
-// logger writes human-readable logs to stderr at the level the flags ask.
-func logger(c *cli.Context) *slog.Logger {
-	level := slog.LevelInfo
-	if c.Bool("quiet") {
-		level = slog.LevelWarn
-	}
-	if c.Bool("debug") {
-		level = slog.LevelDebug
-	}
-	return slog.New(slog.NewTextHandler(envOf(c).Stderr, &slog.HandlerOptions{Level: level}))
 }

@@ -47,6 +47,14 @@ func sampleCopy(t *testing.T, name string) (dir, path string) {
 
 func newSandbox(t *testing.T, token string) string {
 	t.Helper()
+	_, base := newSandboxServer(t, token)
+	return base
+}
+
+// newSandboxServer serves a sandbox with token registered until the test
+// ends, and returns it and its base URL.
+func newSandboxServer(t *testing.T, token string) (*sandbox.Server, string) {
+	t.Helper()
 	srv, err := sandbox.New(sandbox.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +65,7 @@ func newSandbox(t *testing.T, token string) string {
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	return hs.URL
+	return srv, hs.URL
 }
 
 func TestUsageErrors(t *testing.T) {
@@ -71,7 +79,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"import", "--template", "nosuch", "../samples/catalog.csv"}, "generic"},
 		{[]string{"import", "--template", "generic", "--mapping", "x.yaml", "../samples/catalog.csv"}, "not both"},
 		{[]string{"import", "../samples/catalog.csv"}, "--template"},
-		{[]string{"import", "--template", "generic", "../samples/catalog.csv", "--json"}, "put flags before it"},
+		{[]string{"import", "--template", "generic", "../samples/catalog.csv", "--json"}, "Put flags before the file"},
 		{[]string{"import", "--template", "generic", "--mode", "sideways", "../samples/catalog.csv"}, "create-only"},
 		{[]string{"import", "--template", "generic", "--batch-size", "500", "../samples/catalog.csv"}, "1 to 100"},
 		{[]string{"--concurrency", "0", "import", "--template", "generic", "../samples/catalog.csv"}, "--concurrency 0"},
@@ -86,10 +94,18 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("%v: err = %v (%T), want a UsageError", tc.args, err, err)
 			continue
 		}
-		if !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: %q does not mention %q", tc.args, err, tc.want)
+		if !strings.Contains(said(err), tc.want) {
+			t.Errorf("%v: %q does not mention %q", tc.args, said(err), tc.want)
 		}
 	}
+}
+
+// said is what main prints of err: the error, and the advice under it.
+func said(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error() + "\n" + Advice(err)
 }
 
 func TestTemplatesAndMappingInit(t *testing.T) {
@@ -123,7 +139,7 @@ func TestTemplatesAndMappingInit(t *testing.T) {
 			t.Errorf("starter mapping does not list column %q", col)
 		}
 	}
-	if _, _, err := run(t, "mapping", "init", in); err == nil || !strings.Contains(err.Error(), "--force") {
+	if _, _, err := run(t, "mapping", "init", in); err == nil || !strings.Contains(said(err), "--force") {
 		t.Errorf("second mapping init overwrote the file or said nothing useful: %v", err)
 	}
 	// A recognised export says why, and names the command that takes its
@@ -165,7 +181,7 @@ func TestImportExitCodesAndOutput(t *testing.T) {
 	if err != nil {
 		t.Fatalf("import: %v\n%s", err, errOut)
 	}
-	if !strings.Contains(out, `"created": 26`) {
+	if !strings.Contains(out, `"created":26`) || strings.Count(out, "\n") != 1 {
 		t.Errorf("json summary lacks 26 created rows:\n%s", out)
 	}
 	for _, s := range []string{out, errOut} {

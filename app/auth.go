@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -14,51 +15,79 @@ import (
 
 	"lading/api"
 	"lading/auth"
+	"lading/plural"
 )
 
-func authCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "auth",
-		Usage: "log in to an account with OAuth, show or forget the stored token",
-		Subcommands: []*cli.Command{
-			{
-				Name:  "login",
-				Usage: "authorize lading for an account (once per account) and store its permanent token",
-				Description: "Opens the service's authorization page, receives the callback on the loopback redirect URI,\n" +
-					"exchanges the code and stores the token (mode 0600) in the user's config directory.\n" +
-					"Each authentication creates a channel and a warehouse in the account, and a client may\n" +
-					"authenticate only once per account: login refuses when a token is already stored unless --force.\n" +
-					"The client secret is read from --client-secret-file or LADING_CLIENT_SECRET, never from a flag value.",
-				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "client-id", Usage: "OAuth client id from the developer portal"},
-					&cli.StringFlag{Name: "redirect-uri", Usage: "redirect URL registered for the client, e.g. http://127.0.0.1:8765/callback"},
-					&cli.StringFlag{Name: "client-secret-file", Usage: "file holding the client secret (else LADING_CLIENT_SECRET)"},
-					&cli.StringFlag{Name: "scope", Usage: "scope to request (sent even when empty)"},
-					&cli.BoolFlag{Name: "no-browser", Usage: "print the authorization URL instead of opening a browser"},
-					&cli.BoolFlag{Name: "force", Usage: "authenticate again although a token is stored (creates another channel and warehouse)"},
-					&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "how long to wait for the browser's callback"},
-				},
-				Action: authLogin,
-			},
-			{
-				Name:   "status",
-				Usage:  "show the base URL, the token in use (masked) and where it comes from",
-				Action: authStatus,
-			},
-			{
-				Name:   "logout",
-				Usage:  "forget the stored token of the base URL",
-				Action: authLogout,
-			},
-		},
-	}
+var authExamples = []example{
+	{"authorize lading for an account, once", "lading --base-url https://HOST/api2 auth login --client-id ID --redirect-uri http://127.0.0.1:8765/callback --client-secret-file secret.txt"},
+	{"which token is used, and whether the service takes it", "lading auth status"},
+	{"forget the stored token", "lading auth logout"},
 }
 
-func clientSecret(c *cli.Context) (string, error) {
-	if f := c.String("client-secret-file"); f != "" {
+func authCommand(b *builder) *cli.Command {
+	return b.group(&cli.Command{
+		Name:        "auth",
+		Usage:       "log in to an account with OAuth, show or forget the stored token",
+		Subcommands: []*cli.Command{loginCommand(b), authStatusCommand(b), logoutCommand(b)},
+	}, doc{examples: authExamples})
+}
+
+// loginOptions are the options of auth login.
+type loginOptions struct {
+	globalOptions
+	ClientID, RedirectURI, SecretFile, Scope string
+	NoBrowser, Force                         bool
+	Timeout                                  time.Duration
+}
+
+func loginCommand(b *builder) *cli.Command {
+	o := &loginOptions{}
+	return b.leaf(&cli.Command{
+		Name:  "login",
+		Usage: "authorize lading for an account (once per account) and store its permanent token",
+		Description: "Opens the service's authorization page, receives the callback on the loopback redirect URI,\n" +
+			"exchanges the code and stores the token (mode 0600) in the user's config directory.\n" +
+			"Each authentication creates a channel and a warehouse in the account, and a client may\n" +
+			"authenticate only once per account: login refuses when a token is already stored unless --force.\n" +
+			"The client secret is read from --client-secret-file or LADING_CLIENT_SECRET, never from a flag value.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "client-id", Destination: &o.ClientID, Usage: "OAuth client id from the developer portal"},
+			&cli.StringFlag{Name: "redirect-uri", Destination: &o.RedirectURI, Usage: "redirect URL registered for the client, e.g. http://127.0.0.1:8765/callback"},
+			&cli.StringFlag{Name: "client-secret-file", Destination: &o.SecretFile, Usage: "file holding the client secret (else LADING_CLIENT_SECRET)"},
+			&cli.StringFlag{Name: "scope", Destination: &o.Scope, Usage: "scope to request (sent even when empty)"},
+			&cli.BoolFlag{Name: "no-browser", Destination: &o.NoBrowser, Usage: "print the authorization URL instead of opening a browser"},
+			&cli.BoolFlag{Name: "force", Destination: &o.Force, Usage: "authenticate again although a token is stored (creates another channel and warehouse)"},
+			&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Destination: &o.Timeout, Usage: "how long to wait for the browser's callback"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			return runLogin(c.Context, b.env, o)
+		},
+	}, &o.globalOptions, doc{examples: authExamples[:1]})
+}
+
+// check refuses a login that could not succeed, before the token store is
+// read.
+func (o *loginOptions) check() error {
+	if o.ClientID == "" {
+		return Usagef("give --client-id: the OAuth client id from the developer portal's API credentials")
+	}
+	if o.RedirectURI == "" {
+		return Usagef("give --redirect-uri: the redirect URL registered for the client, e.g. http://127.0.0.1:8765/callback")
+	}
+	if o.Timeout <= 0 {
+		return Usagef("--timeout %s: want a duration above 0, e.g. 5m", o.Timeout)
+	}
+	return nil
+}
+
+func (o *loginOptions) secret(env *Env) (string, error) {
+	if f := o.SecretFile; f != "" {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			return "", Usagef("--client-secret-file: %v", err)
+			return "", Usagef("--client-secret-file: %w", err)
 		}
 		s := strings.TrimSpace(string(b))
 		if s == "" {
@@ -66,76 +95,59 @@ func clientSecret(c *cli.Context) (string, error) {
 		}
 		return s, nil
 	}
-	if s := envOf(c).Getenv("LADING_CLIENT_SECRET"); s != "" {
+	if s := env.Getenv("LADING_CLIENT_SECRET"); s != "" {
 		return s, nil
 	}
-	return "", Usagef("no client secret: put it in a file and pass --client-secret-file FILE, or set LADING_CLIENT_SECRET")
+	return "", usageHint("Put it in a file and pass --client-secret-file FILE, or set LADING_CLIENT_SECRET.", "no client secret")
 }
 
-// checkLoginFlags refuses a login that could not succeed, before the token
-// store is read.
-func checkLoginFlags(c *cli.Context) error {
-	if err := noArgs(c); err != nil {
+func runLogin(ctx context.Context, env *Env, o *loginOptions) error {
+	if err := o.check(); err != nil {
 		return err
 	}
-	if c.String("client-id") == "" {
-		return Usagef("give --client-id: the OAuth client id from the developer portal's API credentials")
-	}
-	if c.String("redirect-uri") == "" {
-		return Usagef("give --redirect-uri: the redirect URL registered for the client, e.g. http://127.0.0.1:8765/callback")
-	}
-	return longerThanZero(c, "timeout", "5m")
-}
-
-func authLogin(c *cli.Context) error {
-	env := envOf(c)
-	if err := checkLoginFlags(c); err != nil {
-		return err
-	}
-	base := auth.NormalizeBaseURL(c.String("base-url"))
+	base := auth.NormalizeBaseURL(o.BaseURL)
 	store, err := auth.DefaultStore()
 	if err != nil {
 		return err
 	}
 	if prev, ok, err := store.Get(base); err != nil {
 		return err
-	} else if ok && !c.Bool("force") {
-		return Usagef("a token for %s is already stored (since %s, token %s).\n"+
-			"Each authentication creates a channel and a warehouse in the account, and a client may authenticate\n"+
+	} else if ok && !o.Force {
+		return usageHint("Each authentication creates a channel and a warehouse in the account, and a client may authenticate\n"+
 			"only once per account; the stored token is permanent, so lading keeps using it.\n"+
-			"If access was revoked in the account, run `lading auth login --force ...` to replace it",
-			base, prev.CreatedAt.Format(time.DateOnly), auth.Mask(prev.Token))
+			"If access was revoked in the account, run lading auth login --force ... to replace it.",
+			"a token for %s is already stored (since %s, token %s)", base, prev.CreatedAt.Format(time.DateOnly), auth.Mask(prev.Token))
 	}
-	if _, err := auth.ValidateRedirect(c.String("redirect-uri")); err != nil {
-		return &UsageError{Err: err}
+	if _, err := auth.ValidateRedirect(o.RedirectURI); err != nil {
+		return Usagef("--redirect-uri: %w", err)
 	}
-	secret, err := clientSecret(c)
+	secret, err := o.secret(env)
 	if err != nil {
 		return err
 	}
 	open := func(u string) error {
-		if !c.Bool("no-browser") && openBrowser(u) == nil {
+		if !o.NoBrowser && openBrowser(u) == nil {
 			fmt.Fprintf(env.Stderr, "Opened the authorization page in your browser. If nothing appears, open:\n  %s\n", u)
 			return nil
 		}
 		fmt.Fprintf(env.Stderr, "Open this URL in a browser and approve access:\n  %s\n", u)
 		return nil
 	}
-	fmt.Fprintf(env.Stderr, "Waiting for the callback on %s ...\n", c.String("redirect-uri"))
-	token, err := auth.Login(c.Context, auth.LoginConfig{
-		BaseURL: base, ClientID: c.String("client-id"), ClientSecret: secret,
-		RedirectURI: c.String("redirect-uri"), Scope: c.String("scope"),
-		OpenURL: open, Timeout: c.Duration("timeout"),
+	fmt.Fprintf(env.Stderr, "Waiting for the callback on %s ...\n", o.RedirectURI)
+	token, err := auth.Login(ctx, auth.LoginConfig{
+		BaseURL: base, ClientID: o.ClientID, ClientSecret: secret,
+		RedirectURI: o.RedirectURI, Scope: o.Scope, OpenURL: open, Timeout: o.Timeout,
 	})
 	if err != nil {
 		return err
 	}
-	cred := auth.Credential{BaseURL: base, Token: token, ClientID: c.String("client-id"), CreatedAt: time.Now().UTC()}
+	cred := auth.Credential{BaseURL: base, Token: token, ClientID: o.ClientID, CreatedAt: time.Now().UTC()}
 	if err := store.Put(cred, true); err != nil {
 		return fmt.Errorf("the login succeeded but the token could not be stored: %w", err)
 	}
-	fmt.Fprintf(env.Stdout, "Logged in to %s; token %s stored in %s\n", base, auth.Mask(token), store.Path)
-	return nil
+	return o.emit(env, map[string]string{"base_url": base, "token": auth.Mask(token), "stored_in": store.Path}, func(w io.Writer) {
+		fmt.Fprintf(w, "Logged in to %s; token %s stored in %s\n", base, auth.Mask(token), store.Path)
+	})
 }
 
 func openBrowser(u string) error {
@@ -154,85 +166,125 @@ func openBrowser(u string) error {
 	return cmd.Start()
 }
 
-// resolveToken applies the precedence --token, LADING_TOKEN, stored token,
-// and says which one it used.
-func resolveToken(c *cli.Context) (token, source string, err error) {
-	if t := c.String("token"); t != "" {
-		if envOf(c).Getenv("LADING_TOKEN") == t {
-			return t, "LADING_TOKEN", nil
-		}
-		return t, "--token", nil
-	}
-	store, err := auth.DefaultStore()
-	if err != nil {
-		return "", "", err
-	}
-	cred, ok, err := store.Get(c.String("base-url"))
-	if err != nil {
-		return "", "", err
-	}
-	if !ok {
-		return "", "", Usagef("no token for %s: pass --token, set LADING_TOKEN, or run `lading auth login`", auth.NormalizeBaseURL(c.String("base-url")))
-	}
-	return cred.Token, "stored in " + store.Path, nil
+func authStatusCommand(b *builder) *cli.Command {
+	o := &globalOptions{}
+	return b.leaf(&cli.Command{
+		Name:  "status",
+		Usage: "show the base URL, the token in use (masked), where it comes from, and whether the service takes it",
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			return runAuthStatus(c.Context, b.env, o)
+		},
+	}, o, doc{examples: authExamples[1:2]})
 }
 
-func authStatus(c *cli.Context) error {
-	env := envOf(c)
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	base := auth.NormalizeBaseURL(c.String("base-url"))
-	token, src, err := resolveToken(c)
+// authState is what auth status finds.
+type authState struct {
+	BaseURL    string   `json:"base_url"`
+	Token      string   `json:"token"` // masked
+	Source     string   `json:"source"`
+	Client     string   `json:"client,omitempty"`
+	Since      string   `json:"since,omitempty"`
+	Service    string   `json:"service"` // accepted, refused or unreachable
+	Variants   int      `json:"variants"`
+	Warehouses []string `json:"warehouses"`
+}
+
+// The answers of the service to auth status.
+const (
+	tokenAccepted = "accepted"
+	tokenRefused  = "refused"
+	unreachable   = "unreachable"
+)
+
+func runAuthStatus(ctx context.Context, env *Env, o *globalOptions) error {
+	token, src, err := o.token(env)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "base URL:  %s\ntoken:     %s (%s)\n", base, auth.Mask(token), src)
+	s := authState{BaseURL: auth.NormalizeBaseURL(o.BaseURL), Token: auth.Mask(token), Source: src, Warehouses: []string{}}
 	if store, err := auth.DefaultStore(); err == nil {
-		if cred, ok, _ := store.Get(base); ok && cred.Token == token {
-			if cred.ClientID != "" {
-				fmt.Fprintf(env.Stdout, "client:    %s\n", cred.ClientID)
-			}
-			fmt.Fprintf(env.Stdout, "since:     %s\n", cred.CreatedAt.Format(time.RFC3339))
+		if cred, ok, _ := store.Get(s.BaseURL); ok && cred.Token == token {
+			s.Client, s.Since = cred.ClientID, cred.CreatedAt.Format(time.RFC3339)
 		}
 	}
-	return checkService(c)
+	checkErr := checkService(ctx, env, o, &s)
+	if err := o.emit(env, s, func(w io.Writer) { printAuthState(w, s) }); err != nil {
+		return err
+	}
+	return checkErr
 }
 
 // checkService reads one variant to show that the service accepts the
 // token, and names the warehouses its stock levels are in: the token's
 // warehouse is among them once the account has variants.
-func checkService(c *cli.Context) error {
-	env := envOf(c)
-	client, _, err := newClient(c)
+func checkService(ctx context.Context, env *Env, o *globalOptions, s *authState) error {
+	client, _, err := o.client(env)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(c.Context, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for pg, err := range client.Variants.ListPages(ctx, &api.ListOptions{PageSize: 1, MaxPages: 1}) {
-		if err != nil {
-			fmt.Fprintf(env.Stdout, "service:   not reachable with this token\n")
-			return fmt.Errorf("checking the token: %w", err)
+		switch {
+		case errors.Is(err, api.ErrAccessDenied):
+			s.Service = tokenRefused
+			return fmt.Errorf("the service at %s refused this token: %w", s.BaseURL, err)
+		case err != nil:
+			s.Service = unreachable
+			return fmt.Errorf("checking the token at %s: %w", s.BaseURL, err)
 		}
-		fmt.Fprintf(env.Stdout, "service:   token accepted; %d variants in the account\n", pg.Meta.Total)
-		whs := pg.Sideloads.Warehouses()
-		if len(whs) == 0 {
-			fmt.Fprintf(env.Stdout, "warehouse: not known yet (it shows once the account has variants)\n")
-		}
-		for _, w := range whs {
-			fmt.Fprintf(env.Stdout, "warehouse: %s %s\n", w.ID, w.Label)
+		s.Service, s.Variants = tokenAccepted, pg.Meta.Total
+		for _, w := range pg.Sideloads.Warehouses() {
+			s.Warehouses = append(s.Warehouses, strings.TrimSpace(fmt.Sprintf("%s %s", w.ID, w.Label)))
 		}
 	}
 	return nil
 }
 
-func authLogout(c *cli.Context) error {
-	env := envOf(c)
-	if err := noArgs(c); err != nil {
-		return err
+func printAuthState(w io.Writer, s authState) {
+	fmt.Fprintf(w, "base URL:  %s\ntoken:     %s (%s)\n", s.BaseURL, s.Token, s.Source)
+	if s.Client != "" {
+		fmt.Fprintf(w, "client:    %s\n", s.Client)
 	}
-	base := auth.NormalizeBaseURL(c.String("base-url"))
+	if s.Since != "" {
+		fmt.Fprintf(w, "since:     %s\n", s.Since)
+	}
+	switch s.Service {
+	case tokenRefused:
+		fmt.Fprintf(w, "service:   reached, and it refused this token\n")
+		return
+	case unreachable:
+		fmt.Fprintf(w, "service:   not reachable at %s\n", s.BaseURL)
+		return
+	}
+	fmt.Fprintf(w, "service:   token accepted; %s in the account\n", plural.Count(s.Variants, "variant"))
+	if len(s.Warehouses) == 0 {
+		fmt.Fprintf(w, "warehouse: not known yet (it shows once the account has variants)\n")
+	}
+	for _, wh := range s.Warehouses {
+		fmt.Fprintf(w, "warehouse: %s\n", wh)
+	}
+}
+
+func logoutCommand(b *builder) *cli.Command {
+	o := &globalOptions{}
+	return b.leaf(&cli.Command{
+		Name:  "logout",
+		Usage: "forget the stored token of the base URL",
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			return runLogout(b.env, o)
+		},
+	}, o, doc{examples: authExamples[2:]})
+}
+
+func runLogout(env *Env, o *globalOptions) error {
+	base := auth.NormalizeBaseURL(o.BaseURL)
 	store, err := auth.DefaultStore()
 	if err != nil {
 		return err
@@ -241,12 +293,13 @@ func authLogout(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if !ok {
-		fmt.Fprintf(env.Stdout, "No token stored for %s.\n", base)
-		return nil
-	}
-	fmt.Fprintf(env.Stdout, "Forgot the token for %s.\n"+
-		"The token is permanent: it stays valid until access is revoked in the account (the service has no\n"+
-		"revoke call). Revoke it there to end access; a new login would create another channel and warehouse.\n", base)
-	return nil
+	return o.emit(env, map[string]any{"base_url": base, "forgotten": ok}, func(w io.Writer) {
+		if !ok {
+			fmt.Fprintf(w, "No token stored for %s.\n", base)
+			return
+		}
+		fmt.Fprintf(w, "Forgot the token for %s.\n"+
+			"The token is permanent: it stays valid until access is revoked in the account (the service has no\n"+
+			"revoke call). Revoke it there to end access; a new login would create another channel and warehouse.\n", base)
+	})
 }

@@ -25,8 +25,15 @@ import (
 	"lading/templates"
 )
 
-func demoCommand() *cli.Command {
-	return &cli.Command{
+// demoOptions are the options of demo.
+type demoOptions struct {
+	globalOptions
+	Out string
+}
+
+func demoCommand(b *builder) *cli.Command {
+	o := &demoOptions{}
+	return b.leaf(&cli.Command{
 		Name:  "demo",
 		Usage: "try lading end to end on a built-in sandbox: import the sample catalog, re-import it, change a price, push stock levels, run a 3PL's fulfillment loop, export",
 		Description: "Starts an in-memory sandbox on a free loopback port, writes the sample catalog (CSV and XLSX)\n" +
@@ -39,10 +46,18 @@ func demoCommand() *cli.Command {
 			"shipments, and exports the catalog (the import layout) and the packing slips report (XLSX).\n" +
 			"Results files, the plan, the stock files and the exports land in --out.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Value: "demo-out", Usage: "directory for the sample files, results and state"},
+			&cli.StringFlag{Name: "out", Value: "demo-out", Destination: &o.Out, Usage: "directory for the sample files, results and state"},
 		},
-		Action: runDemo,
-	}
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			return runDemo(c.Context, b.env, o)
+		},
+	}, &o.globalOptions, doc{examples: []example{
+		{"the walk-through, its files in demo-out", "lading demo"},
+		{"the same, its files elsewhere", "lading demo --out /tmp/lading-demo"},
+	}})
 }
 
 // demo is what the demo's steps share.
@@ -54,12 +69,11 @@ type demo struct {
 	out    string
 }
 
-func runDemo(c *cli.Context) error {
-	env := envOf(c)
-	if err := noArgs(c); err != nil {
-		return err
+func runDemo(ctx context.Context, env *Env, o *demoOptions) error {
+	if o.JSON {
+		return Usagef("the demo is a walk-through for people: it has no --json output")
 	}
-	ctx, cancel := context.WithCancel(c.Context)
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	srv, base, token, stop, err := startDemoSandbox(ctx)
 	if err != nil {
@@ -68,7 +82,7 @@ func runDemo(c *cli.Context) error {
 	defer stop()
 	fmt.Fprintf(env.Stdout, "sandbox: %s (in memory, for this demo only)\n\n", base)
 
-	out := c.String("out")
+	out := o.Out
 	// A fresh state: the sandbox is new, and so is its token.
 	for _, p := range []string{"state.db", "state.db-locks"} {
 		if err := os.RemoveAll(filepath.Join(out, p)); err != nil {
@@ -88,20 +102,20 @@ func runDemo(c *cli.Context) error {
 		return err
 	}
 	defer st.Close()
-	d := &demo{w: env.Stdout, client: client, st: st, scope: accountScope(base, token), out: out}
+	d := &demo{w: env.Stdout, client: client, st: st, scope: accountOf(base, token), out: out}
 	csvPath, xlsxPath := paths[0], paths[1]
-	if err := d.imports(c.Context, csvPath, xlsxPath); err != nil {
+	if err := d.imports(ctx, csvPath, xlsxPath); err != nil {
 		return err
 	}
-	stockPath, later, soldOut, err := d.stockPushes(c.Context, csvPath)
+	stockPath, later, soldOut, err := d.stockPushes(ctx, csvPath)
 	if err != nil {
 		return err
 	}
-	loop, err := d.fulfillmentLoop(c.Context, srv, token, later, soldOut)
+	loop, err := d.fulfillmentLoop(ctx, srv, token, later, soldOut)
 	if err != nil {
 		return err
 	}
-	if err := d.exports(c.Context, srv, token, loop); err != nil {
+	if err := d.exports(ctx, srv, token, loop); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "What next:\n"+

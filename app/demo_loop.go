@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"lading/api"
+	"lading/engine"
 	"lading/exporter"
 	"lading/mapping"
 	"lading/sandbox"
@@ -135,7 +136,7 @@ func (l *loop) restockPush(ctx context.Context, later []stockLevel) error {
 		opened = "the order's fulfillment " + string(l.fulfillment) + " opens"
 	}
 	fmt.Fprintf(l.d.w, "   b. stock push of %s (%s 0 -> 12): %d level sent, %d unchanged; %s\n",
-		filepath.Base(l.restock), l.soldOut.sku, rep.Levels, rep.Rows[stock.Unchanged], opened)
+		filepath.Base(l.restock), l.soldOut.sku, rep.Levels, rep.Rows[engine.Unchanged], opened)
 	return nil
 }
 

@@ -47,7 +47,7 @@ func TestDemoStockPushes(t *testing.T) {
 	}
 	for _, want := range []string{
 		"rows:     26 sent\n  levels sent: 26\n",
-		"rows:     3 sent, 23 unchanged\n  levels sent: 3\n  requests: 1 (1 writes, 0 reads; 0 throttled)",
+		"rows:     3 sent, 23 unchanged\n  levels sent: 3\n  requests: 1 request (1 write, 0 reads; 0 throttled)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)

@@ -1,10 +1,19 @@
 package app
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"lading/plural"
+)
 
 // UsageError is a mistake in how lading was called (flags, arguments, a
-// mapping file): nothing was sent.
-type UsageError struct{ Err error }
+// mapping file): nothing was sent. main prints Err on one line and Hint,
+// what to do about it, under it.
+type UsageError struct {
+	Err  error
+	Hint string
+}
 
 func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
@@ -12,6 +21,20 @@ func (e *UsageError) Unwrap() error { return e.Err }
 // Usagef builds a UsageError.
 func Usagef(format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// usageHint builds a UsageError with a hint.
+func usageHint(hint, format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...), Hint: hint}
+}
+
+// asUsage makes err, unless nil, a UsageError.
+func asUsage(err error) error {
+	var u *UsageError
+	if err == nil || errors.As(err, &u) {
+		return err
+	}
+	return &UsageError{Err: err}
 }
 
 // PartialError says a command finished but some of its records failed; the
@@ -24,7 +47,7 @@ type PartialError struct {
 }
 
 func (e *PartialError) Error() string {
-	s := fmt.Sprintf("%d of %d %s failed", e.Failed, e.Total, e.What)
+	s := fmt.Sprintf("%d of %s failed", e.Failed, plural.Count(e.Total, plural.One(e.What)))
 	if e.Note != "" {
 		s += "; " + e.Note
 	}

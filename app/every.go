@@ -8,8 +8,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"lading/api"
 	"lading/state"
 )
@@ -18,7 +16,7 @@ import (
 // run (a run that overruns skips the turns it missed), until the command
 // is stopped (Ctrl-C, SIGTERM). what names a run in what it prints:
 // "push" gives "next push at 15:04:05" on stderr after each run (unless
-// --quiet) and "this push did not complete; the next one goes ahead".
+// --quiet) and "this push did not complete, and the next one goes ahead".
 //
 // How a run ended decides what follows:
 //   - nil, or a *PartialError (the run's own report says which records
@@ -33,12 +31,12 @@ import (
 // Stopped between runs, repeat returns nil. Locks are the caller's: take
 // them before repeat and hold them until it returns, so that no other
 // process runs between two runs.
-func repeat(c *cli.Context, what string, every time.Duration, once func() error, lasting func(error) bool) error {
-	s := schedule{what: what, every: every, log: logger(c)}
-	if !c.Bool("quiet") {
-		s.say = envOf(c).Stderr
+func repeat(ctx context.Context, env *Env, g *globalOptions, what string, every time.Duration, once func() error, lasting func(error) bool) error {
+	s := schedule{what: what, every: every, log: g.logger(env)}
+	if !g.Quiet {
+		s.say = env.Stderr
 	}
-	return s.run(c.Context, once, lasting)
+	return s.run(ctx, once, lasting)
 }
 
 // schedule is repeat's loop, apart from the command line.
@@ -87,7 +85,7 @@ func (s schedule) stops(err error, stopped bool, lasting func(error) bool) bool 
 	case errors.As(err, &pe):
 		// The run's report and results file say which records failed.
 	default:
-		s.log.Warn("this "+s.what+" did not complete; the next one goes ahead", "err", err)
+		s.log.Warn("this "+s.what+" did not complete, and the next one goes ahead", "err", err)
 	}
 	return false
 }

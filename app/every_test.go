@@ -72,7 +72,7 @@ func TestSchedule(t *testing.T) {
 			if runs != tt.runs {
 				t.Errorf("%d runs, want %d", runs, tt.runs)
 			}
-			if n := strings.Count(logs.String(), "this pull did not complete; the next one goes ahead"); n != tt.warnings {
+			if n := strings.Count(logs.String(), "this pull did not complete, and the next one goes ahead"); n != tt.warnings {
 				t.Errorf("%d warnings, want %d:\n%s", n, tt.warnings, logs.String())
 			}
 			// Each run the schedule goes on from says when the next one is.

@@ -3,105 +3,225 @@ package app
 import (
 	"fmt"
 	"math"
-	"slices"
+	"os"
 	"strings"
+	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/urfave/cli/v2"
+
+	"lading/api/wire"
+	"lading/mapping"
+	"lading/source"
+	"lading/state"
+	"lading/templates"
 )
 
-// commandLine is c's command as typed, e.g. "lading auth status".
-func commandLine(c *cli.Context) string {
-	var names []string
-	for _, ctx := range slices.Backward(c.Lineage()) {
-		if ctx.Command != nil && ctx.Command.Name != "" && (len(names) == 0 || names[len(names)-1] != ctx.Command.Name) {
-			names = append(names, ctx.Command.Name)
-		}
-	}
-	if len(names) == 0 || names[0] != "lading" {
-		names = slices.Insert(names, 0, "lading")
-	}
-	return strings.Join(names, " ")
+// The flags several commands share are declared here, once each: the
+// mapping a file is read through and what reading it may cost (import and
+// the pushes), what a job that writes to the account is told (dry run,
+// results, state, strict, batch size), a push's schedule, the zone of
+// dates and times. Each command binds them into its options struct.
+
+// mappingOptions say which mapping a file is read through, and what
+// reading an XLSX file may cost.
+type mappingOptions struct {
+	Template    string
+	Mapping     string
+	MaxPartSize string
+	MaxCellSize string
 }
 
-// chooseCommand is the action of lading itself and of the commands that
-// only group others (auth, templates, mapping): it is reached when they are
-// given no command, or one they do not have.
-func chooseCommand(c *cli.Context) error {
-	var names []string
-	for _, s := range c.Command.Subcommands {
-		if !s.Hidden && s.Name != "help" {
-			names = append(names, s.Name)
-		}
+// mappingFlags declares --template (naming the built-in templates of
+// kinds), --mapping (whose file must have section, "" for a catalog
+// mapping) and the XLSX limits.
+func mappingFlags(o *mappingOptions, section string, kinds ...string) []cli.Flag {
+	file := "mapping file (YAML); lading mapping init FILE writes one to start from"
+	if section != "" {
+		file = fmt.Sprintf("mapping file (YAML) with a %s: section", section)
 	}
-	line := commandLine(c)
-	list := fmt.Sprintf("the commands of %s are %s (see %s --help)", line, strings.Join(names, ", "), line)
-	if c.NArg() == 0 {
-		return Usagef("missing command: %s", list)
+	return []cli.Flag{
+		&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Destination: &o.Template,
+			Usage: "built-in mapping: " + strings.Join(templates.Names(kinds...), ", ") + " (lading templates list describes them)"},
+		&cli.StringFlag{Name: "mapping", Aliases: []string{"m"}, Destination: &o.Mapping, Usage: file},
+		&cli.StringFlag{Name: "max-xlsx-part-size", Value: "4GiB", Destination: &o.MaxPartSize,
+			Usage: "the most one part of an XLSX workbook (a sheet, its shared strings) may unzip to, e.g. 8GiB"},
+		&cli.StringFlag{Name: "max-xlsx-cell-size", Value: "1MiB", Destination: &o.MaxCellSize,
+			Usage: "the most one XLSX cell may hold, e.g. 4MiB"},
 	}
-	typed := strings.TrimSpace(strings.TrimPrefix(line, "lading") + " " + c.Args().First())
-	return Usagef("unknown command %q: %s", typed, list)
 }
 
-// noArgs refuses arguments given to a command that takes none: they are
-// most often a flag put after a value, or a typo.
-func noArgs(c *cli.Context) error {
-	if c.NArg() == 0 {
-		return nil
-	}
-	return Usagef("%s takes no arguments, got %q (flags go before arguments; see %s --help)",
-		commandLine(c), strings.Join(c.Args().Slice(), " "), commandLine(c))
+// sheetFlag declares --sheet, bound to dst.
+func sheetFlag(dst *string) cli.Flag {
+	return &cli.StringFlag{Name: "sheet", Destination: dst, Usage: "XLSX sheet to read (default: the first visible one)"}
 }
 
-// checkGlobalFlags refuses pacing that cannot be meant: a rate that is not
-// a number above 0 (NaN would turn pacing off), no burst, no concurrency.
-func checkGlobalFlags(c *cli.Context) error {
-	if err := positive(c, "rate", "a number of requests per second above 0, e.g. 5"); err != nil {
-		return err
-	}
-	for _, name := range []string{"burst", "concurrency"} {
-		if err := atLeast(c, name, 1); err != nil {
-			return err
+// headerRowFlag declares --header-row, bound to dst.
+func headerRowFlag(dst *int) cli.Flag {
+	return &cli.IntFlag{Name: "header-row", Value: 1, Destination: dst, Usage: "row holding the column names"}
+}
+
+// load reads the mapping named by --template or --mapping.
+func (o *mappingOptions) load() (*mapping.Mapping, []byte, error) {
+	switch {
+	case o.Template != "" && o.Mapping != "":
+		return nil, nil, Usagef("give --template or --mapping, not both")
+	case o.Template != "":
+		text, err := templates.Get(o.Template)
+		if err != nil {
+			return nil, nil, usageHint("lading templates list shows the templates, with what each reads.", "--template %s: %w", o.Template, err)
 		}
+		m, err := mapping.Parse(o.Template+".yaml", text)
+		return m, text, asUsage(err)
+	case o.Mapping != "":
+		text, err := os.ReadFile(o.Mapping)
+		if err != nil {
+			return nil, nil, Usagef("--mapping: %w", err)
+		}
+		m, err := mapping.Parse(o.Mapping, text)
+		return m, text, asUsage(err)
+	}
+	return nil, nil, usageHint("lading templates list shows the templates; lading mapping init FILE writes a mapping for another layout.",
+		"give a mapping: --template NAME or --mapping FILE")
+}
+
+// how is the flag that names the mapping, as the user gave it.
+func (o *mappingOptions) how() string {
+	if o.Template != "" {
+		return "--template " + o.Template
+	}
+	return "--mapping " + o.Mapping
+}
+
+// limits reads --max-xlsx-part-size and --max-xlsx-cell-size.
+func (o *mappingOptions) limits() (source.Limits, error) {
+	size := func(flag, value string, most uint64) (uint64, error) {
+		n, err := humanize.ParseBytes(value)
+		if err != nil || n == 0 || n > most {
+			return 0, Usagef("--%s %q: want a size from 1 byte to %s, like 512MiB or 8GiB", flag, value, humanize.IBytes(most))
+		}
+		return n, nil
+	}
+	part, err := size("max-xlsx-part-size", o.MaxPartSize, 1<<50)
+	if err != nil {
+		return source.Limits{}, err
+	}
+	cell, err := size("max-xlsx-cell-size", o.MaxCellSize, 1<<30)
+	if err != nil {
+		return source.Limits{}, err
+	}
+	return source.Limits{MaxPartSize: int64(part), MaxCellSize: int(cell)}, nil
+}
+
+// jobOptions are what a job that writes to the account from a file is
+// told: the import and the pushes.
+type jobOptions struct {
+	mappingOptions
+	DryRun    bool
+	Results   string
+	State     string
+	Strict    bool
+	BatchSize int
+}
+
+// jobWords are what a job's shared flags say of it.
+type jobWords struct {
+	section string   // the mapping's section ("" for a catalog)
+	kinds   []string // of the templates --template takes
+	dryRun  string   // what a dry run does
+	state   string   // what the state holds
+	// strict is what --strict refuses ("" for a job without it); batch
+	// what a write request carries ("" for a job without --batch-size),
+	// batchSize its default.
+	strict, batch string
+	batchSize     int
+}
+
+// jobFlags declares the flags of a job, bound to o.
+func jobFlags(o *jobOptions, w jobWords) []cli.Flag {
+	flags := mappingFlags(&o.mappingOptions, w.section, w.kinds...)
+	flags = append(flags,
+		&cli.BoolFlag{Name: "dry-run", Destination: &o.DryRun, Usage: w.dryRun},
+		&cli.StringFlag{Name: "results", Destination: &o.Results, Usage: "results file, .csv or .xlsx (default: FILE.results.csv)"},
+		&cli.StringFlag{Name: "state", Value: state.DefaultPath, Destination: &o.State, Usage: "local state file (" + w.state + ")"},
+	)
+	if w.strict != "" {
+		flags = append(flags, &cli.BoolFlag{Name: "strict", Destination: &o.Strict, Usage: "send nothing if " + w.strict})
+	}
+	if w.batch != "" {
+		flags = append(flags, &cli.IntFlag{Name: "batch-size", Value: w.batchSize, Destination: &o.BatchSize,
+			Usage: fmt.Sprintf("%s per write request (at most %d)", w.batch, wire.MaxWriteRecords)})
+	}
+	return flags
+}
+
+// checkBatchSize refuses a batch size the interface does not take.
+func checkBatchSize(n int) error {
+	if n < 1 || n > wire.MaxWriteRecords {
+		return Usagef("--batch-size %d: want 1 to %d records per request", n, wire.MaxWriteRecords)
 	}
 	return nil
 }
 
-// positive refuses a float flag that is not a finite number above 0.
-func positive(c *cli.Context, name, want string) error {
-	if v := c.Float64(name); math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-		return Usagef("--%s %v: want %s", name, v, want)
+// scheduleOptions are how a push or a pull runs again and again.
+type scheduleOptions struct {
+	Every  time.Duration
+	Settle time.Duration
+}
+
+// everyFlag declares --every, with how often a command is run in example.
+func everyFlag(o *scheduleOptions, what, example string) cli.Flag {
+	return &cli.DurationFlag{Name: "every", Destination: &o.Every,
+		Usage: fmt.Sprintf("keep running and %s again at this interval, e.g. %s", what, example)}
+}
+
+// settleFlag declares --settle.
+func settleFlag(o *scheduleOptions) cli.Flag {
+	return &cli.DurationFlag{Name: "settle", Value: 5 * time.Second, Destination: &o.Settle,
+		Usage: "wait until FILE has not changed for this long before reading it"}
+}
+
+// check refuses an interval too short to mean and a negative settle.
+func (o *scheduleOptions) check(example string) error {
+	if o.Every != 0 && o.Every < time.Second {
+		return Usagef("--every %s: want an interval of 1s or more, e.g. %s (or leave it out to run once)", o.Every, example)
+	}
+	if o.Settle < 0 {
+		return Usagef("--settle %s: want a duration of 0 or more, e.g. 5s", o.Settle)
 	}
 	return nil
 }
 
-// atLeast refuses an int flag below min.
-func atLeast(c *cli.Context, name string, min int) error {
-	if v := c.Int(name); v < min {
-		return Usagef("--%s %d: want %d or more", name, v, min)
+// timezoneFlag declares --timezone, bound to dst; what says what it is
+// the zone of.
+func timezoneFlag(dst *string, what string) cli.Flag {
+	return &cli.StringFlag{Name: "timezone", Value: "Local", EnvVars: []string{"LADING_TIMEZONE"}, Destination: dst,
+		Usage: what + ", e.g. Europe/Berlin, America/New_York or UTC; Local is this computer's zone (or LADING_TIMEZONE)"}
+}
+
+// zone is the zone a --timezone value names.
+func (env *Env) zone(name string) (*time.Location, error) {
+	if name == "" || name == "Local" {
+		if env.Local == nil {
+			return time.UTC, nil
+		}
+		return env.Local, nil
 	}
-	return nil
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		if n := strings.TrimSpace(name); n != "" && !strings.Contains(n, "/") && n != "UTC" {
+			return nil, usageHint("Zones are named by region and city (tz database), e.g. Europe/Berlin; abbreviations like CET name no sure zone.",
+				"--timezone %q: no such zone", name)
+		}
+		return nil, Usagef("--timezone %q: no such zone; give one like Europe/Berlin, America/New_York, UTC or Local", name)
+	}
+	return loc, nil
 }
 
 // inRange refuses a float flag that is not a number from lo to hi.
-func inRange(c *cli.Context, name string, lo, hi float64, want string) error {
-	if v := c.Float64(name); math.IsNaN(v) || v < lo || v > hi {
+func inRange(name string, v, lo, hi float64, want string) error {
+	if math.IsNaN(v) || v < lo || v > hi {
 		return Usagef("--%s %v: want %s", name, v, want)
-	}
-	return nil
-}
-
-// notNegative refuses a duration flag below 0.
-func notNegative(c *cli.Context, name string) error {
-	if d := c.Duration(name); d < 0 {
-		return Usagef("--%s %s: want a duration of 0 or more, e.g. 50ms", name, d)
-	}
-	return nil
-}
-
-// longerThanZero refuses a duration flag of 0 or less.
-func longerThanZero(c *cli.Context, name, example string) error {
-	if d := c.Duration(name); d <= 0 {
-		return Usagef("--%s %s: want a duration above 0, e.g. %s", name, d, example)
 	}
 	return nil
 }

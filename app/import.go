@@ -1,30 +1,57 @@
 package app
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
-	"github.com/dustin/go-humanize"
 	"github.com/urfave/cli/v2"
 
-	"lading/api/wire"
+	"lading/engine"
 	"lading/importer"
 	"lading/mapping"
-	"lading/source"
+	"lading/paths"
+	"lading/plural"
 	"lading/state"
 	"lading/templates"
 )
 
-func importCommand() *cli.Command {
-	return &cli.Command{
+// importOptions are the options of import.
+type importOptions struct {
+	globalOptions
+	jobOptions
+	Mode    string
+	Plan    string
+	ReadIDs bool
+	// Files are the input file and, for a mapping that joins two, the
+	// second one.
+	Files []string
+}
+
+var importExamples = []example{
+	{"see what a Shopify export would change, writing nothing", "lading import --template shopify --dry-run --plan plan.json products.csv"},
+	{"import it; run the same command again after a failure or Ctrl-C to continue", "lading import --template shopify products.csv"},
+	{"PrestaShop's products and combinations, two files", "lading import --template prestashop products.csv combinations.csv"},
+	{"your own layout: write a mapping, edit it, import through it", "lading mapping init catalog.xlsx && lading import --mapping catalog.mapping.yaml catalog.xlsx"},
+}
+
+const importExample = "lading import --template shopify products.csv"
+
+func importCommand(b *builder) *cli.Command {
+	o := &importOptions{}
+	flags := jobFlags(&o.jobOptions, jobWords{
+		kinds:  []string{templates.KindCatalog},
+		dryRun: "read the account and show what would be written; write nothing",
+		state:  "runs, batches, ids",
+		strict: "any row is invalid",
+		batch:  "records", batchSize: 50,
+	})
+	return b.leaf(&cli.Command{
 		Name:      "import",
 		Usage:     "upload a catalog (products, variants, options, tiers, tags, opening stock) from CSV or XLSX",
 		ArgsUsage: "FILE [SECOND-FILE]",
@@ -33,133 +60,105 @@ func importCommand() *cli.Command {
 			"results file. Running the same command again after a failure or Ctrl-C continues where it stopped\n" +
 			"(state in .lading/state.db); running it on an imported file writes nothing.\n\n" +
 			"A mapping that reads variants from a second file (a join, like --template prestashop's\n" +
-			"combinations) takes that file after FILE: lading import --template prestashop products.csv\n" +
-			"combinations.csv. Without it, the file the mapping names (join.file) is read from FILE's folder.\n\n" +
-			"Exit codes: 0 every row done, 3 some rows failed (see the results file), 1 fatal error,\n" +
-			"2 usage or mapping error, 130 interrupted (run again to continue).",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "built-in mapping: shopify, woocommerce, generic (see lading templates list)"},
-			&cli.StringFlag{Name: "mapping", Aliases: []string{"m"}, Usage: "mapping file (YAML); see lading mapping init"},
-			&cli.StringFlag{Name: "mode", Value: "upsert", Usage: "upsert, create-only (never update) or update-only (never create)"},
-			&cli.BoolFlag{Name: "dry-run", Usage: "read the account and show what would be written; write nothing"},
-			&cli.StringFlag{Name: "plan", Usage: "write the plan (every product's action and field changes) as JSON to this file"},
-			&cli.StringFlag{Name: "results", Usage: "results file, .csv or .xlsx (default: FILE.results.csv)"},
-			&cli.IntFlag{Name: "batch-size", Value: 50, Usage: "records per write request (at most 100)"},
-			&cli.BoolFlag{Name: "strict", Usage: "send nothing if any row is invalid"},
-			&cli.BoolFlag{Name: "read-ids", Usage: "read created products back at the end for their variants' ids (results file, later stock pushes); one read per 250 products"},
-			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Usage: "local state file (runs, batches, ids)"},
-			&cli.BoolFlag{Name: "json", Usage: "print the final summary as JSON on stdout"},
-		}, xlsxLimitFlags()...),
-		Action: runImport,
-	}
+			"combinations) takes that file after FILE. Without it, the file the mapping names (join.file) is\n" +
+			"read from FILE's folder.",
+		Flags: append(flags,
+			&cli.StringFlag{Name: "mode", Value: "upsert", Destination: &o.Mode, Usage: "upsert, create-only (never update) or update-only (never create)"},
+			&cli.StringFlag{Name: "plan", Destination: &o.Plan, Usage: "write the plan (every product's action and field changes) as JSON to this file"},
+			&cli.BoolFlag{Name: "read-ids", Destination: &o.ReadIDs, Usage: "read created products back at the end for their variants' ids (results file, later stock pushes); one read per 250 products"},
+		),
+		Action: func(c *cli.Context) error {
+			o.Files = c.Args().Slice()
+			return runImport(c.Context, b.env, o)
+		},
+	}, &o.globalOptions, doc{examples: importExamples, exits: exitsOfJobs})
 }
 
-// loadMapping reads the mapping named by --template or --mapping.
-func loadMapping(c *cli.Context) (*mapping.Mapping, []byte, error) {
-	tmpl, file := c.String("template"), c.String("mapping")
-	switch {
-	case tmpl != "" && file != "":
-		return nil, nil, Usagef("give --template or --mapping, not both")
-	case tmpl != "":
-		text, err := templates.Get(tmpl)
-		if err != nil {
-			return nil, nil, &UsageError{Err: err}
-		}
-		m, err := mapping.Parse(tmpl+".yaml", text)
-		if err != nil {
-			return nil, nil, &UsageError{Err: err}
-		}
-		return m, text, nil
-	case file != "":
-		text, err := os.ReadFile(file)
-		if err != nil {
-			return nil, nil, Usagef("--mapping: %v", err)
-		}
-		m, err := mapping.Parse(file, text)
-		if err != nil {
-			return nil, nil, &UsageError{Err: err}
-		}
-		return m, text, nil
-	}
-	return nil, nil, Usagef("give a mapping: --template NAME (lading templates list) or --mapping FILE (lading mapping init FILE writes one)")
-}
-
-func runImport(c *cli.Context) error {
-	env := envOf(c)
-	args := c.Args().Slice()
-	for _, a := range args[min(1, len(args)):] {
-		if strings.HasPrefix(a, "-") {
-			return Usagef("flag %s comes after the input file: put flags before it, e.g. lading import --template shopify %s FILE", a, a)
-		}
-	}
-	if len(args) == 0 || len(args) > 2 {
-		return Usagef("import takes one input file, and a second one for a mapping that joins two: lading import --template shopify products.csv, or lading import --template prestashop products.csv combinations.csv")
-	}
-	input := args[0]
-	if _, err := os.Stat(input); err != nil {
-		return Usagef("input file: %v", err)
-	}
-	m, text, err := loadMapping(c)
+// runImport imports o.Files.
+func runImport(ctx context.Context, env *Env, o *importOptions) error {
+	opts, err := o.check()
 	if err != nil {
 		return err
 	}
-	if err := setJoinedFile(c, m, args); err != nil {
-		return err
-	}
-	mode, err := importer.ParseMode(c.String("mode"))
-	if err != nil {
-		return Usagef("--%v", err)
-	}
-	if bs := c.Int("batch-size"); bs < 1 || bs > wire.MaxWriteRecords {
-		return Usagef("--batch-size %d: want 1 to %d records per request", bs, wire.MaxWriteRecords)
-	}
-	limits, err := xlsxLimits(c)
-	if err != nil {
-		return err
-	}
-	if err := checkImportPaths(c, input, m); err != nil {
-		return err
-	}
-	client, token, err := newClient(c)
+	client, token, err := o.client(env)
 	if err != nil {
 		return err
 	}
 	var st *state.DB
-	if !c.Bool("dry-run") {
-		st, err = state.Open(c.String("state"))
-		if err != nil {
+	if !o.DryRun {
+		if st, err = state.Open(o.State); err != nil {
 			return err
 		}
 		defer st.Close()
 	}
-	prog := newProgress(c, client)
+	prog := o.progress(env, client)
 	defer prog.Finish()
-	rep, err := importer.Import(c.Context, importer.Options{
-		Client: client, State: st, Scope: accountScope(c.String("base-url"), token),
-		Mapping: m, MappingText: text, Input: input,
-		Mode: mode, BatchSize: c.Int("batch-size"), Concurrency: c.Int("concurrency"),
-		Strict: c.Bool("strict"), DryRun: c.Bool("dry-run"), ReadIDs: c.Bool("read-ids"), Limits: limits,
-		PlanFile: c.String("plan"), ResultsFile: c.String("results"),
-		Progress: prog, Logger: logger(c),
-	})
+	opts.Client, opts.State, opts.Scope, opts.Progress, opts.Logger = client, st, o.account(token), prog, o.logger(env)
+	rep, err := importer.Import(ctx, opts)
 	prog.Finish()
 	if rep != nil {
-		if c.Bool("json") {
-			enc := json.NewEncoder(env.Stdout)
-			enc.SetIndent("", "  ")
-			if jerr := enc.Encode(rep); jerr != nil {
-				return jerr
-			}
-		} else {
-			printReport(env.Stdout, rep, c.Float64("rate"))
+		if perr := o.emit(env, rep, func(w io.Writer) { printReport(w, rep, o.Rate) }); perr != nil {
+			return perr
 		}
 	}
-	var mErr *mapping.Error
-	var mList mapping.ErrorList
+	return importOutcome(rep, err)
+}
+
+// check checks the arguments and flags of an import before anything is
+// read or sent, and gives the importer's options but for the client,
+// state and display.
+func (o *importOptions) check() (importer.Options, error) {
+	if err := flagAfterArgs(o.Files, 1, importExample); err != nil {
+		return importer.Options{}, err
+	}
+	if len(o.Files) == 0 || len(o.Files) > 2 {
+		return importer.Options{}, usageHint("For example: "+importExample+", or lading import --template prestashop products.csv combinations.csv",
+			"import takes one input file, and a second one for a mapping that joins two")
+	}
+	input := o.Files[0]
+	if _, err := os.Stat(input); err != nil {
+		return importer.Options{}, Usagef("input file: %w", err)
+	}
+	m, text, err := o.load()
+	if err != nil {
+		return importer.Options{}, err
+	}
+	if err := o.setJoinedFile(m); err != nil {
+		return importer.Options{}, err
+	}
+	mode, err := importer.ParseMode(o.Mode)
+	if err != nil {
+		return importer.Options{}, Usagef("--%w", err)
+	}
+	if err := checkBatchSize(o.BatchSize); err != nil {
+		return importer.Options{}, err
+	}
+	limits, err := o.limits()
+	if err != nil {
+		return importer.Options{}, err
+	}
+	if err := o.checkPaths(m); err != nil {
+		return importer.Options{}, err
+	}
+	return importer.Options{
+		Mapping: m, MappingText: text, Input: input,
+		Mode: mode, BatchSize: o.BatchSize, Concurrency: o.Concurrency,
+		Strict: o.Strict, DryRun: o.DryRun, ReadIDs: o.ReadIDs, Limits: limits,
+		PlanFile: o.Plan, ResultsFile: o.Results,
+	}, nil
+}
+
+// importOutcome maps how an import ended to the command's error, and so
+// its exit code.
+func importOutcome(rep *importer.Report, err error) error {
+	var (
+		mErr  *mapping.Error
+		mList mapping.ErrorList
+	)
 	switch {
-	case errors.Is(err, importer.ErrInterrupted):
+	case errors.Is(err, engine.ErrInterrupted):
 		return &InterruptedError{Msg: err.Error()}
-	case errors.Is(err, importer.ErrInvalid):
+	case errors.Is(err, engine.ErrInvalid):
 		return &PartialError{Failed: rep.Failed(), Total: total(rep.Rows), What: "rows", Note: "nothing was sent (--strict)", See: rep.Results}
 	case errors.As(err, &mErr), errors.As(err, &mList):
 		return &UsageError{Err: err}
@@ -174,79 +173,70 @@ func runImport(c *cli.Context) error {
 // setJoinedFile points the mapping's join at the second input file when one
 // is given, and otherwise checks that the file the mapping names is beside
 // the input, saying how to give it when it is not.
-func setJoinedFile(c *cli.Context, m *mapping.Mapping, args []string) error {
-	how := "--mapping " + c.String("mapping")
-	if t := c.String("template"); t != "" {
-		how = "--template " + t
-	}
+func (o *importOptions) setJoinedFile(m *mapping.Mapping) error {
+	files := o.Files
 	switch {
-	case len(args) == 2 && m.Join == nil:
-		return Usagef("%s: the mapping reads one file (it has no join section): give one input file, lading import %s %s", args[1], how, args[0])
-	case len(args) == 2:
-		if _, err := os.Stat(args[1]); err != nil {
-			return Usagef("second input file: %v", err)
+	case len(files) == 2 && m.Join == nil:
+		return usageHint(fmt.Sprintf("Give one input file: lading import %s %s", o.how(), files[0]),
+			"%s: the mapping reads one file (it has no join section)", files[1])
+	case len(files) == 2:
+		if _, err := os.Stat(files[1]); err != nil {
+			return Usagef("second input file: %w", err)
 		}
-		abs, err := filepath.Abs(args[1])
+		abs, err := filepath.Abs(files[1])
 		if err != nil {
-			return Usagef("second input file: %v", err)
+			return Usagef("second input file: %w", err)
 		}
 		m.Join.File = abs
 	case m.Join != nil:
-		jf := importer.JoinedFile(args[0], m.Join.File)
+		jf := importer.JoinedFile(files[0], m.Join.File)
 		if _, err := os.Stat(jf); errors.Is(err, fs.ErrNotExist) {
-			return Usagef("the mapping reads variants from a second file, and %s is not there: give that file after the input file, lading import %s %s SECOND-FILE", jf, how, args[0])
+			return usageHint(fmt.Sprintf("Give that file after the input file: lading import %s %s SECOND-FILE", o.how(), files[0]),
+				"the mapping reads variants from a second file, and %s is not there", jf)
 		}
 	}
 	return nil
 }
 
-// xlsxLimits reads --max-xlsx-part-size and --max-xlsx-cell-size.
-func xlsxLimits(c *cli.Context) (source.Limits, error) {
-	size := func(flag string, most uint64) (uint64, error) {
-		n, err := humanize.ParseBytes(c.String(flag))
-		if err != nil || n == 0 || n > most {
-			return 0, Usagef("--%s %q: want a size from 1 byte to %s, like 512MiB or 8GiB", flag, c.String(flag), humanize.IBytes(most))
-		}
-		return n, nil
+// checkPaths refuses an import whose outputs (results, plan) are one of
+// its inputs (the input, the file the mapping joins, the mapping, the
+// state) or cannot be written, before anything is read or sent.
+func (o *importOptions) checkPaths(m *mapping.Mapping) error {
+	input := o.Files[0]
+	inputs := []paths.Named{{What: "the input file", Path: input}}
+	if m.Join != nil {
+		inputs = append(inputs, paths.Named{What: "the file the mapping joins", Path: importer.JoinedFile(input, m.Join.File)})
 	}
-	part, err := size("max-xlsx-part-size", 1<<50)
-	if err != nil {
-		return source.Limits{}, err
+	if o.Mapping != "" {
+		inputs = append(inputs, paths.Named{What: "the --mapping file", Path: o.Mapping})
 	}
-	cell, err := size("max-xlsx-cell-size", 1<<30)
-	if err != nil {
-		return source.Limits{}, err
+	stateFile := paths.Named{What: "the state file", Path: o.State}
+	inputs = append(inputs, stateFile)
+	var outputs []paths.Named
+	switch {
+	case o.Results != "":
+		outputs = append(outputs, paths.Named{What: "--results", Path: o.Results})
+	case !o.DryRun: // a dry run writes the results file only when it is named
+		outputs = append(outputs, paths.Named{What: "the results file", Path: importer.DefaultResultsPath(input)})
 	}
-	return source.Limits{MaxPartSize: int64(part), MaxCellSize: int(cell)}, nil
+	if o.Plan != "" {
+		outputs = append(outputs, paths.Named{What: "--plan", Path: o.Plan})
+	}
+	if err := checkOutputs(inputs, outputs); err != nil {
+		return err
+	}
+	if o.DryRun { // a dry run does not open the state
+		return nil
+	}
+	return checkStatePath(paths.Named{What: "--state", Path: stateFile.Path})
 }
 
-func total(cs importer.Counts) int {
+func total(cs engine.Counts) int {
 	n := 0
 	for _, v := range cs {
 		n += v
 	}
 	return n
-}
-
-func countsText(cs importer.Counts) string {
-	if len(cs) == 0 {
-		return "none"
-	}
-	order := []importer.Action{importer.Created, importer.Updated, importer.Unchanged, importer.Skipped, importer.Failed}
-	var parts []string
-	for _, a := range order {
-		if n := cs[a]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, a))
-		}
-	}
-	var rest []string
-	for a, n := range cs {
-		if !slices.Contains(order, a) && n > 0 {
-			rest = append(rest, fmt.Sprintf("%d %s", n, a))
-		}
-	}
-	slices.Sort(rest)
-	return strings.Join(append(parts, rest...), ", ")
 }
 
 func printReport(w io.Writer, rep *importer.Report, rate float64) {
@@ -257,15 +247,16 @@ func printReport(w io.Writer, rep *importer.Report, rate float64) {
 	if rep.Resumed {
 		verb += ", resumed an unfinished run"
 	}
+	order := []engine.Status{engine.Created, engine.Updated, engine.Unchanged, engine.Skipped, engine.Failed}
 	fmt.Fprintf(w, "%s of %s (mode %s)\n", verb, rep.Input, rep.Mode)
-	fmt.Fprintf(w, "  products: %s\n", countsText(rep.Products))
-	fmt.Fprintf(w, "  variants: %s\n", countsText(rep.Variants))
-	fmt.Fprintf(w, "  rows:     %s\n", countsText(rep.Rows))
+	fmt.Fprintf(w, "  products: %s\n", countsText(rep.Products, order))
+	fmt.Fprintf(w, "  variants: %s\n", countsText(rep.Variants, order))
+	fmt.Fprintf(w, "  rows:     %s\n", countsText(rep.Rows, order))
 	if rep.DryRun {
 		est := time.Duration(float64(rep.RequestsPlanned) / rate * float64(time.Second)).Round(time.Second)
-		fmt.Fprintf(w, "  writes needed: %d requests, about %s at %.4g requests/s\n", rep.RequestsPlanned, est, rate)
+		fmt.Fprintf(w, "  writes needed: %s, about %s at %.4g requests/s\n", plural.Count(rep.RequestsPlanned, "request"), est, rate)
 	} else {
-		fmt.Fprintf(w, "  requests: %d (%d writes, %d reads; %d throttled) in %s\n", rep.Requests, rep.Writes, rep.Reads, rep.Throttled, rep.Elapsed.Round(time.Millisecond))
+		printTraffic(w, "  requests: ", rep.Traffic, rep.Elapsed)
 	}
 	if rep.Results != "" {
 		fmt.Fprintf(w, "  results:  %s\n", rep.Results)

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,33 +14,79 @@ import (
 
 	"lading/api"
 	"lading/mapping"
+	"lading/paths"
 	"lading/progress"
 	"lading/source"
 	"lading/state"
 )
 
-// pushKind is what differs between the push commands (stock, shipments,
-// slips) in what they check and open before they push.
+// pushOptions are what the stock, shipments and slips pushes share: a
+// file read through a mapping, the job's flags, a schedule.
+type pushOptions struct {
+	globalOptions
+	jobOptions
+	scheduleOptions
+	Input string
+}
+
+// pushKind is what differs between the push commands in what they check
+// and open before they push.
 type pushKind struct {
-	example string // the command with a file, for usage messages
-	// has reports whether a mapping has the push's section; missing is the
-	// usage message (with %s for the mapping's file) when it has not.
-	has     func(*mapping.Mapping) bool
-	missing string
+	job     string // "stock push", in messages
+	example string // the command called right, with a file
+	every   string // an interval for --every, e.g. 15m
+	// has reports whether a mapping has the push's section; missing says
+	// (of the mapping's file) that it has not, and sample is the section
+	// to add.
+	has             func(*mapping.Mapping) bool
+	missing, sample string
 	// results is the results file written beside an input.
 	results func(input string) string
 }
 
-// pushSetup is what a push command opens: its input, mapping, XLSX
-// limits, client, account scope, state and progress display.
+// pushFlags declares the flags of a push, bound to o.
+func pushFlags(o *pushOptions, k pushKind, w jobWords) []cli.Flag {
+	return append(jobFlags(&o.jobOptions, w),
+		everyFlag(&o.scheduleOptions, "push FILE", k.every),
+		settleFlag(&o.scheduleOptions))
+}
+
+// push finishes the command of a push: it takes one argument, the input
+// file, binds it into o and calls run.
+func (b *builder) push(c *cli.Command, o *pushOptions, k pushKind, d doc, run func(context.Context) error) *cli.Command {
+	c.ArgsUsage = "FILE"
+	c.Action = func(c *cli.Context) error {
+		if err := o.bind(c, k); err != nil {
+			return err
+		}
+		return run(c.Context)
+	}
+	return b.leaf(c, &o.globalOptions, d)
+}
+
+// bind takes the push's one argument, the input file.
+func (o *pushOptions) bind(c *cli.Context, k pushKind) error {
+	if err := flagAfterArgs(c.Args().Slice(), 1, k.example); err != nil {
+		return err
+	}
+	if c.NArg() != 1 {
+		return usageHint("For example: "+k.example, "%s takes one input file", commandLine(c))
+	}
+	o.Input = c.Args().First()
+	return nil
+}
+
+// pushSetup is what a push command opens: its mapping, XLSX limits,
+// client, account, state and progress display.
 type pushSetup struct {
-	input  string
-	m      *mapping.Mapping
-	limits source.Limits
-	client *api.Client
-	scope  string
-	st     *state.DB
-	prog   *progress.Progress
+	m       *mapping.Mapping
+	limits  source.Limits
+	client  *api.Client
+	account string
+	st      *state.DB
+	prog    *progress.Progress
+	log     *slog.Logger
+	stdout  io.Writer // the command's, for --json warnings
 }
 
 // close finishes the progress display and closes the state.
@@ -50,44 +95,124 @@ func (s *pushSetup) close() {
 	s.st.Close()
 }
 
-// openPush checks a push command's input file, mapping, limits and paths,
-// and opens its client and state. With --every, an input that does not
-// exist yet is let be: a later run may find it.
-func openPush(c *cli.Context, k pushKind) (*pushSetup, error) {
-	input, err := oneInput(c, k.example)
-	if err != nil {
+// openPush checks a push's input file, mapping, limits and paths, and
+// opens its client and state. With --every, an input that does not exist
+// yet is let be: a later run may find it.
+func openPush(env *Env, o *pushOptions, k pushKind) (*pushSetup, error) {
+	if err := o.scheduleOptions.check(k.every); err != nil {
 		return nil, err
 	}
-	if every := c.Duration("every"); every != 0 && every < time.Second {
-		return nil, Usagef("--every %s: want an interval of 1s or more, e.g. 15m (or leave it out to push once)", every)
+	if _, err := os.Stat(o.Input); err != nil && (o.Every == 0 || !errors.Is(err, os.ErrNotExist)) {
+		return nil, Usagef("input file: %w", err)
 	}
-	if _, err := os.Stat(input); err != nil && (c.Duration("every") == 0 || !errors.Is(err, os.ErrNotExist)) {
-		return nil, Usagef("input file: %v", err)
-	}
-	m, _, err := loadMapping(c)
+	m, _, err := o.load()
 	if err != nil {
 		return nil, err
 	}
 	if !k.has(m) {
-		return nil, Usagef(k.missing, m.File)
+		return nil, usageHint(k.sample, k.missing, m.File)
 	}
-	limits, err := xlsxLimits(c)
+	limits, err := o.limits()
 	if err != nil {
 		return nil, err
 	}
-	if err := checkPushPaths(c, input, k.results(input)); err != nil {
+	if err := o.checkPaths(k.results(o.Input)); err != nil {
 		return nil, err
 	}
-	client, token, err := newClient(c)
+	client, token, err := o.client(env)
 	if err != nil {
 		return nil, err
 	}
-	st, err := state.Open(c.String("state"))
+	st, err := state.Open(o.State)
 	if err != nil {
 		return nil, err
 	}
-	return &pushSetup{input: input, m: m, limits: limits, client: client, scope: accountScope(c.String("base-url"), token),
-		st: st, prog: newProgress(c, client)}, nil
+	return &pushSetup{m: m, limits: limits, client: client, account: o.account(token),
+		st: st, prog: o.progress(env, client), log: o.logger(env), stdout: env.Stdout}, nil
+}
+
+// checkPaths refuses a results file that is one of a push's inputs;
+// results is the results file written when --results is not given.
+func (o *pushOptions) checkPaths(results string) error {
+	stateFile := paths.Named{What: "the state file", Path: o.State}
+	inputs := []paths.Named{{What: "the input file", Path: o.Input}, stateFile}
+	if o.Mapping != "" {
+		inputs = append(inputs, paths.Named{What: "the --mapping file", Path: o.Mapping})
+	}
+	var outputs []paths.Named
+	switch {
+	case o.Results != "":
+		outputs = append(outputs, paths.Named{What: "--results", Path: o.Results})
+	case !o.DryRun:
+		outputs = append(outputs, paths.Named{What: "the results file", Path: results})
+	}
+	if err := checkOutputs(inputs, outputs); err != nil {
+		return err
+	}
+	return checkStatePath(paths.Named{What: "--state", Path: stateFile.Path})
+}
+
+// settle waits until the input has not changed for --settle, saying so.
+// With --every, once a push has waited longer than one interval the file
+// was not pushed that turn: every interval from then on warns, on stderr
+// and (with --json) as an object of its own on stdout, until it settles.
+func (s *pushSetup) settle(ctx context.Context, o *pushOptions, k pushKind) error {
+	w := settleWait{every: o.Every, settle: o.Settle, log: s.log}
+	if o.JSON {
+		w.json = s.stdout
+	}
+	err := w.wait(ctx, o.Input)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return &InterruptedError{Msg: k.job + " interrupted before reading " + o.Input + ": nothing was sent"}
+	case err != nil:
+		return fmt.Errorf("reading %s: %w", o.Input, err)
+	}
+	return nil
+}
+
+// settleWait is a push's wait for its file to settle.
+type settleWait struct {
+	every, settle time.Duration
+	log           *slog.Logger
+	json          io.Writer // where --json warnings go; nil without --json
+}
+
+// wait returns once input has settled, warning at every interval after the
+// first that it has not.
+func (w settleWait) wait(ctx context.Context, input string) error {
+	start := time.Now()
+	next := start.Add(w.every)
+	return source.WaitSettled(ctx, input, w.settle, func(d time.Duration, why string) {
+		w.log.Info(fmt.Sprintf("waiting %s for %s to settle before reading it (%s)", d.Round(time.Millisecond), input, why))
+		if now := time.Now(); w.every > 0 && !now.Before(next) {
+			w.warn(input, now.Sub(start))
+			next = nextRun(next, now, w.every)
+		}
+	})
+}
+
+// warn says that input has kept changing for waited, and what to do.
+func (w settleWait) warn(input string, waited time.Duration) {
+	msg := fmt.Sprintf("%s keeps changing: it has not stayed unchanged for --settle %s in the %s this push has waited, so it was not pushed; "+
+		"have the warehouse system write it under another name and rename it to %s when it is complete (write-then-rename), so that it is never read half-written",
+		input, w.settle, waited.Round(time.Second), filepath.Base(input))
+	w.log.Warn(msg)
+	if w.json != nil {
+		jsonLine(w.json, struct {
+			Warning string        `json:"warning"`
+			File    string        `json:"file"`
+			Waited  time.Duration `json:"waited_ns"`
+		}{msg, input, waited})
+	}
+}
+
+// schedule runs once, or with --every again and again (see repeat).
+func (o *pushOptions) schedule(ctx context.Context, env *Env, once func() error, lasting func(error) bool) error {
+	if o.Every == 0 {
+		return once()
+	}
+	return repeat(ctx, env, &o.globalOptions, "push", o.Every, once, lasting)
 }
 
 // pushOutcome maps how a push ended to the command's error, and so its
@@ -112,69 +237,4 @@ func pushOutcome(err error, failed, total int, results string, errInterrupted, e
 		return &PartialError{Failed: failed, Total: total, What: "rows", See: results}
 	}
 	return nil
-}
-
-// xlsxLimitFlags bound what reading an XLSX input may cost (read by
-// xlsxLimits), for every command that reads a file through a mapping.
-func xlsxLimitFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "max-xlsx-part-size", Value: "4GiB", Usage: "the most one part of an XLSX workbook (a sheet, its shared strings) may unzip to, e.g. 8GiB"},
-		&cli.StringFlag{Name: "max-xlsx-cell-size", Value: "1MiB", Usage: "the most one XLSX cell may hold, e.g. 4MiB"},
-	}
-}
-
-// settledInput waits for a push's input to settle (--settle) before it is
-// read. With --every, once a push has waited longer than one interval the
-// file was not pushed that turn: every interval from then on warns, on
-// stderr and (with --json) as an object of its own on stdout, until the
-// file settles. what names the push ("stock push").
-func settledInput(c *cli.Context, input, what string) error {
-	w := settleWait{every: c.Duration("every"), settle: c.Duration("settle"), log: logger(c)}
-	if c.Bool("json") {
-		w.json = envOf(c).Stdout
-	}
-	err := w.wait(c.Context, input)
-	switch {
-	case err != nil && c.Context.Err() != nil:
-		return &InterruptedError{Msg: what + " interrupted before reading " + input + ": nothing was sent"}
-	case err != nil:
-		return fmt.Errorf("reading %s: %w", input, err)
-	}
-	return nil
-}
-
-// settleWait is settledInput apart from the command line.
-type settleWait struct {
-	every, settle time.Duration
-	log           *slog.Logger
-	json          io.Writer // where --json warnings go; nil without --json
-}
-
-// wait returns once input has settled, warning at every interval after the
-// first that it has not.
-func (w settleWait) wait(ctx context.Context, input string) error {
-	start := time.Now()
-	next := start.Add(w.every)
-	return source.WaitSettled(ctx, input, w.settle, func(d time.Duration, why string) {
-		w.log.Info("waiting for the file to settle before reading it", "file", input, "wait", d.Round(time.Millisecond), "why", why)
-		if now := time.Now(); w.every > 0 && !now.Before(next) {
-			w.warn(input, now.Sub(start))
-			next = nextRun(next, now, w.every)
-		}
-	})
-}
-
-// warn says that input has kept changing for waited, and what to do.
-func (w settleWait) warn(input string, waited time.Duration) {
-	msg := fmt.Sprintf("%s keeps changing: it has not stayed unchanged for --settle %s in the %s this push has waited, so it was not pushed; "+
-		"have the warehouse system write it under another name and rename it to %s when it is complete (write-then-rename), so that it is never read half-written",
-		input, w.settle, waited.Round(time.Second), filepath.Base(input))
-	w.log.Warn(msg)
-	if w.json != nil {
-		json.NewEncoder(w.json).Encode(struct {
-			Warning string        `json:"warning"`
-			File    string        `json:"file"`
-			Waited  time.Duration `json:"waited_ns"`
-		}{msg, input, waited})
-	}
 }

@@ -1,41 +1,69 @@
 package app
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"lading/sandbox"
 )
 
-func sandboxCommand() *cli.Command {
-	return &cli.Command{
+// sandboxOptions are the options of sandbox. Its --rate, --burst and
+// --token are its own: the throttle it applies, the tokens it takes.
+type sandboxOptions struct {
+	globalOptions
+	Addr, DB                         string
+	Tokens, Clients                  []string
+	Rate                             float64
+	Burst, ThrottleStatus            int
+	FailRate, DropRate, ThrottleRate float64
+	Latency                          time.Duration
+	Seed                             int64
+}
+
+var sandboxExamples = []example{
+	{"a sandbox that keeps its data, with a token of your choice", "lading sandbox --db sandbox.db --token demo-token"},
+	{"one that throttles and fails like a busy service, to try lading's pacing against", "lading sandbox --token demo-token --rate 2 --fail-rate 0.05 --drop-rate 0.02"},
+}
+
+func sandboxCommand(b *builder) *cli.Command {
+	o := &sandboxOptions{}
+	return b.leaf(&cli.Command{
 		Name:  "sandbox",
 		Usage: "run the local emulator of the integrations interface (for trying lading and for tests)",
 		Description: "Serves the whole interface on a loopback address, at / and under /api2, with its data in SQLite.\n" +
 			"It prints its base URL and a ready token. Point lading at it with --base-url and --token,\n" +
 			"or call it with curl (see README). The admin API under /_sandbox/ creates orders, resets data\n" +
-			"and shows counters; it is not part of the real interface.",
+			"and shows counters; it is not part of the real interface. Its --rate, --burst and --token are its\n" +
+			"own (the throttle it applies, the tokens it takes), not lading's global ones.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8700", Usage: "loopback address to listen on"},
-			&cli.StringFlag{Name: "db", Usage: "SQLite file keeping the data across restarts (default: in memory)"},
-			&cli.StringSliceFlag{Name: "token", Usage: "register a ready token (account, channel and warehouse created); a random one if none"},
-			&cli.StringSliceFlag{Name: "client", Usage: "register an OAuth client as ID:SECRET:REDIRECT_URI (repeatable)"},
-			&cli.Float64Flag{Name: "rate", Usage: "throttle each token to this many requests per second (0: no limit)"},
-			&cli.IntFlag{Name: "burst", Value: 1, Usage: "requests a token may send at once above --rate"},
-			&cli.IntFlag{Name: "throttle-status", Value: 429, Usage: "status of a throttled answer: 429 (with Retry-After) or 403 (the gateway's text)"},
-			&cli.Float64Flag{Name: "fail-rate", Usage: "fraction of requests answered 500 before anything is applied"},
-			&cli.Float64Flag{Name: "drop-rate", Usage: "fraction of writes applied and then left unanswered (connection closed)"},
-			&cli.Float64Flag{Name: "throttle-rate", Usage: "fraction of requests answered as throttled whatever the rate (Retry-After 1 s)"},
-			&cli.DurationFlag{Name: "latency", Usage: "delay added to every request"},
-			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "seed of the fault injection, for reproducible runs"},
+			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8700", Destination: &o.Addr, Usage: "loopback address to listen on"},
+			&cli.StringFlag{Name: "db", Destination: &o.DB, Usage: "SQLite file keeping the data across restarts (default: in memory)"},
+			&cli.GenericFlag{Name: "token", Value: &stringList{&o.Tokens}, Usage: "register a ready token (account, channel and warehouse created); a random one if none; repeatable"},
+			&cli.GenericFlag{Name: "client", Value: &stringList{&o.Clients}, Usage: "register an OAuth client as ID:SECRET:REDIRECT_URI; repeatable"},
+			&cli.Float64Flag{Name: "rate", Destination: &o.Rate, Usage: "throttle each token to this many requests per second (0: no limit)"},
+			&cli.IntFlag{Name: "burst", Value: 1, Destination: &o.Burst, Usage: "requests a token may send at once above --rate"},
+			&cli.IntFlag{Name: "throttle-status", Value: 429, Destination: &o.ThrottleStatus, Usage: "status of a throttled answer: 429 (with Retry-After) or 403 (the gateway's text)"},
+			&cli.Float64Flag{Name: "fail-rate", Destination: &o.FailRate, Usage: "fraction of requests answered 500 before anything is applied"},
+			&cli.Float64Flag{Name: "drop-rate", Destination: &o.DropRate, Usage: "fraction of writes applied and then left unanswered (connection closed)"},
+			&cli.Float64Flag{Name: "throttle-rate", Destination: &o.ThrottleRate, Usage: "fraction of requests answered as throttled whatever the rate (Retry-After 1 s)"},
+			&cli.DurationFlag{Name: "latency", Destination: &o.Latency, Usage: "delay added to every request"},
+			&cli.Int64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "seed of the fault injection, for reproducible runs"},
 		},
-		Action: runSandbox,
-	}
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			return runSandbox(c.Context, b.env, o)
+		},
+	}, &o.globalOptions, doc{examples: sandboxExamples, exits: []int{ExitInterrupted}})
 }
 
 func parseClients(specs []string) ([]sandbox.Client, error) {
@@ -56,22 +84,23 @@ func randomToken() string {
 	return hex.EncodeToString(b)
 }
 
-// checkSandboxFlags refuses numbers the sandbox cannot mean: NaN, infinite
-// or negative rates, fractions outside 0 to 1, negative latency.
-func checkSandboxFlags(c *cli.Context) error {
-	if err := noArgs(c); err != nil {
-		return err
+// check refuses numbers the sandbox cannot mean: NaN, infinite or
+// negative rates, fractions outside 0 to 1, negative latency.
+func (o *sandboxOptions) check() error {
+	if o.ThrottleStatus != 429 && o.ThrottleStatus != 403 {
+		return Usagef("--throttle-status %d: want 429 or 403", o.ThrottleStatus)
 	}
-	if ts := c.Int("throttle-status"); ts != 429 && ts != 403 {
-		return Usagef("--throttle-status %d: want 429 or 403", ts)
+	if o.Burst < 1 {
+		return Usagef("--burst %d: want 1 or more", o.Burst)
+	}
+	if o.Latency < 0 {
+		return Usagef("--latency %s: want a duration of 0 or more, e.g. 50ms", o.Latency)
 	}
 	for _, err := range []error{
-		inRange(c, "rate", 0, math.MaxFloat64, "a number of requests per second, or 0 for no limit"),
-		atLeast(c, "burst", 1),
-		inRange(c, "fail-rate", 0, 1, "a fraction from 0 to 1, e.g. 0.1"),
-		inRange(c, "drop-rate", 0, 1, "a fraction from 0 to 1, e.g. 0.05"),
-		inRange(c, "throttle-rate", 0, 1, "a fraction from 0 to 1, e.g. 0.1"),
-		notNegative(c, "latency"),
+		inRange("rate", o.Rate, 0, math.MaxFloat64, "a number of requests per second, or 0 for no limit"),
+		inRange("fail-rate", o.FailRate, 0, 1, "a fraction from 0 to 1, e.g. 0.1"),
+		inRange("drop-rate", o.DropRate, 0, 1, "a fraction from 0 to 1, e.g. 0.05"),
+		inRange("throttle-rate", o.ThrottleRate, 0, 1, "a fraction from 0 to 1, e.g. 0.1"),
 	} {
 		if err != nil {
 			return err
@@ -80,33 +109,30 @@ func checkSandboxFlags(c *cli.Context) error {
 	return nil
 }
 
-func runSandbox(c *cli.Context) error {
-	env := envOf(c)
-	if err := checkSandboxFlags(c); err != nil {
+// sandboxLine is what sandbox --json prints once it listens.
+type sandboxLine struct {
+	BaseURL string   `json:"base_url"`
+	Tokens  []string `json:"tokens"`
+}
+
+func runSandbox(ctx context.Context, env *Env, o *sandboxOptions) error {
+	if err := o.check(); err != nil {
 		return err
 	}
-	clients, err := parseClients(c.StringSlice("client"))
+	clients, err := parseClients(o.Clients)
 	if err != nil {
 		return err
 	}
 	srv, err := sandbox.New(sandbox.Options{
-		DBPath:         c.String("db"),
-		Rate:           c.Float64("rate"),
-		Burst:          c.Int("burst"),
-		ThrottleStatus: c.Int("throttle-status"),
-		FailRate:       c.Float64("fail-rate"),
-		DropRate:       c.Float64("drop-rate"),
-		ThrottleRate:   c.Float64("throttle-rate"),
-		Latency:        c.Duration("latency"),
-		Seed:           c.Int64("seed"),
-		Clients:        clients,
-		Logger:         logger(c),
+		DBPath: o.DB, Rate: o.Rate, Burst: o.Burst, ThrottleStatus: o.ThrottleStatus,
+		FailRate: o.FailRate, DropRate: o.DropRate, ThrottleRate: o.ThrottleRate,
+		Latency: o.Latency, Seed: o.Seed, Clients: clients, Logger: o.logger(env),
 	})
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	tokens := c.StringSlice("token")
+	tokens := o.Tokens
 	if len(tokens) == 0 {
 		tokens = []string{randomToken()}
 	}
@@ -115,11 +141,13 @@ func runSandbox(c *cli.Context) error {
 			return err
 		}
 	}
-	return sandbox.ListenAndServe(c.Context, c.String("addr"), srv, func(base string) {
-		fmt.Fprintf(env.Stdout, "sandbox listening on %s (also under %s/api2)\n", base, base)
-		for _, t := range tokens {
-			fmt.Fprintf(env.Stdout, "token: %s\n", t)
-		}
-		fmt.Fprintf(env.Stdout, "try:   lading --base-url %s --token %s auth status\n", base, tokens[0])
+	return sandbox.ListenAndServe(ctx, o.Addr, srv, func(base string) {
+		o.emit(env, sandboxLine{BaseURL: base, Tokens: tokens}, func(w io.Writer) {
+			fmt.Fprintf(w, "sandbox listening on %s (also under %s/api2)\n", base, base)
+			for _, t := range tokens {
+				fmt.Fprintf(w, "token: %s\n", t)
+			}
+			fmt.Fprintf(w, "try:   lading --base-url %s --token %s auth status\n", base, tokens[0])
+		})
 	})
 }

@@ -1,33 +1,59 @@
 package app
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"lading/api/wire"
 	"lading/mapping"
+	"lading/plural"
 	"lading/shipments"
-	"lading/state"
+	"lading/templates"
 )
 
-func shipmentsCommand() *cli.Command {
-	return &cli.Command{
+func shipmentsCommand(b *builder) *cli.Command {
+	return b.group(&cli.Command{
 		Name:        "shipments",
 		Usage:       "post shipments with tracking from a warehouse system's confirmation file",
-		Subcommands: []*cli.Command{shipmentsPushCommand()},
-	}
+		Subcommands: []*cli.Command{shipmentsPushCommand(b)},
+	}, doc{examples: shipmentsExamples, exits: exitsOfPushes})
 }
 
-func shipmentsPushCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "push",
-		Usage:     "post the shipments of a CSV or XLSX file against the open fulfillments, never shipping a line twice",
-		ArgsUsage: "FILE",
+var shipmentsExamples = []example{
+	{"check a confirmation file against the open fulfillments, posting nothing", "lading shipments push --template shipments --dry-run outbox/shipped.csv"},
+	{"post what shipped every 5 minutes, as the warehouse system appends to the file", "lading shipments push --template shipments --every 5m --quiet outbox/shipped.csv"},
+}
+
+// shipmentsOptions are the options of shipments push.
+type shipmentsOptions struct {
+	pushOptions
+	Timezone string
+}
+
+var shipmentsKind = pushKind{
+	job: "shipments push", example: "lading shipments push --template shipments shipped.csv", every: "5m",
+	has:     func(m *mapping.Mapping) bool { return m.Shipments != nil },
+	missing: "%s has no shipments: section, so it cannot post shipments",
+	sample: "Use --template shipments, or add to the mapping:\n  shipments:\n    fulfillment_id: <the fulfillment column>\n" +
+		"    sku: <the SKU column>\n    quantity: <the units shipped>\n    tracking_number: <the tracking column>",
+	results: shipments.DefaultResultsPath,
+}
+
+func shipmentsPushCommand(b *builder) *cli.Command {
+	o := &shipmentsOptions{}
+	flags := pushFlags(&o.pushOptions, shipmentsKind, jobWords{
+		section: "shipments", kinds: []string{templates.KindShipments},
+		dryRun: "check the file against the fulfillments and show what would be posted; post nothing",
+		state:  "shipments posted, batches",
+		batch:  "shipments", batchSize: wire.MaxWriteRecords,
+	})
+	return b.push(&cli.Command{
+		Name:  "push",
+		Usage: "post the shipments of a CSV or XLSX file against the open fulfillments, never shipping a line twice",
 		Description: "Reads FILE through a shipments mapping (--template shipments: fulfillment_id or order_number,\n" +
 			"line_item_id or sku, quantity, tracking_number, carrier, tracking_link, cost, shipped_at, status).\n" +
 			"Rows of one fulfillment and tracking number are one shipment. Rows whose tracking number already\n" +
@@ -39,104 +65,61 @@ func shipmentsPushCommand() *cli.Command {
 			"With --every 5m it keeps running and pushes FILE again on that interval (rows already posted are\n" +
 			"not sent again, so the warehouse system may keep appending to FILE). A file changed in the last\n" +
 			"--settle (5s) is waited for: have the warehouse system write FILE under another name and rename it\n" +
-			"into place when complete; a push that waited longer than one interval warns at every interval.\n\n" +
-			"Exit codes: 0 every row posted or already shipped, 3 some rows failed (see the results file),\n" +
-			"1 fatal error, 2 usage or mapping error, 4 another shipments push of this account is running,\n" +
-			"130 interrupted (the writes in flight were finished and recorded).",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "built-in shipments mapping: shipments (see lading templates list)"},
-			&cli.StringFlag{Name: "mapping", Aliases: []string{"m"}, Usage: "mapping file (YAML) with a shipments: section"},
-			&cli.StringFlag{Name: "timezone", Value: "UTC", Usage: "time zone of shipped_at dates and times written without an offset, e.g. Europe/Berlin or Local"},
-			&cli.BoolFlag{Name: "dry-run", Usage: "check the file against the fulfillments and show what would be posted; post nothing"},
-			&cli.DurationFlag{Name: "every", Usage: "keep running and push again at this interval, e.g. 5m"},
-			&cli.DurationFlag{Name: "settle", Value: 5 * time.Second, Usage: "wait until FILE has not changed for this long before reading it"},
-			&cli.StringFlag{Name: "results", Usage: "results file, .csv or .xlsx (default: FILE.results.csv)"},
-			&cli.IntFlag{Name: "batch-size", Value: wire.MaxWriteRecords, Usage: "shipments per write request (at most 100)"},
-			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Usage: "local state file (shipments posted, batches)"},
-			&cli.BoolFlag{Name: "json", Usage: "print each push's summary as JSON on stdout (one object per line)"},
-		}, xlsxLimitFlags()...),
-		Action: runShipmentsPush,
-	}
+			"into place when complete; a push that waited longer than one interval warns at every interval.",
+		Flags: append(flags, timezoneFlag(&o.Timezone, "time zone of shipped_at dates and times written without an offset")),
+	}, &o.pushOptions, shipmentsKind, doc{examples: shipmentsExamples, exits: exitsOfPushes}, func(ctx context.Context) error { return runShipmentsPush(ctx, b.env, o) })
 }
 
-func runShipmentsPush(c *cli.Context) error {
-	if bs := c.Int("batch-size"); bs < 1 || bs > wire.MaxWriteRecords {
-		return Usagef("--batch-size %d: want 1 to %d shipments per request", bs, wire.MaxWriteRecords)
-	}
-	if err := notNegative(c, "settle"); err != nil {
+// runShipmentsPush posts the shipments of o.Input, once or on a schedule.
+func runShipmentsPush(ctx context.Context, env *Env, o *shipmentsOptions) error {
+	if err := checkBatchSize(o.BatchSize); err != nil {
 		return err
 	}
-	loc, err := time.LoadLocation(c.String("timezone"))
+	loc, err := env.zone(o.Timezone)
 	if err != nil {
-		return Usagef("--timezone %q: %v; give a zone like Europe/Berlin, America/New_York, UTC or Local", c.String("timezone"), err)
+		return err
 	}
-	ps, err := openPush(c, pushKind{example: "lading shipments push --template shipments shipped.csv",
-		has:     func(m *mapping.Mapping) bool { return m.Shipments != nil },
-		missing: "%s has no shipments: section, so it cannot post shipments; use --template shipments, or add to the mapping\n  shipments:\n    fulfillment_id: <the fulfillment column>\n    sku: <the SKU column>\n    quantity: <the units shipped>\n    tracking_number: <the tracking column>",
-		results: shipments.DefaultResultsPath})
+	ps, err := openPush(env, &o.pushOptions, shipmentsKind)
 	if err != nil {
 		return err
 	}
 	defer ps.close()
 	p, err := shipments.NewPusher(shipments.Options{
-		Client: ps.client, State: ps.st, Scope: ps.scope,
-		Mapping: ps.m, Input: ps.input, Limits: ps.limits, Location: loc, DryRun: c.Bool("dry-run"),
-		BatchSize: c.Int("batch-size"), Concurrency: c.Int("concurrency"), ResultsFile: c.String("results"), Progress: ps.prog, Logger: logger(c),
+		Client: ps.client, State: ps.st, Scope: ps.account,
+		Mapping: ps.m, Input: o.Input, Limits: ps.limits, Location: loc, DryRun: o.DryRun,
+		BatchSize: o.BatchSize, Concurrency: o.Concurrency, ResultsFile: o.Results, Progress: ps.prog, Logger: ps.log,
 	})
 	if err != nil {
 		return err
 	}
 	defer p.Close()
-	once := func() error { return shipOnce(c, p, ps.input) }
-	if every := c.Duration("every"); every != 0 {
-		return repeat(c, "push", every, once, lasting)
-	}
-	return once()
-}
-
-// shipOnce waits for the file to settle, pushes it and prints the report;
-// the error says how the push ended.
-func shipOnce(c *cli.Context, p *shipments.Pusher, input string) error {
-	if err := settledInput(c, input, "shipments push"); err != nil {
-		return err
-	}
-	rep, err := p.Push(c.Context)
-	if rep != nil {
-		if perr := printShipments(c, rep); perr != nil {
+	return o.schedule(ctx, env, func() error {
+		if err := ps.settle(ctx, &o.pushOptions, shipmentsKind); err != nil {
+			return err
+		}
+		rep, err := p.Push(ctx)
+		if rep == nil {
+			return pushOutcome(err, 0, 0, "", shipments.ErrInterrupted, nil)
+		}
+		if perr := o.emit(env, rep, func(w io.Writer) { printShipmentsReport(w, rep) }); perr != nil {
 			return perr
 		}
-	}
-	if rep == nil {
-		return pushOutcome(err, 0, 0, "", shipments.ErrInterrupted, nil)
-	}
-	return pushOutcome(err, rep.Failed(), len(rep.Lines), rep.Results, shipments.ErrInterrupted, nil)
-}
-
-// printShipments prints a push's report: as JSON, or as text.
-func printShipments(c *cli.Context, rep *shipments.Report) error {
-	out := envOf(c).Stdout
-	if c.Bool("json") {
-		return json.NewEncoder(out).Encode(rep)
-	}
-	printShipmentsReport(out, rep)
-	return nil
+		return pushOutcome(err, rep.Failed(), len(rep.Lines), rep.Results, shipments.ErrInterrupted, nil)
+	}, lasting)
 }
 
 func printShipmentsReport(w io.Writer, rep *shipments.Report) {
-	verb := "shipments push"
+	verb, posted := "shipments push", "posted"
 	if rep.DryRun {
-		verb = "shipments push (dry run: nothing posted)"
+		verb, posted = "shipments push (dry run: nothing posted)", "to post"
 	}
-	fmt.Fprintf(w, "%s of %s: %d rows: %s\n", verb, rep.Input, len(rep.Lines), shipmentCounts(rep.Rows))
-	posted := "posted"
-	if rep.DryRun {
-		posted = "to post"
-	}
-	fmt.Fprintf(w, "  %d shipments %s, %d fulfillments completed", rep.Shipments, posted, len(rep.Completed))
+	fmt.Fprintf(w, "%s of %s: %s: %s\n", verb, rep.Input, plural.Count(len(rep.Lines), "row"), shipmentCounts(rep.Rows))
+	fmt.Fprintf(w, "  %s %s, %s completed", plural.Count(rep.Shipments, "shipment"), posted, plural.Count(len(rep.Completed), "fulfillment"))
 	if len(rep.Completed) > 0 {
 		fmt.Fprintf(w, " (%s)", joinIDs(rep.Completed))
 	}
-	fmt.Fprintf(w, ", %d statuses set; %d requests (%d reads, %d writes) in %s\n", rep.Statuses, rep.Requests, rep.Reads, rep.Writes, rep.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, ", %s set\n", plural.Count(rep.Statuses, "status"))
+	printTraffic(w, "  requests: ", rep.Traffic, rep.Elapsed)
 	if len(rep.StillOpen) > 0 {
 		fmt.Fprintf(w, "  warning: every line of fulfillments %s is shipped, but the service still lists them as open; check them in the account\n", joinIDs(rep.StillOpen))
 	}
@@ -146,18 +129,8 @@ func printShipmentsReport(w io.Writer, rep *shipments.Report) {
 }
 
 func shipmentCounts(cs shipments.Counts) string {
-	order := []shipments.Action{shipments.Posted, shipments.ToPost, shipments.AlreadyShipped, shipments.Skipped,
-		shipments.Refused, shipments.Invalid, shipments.Failed}
-	var parts []string
-	for _, a := range order {
-		if n := cs[a]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, a))
-		}
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
+	return countsText(cs, []shipments.Action{shipments.Posted, shipments.ToPost, shipments.AlreadyShipped, shipments.Skipped,
+		shipments.Refused, shipments.Invalid, shipments.Failed})
 }
 
 // joinIDs lists ids for people.

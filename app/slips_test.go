@@ -53,7 +53,7 @@ func TestPrintSlipsReport(t *testing.T) {
 		"  slips:     1 to create, 1 unchanged\n" +
 		"  shipments: 1 to create\n" +
 		"    row 2: K1: slip to create; shipment to create\n" +
-		"  requests:  1 reads in 0s\n"
+		"  requests:  1 read in 0s\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

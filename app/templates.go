@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,107 +14,178 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lading/mapping"
+	"lading/paths"
+	"lading/plural"
 	"lading/source"
 	"lading/templates"
 )
 
-func templatesCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "templates",
-		Usage: "list and show the mapping templates built into lading",
-		Subcommands: []*cli.Command{
-			{
-				Name:  "list",
-				Usage: "list the templates",
-				Action: func(c *cli.Context) error {
-					if err := noArgs(c); err != nil {
-						return err
-					}
-					w := tabwriter.NewWriter(envOf(c).Stdout, 0, 4, 2, ' ', 0)
-					for i, kind := range []struct{ kind, title string }{
-						{templates.KindCatalog, "catalogs (lading import --template NAME)"},
-						{templates.KindStock, "stock levels (lading stock push --template NAME)"},
-						{templates.KindShipments, "shipments with tracking (lading shipments push --template NAME)"},
-						{templates.KindSlips, "packing slips and their shipments (lading slips push --template NAME)"},
-						{templates.KindReport, "export reports (lading export RESOURCE --template NAME)"},
-					} {
-						if i > 0 {
-							fmt.Fprintln(w)
-						}
-						fmt.Fprintf(w, "%s:\n", kind.title)
-						for _, t := range templates.List() {
-							if t.Kind == kind.kind {
-								fmt.Fprintf(w, "  %s\t%s\n", t.Name, t.Description)
-							}
-						}
-					}
-					return w.Flush()
-				},
-			},
-			{
-				Name:      "show",
-				Usage:     "print a template (a commented mapping file) to copy and adapt",
-				ArgsUsage: "NAME",
-				Action: func(c *cli.Context) error {
-					if c.NArg() != 1 {
-						return Usagef("templates show takes one template name (see lading templates list)")
-					}
-					b, err := templates.Get(c.Args().First())
-					if err != nil {
-						return &UsageError{Err: err}
-					}
-					_, err = envOf(c).Stdout.Write(b)
-					return err
-				},
-			},
-		},
+func templatesCommand(b *builder) *cli.Command {
+	examples := []example{
+		{"the built-in mappings and report layouts", "lading templates list"},
+		{"a template to copy and adapt", "lading templates show shopify > mine.yaml"},
 	}
+	return b.group(&cli.Command{
+		Name:        "templates",
+		Usage:       "list and show the mapping templates and report layouts built into lading",
+		Subcommands: []*cli.Command{templatesListCommand(b, examples[0]), templatesShowCommand(b, examples[1])},
+	}, doc{examples: examples})
 }
 
-func mappingCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "mapping",
-		Usage: "write mapping files",
-		Subcommands: []*cli.Command{
-			{
-				Name:      "init",
-				Usage:     "read a file's header and write a mapping for it",
-				ArgsUsage: "FILE",
-				Description: "Recognises from its header the layouts of the built-in templates (lading templates list: platform\n" +
-					"exports like Shopify, WooCommerce, Magento 2, BigCommerce, Squarespace; stock files; shipment files),\n" +
-					"says why, and writes that template; otherwise writes a commented starter mapping listing every column.",
-				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "where to write the mapping (default: FILE's name with .mapping.yaml; - for stdout)"},
-					&cli.StringFlag{Name: "sheet", Usage: "XLSX sheet to read the header from (default: the first)"},
-					&cli.IntFlag{Name: "header-row", Usage: "row holding the column names (default 1)"},
-					&cli.BoolFlag{Name: "force", Usage: "overwrite an existing mapping file"},
-				},
-				Action: mappingInit,
-			},
-		},
-	}
+// templateKinds are the kinds of templates, with the command that takes
+// each, in the order lading templates list shows them.
+var templateKinds = []struct{ kind, title, command string }{
+	{templates.KindCatalog, "catalogs", "lading import --template NAME"},
+	{templates.KindStock, "stock levels", "lading stock push --template NAME"},
+	{templates.KindShipments, "shipments with tracking", "lading shipments push --template NAME"},
+	{templates.KindSlips, "packing slips and their shipments", "lading slips push --template NAME"},
+	{templates.KindReport, "export reports", "lading export RESOURCE --template NAME"},
 }
 
-func mappingInit(c *cli.Context) error {
-	env := envOf(c)
-	if c.NArg() != 1 {
-		return Usagef("mapping init takes one file: lading mapping init catalog.csv")
+func templatesListCommand(b *builder, e example) *cli.Command {
+	o := &globalOptions{}
+	return b.leaf(&cli.Command{
+		Name:  "list",
+		Usage: "list the templates, by the command that takes them",
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			return runTemplatesList(b.env, o)
+		},
+	}, o, doc{examples: []example{e}})
+}
+
+// templateLine is a template as lading templates list --json prints it.
+type templateLine struct {
+	Name        string `json:"name"`
+	Kind        string `json:"kind"`
+	Description string `json:"description"`
+	Command     string `json:"command"`
+}
+
+func runTemplatesList(env *Env, o *globalOptions) error {
+	w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	for i, k := range templateKinds {
+		if !o.JSON {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "%s (%s):\n", k.title, k.command)
+		}
+		for _, t := range templates.List() {
+			if t.Kind != k.kind {
+				continue
+			}
+			line := templateLine{t.Name, t.Kind, t.Description, strings.ReplaceAll(k.command, "NAME", t.Name)}
+			if err := o.emit(env, line, func(io.Writer) { fmt.Fprintf(w, "  %s\t%s\n", t.Name, t.Description) }); err != nil {
+				return err
+			}
+		}
 	}
-	if n := c.Int("header-row"); n < 0 {
-		return Usagef("--header-row %d: want the number of the row holding the column names, 1 or more", n)
+	return w.Flush()
+}
+
+// showOptions are the options of templates show.
+type showOptions struct {
+	globalOptions
+	Name string
+}
+
+func templatesShowCommand(b *builder, e example) *cli.Command {
+	o := &showOptions{}
+	return b.leaf(&cli.Command{
+		Name:      "show",
+		Usage:     "print a template (a commented mapping file or report layout) to copy and adapt",
+		ArgsUsage: "NAME",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageHint("lading templates list shows the templates.", "templates show takes one template name")
+			}
+			o.Name = c.Args().First()
+			text, err := templates.Get(o.Name)
+			if err != nil {
+				return usageHint("lading templates list shows the templates.", "%w", err)
+			}
+			_, err = b.env.Stdout.Write(text)
+			return err
+		},
+	}, &o.globalOptions, doc{examples: []example{e}})
+}
+
+func mappingCommand(b *builder) *cli.Command {
+	return b.group(&cli.Command{
+		Name:        "mapping",
+		Usage:       "write mapping files",
+		Subcommands: []*cli.Command{mappingInitCommand(b)},
+	}, doc{examples: mappingExamples})
+}
+
+var mappingExamples = []example{
+	{"a mapping for a file: a template when its layout is known, else a starter listing its columns", "lading mapping init catalog.csv"},
+	{"from the second sheet of a workbook, whose column names are on row 3", "lading mapping init --sheet Products --header-row 3 catalog.xlsx"},
+}
+
+// mappingInitOptions are the options of mapping init.
+type mappingInitOptions struct {
+	globalOptions
+	Out       string
+	Sheet     string
+	HeaderRow int
+	Force     bool
+	File      string
+}
+
+func mappingInitCommand(b *builder) *cli.Command {
+	o := &mappingInitOptions{}
+	return b.leaf(&cli.Command{
+		Name:      "init",
+		Usage:     "read a file's header and write a mapping for it",
+		ArgsUsage: "FILE",
+		Description: "Recognises from its header the layouts of the built-in templates (lading templates list: platform\n" +
+			"exports like Shopify, WooCommerce, Magento 2, BigCommerce, Squarespace; stock files; shipment files),\n" +
+			"says why, and writes that template; otherwise writes a commented starter mapping listing every column.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Destination: &o.Out, Usage: "where to write the mapping (default: FILE's name with .mapping.yaml; - for stdout)"},
+			sheetFlag(&o.Sheet),
+			headerRowFlag(&o.HeaderRow),
+			&cli.BoolFlag{Name: "force", Destination: &o.Force, Usage: "overwrite an existing mapping file"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageHint("For example: "+mappingExamples[0].line, "mapping init takes one file")
+			}
+			o.File = c.Args().First()
+			return runMappingInit(c.Context, b.env, o)
+		},
+	}, &o.globalOptions, doc{examples: mappingExamples})
+}
+
+// initLine is what mapping init --json prints.
+type initLine struct {
+	File     string `json:"file"`
+	Mapping  string `json:"mapping"`
+	Template string `json:"template,omitempty"`
+	Why      string `json:"why,omitempty"`
+	Columns  int    `json:"columns"`
+	Next     string `json:"next"`
+}
+
+func runMappingInit(_ context.Context, env *Env, o *mappingInitOptions) error {
+	if o.HeaderRow < 1 {
+		return Usagef("--header-row %d: want the number of the row holding the column names, 1 or more", o.HeaderRow)
 	}
-	path := c.Args().First()
-	out, err := mappingOut(c, path)
+	out, err := o.out()
 	if err != nil {
 		return err
 	}
-	src, err := source.Open(path, source.Options{Sheet: c.String("sheet"), HeaderRow: c.Int("header-row")})
+	src, err := source.Open(o.File, source.Options{Sheet: o.Sheet, HeaderRow: o.HeaderRow})
 	if err != nil {
-		return &UsageError{Err: err}
+		return asUsage(err)
 	}
 	header := src.Header()
 	src.Close()
-	name, text := mapping.Init(header, filepath.Base(path))
+	name, text := mapping.Init(header, filepath.Base(o.File))
 	if out == "-" {
 		_, err := env.Stdout.Write(text)
 		return err
@@ -121,37 +193,47 @@ func mappingInit(c *cli.Context) error {
 	if err := os.WriteFile(out, text, 0o644); err != nil {
 		return err
 	}
-	if name != "" {
-		why := ""
-		if d, ok := mapping.Recognise(header); ok {
-			why = " (" + d.Why + ")"
-		}
-		fmt.Fprintf(env.Stdout, "%s looks like a %s file%s: wrote the %s template to %s\n", path, name, why, name, out)
-		second := secondFile(env.Stdout, path, name, text)
-		fmt.Fprintf(env.Stdout, "next: %s --mapping %s --dry-run %s%s\n", commandFor(name), out, path, second)
-		return nil
+	line := initLine{File: o.File, Mapping: out, Template: name, Columns: len(header)}
+	if name == "" {
+		line.Next = fmt.Sprintf("lading import --mapping %s --dry-run %s", out, o.File)
+		return o.emit(env, line, func(w io.Writer) {
+			fmt.Fprintf(w, "wrote a starter mapping listing the %s of %s to %s\n", plural.Count(len(header), "column"), o.File, out)
+			fmt.Fprintf(w, "edit it, then: %s\n", line.Next)
+		})
 	}
-	fmt.Fprintf(env.Stdout, "wrote a starter mapping listing the %d columns of %s to %s\n", len(header), path, out)
-	fmt.Fprintf(env.Stdout, "edit it, then: lading import --mapping %s --dry-run %s\n", out, path)
-	return nil
+	if d, ok := mapping.Recognise(header); ok {
+		line.Why = d.Why
+	}
+	var said strings.Builder
+	second := secondFile(&said, o.File, name, text)
+	line.Next = fmt.Sprintf("%s --mapping %s --dry-run %s%s", commandFor(name), out, o.File, second)
+	return o.emit(env, line, func(w io.Writer) {
+		why := ""
+		if line.Why != "" {
+			why = " (" + line.Why + ")"
+		}
+		fmt.Fprintf(w, "%s looks like a %s file%s: wrote the %s template to %s\n", o.File, name, why, name, out)
+		fmt.Fprint(w, said.String())
+		fmt.Fprintf(w, "next: %s\n", line.Next)
+	})
 }
 
-// mappingOut is where mapping init writes the mapping of path ("-" for
-// stdout), checked before path is read: not path itself, not an existing
-// file unless --force, and writable.
-func mappingOut(c *cli.Context, path string) (string, error) {
-	out := c.String("out")
+// out is where mapping init writes the mapping ("-" for stdout), checked
+// before the file is read: not the file itself, not an existing file
+// unless --force, and writable.
+func (o *mappingInitOptions) out() (string, error) {
+	out := o.Out
 	if out == "" {
-		out = trimExt(path) + ".mapping.yaml"
+		out = trimExt(o.File) + ".mapping.yaml"
 	}
 	if out == "-" {
 		return out, nil
 	}
-	if err := checkOutputs([]namedPath{{"the file read", path}}, []namedPath{{"--out", out}}); err != nil {
+	if err := checkOutputs([]paths.Named{{What: "the file read", Path: o.File}}, []paths.Named{{What: "--out", Path: out}}); err != nil {
 		return "", err
 	}
-	if _, err := os.Stat(out); err == nil && !c.Bool("force") {
-		return "", Usagef("%s exists: pass --force to overwrite it, or --out another file", out)
+	if _, err := os.Stat(out); err == nil && !o.Force {
+		return "", usageHint("Pass --force to overwrite it, or --out another file.", "%s exists", out)
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
@@ -163,14 +245,13 @@ func trimExt(p string) string { return p[:len(p)-len(filepath.Ext(p))] }
 // commandFor is the command that takes the template name's mappings.
 func commandFor(name string) string {
 	for _, t := range templates.List() {
-		switch {
-		case t.Name != name:
-		case t.Kind == templates.KindStock:
-			return "lading stock push"
-		case t.Kind == templates.KindShipments:
-			return "lading shipments push"
-		case t.Kind == templates.KindSlips:
-			return "lading slips push"
+		if t.Name != name {
+			continue
+		}
+		for _, k := range templateKinds {
+			if k.kind == t.Kind {
+				return strings.TrimSuffix(k.command, " --template NAME")
+			}
 		}
 	}
 	return "lading import"
@@ -192,7 +273,7 @@ func secondFile(w io.Writer, path, name string, text []byte) string {
 	for _, e := range entries {
 		p := filepath.Join(filepath.Dir(path), e.Name())
 		ext := strings.ToLower(filepath.Ext(e.Name()))
-		if e.IsDir() || sameFile(p, path) || (ext != ".csv" && ext != ".xlsx" && ext != ".txt") || len(found) > 1 {
+		if e.IsDir() || paths.Same(p, path) || (ext != ".csv" && ext != ".xlsx" && ext != ".txt") || len(found) > 1 {
 			continue
 		}
 		src, err := source.Open(p, m.Join.Source.ReadOptions(source.Limits{}))

@@ -92,9 +92,9 @@ func TestValidateRedirect(t *testing.T) {
 		{"http://127.0.0.1:8765/callback", ""},
 		{"http://localhost:8765/cb", ""},
 		{"http://[::1]:8765/cb", ""},
-		{"https://127.0.0.1:8765/cb", "http://"},
+		{"https://127.0.0.1:8765/cb", "is not http://"},
 		{"http://127.0.0.1/cb", "no port"},
-		{"http://example.com:80/cb", "not a loopback"},
+		{"http://example.com:80/cb", "is not on a loopback address"},
 		{"not a url", "not a URL"},
 	} {
 		_, err := ValidateRedirect(tc.in)

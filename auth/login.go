@@ -46,28 +46,47 @@ func Endpoints(baseURL string) oauth2.Endpoint {
 	}
 }
 
+// RedirectError is a redirect URI lading cannot listen on.
+type RedirectError struct {
+	URI     string
+	Problem string // what is wrong with it, and what to give instead
+}
+
+func (e *RedirectError) Error() string { return fmt.Sprintf("redirect URI %q %s", e.URI, e.Problem) }
+
 // ValidateRedirect checks that a redirect URI is one lading can listen on:
-// plain http, a loopback host, an explicit port, and a path.
+// plain http, a loopback host, an explicit port, and a path. Its error is
+// a *RedirectError.
 func ValidateRedirect(redirect string) (*url.URL, error) {
+	bad := func(problem string, args ...any) error {
+		return &RedirectError{URI: redirect, Problem: fmt.Sprintf(problem, args...)}
+	}
 	u, err := url.Parse(redirect)
 	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("--redirect-uri %q is not a URL: use http://127.0.0.1:PORT/callback, exactly as registered for the client", redirect)
+		return nil, bad("is not a URL: use http://127.0.0.1:PORT/callback, exactly as registered for the client")
 	}
 	if u.Scheme != "http" {
-		return nil, fmt.Errorf("--redirect-uri %q: lading receives the callback itself, so it must be http:// on a loopback address", redirect)
+		return nil, bad("is not http://: lading receives the callback itself, on a loopback address")
 	}
 	host, port := u.Hostname(), u.Port()
 	if port == "" {
-		return nil, fmt.Errorf("--redirect-uri %q has no port: give the port registered for the client, e.g. http://127.0.0.1:8765/callback", redirect)
+		return nil, bad("has no port: give the port registered for the client, e.g. http://127.0.0.1:8765/callback")
 	}
 	if host != "localhost" {
 		ip := net.ParseIP(host)
 		if ip == nil || !ip.IsLoopback() {
-			return nil, fmt.Errorf("--redirect-uri %q: host %q is not a loopback address; lading only listens on 127.0.0.1, ::1 or localhost", redirect, host)
+			return nil, bad("is not on a loopback address (host %q); lading only listens on 127.0.0.1, ::1 or localhost", host)
 		}
 	}
 	return u, nil
 }
+
+// ErrNoClientID and ErrNoClientSecret are the errors of a login without a
+// client id or secret.
+var (
+	ErrNoClientID     = errors.New("no OAuth client id: give the client id from the developer portal's API credentials")
+	ErrNoClientSecret = errors.New("no OAuth client secret")
+)
 
 func randomState() (string, error) {
 	b := make([]byte, 24)
@@ -94,10 +113,10 @@ type callback struct {
 // the access token; storing it is the caller's business.
 func Login(ctx context.Context, lc LoginConfig) (string, error) {
 	if lc.ClientID == "" {
-		return "", errors.New("missing --client-id: give the client id from the developer portal's API credentials")
+		return "", ErrNoClientID
 	}
 	if lc.ClientSecret == "" {
-		return "", errors.New("missing client secret: put it in a file and pass --client-secret-file, or set LADING_CLIENT_SECRET")
+		return "", ErrNoClientSecret
 	}
 	ru, err := ValidateRedirect(lc.RedirectURI)
 	if err != nil {

@@ -49,7 +49,7 @@ type run struct {
 func (r *run) output() string {
 	s := r.stdout.String() + r.stderr.String()
 	if r.err != nil {
-		s += r.err.Error()
+		s += r.err.Error() + "\n" + app.Advice(r.err)
 	}
 	return s
 }
@@ -105,7 +105,7 @@ func TestCLIAuth(t *testing.T) {
 
 	// A token the service does not know: status says so and fails.
 	r := cmd(append(base, "--token", testToken, "auth", "status")...)
-	if r.err == nil || !strings.Contains(r.stdout.String(), auth.Mask(testToken)) || !strings.Contains(r.stdout.String(), "not reachable") {
+	if r.err == nil || !strings.Contains(r.stdout.String(), auth.Mask(testToken)) || !strings.Contains(r.stdout.String(), "refused this token") {
 		t.Errorf("auth status with an unknown token: %v\n%s", r.err, r.output())
 	}
 	// A ready token: status shows where it comes from and that it works.
@@ -116,7 +116,7 @@ func TestCLIAuth(t *testing.T) {
 	if r.err != nil || !strings.Contains(r.stdout.String(), "--token") || !strings.Contains(r.stdout.String(), "token accepted") {
 		t.Errorf("auth status --token: %v\n%s", r.err, r.output())
 	}
-	if r := cmd(append(base, "auth", "status")...); !usage(r.err) || !strings.Contains(r.err.Error(), "auth login") {
+	if r := cmd(append(base, "auth", "status")...); !usage(r.err) || !strings.Contains(r.output(), "auth login") {
 		t.Errorf("auth status without a token: %v, want a usage error pointing at auth login", r.err)
 	}
 
@@ -161,7 +161,7 @@ func TestCLIAuth(t *testing.T) {
 		t.Errorf("auth status from the store: %v\n%s", r.err, r.output())
 	}
 	r = cmd(login...)
-	if !usage(r.err) || !strings.Contains(r.err.Error(), "already stored") || !strings.Contains(r.err.Error(), "once per account") {
+	if !usage(r.err) || !strings.Contains(r.output(), "already stored") || !strings.Contains(r.output(), "once per account") {
 		t.Errorf("second auth login: %v, want a usage error saying a token is already stored (once per account)", r.err)
 	}
 	if n := o.srv.Counters().Requests[wire.AuthorizePath]; n != 1 {

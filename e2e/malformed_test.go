@@ -229,7 +229,7 @@ func mappingCases() []malformedCase {
 		{mapping: "mapping-repeat.yaml", exit: 2, errText: []string{"{mapping}:18:11: ", "1 MiB"}},
 		{mapping: "mapping-repeat-row.yaml", exit: 3, rows: 6, products: 0,
 			failed: everyRow(6, `column "sku"`, "1 MiB", "{mapping}:19:11")},
-		{mapping: "mapping-unknown-column.yaml", exit: 2, errText: []string{"{mapping}:18:11: ", `"Weigth"`, `close matches: "weight"`}},
+		{mapping: "mapping-unknown-column.yaml", exit: 2, errText: []string{"{mapping}:18:11: ", `"Weigth"`, `did you mean "weight"?`}},
 		{mapping: "mapping-lookup-duplicate.yaml", exit: 2, errText: []string{"{mapping}:23:5: ", `"MUG-1"`, "lines 21 and 23"}},
 		{mapping: "mapping-braces.yaml", exit: 2, errText: []string{"{mapping}:18:134: ", "nested more than 32 deep"}},
 		{mapping: "mapping-aliases.yaml", exit: 2, errText: []string{"{mapping}:19:14: ", "aliases"}},

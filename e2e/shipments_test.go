@@ -92,11 +92,11 @@ func TestCLIShipmentsPush(t *testing.T) {
 	}
 	writeCSV(t, file, header, []string{string(g), "MUG-1", "3", "1Z003", "UPS", ""})
 	r, _ = push()
-	if exitCodeOf(r.err) != 3 || !strings.Contains(r.output(), "1 of 1 rows failed") {
+	if exitCodeOf(r.err) != 3 || !strings.Contains(r.output(), "1 of 1 row failed") {
 		t.Fatalf("over what is left: exit %d, want 3:\n%s", exitCodeOf(r.err), r.output())
 	}
 	res, err := os.ReadFile(file + ".results.csv")
-	if err != nil || !strings.Contains(string(res), "quantity 3 is more than the 1 units left to ship of SKU MUG-1") {
+	if err != nil || !strings.Contains(string(res), "quantity 3 is more than the 1 unit left to ship of SKU MUG-1") {
 		t.Errorf("results file: %v\n%s", err, res)
 	}
 }

@@ -246,10 +246,7 @@ func (s *soak) write(name string, rows [][]string) string {
 // command is the lading process pushing j's file.
 func (s *soak) command(j soakJob) *exec.Cmd {
 	args := []string{"--base-url", s.e.URL, "--token", sandboxtest.Token, "--quiet", "--rate", "400", "--burst", "40",
-		j.name, "push", "--template", j.name, "--state", s.state, "--batch-size", fmt.Sprint(soakBatch)}
-	if j.name == "shipments" {
-		args = append(args, "--settle", "0s")
-	}
+		j.name, "push", "--template", j.name, "--state", s.state, "--batch-size", fmt.Sprint(soakBatch), "--settle", "0s"}
 	return exec.Command(s.bin, append(args, j.file)...)
 }
 

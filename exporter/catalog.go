@@ -40,8 +40,8 @@ func catalogRows(p *api.ProductPage, emit func(spoolRow) error) error {
 				string(v.SKU), string(v.Description), string(v.Weight), string(v.Cost), string(v.UPC), string(v.Stock)})
 			opts := p.Options(v)
 			if len(opts) > catalogPairs {
-				return fmt.Errorf("product %s (%q) has %d attributes; the catalog layout holds %d: export it with --columns or a report template instead",
-					prod.ID, prod.Name, len(opts), catalogPairs)
+				return fmt.Errorf("%w: product %s (%q) has %d attributes; the catalog layout holds %d: export chosen columns, or through a report template, instead",
+					ErrTooManyAttributes, prod.ID, prod.Name, len(opts), catalogPairs)
 			}
 			for i, o := range opts {
 				cells[firstOption+2*i], cells[firstOption+2*i+1] = o.Attribute, o.Value

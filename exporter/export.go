@@ -46,6 +46,10 @@ type Options struct {
 	// Keep, when set, chooses the records of a fulfillments pull: those
 	// not pulled before, say.
 	Keep func(id api.ID) bool
+	// Location is the zone the file's dates and times are written in, and
+	// which it names (see sheet.Options.Location); nil writes them in UTC
+	// and CSV cells as the service gives them.
+	Location *time.Location
 	// Concurrency is how many pages are read at once; 0 means 4.
 	Concurrency int
 	Progress    *progress.Progress
@@ -61,9 +65,17 @@ type Summary struct {
 	Requests  int64         `json:"requests"`
 	Throttled int64         `json:"throttled"`
 	Elapsed   time.Duration `json:"elapsed_ns"`
+	// Zone is the zone of the file's dates and times ("" for UTC as the
+	// service gives them).
+	Zone string `json:"zone,omitempty"`
 	// IDs are the records a fulfillments pull wrote.
 	IDs []string `json:"ids,omitempty"`
 }
+
+// ErrTooManyAttributes is returned (wrapped) by an export of products in
+// the catalog layout when a product has more attributes than the layout
+// holds.
+var ErrTooManyAttributes = errors.New("too many attributes for the catalog layout")
 
 // ErrColumns is returned (wrapped) when --columns names a column the
 // export does not have.
@@ -100,7 +112,15 @@ func Export(ctx context.Context, o Options) (*Summary, error) {
 	st := o.Client.Stats()
 	sum.Resource, sum.Requests, sum.Throttled = o.Resource, st.Requests-stats0.Requests, st.Throttled-stats0.Throttled
 	sum.Elapsed = time.Since(start)
+	if o.Location != nil {
+		sum.Zone = o.Location.String()
+	}
 	return sum, nil
+}
+
+// sheetOptions are the settings of the file o writes, titled title.
+func (o Options) sheetOptions(title string) sheet.Options {
+	return sheet.Options{Title: title, BOM: o.BOM, Delimiter: o.Delimiter, Raw: o.Resource == PullLines, Location: o.Location}
 }
 
 // selectColumns returns the indexes of want among cols (all of them when
@@ -195,7 +215,7 @@ func catalogReport(o Options) (Options, error) {
 		return o, nil
 	}
 	if r.Resource != "" && r.Resource != Products {
-		return o, fmt.Errorf("%w %s is for %s, not %s: lading export %s --template %s", ErrReport, r.Name, r.Resource, Products, r.Resource, r.Name)
+		return o, &MismatchError{Report: r.Name, For: r.Resource, Resource: Products}
 	}
 	if len(r.Sheets) != 1 || r.Sheets[0].Rows != "catalog" {
 		return o, fmt.Errorf("%w %s: a products export writes one sheet of rows \"catalog\"", ErrReport, r.Name)
@@ -260,7 +280,7 @@ func exportCatalog(ctx context.Context, o Options) (*Summary, error) {
 	if o.Report != nil {
 		name, docTitle = o.Report.Sheets[0].Name, cmp.Or(o.Report.Title, docTitle)
 	}
-	w, err := sheet.Create(o.Output, sheet.Options{Title: docTitle, BOM: o.BOM, Delimiter: o.Delimiter, Raw: o.Resource == PullLines},
+	w, err := sheet.Create(o.Output, o.sheetOptions(docTitle),
 		sheet.Sheet{Name: name, Columns: pick(cols, idx)})
 	if err != nil {
 		return nil, err

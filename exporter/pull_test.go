@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -65,8 +66,9 @@ sheets:
 			t.Errorf("column %s: %v, want %q", tt.column, err, tt.want)
 		}
 	}
-	if _, err := r.bind(Fulfillments, fulfillmentEntities); err == nil || !strings.Contains(err.Error(), "lading fulfillments pull --template t") {
-		t.Errorf("a pull template given to an export: %v, want it to name the pull", err)
+	var me *MismatchError
+	if _, err := r.bind(Fulfillments, fulfillmentEntities); !errors.As(err, &me) || me.For != PullLines || !errors.Is(err, ErrReport) {
+		t.Errorf("a pull template given to an export: %v, want a MismatchError saying it is for a pull", err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/suggest"
 )
 
 // Query is what an export asks of a listing, as a person writes it:
@@ -37,7 +38,11 @@ func (e *QueryError) Error() string {
 	return s
 }
 
-var condition = regexp.MustCompile(`^\s*([A-Za-z0-9_]+)\s*(!=|>=|<=|=|>|<)\s*(.*?)\s*$`)
+var condition = regexp.MustCompile(`^\s*([A-Za-z0-9_]+)\s*([=<>!]+)\s*(.*?)\s*$`)
+
+// operatorTypos are operators people write that the interface has under
+// another spelling.
+var operatorTypos = map[string]string{"=>": ">=", "=<": "<=", "==": "=", "<>": "!=", "=!": "!=", "!==": "!="}
 
 // ListOptions turns q into the options of a listing of resource, checking
 // every attribute, operation and value before any request.
@@ -84,6 +89,9 @@ func parseCondition(w string, filterable []string) (api.Cond, error) {
 		return nil, &QueryError{What: w, Problem: "write a condition as ATTRIBUTE OPERATOR VALUE, like \"updated_at >= 2026-01-01\"", Allowed: wire.Operations}
 	}
 	attr, op, value := m[1], m[2], unquote(m[3])
+	if !slices.Contains(wire.Operations, op) {
+		return nil, operatorError(w, op)
+	}
 	if !slices.Contains(filterable, attr) {
 		return nil, &QueryError{What: w, Problem: fmt.Sprintf("%q cannot be filtered on", attr), Allowed: filterable}
 	}
@@ -91,6 +99,20 @@ func parseCondition(w string, filterable []string) (api.Cond, error) {
 		return nil, &QueryError{What: w, Problem: err.Error()}
 	}
 	return api.Where(attr, op, value), nil
+}
+
+// operatorError is the error of a condition whose operator op is none of
+// the interface's, with the one it most likely means.
+func operatorError(w, op string) error {
+	mean, ok := operatorTypos[op]
+	if !ok {
+		mean, ok = suggest.Closest(op, wire.Operations)
+	}
+	problem := fmt.Sprintf("%q is not an operator", op)
+	if ok {
+		problem += fmt.Sprintf("; did you mean %s?", mean)
+	}
+	return &QueryError{What: w, Problem: problem, Allowed: wire.Operations}
 }
 
 func unquote(s string) string {

@@ -15,6 +15,20 @@ import (
 // fit the export it is given to.
 var ErrReport = errors.New("report template")
 
+// MismatchError is a report template given to an export of another
+// resource than its own. It wraps ErrReport.
+type MismatchError struct {
+	Report   string // the template's name
+	For      string // the resource it is for (PullLines for a pull)
+	Resource string // the resource exported
+}
+
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("%v %s is for %s, not %s", ErrReport, e.Report, e.For, e.Resource)
+}
+
+func (e *MismatchError) Unwrap() error { return ErrReport }
+
 // Report is a report template: the sheets an export writes, each of chosen
 // columns over one kind of row of a resource (a packing slip, one of its
 // line items, one of its shipments).
@@ -136,11 +150,7 @@ type sortKey struct {
 // sheets.
 func (r *Report) bind(resource string, ents []entity) ([]layoutSheet, error) {
 	if r.Resource != "" && r.Resource != resource {
-		command := "lading export " + r.Resource
-		if r.Resource == PullLines {
-			command = "lading fulfillments pull"
-		}
-		return nil, fmt.Errorf("%w %s is for %s, not %s: %s --template %s", ErrReport, r.Name, r.Resource, resource, command, r.Name)
+		return nil, &MismatchError{Report: r.Name, For: r.Resource, Resource: resource}
 	}
 	var out []layoutSheet
 	for _, s := range r.Sheets {
@@ -208,7 +218,7 @@ func (r *Report) bind(resource string, ents []entity) ([]layoutSheet, error) {
 // columns, the one entity's chosen columns.
 func defaultLayout(ents []entity, columns []string) ([]layoutSheet, error) {
 	if len(columns) > 0 && len(ents) > 1 {
-		return nil, fmt.Errorf("%w: this export writes several sheets; choose columns with a report template (--template)", ErrColumns)
+		return nil, fmt.Errorf("%w: this export writes several sheets; choose their columns with a report template", ErrColumns)
 	}
 	var out []layoutSheet
 	for ei, e := range ents {

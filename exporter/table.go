@@ -122,7 +122,7 @@ func exportTable(ctx context.Context, o Options, res resource) (*Summary, error)
 	if o.Report != nil && o.Report.Title != "" {
 		docTitle = o.Report.Title
 	}
-	w, err := sheet.Create(o.Output, sheet.Options{Title: docTitle, BOM: o.BOM, Delimiter: o.Delimiter, Raw: o.Resource == PullLines}, sheets...)
+	w, err := sheet.Create(o.Output, o.sheetOptions(docTitle), sheets...)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package importer
 import (
 	"lading/api"
 	"lading/catalog"
+	"lading/engine"
 )
 
 // Batch kinds, as recorded in the state's intents.
@@ -70,17 +71,17 @@ func (b *batch) keys() []string {
 func (p *Plan) eachWrite(fn func(kind writeKind, pp *ProductPlan, vp *VariantPlan)) {
 	for _, pp := range p.Products {
 		switch {
-		case pp.Action == Created && pp.Live == nil:
+		case pp.Action == engine.Created && pp.Live == nil:
 			fn(kindProductCreate, pp, nil)
-		case pp.Live != nil && pp.Action != Failed && pp.Action != Skipped:
+		case pp.Live != nil && pp.Action != engine.Failed && pp.Action != engine.Skipped:
 			if len(pp.Changes) > 0 {
 				fn(kindProductUpdate, pp, nil)
 			}
 			for _, vp := range pp.Variants {
 				switch vp.Action {
-				case Created:
+				case engine.Created:
 					fn(kindVariantCreate, pp, vp)
-				case Updated:
+				case engine.Updated:
 					fn(kindVariantUpdate, pp, vp)
 				}
 			}

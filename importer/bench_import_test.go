@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/engine"
 	"lading/importer"
 	"lading/mapping"
 	"lading/sandbox"
@@ -94,7 +95,7 @@ func BenchmarkImport10k(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if rep.Variants[importer.Created] != products*per {
+				if rep.Variants[engine.Created] != products*per {
 					b.Fatalf("created %v variants", rep.Variants)
 				}
 				cnt := srv.Counters()

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"lading/api"
-	"lading/importer"
+	"lading/engine"
 	"lading/sandbox"
 )
 
@@ -45,7 +45,7 @@ func TestImportComparesByKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Variants[importer.Updated] != 1 || rep.RequestsPlanned != 1 {
+	if rep.Variants[engine.Updated] != 1 || rep.RequestsPlanned != 1 {
 		t.Fatalf("variants %v, %d writes planned; want 1 updated in 1 write", rep.Variants, rep.RequestsPlanned)
 	}
 	res := readResults(t, rep.Results)
@@ -62,7 +62,7 @@ func TestImportComparesByKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Variants[importer.Created] != 1 {
+	if rep.Variants[engine.Created] != 1 {
 		t.Errorf("variants %v: want SKU 42 created beside 0042", rep.Variants)
 	}
 }
@@ -108,7 +108,7 @@ func TestImportOptionChangesFail(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.RequestsPlanned != 0 || rep.Rows[importer.Failed] != 1 {
+			if rep.RequestsPlanned != 0 || rep.Rows[engine.Failed] != 1 {
 				t.Errorf("%d writes planned, rows %v; want none and the one row failed", rep.RequestsPlanned, rep.Rows)
 			}
 			for _, l := range readResults(t, rep.Results) {

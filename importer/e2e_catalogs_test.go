@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"lading/engine"
 	"lading/importer"
 	"lading/sandbox"
 )
@@ -194,7 +195,7 @@ func TestImportRealCatalogs(t *testing.T) {
 				res := readResults(t, importer.DefaultResultsPath(in))
 				var reasons []string
 				for _, r := range res {
-					if r[4] == string(importer.Skipped) {
+					if r[4] == string(engine.Skipped) {
 						reasons = append(reasons, r[7])
 					}
 				}
@@ -218,10 +219,10 @@ func TestImportRealCatalogs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Products[importer.Created] != tc.products || rep.Variants[importer.Created] != tc.varnts {
+			if rep.Products[engine.Created] != tc.products || rep.Variants[engine.Created] != tc.varnts {
 				t.Errorf("report: products %v, variants %v; want %d and %d created", rep.Products, rep.Variants, tc.products, tc.varnts)
 			}
-			if rep.Rows[importer.Skipped] != tc.skipped || rep.Failed() != 0 {
+			if rep.Rows[engine.Skipped] != tc.skipped || rep.Failed() != 0 {
 				t.Errorf("rows %v: want %d skipped, none failed", rep.Rows, tc.skipped)
 			}
 			s := e.read()
@@ -240,7 +241,7 @@ func TestImportRealCatalogs(t *testing.T) {
 				t.Errorf("%d result lines for %d rows counted", len(res), total)
 			}
 			for _, r := range res {
-				if r[4] == string(importer.Skipped) && r[7] == "" {
+				if r[4] == string(engine.Skipped) && r[7] == "" {
 					t.Errorf("skipped row %s:%s has no reason", r[0], r[1])
 				}
 			}
@@ -256,7 +257,7 @@ func TestImportRealCatalogs(t *testing.T) {
 			if w := writes(before, after); w != 0 || rep2.RequestsPlanned != 0 {
 				t.Errorf("second run sent %d writes (%d planned), want 0", w, rep2.RequestsPlanned)
 			}
-			if rep2.Rows[importer.Unchanged] != total-tc.skipped || rep2.Rows[importer.Skipped] != tc.skipped {
+			if rep2.Rows[engine.Unchanged] != total-tc.skipped || rep2.Rows[engine.Skipped] != tc.skipped {
 				t.Errorf("second run rows %v, want %d unchanged and %d skipped", rep2.Rows, total-tc.skipped, tc.skipped)
 			}
 			if got := e.read(); !slices.Equal(got.Variants, s.Variants) {
@@ -272,7 +273,7 @@ func TestImportRealCatalogs(t *testing.T) {
 				t.Fatal(err)
 			}
 			after = e.srv.Counters().Requests
-			if rep3.Variants[importer.Updated] != 1 || rep3.Rows[importer.Updated] != 1 || rep3.Products[importer.Created] != 0 {
+			if rep3.Variants[engine.Updated] != 1 || rep3.Rows[engine.Updated] != 1 || rep3.Products[engine.Created] != 0 {
 				t.Errorf("changed copy: variants %v rows %v; want exactly one updated", rep3.Variants, rep3.Rows)
 			}
 			if w := writes(before, after); w != 1 {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/engine"
 	"lading/importer"
 	"lading/sandbox"
 )
@@ -127,7 +128,7 @@ func TestImportResultsWhenWritesFail(t *testing.T) {
 			if got := fw.writes.Load(); got != tt.sent {
 				t.Errorf("%d writes sent, want %d", got, tt.sent)
 			}
-			if rep.Rows[importer.Failed] != tt.failed || rep.Rows[importer.Skipped] != tt.skipped {
+			if rep.Rows[engine.Failed] != tt.failed || rep.Rows[engine.Skipped] != tt.skipped {
 				t.Errorf("rows %v, want %d failed and %d skipped", rep.Rows, tt.failed, tt.skipped)
 			}
 			got, err := os.ReadFile(rep.Results)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"lading/importer"
+	"lading/engine"
 	"lading/sandbox"
 )
 
@@ -28,7 +28,7 @@ func TestGenericMinimalFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Rows[importer.Created] != 3 || rep.Rows[importer.Failed] != 0 || rep.Products[importer.Created] != 3 {
+	if rep.Rows[engine.Created] != 3 || rep.Rows[engine.Failed] != 0 || rep.Products[engine.Created] != 3 {
 		t.Fatalf("rows %v products %v, want 3 created", rep.Rows, rep.Products)
 	}
 	live := e.read().bySKU(t)
@@ -49,7 +49,7 @@ func TestGenericMinimalFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Writes != 0 || again.Rows[importer.Unchanged] != 3 {
+	if again.Writes != 0 || again.Rows[engine.Unchanged] != 3 {
 		t.Errorf("second import: %d writes, rows %v; want none and 3 unchanged", again.Writes, again.Rows)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"lading/api"
+	"lading/engine"
 	"lading/importer"
 	"lading/sandbox"
 )
@@ -44,13 +45,13 @@ func TestImportInterruptedBeforeTheFirstWrite(t *testing.T) {
 			t.Fatal(err)
 		}
 		rep, err := e.importFile(ctx, "generic", in, func(o *importer.Options) { o.Client, o.BatchSize = c, 10 })
-		if !errors.Is(err, importer.ErrInterrupted) {
+		if !errors.Is(err, engine.ErrInterrupted) {
 			t.Fatalf("err = %v, want an interruption", err)
 		}
-		if rep.Rows[importer.Created] != 0 || rep.Products[importer.Created] != 0 || rep.Variants[importer.Created] != 0 {
+		if rep.Rows[engine.Created] != 0 || rep.Products[engine.Created] != 0 || rep.Variants[engine.Created] != 0 {
 			t.Errorf("report claims rows %v, products %v, variants %v created; nothing was sent", rep.Rows, rep.Products, rep.Variants)
 		}
-		if n := rep.Rows[importer.Skipped]; n != 60 {
+		if n := rep.Rows[engine.Skipped]; n != 60 {
 			t.Errorf("%d rows skipped, want all 60 (not sent)", n)
 		}
 		for _, l := range readResults(t, rep.Results) {
@@ -65,7 +66,7 @@ func TestImportInterruptedBeforeTheFirstWrite(t *testing.T) {
 		if err != nil {
 			t.Fatalf("the run again: %v", err)
 		}
-		if rep.Variants[importer.Created] != 60 {
+		if rep.Variants[engine.Created] != 60 {
 			t.Errorf("the run again: variants %v; want all 60 created", rep.Variants)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"lading/engine"
 	"lading/importer"
 	"lading/mapping"
 	"lading/sandbox"
@@ -81,7 +82,7 @@ func TestImportJoinAloneAndProductCells(t *testing.T) {
 		return rep
 	}
 	rep := run()
-	if rep.Products[importer.Created] != 3 || rep.Variants[importer.Created] != 5 || rep.Rows[importer.Failed] != 0 {
+	if rep.Products[engine.Created] != 3 || rep.Variants[engine.Created] != 5 || rep.Rows[engine.Failed] != 0 {
 		t.Fatalf("products %v variants %v rows %v; want 3 products and 5 variants created", rep.Products, rep.Variants, rep.Rows)
 	}
 	got := e.read()
@@ -117,7 +118,7 @@ func TestImportJoinAloneAndProductCells(t *testing.T) {
 		t.Errorf("results lines %v, want %v", lines, wantLines)
 	}
 	again := run()
-	if again.Writes != 0 || again.Rows[importer.Unchanged] != 6 {
+	if again.Writes != 0 || again.Rows[engine.Unchanged] != 6 {
 		t.Errorf("second import: %d writes, rows %v; want none and 6 rows unchanged", again.Writes, again.Rows)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/engine"
 	"lading/importer"
 	"lading/mapping"
 	"lading/sandbox"
@@ -63,7 +64,7 @@ func expectedCatalog(t *testing.T, path string, variants int) snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Variants[importer.Created] != variants {
+	if rep.Variants[engine.Created] != variants {
 		t.Fatalf("reference import created %v variants", rep.Variants)
 	}
 	s := ref.read()
@@ -187,7 +188,7 @@ func TestImportResumeDroppedAnswers(t *testing.T) {
 			}
 			sameCatalog(t, e.read(), want)
 			// Every row was created by this run (or its earlier attempts).
-			if rows := resultsByAction(t, rep.Results); rows[string(importer.Created)] != resumeProducts*resumeVariants {
+			if rows := resultsByAction(t, rep.Results); rows[string(engine.Created)] != resumeProducts*resumeVariants {
 				t.Errorf("results of the converged run: %v, want every row created", rows)
 			}
 		})
@@ -243,7 +244,7 @@ func TestImportResumeCancelled(t *testing.T) {
 				o.Client, o.State, o.BatchSize, o.Concurrency = c, st, resumeBatch, 2
 			})
 			st.Close()
-			if !errors.Is(err, importer.ErrInterrupted) || !rep.Interrupted {
+			if !errors.Is(err, engine.ErrInterrupted) || !rep.Interrupted {
 				t.Fatalf("cancelled import: err %v, report %+v; want ErrInterrupted", err, rep)
 			}
 			sent := writes(before, e.srv.Counters().Requests)
@@ -251,7 +252,7 @@ func TestImportResumeCancelled(t *testing.T) {
 				t.Fatalf("%d writes sent before stopping (cancelled after %d, %d planned)", sent, k, rep.RequestsPlanned)
 			}
 			first := resultsByAction(t, rep.Results)
-			if first[string(importer.Created)] == 0 || first[string(importer.Skipped)] == 0 {
+			if first[string(engine.Created)] == 0 || first[string(engine.Skipped)] == 0 {
 				t.Errorf("interrupted run's results %v: want some rows created and the rest skipped", first)
 			}
 
@@ -268,7 +269,7 @@ func TestImportResumeCancelled(t *testing.T) {
 				t.Errorf("second run: resumed %v run %d, want run %d resumed", rep2.Resumed, rep2.RunID, rep.RunID)
 			}
 			rows := resultsByAction(t, rep2.Results)
-			if rows[string(importer.Created)] != resumeProducts*resumeVariants {
+			if rows[string(engine.Created)] != resumeProducts*resumeVariants {
 				t.Errorf("resumed run's results %v: want all %d rows created", rows, resumeProducts*resumeVariants)
 			}
 			sameCatalog(t, e.read(), want)
@@ -394,7 +395,7 @@ func TestImportResumeKilled(t *testing.T) {
 			if !rep.Resumed {
 				t.Error("the import after the kill did not resume the killed run")
 			}
-			if rows := resultsByAction(t, rep.Results); rows[string(importer.Created)] != resumeProducts*resumeVariants {
+			if rows := resultsByAction(t, rep.Results); rows[string(engine.Created)] != resumeProducts*resumeVariants {
 				t.Errorf("resumed run's results %v: want every row created", rows)
 			}
 			sameCatalog(t, e.read(), want)

@@ -20,6 +20,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"lading/api"
+	"lading/engine"
 	"lading/importer"
 	"lading/sandbox"
 	"lading/state"
@@ -99,7 +100,7 @@ func TestImportBadRow(t *testing.T) {
 			o.Strict = true
 			o.ResultsFile = filepath.Join(e.dir, "strict.results.csv")
 		})
-		if !errors.Is(err, importer.ErrInvalid) {
+		if !errors.Is(err, engine.ErrInvalid) {
 			t.Fatalf("err = %v, want ErrInvalid", err)
 		}
 		if w := writes(before, e.srv.Counters().Requests); w != 0 {
@@ -108,7 +109,7 @@ func TestImportBadRow(t *testing.T) {
 		if s := e.read(); len(s.Products) != 0 {
 			t.Errorf("--strict: %d products in the sandbox", len(s.Products))
 		}
-		if rep.Rows[importer.Failed] != 3 || rep.Rows[importer.Skipped] != 27 {
+		if rep.Rows[engine.Failed] != 3 || rep.Rows[engine.Skipped] != 27 {
 			t.Errorf("--strict rows %v, want the bad product's 3 failed and 27 skipped", rep.Rows)
 		}
 	})
@@ -118,7 +119,7 @@ func TestImportBadRow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Products[importer.Failed] != 1 || rep.Products[importer.Created] != 9 || rep.Rows[importer.Failed] != 3 {
+		if rep.Products[engine.Failed] != 1 || rep.Products[engine.Created] != 9 || rep.Rows[engine.Failed] != 3 {
 			t.Errorf("products %v rows %v: want 1 failed (3 rows), 9 created", rep.Products, rep.Rows)
 		}
 		s := e.read()
@@ -140,7 +141,7 @@ func TestImportBadRow(t *testing.T) {
 			t.Fatalf("no results line for row %d", line)
 		}
 		msg := r[7]
-		if r[4] != string(importer.Failed) || r[0] != "bad.csv" && r[0] != in || r[1] != strconv.Itoa(line) {
+		if r[4] != string(engine.Failed) || r[0] != "bad.csv" && r[0] != in || r[1] != strconv.Itoa(line) {
 			t.Errorf("results line %q: want failed at %s row %d", r, filepath.Base(in), line)
 		}
 		for _, want := range []string{"bad.csv", strconv.Itoa(line), "weight", "heavy"} {
@@ -149,7 +150,7 @@ func TestImportBadRow(t *testing.T) {
 			}
 		}
 		// The product's other rows say why they were not written.
-		if r := resultOf(t, rep.Results, "P000004-Red-S"); r[4] != string(importer.Failed) || !strings.Contains(r[7], "weight") {
+		if r := resultOf(t, rep.Results, "P000004-Red-S"); r[4] != string(engine.Failed) || !strings.Contains(r[7], "weight") {
 			t.Errorf("sibling row %q: want failed, naming the bad weight", r)
 		}
 	})
@@ -173,7 +174,7 @@ func TestImportEmptyCellKeepsValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := writes(before, e.srv.Counters().Requests); w != 0 || rep.Rows[importer.Unchanged] != 10 {
+	if w := writes(before, e.srv.Counters().Requests); w != 0 || rep.Rows[engine.Unchanged] != 10 {
 		t.Errorf("empty cells: %d writes, rows %v; want none, all unchanged", w, rep.Rows)
 	}
 	if got := e.read(); !slices.Equal(got.Variants, s.Variants) {
@@ -204,7 +205,7 @@ func modesFixture(t *testing.T, e *env) string {
 func TestImportModes(t *testing.T) {
 	cases := []struct {
 		mode               importer.Mode
-		products, variants importer.Counts
+		products, variants engine.Counts
 		writes             int64
 		liveProducts       int
 		price              string // Retail of P000002-Red-M afterwards
@@ -212,14 +213,14 @@ func TestImportModes(t *testing.T) {
 	}{
 		{
 			mode:     importer.ModeCreateOnly,
-			products: importer.Counts{importer.Created: 4, importer.Unchanged: 6},
-			variants: importer.Counts{importer.Created: 8, importer.Skipped: 1, importer.Unchanged: 11},
+			products: engine.Counts{engine.Created: 4, engine.Unchanged: 6},
+			variants: engine.Counts{engine.Created: 8, engine.Skipped: 1, engine.Unchanged: 11},
 			writes:   1, liveProducts: 10, price: "11.25", reason: "only creates what is new (mode create-only)",
 		},
 		{
 			mode:     importer.ModeUpdateOnly,
-			products: importer.Counts{importer.Skipped: 4, importer.Unchanged: 5, importer.Updated: 1},
-			variants: importer.Counts{importer.Skipped: 8, importer.Updated: 1, importer.Unchanged: 11},
+			products: engine.Counts{engine.Skipped: 4, engine.Unchanged: 5, engine.Updated: 1},
+			variants: engine.Counts{engine.Skipped: 8, engine.Updated: 1, engine.Unchanged: 11},
 			writes:   1, liveProducts: 6, price: "99.5", reason: "only updates what exists (mode update-only)",
 		},
 	}
@@ -232,7 +233,7 @@ func TestImportModes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, a := range []importer.Action{importer.Created, importer.Updated, importer.Unchanged, importer.Skipped} {
+			for _, a := range []engine.Status{engine.Created, engine.Updated, engine.Unchanged, engine.Skipped} {
 				if rep.Variants[a] != tc.variants[a] || rep.Products[a] != tc.products[a] {
 					t.Errorf("products %v, variants %v; want %v and %v", rep.Products, rep.Variants, tc.products, tc.variants)
 					break
@@ -250,15 +251,15 @@ func TestImportModes(t *testing.T) {
 			}
 			skipped := 0
 			for _, r := range readResults(t, rep.Results) {
-				if r[4] == string(importer.Skipped) {
+				if r[4] == string(engine.Skipped) {
 					skipped++
 					if !strings.Contains(r[7], tc.reason) || r[3] == "" {
 						t.Errorf("skipped row %q: want its SKU and %q", r, tc.reason)
 					}
 				}
 			}
-			if skipped != tc.variants[importer.Skipped] {
-				t.Errorf("%d skipped result lines, want %d", skipped, tc.variants[importer.Skipped])
+			if skipped != tc.variants[engine.Skipped] {
+				t.Errorf("%d skipped result lines, want %d", skipped, tc.variants[engine.Skipped])
 			}
 		})
 	}
@@ -281,7 +282,7 @@ func TestImportDryRunPlan(t *testing.T) {
 	if _, err := os.Stat(importer.DefaultResultsPath(gen)); !os.IsNotExist(err) {
 		t.Errorf("--dry-run wrote the default results file (%v)", err)
 	}
-	if rep.Variants[importer.Created] != 8 || rep.RequestsPlanned != 1 {
+	if rep.Variants[engine.Created] != 8 || rep.RequestsPlanned != 1 {
 		t.Errorf("dry run: variants %v, %d requests planned; want 8 created, 1", rep.Variants, rep.RequestsPlanned)
 	}
 	var p struct {
@@ -375,7 +376,7 @@ func TestImportResultsXLSX(t *testing.T) {
 	for _, n := range rep.Rows {
 		total += n
 	}
-	if len(rows)-1 != total || rep.Rows[importer.Created] != total {
+	if len(rows)-1 != total || rep.Rows[engine.Created] != total {
 		t.Errorf("%d result rows, report %v", len(rows)-1, rep.Rows)
 	}
 	for _, r := range rows[1:] {
@@ -406,7 +407,7 @@ func TestImportSamplesCSVAndXLSXAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := writes(before, csvEnv.srv.Counters().Requests); w != 0 || rep.Rows[importer.Unchanged] != len(a.Variants) {
+	if w := writes(before, csvEnv.srv.Counters().Requests); w != 0 || rep.Rows[engine.Unchanged] != len(a.Variants) {
 		t.Errorf("XLSX after CSV: %d writes, rows %v", w, rep.Rows)
 	}
 }
@@ -440,7 +441,7 @@ func TestImportTokenNeverShown(t *testing.T) {
 			outputs = append(outputs, err.Error())
 		}
 		if token == secret {
-			if err != nil || rep.Products[importer.Created] != 2 {
+			if err != nil || rep.Products[engine.Created] != 2 {
 				t.Fatalf("import with the right token: %v, %+v", err, rep)
 			}
 			b, _ := os.ReadFile(rep.Results)
@@ -512,7 +513,7 @@ func TestImportReadsCreatedBack(t *testing.T) {
 					t.Fatalf("results line %q: a variant id without reading it back", r)
 				}
 			}
-			cached, err := e.state.IDs(context.Background(), state.SKUs(e.url), slices.Collect(maps.Values(skuOf)))
+			cached, err := e.state.IDs(context.Background(), state.KeySKUs(e.url), slices.Collect(maps.Values(skuOf)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"lading/api"
+	"lading/engine"
 	"lading/importer"
 	"lading/mapping"
 	"lading/sandbox"
@@ -148,7 +149,7 @@ func TestImportShopifyApparel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Products[importer.Created] != 20 || rep.Variants[importer.Created] != 22 {
+	if rep.Products[engine.Created] != 20 || rep.Variants[engine.Created] != 22 {
 		t.Fatalf("created %v products, %v variants; want 20 and 22", rep.Products, rep.Variants)
 	}
 	live := e.liveCatalog()
@@ -182,7 +183,7 @@ func TestImportShopifyApparel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep2.Rows[importer.Unchanged] != 22 || rep2.RequestsPlanned != 0 {
+	if rep2.Rows[engine.Unchanged] != 22 || rep2.RequestsPlanned != 0 {
 		t.Fatalf("second run: rows %v, %d writes planned; want 22 unchanged, 0 writes", rep2.Rows, rep2.RequestsPlanned)
 	}
 	_ = before
@@ -224,7 +225,7 @@ join:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Products[importer.Created] != 2 || rep.Variants[importer.Created] != 3 {
+	if rep.Products[engine.Created] != 2 || rep.Variants[engine.Created] != 3 {
 		t.Fatalf("created %v products, %v variants; want 2 and 3", rep.Products, rep.Variants)
 	}
 	live := e.liveCatalog()

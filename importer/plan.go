@@ -9,6 +9,7 @@ import (
 	"lading/api"
 	"lading/api/wire"
 	"lading/catalog"
+	"lading/engine"
 	"lading/mapping"
 )
 
@@ -33,18 +34,6 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("mode %q: want upsert, create-only or update-only", s)
 }
 
-// Action is what an import does, or did, with a product, variant or row.
-type Action string
-
-// Actions, as the results file spells them.
-const (
-	Created   Action = "created"
-	Updated   Action = "updated"
-	Unchanged Action = "unchanged"
-	Skipped   Action = "skipped"
-	Failed    Action = "failed"
-)
-
 // Change is one field that differs between the file and the service.
 type Change struct {
 	Field string `json:"field"`
@@ -59,7 +48,7 @@ type VariantPlan struct {
 	V      *catalog.Variant
 	Key    string
 	Live   *LiveVariant // nil when the variant is new
-	Action Action
+	Action engine.Status
 	// why holds the reason and the changes, which most variants (created
 	// or unchanged) do not have: a million variants would carry 64 empty
 	// bytes each.
@@ -97,7 +86,7 @@ func (vp *VariantPlan) Tiers() []api.TierValue {
 }
 
 // set gives the variant an action and a reason.
-func (vp *VariantPlan) set(a Action, reason string) {
+func (vp *VariantPlan) set(a engine.Status, reason string) {
 	vp.Action = a
 	if reason != "" || vp.why != nil {
 		vp.more().reason = reason
@@ -123,7 +112,7 @@ func (vp *VariantPlan) more() *variantWhy {
 type ProductPlan struct {
 	P       *catalog.Product
 	Live    *LiveProduct // nil when the product is new
-	Action  Action
+	Action  engine.Status
 	Reason  string
 	Changes []Change
 	// TagsChanged says the product's tag set must be rewritten.
@@ -260,9 +249,9 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 			pp.skip(fmt.Sprintf("%s is not in the account, and this import only updates what exists (mode update-only)", describeProduct(p)))
 			return pp
 		}
-		pp.Action = Created
+		pp.Action = engine.Created
 		for _, vp := range pp.Variants {
-			vp.Action = Created
+			vp.Action = engine.Created
 		}
 		return pp
 	}
@@ -271,18 +260,18 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 	for _, vp := range pp.Variants {
 		pl.planVariant(pp, vp)
 	}
-	pp.Action = Unchanged
+	pp.Action = engine.Unchanged
 	if len(pp.Changes) > 0 || pp.TagsChanged {
-		pp.Action = Updated
+		pp.Action = engine.Updated
 	}
-	if pp.Action == Updated && pl.Mode == ModeCreateOnly {
-		pp.Action, pp.Reason = Skipped, fmt.Sprintf("exists in the account (id %s), and this import only creates what is new (mode create-only)", lp.ID)
+	if pp.Action == engine.Updated && pl.Mode == ModeCreateOnly {
+		pp.Action, pp.Reason = engine.Skipped, fmt.Sprintf("exists in the account (id %s), and this import only creates what is new (mode create-only)", lp.ID)
 		pp.Changes, pp.TagsChanged = nil, false
 	}
 	for _, vp := range pp.Variants {
-		if vp.Action == Created || vp.Action == Updated {
-			if pp.Action == Unchanged {
-				pp.Action = Updated
+		if vp.Action == engine.Created || vp.Action == engine.Updated {
+			if pp.Action == engine.Unchanged {
+				pp.Action = engine.Updated
 			}
 		}
 	}
@@ -290,16 +279,16 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 }
 
 func (pp *ProductPlan) fail(reason string) {
-	pp.Action, pp.Reason = Failed, reason
+	pp.Action, pp.Reason = engine.Failed, reason
 	for _, vp := range pp.Variants {
-		vp.set(Failed, reason)
+		vp.set(engine.Failed, reason)
 	}
 }
 
 func (pp *ProductPlan) skip(reason string) {
-	pp.Action, pp.Reason = Skipped, reason
+	pp.Action, pp.Reason = engine.Skipped, reason
 	for _, vp := range pp.Variants {
-		vp.set(Skipped, reason)
+		vp.set(engine.Skipped, reason)
 	}
 }
 
@@ -416,20 +405,20 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 	if lv == nil {
 		if vp.V.SKU != "" {
 			if other := pl.Live.BySKU[vp.V.SKU]; other != nil {
-				vp.set(Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", vp.V.SKU, other.ProductID, pp.Live.ID))
+				vp.set(engine.Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", vp.V.SKU, other.ProductID, pp.Live.ID))
 				return
 			}
 		}
 		if pl.Mode == ModeUpdateOnly {
-			vp.set(Skipped, fmt.Sprintf("variant %s is not in the account, and this import only updates what exists (mode update-only)", vp.Key))
+			vp.set(engine.Skipped, fmt.Sprintf("variant %s is not in the account, and this import only updates what exists (mode update-only)", vp.Key))
 			return
 		}
-		vp.Action = Created
+		vp.Action = engine.Created
 		return
 	}
 	vp.Live = lv
 	if differ := optionConflicts(pp.P.Attributes, pp.P.OptionValues(vp.V), lv); differ != "" {
-		vp.set(Failed, fmt.Sprintf("its options differ from the account's variant %s (%s), and the service cannot change an existing variant's options: change them in the account, or give this row a new SKU to create a variant with these options", lv.ID, differ))
+		vp.set(engine.Failed, fmt.Sprintf("its options differ from the account's variant %s (%s), and the service cannot change an existing variant's options: change them in the account, or give this row a new SKU to create a variant with these options", lv.ID, differ))
 		return
 	}
 	var (
@@ -455,12 +444,12 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 			tiers = append(tiers, tv)
 		}
 	}
-	vp.Action = Unchanged
+	vp.Action = engine.Unchanged
 	vp.setChanges(changes, tiers)
 	if len(changes) > 0 {
-		vp.Action = Updated
+		vp.Action = engine.Updated
 		if pl.Mode == ModeCreateOnly {
-			vp.set(Skipped, fmt.Sprintf("variant %s exists in the account (id %s), and this import only creates what is new (mode create-only)", vp.Key, lv.ID))
+			vp.set(engine.Skipped, fmt.Sprintf("variant %s exists in the account (id %s), and this import only creates what is new (mode create-only)", vp.Key, lv.ID))
 			vp.setChanges(nil, nil)
 		}
 	}
@@ -482,12 +471,9 @@ func sameValue(numeric bool, live, file string) bool {
 	return okA && okB && a == b
 }
 
-// Counts tallies actions.
-type Counts map[Action]int
-
 // Summary counts the plan's products and variants by action.
-func (p *Plan) Summary() (products, variants Counts) {
-	products, variants = Counts{}, Counts{}
+func (p *Plan) Summary() (products, variants engine.Counts) {
+	products, variants = engine.Counts{}, engine.Counts{}
 	for _, pp := range p.Products {
 		products[pp.Action]++
 		for _, vp := range pp.Variants {

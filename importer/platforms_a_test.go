@@ -14,7 +14,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"lading/importer"
+	"lading/engine"
 	"lading/mapping"
 	"lading/sandbox"
 )
@@ -237,7 +237,7 @@ func TestImportPlatformExports(t *testing.T) {
 			for _, n := range rep.Rows {
 				total += n
 			}
-			if rep.Rows[importer.Skipped] != len(tc.skipped) || rep.Rows[importer.Unchanged] != total-len(tc.skipped) {
+			if rep.Rows[engine.Skipped] != len(tc.skipped) || rep.Rows[engine.Unchanged] != total-len(tc.skipped) {
 				t.Errorf("second import rows %v: want %d skipped, the others unchanged", rep.Rows, len(tc.skipped))
 			}
 
@@ -266,13 +266,13 @@ func importExportA(t *testing.T, e *env, tc exportCaseA, in string) snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Products[importer.Created] != tc.products || rep.Variants[importer.Created] != tc.variants || rep.Failed() != 0 {
+	if rep.Products[engine.Created] != tc.products || rep.Variants[engine.Created] != tc.variants || rep.Failed() != 0 {
 		t.Errorf("%s: products %v, variants %v, rows %v; want %d and %d created, none failed",
 			filepath.Base(in), rep.Products, rep.Variants, rep.Rows, tc.products, tc.variants)
 	}
 	var reasons []string
 	for _, r := range readResults(t, rep.Results) {
-		if r[4] == string(importer.Skipped) {
+		if r[4] == string(engine.Skipped) {
 			reason := r[7]
 			if i := strings.Index(reason, "): "); i >= 0 {
 				reason = reason[:i+1] // the reason's own words, not what it says to do
@@ -424,16 +424,16 @@ func TestImportRowsWithoutAKey(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Products[importer.Created] != tc.products || rep.Variants[importer.Created] != tc.variants {
+			if rep.Products[engine.Created] != tc.products || rep.Variants[engine.Created] != tc.variants {
 				t.Errorf("products %v, variants %v; want %d and %d created", rep.Products, rep.Variants, tc.products, tc.variants)
 			}
 			var lines []string
 			for _, r := range readResults(t, rep.Results) {
-				if r[4] == string(importer.Created) {
+				if r[4] == string(engine.Created) {
 					continue
 				}
 				msg := strings.TrimPrefix(r[7], in+" row "+r[1]+", ")
-				if r[4] == string(importer.Skipped) {
+				if r[4] == string(engine.Skipped) {
 					msg, _, _ = strings.Cut(msg, ": ")
 				}
 				lines = append(lines, strings.Join([]string{r[1], r[4], msg}, " "))

@@ -19,6 +19,7 @@ import (
 
 	"lading/api"
 	"lading/app"
+	"lading/engine"
 	"lading/importer"
 	"lading/mapping"
 	"lading/sandbox"
@@ -71,7 +72,7 @@ func TestImportPlatformsB(t *testing.T) {
 			}
 			rows := total(rep.Rows)
 			unchanged := rows - len(tc.skipped) - len(tc.failed)
-			if rep2.Rows[importer.Unchanged] != unchanged || rep2.Rows[importer.Skipped] != len(tc.skipped) || rep2.Failed() != len(tc.failed) {
+			if rep2.Rows[engine.Unchanged] != unchanged || rep2.Rows[engine.Skipped] != len(tc.skipped) || rep2.Failed() != len(tc.failed) {
 				t.Errorf("second import: rows %v, want %d unchanged, %d skipped, %d failed", rep2.Rows, unchanged, len(tc.skipped), len(tc.failed))
 			}
 			if got := e.read(); !slices.Equal(got.Variants, s.Variants) {
@@ -114,7 +115,7 @@ func (tc platformCase) importInto(t *testing.T, e *env, files []string) *importe
 // the sandbox (s).
 func (tc platformCase) checkImport(t *testing.T, e *env, rep *importer.Report, s snapshot) {
 	t.Helper()
-	if rep.Products[importer.Created] != tc.products || rep.Variants[importer.Created] != tc.variants || rep.Failed() != len(tc.failed) {
+	if rep.Products[engine.Created] != tc.products || rep.Variants[engine.Created] != tc.variants || rep.Failed() != len(tc.failed) {
 		t.Errorf("report: products %v, variants %v, rows %v; want %d and %d created, %d rows failed",
 			rep.Products, rep.Variants, rep.Rows, tc.products, tc.variants, len(tc.failed))
 	}
@@ -132,9 +133,9 @@ func (tc platformCase) checkImport(t *testing.T, e *env, rep *importer.Report, s
 	for _, r := range res {
 		at := strings.TrimSuffix(filepath.Base(r[0]), filepath.Ext(r[0])) + ":" + r[1]
 		switch r[4] {
-		case string(importer.Skipped):
+		case string(engine.Skipped):
 			skipped = append(skipped, at+": "+r[7])
-		case string(importer.Failed):
+		case string(engine.Failed):
 			failed = append(failed, [2]string{at, r[7]})
 		}
 	}
@@ -154,7 +155,7 @@ func (tc platformCase) checkImport(t *testing.T, e *env, rep *importer.Report, s
 	tc.check(t, e, s)
 }
 
-func total(cs importer.Counts) int {
+func total(cs engine.Counts) int {
 	n := 0
 	for _, c := range cs {
 		n += c
@@ -498,14 +499,14 @@ join:
 	}{
 		{"second file for a mapping without join", []string{"--mapping", plainMapping, products, variants}, "has no join section"},
 		{"missing second file", []string{"--mapping", joinMapping, products, filepath.Join(e.dir, "nope.csv")}, "second input file"},
-		{"joined file not beside the input", []string{"--mapping", joinMapping, products}, "give that file after the input file"},
+		{"joined file not beside the input", []string{"--mapping", joinMapping, products}, "Give that file after the input file"},
 		{"three files", []string{"--mapping", joinMapping, products, variants, variants}, "one input file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := e.srv.Counters().Requests
 			out, err := e.runLading(append([]string{"import", "--state", state}, tc.args...)...)
 			var ue *app.UsageError
-			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
+			if !errors.As(err, &ue) || !strings.Contains(err.Error()+"\n"+app.Advice(err), tc.want) {
 				t.Errorf("got %v (output %q), want a usage error saying %q", err, out, tc.want)
 			}
 			if n := requests(before, e.srv.Counters().Requests); n != 0 {

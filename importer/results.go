@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"lading/catalog"
+	"lading/engine"
 	"lading/results"
 )
 
@@ -23,7 +24,7 @@ type resultLine struct {
 	Row        int
 	ProductKey string
 	SKU        string
-	Action     Action
+	Action     engine.Status
 	ProductID  string
 	VariantID  string
 	Message    string
@@ -40,7 +41,7 @@ func changesText(cs []Change) string {
 // writeResults writes the results file at path (none when path is "")
 // with one line per input row, in file and row order, and counts the rows
 // by action. Lines are made and written one at a time.
-func writeResults(path string, in *Input, plan *Plan) (Counts, error) {
+func writeResults(path string, in *Input, plan *Plan) (engine.Counts, error) {
 	var w *results.Writer
 	if path != "" {
 		var err error
@@ -49,7 +50,7 @@ func writeResults(path string, in *Input, plan *Plan) (Counts, error) {
 		}
 		defer w.Discard()
 	}
-	counts := Counts{}
+	counts := engine.Counts{}
 	err := eachResult(in, plan, func(l *resultLine) error {
 		counts[l.Action]++
 		if w == nil {
@@ -260,7 +261,7 @@ func (e *emitter) emitOthers(r *rowAt) {
 		ref := e.ref(o)
 		switch o.sub {
 		case subSkipped:
-			e.line = resultLine{File: ref.File, Row: ref.Line, Action: Skipped, Message: e.in.Skipped[o.at].Reason}
+			e.line = resultLine{File: ref.File, Row: ref.Line, Action: engine.Skipped, Message: e.in.Skipped[o.at].Reason}
 		case subError:
 			// A row's errors are next to each other: one line says them all.
 			msg := e.in.Errors[o.at].Error()
@@ -268,7 +269,7 @@ func (e *emitter) emitOthers(r *rowAt) {
 				msg += "; " + e.in.Errors[e.others[0].at].Error()
 				e.others = e.others[1:]
 			}
-			e.line = resultLine{File: ref.File, Row: ref.Line, Action: Failed, Message: msg}
+			e.line = resultLine{File: ref.File, Row: ref.Line, Action: engine.Failed, Message: msg}
 		default:
 			productLine(&e.line, e.plan.Products[o.at], ref, o.sub)
 		}
@@ -295,13 +296,13 @@ func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32) 
 		if vp.Live != nil {
 			l.VariantID = string(vp.Live.ID)
 		}
-		if vp.Action == Updated && l.Message == "" {
+		if vp.Action == engine.Updated && l.Message == "" {
 			l.Message = changesText(vp.Changes())
 		}
 	}
-	if ref == p.First && pp.Action == Updated && len(pp.Changes) > 0 {
-		if l.Action == Unchanged {
-			l.Action = Updated
+	if ref == p.First && pp.Action == engine.Updated && len(pp.Changes) > 0 {
+		if l.Action == engine.Unchanged {
+			l.Action = engine.Updated
 		}
 		l.Message = strings.TrimPrefix(l.Message+"; product: "+changesText(pp.Changes), "; ")
 	}
@@ -310,7 +311,7 @@ func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32) 
 		for i := range errs {
 			msgs[i] = errs[i].Error()
 		}
-		l.Action, l.Message = Failed, strings.Join(msgs, "; ")
+		l.Action, l.Message = engine.Failed, strings.Join(msgs, "; ")
 		if l.SKU == "" {
 			l.SKU = errs[0].SKU
 		}
@@ -347,20 +348,20 @@ type planProductJSON struct {
 	Key      string            `json:"key"`
 	Name     string            `json:"name,omitempty"`
 	ID       string            `json:"id,omitempty"`
-	Action   Action            `json:"action"`
+	Action   engine.Status     `json:"action"`
 	Reason   string            `json:"reason,omitempty"`
 	Changes  []Change          `json:"changes,omitempty"`
 	Variants []planVariantJSON `json:"variants"`
 }
 
 type planVariantJSON struct {
-	Key     string   `json:"key"`
-	SKU     string   `json:"sku,omitempty"`
-	ID      string   `json:"id,omitempty"`
-	Row     string   `json:"row"`
-	Action  Action   `json:"action"`
-	Reason  string   `json:"reason,omitempty"`
-	Changes []Change `json:"changes,omitempty"`
+	Key     string        `json:"key"`
+	SKU     string        `json:"sku,omitempty"`
+	ID      string        `json:"id,omitempty"`
+	Row     string        `json:"row"`
+	Action  engine.Status `json:"action"`
+	Reason  string        `json:"reason,omitempty"`
+	Changes []Change      `json:"changes,omitempty"`
 }
 
 func planProduct(pp *ProductPlan) planProductJSON {

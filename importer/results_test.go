@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"lading/catalog"
+	"lading/engine"
 	"lading/mapping"
 )
 
@@ -41,9 +42,9 @@ func resultsFixture() (*Input, *Plan) {
 	in := &Input{Files: []string{"dir/main.csv", "dir/join.csv"}, Result: res}
 	plan := (&Planner{Live: newLive(), Mode: ModeUpsert}).Plan(res.Products)
 	ppA := plan.Products[0]
-	ppA.Live, ppA.Action = &LiveProduct{ID: "10"}, Updated
+	ppA.Live, ppA.Action = &LiveProduct{ID: "10"}, engine.Updated
 	ppA.Changes = []Change{{Field: "name", From: "Old", To: "New"}}
-	ppA.Variants[0].Live, ppA.Variants[0].Action = &LiveVariant{ID: "11"}, Unchanged
+	ppA.Variants[0].Live, ppA.Variants[0].Action = &LiveVariant{ID: "11"}, engine.Unchanged
 	return in, plan
 }
 
@@ -79,7 +80,7 @@ func TestResultsOneLinePerRowInFileOrder(t *testing.T) {
 			t.Errorf("line %d:\n got %s\nwant %s", i+1, got[i], want[i])
 		}
 	}
-	wantCounts := Counts{Updated: 1, Created: 1, Skipped: 1, Failed: 5}
+	wantCounts := engine.Counts{engine.Updated: 1, engine.Created: 1, engine.Skipped: 1, engine.Failed: 5}
 	if len(counts) != len(wantCounts) {
 		t.Errorf("counts %v, want %v", counts, wantCounts)
 	}
@@ -98,7 +99,7 @@ func TestResultsCountsWithoutAFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := counts[Failed] + counts[Created] + counts[Updated] + counts[Skipped]; n != 8 {
+	if n := counts[engine.Failed] + counts[engine.Created] + counts[engine.Updated] + counts[engine.Skipped]; n != 8 {
 		t.Errorf("counted %d rows (%v), want 8", n, counts)
 	}
 	if es, _ := os.ReadDir(dir); len(es) != 0 {

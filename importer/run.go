@@ -18,7 +18,9 @@ import (
 	"lading/api"
 	"lading/api/wire"
 	"lading/catalog"
+	"lading/engine"
 	"lading/mapping"
+	"lading/plural"
 	"lading/pool"
 	"lading/progress"
 	"lading/source"
@@ -62,38 +64,21 @@ type Options struct {
 	Logger   *slog.Logger
 }
 
-// ErrInterrupted is returned (wrapped) when the context was cancelled: the
-// writes in flight were finished and recorded, and running the same command
-// again continues the run.
-var ErrInterrupted = errors.New("import interrupted")
+// words are how an import speaks of its work.
+var words = engine.Words{Job: "import", Record: "record", Again: "run the same command again", Writes: "the catalog"}
 
-// ErrInvalid is returned (wrapped) by a strict import that sent nothing
-// because some rows are invalid.
-var ErrInvalid = errors.New("invalid rows")
-
-// Report says what an import did.
+// Report says what an import did. Its Traffic is every request sent:
+// writes, and reads (the live-catalog snapshot, look-ups of unanswered
+// writes, ids read back).
 type Report struct {
-	RunID    int64  `json:"run_id,omitempty"`
-	Resumed  bool   `json:"resumed"`
-	DryRun   bool   `json:"dry_run"`
-	Mode     Mode   `json:"mode"`
-	Input    string `json:"input"`
-	Results  string `json:"results_file,omitempty"`
-	PlanFile string `json:"plan_file,omitempty"`
-	Rows     Counts `json:"rows"`
-	Products Counts `json:"products"`
-	Variants Counts `json:"variants"`
+	engine.Report
+	Mode     Mode          `json:"mode"`
+	PlanFile string        `json:"plan_file,omitempty"`
+	Products engine.Counts `json:"products"`
+	Variants engine.Counts `json:"variants"`
 	// RequestsPlanned is the number of writes the plan needs.
 	RequestsPlanned int `json:"requests_planned"`
-	// Traffic is every request sent: Writes, and Reads (the live-catalog
-	// snapshot, look-ups of unanswered writes, ids read back).
-	api.Traffic
-	Elapsed     time.Duration `json:"elapsed_ns"`
-	Interrupted bool          `json:"interrupted"`
 }
-
-// Failed is the number of rows that failed.
-func (r *Report) Failed() int { return r.Rows[Failed] }
 
 // maxRounds bounds how often batches that were not applied, or whose
 // outcome is unknown, are reconciled and sent again.
@@ -103,12 +88,12 @@ type importer struct {
 	Options
 	log  *slog.Logger
 	run  *state.Run
-	prev map[string]Action // keys written by earlier attempts of the run
+	prev map[string]engine.Status // keys written by earlier attempts of the run
 
 	mu sync.Mutex
 	// retry holds the products of batches not written in this round, with
 	// why: they are looked up and planned again in the next.
-	retry map[*ProductPlan]setback
+	retry map[*ProductPlan]engine.Setback
 	// round is the current round of sending (1 to maxRounds), recs its
 	// records.
 	round int
@@ -151,22 +136,24 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &importer{Options: o, log: o.Logger, retry: map[*ProductPlan]setback{}}
+	x := &importer{Options: o, log: o.Logger, retry: map[*ProductPlan]engine.Setback{}}
 	if x.log == nil {
 		x.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	rep := &Report{Mode: o.Mode, Input: o.Input, DryRun: o.DryRun}
+	rep := &Report{Mode: o.Mode}
+	rep.Input, rep.DryRun = o.Input, o.DryRun
 
 	in, err := Read(ctx, o.Mapping, o.Input, o.Limits, o.Progress.Reading)
 	if err != nil {
 		return nil, err
 	}
-	o.Progress.Say("read %d rows: %d products", in.Rows, len(in.Products))
+	o.Progress.Say("read %s: %s", plural.Count(in.Rows, "row"), plural.Count(len(in.Products), "product"))
 	if err := x.startRun(ctx, in, rep); err != nil {
 		return nil, err
 	}
 	if x.run != nil {
-		// Unfinished when Import returns, the run waits to be resumed.
+		// Unfinished when Import returns early, the run waits to be
+		// resumed.
 		defer x.State.LeaveRun(x.run.ID)
 	}
 	planner, plan, err := x.plan(ctx, in, rep)
@@ -189,9 +176,12 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	rep.Products, rep.Variants = plan.Summary()
-	rep.Traffic = o.Client.TrafficSince(stats0)
-	rep.Elapsed, rep.Interrupted = time.Since(start), interrupted
-	return rep, x.finish(ctx, rep, invalid)
+	rep.Ended(ctx, o.Client, stats0, start)
+	strict := 0
+	if x.Strict && !x.DryRun {
+		strict = invalid
+	}
+	return rep, engine.EndRun(ctx, x.State, x.run, rep.Rows, rep.Err(x.fatal, strict, words))
 }
 
 // withDefaults checks o and fills in what was left zero.
@@ -271,7 +261,7 @@ func (x *importer) carryOut(ctx context.Context, planner *Planner, plan *Plan, i
 		return nil
 	case x.Strict && invalid > 0:
 		for _, pp := range plan.Products {
-			if pp.Action != Failed {
+			if pp.Action != engine.Failed {
 				pp.skip(fmt.Sprintf("not sent: %d rows of the input are invalid and this import is strict (all or nothing); fix them and run it again", invalid))
 			}
 		}
@@ -286,29 +276,6 @@ func (x *importer) carryOut(ctx context.Context, planner *Planner, plan *Plan, i
 		x.stopped()
 	}
 	x.applyPrevious(plan)
-	return nil
-}
-
-// finish closes the run in the state, unless it was interrupted, and
-// returns what the caller must be told beyond the report.
-func (x *importer) finish(ctx context.Context, rep *Report, invalid int) error {
-	if x.run != nil && !rep.Interrupted {
-		status := state.StatusDone
-		if rep.Failed() > 0 {
-			status = "partial"
-		}
-		if err := x.State.FinishRun(context.WithoutCancel(ctx), x.run.ID, status); err != nil {
-			return err
-		}
-	}
-	switch {
-	case rep.Interrupted:
-		return fmt.Errorf("%w: in-flight writes were finished and recorded; run the same command again to continue", ErrInterrupted)
-	case x.fatal != nil:
-		return x.fatal
-	case x.Strict && invalid > 0 && !x.DryRun:
-		return fmt.Errorf("%w: %d rows are invalid and nothing was sent (strict import); see %s", ErrInvalid, invalid, rep.Results)
-	}
 	return nil
 }
 
@@ -334,7 +301,7 @@ func (x *importer) rememberedIDs(ctx context.Context, products []*catalog.Produc
 	for i, p := range products {
 		keys[i] = p.Key
 	}
-	return x.State.IDs(ctx, state.ProductKeys(x.Scope), keys)
+	return x.State.IDs(ctx, state.KeyProducts(x.Scope), keys)
 }
 
 func wantFor(products []*catalog.Product, remembered map[string]string) Want {
@@ -370,16 +337,16 @@ func (x *importer) loadPrevious(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	x.prev = map[string]Action{}
+	x.prev = map[string]engine.Status{}
 	for _, it := range intents {
-		act := Updated
+		act := engine.Updated
 		if it.Kind == KindProductCreate || it.Kind == KindVariantCreate {
-			act = Created
+			act = engine.Created
 		}
 		// Open intents may or may not have been applied: planning against
 		// the live catalog (which looks their keys up) settles them below.
 		for _, k := range it.Keys {
-			if _, ok := x.prev[k]; !ok || act == Created {
+			if _, ok := x.prev[k]; !ok || act == engine.Created {
 				x.prev[k] = act
 			}
 		}
@@ -395,19 +362,19 @@ func (x *importer) applyPrevious(plan *Plan) {
 		return
 	}
 	for _, pp := range plan.Products {
-		if pp.Action == Unchanged {
+		if pp.Action == engine.Unchanged {
 			if a, ok := x.prev[pp.P.Key]; ok {
 				pp.Action = a
 			}
 		}
 		for _, vp := range pp.Variants {
-			if vp.Action != Unchanged {
+			if vp.Action != engine.Unchanged {
 				continue
 			}
 			if a, ok := x.prev[vp.Key]; ok {
 				vp.Action = a
-			} else if a, ok := x.prev[pp.P.Key]; ok && a == Created {
-				vp.Action = Created
+			} else if a, ok := x.prev[pp.P.Key]; ok && a == engine.Created {
+				vp.Action = engine.Created
 			}
 		}
 	}
@@ -434,7 +401,7 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 		}
 		if round == maxRounds {
 			for pp, why := range x.retry {
-				pp.fail(why.message(round))
+				pp.fail(words.GaveUp(why, round))
 			}
 			return nil
 		}
@@ -474,7 +441,7 @@ func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*
 	if err := x.settleOpenIntents(ctx, sub); err != nil {
 		return nil, err
 	}
-	x.retry = map[*ProductPlan]setback{}
+	x.retry = map[*ProductPlan]engine.Setback{}
 	origVariant := map[*VariantPlan]*VariantPlan{}
 	for _, npp := range sub.Products {
 		orig := byProduct[npp.P]
@@ -501,7 +468,7 @@ func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*
 // create or update and the re-plan finds done keeps the original action and
 // changes (the results file reports them).
 func mergePlan(orig, npp *ProductPlan) {
-	if npp.Action == Failed || npp.Action == Skipped {
+	if npp.Action == engine.Failed || npp.Action == engine.Skipped {
 		orig.Action, orig.Reason = npp.Action, npp.Reason
 	}
 	if npp.Live != nil {
@@ -512,7 +479,7 @@ func mergePlan(orig, npp *ProductPlan) {
 		if nvp.Live != nil {
 			ovp.Live = nvp.Live
 		}
-		if nvp.Action == Failed || nvp.Action == Skipped {
+		if nvp.Action == engine.Failed || nvp.Action == engine.Skipped {
 			ovp.set(nvp.Action, nvp.Reason())
 		}
 		// What remains to write is in the re-plan's records; the original
@@ -578,10 +545,10 @@ func (x *importer) sendAll(ctx context.Context, bs []*batch) error {
 		x.mu.Lock()
 		defer x.mu.Unlock()
 		return x.fatal
-	}, func(b *batch) { x.markRetry(b, setback{kind: notSent}) })
+	}, func(b *batch) { x.markRetry(b, engine.Setback{Kind: engine.NotSent}) })
 }
 
-func (x *importer) markRetry(b *batch, why setback) {
+func (x *importer) markRetry(b *batch, why engine.Setback) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, r := range b.records {
@@ -596,8 +563,8 @@ func (x *importer) markRetry(b *batch, why setback) {
 // another round, and the records never sent, are skipped.
 func (x *importer) stopped() {
 	for pp, why := range x.retry {
-		if why.kind == noAnswer {
-			pp.fail(why.message(x.round))
+		if why.Kind == engine.NoAnswer {
+			pp.fail(words.GaveUp(why, x.round))
 		} else {
 			pp.skip(notSentMessage)
 		}
@@ -613,19 +580,16 @@ func (x *importer) stopped() {
 		case kindProductCreate:
 			r.pp.skip(notSentMessage)
 		case kindProductUpdate:
-			r.pp.Action, r.pp.Reason = Skipped, notSentMessage
+			r.pp.Action, r.pp.Reason = engine.Skipped, notSentMessage
 		default:
-			r.vp.set(Skipped, notSentMessage)
+			r.vp.set(engine.Skipped, notSentMessage)
 		}
 	}
 }
 
 // send writes one batch: intent first, then the request, then the outcome.
 func (x *importer) send(ctx context.Context, b *batch) error {
-	var (
-		payload any
-		n       = len(b.records)
-	)
+	n := len(b.records)
 	products := make([]api.ProductWrite, 0, n)
 	variants := make([]api.VariantWrite, 0, n)
 	for _, r := range b.records {
@@ -637,63 +601,48 @@ func (x *importer) send(ctx context.Context, b *batch) error {
 		}
 		r.product, r.variant = nil, nil // the batch holds the body now
 	}
+	var payload any = variants
+	write := func(ctx context.Context) (*api.WriteResult, error) { return x.Client.Variants.Write(ctx, variants) }
 	if len(products) > 0 {
 		payload = products
-	} else {
-		payload = variants
+		write = func(ctx context.Context) (*api.WriteResult, error) { return x.Client.Products.Write(ctx, products) }
 	}
-	body, err := json.Marshal(payload)
+	p, err := engine.Post(ctx, x.State, x.run, b.kind.String(), b.keys(), payload, write)
 	if err != nil {
 		return err
 	}
-	intent, err := x.State.RecordIntent(ctx, x.run.ID, b.kind.String(), b.keys(), body)
-	if err != nil {
-		return fmt.Errorf("recording a batch before sending it: %w", err)
-	}
-	var res *api.WriteResult
-	if len(products) > 0 {
-		res, err = x.Client.Products.Write(ctx, products)
-	} else {
-		res, err = x.Client.Variants.Write(ctx, variants)
-	}
-	x.Progress.Sent(n, err == nil)
-	return x.settle(ctx, b, intent, res, err)
+	x.Progress.Sent(n, p.Err == nil)
+	return x.settle(ctx, b, p)
 }
 
-// settle records what became of a batch: in the state, and on the plans
-// of its records.
-func (x *importer) settle(ctx context.Context, b *batch, intent int64, res *api.WriteResult, err error) error {
+// settle settles what became of a sent batch on the plans of its records,
+// and records an answer record by record in the state.
+func (x *importer) settle(ctx context.Context, b *batch, p *engine.Posted) error {
 	for _, r := range b.records {
 		r.settled = true
 	}
-	switch api.Classify(err) {
+	switch p.Class {
 	case api.Applied:
 		// The records the service refused one by one (a 200 or a 400
-		// answer) are in the result, never in err.
-		return x.settleAnswer(ctx, b, intent, res)
+		// answer) are in the result, never in the error.
+		return x.settleAnswer(ctx, b, p.Intent, p.Result)
 	case api.Rejected:
 		// Refused as a whole, and it would be again: its rows fail now.
-		msg := refusedMessage(err)
+		msg := words.Refused(p.Err)
 		x.mu.Lock()
-		if errors.Is(err, api.ErrAccessDenied) && x.fatal == nil {
-			x.fatal = fmt.Errorf("the import stopped: the service refused access: %w", err)
+		if errors.Is(p.Err, api.ErrAccessDenied) && x.fatal == nil {
+			x.fatal = &engine.StoppedError{Job: words.Job, Err: p.Err}
 		}
 		for _, r := range b.records {
 			x.recordFailed(r, msg)
 		}
 		x.mu.Unlock()
-		note, _ := json.Marshal(map[string]string{"refused": err.Error()})
-		return x.State.RecordOutcome(ctx, intent, state.OutcomeRejected, note)
-	case api.Retryable:
-		// Nothing was applied: its records go to the next round.
-		x.markRetry(b, setbackOf(err))
-		note, _ := json.Marshal(map[string]string{"not_applied": err.Error()})
-		return x.State.RecordOutcome(ctx, intent, state.OutcomeNotApplied, note)
+		return nil
 	}
-	// It may have been applied: looked up before anything of it is sent
-	// again.
-	x.markRetry(b, setbackOf(err))
-	return x.State.RecordOutcome(ctx, intent, state.OutcomeUnknown, nil)
+	// Nothing was applied, or it may have been: its products are looked
+	// up and planned again before anything of them goes again.
+	x.markRetry(b, engine.SetbackOf(p.Err))
+	return nil
 }
 
 // settleAnswer records a batch the service answered record by record: the
@@ -718,7 +667,7 @@ func (x *importer) settleAnswer(ctx context.Context, b *batch, intent int64, res
 		case bad && f.Whole:
 			// Not written, for other records' errors: it goes again
 			// in the next round, without them.
-			x.retry[r.pp] = setback{kind: withOthers, cause: f.Message}
+			x.retry[r.pp] = engine.Setback{Kind: engine.WithOthers, Cause: f.Message}
 		case bad:
 			x.refuse(r, f)
 		case i < len(res.IDs) && res.IDs[i] != "" && b.kind == kindProductCreate:
@@ -736,7 +685,7 @@ func (x *importer) settleAnswer(ctx context.Context, b *batch, intent int64, res
 	if len(ids) == 0 {
 		return nil
 	}
-	return x.State.PutIDs(ctx, state.ProductKeys(x.Scope), ids)
+	return x.State.PutIDs(ctx, state.KeyProducts(x.Scope), ids)
 }
 
 // refuse marks a record the service refused as failed, naming the row and
@@ -763,14 +712,14 @@ func (x *importer) refuse(r *record, f api.RecordError) {
 // The caller holds x.mu.
 func (x *importer) recordFailed(r *record, msg string) {
 	if r.vp != nil {
-		r.vp.set(Failed, msg)
+		r.vp.set(engine.Failed, msg)
 		return
 	}
 	if r.kind == kindProductCreate {
 		r.pp.fail(msg)
 		return
 	}
-	r.pp.Action, r.pp.Reason = Failed, msg
+	r.pp.Action, r.pp.Reason = engine.Failed, msg
 }
 
 // readIDs reads back the variants of the products this run created, to
@@ -783,7 +732,7 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 	var ids []api.ID
 	createdVariants := 0
 	for _, pp := range plan.Products {
-		if pp.Action != Created || pp.ID() == "" {
+		if pp.Action != engine.Created || pp.ID() == "" {
 			continue
 		}
 		if slices.ContainsFunc(pp.Variants, func(vp *VariantPlan) bool { return vp.Live == nil }) {
@@ -828,5 +777,5 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 	if len(skuIDs) == 0 {
 		return nil
 	}
-	return x.State.PutIDs(ctx, state.SKUs(x.Scope), skuIDs)
+	return x.State.PutIDs(ctx, state.KeySKUs(x.Scope), skuIDs)
 }

@@ -3,6 +3,8 @@ package mapping
 import (
 	"fmt"
 	"strings"
+
+	"lading/suggest"
 )
 
 // Error is a problem in a mapping file, at a line and column.
@@ -59,51 +61,7 @@ func (r RowErrors) Error() string {
 
 // closeMatches returns the names in list most like name, best first.
 func closeMatches(name string, list []string, max int) []string {
-	type scored struct {
-		s string
-		d int
-	}
-	ln := strings.ToLower(strings.TrimSpace(name))
-	var c []scored
-	for _, s := range list {
-		ls := strings.ToLower(s)
-		d := levenshtein(ln, ls)
-		limit := len(ln)/3 + 1
-		if d <= limit || (len(ln) >= 3 && strings.Contains(ls, ln)) || (len(ls) >= 3 && strings.Contains(ln, ls)) {
-			c = append(c, scored{s, d})
-		}
-	}
-	for i := 1; i < len(c); i++ {
-		for j := i; j > 0 && c[j].d < c[j-1].d; j-- {
-			c[j], c[j-1] = c[j-1], c[j]
-		}
-	}
-	var out []string
-	for i := 0; i < len(c) && i < max; i++ {
-		out = append(out, c[i].s)
-	}
-	return out
-}
-
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
+	return suggest.Close(name, list, max)
 }
 
 // quoteList renders names as "a", "b", "c" for messages.

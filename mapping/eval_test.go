@@ -107,15 +107,15 @@ func TestCompileErrors(t *testing.T) {
 		name, src string
 		wantAll   []string
 	}{
-		{"close match", minimal + "variant:\n  weight: Variant Gram\n", []string{"m.yaml:6:11", "variant.weight", `no column "Variant Gram" in in.csv`, `close matches: "Variant Grams"`}},
+		{"close match", minimal + "variant:\n  weight: Variant Gram\n", []string{"m.yaml:6:11", "variant.weight", `no column "Variant Gram" in in.csv`, `did you mean "Variant Grams"`}},
 		{"lists columns", minimal + "variant:\n  upc: Zzzzzz\n", []string{"m.yaml:6:8", `columns: "Handle", "Title"`}},
-		{"expr identifier", minimal + "variant:\n  upc: {expr: 'lower(Titel)'}\n", []string{"m.yaml:6:15", `no column "Titel"`, `close matches: "Title"`, `col("Its Name")`}},
+		{"expr identifier", minimal + "variant:\n  upc: {expr: 'lower(Titel)'}\n", []string{"m.yaml:6:15", `no column "Titel"`, `did you mean "Title"?`, `col("Its Name")`}},
 		{"expr identifier in a helper", minimal + "variant:\n  upc: {expr: 'number(Titel)'}\n", []string{"m.yaml:6:15", `no column "Titel"`}},
 		{"expr col()", minimal + "variant:\n  upc: {expr: 'col(\"Variant SKUs\")'}\n", []string{`no column "Variant SKUs"`, `"Variant SKU"`}},
 		{"constant hint", minimal + "variant:\n  weight: 0.5\n", []string{`no column "0.5"`, `a constant is written {value: "0.5"}`}},
 		{"duplicate column", minimal + "variant:\n  upc: Dup\n", []string{`column "Dup" appears twice in in.csv (columns 5 and 6)`}},
 		{"unknown table", minimal + "variant:\n  upc: {expr: 'lookup(\"nope\", Title)'}\n", []string{`no table "nope"`}},
-		{"skip reason column", minimal + "skip:\n  - when: Title == \"\"\n    reason: \"{Titl} is empty\"\n", []string{`skip reason {Titl}`, `close matches: "Title"`}},
+		{"skip reason column", minimal + "skip:\n  - when: Title == \"\"\n    reason: \"{Titl} is empty\"\n", []string{`skip reason {Titl}`, `did you mean "Title"?`}},
 		{"skip not bool", minimal + "skip:\n  - when: Title\n    reason: x\n", []string{"skip when", "bool"}},
 		{"tier column without a name", minimal + "tiers:\n  prefix: \"tier:\"\n", []string{"m.yaml:6:11", `column 7 of in.csv, "tier:"`, `column 8 of in.csv`, "names no pricing tier", `like "tier:Retail"`}},
 	}

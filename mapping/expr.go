@@ -13,6 +13,8 @@ import (
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/checker/nature"
 	"github.com/expr-lang/expr/vm"
+
+	"lading/suggest"
 )
 
 // exprEnv is what an expression sees. Column references are rewritten at
@@ -405,8 +407,8 @@ func compileExpr(src string, b *binder, match *string, extra ...expr.Option) (*c
 // unknownColumn is the error for a column missing from the header.
 func unknownColumn(name string, header []string) error {
 	msg := fmt.Sprintf("no column %q in the file", name)
-	if cm := closeMatches(name, header, 3); len(cm) > 0 {
-		return fmt.Errorf("%s; close matches: %s", msg, quoteList(cm))
+	if dym := suggest.DidYouMean(name, header, "%q"); dym != "" {
+		return fmt.Errorf("%s; %s", msg, dym)
 	}
 	cols := header
 	more := ""

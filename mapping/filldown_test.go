@@ -210,7 +210,7 @@ func TestFillDownErrors(t *testing.T) {
 	}{
 		{"product() in the product section", "group:\n  key: {column: ID, fill_down: true}\nproduct:\n  name: {expr: 'product(\"Title\")'}\n", []string{"m.yaml:4:16", "product.name", "whose group.key has fill_down", "use it in the variant, options, tiers and skip sections"}},
 		{"product() in the key", "group:\n  key: {expr: 'product(\"ID\")', fill_down: true}\nproduct:\n  name: Title\n", []string{"group.key", "product(\"Column\") reads"}},
-		{"product() of an unknown column", "group:\n  key: {column: ID, fill_down: true}\nproduct:\n  name: Title\nvariant:\n  sku: {expr: 'product(\"Titel\")'}\n", []string{"variant.sku: product(\"Titel\")", `no column "Titel"`, `close matches: "Title"`}},
+		{"product() of an unknown column", "group:\n  key: {column: ID, fill_down: true}\nproduct:\n  name: Title\nvariant:\n  sku: {expr: 'product(\"Titel\")'}\n", []string{"variant.sku: product(\"Titel\")", `no column "Titel"`, `did you mean "Title"?`}},
 		{"product() without fill_down", minimal + "variant:\n  sku: {expr: 'product(\"Title\")'}\n", []string{"variant.sku", "product(\"Column\") reads"}},
 	}
 	for _, tt := range compile {

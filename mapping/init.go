@@ -157,7 +157,7 @@ func Init(header []string, sourceName string) (templateName string, yamlText []b
 	if d, ok := Recognise(header); ok {
 		text, err := templates.Get(d.Template)
 		if err == nil {
-			head := fmt.Sprintf("# Mapping for %s, from the %q template (lading mapping init):\n# %s.\n", sourceName, d.Template, d.Why)
+			head := fmt.Sprintf("# Mapping for %s, from the %q template:\n# %s.\n", sourceName, d.Template, d.Why)
 			return d.Template, append([]byte(head), adapt(d.Template, text, header)...)
 		}
 	}
@@ -192,7 +192,7 @@ func starter(header []string, sourceName string) []byte {
 			w("  %s: %s   # %s\n", key, yq(col), comment)
 		}
 	}
-	w("# Starter mapping for %s (lading mapping init).\n", sourceName)
+	w("# Starter mapping for %s.\n", sourceName)
 	w("# The layout was not recognised; lines with a column name are guesses,\n")
 	w("# commented lines are targets to fill in. A value is a column name, or a\n")
 	w("# mapping with column, value (a constant) or expr (an expression over the\n")

@@ -193,7 +193,7 @@ func TestInitSaysWhy(t *testing.T) {
 				t.Fatalf("Recognise = %+v, %v; want why %q", d, ok, tt.want)
 			}
 			_, text := Init(tt.header, "in.csv")
-			if want := fmt.Sprintf("from the %q template (lading mapping init):\n# %s.\n", d.Template, tt.want); !strings.Contains(string(text), want) {
+			if want := fmt.Sprintf("from the %q template:\n# %s.\n", d.Template, tt.want); !strings.Contains(string(text), want) {
 				t.Errorf("the mapping does not say why:\n%s", text[:min(len(text), 300)])
 			}
 		})

@@ -133,7 +133,7 @@ func TestJoinErrors(t *testing.T) {
 		{"alone column missing", minimal + "join:\n  file: c.csv\n  key: K\n  alone:\n    variant: {sku: Ref}\n", false, []string{"Handle", "Title"}, nil,
 			[]string{"m.yaml:9:20", "join.alone.variant.sku", `no column "Ref" in p.csv`}},
 		{"product() column missing", minimal + "variant:\n  cost: {expr: 'product(\"Cost\")'}\njoin:\n  file: c.csv\n  key: K\n", false, []string{"Handle", "Title", "Costs"}, nil,
-			[]string{"m.yaml:6:", "variant.cost", `product("Cost"): no column "Cost" in p.csv`, `close matches: "Costs"`}},
+			[]string{"m.yaml:6:", "variant.cost", `product("Cost"): no column "Cost" in p.csv`, `did you mean "Costs"?`}},
 		{"product() in the main file", "group:\n  key: Handle\nproduct:\n  name: Title\n  description: {expr: 'product(\"Title\")'}\n", false, []string{"Handle", "Title"}, nil,
 			[]string{"product.description", `product("Column") reads a cell of the product's row in the main file, for the rows of a joined file`}},
 		{"product() in join.key", minimal + "join:\n  file: c.csv\n  key: {expr: 'product(\"Title\")'}\n", false, []string{"Handle", "Title"}, []string{"K"},

@@ -35,7 +35,7 @@ func TestColumnPatterns(t *testing.T) {
 		{"optional and absent", head + "variant:\n  weight: {column: \"Weight (*)\", expr: \"weight(value, match)\", optional: true}\n",
 			[]string{"SKU", "Name"}, []string{"S", "N"}, map[string]string{}, nil},
 		{"no match", head + "variant:\n  weight: {column: \"Weight (*)\", expr: \"weight(value, match)\"}\n",
-			[]string{"SKU", "Name", "Weight"}, nil, nil, []string{"m.yaml:6:", "variant.weight", `no column "Weight (*)" in in.csv`, `close matches: "Weight"`}},
+			[]string{"SKU", "Name", "Weight"}, nil, nil, []string{"m.yaml:6:", "variant.weight", `no column "Weight (*)" in in.csv`, `did you mean "Weight"?`}},
 		{"two matches", head + "variant:\n  weight: {column: \"Weight (*)\", expr: \"weight(value, match)\"}\n",
 			[]string{"SKU", "Name", "Weight (kg)", "Weight (lbs)"}, nil, nil, []string{"variant.weight", `column pattern "Weight (*)" matches 2 columns in in.csv: "Weight (kg)", "Weight (lbs)"`, "write the name of the one to use"}},
 		{"two matches though optional", head + "variant:\n  weight: {column: \"Weight (*)\", optional: true}\n",

@@ -220,7 +220,7 @@ func (s *SlipProgram) Eval(row []string, out *SlipRow) error {
 		if out.Key == "" {
 			p.required(s.key, r, "every row needs its slip's reference; fill in the cell, or skip rows without one with a skip rule")
 		}
-		out.Order = s.id(s.order, row, r, "the sales order's id, like 533943058 (the order_id of lading fulfillments pull)")
+		out.Order = s.id(s.order, row, r, "the sales order's id, like 533943058 (the order_id column of an order file lading pulled)")
 		if out.Order == "" {
 			p.required(s.order, r, "every row needs its slip's sales order id; fill in the cell, or skip rows without one with a skip rule")
 		}
@@ -238,7 +238,7 @@ func (s *SlipProgram) Eval(row []string, out *SlipRow) error {
 // line evaluates the row's line item and its units: both or neither.
 func (s *SlipProgram) line(row []string, r *Row, out *SlipRow) {
 	p := &s.p
-	out.LineItem = s.id(s.lineItem, row, r, "a line item's id, like 1000123 (the line_item_id of lading fulfillments pull)")
+	out.LineItem = s.id(s.lineItem, row, r, "a line item's id, like 1000123 (the line_item_id column of an order file lading pulled)")
 	n, given := p.count(s.quantity, row, r, packedCount)
 	if n == "0" {
 		p.fieldError(s.quantity, r, p.errValue(s.quantity, row), packedCount.negative)

@@ -123,7 +123,7 @@ func TestCompileStockErrors(t *testing.T) {
 		name, src string
 		wantAll   []string
 	}{
-		{"close match", "stock:\n  sku: SKU\n  quantity: Quantty\n", []string{"m.yaml:3:13", "stock.quantity", `no column "Quantty" in stock.csv`, `close matches: "Quantity"`}},
+		{"close match", "stock:\n  sku: SKU\n  quantity: Quantty\n", []string{"m.yaml:3:13", "stock.quantity", `no column "Quantty" in stock.csv`, `did you mean "Quantity"?`}},
 		{"lists columns", "stock:\n  sku: Item\n  quantity: Quantity\n", []string{"m.yaml:2:8", `no column "Item"`, `"SKU", "Quantity", "Location"`}},
 		{"warehouse", "stock:\n  sku: SKU\n  quantity: Quantity\n  warehouse: Loc\n", []string{"m.yaml:4:14", "stock.warehouse"}},
 		{"duplicate column", "stock:\n  sku: Dup\n  quantity: Quantity\n", []string{`column "Dup" appears twice in stock.csv (columns 4 and 5)`}},

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+
+	"lading/plural"
 )
 
 // Progress reports one job. A nil *Progress shows nothing, so a library
@@ -55,7 +57,7 @@ func (p *Progress) Reading(rows int) {
 	p.rows = rows
 	if !p.terminal && time.Since(p.lastLine) >= p.interval {
 		p.lastLine = time.Now()
-		fmt.Fprintf(p.w, "reading: %d rows\n", rows)
+		fmt.Fprintf(p.w, "reading: %s\n", plural.Count(rows, "row"))
 	}
 }
 
@@ -95,7 +97,7 @@ func (p *Progress) Writing(what string, total, requests int, unit string) {
 		)
 		return
 	}
-	fmt.Fprintf(p.w, "writing %d %s in %d requests\n", total, unit, requests)
+	fmt.Fprintf(p.w, "writing %s in %s\n", plural.Count(total, plural.One(unit)), plural.Count(requests, "request"))
 	if p.stopTimer == nil {
 		p.stopTimer = make(chan struct{})
 		go p.tick(p.stopTimer)
@@ -150,8 +152,8 @@ func (p *Progress) line() {
 		el := time.Since(p.start)
 		eta = (time.Duration(float64(el) / float64(p.done) * float64(p.total-p.done))).Round(time.Second).String()
 	}
-	fmt.Fprintf(p.w, "progress: %d/%d %s written (%d failed), %d requests, %.1f req/s, eta %s\n",
-		p.done, p.total, p.unit, p.failed, reqs, rate, eta)
+	fmt.Fprintf(p.w, "progress: %d/%d %s written (%d failed), %s, %.1f req/s, eta %s\n",
+		p.done, p.total, p.unit, p.failed, plural.Count(reqs, "request"), rate, eta)
 }
 
 // Finish stops the periodic summary and clears the bar. It may be called

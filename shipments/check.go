@@ -9,6 +9,7 @@ import (
 	"lading/api"
 	"lading/api/wire"
 	"lading/parcels"
+	"lading/plural"
 	"lading/state"
 )
 
@@ -92,7 +93,7 @@ func (p *Pusher) resume(ctx context.Context, run *state.Run) error {
 		if len(sent) == 0 {
 			continue
 		}
-		p.o.Progress.Say("checking %d shipments an earlier push sent without an answer", len(sent))
+		p.o.Progress.Say("checking %s an earlier push sent without an answer", plural.Count(len(sent), "shipment"))
 		if _, err := p.checkBatch(ctx, in.ID, sent); err != nil {
 			return err
 		}
@@ -146,7 +147,7 @@ func (p *Pusher) completed(ctx context.Context, pl *plan, fx *facts) (done, open
 // fulfillments' own (or, for fulfillments not read, from those an earlier
 // push set), and notes the outcome on the rows that give them.
 func (p *Pusher) setStatuses(ctx context.Context, pl *plan, fx *facts, lines []Line) (set int, err error) {
-	scope := p.o.Scope + "|fulfillment-status"
+	scope := state.KeyFulfillmentStatuses(p.o.Scope)
 	var fs []api.ID
 	for f := range pl.statuses {
 		fs = append(fs, f)

@@ -176,8 +176,12 @@ func overMessage(l *Line, li *api.LineItem, left int64) string {
 		return fmt.Sprintf("nothing is left to ship of %s in fulfillment %s (%d ordered, %d shipped%s); nothing of this shipment was sent",
 			l.lineName(), l.Fulfillment, q, shipped, earlierRows(q-shipped, left))
 	}
-	return fmt.Sprintf("quantity %d is more than the %d units left to ship of %s in fulfillment %s (%d ordered, %d shipped%s); correct the quantity: nothing of this shipment was sent",
-		l.Quantity, left, l.lineName(), l.Fulfillment, q, shipped, earlierRows(q-shipped, left))
+	units := "units"
+	if left == 1 {
+		units = "unit"
+	}
+	return fmt.Sprintf("quantity %d is more than the %d %s left to ship of %s in fulfillment %s (%d ordered, %d shipped%s); correct the quantity: nothing of this shipment was sent",
+		l.Quantity, left, units, l.lineName(), l.Fulfillment, q, shipped, earlierRows(q-shipped, left))
 }
 
 // earlierRows notes units taken by earlier rows of the file.

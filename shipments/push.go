@@ -11,6 +11,7 @@ import (
 	"lading/api"
 	"lading/api/wire"
 	"lading/mapping"
+	"lading/plural"
 	"lading/progress"
 	"lading/source"
 	"lading/state"
@@ -146,7 +147,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.o.Progress.Say("read %d rows of %s", len(in.Lines), in.File)
+	p.o.Progress.Say("read %s of %s", plural.Count(len(in.Lines), "row"), in.File)
 	if err := p.hold(); err != nil {
 		return nil, err
 	}
@@ -172,7 +173,7 @@ func (p *Pusher) hold() error {
 	if p.o.DryRun || p.lock != nil {
 		return nil
 	}
-	l, err := p.o.State.Hold("shipments push\x00"+p.o.Scope, "a shipments push to this account")
+	l, err := p.o.State.Hold(state.KeyJob("shipments push", p.o.Scope), "a shipments push to this account")
 	if err != nil {
 		return err
 	}
@@ -187,7 +188,7 @@ func (p *Pusher) pushRows(ctx context.Context, lines []Line, rep *Report) error 
 	if !p.o.DryRun {
 		var resumed bool
 		var err error
-		run, resumed, err = p.o.State.StartRun(ctx, "shipments push\x00"+p.o.Scope, "shipments push", map[string]string{"input": p.o.Input})
+		run, resumed, err = p.o.State.StartRun(ctx, state.KeyJob("shipments push", p.o.Scope), "shipments push", map[string]string{"input": p.o.Input})
 		if err != nil {
 			return err
 		}

@@ -99,7 +99,7 @@ func TestPushRefusesOverLeft(t *testing.T) {
 		t.Fatalf("actions %v, want %v%s", actions(rep), want, dump(rep))
 	}
 	for i, sub := range map[int]string{
-		0: "row 3 of the same parcel", 1: "quantity 5 is more than the 1 units left to ship of SKU MUG",
+		0: "row 3 of the same parcel", 1: "quantity 5 is more than the 1 unit left to ship of SKU MUG",
 		3: "has no SKU CAP; its lines are MUG", 4: "no fulfillment 999999", 5: "quantity", 6: "must be a date",
 	} {
 		if !strings.Contains(rep.Lines[i].Msg, sub) {

@@ -11,11 +11,12 @@ import (
 	"lading/api"
 	"lading/api/wire"
 	"lading/parcels"
+	"lading/state"
 )
 
 // Scopes of what the state remembers, under the account's scope.
-func shippedScope(scope string) string { return scope + "|shipped" }
-func ordersScope(scope string) string  { return scope + "|fulfillment-of-order" }
+func shippedScope(scope string) string { return state.KeyShipped(scope) }
+func ordersScope(scope string) string  { return state.KeyOrderFulfillments(scope) }
 
 // keysOf are the state's keys of a row's line and tracking number: the line
 // by its id and by its SKU, so that a row naming it either way finds what

@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"lading/api"
+	"lading/state"
 )
 
 // carrierScope is where a push remembers an account's carrier types:
 // name → id.
-func carrierScope(account string) string { return account + "|carriers" }
+func carrierScope(account string) string { return state.KeyCarriers(account) }
 
 // carriers finds the carrier types the rows name.
 type carriers struct {

@@ -8,14 +8,15 @@ import (
 	"strings"
 
 	"lading/api"
+	"lading/state"
 )
 
 // Scopes of what a push remembers for an account: the ids its keys got,
 // and what was last sent and confirmed for each.
-func slipScope(account string) string        { return account + "|slips" }
-func slipSentScope(account string) string    { return account + "|slips|sent" }
-func packageScope(account string) string     { return account + "|packages" }
-func packageSentScope(account string) string { return account + "|packages|sent" }
+func slipScope(account string) string        { return state.KeySlips(account) }
+func slipSentScope(account string) string    { return state.KeySlipsSent(account) }
+func packageScope(account string) string     { return state.KeyPackages(account) }
+func packageSentScope(account string) string { return state.KeyPackagesSent(account) }
 
 // remembered loads what earlier pushes made for the slips' keys and their
 // shipments' keys: ids and what was sent.

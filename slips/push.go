@@ -13,6 +13,7 @@ import (
 	"lading/api"
 	"lading/api/wire"
 	"lading/mapping"
+	"lading/plural"
 	"lading/progress"
 	"lading/source"
 	"lading/state"
@@ -137,7 +138,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.o.Progress.Say("read %d rows of %s", len(in.Lines), in.File)
+	p.o.Progress.Say("read %s of %s", plural.Count(len(in.Lines), "row"), in.File)
 	slips := group(in.Lines)
 	rep := &Report{DryRun: p.o.DryRun, Input: p.o.Input, Lines: in.Lines}
 	bad := p.strictStop(in.Lines)
@@ -220,7 +221,7 @@ func (p *Pusher) strictRefused(slips []*slip) error {
 // time, under the account's lock, and the next push resumes one that was
 // killed, to look for what its writes without an answer made.
 func runFingerprint(scope string) string {
-	sum := sha256.Sum256([]byte("slips push\x00" + scope))
+	sum := sha256.Sum256([]byte(state.KeyJob("slips push", scope)))
 	return hex.EncodeToString(sum[:])
 }
 
@@ -228,7 +229,7 @@ func runFingerprint(scope string) string {
 func (p *Pusher) pushSlips(ctx context.Context, slips []*slip, lines []Line) (err error) {
 	var run *state.Run
 	if !p.o.DryRun {
-		lock, err := p.o.State.Hold("slips push\x00"+p.o.Scope, "a packing slips push to this account")
+		lock, err := p.o.State.Hold(state.KeyJob("slips push", p.o.Scope), "a packing slips push to this account")
 		if err != nil {
 			return err
 		}

@@ -8,17 +8,6 @@ import (
 	"strings"
 )
 
-// A scope names one key space, so that two accounts or two kinds of record
-// never share keys. ProductKeys and SKUs name the two every job shares.
-
-// ProductKeys is the scope of an account's product keys (as a mapping
-// groups rows) and the product ids imports gave them.
-func ProductKeys(account string) string { return account + "|product" }
-
-// SKUs is the scope of an account's SKUs and their variant ids, filled by
-// imports and read by stock pushes.
-func SKUs(account string) string { return account + "|variant" }
-
 // idChunk is how many keys one lookup query names.
 const idChunk = 500
 

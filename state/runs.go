@@ -16,6 +16,8 @@ const (
 	StatusRunning = "running"
 	StatusDone    = "done"
 	StatusFailed  = "failed"
+	// StatusPartial: the run finished, and some of its rows failed.
+	StatusPartial = "partial"
 )
 
 // Run is one invocation of a command, resumable until finished.

@@ -51,7 +51,7 @@ func Open(path string) (*DB, error) {
 		path = DefaultPath
 	}
 	if strings.ContainsAny(path, "?#") {
-		return nil, fmt.Errorf("state file %s: the path may not contain ? or #: choose another --state path", path)
+		return nil, fmt.Errorf("state file %s: the path may not contain ? or #: choose another path for the state file", path)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("state file %s: %w", path, err)

@@ -13,6 +13,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/engine"
 	"lading/mapping"
 	"lading/sandbox"
 	"lading/sandbox/sandboxtest"
@@ -240,7 +241,7 @@ type pushWant struct {
 	writes   int64 // write requests, exactly
 	maxReads int64 // read requests, at most
 	levels   int64 // levels the sandbox set, exactly
-	rows     map[stock.Action]int
+	rows     map[engine.Status]int
 }
 
 func writesFor(levels int) int64 {
@@ -251,24 +252,24 @@ func writesFor(levels int) int64 {
 // and every level sent.
 func firstPush(n int) pushWant {
 	return pushWant{writes: writesFor(n), maxReads: int64((n + wire.MaxPageSize - 1) / wire.MaxPageSize), levels: int64(n),
-		rows: map[stock.Action]int{stock.Sent: n}}
+		rows: map[engine.Status]int{stock.Sent: n}}
 }
 
 // unchangedPush: nothing sent, nothing read.
 func unchangedPush(n int) pushWant {
-	return pushWant{rows: map[stock.Action]int{stock.Unchanged: n}}
+	return pushWant{rows: map[engine.Status]int{engine.Unchanged: n}}
 }
 
 // changedPush: only the changed levels sent, nothing read.
 func changedPush(n int) pushWant {
 	c := changedRows(n)
-	return pushWant{writes: writesFor(c), levels: int64(c), rows: map[stock.Action]int{stock.Sent: c, stock.Unchanged: n - c}}
+	return pushWant{writes: writesFor(c), levels: int64(c), rows: map[engine.Status]int{stock.Sent: c, engine.Unchanged: n - c}}
 }
 
 // dryChangedPush: the changed push as a dry run: no request at all.
 func dryChangedPush(n int) pushWant {
 	c := changedRows(n)
-	return pushWant{rows: map[stock.Action]int{stock.ToSend: c, stock.Unchanged: n - c}}
+	return pushWant{rows: map[engine.Status]int{stock.ToSend: c, engine.Unchanged: n - c}}
 }
 
 // checkPush says how rep, and what the sandbox served, differ from w.
@@ -279,7 +280,7 @@ func checkPush(rep *stock.Report, got served, w pushWant) error {
 	case got.requests != rep.Requests || got.stockWrites != rep.Writes || got.levelsSet != w.levels:
 		return fmt.Errorf("the sandbox served %d requests, %d stock writes, set %d levels; want %d, %d, %d",
 			got.requests, got.stockWrites, got.levelsSet, rep.Requests, rep.Writes, w.levels)
-	case !maps.Equal(rep.Rows, stock.Counts(w.rows)):
+	case !maps.Equal(rep.Rows, engine.Counts(w.rows)):
 		return fmt.Errorf("rows %v; want %v", rep.Rows, w.rows)
 	}
 	return nil

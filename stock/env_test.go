@@ -11,6 +11,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/engine"
 	"lading/mapping"
 	"lading/sandbox"
 	"lading/sandbox/sandboxtest"
@@ -141,8 +142,8 @@ func (e *env) push(file string, opts ...func(*stock.Options)) (*stock.Report, er
 }
 
 // actions tallies the report's rows by action.
-func actions(rep *stock.Report) map[stock.Action]int {
-	out := map[stock.Action]int{}
+func actions(rep *stock.Report) map[engine.Status]int {
+	out := map[engine.Status]int{}
 	for _, l := range rep.Lines {
 		out[l.Action]++
 	}

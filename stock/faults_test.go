@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"lading/engine"
 	"lading/sandbox"
 	"lading/state"
 	"lading/stock"
@@ -96,8 +97,8 @@ func TestWarehouseColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := []stock.Action{rep.Lines[0].Action, rep.Lines[1].Action, rep.Lines[2].Action}
-	if got[0] != stock.Sent || got[1] != stock.Sent || got[2] != stock.Invalid || !strings.Contains(rep.Lines[2].Msg, `warehouse "Elsewhere"`) {
+	got := []engine.Status{rep.Lines[0].Action, rep.Lines[1].Action, rep.Lines[2].Action}
+	if got[0] != stock.Sent || got[1] != stock.Sent || got[2] != engine.Invalid || !strings.Contains(rep.Lines[2].Msg, `warehouse "Elsewhere"`) {
 		t.Errorf("actions %v, last message %q", got, rep.Lines[2].Msg)
 	}
 	if id := rep.Lines[2].WarehouseID; id != "" {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/engine"
 	"lading/sandbox"
 	"lading/state"
 	"lading/stock"
@@ -76,7 +77,7 @@ func TestPushKilledAndRunAgain(t *testing.T) {
 				t.Fatal(err)
 			}
 			a := actions(rep)
-			if a[stock.Sent]+a[stock.Unchanged] != killRows || a[stock.Unchanged] == 0 {
+			if a[stock.Sent]+a[engine.Unchanged] != killRows || a[engine.Unchanged] == 0 {
 				t.Errorf("the push after the kill: rows %v; want every row sent or unchanged, some unchanged", a)
 			}
 			// Every level differs from the seeded one, so each is set

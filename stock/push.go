@@ -10,7 +10,9 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/engine"
 	"lading/mapping"
+	"lading/plural"
 	"lading/progress"
 	"lading/source"
 	"lading/state"
@@ -57,42 +59,20 @@ type Options struct {
 // DefaultResultsPath is the results file next to the input.
 func DefaultResultsPath(input string) string { return input + ".results.csv" }
 
-// ErrInterrupted is returned (wrapped) when the context was cancelled: the
-// writes in flight were finished and recorded.
-var ErrInterrupted = errors.New("stock push interrupted")
-
-// ErrInvalid is returned (wrapped) by a strict push that sent nothing
-// because some rows are invalid or unknown.
-var ErrInvalid = errors.New("invalid rows")
+// words are how a stock push speaks of its work.
+var words = engine.Words{Job: "push", Record: "level", Again: "push again", Writes: "stock levels"}
 
 // Report says what a push did.
 type Report struct {
-	DryRun     bool     `json:"dry_run"`
+	engine.Report
 	Full       bool     `json:"full"`
 	Verify     bool     `json:"verify"`
-	Input      string   `json:"input"`
-	Results    string   `json:"results_file,omitempty"`
 	Warehouses []string `json:"warehouses"`
-	Rows       Counts   `json:"rows"`
 	// Levels is how many levels were sent and confirmed (or would be
 	// sent, in a dry run).
 	Levels int `json:"levels"`
-	api.Traffic
-	Elapsed     time.Duration `json:"elapsed_ns"`
-	Interrupted bool          `json:"interrupted"`
 	// Lines are the input's rows and what became of them.
 	Lines []Line `json:"-"`
-}
-
-// Failed is the number of rows that failed: unknown, invalid or refused.
-func (r *Report) Failed() int {
-	n := 0
-	for a, c := range r.Rows {
-		if a.failed() {
-			n += c
-		}
-	}
-	return n
 }
 
 // Pusher pushes one file's levels, once or again and again (a schedule).
@@ -101,7 +81,7 @@ func (r *Report) Failed() int {
 type Pusher struct {
 	o     Options
 	log   *slog.Logger
-	locks map[api.ID]*state.Lock
+	locks engine.Locks
 }
 
 // NewPusher checks o and fills in what was left zero.
@@ -124,16 +104,11 @@ func NewPusher(o Options) (*Pusher, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Pusher{o: o, log: log, locks: map[api.ID]*state.Lock{}}, nil
+	return &Pusher{o: o, log: log, locks: engine.Locks{State: o.State}}, nil
 }
 
 // Close lets go of the warehouses' locks.
-func (p *Pusher) Close() {
-	for id, l := range p.locks {
-		l.Release()
-		delete(p.locks, id)
-	}
-}
+func (p *Pusher) Close() { p.locks.Close() }
 
 // Push pushes the levels once, with a pusher that is closed after.
 func Push(ctx context.Context, o Options) (*Report, error) {
@@ -147,15 +122,16 @@ func Push(ctx context.Context, o Options) (*Report, error) {
 
 // Push reads the file, finds its SKUs and warehouses, and sends the levels
 // that differ from those last pushed (or from the live ones, or all), then
-// writes the results file. The error is fatal, or wraps ErrInterrupted or
-// ErrInvalid; rows that failed are in the report.
+// writes the results file. The error is fatal, or wraps
+// engine.ErrInterrupted or engine.ErrInvalid; rows that failed are in the
+// report.
 func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	start, stats0 := time.Now(), p.o.Client.Stats()
 	in, err := Read(ctx, p.o.Mapping, p.o.Input, p.o.Limits, p.o.Progress)
 	if err != nil {
 		return nil, err
 	}
-	p.o.Progress.Say("read %d rows of %s", len(in.Lines), in.File)
+	p.o.Progress.Say("read %s of %s", plural.Count(len(in.Lines), "row"), in.File)
 	pl, err := p.resolve(ctx, in.Lines)
 	if err != nil {
 		return nil, err
@@ -163,52 +139,20 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if err := p.holdAll(pl.warehouses()); err != nil {
 		return nil, err
 	}
-	rep := &Report{DryRun: p.o.DryRun, Full: p.o.Full, Verify: p.o.Verify, Input: p.o.Input, Lines: in.Lines}
-	bad := p.strictStop(in.Lines)
+	rep := &Report{Full: p.o.Full, Verify: p.o.Verify, Lines: in.Lines}
+	rep.DryRun, rep.Input, rep.Results = p.o.DryRun, p.o.Input, p.o.ResultsFile
+	bad := engine.StrictStop(in.Lines, p.o.Strict, words)
 	var fatal error
 	if bad == 0 {
 		fatal = p.pushAll(ctx, pl, rep)
 	}
 	settleRepeats(in.Lines)
 	rep.Levels = levels(in.Lines)
-	rep.Results = p.o.ResultsFile
 	if rep.Rows, err = writeResults(rep.Results, in); err != nil {
 		return nil, err
 	}
-	rep.Traffic = p.o.Client.TrafficSince(stats0)
-	rep.Elapsed, rep.Interrupted = time.Since(start), ctx.Err() != nil
-	switch {
-	case fatal != nil:
-		return rep, fatal
-	case rep.Interrupted:
-		return rep, fmt.Errorf("%w: the writes in flight were finished and recorded; push again to send the rest", ErrInterrupted)
-	case bad > 0:
-		return rep, fmt.Errorf("%w: %d rows are invalid or unknown and nothing was sent (strict push); see %s", ErrInvalid, bad, rep.Results)
-	}
-	return rep, nil
-}
-
-// strictStop, in a strict push with failed rows, settles every other row
-// as not sent and returns how many failed; otherwise 0.
-func (p *Pusher) strictStop(lines []Line) int {
-	if !p.o.Strict {
-		return 0
-	}
-	bad := 0
-	for i := range lines {
-		if lines[i].Action.failed() {
-			bad++
-		}
-	}
-	if bad == 0 {
-		return 0
-	}
-	for i := range lines {
-		if l := &lines[i]; l.pending() {
-			l.set(Skipped, fmt.Sprintf("not sent: %d rows of the file are invalid or unknown and this push is strict (all or nothing); fix them and push again", bad))
-		}
-	}
-	return bad
+	rep.Ended(ctx, p.o.Client, stats0, start)
+	return rep, rep.Err(fatal, bad, words)
 }
 
 // pushAll pushes each warehouse's rows in turn.
@@ -219,20 +163,19 @@ func (p *Pusher) pushAll(ctx context.Context, pl *placed, rep *Report) error {
 			return err
 		}
 		if ctx.Err() != nil {
-			notSent(rep.Lines, interruptedMessage)
+			notSent(rep.Lines)
 			return nil
 		}
 	}
 	return nil
 }
 
-const interruptedMessage = "not sent: the push was interrupted; push again to send it"
-
-// notSent settles the rows still pending as skipped, saying msg.
-func notSent(lines []Line, msg string) {
+// notSent settles the rows still pending after an interruption (but
+// those repeating another row, which share its outcome) as not sent.
+func notSent(lines []Line) {
 	for i := range lines {
-		if l := &lines[i]; l.pending() && l.first < 0 {
-			l.set(Skipped, msg)
+		if l := &lines[i]; l.Pending() && l.first < 0 {
+			l.Set(engine.Skipped, words.Interrupted())
 		}
 	}
 }
@@ -254,7 +197,7 @@ func levels(lines []Line) int {
 func settleRepeats(lines []Line) {
 	for i := range lines {
 		l := &lines[i]
-		if l.first < 0 || !l.pending() {
+		if l.first < 0 || !l.Pending() {
 			continue
 		}
 		f := &lines[l.first]
@@ -263,6 +206,6 @@ func settleRepeats(lines []Line) {
 		if f.Msg != "" {
 			msg += "; " + f.Msg
 		}
-		l.set(f.Action, msg)
+		l.Set(f.Action, msg)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"testing"
 
+	"lading/engine"
 	"lading/sandbox"
 	"lading/stock"
 )
@@ -38,7 +39,7 @@ func TestPushSendsOnlyChangedLevels(t *testing.T) {
 	if got := c1.LevelsSet - c0.LevelsSet; got != 3 || rep.Writes != 1 || rep.Reads != 0 {
 		t.Errorf("second push: %d levels set, %d writes, %d reads; want 3, 1, 0", got, rep.Writes, rep.Reads)
 	}
-	if a := actions(rep); !maps.Equal(a, map[stock.Action]int{stock.Sent: 3, stock.Unchanged: 27}) {
+	if a := actions(rep); !maps.Equal(a, map[engine.Status]int{stock.Sent: 3, engine.Unchanged: 27}) {
 		t.Errorf("second push: rows %v", a)
 	}
 	levels, _ := e.live()
@@ -69,7 +70,7 @@ func TestPushManySKUsReadsTheCacheWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := actions(rep)
-	if rep.Reads != 0 || rep.Writes != 1 || a[stock.Sent] != 50 || a[stock.Unchanged] != n-150 {
+	if rep.Reads != 0 || rep.Writes != 1 || a[stock.Sent] != 50 || a[engine.Unchanged] != n-150 {
 		t.Errorf("%d reads, %d writes, rows %v; want 0 reads, 1 write, 50 sent", rep.Reads, rep.Writes, a)
 	}
 }

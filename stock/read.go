@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"lading/engine"
 	"lading/mapping"
 	"lading/progress"
 	"lading/source"
@@ -47,24 +48,24 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Li
 
 // lineOf evaluates one row; re is the source's complaint about it, if any.
 func lineOf(p *mapping.StockProgram, cells []string, row int, re *source.RowError, out *mapping.StockRow) Line {
-	l := Line{Row: row, first: -1}
+	l := Line{Fate: engine.Fate{Row: row}, first: -1}
 	if re != nil && cells == nil {
-		l.set(Invalid, re.Msg)
+		l.Set(engine.Invalid, re.Msg)
 		return l
 	}
 	err := p.Eval(cells, out)
 	l.SKU, l.Warehouse = out.SKU, out.Warehouse
 	switch {
 	case re != nil:
-		l.set(Invalid, re.InColumn(p.Header()))
+		l.Set(engine.Invalid, re.InColumn(p.Header()))
 	case out.Skip:
-		l.set(Skipped, out.SkipReason)
+		l.Set(engine.Skipped, out.SkipReason)
 	case err != nil:
-		l.set(Invalid, err.Error())
+		l.Set(engine.Invalid, err.Error())
 	default:
 		units, perr := strconv.ParseInt(out.Quantity, 10, 64)
 		if perr != nil || units > maxUnits {
-			l.set(Invalid, fmt.Sprintf("quantity %s is more units than lading can send exactly (at most %d); correct the quantity", out.Quantity, int64(maxUnits)))
+			l.Set(engine.Invalid, fmt.Sprintf("quantity %s is more units than lading can send exactly (at most %d); correct the quantity", out.Quantity, int64(maxUnits)))
 			return l
 		}
 		l.Units, l.Valid = units, true

@@ -10,6 +10,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/engine"
 	"lading/state"
 )
 
@@ -20,14 +21,14 @@ var ErrWarehouse = errors.New("warehouse not known")
 
 // warehouseScope is where a push remembers an account's warehouses (id →
 // label), and under tokenKey the token's own.
-func warehouseScope(account string) string { return account + "|warehouse" }
+func warehouseScope(account string) string { return state.KeyWarehouses(account) }
 
 const tokenKey = "\x00token"
 
 // levelScope is where the levels pushed and confirmed in a warehouse of an
 // account are remembered, by variant id.
 func levelScope(account string, warehouse api.ID) string {
-	return account + "|stock|" + string(warehouse)
+	return state.KeyLevels(account, string(warehouse))
 }
 
 // placed is the outcome of resolving: the facts learned, and the rows to
@@ -94,7 +95,7 @@ func (p *Pusher) readAll(ctx context.Context, r *reader, before map[string]api.I
 			delete(before, sku)
 		}
 	}
-	return p.o.State.DeleteIDs(ctx, state.SKUs(p.o.Scope), gone)
+	return p.o.State.DeleteIDs(ctx, state.KeySKUs(p.o.Scope), gone)
 }
 
 // remembered loads what the state knows: the ids of the file's SKUs, the
@@ -103,7 +104,7 @@ func (p *Pusher) remembered(ctx context.Context, lines []Line) (*facts, error) {
 	f := newFacts()
 	var skus []string
 	for i := range lines {
-		if l := &lines[i]; l.pending() && l.SKU != "" {
+		if l := &lines[i]; l.Pending() && l.SKU != "" {
 			skus = append(skus, l.SKU)
 		}
 	}
@@ -140,7 +141,7 @@ func (p *Pusher) knownWarehouses(lines []Line, f *facts, token api.ID) []api.ID 
 	set := map[api.ID]bool{}
 	for i := range lines {
 		l := &lines[i]
-		if !l.pending() {
+		if !l.Pending() {
 			continue
 		}
 		id, ok := def, def != ""
@@ -161,7 +162,7 @@ const manySKUs = 5000
 
 // rememberedIDs are the remembered variant ids of skus (sorted, distinct).
 func (p *Pusher) rememberedIDs(ctx context.Context, skus []string) (map[string]string, error) {
-	scope := state.SKUs(p.o.Scope)
+	scope := state.KeySKUs(p.o.Scope)
 	if len(skus) < manySKUs {
 		return p.o.State.IDs(ctx, scope, skus)
 	}
@@ -191,7 +192,7 @@ func (p *Pusher) lookUps(lines []Line, f *facts, token api.ID) []string {
 	seen := map[string]bool{}
 	for i := range lines {
 		l := &lines[i]
-		if !l.pending() || seen[l.SKU] {
+		if !l.Pending() || seen[l.SKU] {
 			continue
 		}
 		seen[l.SKU] = true
@@ -217,7 +218,7 @@ func (p *Pusher) defaultWarehouse(ctx context.Context, r *reader, lines []Line, 
 		return api.ID(p.o.Warehouse), nil
 	case token != "":
 		return token, nil
-	case !slices.ContainsFunc(lines, func(l Line) bool { return l.pending() && l.Warehouse == "" }):
+	case !slices.ContainsFunc(lines, func(l Line) bool { return l.Pending() && l.Warehouse == "" }):
 		return "", nil
 	}
 	if len(r.f.warehouses) == 0 {
@@ -241,7 +242,7 @@ func (p *Pusher) defaultWarehouse(ctx context.Context, r *reader, lines []Line, 
 func (p *Pusher) placeWarehouses(ctx context.Context, r *reader, lines []Line, def api.ID) error {
 	unmatched := func(l *Line) bool {
 		_, ok := r.f.warehouseNamed(l.Warehouse)
-		return l.pending() && l.Warehouse != "" && !ok
+		return l.Pending() && l.Warehouse != "" && !ok
 	}
 	if slices.ContainsFunc(lines, func(l Line) bool { return unmatched(&l) }) {
 		if err := r.firstListingPage(ctx); err != nil {
@@ -250,7 +251,7 @@ func (p *Pusher) placeWarehouses(ctx context.Context, r *reader, lines []Line, d
 	}
 	for i := range lines {
 		l := &lines[i]
-		if !l.pending() {
+		if !l.Pending() {
 			continue
 		}
 		if l.Warehouse == "" {
@@ -258,11 +259,11 @@ func (p *Pusher) placeWarehouses(ctx context.Context, r *reader, lines []Line, d
 		} else if id, ok := r.f.warehouseNamed(l.Warehouse); ok {
 			l.WarehouseID = id
 		} else {
-			l.set(Invalid, fmt.Sprintf("warehouse %q is not a warehouse of this account (its warehouses: %s); correct the cell, or leave it empty for the default warehouse", l.Warehouse, r.f.warehouseList()))
+			l.Set(engine.Invalid, fmt.Sprintf("warehouse %q is not a warehouse of this account (its warehouses: %s); correct the cell, or leave it empty for the default warehouse", l.Warehouse, r.f.warehouseList()))
 			continue
 		}
 		if l.VariantID = r.f.ids[l.SKU]; l.VariantID == "" {
-			l.set(Unknown, unknownSKUMessage(l.SKU))
+			l.Set(engine.Unknown, unknownSKUMessage(l.SKU))
 		}
 	}
 	return nil
@@ -281,7 +282,7 @@ func (p *Pusher) remember(ctx context.Context, f *facts, before map[string]api.I
 			changed[k] = string(v)
 		}
 	}
-	if err := p.o.State.PutIDs(ctx, state.SKUs(p.o.Scope), changed); err != nil {
+	if err := p.o.State.PutIDs(ctx, state.KeySKUs(p.o.Scope), changed); err != nil {
 		return err
 	}
 	whs := map[string]string{}
@@ -304,7 +305,7 @@ func groupLines(lines []Line, f *facts) map[api.ID][]int {
 	conflict := map[int][]int{} // first row → the rows repeating it
 	for i := range lines {
 		l := &lines[i]
-		if !l.pending() {
+		if !l.Pending() {
 			continue
 		}
 		k := key{l.VariantID, l.WarehouseID}
@@ -322,7 +323,7 @@ func groupLines(lines []Line, f *facts) map[api.ID][]int {
 	}
 	groups := map[api.ID][]int{}
 	for _, i := range firsts {
-		if lines[i].pending() {
+		if lines[i].Pending() {
 			groups[lines[i].WarehouseID] = append(groups[lines[i].WarehouseID], i)
 		}
 	}
@@ -342,7 +343,7 @@ func duplicateConflict(lines []Line, rows []int) {
 	for _, r := range rows {
 		l := &lines[r]
 		l.first = -1
-		l.set(Invalid, fmt.Sprintf("SKU %q is given %d times with different quantities (%s); keep one row per SKU and warehouse, and push again",
+		l.Set(engine.Invalid, fmt.Sprintf("SKU %q is given %d times with different quantities (%s); keep one row per SKU and warehouse, and push again",
 			l.SKU, len(rows), strings.Join(parts, ", ")))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"strconv"
 
+	"lading/engine"
 	"lading/results"
 )
 
@@ -12,8 +13,8 @@ var resultColumns = []string{"sku", "warehouse", "variant_id", "old_level", "new
 
 // writeResults writes one line per input row to path (none when path is
 // "") and counts the rows by action.
-func writeResults(path string, in *Input) (Counts, error) {
-	counts := Counts{}
+func writeResults(path string, in *Input) (engine.Counts, error) {
+	counts := engine.Counts{}
 	for i := range in.Lines {
 		counts[in.Lines[i].Action]++
 	}

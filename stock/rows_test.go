@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"lading/api"
+	"lading/engine"
 	"lading/sandbox"
 	"lading/state"
 	"lading/stock"
@@ -35,19 +36,19 @@ func TestPushReportsBadRowsAndSendsTheRest(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []struct {
-		action stock.Action
+		action engine.Status
 		msg    string
 	}{
 		{stock.Sent, ""},
-		{stock.Unknown, `SKU "NOPE-1" is not in the account`},
-		{stock.Invalid, "0 or more"},
-		{stock.Invalid, "whole number"},
-		{stock.Invalid, "must be a number"},
-		{stock.Invalid, "row 7: 4, row 8: 5"},
-		{stock.Invalid, "row 7: 4, row 8: 5"},
+		{engine.Unknown, `SKU "NOPE-1" is not in the account`},
+		{engine.Invalid, "0 or more"},
+		{engine.Invalid, "whole number"},
+		{engine.Invalid, "must be a number"},
+		{engine.Invalid, "row 7: 4, row 8: 5"},
+		{engine.Invalid, "row 7: 4, row 8: 5"},
 		{stock.Sent, ""},
 		{stock.Sent, "the same SKU and quantity as row 9"},
-		{stock.Invalid, "SKU"},
+		{engine.Invalid, "SKU"},
 	}
 	if len(rep.Lines) != len(want) {
 		t.Fatalf("%d lines, want %d", len(rep.Lines), len(want))
@@ -77,13 +78,13 @@ func TestStrictPushSendsNothing(t *testing.T) {
 	f := e.file("stock.csv", []string{sku(0), "7"}, []string{"NOPE", "3"})
 	c0 := e.Srv.Counters()
 	rep, err := e.push(f, func(o *stock.Options) { o.Strict = true })
-	if !errors.Is(err, stock.ErrInvalid) {
+	if !errors.Is(err, engine.ErrInvalid) {
 		t.Fatalf("err = %v, want ErrInvalid", err)
 	}
 	if n := e.Srv.Counters().StockWrites - c0.StockWrites; n != 0 || rep.Writes != 0 {
 		t.Errorf("a strict push with a bad row sent %d stock writes", n)
 	}
-	if l := rep.Lines[0]; l.Action != stock.Skipped || !strings.Contains(l.Msg, "strict") {
+	if l := rep.Lines[0]; l.Action != engine.Skipped || !strings.Contains(l.Msg, "strict") {
 		t.Errorf("the good row: %s %q", l.Action, l.Msg)
 	}
 }
@@ -149,7 +150,7 @@ func TestPushLooksUpDeletedVariantsAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := rep.Lines[0]; a.Action != stock.Unknown || !strings.Contains(a.Msg, "no longer in the account") {
+	if a := rep.Lines[0]; a.Action != engine.Unknown || !strings.Contains(a.Msg, "no longer in the account") {
 		t.Errorf("deleted SKU: %s %q", a.Action, a.Msg)
 	}
 	if b := rep.Lines[1]; b.Action != stock.Sent {
@@ -159,7 +160,7 @@ func TestPushLooksUpDeletedVariantsAgain(t *testing.T) {
 	if levels[sku(1)] != 5 || levels[sku(2)] != 5 || ids2[sku(1)] == ids[sku(1)] {
 		t.Errorf("live levels %v", levels)
 	}
-	got, err := e.State.IDs(ctx, state.SKUs(scope), []string{sku(0), sku(1)})
+	got, err := e.State.IDs(ctx, state.KeySKUs(scope), []string{sku(0), sku(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,13 +190,13 @@ func TestVerifyForgetsSKUsTheAccountNoLongerShows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := rep.Lines[2]; l.Action != stock.Unknown || rep.Writes != 1 {
+	if l := rep.Lines[2]; l.Action != engine.Unknown || rep.Writes != 1 {
 		t.Errorf("renamed SKU: %s %q, %d writes; want unknown and one write for the other two", l.Action, l.Msg, rep.Writes)
 	}
 	if levels, _ := e.live(); levels[renamed] != 2 || levels[sku(0)] != 9 {
 		t.Errorf("live levels %v: the renamed variant must keep 2", levels)
 	}
-	if got, _ := e.State.IDs(ctx, state.SKUs(scope), []string{sku(2)}); len(got) != 0 {
+	if got, _ := e.State.IDs(ctx, state.KeySKUs(scope), []string{sku(2)}); len(got) != 0 {
 		t.Errorf("the cache still maps %s: %v", sku(2), got)
 	}
 }
@@ -218,7 +219,7 @@ func TestPushRefusesAmbiguousCounts(t *testing.T) {
 	}
 	for i, msg := range []string{`is ambiguous: 1.000 is 1000 units if "." groups thousands, or 1 if "." is the decimal separator; say which under source in the mapping (thousands: ".", or decimal: ".")`,
 		"must be written out", "too large"} {
-		if l := rep.Lines[i]; l.Action != stock.Invalid || !strings.Contains(l.Msg, msg) {
+		if l := rep.Lines[i]; l.Action != engine.Invalid || !strings.Contains(l.Msg, msg) {
 			t.Errorf("row %d: %s %q; want invalid saying %q", l.Row, l.Action, l.Msg, msg)
 		}
 	}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 
 	"lading/api"
+	"lading/engine"
 	"lading/state"
 )
 
@@ -21,14 +21,9 @@ func (p *Pusher) holdAll(whs []api.ID) error {
 		return nil
 	}
 	for _, wh := range whs {
-		if p.locks[wh] != nil {
-			continue
-		}
-		l, err := p.o.State.Hold("stock push\x00"+p.o.Scope+"\x00"+string(wh), fmt.Sprintf("a stock push to warehouse %s of this account", wh))
-		if err != nil {
+		if err := p.locks.Hold(state.KeyJob("stock push", p.o.Scope, string(wh)), fmt.Sprintf("a stock push to warehouse %s of this account", wh)); err != nil {
 			return err
 		}
-		p.locks[wh] = l
 	}
 	return nil
 }
@@ -42,111 +37,50 @@ func (pl *placed) warehouses() []api.ID {
 // one at a time, under the warehouse's lock, and the next push resumes
 // one that was killed, to check the batches it left without an answer.
 func runFingerprint(scope string, wh api.ID) string {
-	sum := sha256.Sum256([]byte("stock push\x00" + scope + "\x00" + string(wh)))
+	sum := sha256.Sum256([]byte(state.KeyJob("stock push", scope, string(wh))))
 	return hex.EncodeToString(sum[:])
 }
 
 // pushWarehouse pushes the rows (one per SKU) whose warehouse is wh.
 func (p *Pusher) pushWarehouse(ctx context.Context, f *facts, wh api.ID, lines []Line, rows []int) (err error) {
-	scope := levelScope(p.o.Scope, wh)
-	r := &reader{c: p.o.Client, f: f}
+	s := &sender{p: p, r: &reader{c: p.o.Client, f: f}, wh: wh, scope: levelScope(p.o.Scope, wh), lines: lines, relooked: map[int]bool{}}
 	var run *state.Run
 	if !p.o.DryRun {
-		if run, err = p.startRun(ctx, r, wh, scope); err != nil {
+		run, _, err = engine.StartRun(ctx, p.o.State, runFingerprint(p.o.Scope, wh), "stock push",
+			map[string]string{"input": p.o.Input, "warehouse": string(wh)},
+			func(run *state.Run) error { return s.engine(run).Resume(ctx) })
+		if err != nil {
 			return err
 		}
-		defer func() { err = p.endRun(ctx, run, lines, rows, err) }()
+		defer func() { err = engine.EndRun(ctx, p.o.State, run, rowCounts(lines, rows), err) }()
 	}
-	old, err := p.o.State.Stock(ctx, scope)
+	old, err := p.o.State.Stock(ctx, s.scope)
 	if err != nil {
 		return err
 	}
 	todo, repaired := p.plan(f, wh, lines, rows, old)
 	if len(repaired) > 0 && !p.o.DryRun {
 		// The live levels that match the file are the levels pushed now.
-		if err := p.o.State.PutStock(ctx, scope, repaired); err != nil {
+		if err := p.o.State.PutStock(ctx, s.scope, repaired); err != nil {
 			return err
 		}
 	}
 	if p.o.DryRun {
 		for _, i := range todo {
-			lines[i].set(ToSend, "")
+			lines[i].Set(ToSend, "")
 		}
 		return nil
 	}
-	s := &sender{p: p, r: r, run: run, wh: wh, scope: scope, lines: lines, relooked: map[int]bool{}}
-	return s.sendAll(ctx, todo)
+	return s.engine(run).Send(ctx, todo)
 }
 
-// startRun starts the run of this push to wh, or resumes the one a killed
-// push left, first settling the batches it sent without an answer.
-func (p *Pusher) startRun(ctx context.Context, r *reader, wh api.ID, scope string) (*state.Run, error) {
-	run, resumed, err := p.o.State.StartRun(ctx, runFingerprint(p.o.Scope, wh), "stock push",
-		map[string]string{"input": p.o.Input, "warehouse": string(wh)})
-	if err != nil {
-		return nil, err
-	}
-	if resumed {
-		p.log.Info("an earlier push to this warehouse stopped before it finished; reading back the levels it sent without an answer", "run", run.ID)
-		if err := p.settleEarlier(ctx, r, run, scope, wh); err != nil {
-			p.o.State.LeaveRun(run.ID)
-			return nil, err
-		}
-	}
-	return run, nil
-}
-
-// endRun finishes the run, unless the push was interrupted (the next one
-// resumes it) or failed.
-func (p *Pusher) endRun(ctx context.Context, run *state.Run, lines []Line, rows []int, err error) error {
-	if err != nil || ctx.Err() != nil {
-		p.o.State.LeaveRun(run.ID)
-		return err
-	}
-	status := state.StatusDone
+// rowCounts counts the rows of lines by status.
+func rowCounts(lines []Line, rows []int) engine.Counts {
+	c := engine.Counts{}
 	for _, i := range rows {
-		if lines[i].Action.failed() {
-			status = "partial"
-			break
-		}
+		c[lines[i].Action]++
 	}
-	return p.o.State.FinishRun(context.WithoutCancel(ctx), run.ID, status)
-}
-
-// settleEarlier reads back the levels of the batches an earlier push left
-// without an answer (it was killed, or lost its connection) and remembers
-// those the service holds, so that they are not sent again.
-func (p *Pusher) settleEarlier(ctx context.Context, r *reader, run *state.Run, scope string, wh api.ID) error {
-	open, err := p.o.State.OpenIntents(ctx, run.ID)
-	if err != nil || len(open) == 0 {
-		return err
-	}
-	batches := make([][]sentLevel, len(open))
-	var ids []api.ID
-	for k, it := range open {
-		if err := json.Unmarshal(it.Payload, &batches[k]); err != nil {
-			return fmt.Errorf("reading back batch %d of an earlier push: %w", it.Seq, err)
-		}
-		for _, l := range batches[k] {
-			ids = append(ids, l.Variant)
-		}
-	}
-	if err := r.check(ctx, ids); err != nil {
-		return err
-	}
-	for k, it := range open {
-		held := map[string]float64{}
-		for _, l := range batches[k] {
-			if units, ok := r.f.liveLevel(l.Variant, wh); ok && units == float64(l.Units) {
-				held[string(l.Variant)] = units
-			}
-		}
-		s := &sender{p: p, scope: scope}
-		if err := s.confirmChecked(ctx, it.ID, len(batches[k]), held); err != nil {
-			return err
-		}
-	}
-	return nil
+	return c
 }
 
 // plan compares each row's level with the one last pushed and confirmed
@@ -162,7 +96,7 @@ func (p *Pusher) plan(f *facts, wh api.ID, lines []Line, rows []int, old map[str
 			live, ok := f.liveLevel(l.VariantID, wh)
 			l.Old, l.HasOld = live, ok
 			if ok && live == units && !p.o.Full {
-				l.set(Unchanged, "the live level is already this")
+				l.Set(engine.Unchanged, "the live level is already this")
 				if o, had := old[string(l.VariantID)]; !had || o != units {
 					repaired[string(l.VariantID)] = units
 				}
@@ -172,7 +106,7 @@ func (p *Pusher) plan(f *facts, wh api.ID, lines []Line, rows []int, old map[str
 			o, ok := old[string(l.VariantID)]
 			l.Old, l.HasOld = o, ok
 			if ok && o == units && !p.o.Full {
-				l.set(Unchanged, "")
+				l.Set(engine.Unchanged, "")
 				continue
 			}
 		}

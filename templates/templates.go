@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"lading/suggest"
 )
 
 //go:embed *.yaml
@@ -63,7 +65,7 @@ func List() []Info {
 }
 
 // Get returns the YAML text of the template name. An unknown name gives an
-// error listing the names there are.
+// *UnknownError.
 func Get(name string) ([]byte, error) {
 	key := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(name), ".yaml"))
 	for _, in := range infos {
@@ -71,9 +73,37 @@ func Get(name string) ([]byte, error) {
 			return files.ReadFile(in.Name + ".yaml")
 		}
 	}
-	names := make([]string, len(infos))
-	for i, in := range infos {
-		names[i] = in.Name
+	return nil, &UnknownError{Name: name}
+}
+
+// Names are the names of the templates of the kinds given (all of them
+// when none is), in List's order.
+func Names(kinds ...string) []string {
+	var names []string
+	for _, in := range infos {
+		if len(kinds) == 0 || slices.Contains(kinds, in.Kind) {
+			names = append(names, in.Name)
+		}
 	}
-	return nil, fmt.Errorf("no template %q; templates: %s", name, strings.Join(names, ", "))
+	return names
+}
+
+// UnknownError is the error of a template name no template has. It
+// names the template closest to it, or else those there are.
+type UnknownError struct {
+	Name string
+}
+
+// Suggestion is the template whose name is closest to the unknown one,
+// or "".
+func (e *UnknownError) Suggestion() string {
+	s, _ := suggest.Closest(strings.TrimSuffix(e.Name, ".yaml"), Names())
+	return s
+}
+
+func (e *UnknownError) Error() string {
+	if s := e.Suggestion(); s != "" {
+		return fmt.Sprintf("no template %q; did you mean %s?", e.Name, s)
+	}
+	return fmt.Sprintf("no template %q; templates: %s", e.Name, strings.Join(Names(), ", "))
 }

@@ -36,9 +36,16 @@ func TestListAndGet(t *testing.T) {
 	if _, err := Get("Shopify.yaml"); err != nil {
 		t.Errorf("Get is lenient about case and extension: %v", err)
 	}
-	_, err := Get("magento")
-	if err == nil || !strings.Contains(err.Error(), `no template "magento"; templates: `+strings.Join(names, ", ")) {
+	_, err := Get("magneto")
+	if err == nil || err.Error() != `no template "magneto"; did you mean magento2?` {
 		t.Errorf("error %v", err)
+	}
+	_, err = Get("frobnicate")
+	if err == nil || err.Error() != `no template "frobnicate"; templates: `+strings.Join(names, ", ") {
+		t.Errorf("error %v", err)
+	}
+	if got := Names(KindStock); !slices.Equal(got, []string{"stock", "shopify-inventory", "amazon-fba"}) {
+		t.Errorf("Names(KindStock) = %q", got)
 	}
 	list[0].Name = "changed"
 	if List()[0].Name != "shopify" {

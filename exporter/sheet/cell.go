@@ -115,22 +115,61 @@ var dateTimeLayouts = map[byte][]string{
 
 // parseTime reads a cell of a Date or DateTime column as an Excel date
 // (days since Excel's epoch, the time of day as a fraction). A date-time
-// with an offset is taken in UTC; a Date column keeps the day of a
-// date-time. ok is false when s is neither, or is before March 1900.
-func parseTime(s string, k Kind) (float64, bool) {
-	t, ok := readTime(s)
+// is taken in loc (nil: UTC), as a clock there shows it; a date alone is
+// that day. A Date column keeps the day of a date-time in loc. ok is false
+// when s is neither, or is before March 1900.
+func parseTime(s string, k Kind, loc *time.Location) (float64, bool) {
+	t, ok := zoned(s, k, loc)
 	if !ok {
 		return 0, false
 	}
-	t = t.UTC()
-	if t.Before(firstExcelDay) {
+	wall := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
+	if wall.Before(firstExcelDay) {
 		return 0, false
 	}
-	if k == Date {
-		t = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	secs := wall.Unix() - excelEpoch
+	return float64(secs)/86400 + float64(wall.Nanosecond())/86400e9, true
+}
+
+// zoned reads s, a cell of a column of kind k (Date or DateTime), in loc
+// (nil: UTC): a date-time moved to loc, which in a Date column keeps only
+// its day there; a date alone as that day, whatever loc.
+func zoned(s string, k Kind, loc *time.Location) (time.Time, bool) {
+	t, ok := readTime(s)
+	if !ok {
+		return t, false
 	}
-	secs := t.Unix() - excelEpoch
-	return float64(secs)/86400 + float64(t.Nanosecond())/86400e9, true
+	if loc == nil {
+		loc = time.UTC
+	}
+	if len(s) > len(time.DateOnly) {
+		t = t.In(loc)
+	}
+	if k == Date {
+		t = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())
+	}
+	return t, true
+}
+
+// offsetLayout is how a CSV file writes a date-time moved to a zone: with
+// its offset, as the service writes its own.
+const offsetLayout = "2006-01-02T15:04:05-07:00"
+
+// inZone is the text of s, a cell of a column of kind k, in loc: a
+// date-time with the offset of loc, the day of a date-time in a Date
+// column, and anything else (a date alone, text) as given.
+func inZone(s string, k Kind, loc *time.Location) string {
+	if len(s) <= len(time.DateOnly) {
+		return s
+	}
+	t, ok := zoned(s, k, loc)
+	switch {
+	case !ok:
+		return s
+	case k == Date:
+		return t.Format(time.DateOnly)
+	}
+	return t.Format(offsetLayout)
 }
 
 // readTime reads a date or one of dateTimeLayouts.

@@ -1,7 +1,9 @@
 package sheet
 
 import (
+	"math"
 	"testing"
+	"time"
 )
 
 func TestParseNumber(t *testing.T) {
@@ -82,9 +84,41 @@ func TestParseTime(t *testing.T) {
 		{"", Date, 0, false},
 	}
 	for _, tt := range tests {
-		got, ok := parseTime(tt.in, tt.kind)
+		got, ok := parseTime(tt.in, tt.kind, nil)
 		if ok != tt.ok || ok && got != tt.want {
 			t.Errorf("parseTime(%q, %v) = %v, %v; want %v, %v", tt.in, tt.kind, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// In a zone, a date-time is what a clock there shows, and a date column
+// keeps its day there: a Berlin slip of 24 November 00:30 (23:30 UTC the
+// day before) is on the 24th. A date alone stays the day it is.
+func TestTimesInAZone(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip("no time zone database:", err)
+	}
+	for _, tt := range []struct {
+		in   string
+		kind Kind
+		xlsx float64
+		csv  string
+	}{
+		{"2026-11-23T23:30:00+00:00", Date, 46350, "2026-11-24"},
+		{"2026-11-23T23:30:00+00:00", DateTime, 46350 + 0.5/24, "2026-11-24T00:30:00+01:00"},
+		{"2026-07-01T12:00:00Z", DateTime, 46204 + 14.0/24, "2026-07-01T14:00:00+02:00"},
+		{"2026-11-23 23:30:00", DateTime, 46350 + 0.5/24, "2026-11-24T00:30:00+01:00"},
+		{"2026-11-24", Date, 46350, "2026-11-24"},
+		{"2026-11-24", DateTime, 46350, "2026-11-24"},
+		{"soon", DateTime, 0, "soon"},
+	} {
+		got, ok := parseTime(tt.in, tt.kind, berlin)
+		if tt.xlsx != 0 && (!ok || math.Abs(got-tt.xlsx) > 1e-9) {
+			t.Errorf("parseTime(%q, %v, Berlin) = %v, %v; want %v", tt.in, tt.kind, got, ok, tt.xlsx)
+		}
+		if got := inZone(tt.in, tt.kind, berlin); got != tt.csv {
+			t.Errorf("inZone(%q, %v, Berlin) = %q, want %q", tt.in, tt.kind, got, tt.csv)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"lading/results"
@@ -25,7 +26,8 @@ type csvFile struct {
 	csv   *csv.Writer
 	kinds []Kind
 	rec   []string
-	raw   bool // cells as given (Options.Raw)
+	raw   bool           // cells as given (Options.Raw)
+	loc   *time.Location // of the date-times (Options.Location), nil for as given
 }
 
 // inert neutralises text a spreadsheet would run as a formula, unless the
@@ -83,7 +85,7 @@ func newCSVFile(final string, comma rune, o Options, cols []Column) (*csvFile, e
 	if err != nil {
 		return nil, err
 	}
-	f := &csvFile{final: final, tmp: tmp, buf: bufio.NewWriterSize(tmp, 64<<10), raw: o.Raw}
+	f := &csvFile{final: final, tmp: tmp, buf: bufio.NewWriterSize(tmp, 64<<10), raw: o.Raw, loc: o.Location}
 	f.csv = csv.NewWriter(f.buf)
 	f.csv.Comma = comma
 	f.kinds = make([]Kind, len(cols))
@@ -113,6 +115,8 @@ func (f *csvFile) row(cells []string) error {
 			f.rec[i] = ""
 		case k.numeric() && isNumber(cells[i]):
 			f.rec[i] = cells[i]
+		case (k == Date || k == DateTime) && f.loc != nil:
+			f.rec[i] = f.inert(inZone(cells[i], k, f.loc))
 		default:
 			f.rec[i] = f.inert(cells[i])
 		}

@@ -77,6 +77,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -135,6 +136,21 @@ type Options struct {
 	// reads (a warehouse system's order file), where "+1 555" is a phone
 	// number and must stay one.
 	Raw bool
+	// Location, when set, is the zone the file's dates and times are
+	// written in (the file says which: see ZoneNote): XLSX date-times as
+	// a clock there shows them, CSV date-times with its offset, and the
+	// Date columns of both the day of a date-time there. Nil writes them
+	// in UTC, and CSV cells as given.
+	Location *time.Location
+}
+
+// ZoneNote says which zone the dates and times of a file are in, for its
+// properties (XLSX): "Dates and times in Europe/Berlin.", or "" for nil.
+func ZoneNote(loc *time.Location) string {
+	if loc == nil {
+		return ""
+	}
+	return "Dates and times in " + loc.String() + "."
 }
 
 // Writer writes one export: an XLSX workbook or one CSV file per sheet.

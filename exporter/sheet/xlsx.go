@@ -49,6 +49,7 @@ type book struct {
 	tmp     *os.File
 	f       *excelize.File
 	title   string
+	loc     *time.Location // of the date-times, nil when not moved
 	created time.Time
 	style   styles
 	sheets  []*xsheet
@@ -92,7 +93,7 @@ func createBook(path string, o Options, sheets []Sheet) (*book, error) {
 		return nil, err
 	}
 	b := &book{
-		final: path, tmp: tmp, title: o.Title, created: now(),
+		final: path, tmp: tmp, title: o.Title, loc: o.Location, created: now(),
 		// The sheets' spill files go beside the file, not to a /tmp
 		// that may be memory.
 		f: excelize.NewFile(excelize.Options{TmpDir: dir}),
@@ -236,7 +237,7 @@ func cellWidth(v string, k Kind) int {
 			return numberWidth(n.v, k)
 		}
 	case k == Date || k == DateTime:
-		if _, ok := parseTime(v, k); ok {
+		if _, ok := parseTime(v, k, nil); ok {
 			return dateWidth(k)
 		}
 	}
@@ -279,7 +280,7 @@ func (b *book) cell(s *xsheet, c int, v string) (any, error) {
 			return excelize.Cell{StyleID: b.style.value[k], Value: n.v}, nil
 		}
 	case k == Date || k == DateTime:
-		if d, ok := parseTime(v, k); ok {
+		if d, ok := parseTime(v, k, b.loc); ok {
 			return excelize.Cell{StyleID: b.style.value[k], Value: d}, nil
 		}
 	}
@@ -301,6 +302,7 @@ func (b *book) finish() error {
 	created := b.created.UTC().Format(time.RFC3339)
 	err := b.f.SetDocProps(&excelize.DocProperties{
 		Title: b.title, Created: created, Modified: created, Creator: "lading", LastModifiedBy: "lading",
+		Description: ZoneNote(b.loc),
 	})
 	if err != nil {
 		return err

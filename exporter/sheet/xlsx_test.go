@@ -54,11 +54,7 @@ func TestXLSXStreamsPastHeldRows(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := openBook(t, path)
 	got, err := f.GetRows("Items")
 	if err != nil {
 		t.Fatal(err)
@@ -128,11 +124,7 @@ func TestXLSXSheetsStreamTogether(t *testing.T) {
 	if names := entries(t, dir); len(names) != 1 || names[0] != "big.xlsx" {
 		t.Errorf("files after Close %q, want big.xlsx alone", names)
 	}
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := openBook(t, path)
 	for _, name := range []string{"A", "B"} {
 		n := 0
 		it, err := f.Rows(name)
@@ -170,11 +162,7 @@ func TestXLSXNoRows(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := openBook(t, path)
 	rows, err := f.GetRows("Slips")
 	if err != nil {
 		t.Fatal(err)
@@ -240,4 +228,45 @@ func TestXLSXLimits(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A workbook written in a zone shows its dates there and says which zone
+// it is in its properties.
+func TestXLSXInAZone(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip("no time zone database:", err)
+	}
+	path := filepath.Join(t.TempDir(), "slips.xlsx")
+	w, err := Create(path, Options{Location: berlin}, Sheet{Name: "Slips", Columns: []Column{
+		{Header: "Slip date", Kind: Date}, {Header: "Shipped at", Kind: DateTime}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Row(0, "2026-11-23T23:30:00+00:00", "2026-11-23T23:30:00+00:00"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f := openBook(t, path)
+	rows, err := f.GetRows("Slips")
+	if err != nil || len(rows) < 2 || rows[1][0] != "2026-11-24" || rows[1][1] != "2026-11-24 00:30:00" {
+		t.Errorf("rows %q (%v), want the slip on 2026-11-24 at 00:30", rows, err)
+	}
+	props, err := f.GetDocProps()
+	if err != nil || props.Description != "Dates and times in Europe/Berlin." {
+		t.Errorf("properties %+v (%v), want the zone named", props, err)
+	}
+}
+
+// openBook opens the workbook at path, until the test ends.
+func openBook(t *testing.T, path string) *excelize.File {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }

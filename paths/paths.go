@@ -1,0 +1,155 @@
+// Package paths holds the rules for the files a job writes beside those it
+// reads: an output must not be one of the inputs or another output
+// (writing it would destroy what the job reads, or what it just wrote),
+// and must be writable before the first request is sent, not found
+// unwritable after the last. The command line, a jobs runner and a web
+// page check a job's files through it alike; each names the files in its
+// own words (Named.What: "--results", "the results file").
+package paths
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Named is a file a job reads or writes, with how the person named it:
+// "the input file", "--results".
+type Named struct{ What, Path string }
+
+// SameFileError is an output that is one of the inputs, or another
+// output.
+type SameFileError struct{ Output, Other Named }
+
+func (e *SameFileError) Error() string {
+	return fmt.Sprintf("%s %s is the same file as %s %s: lading would overwrite it; choose another file for %s",
+		e.Output.What, e.Output.Path, e.Other.What, e.Other.Path, e.Output.What)
+}
+
+// WriteError is a file that cannot be written or created where it is
+// named.
+type WriteError struct {
+	File    Named
+	Problem string // what is wrong, and what to give instead
+}
+
+func (e *WriteError) Error() string { return e.File.What + " " + e.File.Path + e.Problem }
+
+// CheckOutputs refuses, with a *SameFileError, an output that is one of
+// the inputs or another output. Then it checks that every output can be
+// written (a *WriteError when not), so that a bad path is found before
+// the job starts.
+func CheckOutputs(inputs, outputs []Named) error {
+	for i, out := range outputs {
+		for _, other := range append(inputs[:len(inputs):len(inputs)], outputs[:i]...) {
+			if Same(out.Path, other.Path) {
+				return &SameFileError{Output: out, Other: other}
+			}
+		}
+	}
+	for _, out := range outputs {
+		if err := checkWritable(out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Same reports whether a and b name one file: the same path once
+// absolute and with its links resolved, or (both existing) the same file
+// on disk, which catches hard links and case-insensitive file systems.
+func Same(a, b string) bool {
+	if resolved(a) == resolved(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// resolved is p made absolute with its symbolic links resolved; for a file
+// that does not exist yet, those of its directory.
+func resolved(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		abs = filepath.Clean(p)
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	if d, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		return filepath.Join(d, filepath.Base(abs))
+	}
+	return abs
+}
+
+// checkWritable checks that out can be written without writing it: an
+// existing file is opened for writing without truncating it, and a new
+// file is tried in its directory and removed (results files are written
+// beside their final name and renamed, so the directory must take one).
+func checkWritable(out Named) error {
+	fi, err := os.Stat(out.Path)
+	switch {
+	case err == nil && fi.IsDir():
+		return &WriteError{out, fmt.Sprintf(" is a directory: give a file name, e.g. %s", filepath.Join(out.Path, "results.csv"))}
+	case err == nil:
+		f, err := os.OpenFile(out.Path, os.O_WRONLY, 0)
+		if err != nil {
+			return &WriteError{out, fmt.Sprintf(" cannot be written: %v", reason(err))}
+		}
+		f.Close()
+	case !errors.Is(err, fs.ErrNotExist):
+		return &WriteError{out, fmt.Sprintf(" cannot be written: %v", reason(err))}
+	}
+	return tryCreateIn(out, filepath.Dir(out.Path))
+}
+
+// tryCreateIn creates and removes a file in dir, for out.
+func tryCreateIn(out Named, dir string) error {
+	f, err := os.CreateTemp(dir, ".lading-check-*")
+	if err != nil {
+		return &WriteError{out, fmt.Sprintf(": cannot create a file in %s: %v", dir, reason(err))}
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// CheckState checks that the state file st can be opened or created: it
+// is not a directory, and its directory exists or can be made (the state
+// makes it) under a directory that takes new files.
+func CheckState(st Named) error {
+	if fi, err := os.Stat(st.Path); err == nil {
+		if fi.IsDir() {
+			return &WriteError{st, fmt.Sprintf(" is a directory: give a file name, e.g. %s", filepath.Join(st.Path, "state.db"))}
+		}
+		return nil
+	}
+	dir := filepath.Dir(st.Path)
+	for {
+		fi, err := os.Stat(dir)
+		switch {
+		case err == nil && !fi.IsDir():
+			return &WriteError{st, fmt.Sprintf(": %s is not a directory", dir)}
+		case err == nil:
+			return tryCreateIn(st, dir)
+		case !errors.Is(err, fs.ErrNotExist):
+			return &WriteError{st, fmt.Sprintf(": %v", reason(err))}
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return tryCreateIn(st, dir)
+		}
+		dir = up
+	}
+}
+
+// reason is err without the path a *fs.PathError repeats.
+func reason(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

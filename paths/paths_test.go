@@ -1,0 +1,81 @@
+package paths
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCheckOutputs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	at := func(name string) string { return filepath.Join(dir, name) }
+	if err := os.WriteFile(at("in.csv"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("in.csv", at("link.csv")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(at("in.csv"), at("hard.csv")); err != nil {
+		t.Fatal(err)
+	}
+	in := []Named{{"the input file", at("in.csv")}}
+	for _, tc := range []struct {
+		name    string
+		outputs []Named
+		same    bool   // a *SameFileError
+		write   string // a *WriteError saying this
+	}{
+		{"fine", []Named{{"--results", at("r.csv")}, {"--plan", at("p.json")}}, false, ""},
+		{"the input", []Named{{"--results", at("in.csv")}}, true, ""},
+		{"spelled otherwise", []Named{{"--results", at("x/../in.csv")}}, true, ""},
+		{"a link to the input", []Named{{"--results", at("link.csv")}}, true, ""},
+		{"a hard link to the input", []Named{{"--results", at("hard.csv")}}, true, ""},
+		{"two outputs", []Named{{"--results", at("o.csv")}, {"--plan", at("o.csv")}}, true, ""},
+		{"a directory", []Named{{"--results", dir}}, false, "is a directory"},
+		{"in a missing directory", []Named{{"--results", at("nodir/r.csv")}}, false, "cannot create a file in"},
+		{"under a file", []Named{{"--results", at("in.csv/r.csv")}}, false, "not a directory"},
+	} {
+		err := CheckOutputs(in, tc.outputs)
+		var (
+			se *SameFileError
+			we *WriteError
+		)
+		switch {
+		case tc.same && !errors.As(err, &se):
+			t.Errorf("%s: %v, want a SameFileError", tc.name, err)
+		case tc.write != "" && (!errors.As(err, &we) || !strings.Contains(err.Error(), tc.write)):
+			t.Errorf("%s: %v, want a WriteError saying %q", tc.name, err, tc.write)
+		case !tc.same && tc.write == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 3 {
+		t.Errorf("the checks left files behind: %v", entries)
+	}
+}
+
+func TestCheckState(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, want string
+	}{
+		{filepath.Join(dir, "state.db"), ""},
+		{filepath.Join(dir, "new", "deeper", "state.db"), ""},
+		{dir, "is a directory"},
+		{filepath.Join(file, "state.db"), "is not a directory"},
+	} {
+		err := CheckState(Named{"--state", tc.path})
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.path, err, tc.want)
+		}
+	}
+}

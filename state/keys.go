@@ -1,0 +1,56 @@
+package state
+
+import "strings"
+
+// The keys of the state. A scope names one key space of PutIDs, IDs and
+// AllIDs, so that two accounts, or two kinds of record, never share keys;
+// a job key names one job on one account, for Hold and StartRun. Every
+// key lading uses is made here, and nowhere else: account is the account
+// scope (base URL and token digest) the caller keeps things apart by.
+
+// KeyProducts is the scope of an account's product keys (as a mapping
+// groups rows) and the product ids imports gave them.
+func KeyProducts(account string) string { return account + "|product" }
+
+// KeySKUs is the scope of an account's SKUs and their variant ids, filled
+// by imports and read by stock pushes.
+func KeySKUs(account string) string { return account + "|variant" }
+
+// KeyWarehouses is the scope of an account's warehouses (id → label) that
+// stock pushes learned.
+func KeyWarehouses(account string) string { return account + "|warehouse" }
+
+// KeyLevels is the scope of the stock levels pushed and confirmed in a
+// warehouse of an account, by variant id.
+func KeyLevels(account, warehouse string) string { return account + "|stock|" + warehouse }
+
+// KeyShipped is the scope of the shipments posted to an account.
+func KeyShipped(account string) string { return account + "|shipped" }
+
+// KeyOrderFulfillments is the scope of the fulfillment of each sales
+// order of an account, as shipments pushes found them.
+func KeyOrderFulfillments(account string) string { return account + "|fulfillment-of-order" }
+
+// KeyFulfillmentStatuses is the scope of the fulfillment statuses
+// shipments pushes set.
+func KeyFulfillmentStatuses(account string) string { return account + "|fulfillment-status" }
+
+// KeySlips and KeyPackages are the scopes of the packing slips and
+// shipments (packages) slips pushes made, by the file's keys;
+// KeySlipsSent and KeyPackagesSent hold what was last sent of each.
+func KeySlips(account string) string        { return account + "|slips" }
+func KeySlipsSent(account string) string    { return account + "|slips|sent" }
+func KeyPackages(account string) string     { return account + "|packages" }
+func KeyPackagesSent(account string) string { return account + "|packages|sent" }
+
+// KeyCarriers is the scope of the carriers (name → id) of an account.
+func KeyCarriers(account string) string { return account + "|carriers" }
+
+// KeyPulled is the scope of the fulfillments an account's pulls wrote.
+func KeyPulled(account string) string { return account + "|pulled" }
+
+// KeyJob names a job on an account (and what else sets it apart: a
+// warehouse), for its lock and its runs: "stock push", account, warehouse.
+func KeyJob(job, account string, more ...string) string {
+	return strings.Join(append([]string{job, account}, more...), "\x00")
+}
