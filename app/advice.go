@@ -19,6 +19,7 @@ func Advice(err error) string {
 		u  *UsageError
 		ae *api.APIError
 		rl *api.RateLimitError
+		ro *ReadOnlyError
 		me *exporter.MismatchError
 	)
 	switch {
@@ -44,6 +45,8 @@ func Advice(err error) string {
 		return "The service kept asking lading to slow down. Run the same command again later, or with a lower --rate."
 	case errors.As(err, &ae) && (ae.StatusCode == http.StatusNotFound || ae.StatusCode == http.StatusMethodNotAllowed):
 		return "The service has no such address. Check --base-url (LADING_BASE_URL): it is the service's address with its path prefix, e.g. https://HOST/api2."
+	case errors.As(err, &ae) && ae.StatusCode >= 500 && errors.As(err, &ro):
+		return "The service failed to answer. Run the same command again later: an export or pull changes nothing in the account, and its file was not written (one already there is left as it was)."
 	case errors.As(err, &ae) && ae.StatusCode >= 500:
 		return "The service failed to answer. Run the same command again later; what was written is recorded and is not sent twice."
 	case errors.Is(err, api.ErrNotApplied):

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -23,7 +24,8 @@ func TestAdvice(t *testing.T) {
 		{"forbidden", &api.APIError{StatusCode: 403}, "--token"},
 		{"throttled", fmt.Errorf("reading: %w", &api.RateLimitError{Attempts: 6}), "lower --rate"},
 		{"no such path", &api.APIError{StatusCode: 404}, "--base-url"},
-		{"server error", &api.APIError{StatusCode: 503}, "again later"},
+		{"server error", &api.APIError{StatusCode: 503}, "is recorded and is not sent twice"},
+		{"server error in an export", exportError(context.Background(), fmt.Errorf("reading page 3: %w", &api.APIError{StatusCode: 500})), "an export or pull changes nothing in the account"},
 		{"unreachable", fmt.Errorf("api: POST /v2/Variants: %w: connection refused", api.ErrNotApplied), "could not reach"},
 		{"bad request", &api.APIError{StatusCode: 400}, ""},
 		{"XLSX part", fmt.Errorf("f.xlsx: part xl/styles.xml: (%w)", source.ErrPartLimit), "--max-xlsx-part-size"},

@@ -62,3 +62,11 @@ func (e *PartialError) Error() string {
 type InterruptedError struct{ Msg string }
 
 func (e *InterruptedError) Error() string { return e.Msg }
+
+// ReadOnlyError is the error of a command that writes nothing in the
+// account (an export, a pull): its advice speaks of its file, not of
+// writes to send again.
+type ReadOnlyError struct{ Err error }
+
+func (e *ReadOnlyError) Error() string { return e.Err.Error() }
+func (e *ReadOnlyError) Unwrap() error { return e.Err }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -84,6 +86,7 @@ type pushSetup struct {
 	st      *state.DB
 	prog    *progress.Progress
 	log     *slog.Logger
+	stdout  io.Writer // the command's, for --json warnings
 }
 
 // close finishes the progress display and closes the state.
@@ -125,7 +128,7 @@ func openPush(env *Env, o *pushOptions, k pushKind) (*pushSetup, error) {
 		return nil, err
 	}
 	return &pushSetup{m: m, limits: limits, client: client, account: o.account(token),
-		st: st, prog: o.progress(env, client), log: o.logger(env)}, nil
+		st: st, prog: o.progress(env, client), log: o.logger(env), stdout: env.Stdout}, nil
 }
 
 // checkPaths refuses a results file that is one of a push's inputs;
@@ -150,10 +153,15 @@ func (o *pushOptions) checkPaths(results string) error {
 }
 
 // settle waits until the input has not changed for --settle, saying so.
+// With --every, once a push has waited longer than one interval the file
+// was not pushed that turn: every interval from then on warns, on stderr
+// and (with --json) as an object of its own on stdout, until it settles.
 func (s *pushSetup) settle(ctx context.Context, o *pushOptions, k pushKind) error {
-	err := source.WaitSettled(ctx, o.Input, o.Settle, func(d time.Duration, why string) {
-		s.log.Info(fmt.Sprintf("waiting %s for %s to settle before reading it (%s)", d.Round(time.Millisecond), o.Input, why))
-	})
+	w := settleWait{every: o.Every, settle: o.Settle, log: s.log}
+	if o.JSON {
+		w.json = s.stdout
+	}
+	err := w.wait(ctx, o.Input)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return &InterruptedError{Msg: k.job + " interrupted before reading " + o.Input + ": nothing was sent"}
@@ -161,6 +169,42 @@ func (s *pushSetup) settle(ctx context.Context, o *pushOptions, k pushKind) erro
 		return fmt.Errorf("reading %s: %w", o.Input, err)
 	}
 	return nil
+}
+
+// settleWait is a push's wait for its file to settle.
+type settleWait struct {
+	every, settle time.Duration
+	log           *slog.Logger
+	json          io.Writer // where --json warnings go; nil without --json
+}
+
+// wait returns once input has settled, warning at every interval after the
+// first that it has not.
+func (w settleWait) wait(ctx context.Context, input string) error {
+	start := time.Now()
+	next := start.Add(w.every)
+	return source.WaitSettled(ctx, input, w.settle, func(d time.Duration, why string) {
+		w.log.Info(fmt.Sprintf("waiting %s for %s to settle before reading it (%s)", d.Round(time.Millisecond), input, why))
+		if now := time.Now(); w.every > 0 && !now.Before(next) {
+			w.warn(input, now.Sub(start))
+			next = nextRun(next, now, w.every)
+		}
+	})
+}
+
+// warn says that input has kept changing for waited, and what to do.
+func (w settleWait) warn(input string, waited time.Duration) {
+	msg := fmt.Sprintf("%s keeps changing: it has not stayed unchanged for --settle %s in the %s this push has waited, so it was not pushed; "+
+		"have the warehouse system write it under another name and rename it to %s when it is complete (write-then-rename), so that it is never read half-written",
+		input, w.settle, waited.Round(time.Second), filepath.Base(input))
+	w.log.Warn(msg)
+	if w.json != nil {
+		jsonLine(w.json, struct {
+			Warning string        `json:"warning"`
+			File    string        `json:"file"`
+			Waited  time.Duration `json:"waited_ns"`
+		}{msg, input, waited})
+	}
 }
 
 // schedule runs once, or with --every again and again (see repeat).

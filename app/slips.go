@@ -49,7 +49,7 @@ func slipsPushCommand(b *builder) *cli.Command {
 		section: "slips", kinds: []string{templates.KindSlips},
 		dryRun: "show the slips and shipments that would be created or changed; send nothing",
 		state:  "the slips and shipments pushed, batches",
-		strict: "any row is invalid",
+		strict: "any row is invalid or any slip does not fit its order in the account",
 		batch:  "slips or shipments", batchSize: wire.MaxWriteRecords,
 	})
 	return b.push(&cli.Command{
@@ -58,9 +58,11 @@ func slipsPushCommand(b *builder) *cli.Command {
 		Description: "Reads FILE through a slips mapping (--template slips: slip_key, order_id, packing_slip_date, notes,\n" +
 			"line_item_id and quantity, package, ship_date, tracking_number, tracking_link, cost, carrier, delivered).\n" +
 			"Rows with one slip_key are one packing slip, with the lines they name and their shipments (one per\n" +
-			"package). A slip_key pushed before is found in the state and its slip changed, only in the fields that\n" +
-			"differ from what was last sent; the same file pushed again sends nothing. Keep the state between pushes.\n" +
-			"A slip with an invalid row is not sent; the others go ahead.",
+			"package). A slip_key pushed before is found in the state (or, without it, among its order's slips in\n" +
+			"the account, by its key) and its slip changed, only in the fields that differ; the same file pushed\n" +
+			"again sends nothing. A slip is checked against its order first: an order the account does not have, a\n" +
+			"line of another order, more units than the order has left to pack, or a tracking number the order\n" +
+			"already holds refuses it. A slip with an invalid row is not sent; the others go ahead.",
 		Flags: append(flags, timezoneFlag(&o.Timezone, "time zone of dates and times written without an offset")),
 	}, &o.pushOptions, slipsKind, doc{examples: slipsExamples, exits: exitsOfPushes}, func(ctx context.Context) error { return runSlipsPush(ctx, b.env, o) })
 }

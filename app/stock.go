@@ -67,7 +67,7 @@ func stockPushCommand(b *builder) *cli.Command {
 			"but stock: unknown SKUs and bad quantities are reported on their rows in the results file.\n\n" +
 			"With --every 15m it keeps running and pushes FILE again on that interval. A file changed in the last\n" +
 			"--settle (5s) is waited for: have the warehouse system write FILE under another name and rename it\n" +
-			"into place when complete.",
+			"into place when complete; a push that waited longer than one interval warns at every interval.",
 		Flags: append(flags,
 			&cli.StringFlag{Name: "warehouse", Destination: &o.Warehouse, Usage: "id of the warehouse for rows that name none (default: the access token's warehouse)",
 				Action: func(_ *cli.Context, w string) error {

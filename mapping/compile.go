@@ -128,8 +128,10 @@ func newBinder(m *Mapping, file string, header []string, src Source) *binder {
 	return b
 }
 
+// decimalOf is the source's decimal separator: Decimal, else ',' when
+// thousands are grouped with '.', else '.'.
 func decimalOf(s Source) byte {
-	if s.Decimal == "," {
+	if s.Decimal == "," || (s.Decimal == "" && s.Thousands == ".") {
 		return ','
 	}
 	return '.'

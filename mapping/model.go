@@ -58,6 +58,11 @@ type Source struct {
 	Encoding string
 	// Decimal is the decimal separator of numbers: "." (default) or ",".
 	Decimal string
+	// Thousands is the separator that groups thousands: ",", ".", " " or
+	// "'"; "." makes "," the decimal separator when Decimal is not set.
+	// Setting either says how "1.000" reads: a count of units written so
+	// is ambiguous otherwise, and refused.
+	Thousands string
 	// AllowShortRows lets CSV rows have fewer cells than the header (the
 	// missing ones are empty), for exports that drop trailing empty cells.
 	// Without it such a row is an error on its line, since a cell count

@@ -8,6 +8,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/parcels"
 	"lading/plural"
 	"lading/state"
 )
@@ -17,14 +18,15 @@ import (
 type checked int
 
 const (
-	checkLanded    checked = iota // every line has its units shipped
-	checkNotLanded                // no line moved: not recorded
-	checkUnclear                  // something else shipped the lines meanwhile
+	checkLanded    checked = iota // a shipment of its tracking number holds its lines
+	checkNotLanded                // no shipment has its tracking number: not recorded
+	checkUnclear                  // one has, with other lines
 )
 
 // checkBatch reads back the fulfillments of a batch that got no answer,
-// tells for each shipment whether the service recorded it, and records
-// the batch's outcome with the shipments found (in one transaction).
+// tells for each shipment whether the service recorded it (a shipment of
+// its fulfillment under its tracking number), and records the batch's
+// outcome with the shipments found (in one transaction).
 func (p *Pusher) checkBatch(ctx context.Context, intent int64, sent []sentShipment) ([]checked, error) {
 	ids := make([]api.ID, len(sent))
 	for i, s := range sent {
@@ -34,23 +36,15 @@ func (p *Pusher) checkBatch(ctx context.Context, intent int64, sent []sentShipme
 	if err != nil {
 		return nil, err
 	}
-	shipped := map[api.ID]int64{}
-	for _, items := range fx.lines {
-		for _, li := range items {
-			shipped[li.ID], _ = li.ShippedQuantity.Int()
-		}
-	}
 	out := make([]checked, len(sent))
 	kv := map[string]string{}
 	n := 0
 	for i, s := range sent {
-		out[i] = checkOne(s, shipped)
-		switch out[i] {
-		case checkLanded:
-			s.remember("", kv)
+		var id api.ID
+		out[i], id = checkOne(s, fx.posted(s.Fulfillment, s.Tracking))
+		if out[i] == checkLanded {
+			s.remember(id, kv)
 			n++
-		case checkUnclear:
-			s.remember(unclear, kv)
 		}
 	}
 	outcome := state.OutcomePartial
@@ -64,21 +58,24 @@ func (p *Pusher) checkBatch(ctx context.Context, intent int64, sent []sentShipme
 	return out, p.o.State.ConfirmIDs(ctx, intent, outcome, note, shippedScope(p.o.Scope), kv)
 }
 
-// checkOne compares a sent shipment with the units now shipped.
-func checkOne(s sentShipment, shipped map[api.ID]int64) checked {
-	landed, still := true, true
-	for _, l := range s.Lines {
-		now := shipped[l.Item]
-		landed = landed && now >= l.Before+l.Units
-		still = still && now == l.Before
+// checkOne tells whether a sent shipment is among the shipments posted
+// against its fulfillment under its tracking number, and gives its id: it
+// landed when one holds its every line, it did not when there is none, and
+// it is unclear when those there hold other lines.
+func checkOne(s sentShipment, posted []*parcels.Parcel) (checked, api.ID) {
+	for _, p := range posted {
+		units, all := p.Units(), true
+		for _, l := range s.Lines {
+			all = all && units[l.Item] == l.Units
+		}
+		if all {
+			return checkLanded, p.Shipment.ID
+		}
 	}
-	switch {
-	case landed:
-		return checkLanded
-	case still:
-		return checkNotLanded
+	if len(posted) == 0 {
+		return checkNotLanded, ""
 	}
-	return checkUnclear
+	return checkUnclear, ""
 }
 
 // resume checks the batches a killed push left without an answer: what

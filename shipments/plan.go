@@ -41,6 +41,9 @@ type plan struct {
 	// statuses are the fulfillments' statuses to set, by the rows that
 	// give them.
 	statuses map[api.ID]wantStatus
+	// learned is what the state should remember of the rows the account
+	// showed shipped, so that the next push needs no read for them.
+	learned map[string]string
 }
 
 // wantStatus is a status a file asks for, and the row that gives it.
@@ -49,8 +52,9 @@ type wantStatus struct {
 	row    int
 }
 
-// planShipments checks each pending row against its fulfillment and
-// groups the rows that pass into shipments.
+// planShipments checks each pending row against its fulfillment and what
+// its order already shipped, and groups the rows that pass into
+// shipments.
 func planShipments(lines []Line, fx *facts) *plan {
 	pl := &plan{live: map[api.ID]int64{}, ordered: map[api.ID]int64{}, statuses: map[api.ID]wantStatus{}}
 	for _, items := range fx.lines {
@@ -64,18 +68,24 @@ func planShipments(lines []Line, fx *facts) *plan {
 	for id, q := range pl.ordered {
 		left[id] = q - pl.live[id]
 	}
-	groups := map[string]*shipment{}
-	var order []*shipment
+	placed := map[int]*api.LineItem{}
 	for i := range lines {
 		l := &lines[i]
 		if l.Valid && l.Status != "" && l.Fulfillment != "" {
 			pl.statuses[l.Fulfillment] = wantStatus{l.Status, l.Row}
 		}
-		if !l.Valid || !l.pending() {
-			continue
+		if l.Valid && l.pending() {
+			if li := placeLine(l, fx); li != nil {
+				placed[i] = li
+			}
 		}
-		li := placeLine(l, fx)
-		if li == nil {
+	}
+	pl.learned = inAccount(lines, placed, fx)
+	groups := map[string]*shipment{}
+	var order []*shipment
+	for i := range lines {
+		l, li := &lines[i], placed[i]
+		if li == nil || !l.pending() {
 			continue
 		}
 		if l.Quantity > left[li.ID] {
@@ -102,6 +112,7 @@ func planShipments(lines []Line, fx *facts) *plan {
 }
 
 // placeLine finds the row's fulfillment and line item, or refuses the row.
+// A row naming its line both by id and by SKU must name one line.
 func placeLine(l *Line, fx *facts) *api.LineItem {
 	f := fx.fuls[l.Fulfillment]
 	if f == nil {
@@ -116,6 +127,8 @@ func placeLine(l *Line, fx *facts) *api.LineItem {
 		}
 	}
 	switch {
+	case len(hits) == 1 && l.SKU != "" && string(hits[0].SKU) != l.SKU:
+		l.set(Invalid, disagreeMessage(l, hits[0], items))
 	case len(hits) == 1:
 		l.LineItem = hits[0].ID
 		if l.SKU == "" {
@@ -128,6 +141,19 @@ func placeLine(l *Line, fx *facts) *api.LineItem {
 		l.set(Refused, fmt.Sprintf("fulfillment %s has no %s; its lines are %s", l.Fulfillment, l.lineName(), describeLines(items)))
 	}
 	return nil
+}
+
+// disagreeMessage refuses a row whose line_item_id and sku name different
+// lines: shipping either would ship what the row may not mean.
+func disagreeMessage(l *Line, byID *api.LineItem, items []*api.LineItem) string {
+	sku := fmt.Sprintf("fulfillment %s has no line with SKU %s", l.Fulfillment, l.SKU)
+	for _, li := range items {
+		if string(li.SKU) == l.SKU {
+			sku = fmt.Sprintf("SKU %s is line item %s", l.SKU, li.ID)
+		}
+	}
+	return fmt.Sprintf("line item %s is SKU %s in fulfillment %s, but this row's sku is %s (%s): a row names one line; correct its line_item_id or its sku. Nothing of this parcel was sent",
+		byID.ID, byID.SKU, l.Fulfillment, l.SKU, sku)
 }
 
 // describeLines lists a fulfillment's lines for messages.
@@ -210,14 +236,15 @@ func (sh *shipment) add(li *api.LineItem, units int64) {
 	sh.Lines = append(sh.Lines, shipLine{Item: li.ID, SKU: string(li.SKU), Units: units})
 }
 
-// refuseBroken holds back every shipment one of whose rows was refused:
-// a parcel is posted whole or not at all. It returns the others.
+// refuseBroken holds back every shipment one of whose rows was refused,
+// or named its line wrong: a parcel is posted whole or not at all. It
+// returns the others.
 func refuseBroken(lines []Line, order []*shipment) []*shipment {
 	bad := map[string]int{} // fulfillment and tracking number -> the first refused row
 	for i := range lines {
 		l := &lines[i]
 		k := string(l.Fulfillment) + "\x00" + l.Tracking
-		if _, seen := bad[k]; l.Action == Refused && l.Fulfillment != "" && !seen {
+		if _, seen := bad[k]; (l.Action == Refused || l.Action == Invalid) && l.Fulfillment != "" && !seen {
 			bad[k] = l.Row
 		}
 	}
@@ -229,7 +256,7 @@ func refuseBroken(lines []Line, order []*shipment) []*shipment {
 			continue
 		}
 		for _, i := range sh.rows {
-			lines[i].set(Refused, fmt.Sprintf("not sent: row %d of the same parcel (fulfillment %s, tracking number %s) was refused, and a parcel is posted whole; correct that row and push again", row, sh.Fulfillment, sh.Tracking))
+			lines[i].set(Refused, fmt.Sprintf("not sent: row %d of the same parcel (fulfillment %s, tracking number %s) cannot be shipped as it is, and a parcel is posted whole; correct that row and push again", row, sh.Fulfillment, sh.Tracking))
 		}
 	}
 	return out

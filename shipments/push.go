@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/api/wire"
 	"lading/mapping"
 	"lading/plural"
 	"lading/progress"
@@ -33,6 +34,7 @@ type Options struct {
 	Location *time.Location
 	// DryRun reads, checks and plans but posts nothing.
 	DryRun      bool
+	BatchSize   int // shipments per write, 1 to wire.MaxWriteRecords; 0 means the most
 	Concurrency int // writes in flight; 0 means 4
 	// ResultsFile receives one line per input row (.csv or .xlsx); ""
 	// means DefaultResultsPath(Input), or none in a dry run.
@@ -95,8 +97,13 @@ type Pusher struct {
 
 // NewPusher checks o and fills in what was left zero.
 func NewPusher(o Options) (*Pusher, error) {
-	if o.Client == nil || o.State == nil || o.Mapping == nil {
+	switch {
+	case o.Client == nil || o.State == nil || o.Mapping == nil:
 		return nil, errors.New("shipments: a push needs a client, a state and a mapping")
+	case o.BatchSize == 0:
+		o.BatchSize = wire.MaxWriteRecords
+	case o.BatchSize < 1 || o.BatchSize > wire.MaxWriteRecords:
+		return nil, fmt.Errorf("batch size %d: want 1 to %d shipments per request", o.BatchSize, wire.MaxWriteRecords)
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = 4
@@ -199,6 +206,11 @@ func (p *Pusher) pushRows(ctx context.Context, lines []Line, rep *Report) error 
 	pl := planShipments(lines, fx)
 	for _, w := range pl.waves {
 		rep.Shipments += len(w)
+	}
+	if !p.o.DryRun {
+		if err := p.o.State.PutIDs(ctx, shippedScope(p.o.Scope), pl.learned); err != nil {
+			return err
+		}
 	}
 	if p.o.DryRun {
 		p.dryRun(lines)

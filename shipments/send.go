@@ -32,13 +32,11 @@ type sentShipment struct {
 	Lines       []sentLine `json:"lines"`
 }
 
-// sentLine is a line item of a sent shipment: its units, and the units
-// shipped before the shipment was sent.
+// sentLine is a line item of a sent shipment and its units.
 type sentLine struct {
-	Item   api.ID `json:"item"`
-	SKU    string `json:"sku"`
-	Units  int64  `json:"units"`
-	Before int64  `json:"before"`
+	Item  api.ID `json:"item"`
+	SKU   string `json:"sku"`
+	Units int64  `json:"units"`
 }
 
 // remember is what the state keeps of a shipment the service recorded
@@ -93,7 +91,7 @@ func (s *sender) sendWave(ctx context.Context, todo []*shipment) error {
 			}
 			return nil
 		}
-		batches := slices.Collect(slices.Chunk(todo, wire.MaxWriteRecords))
+		batches := slices.Collect(slices.Chunk(todo, s.p.o.BatchSize))
 		s.p.o.Progress.Writing(fmt.Sprintf("posting %d shipments", len(todo)), len(todo), len(batches), "shipments")
 		if err := pool.Run(ctx, batches, s.p.o.Concurrency, s.sendBatch, nil); err != nil {
 			return err
@@ -117,7 +115,7 @@ func (s *sender) sendBatch(ctx context.Context, ships []*shipment) error {
 	keys := make([]string, len(ships))
 	now := s.p.now()
 	for j, sh := range ships {
-		b.sent = append(b.sent, s.sentOf(sh))
+		b.sent = append(b.sent, sentOf(sh))
 		writes[j] = writeOf(sh, now)
 		keys[j] = string(sh.Fulfillment) + "\x00" + sh.Tracking
 	}
@@ -133,14 +131,11 @@ func (s *sender) sendBatch(ctx context.Context, ships []*shipment) error {
 	return s.settle(ctx, b, res, err)
 }
 
-// sentOf is a shipment as the state records it, with the units shipped
-// before it.
-func (s *sender) sentOf(sh *shipment) sentShipment {
+// sentOf is a shipment as the state records it.
+func sentOf(sh *shipment) sentShipment {
 	out := sentShipment{Fulfillment: sh.Fulfillment, Tracking: sh.Tracking}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, l := range sh.Lines {
-		out.Lines = append(out.Lines, sentLine{Item: l.Item, SKU: l.SKU, Units: l.Units, Before: s.pl.live[l.Item]})
+		out.Lines = append(out.Lines, sentLine{Item: l.Item, SKU: l.SKU, Units: l.Units})
 	}
 	return out
 }
@@ -280,7 +275,7 @@ func (s *sender) nextRound(ctx context.Context) ([]*shipment, error) {
 			case checkNotLanded:
 				todo = append(todo, sh)
 			default:
-				s.settleRows(sh, Failed, unclearMessage(sh.Fulfillment))
+				s.settleRows(sh, Failed, unclearMessage(sh))
 			}
 		}
 	}
@@ -288,9 +283,10 @@ func (s *sender) nextRound(ctx context.Context) ([]*shipment, error) {
 }
 
 // unclearMessage is a row's message when its shipment's answer was lost
-// and the fulfillment did not show whether it was recorded.
-func unclearMessage(f api.ID) string {
-	return fmt.Sprintf("the service gave no answer, and fulfillment %s's shipped units do not show whether this shipment was recorded (something else shipped its lines meanwhile), so it is not sent again: check the fulfillment in the account", f)
+// and the fulfillment holds a shipment of its tracking number with other
+// lines.
+func unclearMessage(sh *shipment) string {
+	return fmt.Sprintf("the service gave no answer, and fulfillment %s holds a shipment with tracking number %s but other lines or units, so this one is not sent again: check the fulfillment in the account", sh.Fulfillment, sh.Tracking)
 }
 
 // refusedMessage is a row's message when the service refused its whole

@@ -80,6 +80,23 @@ func (e *env) order() (string, map[string]string) {
 	return id, lines
 }
 
+// fulfillmentOf is the fulfillment of a line item.
+func (e *env) fulfillmentOf(item string) api.ID {
+	e.T.Helper()
+	for p, err := range e.C.Fulfillments.ListPages(context.Background(), nil) {
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		for _, f := range p.Fulfillments {
+			if f.Links.Has(wire.LineItems, api.ID(item)) {
+				return f.ID
+			}
+		}
+	}
+	e.T.Fatalf("no open fulfillment has line item %s", item)
+	return ""
+}
+
 // carriers makes the account know the carriers UPS and DHL, as shipments
 // made in the account do.
 func (e *env) carriers() {

@@ -3,6 +3,7 @@ package slips
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"lading/mapping"
@@ -67,12 +68,28 @@ func (e *entity) give(field string, v mapping.Value, row int, lines []Line) {
 type slip struct {
 	entity
 	lines    []lineRef
-	lineRows map[string]int // line item id → the row giving it
+	lineRows map[string][]int // line item id → the rows giving it
 	packages []*pkg
 }
 
 // lineRef is a line item the slip packs and its units.
 type lineRef struct{ id, quantity string }
+
+// addLine adds units of a line item given on row i: a line given on two
+// rows of a slip (two cartons of it, say) adds up, as a shipments push
+// adds a line given on two rows of one parcel.
+func (s *slip) addLine(item, units string, i int) {
+	s.lineRows[item] = append(s.lineRows[item], i)
+	n, _ := strconv.ParseInt(units, 10, 64)
+	for j := range s.lines {
+		if l := &s.lines[j]; l.id == item {
+			m, _ := strconv.ParseInt(l.quantity, 10, 64)
+			l.quantity = strconv.FormatInt(m+n, 10)
+			return
+		}
+	}
+	s.lines = append(s.lines, lineRef{item, units})
+}
 
 // pkg is a shipment of a slip: the rows giving its fields.
 type pkg struct {
@@ -103,7 +120,7 @@ func group(lines []Line) []*slip {
 		}
 		s := byKey[k]
 		if s == nil {
-			s = &slip{entity: entity{key: k, fields: map[string]given{}}, lineRows: map[string]int{}}
+			s = &slip{entity: entity{key: k, fields: map[string]given{}}, lineRows: map[string][]int{}}
 			byKey[k] = s
 			out = append(out, s)
 		}
@@ -123,14 +140,7 @@ func (s *slip) add(i int, lines []Line) {
 	s.give(fDate, v.Date, i, lines)
 	s.give(fNotes, v.Notes, i, lines)
 	if v.LineItem != "" {
-		if j, ok := s.lineRows[v.LineItem]; ok {
-			if q := lines[j].Values.Quantity; q != v.Quantity {
-				s.conflicts = append(s.conflicts, fmt.Sprintf("rows %d and %d give line item %s with %s and %s units", lines[j].Row, lines[i].Row, v.LineItem, q, v.Quantity))
-			}
-		} else {
-			s.lineRows[v.LineItem] = i
-			s.lines = append(s.lines, lineRef{v.LineItem, v.Quantity})
-		}
+		s.addLine(v.LineItem, v.Quantity, i)
 	}
 	if !v.HasPackage() {
 		return

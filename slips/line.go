@@ -18,6 +18,11 @@ const (
 	ToUpdate Action = "to update"
 	// Invalid: the row (or another row of its slip) is wrong.
 	Invalid Action = "invalid"
+	// Refused: the account does not let the row's slip be packed as it is
+	// (an order it does not have, a line of another order, more units
+	// than the order has left to pack, a parcel it already holds);
+	// nothing of the slip was sent.
+	Refused Action = "refused"
 	// Failed: the service refused the slip or its shipment, or gave no
 	// answer.
 	Failed Action = "failed"
@@ -27,7 +32,7 @@ const (
 )
 
 // failed reports whether rows with the action count as failed (exit 3).
-func (a Action) failed() bool { return a == Invalid || a == Failed }
+func (a Action) failed() bool { return a == Invalid || a == Refused || a == Failed }
 
 // Counts counts rows by action.
 type Counts map[Action]int

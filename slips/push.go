@@ -191,6 +191,32 @@ func (p *Pusher) strictStop(lines []Line) int {
 	return bad
 }
 
+// strictRefused, in a strict push some slips of which the account
+// refused, settles the others as not sent and says so.
+func (p *Pusher) strictRefused(slips []*slip) error {
+	n := 0
+	for _, s := range slips {
+		if s.action == Refused {
+			n++
+		}
+	}
+	if !p.o.Strict || n == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("not sent: %d slips do not fit their orders in the account and this push is strict (all or nothing); fix them and push again", n)
+	for _, s := range slips {
+		if !s.action.failed() {
+			s.action, s.msg = Skipped, msg
+		}
+		for _, k := range s.packages {
+			if !k.action.failed() {
+				k.action, k.msg = Skipped, msg
+			}
+		}
+	}
+	return fmt.Errorf("%w: %d slips do not fit their orders and nothing was sent (strict push)", ErrInvalid, n)
+}
+
 // runFingerprint names the runs of slip pushes to an account: one at a
 // time, under the account's lock, and the next push resumes one that was
 // killed, to look for what its writes without an answer made.
@@ -228,8 +254,11 @@ func (p *Pusher) pushSlips(ctx context.Context, slips []*slip, lines []Line) (er
 			plan(&k.entity, k.want(k.carrierID))
 		}
 	}
-	if p.o.DryRun {
-		return nil
+	if err := p.inAccount(ctx, slips, lines); err != nil {
+		return err
+	}
+	if err := p.strictRefused(slips); err != nil || p.o.DryRun {
+		return err
 	}
 	s := &sender{p: p, run: run, lines: lines}
 	if err := s.sendSlips(ctx, slips); err != nil || ctx.Err() != nil {

@@ -48,7 +48,7 @@ func (p *Pusher) slipKind() *kind {
 		write: func(ctx context.Context, recs []sentRecord) (*api.WriteResult, error) {
 			ws := make([]api.PackingSlipWrite, len(recs))
 			for i, r := range recs {
-				ws[i] = slipRecord(r.ID, r.Fields)
+				ws[i] = slipRecord(r.ID, r.Key, r.Fields)
 			}
 			return p.o.Client.PackingSlips.Write(ctx, ws)
 		},
