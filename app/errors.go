@@ -37,17 +37,16 @@ func asUsage(err error) error {
 	return &UsageError{Err: err}
 }
 
-// PartialError says a command finished but some of its records failed; the
+// PartialError says a command finished but some of its rows failed; the
 // details are in its output (results file, summary).
 type PartialError struct {
 	Failed, Total int
-	What          string // "rows", "records"
 	Note          string // what else happened, e.g. "nothing was sent (--strict)"
 	See           string // where the details are: the results file
 }
 
 func (e *PartialError) Error() string {
-	s := fmt.Sprintf("%d of %s failed", e.Failed, plural.Count(e.Total, plural.One(e.What)))
+	s := fmt.Sprintf("%d of %s failed", e.Failed, plural.Count(e.Total, "row"))
 	if e.Note != "" {
 		s += "; " + e.Note
 	}

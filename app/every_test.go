@@ -37,7 +37,7 @@ func TestSchedule(t *testing.T) {
 		warnings int
 	}{
 		{name: "stopped between runs", errs: []error{nil, nil}, runs: 3},
-		{name: "rows failed, then stopped", errs: []error{&PartialError{Failed: 1, Total: 2, What: "rows"}}, runs: 2},
+		{name: "rows failed, then stopped", errs: []error{&PartialError{Failed: 1, Total: 2}}, runs: 2},
 		{name: "unreachable, then stopped", errs: []error{unreachable, unreachable}, runs: 3, warnings: 2},
 		{name: "usage error", errs: []error{nil, Usagef("bad mapping")}, want: &UsageError{}, runs: 2},
 		{name: "locked", errs: []error{&state.LockedError{PID: 7}}, want: state.ErrLocked, runs: 1},

@@ -8,16 +8,20 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"lading/api"
+	"lading/engine"
 	"lading/mapping"
 	"lading/paths"
 	"lading/progress"
+	"lading/shipments"
 	"lading/source"
 	"lading/state"
+	"lading/stock"
 )
 
 // pushOptions are what the stock, shipments and slips pushes share: a
@@ -215,26 +219,62 @@ func (o *pushOptions) schedule(ctx context.Context, env *Env, once func() error,
 	return repeat(ctx, env, &o.globalOptions, "push", o.Every, once, lasting)
 }
 
-// pushOutcome maps how a push ended to the command's error, and so its
-// exit code: interrupted (the push's errInterrupted), strict with invalid
-// rows (its errInvalid; nil for a push without --strict), a mapping that
-// does not fit the file (usage), fatal, or some rows failed.
-func pushOutcome(err error, failed, total int, results string, errInterrupted, errInvalid error) error {
+// outcome maps how a run of a job (an import, a push) ended to the
+// command's error, and so its exit code: interrupted, strict with rows
+// that cannot be sent, a mapping that does not fit the file (usage),
+// fatal, or some rows failed. rep is nil when the run ended before it
+// read its file.
+func outcome(rep *engine.Report, err error) error {
 	var (
 		mErr  *mapping.Error
 		mList mapping.ErrorList
 	)
 	switch {
-	case errors.Is(err, errInterrupted):
+	case errors.Is(err, engine.ErrInterrupted):
 		return &InterruptedError{Msg: err.Error()}
-	case errInvalid != nil && errors.Is(err, errInvalid):
-		return &PartialError{Failed: failed, Total: total, What: "rows", Note: "nothing was sent (--strict)", See: results}
+	case errors.Is(err, engine.ErrInvalid) && rep != nil:
+		return &PartialError{Failed: rep.Failed(), Total: rep.Rows.Total(), Note: "nothing was sent (--strict)", See: rep.Results}
 	case errors.As(err, &mErr), errors.As(err, &mList):
 		return &UsageError{Err: err}
 	case err != nil:
 		return err
-	case failed > 0:
-		return &PartialError{Failed: failed, Total: total, What: "rows", See: results}
+	case rep != nil && rep.Failed() > 0:
+		return &PartialError{Failed: rep.Failed(), Total: rep.Rows.Total(), See: rep.Results}
 	}
 	return nil
+}
+
+// reportOf is the engine's part of a job's report, nil when the job
+// returned none.
+func reportOf[R interface {
+	comparable
+	Base() *engine.Report
+}](rep R) *engine.Report {
+	var none R
+	if rep == none {
+		return nil
+	}
+	return rep.Base()
+}
+
+// statusOrder is the order in which summaries count rows (and records)
+// by status: what was done, what a dry run would do, what was left, what
+// failed.
+var statusOrder = []engine.Status{engine.Created, engine.ToCreate, engine.Updated, engine.ToUpdate,
+	stock.Sent, stock.ToSend, shipments.Posted, shipments.ToPost, shipments.AlreadyShipped,
+	engine.Unchanged, engine.Skipped, engine.Unknown, engine.Refused, engine.Invalid, engine.Failed}
+
+// countsText is counts for a summary line: "3 created, 1 failed", or
+// "none".
+func countsText(cs engine.Counts) string {
+	var parts []string
+	for _, a := range statusOrder {
+		if n := cs[a]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, a))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }

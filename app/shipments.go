@@ -99,12 +99,12 @@ func runShipmentsPush(ctx context.Context, env *Env, o *shipmentsOptions) error 
 		}
 		rep, err := p.Push(ctx)
 		if rep == nil {
-			return pushOutcome(err, 0, 0, "", shipments.ErrInterrupted, nil)
+			return outcome(nil, err)
 		}
 		if perr := o.emit(env, rep, func(w io.Writer) { printShipmentsReport(w, rep) }); perr != nil {
 			return perr
 		}
-		return pushOutcome(err, rep.Failed(), len(rep.Lines), rep.Results, shipments.ErrInterrupted, nil)
+		return outcome(reportOf(rep), err)
 	}, lasting)
 }
 
@@ -113,7 +113,7 @@ func printShipmentsReport(w io.Writer, rep *shipments.Report) {
 	if rep.DryRun {
 		verb, posted = "shipments push (dry run: nothing posted)", "to post"
 	}
-	fmt.Fprintf(w, "%s of %s: %s: %s\n", verb, rep.Input, plural.Count(len(rep.Lines), "row"), shipmentCounts(rep.Rows))
+	fmt.Fprintf(w, "%s of %s: %s: %s\n", verb, rep.Input, plural.Count(len(rep.Lines), "row"), countsText(rep.Rows))
 	fmt.Fprintf(w, "  %s %s, %s completed", plural.Count(rep.Shipments, "shipment"), posted, plural.Count(len(rep.Completed), "fulfillment"))
 	if len(rep.Completed) > 0 {
 		fmt.Fprintf(w, " (%s)", joinIDs(rep.Completed))
@@ -126,11 +126,6 @@ func printShipmentsReport(w io.Writer, rep *shipments.Report) {
 	if rep.Results != "" {
 		fmt.Fprintf(w, "  results: %s\n", rep.Results)
 	}
-}
-
-func shipmentCounts(cs shipments.Counts) string {
-	return countsText(cs, []shipments.Action{shipments.Posted, shipments.ToPost, shipments.AlreadyShipped, shipments.Skipped,
-		shipments.Refused, shipments.Invalid, shipments.Failed})
 }
 
 // joinIDs lists ids for people.

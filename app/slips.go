@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lading/api/wire"
+	"lading/engine"
 	"lading/mapping"
 	"lading/plural"
 	"lading/slips"
@@ -98,17 +99,8 @@ func runSlipsPush(ctx context.Context, env *Env, o *slipsOptions) error {
 				return perr
 			}
 		}
-		return slipsOutcome(rep, err)
+		return outcome(reportOf(rep), err)
 	}, lasting)
-}
-
-// slipsOutcome maps how a push ended to the command's error (and so its
-// exit code).
-func slipsOutcome(rep *slips.Report, err error) error {
-	if rep == nil {
-		return pushOutcome(err, 0, 0, "", slips.ErrInterrupted, slips.ErrInvalid)
-	}
-	return pushOutcome(err, rep.Failed(), len(rep.Lines), rep.Results, slips.ErrInterrupted, slips.ErrInvalid)
 }
 
 func printSlipsReport(w io.Writer, rep *slips.Report) {
@@ -117,10 +109,9 @@ func printSlipsReport(w io.Writer, rep *slips.Report) {
 		verb = "slips push, dry run (nothing sent)"
 	}
 	fmt.Fprintf(w, "%s of %s\n", verb, rep.Input)
-	order := []slips.Action{slips.Created, slips.ToCreate, slips.Updated, slips.ToUpdate, slips.Unchanged, slips.Skipped, slips.Invalid, slips.Failed}
-	fmt.Fprintf(w, "  rows:      %s\n", countsText(rep.Rows, order))
-	fmt.Fprintf(w, "  slips:     %s\n", countsText(rep.Slips, order))
-	fmt.Fprintf(w, "  shipments: %s\n", countsText(rep.Packages, order))
+	fmt.Fprintf(w, "  rows:      %s\n", countsText(rep.Rows))
+	fmt.Fprintf(w, "  slips:     %s\n", countsText(rep.Slips))
+	fmt.Fprintf(w, "  shipments: %s\n", countsText(rep.Packages))
 	if rep.DryRun {
 		printToChange(w, rep)
 		fmt.Fprintf(w, "  requests:  %s in %s\n", plural.Count(rep.Reads, "read"), rep.Elapsed.Round(time.Millisecond))
@@ -135,7 +126,7 @@ func printSlipsReport(w io.Writer, rep *slips.Report) {
 // printToChange lists the rows a dry run would create or change.
 func printToChange(w io.Writer, rep *slips.Report) {
 	for _, l := range rep.Lines {
-		if l.Action == slips.ToCreate || l.Action == slips.ToUpdate {
+		if l.Action == engine.ToCreate || l.Action == engine.ToUpdate {
 			fmt.Fprintf(w, "    row %d: %s: %s\n", l.Row, l.Values.Key, l.Msg)
 		}
 	}

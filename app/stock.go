@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
-	"lading/engine"
 	"lading/mapping"
 	"lading/plural"
 	"lading/stock"
@@ -107,7 +105,7 @@ func runStockPush(ctx context.Context, env *Env, o *stockOptions) error {
 				return perr
 			}
 		}
-		return stockOutcome(rep, err)
+		return outcome(reportOf(rep), err)
 	}, stockLasting)
 }
 
@@ -120,15 +118,6 @@ func (o *stockOptions) stockOptions(ps *pushSetup) stock.Options {
 		BatchSize: o.BatchSize, Concurrency: o.Concurrency, ResultsFile: o.Results,
 		Progress: ps.prog, Logger: ps.log,
 	}
-}
-
-// stockOutcome maps how a push ended to the command's error (and so its
-// exit code).
-func stockOutcome(rep *stock.Report, err error) error {
-	if rep == nil {
-		return pushOutcome(err, 0, 0, "", engine.ErrInterrupted, engine.ErrInvalid)
-	}
-	return pushOutcome(err, rep.Failed(), len(rep.Lines), rep.Results, engine.ErrInterrupted, engine.ErrInvalid)
 }
 
 // stockLasting reports whether err would stop every later push too (see
@@ -152,7 +141,7 @@ func printStockReport(w io.Writer, rep *stock.Report, rate float64, batch int) {
 		fmt.Fprintf(w, " to %s %s", plural.Of(len(rep.Warehouses), "warehouse"), strings.Join(rep.Warehouses, ", "))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "  rows:     %s\n", stockCounts(rep.Rows))
+	fmt.Fprintf(w, "  rows:     %s\n", countsText(rep.Rows))
 	if rep.DryRun {
 		printToSend(w, rep)
 		reqs := (rep.Levels + batch - 1) / batch
@@ -187,30 +176,4 @@ func printToSend(w io.Writer, rep *stock.Report) {
 		}
 		fmt.Fprintf(w, "    row %d: %s (variant %s, warehouse %s): %s -> %d\n", l.Row, l.SKU, l.VariantID, l.WarehouseID, old, l.Units)
 	}
-}
-
-func stockCounts(cs engine.Counts) string {
-	return countsText(cs, []engine.Status{stock.Sent, stock.ToSend, engine.Unchanged, engine.Skipped, engine.Unknown, engine.Invalid, engine.Failed})
-}
-
-// countsText says counts in order ("3 sent, 23 unchanged"), then any
-// other actions, or "none".
-func countsText[A ~string](cs map[A]int, order []A) string {
-	var parts []string
-	for _, a := range order {
-		if n := cs[a]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, a))
-		}
-	}
-	var rest []string
-	for a, n := range cs {
-		if n > 0 && !slices.Contains(order, a) {
-			rest = append(rest, fmt.Sprintf("%d %s", n, a))
-		}
-	}
-	slices.Sort(rest)
-	if parts = append(parts, rest...); len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
 }

@@ -392,7 +392,7 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 	for round := 1; ; round++ {
 		x.round = round
 		bs := batches(recs, x.BatchSize)
-		x.Progress.Writing(fmt.Sprintf("writing %d products", len(plan.Products)), len(recs), len(bs), "records")
+		x.Progress.Writing("writing "+plural.Count(len(plan.Products), "product"), len(recs), len(bs), "record")
 		if err := x.sendAll(ctx, bs); err != nil {
 			return err
 		}

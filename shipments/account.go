@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"lading/api"
+	"lading/engine"
 	"lading/parcels"
 )
 
@@ -29,7 +30,7 @@ func inAccount(lines []Line, placed map[int]*api.LineItem, fx *facts) map[string
 		posted := fx.posted(l.Fulfillment, l.Tracking)
 		if len(posted) == 0 {
 			if other := fx.elsewhere(l.Fulfillment, l.Tracking); len(other) > 0 {
-				l.set(Refused, elsewhereMessage(l, fx.orderOf[l.Fulfillment], other[0]))
+				l.Set(engine.Refused, elsewhereMessage(l, fx.orderOf[l.Fulfillment], other[0]))
 			}
 			continue
 		}
@@ -41,7 +42,7 @@ func inAccount(lines []Line, placed map[int]*api.LineItem, fx *facts) map[string
 			}
 		}
 		if id == "" {
-			l.set(Refused, withoutLineMessage(l, posted[0], fx.lines[l.Fulfillment]))
+			l.Set(engine.Refused, withoutLineMessage(l, posted[0], fx.lines[l.Fulfillment]))
 			continue
 		}
 		if settleShipped(l, id, units, total[parcelLine(l, li)]) {
@@ -70,10 +71,10 @@ func settleShipped(l *Line, id api.ID, units, file int64) bool {
 		shipment = "shipment " + string(id)
 	}
 	if units == file {
-		l.set(AlreadyShipped, fmt.Sprintf("%s already shipped %d units of %s with tracking number %s; nothing was sent", shipment, units, l.lineName(), l.Tracking))
+		l.Set(AlreadyShipped, fmt.Sprintf("%s already shipped %d units of %s with tracking number %s; nothing was sent", shipment, units, l.lineName(), l.Tracking))
 		return true
 	}
-	l.set(Failed, fmt.Sprintf("tracking number %s already shipped %d units of %s in fulfillment %s (%s); this row says %d. A posted shipment cannot be changed, so nothing was sent: if the parcel held %d, correct the row; if more units went out, give their parcel its own tracking number",
+	l.Set(engine.Failed, fmt.Sprintf("tracking number %s already shipped %d units of %s in fulfillment %s (%s); this row says %d. A posted shipment cannot be changed, so nothing was sent: if the parcel held %d, correct the row; if more units went out, give their parcel its own tracking number",
 		l.Tracking, units, l.lineName(), l.Fulfillment, shipment, file, units))
 	return false
 }

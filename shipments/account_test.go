@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"lading/engine"
 	"lading/sandbox"
 	"lading/shipments"
 	"lading/state"
@@ -114,7 +115,7 @@ func TestPushFailsACorrectedQuantity(t *testing.T) {
 			t.Fatal(err)
 		}
 		l := rep.Lines[0]
-		if l.Action != shipments.Failed || rep.Failed() != 1 || rep.Writes != 0 {
+		if l.Action != engine.Failed || rep.Failed() != 1 || rep.Writes != 0 {
 			t.Errorf("corrected quantity: %s (%s), %d failed, %d writes; want failed and nothing sent", l.Action, l.Msg, rep.Failed(), rep.Writes)
 		}
 		for _, sub := range []string{"tracking number T1", "2 units of SKU A", "this row says 3", "own tracking number"} {
@@ -144,7 +145,7 @@ func TestPushRefusesAParcelASlipHolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := rep.Lines[0]
-	if l.Action != shipments.Refused || rep.Writes != 0 {
+	if l.Action != engine.Refused || rep.Writes != 0 {
 		t.Fatalf("row 2: %s (%s), %d writes; want refused and nothing sent", l.Action, l.Msg, rep.Writes)
 	}
 	for _, sub := range []string{"tracking number SLIP-1", "packing slip", "twice", "slips push"} {
@@ -168,7 +169,7 @@ func TestPushRefusesBadUnitsInItsOwnWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, sub := range []string{"must be 1 or more: the units this row ships", "must be written out, like 1000"} {
-		if l := rep.Lines[i]; l.Action != shipments.Invalid || !strings.Contains(l.Msg, sub) || strings.Contains(l.Msg, "stock") {
+		if l := rep.Lines[i]; l.Action != engine.Invalid || !strings.Contains(l.Msg, sub) || strings.Contains(l.Msg, "stock") {
 			t.Errorf("row %d: %s %q, want invalid saying %q", l.Row, l.Action, l.Msg, sub)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/engine"
 )
 
 // shipment is one parcel to post: the rows of one fulfillment and tracking
@@ -74,7 +75,7 @@ func planShipments(lines []Line, fx *facts) *plan {
 		if l.Valid && l.Status != "" && l.Fulfillment != "" {
 			pl.statuses[l.Fulfillment] = wantStatus{l.Status, l.Row}
 		}
-		if l.Valid && l.pending() {
+		if l.Valid && l.Pending() {
 			if li := placeLine(l, fx); li != nil {
 				placed[i] = li
 			}
@@ -85,11 +86,11 @@ func planShipments(lines []Line, fx *facts) *plan {
 	var order []*shipment
 	for i := range lines {
 		l, li := &lines[i], placed[i]
-		if li == nil || !l.pending() {
+		if li == nil || !l.Pending() {
 			continue
 		}
 		if l.Quantity > left[li.ID] {
-			l.set(Refused, overMessage(l, li, left[li.ID]))
+			l.Set(engine.Refused, overMessage(l, li, left[li.ID]))
 			continue
 		}
 		key := string(l.Fulfillment) + "\x00" + l.Tracking
@@ -100,7 +101,7 @@ func planShipments(lines []Line, fx *facts) *plan {
 			order = append(order, sh)
 		}
 		if msg := sh.take(lines, i); msg != "" {
-			l.set(Refused, msg)
+			l.Set(engine.Refused, msg)
 			continue
 		}
 		left[li.ID] -= l.Quantity
@@ -116,7 +117,7 @@ func planShipments(lines []Line, fx *facts) *plan {
 func placeLine(l *Line, fx *facts) *api.LineItem {
 	f := fx.fuls[l.Fulfillment]
 	if f == nil {
-		l.set(Refused, fmt.Sprintf("the account has no fulfillment %s; check the fulfillment id (`lading fulfillments pull` writes the open ones)", l.Fulfillment))
+		l.Set(engine.Refused, fmt.Sprintf("the account has no fulfillment %s; check the fulfillment id (`lading fulfillments pull` writes the open ones)", l.Fulfillment))
 		return nil
 	}
 	items := fx.lines[l.Fulfillment]
@@ -128,7 +129,7 @@ func placeLine(l *Line, fx *facts) *api.LineItem {
 	}
 	switch {
 	case len(hits) == 1 && l.SKU != "" && string(hits[0].SKU) != l.SKU:
-		l.set(Invalid, disagreeMessage(l, hits[0], items))
+		l.Set(engine.Invalid, disagreeMessage(l, hits[0], items))
 	case len(hits) == 1:
 		l.LineItem = hits[0].ID
 		if l.SKU == "" {
@@ -136,9 +137,9 @@ func placeLine(l *Line, fx *facts) *api.LineItem {
 		}
 		return hits[0]
 	case len(hits) > 1:
-		l.set(Refused, fmt.Sprintf("fulfillment %s has %d lines with SKU %s: name the line by its line item id", l.Fulfillment, len(hits), l.SKU))
+		l.Set(engine.Refused, fmt.Sprintf("fulfillment %s has %d lines with SKU %s: name the line by its line item id", l.Fulfillment, len(hits), l.SKU))
 	default:
-		l.set(Refused, fmt.Sprintf("fulfillment %s has no %s; its lines are %s", l.Fulfillment, l.lineName(), describeLines(items)))
+		l.Set(engine.Refused, fmt.Sprintf("fulfillment %s has no %s; its lines are %s", l.Fulfillment, l.lineName(), describeLines(items)))
 	}
 	return nil
 }
@@ -244,7 +245,7 @@ func refuseBroken(lines []Line, order []*shipment) []*shipment {
 	for i := range lines {
 		l := &lines[i]
 		k := string(l.Fulfillment) + "\x00" + l.Tracking
-		if _, seen := bad[k]; (l.Action == Refused || l.Action == Invalid) && l.Fulfillment != "" && !seen {
+		if _, seen := bad[k]; (l.Action == engine.Refused || l.Action == engine.Invalid) && l.Fulfillment != "" && !seen {
 			bad[k] = l.Row
 		}
 	}
@@ -256,7 +257,7 @@ func refuseBroken(lines []Line, order []*shipment) []*shipment {
 			continue
 		}
 		for _, i := range sh.rows {
-			lines[i].set(Refused, fmt.Sprintf("not sent: row %d of the same parcel (fulfillment %s, tracking number %s) cannot be shipped as it is, and a parcel is posted whole; correct that row and push again", row, sh.Fulfillment, sh.Tracking))
+			lines[i].Set(engine.Refused, fmt.Sprintf("not sent: row %d of the same parcel (fulfillment %s, tracking number %s) cannot be shipped as it is, and a parcel is posted whole; correct that row and push again", row, sh.Fulfillment, sh.Tracking))
 		}
 	}
 	return out

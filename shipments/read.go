@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"lading/engine"
 	"lading/mapping"
 	"lading/progress"
 	"lading/source"
@@ -16,8 +17,8 @@ type Input struct {
 }
 
 // Read reads the shipments file at path through m's shipments section;
-// dates without an offset are in loc. Rows that are wrong become Invalid
-// lines (skip rules make Skipped ones); the error is fatal: the file cannot
+// dates without an offset are in loc. Rows that are wrong become engine.Invalid
+// lines (skip rules make engine.Skipped ones); the error is fatal: the file cannot
 // be read, or the mapping does not fit its header.
 func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Limits, loc *time.Location, prog *progress.Progress) (*Input, error) {
 	src, err := source.Open(path, m.Source.ReadOptions(limits))
@@ -42,9 +43,9 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Li
 
 // lineOf evaluates one row; re is the source's complaint about it, if any.
 func lineOf(p *mapping.ShipmentProgram, cells []string, row int, re *source.RowError, out *mapping.ShipmentRow) Line {
-	l := Line{Row: row}
+	l := Line{Fate: engine.Fate{Row: row}}
 	if re != nil && cells == nil {
-		l.set(Invalid, re.Msg)
+		l.Set(engine.Invalid, re.Msg)
 		return l
 	}
 	err := p.Eval(cells, out)
@@ -53,11 +54,11 @@ func lineOf(p *mapping.ShipmentProgram, cells []string, row int, re *source.RowE
 	l.Cost, l.Status, l.ShippedAt = out.Cost, out.Status, out.ShippedAt
 	switch {
 	case re != nil:
-		l.set(Invalid, re.InColumn(p.Header()))
+		l.Set(engine.Invalid, re.InColumn(p.Header()))
 	case out.Skip:
-		l.set(Skipped, out.SkipReason)
+		l.Set(engine.Skipped, out.SkipReason)
 	case err != nil:
-		l.set(Invalid, err.Error())
+		l.Set(engine.Invalid, err.Error())
 	default:
 		l.Valid = true
 	}

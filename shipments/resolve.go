@@ -10,6 +10,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/engine"
 	"lading/parcels"
 	"lading/state"
 )
@@ -82,7 +83,7 @@ func (p *Pusher) resolve(ctx context.Context, lines []Line) (*facts, error) {
 	}
 	var ids []api.ID
 	for i := range lines {
-		if l := &lines[i]; l.pending() && l.Valid {
+		if l := &lines[i]; l.Pending() && l.Valid {
 			ids = append(ids, l.Fulfillment)
 		}
 	}
@@ -97,10 +98,10 @@ func (p *Pusher) fulfillmentsOfOrders(ctx context.Context, lines []Line) error {
 	for i := range lines {
 		l := &lines[i]
 		switch {
-		case !l.Valid || !l.pending():
+		case !l.Valid || !l.Pending():
 		case l.FulfillmentRef != "":
 			if !isID(l.FulfillmentRef) {
-				l.set(Invalid, fmt.Sprintf("fulfillment id %q is not an id (a whole number, as `lading fulfillments pull` writes it); correct the cell", l.FulfillmentRef))
+				l.Set(engine.Invalid, fmt.Sprintf("fulfillment id %q is not an id (a whole number, as `lading fulfillments pull` writes it); correct the cell", l.FulfillmentRef))
 				continue
 			}
 			l.Fulfillment = api.ID(l.FulfillmentRef)
@@ -118,7 +119,7 @@ func (p *Pusher) fulfillmentsOfOrders(ctx context.Context, lines []Line) error {
 	var open map[string][]api.ID
 	for i := range lines {
 		l := &lines[i]
-		if !l.Valid || !l.pending() || l.FulfillmentRef != "" {
+		if !l.Valid || !l.Pending() || l.FulfillmentRef != "" {
 			continue
 		}
 		if id := known[l.OrderNumber]; id != "" {
@@ -132,12 +133,12 @@ func (p *Pusher) fulfillmentsOfOrders(ctx context.Context, lines []Line) error {
 		}
 		switch fs := open[l.OrderNumber]; len(fs) {
 		case 0:
-			l.set(Refused, fmt.Sprintf("order %s has no open fulfillment: it is not in the account, not ready to ship, or already shipped; check the order number", l.OrderNumber))
+			l.Set(engine.Refused, fmt.Sprintf("order %s has no open fulfillment: it is not in the account, not ready to ship, or already shipped; check the order number", l.OrderNumber))
 		case 1:
 			l.Fulfillment = fs[0]
 			known[l.OrderNumber] = string(fs[0])
 		default:
-			l.set(Refused, fmt.Sprintf("order %s has %d open fulfillments (%s): name the fulfillment by its id in this row", l.OrderNumber, len(fs), joinIDs(fs)))
+			l.Set(engine.Refused, fmt.Sprintf("order %s has %d open fulfillments (%s): name the fulfillment by its id in this row", l.OrderNumber, len(fs), joinIDs(fs)))
 		}
 	}
 	return p.o.State.PutIDs(ctx, ordersScope(p.o.Scope), known)
@@ -168,7 +169,7 @@ func (p *Pusher) openByOrder(ctx context.Context) (map[string][]api.ID, error) {
 func (p *Pusher) remembered(ctx context.Context, lines []Line) error {
 	var keys []string
 	for i := range lines {
-		if l := &lines[i]; l.Valid && l.pending() {
+		if l := &lines[i]; l.Valid && l.Pending() {
 			keys = append(keys, rowKey(l))
 		}
 	}
@@ -181,13 +182,13 @@ func (p *Pusher) remembered(ctx context.Context, lines []Line) error {
 	}
 	total := map[string]int64{}
 	for i := range lines {
-		if l := &lines[i]; l.Valid && l.pending() {
+		if l := &lines[i]; l.Valid && l.Pending() {
 			total[rowKey(l)] += l.Quantity
 		}
 	}
 	for i := range lines {
 		l := &lines[i]
-		if !l.Valid || !l.pending() {
+		if !l.Valid || !l.Pending() {
 			continue
 		}
 		// A shipment whose answer was lost, and that the fulfillment did

@@ -4,26 +4,27 @@ import (
 	"cmp"
 	"strconv"
 
+	"lading/engine"
 	"lading/results"
 )
 
 // result is a row's line in the results file.
 type result struct {
-	File        string `csv:"file"`
-	Row         int    `csv:"row"`
-	Fulfillment string `csv:"fulfillment_id"`
-	LineItem    string `csv:"line_item_id"`
-	SKU         string `csv:"sku"`
-	Quantity    string `csv:"quantity"`
-	Tracking    string `csv:"tracking_number"`
-	Action      Action `csv:"action"`
-	Message     string `csv:"message"`
+	File        string        `csv:"file"`
+	Row         int           `csv:"row"`
+	Fulfillment string        `csv:"fulfillment_id"`
+	LineItem    string        `csv:"line_item_id"`
+	SKU         string        `csv:"sku"`
+	Quantity    string        `csv:"quantity"`
+	Tracking    string        `csv:"tracking_number"`
+	Action      engine.Status `csv:"action"`
+	Message     string        `csv:"message"`
 }
 
 // writeResults writes one line per input row to path (none when path is
 // "") and counts the rows by action.
-func writeResults(path string, in *Input) (Counts, error) {
-	counts := Counts{}
+func writeResults(path string, in *Input) (engine.Counts, error) {
+	counts := engine.Counts{}
 	for i := range in.Lines {
 		counts[in.Lines[i].Action]++
 	}

@@ -10,6 +10,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/engine"
 	"lading/mapping"
 	"lading/parcels"
 )
@@ -134,7 +135,7 @@ func (oh *orderHolds) byKey(key string) *api.PackingSlip {
 // against its order, or s looked for there: s is not known, or it sends
 // its lines or order, or a new shipment with a tracking number.
 func (s *slip) needsOrder() bool {
-	if s.action.failed() {
+	if s.action.Failed() {
 		return false
 	}
 	_, lines := s.sent[fLines]
@@ -174,7 +175,7 @@ func (p *Pusher) inAccount(ctx context.Context, slips []*slip, lines []Line) err
 		}
 		oh := h.orders[api.ID(s.fields[fOrder].value)]
 		if oh == nil {
-			s.action, s.msg = Refused, fmt.Sprintf("the account has no sales order %s; check the order id (lading fulfillments pull writes it as order_id); nothing of this slip was sent", s.fields[fOrder].value)
+			s.action, s.msg = engine.Refused, fmt.Sprintf("the account has no sales order %s; check the order id (lading fulfillments pull writes it as order_id); nothing of this slip was sent", s.fields[fOrder].value)
 			continue
 		}
 		if sl := oh.byKey(s.key); s.create && sl != nil {
@@ -301,7 +302,7 @@ func (s *slip) check(oh *orderHolds, book *parcels.Book, lines []Line) {
 		}
 	}
 	if len(why) > 0 {
-		s.action, s.msg = Refused, strings.Join(why, "; ")+"; nothing of this slip was sent"
+		s.action, s.msg = engine.Refused, strings.Join(why, "; ")+"; nothing of this slip was sent"
 	}
 }
 

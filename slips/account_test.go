@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"lading/api"
+	"lading/engine"
 	"lading/sandbox"
 	"lading/slips"
 	"lading/state"
@@ -41,7 +42,7 @@ func TestPushWithAnotherStateFindsTheSlips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := actions(rep); !maps.Equal(a, map[slips.Action]int{slips.Unchanged: 4}) {
+	if a := actions(rep); !maps.Equal(a, map[engine.Status]int{engine.Unchanged: 4}) {
 		t.Errorf("with another state: rows %v, want 4 unchanged: %+v", a, rep.Lines)
 	}
 	if rep.Writes != 0 || rep.Reads != 2 {
@@ -88,7 +89,7 @@ func TestPushChecksSlipsAgainstTheirOrders(t *testing.T) {
 		[]string{"MORE", o2, "", "", l2["TEE"], "2"},
 	)
 	strict, err := e.push(f, func(o *slips.Options) { o.Strict = true })
-	if !errors.Is(err, slips.ErrInvalid) || strict.Writes != 0 || strict.Lines[3].Action != slips.Skipped {
+	if !errors.Is(err, engine.ErrInvalid) || strict.Writes != 0 || strict.Lines[3].Action != engine.Skipped {
 		t.Errorf("strict push: %v, %d writes, the good slip %s; want ErrInvalid, nothing sent", err, strict.Writes, strict.Lines[3].Action)
 	}
 	rep, err := e.push(f)
@@ -96,15 +97,15 @@ func TestPushChecksSlipsAgainstTheirOrders(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []struct {
-		action slips.Action
+		action engine.Status
 		msg    string
 	}{
-		{slips.Refused, "order " + o1 + " has 2 units of TEE to pack, 0 packed by its other slips, and this slip packs 3"},
-		{slips.Refused, "line item " + l2["MUG"] + " is not a line of order " + o1},
-		{slips.Refused, "the account has no sales order 999999999"},
-		{slips.Created, "slip created"},
-		{slips.Refused, "has 2 units of TEE to pack, 0 packed by its other slips, and this slip packs 3 (rows 6, 7)"},
-		{slips.Refused, "this slip packs 3"},
+		{engine.Refused, "order " + o1 + " has 2 units of TEE to pack, 0 packed by its other slips, and this slip packs 3"},
+		{engine.Refused, "line item " + l2["MUG"] + " is not a line of order " + o1},
+		{engine.Refused, "the account has no sales order 999999999"},
+		{engine.Created, "slip created"},
+		{engine.Refused, "has 2 units of TEE to pack, 0 packed by its other slips, and this slip packs 3 (rows 6, 7)"},
+		{engine.Refused, "this slip packs 3"},
 	}
 	for i, w := range want {
 		if l := rep.Lines[i]; l.Action != w.action || !strings.Contains(l.Msg, w.msg) {
@@ -135,7 +136,7 @@ func TestPushRefusesAParcelAShipmentHolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	l0 := rep.Lines[0]
-	if l0.Action != slips.Refused || rep.Writes != 0 {
+	if l0.Action != engine.Refused || rep.Writes != 0 {
 		t.Fatalf("row 2: %s %q, %d writes; want refused and nothing sent", l0.Action, l0.Msg, rep.Writes)
 	}
 	for _, sub := range []string{"tracking number 1zship", "shipments push", "twice"} {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"lading/api"
+	"lading/engine"
 	"lading/mapping"
 	"lading/sandbox"
 	"lading/sandbox/sandboxtest"
@@ -65,10 +66,10 @@ func TestNextPushFindsWhatAKilledPushCreated(t *testing.T) {
 		t.Fatal(err)
 	}
 	l1, l2 := rep.Lines[0], rep.Lines[1]
-	if l1.Action != Unchanged || l1.SlipID != made || l2.Action != Created || l2.SlipID == "" || l2.SlipID == made {
+	if l1.Action != engine.Unchanged || l1.SlipID != made || l2.Action != engine.Created || l2.SlipID == "" || l2.SlipID == made {
 		t.Errorf("K1: %s %s (%s); K2: %s %s; want K1 unchanged as %s, K2 created", l1.Action, l1.SlipID, l1.Msg, l2.Action, l2.SlipID, made)
 	}
-	if rep.Slips[Created] != 1 || rep.Writes != 1 {
+	if rep.Slips[engine.Created] != 1 || rep.Writes != 1 {
 		t.Errorf("slips %v in %d writes; want 1 created in 1 write", rep.Slips, rep.Writes)
 	}
 	n := 0

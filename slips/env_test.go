@@ -10,6 +10,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/engine"
 	"lading/mapping"
 	"lading/sandbox"
 	"lading/sandbox/sandboxtest"
@@ -195,8 +196,8 @@ func (e *env) slipsByOrder() (slipCount, packageCount map[string]int) {
 }
 
 // actions tallies the report's rows by action.
-func actions(rep *slips.Report) map[slips.Action]int {
-	out := map[slips.Action]int{}
+func actions(rep *slips.Report) map[engine.Status]int {
+	out := map[engine.Status]int{}
 	for _, l := range rep.Lines {
 		out[l.Action]++
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"lading/engine"
 	"lading/mapping"
 )
 
@@ -46,7 +47,7 @@ type entity struct {
 	memo   map[string]string // the fields last sent and confirmed
 	sent   map[string]string // the fields this push sends
 	create bool
-	action Action
+	action engine.Status
 	msg    string
 }
 
@@ -112,10 +113,10 @@ func group(lines []Line) []*slip {
 	for i := range lines {
 		l := &lines[i]
 		k := l.Values.Key
-		if l.Action == Invalid && k != "" {
+		if l.Action == engine.Invalid && k != "" {
 			bad[k] = append(bad[k], i)
 		}
-		if !l.pending() {
+		if !l.Pending() {
 			continue
 		}
 		s := byKey[k]
@@ -129,7 +130,7 @@ func group(lines []Line) []*slip {
 	for _, s := range out {
 		settleBroken(s, lines, bad[s.key])
 	}
-	return slices.DeleteFunc(out, func(s *slip) bool { return !lines[s.rows[0]].pending() })
+	return slices.DeleteFunc(out, func(s *slip) bool { return !lines[s.rows[0]].Pending() })
 }
 
 // add adds row i to the slip.
@@ -180,7 +181,7 @@ func settleBroken(s *slip, lines []Line, bad []int) {
 	case len(conflicts) > 0:
 		msg := fmt.Sprintf("slip %q is given two ways (%s); make its rows agree, and push again", s.key, strings.Join(conflicts, "; "))
 		for _, i := range s.rows {
-			lines[i].set(Invalid, msg)
+			lines[i].Set(engine.Invalid, msg)
 		}
 	case len(bad) > 0:
 		rows := make([]string, len(bad))
@@ -189,7 +190,7 @@ func settleBroken(s *slip, lines []Line, bad []int) {
 		}
 		msg := fmt.Sprintf("not sent: slip %q has invalid rows (%s); correct them and push again", s.key, strings.Join(rows, ", "))
 		for _, i := range s.rows {
-			lines[i].set(Skipped, msg)
+			lines[i].Set(engine.Skipped, msg)
 		}
 	}
 }

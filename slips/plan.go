@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"lading/api"
+	"lading/engine"
 	"lading/state"
 )
 
@@ -116,7 +117,7 @@ func plan(e *entity, want map[string]string) {
 	}
 	if len(e.sent) == 0 {
 		e.sent = nil
-		e.action = Unchanged
+		e.action = engine.Unchanged
 	}
 }
 
