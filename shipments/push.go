@@ -140,7 +140,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	}
 	rep := &Report{Lines: in.Lines, Completed: []api.ID{}, StillOpen: []api.ID{}}
 	rep.DryRun, rep.Input, rep.Results = p.o.DryRun, p.o.Input, p.o.ResultsFile
-	fatal, bad := p.pushRows(ctx, in.Lines, rep)
+	bad, fatal := p.pushRows(ctx, in.Lines, rep)
 	if rep.Rows, err = writeResults(rep.Results, in); err != nil {
 		return nil, err
 	}
@@ -151,23 +151,23 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 // pushRows resumes an interrupted run, then resolves, plans, sends and
 // checks; bad is how many rows failed their checks in a strict push that
 // sent nothing for them.
-func (p *Pusher) pushRows(ctx context.Context, lines []Line, rep *Report) (err error, bad int) {
+func (p *Pusher) pushRows(ctx context.Context, lines []Line, rep *Report) (bad int, err error) {
 	var run *state.Run
 	if !p.o.DryRun {
 		run, _, err = engine.StartRun(ctx, p.o.State, state.KeyJob("shipments push", p.o.Scope), "shipments push",
 			map[string]string{"input": p.o.Input}, func(run *state.Run) error { return p.sender(run, nil, nil).Resume(ctx) })
 		if err != nil {
-			return err, 0
+			return 0, err
 		}
 		defer func() { err = engine.EndRun(ctx, p.o.State, run, engine.Count(lines), err) }()
 	}
 	fx, err := p.resolve(ctx, lines)
 	if err != nil {
-		return err, 0
+		return 0, err
 	}
 	pl := planShipments(lines, fx)
 	if bad = engine.StrictStop(lines, p.o.Strict, words); bad > 0 {
-		return nil, bad
+		return bad, nil
 	}
 	for _, w := range pl.waves {
 		rep.Shipments += len(w)
@@ -175,19 +175,19 @@ func (p *Pusher) pushRows(ctx context.Context, lines []Line, rep *Report) (err e
 	if p.o.DryRun {
 		p.dryRun(lines)
 		rep.Statuses, err = p.setStatuses(ctx, pl, fx, lines)
-		return err, 0
+		return 0, err
 	}
 	if err := p.o.State.PutIDs(ctx, shippedScope(p.o.Scope), pl.learned); err != nil {
-		return err, 0
+		return 0, err
 	}
 	if err := p.send(ctx, run, pl, lines, rep); err != nil || ctx.Err() != nil {
-		return err, 0
+		return 0, err
 	}
 	if rep.Completed, rep.StillOpen, err = p.completed(ctx, pl, fx); err != nil {
-		return err, 0
+		return 0, err
 	}
 	rep.Statuses, err = p.setStatuses(ctx, pl, fx, lines)
-	return err, 0
+	return 0, err
 }
 
 // send posts the plan, wave after wave, and counts the shipments posted.

@@ -98,7 +98,7 @@ func (p *Pusher) confirm(ctx context.Context, intent int64, o state.Outcome, not
 func sentOf(sh *shipment) sentShipment {
 	out := sentShipment{Fulfillment: sh.Fulfillment, Tracking: sh.Tracking}
 	for _, l := range sh.Lines {
-		out.Lines = append(out.Lines, sentLine{Item: l.Item, SKU: l.SKU, Units: l.Units})
+		out.Lines = append(out.Lines, sentLine(l))
 	}
 	return out
 }

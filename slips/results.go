@@ -95,17 +95,6 @@ func (e *entity) say(what string) string {
 	return e.msg
 }
 
-const interruptedMessage = "not sent: the push was interrupted; push again to send it"
-
-// notSent settles the rows still pending after an interruption.
-func notSent(lines []Line) {
-	for i := range lines {
-		if l := &lines[i]; l.Pending() {
-			l.Set(engine.Skipped, interruptedMessage)
-		}
-	}
-}
-
 // entityCounts counts the slips and shipments by what became of them.
 func entityCounts(slips []*slip) (ss, ps engine.Counts) {
 	ss, ps = engine.Counts{}, engine.Counts{}
