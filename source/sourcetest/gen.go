@@ -1,10 +1,13 @@
 package sourcetest
 
 import (
+	"archive/zip"
 	"bufio"
 	"encoding/csv"
+	"encoding/xml"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/xuri/excelize/v2"
@@ -172,6 +175,119 @@ func trimDecimal(s string) string {
 			}
 			break
 		}
+	}
+	return s
+}
+
+// GenerateCatalogXLSXShared writes the catalog of GenerateCatalogCSV to a
+// new workbook at path as Excel saves one: text cells refer to the shared
+// strings, and the prices and costs have a style (number format 0.00). It
+// writes the package itself, since excelize's StreamWriter writes inline
+// strings only.
+func GenerateCatalogXLSXShared(path string, products, variantsPer int) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zw := zip.NewWriter(f)
+	for _, p := range [][2]string{
+		{"[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"></Types>`},
+		{"_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`},
+		{"xl/workbook.xml", `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Catalog" sheetId="1" r:id="rId1"/></sheets></workbook>`},
+		{"xl/_rels/workbook.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+			`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>` +
+			`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +
+			`<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>`},
+		{"xl/styles.xml", `<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="2" applyNumberFormat="1"/></cellXfs></styleSheet>`},
+	} {
+		w, err := zw.Create(p[0])
+		if err == nil {
+			_, err = io.WriteString(w, p[1])
+		}
+		if err != nil {
+			return err
+		}
+	}
+	strs, err := writeSharedSheet(zw, products, variantsPer)
+	if err != nil {
+		return err
+	}
+	w, err := zw.Create("xl/sharedStrings.xml")
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" uniqueCount="%d">`, len(strs))
+	for _, s := range strs {
+		bw.WriteString("<si><t>")
+		xml.EscapeText(bw, []byte(s))
+		bw.WriteString("</t></si>")
+	}
+	bw.WriteString("</sst>")
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// writeSharedSheet writes the worksheet of GenerateCatalogXLSXShared and
+// returns its shared strings in order.
+func writeSharedSheet(zw *zip.Writer, products, variantsPer int) ([]string, error) {
+	w, err := zw.Create("xl/worksheets/sheet1.xml")
+	if err != nil {
+		return nil, err
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	bw.WriteString(`<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`)
+	index := map[string]int{}
+	var strs []string
+	writeRow := func(r int, row []string) {
+		fmt.Fprintf(bw, `<row r="%d">`, r)
+		for i, v := range row {
+			ref := colName(i+1) + strconv.Itoa(r)
+			switch {
+			case v == "":
+			case r > 1 && genNumeric[GenericColumns[i]]:
+				style := ""
+				if GenericColumns[i] != "weight" && GenericColumns[i] != "stock" {
+					style = ` s="1"`
+				}
+				fmt.Fprintf(bw, `<c r="%s"%s><v>%s</v></c>`, ref, style, v)
+			default:
+				n, ok := index[v]
+				if !ok {
+					n = len(strs)
+					index[v] = n
+					strs = append(strs, v)
+				}
+				fmt.Fprintf(bw, `<c r="%s" t="s"><v>%d</v></c>`, ref, n)
+			}
+		}
+		bw.WriteString("</row>")
+	}
+	writeRow(1, GenericColumns)
+	row := make([]string, len(GenericColumns))
+	r := 2
+	for p := range products {
+		for v := range variantsPer {
+			genRow(row, p, v, variantsPer)
+			writeRow(r, row)
+			r++
+		}
+	}
+	bw.WriteString("</sheetData></worksheet>")
+	return strs, bw.Flush()
+}
+
+// colName is the letters of the 1-based column n: 1 is A, 27 is AA.
+func colName(n int) string {
+	s := ""
+	for ; n > 0; n = (n - 1) / 26 {
+		s = string(rune('A'+(n-1)%26)) + s
 	}
 	return s
 }
