@@ -197,21 +197,24 @@ func (e *HeaderError) Error() string {
 	if e.Err == nil {
 		return e.Msg
 	}
-	return e.Err.Error() + "\n" + e.Msg
+	return e.Err.Error() + " (" + e.Msg + ")"
 }
 
 func (e *HeaderError) Unwrap() error { return e.Err }
 
 // Misread adds to err, the caller's complaint about the header src read
 // (a mapping naming columns it does not have), where src took the header
-// from and, for a workbook, which sheets it has.
+// from: for a workbook, the row and the sheet, and which sheets it has; for
+// a CSV file, the line when it is not the first.
 func Misread(src Source, err error) error {
 	switch s := src.(type) {
 	case *xlsxSource:
-		return &HeaderError{Err: err, Msg: fmt.Sprintf("%s: the header was read from row %d of sheet %q; the workbook's sheets are %s",
-			s.name, s.headerRow, s.sheet, sheetList(s.sheets))}
+		return &HeaderError{Err: err, Msg: fmt.Sprintf("the header was read from row %d of sheet %q of %s, whose sheets are %s",
+			s.headerRow, s.sheet, s.name, sheetList(s.sheets))}
 	case *csvSource:
-		return &HeaderError{Err: err, Msg: fmt.Sprintf("%s: the header was read from line %d", s.name, s.headerLine)}
+		if s.headerLine > 1 {
+			return &HeaderError{Err: err, Msg: fmt.Sprintf("the header was read from line %d of %s", s.headerLine, s.name)}
+		}
 	}
 	return err
 }

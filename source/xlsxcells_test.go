@@ -184,13 +184,17 @@ func TestMisread(t *testing.T) {
 	src := openTestSource(t, p, Options{})
 	mappingErr := fmt.Errorf("mapping.yaml:3:8: no column %q", "sku")
 	err := Misread(src, mappingErr)
-	want := "mapping.yaml:3:8: no column \"sku\"\n" + p + `: the header was read from row 3 of sheet "Notes"; the workbook's sheets are "Notes" and "Old" (hidden)`
+	want := `mapping.yaml:3:8: no column "sku" (the header was read from row 3 of sheet "Notes" of ` + p + `, whose sheets are "Notes" and "Old" (hidden))`
 	if !errors.Is(err, mappingErr) || err.Error() != want {
 		t.Errorf("Misread: %v\nwant %s", err, want)
 	}
 	csv := writeFile(t, "s.csv", []byte("\ntitle\nsku\n1\n"))
-	if err := Misread(openTestSource(t, csv, Options{HeaderRow: 3}), mappingErr); !strings.HasSuffix(err.Error(), csv+": the header was read from line 3") {
+	if err := Misread(openTestSource(t, csv, Options{HeaderRow: 3}), mappingErr); !strings.HasSuffix(err.Error(), " (the header was read from line 3 of "+csv+")") {
 		t.Errorf("Misread of a CSV file: %v", err)
+	}
+	plain := writeFile(t, "p.csv", []byte("sku\n1\n"))
+	if err := Misread(openTestSource(t, plain, Options{}), mappingErr); err != mappingErr {
+		t.Errorf("Misread of a CSV file whose header is on line 1: %v, want the error as it is", err)
 	}
 }
 
