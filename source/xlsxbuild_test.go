@@ -4,13 +4,14 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
-	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lading/source/sourcetest"
 )
 
 // zipPart is one part of a hand-built XLSX package: head, then n times
@@ -39,37 +40,18 @@ type testSheet struct{ name, state, rows string }
 
 // bookParts are the parts of a workbook of sheets (sheet i in
 // xl/worksheets/sheet<i+1>.xml), with the styles part's numFmt elements
-// numFmts and xf elements cellXfs, and the shared strings' si elements sst.
+// numFmts and xf elements cellXfs, and the shared strings' si elements sst
+// (see sourcetest.Workbook).
 func bookParts(sheets []testSheet, numFmts, cellXfs, sst string) []zipPart {
-	const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
-	var list, rels strings.Builder
+	wb := sourcetest.Workbook{NumFmts: numFmts, CellXfs: cellXfs, Strings: sst}
+	for _, sh := range sheets {
+		wb.Sheets = append(wb.Sheets, sourcetest.Sheet{Name: sh.name, State: sh.state, Rows: sh.rows})
+	}
 	var parts []zipPart
-	for i, sh := range sheets {
-		state := ""
-		if sh.state != "" {
-			state = ` state="` + sh.state + `"`
-		}
-		fmt.Fprintf(&list, `<sheet name="%s" sheetId="%d"%s r:id="rId%d"/>`, sh.name, i+1, state, i+10)
-		fmt.Fprintf(&rels, `<Relationship Id="rId%d" Type="%sworksheet" Target="worksheets/sheet%d.xml"/>`, i+10, rel, i+1)
-		parts = append(parts, zipPart{name: fmt.Sprintf("xl/worksheets/sheet%d.xml", i+1),
-			head: `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` + sh.rows + `</sheetData></worksheet>`})
+	for _, p := range wb.Parts() {
+		parts = append(parts, zipPart{name: p.Name, head: p.Text})
 	}
-	if numFmts != "" {
-		numFmts = "<numFmts>" + numFmts + "</numFmts>"
-	}
-	return append([]zipPart{
-		{name: "[Content_Types].xml", head: `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"></Types>`},
-		{name: "_rels/.rels", head: `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-			`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`},
-		{name: "xl/workbook.xml", head: `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">` +
-			`<sheets>` + list.String() + `</sheets></workbook>`},
-		{name: "xl/_rels/workbook.xml.rels", head: `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` + rels.String() +
-			`<Relationship Id="rId2" Type="` + rel + `styles" Target="styles.xml"/>` +
-			`<Relationship Id="rId3" Type="` + rel + `sharedStrings" Target="sharedStrings.xml"/></Relationships>`},
-		{name: "xl/styles.xml", head: `<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
-			numFmts + `<cellXfs>` + cellXfs + `</cellXfs></styleSheet>`},
-		{name: "xl/sharedStrings.xml", head: `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` + sst + `</sst>`},
-	}, parts...)
+	return parts
 }
 
 // withPart replaces the part of the same name in parts, or adds it.

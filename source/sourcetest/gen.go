@@ -1,13 +1,11 @@
 package sourcetest
 
 import (
-	"archive/zip"
 	"bufio"
 	"encoding/csv"
 	"encoding/xml"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/xuri/excelize/v2"
@@ -185,62 +183,36 @@ func trimDecimal(s string) string {
 // writes the package itself, since excelize's StreamWriter writes inline
 // strings only.
 func GenerateCatalogXLSXShared(path string, products, variantsPer int) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	zw := zip.NewWriter(f)
-	for _, p := range [][2]string{
-		{"[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"></Types>`},
-		{"_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`},
-		{"xl/workbook.xml", `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Catalog" sheetId="1" r:id="rId1"/></sheets></workbook>`},
-		{"xl/_rels/workbook.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-			`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>` +
-			`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +
-			`<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>`},
-		{"xl/styles.xml", `<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="2" applyNumberFormat="1"/></cellXfs></styleSheet>`},
-	} {
-		w, err := zw.Create(p[0])
-		if err == nil {
-			_, err = io.WriteString(w, p[1])
+	wb := Workbook{Sheets: []Sheet{{Name: "Catalog"}}, CellXfs: `<xf numFmtId="0"/><xf numFmtId="2" applyNumberFormat="1"/>`}
+	var parts []Part
+	for _, p := range wb.Parts() {
+		if p.Name != "xl/worksheets/sheet1.xml" && p.Name != "xl/sharedStrings.xml" {
+			parts = append(parts, p)
 		}
-		if err != nil {
+	}
+	var strs []string
+	return writeParts(path, parts, []streamedPart{
+		{"xl/worksheets/sheet1.xml", func(w io.Writer) (err error) {
+			strs, err = writeSharedSheet(w, products, variantsPer)
 			return err
-		}
-	}
-	strs, err := writeSharedSheet(zw, products, variantsPer)
-	if err != nil {
-		return err
-	}
-	w, err := zw.Create("xl/sharedStrings.xml")
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	fmt.Fprintf(bw, `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" uniqueCount="%d">`, len(strs))
-	for _, s := range strs {
-		bw.WriteString("<si><t>")
-		xml.EscapeText(bw, []byte(s))
-		bw.WriteString("</t></si>")
-	}
-	bw.WriteString("</sst>")
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	return f.Close()
+		}},
+		{"xl/sharedStrings.xml", func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, 64<<10)
+			fmt.Fprintf(bw, `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" uniqueCount="%d">`, len(strs))
+			for _, s := range strs {
+				bw.WriteString("<si><t>")
+				xml.EscapeText(bw, []byte(s))
+				bw.WriteString("</t></si>")
+			}
+			bw.WriteString("</sst>")
+			return bw.Flush()
+		}},
+	})
 }
 
-// writeSharedSheet writes the worksheet of GenerateCatalogXLSXShared and
-// returns its shared strings in order.
-func writeSharedSheet(zw *zip.Writer, products, variantsPer int) ([]string, error) {
-	w, err := zw.Create("xl/worksheets/sheet1.xml")
-	if err != nil {
-		return nil, err
-	}
+// writeSharedSheet writes the worksheet of GenerateCatalogXLSXShared to w
+// and returns its shared strings in order.
+func writeSharedSheet(w io.Writer, products, variantsPer int) ([]string, error) {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	bw.WriteString(`<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`)
 	index := map[string]int{}
