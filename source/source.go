@@ -123,7 +123,8 @@ type Source interface {
 	// At the end Next returns io.EOF. A *RowError concerns that row only
 	// (a malformed CSV record, invalid UTF-8, a NUL character, more cells
 	// than the header, fewer in CSV unless Options.AllowShortRows, a last
-	// line cut off, a shared string the workbook does not have):
+	// line cut off, a shared string the workbook does not have, a
+	// spreadsheet's error value, a formula saved without its value):
 	// report it and call Next again. For a malformed record the row is nil;
 	// otherwise it holds the row's cells as far as they could be read. Any
 	// other error is fatal: stop reading.
