@@ -3,7 +3,6 @@ package importer_test
 import (
 	"context"
 	"encoding/csv"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"lading/engine"
 	"lading/importer"
 	"lading/sandbox"
+	"lading/source/sourcetest"
 )
 
 // readCSV reads a whole CSV file: header and records.
@@ -55,27 +55,17 @@ func writeCSV(t *testing.T, path string, header []string, recs [][]string) {
 	}
 }
 
-// withoutBarcodes empties the Variant Barcode column of a Shopify CSV
-// text. Shopify's product template holds barcodes a spreadsheet had
-// already rounded ("3.65275E+11"), which an import refuses
-// (TestImportRoundedBarcodes); the tests of the rest of the template read
-// it without them. It panics on a text that is not such a CSV.
-func withoutBarcodes(text string) string {
-	recs, err := csv.NewReader(strings.NewReader(text)).ReadAll()
-	col := -1
-	if err == nil {
-		col = slices.Index(recs[0], "Variant Barcode")
+// retypedBarcodes is Shopify's product template, whose barcodes a
+// spreadsheet had rounded before it was published ("3.65275E+11", which an
+// import refuses: TestImportRoundedBarcodes), with them entered again as
+// text ("365275000000"), as a person mends such a file. It panics on a
+// text that is not such a CSV.
+func retypedBarcodes(text string) string {
+	out, err := sourcetest.EditColumn(text, "Variant Barcode", sourcetest.Retyped)
+	if err != nil {
+		panic(err)
 	}
-	if col < 0 {
-		panic(fmt.Sprintf("not a Shopify CSV with a Variant Barcode column (%v)", err))
-	}
-	for _, r := range recs[1:] {
-		r[col] = ""
-	}
-	var b strings.Builder
-	w := csv.NewWriter(&b)
-	w.WriteAll(recs)
-	return b.String()
+	return out
 }
 
 // TestImportRoundedBarcodes imports Shopify's product template as it is:
@@ -208,7 +198,7 @@ func TestImportRealCatalogs(t *testing.T) {
 		},
 		{
 			file: "shopify-product-template.csv", template: "shopify", products: 3, varnts: 16, skipped: 1,
-			edit: withoutBarcodes,
+			edit: retypedBarcodes,
 			check: func(t *testing.T, in string, s snapshot) {
 				shirt := s.ofProduct("Example T-Shirt")
 				if len(shirt) != 12 {
