@@ -56,6 +56,33 @@ func importBook(e *env, dir, path string, more ...string) *run {
 	return bookRun(e, dir, append(args, path)...)
 }
 
+// importSomeRows imports the workbook wb, written as catalog.xlsx, into a
+// sandbox of its own with the generic template; some of its rows must
+// fail (exit 3). It returns the workbook's path and the sandbox's variants
+// by SKU.
+func importSomeRows(t *testing.T, wb sourcetest.Workbook) (string, map[string]liveVariant) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "catalog.xlsx")
+	wb.Write(t, path)
+	e := newEnv(t, sandboxOpts(), "")
+	if r := importBook(e, dir, path); exitCodeOf(r.err) != 3 {
+		t.Fatalf("exit %d, want 3 (rows failed): %v\n%s", exitCodeOf(r.err), r.err, r.output())
+	}
+	return path, bySKU(t, e)
+}
+
+// stockAccount is a sandbox holding the corpus's good catalog, imported
+// with --read-ids, and the folder holding the state file st.
+func stockAccount(t *testing.T) (e *env, dir, st string) {
+	t.Helper()
+	e = newEnv(t, sandboxOpts(), "")
+	dir = t.TempDir()
+	st = filepath.Join(dir, "state.db")
+	importGood(t, []string{"--base-url", e.base, "--token", testToken, "--quiet"}, dir, st, "--read-ids")
+	return e, dir, st
+}
+
 // bySKU is the sandbox's variants by SKU.
 func bySKU(t *testing.T, e *env) map[string]liveVariant {
 	t.Helper()
@@ -156,22 +183,13 @@ func TestCLIWorkbookHiddenSheet(t *testing.T) {
 // do; a formula with its value reads that value.
 func TestCLIWorkbookFormulasAndErrors(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "catalog.xlsx")
-	sourcetest.Workbook{Sheets: []sourcetest.Sheet{{Name: "Catalog", Rows: genericHeader +
+	path, skus := importSomeRows(t, sourcetest.Workbook{Sheets: []sourcetest.Sheet{{Name: "Catalog", Rows: genericHeader +
 		catalogRow(2, "mug", "Mug", "MUG-1", sourcetest.Cell("E2", "", 0, "2*3", "6")) +
 		catalogRow(3, "cap", "Cap", "CAP-1", sourcetest.Cell("E3", "", 0, "B4*C4", "")) +
 		sourcetest.Row(4, sourcetest.Text("A4", "hat"), sourcetest.Cell("B4", "e", 0, "VLOOKUP(A4,Names!A:B,2,FALSE)", "#N/A"), sourcetest.Text("C4", "HAT-1")) +
 		sourcetest.Row(5, sourcetest.Text("A5", "bag"), sourcetest.Text("B5", "Bag"), sourcetest.Cell("C5", "e", 0, "", "#REF!")) +
 		catalogRow(6, "pen", "Pen", "PEN-1", sourcetest.Cell("I6", "e", 0, "1/0", "#DIV/0!")),
-	}}}.Write(t, path)
-
-	e := newEnv(t, sandboxOpts(), "")
-	r := importBook(e, dir, path)
-	if exitCodeOf(r.err) != 3 {
-		t.Fatalf("exit %d, want 3 (rows failed): %v\n%s", exitCodeOf(r.err), r.err, r.output())
-	}
-	skus := bySKU(t, e)
+	}}})
 	if v, ok := skus["MUG-1"]; !ok || v.cost != "6" || len(skus) != 1 {
 		t.Errorf("the sandbox holds %+v, want MUG-1 alone, costing 6", skus)
 	}
@@ -190,23 +208,14 @@ func TestCLIWorkbookFormulasAndErrors(t *testing.T) {
 // and a SKU whose digits Excel has lost is refused.
 func TestCLIWorkbookNumbers(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "catalog.xlsx")
 	tenth := func(ref string) string { return sourcetest.Cell(ref, "", 0, "0.1*30", "3.0000000000000004") }
-	sourcetest.Workbook{NumFmts: bookNumFmts, CellXfs: bookCellXfs, Sheets: []sourcetest.Sheet{{Name: "Catalog", Rows: genericHeader +
+	path, skus := importSomeRows(t, sourcetest.Workbook{NumFmts: bookNumFmts, CellXfs: bookCellXfs, Sheets: []sourcetest.Sheet{{Name: "Catalog", Rows: genericHeader +
 		catalogRow(2, "tee", "Tee", "TEE-1", sourcetest.Cell("D2", "", 1, "", "36000291452"),
 			sourcetest.Cell("E2", "", 0, "", "12.199999999999999"), tenth("F2"), tenth("G2"), sourcetest.Cell("H2", "b", 0, "", "1")) +
 		catalogRow(3, "hat", "Hat", "HAT-1", sourcetest.Cell("H3", "", 2, "", "1234567"), sourcetest.Cell("G3", "", 2, "", "1234")) +
 		sourcetest.Row(4, sourcetest.Text("A4", "mug"), sourcetest.Text("B4", "Mug"), sourcetest.Cell("C4", "", 0, "", "1.2345678901234568E+19")) +
 		catalogRow(5, "cap", "Cap", "CAP-1", sourcetest.Cell("F5", "b", 0, "", "1")),
-	}}}.Write(t, path)
-
-	e := newEnv(t, sandboxOpts(), "")
-	r := importBook(e, dir, path)
-	if exitCodeOf(r.err) != 3 {
-		t.Fatalf("exit %d, want 3 (rows failed): %v\n%s", exitCodeOf(r.err), r.err, r.output())
-	}
-	skus := bySKU(t, e)
+	}}})
 	tee, hat := skus["TEE-1"], skus["HAT-1"]
 	if tee.upc != "036000291452" || tee.cost != "12.2" || tee.stock != "3" || tee.prices != "Retail:3" || tee.description != "TRUE" {
 		t.Errorf("TEE-1 = %+v\nwant UPC 036000291452, cost 12.2, stock 3, Retail 3, description TRUE", tee)
@@ -228,10 +237,7 @@ func TestCLIWorkbookNumbers(t *testing.T) {
 // =0.1*30 pushes 3; the results name the sheet read.
 func TestCLIStockWorkbookSheetFlags(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, sandboxOpts(), "")
-	dir := t.TempDir()
-	st := filepath.Join(dir, "state.db")
-	importGood(t, []string{"--base-url", e.base, "--token", testToken, "--quiet"}, dir, st, "--read-ids")
+	e, dir, st := stockAccount(t)
 	path := filepath.Join(dir, "stock.xlsx")
 	sourcetest.Workbook{Sheets: []sourcetest.Sheet{
 		{Name: "Notes", Rows: sourcetest.Row(1, sourcetest.Text("A1", "read me first"))},
@@ -290,10 +296,7 @@ func TestCLIStockWorkbookSheetFlags(t *testing.T) {
 // A SKU a spreadsheet saved in scientific notation fails its row.
 func TestCLIStockResultsValidUTF8(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, sandboxOpts(), "")
-	dir := t.TempDir()
-	st := filepath.Join(dir, "state.db")
-	importGood(t, []string{"--base-url", e.base, "--token", testToken, "--quiet"}, dir, st, "--read-ids")
+	e, dir, st := stockAccount(t)
 	for _, results := range []string{"r.csv", "r.xlsx"} {
 		path := filepath.Join(dir, "stock.csv")
 		if err := os.WriteFile(path, []byte("sku,quantity\nMUG-1,4\nCAF\xc9-1,2\n4.00001E+12,1\n"), 0o644); err != nil {
