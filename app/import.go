@@ -17,6 +17,7 @@ import (
 	"lading/mapping"
 	"lading/paths"
 	"lading/plural"
+	"lading/source"
 	"lading/state"
 	"lading/templates"
 )
@@ -133,7 +134,7 @@ func (o *importOptions) check() (importer.Options, error) {
 	if err := checkBatchSize(o.BatchSize); err != nil {
 		return importer.Options{}, err
 	}
-	limits, err := o.limits()
+	limits, err := o.reading(m)
 	if err != nil {
 		return importer.Options{}, err
 	}
@@ -248,7 +249,7 @@ func printReport(w io.Writer, rep *importer.Report, rate float64) {
 		verb += ", resumed an unfinished run"
 	}
 	order := []engine.Status{engine.Created, engine.Updated, engine.Unchanged, engine.Skipped, engine.Failed}
-	fmt.Fprintf(w, "%s of %s (mode %s)\n", verb, rep.Input, rep.Mode)
+	fmt.Fprintf(w, "%s of %s (mode %s)\n", verb, source.Label(rep.Input, rep.Sheet), rep.Mode)
 	fmt.Fprintf(w, "  products: %s\n", countsText(rep.Products, order))
 	fmt.Fprintf(w, "  variants: %s\n", countsText(rep.Variants, order))
 	fmt.Fprintf(w, "  rows:     %s\n", countsText(rep.Rows, order))

@@ -12,6 +12,7 @@ import (
 	"lading/mapping"
 	"lading/plural"
 	"lading/slips"
+	"lading/source"
 	"lading/templates"
 )
 
@@ -116,7 +117,7 @@ func printSlipsReport(w io.Writer, rep *slips.Report) {
 	if rep.DryRun {
 		verb = "slips push, dry run (nothing sent)"
 	}
-	fmt.Fprintf(w, "%s of %s\n", verb, rep.Input)
+	fmt.Fprintf(w, "%s of %s\n", verb, source.Label(rep.Input, rep.Sheet))
 	order := []slips.Action{slips.Created, slips.ToCreate, slips.Updated, slips.ToUpdate, slips.Unchanged, slips.Skipped, slips.Invalid, slips.Failed}
 	fmt.Fprintf(w, "  rows:      %s\n", countsText(rep.Rows, order))
 	fmt.Fprintf(w, "  slips:     %s\n", countsText(rep.Slips, order))

@@ -56,7 +56,7 @@ func writeResults(path string, in *Input, plan *Plan) (engine.Counts, error) {
 		if w == nil {
 			return nil
 		}
-		return w.Write(l.File, l.Row, l.ProductKey, l.SKU, string(l.Action), l.ProductID, l.VariantID, l.Message)
+		return w.Write(in.Label(l.File), l.Row, l.ProductKey, l.SKU, string(l.Action), l.ProductID, l.VariantID, l.Message)
 	})
 	if err == nil && w != nil {
 		err = w.Close()

@@ -22,7 +22,8 @@ import (
 )
 
 // Writer writes one results file. Its first two columns are the input
-// file and the row number within it; the job's columns follow.
+// file and the row number within it; the job's columns follow. The file is
+// valid UTF-8 whatever the cells hold (see Write).
 type Writer struct {
 	path string
 	tmp  *os.File
@@ -93,21 +94,23 @@ func (w *Writer) setRow() error {
 }
 
 // Write writes the line of row (1-based, as a person counts them) of
-// file, with cells for the job's columns. cells is not kept.
+// file, with cells for the job's columns. cells is not kept. Bytes that are
+// not UTF-8 (an input read in another encoding than its own) and NUL
+// characters are written as U+FFFD, the replacement character.
 func (w *Writer) Write(file string, row int, cells ...string) error {
 	if w.err != nil {
 		return w.err
 	}
 	if w.csv != nil {
-		w.rec = append(w.rec[:0], Inert(file), strconv.Itoa(row))
+		w.rec = append(w.rec[:0], Inert(clean(file)), strconv.Itoa(row))
 		for _, c := range cells {
-			w.rec = append(w.rec, Inert(c))
+			w.rec = append(w.rec, Inert(clean(c)))
 		}
 		w.err = w.csv.Write(w.rec)
 	} else {
-		w.cells = append(w.cells[:0], file, row)
+		w.cells = append(w.cells[:0], clean(file), row)
 		for _, c := range cells {
-			w.cells = append(w.cells, c)
+			w.cells = append(w.cells, clean(c))
 		}
 		w.err = w.setRow()
 	}
@@ -117,6 +120,16 @@ func (w *Writer) Write(file string, row int, cells ...string) error {
 	}
 	w.lines++
 	return nil
+}
+
+// clean makes text fit a results file, which is always valid UTF-8: bytes
+// that are not UTF-8 (a file read in another encoding than its own) and
+// NUL characters become U+FFFD, the replacement character.
+func clean(s string) string {
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "\uFFFD")
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 // Inert makes text that a spreadsheet would take for a formula (it starts

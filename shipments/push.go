@@ -55,8 +55,10 @@ var ErrInterrupted = errors.New("shipments push interrupted")
 
 // Report says what a push did.
 type Report struct {
-	DryRun  bool   `json:"dry_run"`
-	Input   string `json:"input"`
+	DryRun bool   `json:"dry_run"`
+	Input  string `json:"input"`
+	// Sheet is the workbook's sheet read; "" for a CSV file.
+	Sheet   string `json:"sheet,omitempty"`
 	Results string `json:"results_file,omitempty"`
 	Rows    Counts `json:"rows"`
 	// Shipments is how many shipments were posted (or would be, in a dry
@@ -151,7 +153,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if err := p.hold(); err != nil {
 		return nil, err
 	}
-	rep := &Report{DryRun: p.o.DryRun, Input: p.o.Input, Lines: in.Lines, Results: p.o.ResultsFile,
+	rep := &Report{DryRun: p.o.DryRun, Input: p.o.Input, Sheet: in.Sheet, Lines: in.Lines, Results: p.o.ResultsFile,
 		Completed: []api.ID{}, StillOpen: []api.ID{}}
 	fatal := p.pushRows(ctx, in.Lines, rep)
 	if rep.Rows, err = writeResults(rep.Results, in); err != nil {

@@ -65,8 +65,10 @@ var ErrInvalid = errors.New("invalid rows")
 
 // Report says what a push did.
 type Report struct {
-	DryRun  bool   `json:"dry_run"`
-	Input   string `json:"input"`
+	DryRun bool   `json:"dry_run"`
+	Input  string `json:"input"`
+	// Sheet is the workbook's sheet read; "" for a CSV file.
+	Sheet   string `json:"sheet,omitempty"`
 	Results string `json:"results_file,omitempty"`
 	Rows    Counts `json:"rows"`
 	// Slips and Packages count the records by what became of them.
@@ -140,7 +142,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	}
 	p.o.Progress.Say("read %s of %s", plural.Count(len(in.Lines), "row"), in.File)
 	slips := group(in.Lines)
-	rep := &Report{DryRun: p.o.DryRun, Input: p.o.Input, Lines: in.Lines}
+	rep := &Report{DryRun: p.o.DryRun, Input: p.o.Input, Sheet: in.Sheet, Lines: in.Lines}
 	bad := p.strictStop(in.Lines)
 	var fatal error
 	if bad == 0 && len(slips) > 0 {
