@@ -21,6 +21,7 @@ func Advice(err error) string {
 		rl *api.RateLimitError
 		ro *ReadOnlyError
 		me *exporter.MismatchError
+		he *source.HeaderError
 	)
 	switch {
 	case err == nil:
@@ -37,6 +38,8 @@ func Advice(err error) string {
 		return "If the workbook is genuine, raise the limit with --max-xlsx-part-size (e.g. --max-xlsx-part-size 8GiB)."
 	case errors.Is(err, source.ErrCellLimit):
 		return "If the workbook is genuine, raise the limit with --max-xlsx-cell-size (e.g. --max-xlsx-cell-size 4MiB)."
+	case errors.As(err, &he):
+		return "Choose the sheet with --sheet NAME and the row holding the column names with --header-row N (or sheet and header_row under source: in the mapping)."
 	case errors.Is(err, api.ErrAccessDenied):
 		return "The service refused the access token. Log in again (lading auth login), or give a valid token with --token or LADING_TOKEN; lading auth status shows which one is used."
 	case errors.Is(err, stock.ErrWarehouse):

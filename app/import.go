@@ -16,6 +16,7 @@ import (
 	"lading/mapping"
 	"lading/paths"
 	"lading/plural"
+	"lading/source"
 	"lading/state"
 	"lading/templates"
 )
@@ -132,7 +133,7 @@ func (o *importOptions) check() (importer.Options, error) {
 	if err := checkBatchSize(o.BatchSize); err != nil {
 		return importer.Options{}, err
 	}
-	limits, err := o.limits()
+	limits, err := o.reading(m)
 	if err != nil {
 		return importer.Options{}, err
 	}
@@ -216,7 +217,7 @@ func printReport(w io.Writer, rep *importer.Report, rate float64) {
 	if rep.Resumed {
 		verb += ", resumed an unfinished run"
 	}
-	fmt.Fprintf(w, "%s of %s (mode %s)\n", verb, rep.Input, rep.Mode)
+	fmt.Fprintf(w, "%s of %s (mode %s)\n", verb, source.Label(rep.Input, rep.Sheet), rep.Mode)
 	fmt.Fprintf(w, "  products: %s\n", countsText(rep.Products))
 	fmt.Fprintf(w, "  variants: %s\n", countsText(rep.Variants))
 	fmt.Fprintf(w, "  rows:     %s\n", countsText(rep.Rows))

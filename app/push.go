@@ -116,7 +116,7 @@ func openPush(env *Env, o *pushOptions, k pushKind) (*pushSetup, error) {
 	if !k.has(m) {
 		return nil, usageHint(k.sample, k.missing, m.File)
 	}
-	limits, err := o.limits()
+	limits, err := o.reading(m)
 	if err != nil {
 		return nil, err
 	}

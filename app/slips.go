@@ -13,6 +13,7 @@ import (
 	"lading/mapping"
 	"lading/plural"
 	"lading/slips"
+	"lading/source"
 	"lading/templates"
 )
 
@@ -108,7 +109,7 @@ func printSlipsReport(w io.Writer, rep *slips.Report) {
 	if rep.DryRun {
 		verb = "slips push, dry run (nothing sent)"
 	}
-	fmt.Fprintf(w, "%s of %s\n", verb, rep.Input)
+	fmt.Fprintf(w, "%s of %s\n", verb, source.Label(rep.Input, rep.Sheet))
 	fmt.Fprintf(w, "  rows:      %s\n", countsText(rep.Rows))
 	fmt.Fprintf(w, "  slips:     %s\n", countsText(rep.Slips))
 	fmt.Fprintf(w, "  shipments: %s\n", countsText(rep.Packages))

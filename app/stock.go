@@ -14,6 +14,7 @@ import (
 	"lading/api/wire"
 	"lading/mapping"
 	"lading/plural"
+	"lading/source"
 	"lading/stock"
 	"lading/templates"
 )
@@ -136,7 +137,7 @@ func printStockReport(w io.Writer, rep *stock.Report, rate float64, batch int) {
 	case rep.Full:
 		verb = "stock push, every level"
 	}
-	fmt.Fprintf(w, "%s of %s", verb, rep.Input)
+	fmt.Fprintf(w, "%s of %s", verb, source.Label(rep.Input, rep.Sheet))
 	if len(rep.Warehouses) > 0 {
 		fmt.Fprintf(w, " to %s %s", plural.Of(len(rep.Warehouses), "warehouse"), strings.Join(rep.Warehouses, ", "))
 	}

@@ -27,6 +27,8 @@ type Report struct {
 	Resumed bool   `json:"resumed,omitempty"`
 	DryRun  bool   `json:"dry_run"`
 	Input   string `json:"input"`
+	// Sheet is the workbook's sheet read; "" for a CSV file.
+	Sheet   string `json:"sheet,omitempty"`
 	Results string `json:"results_file,omitempty"`
 	Rows    Counts `json:"rows"`
 	api.Traffic

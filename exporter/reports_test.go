@@ -37,7 +37,7 @@ func reportAccount(t *testing.T) *account {
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	a := newAccountAt(t, hs.URL+"/api2")
-	a.load("shopify", filepath.Join("..", "testdata", "catalogs", "shopify-product-template.csv"))
+	a.load("shopify", a.catalog("shopify-product-template.csv"))
 	ctx := context.Background()
 	// Stock in the warehouse, so that the open orders' fulfillments open.
 	var levels []api.StockLevel

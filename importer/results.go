@@ -53,6 +53,7 @@ func writeResults(path string, in *Input, plan *Plan) (engine.Counts, error) {
 		if w == nil {
 			return nil
 		}
+		l.File = in.Label(l.File)
 		return w.Write(*l)
 	})
 	if err == nil && w != nil {

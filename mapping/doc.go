@@ -15,7 +15,7 @@
 //
 //	source:                 # how to read the input (all optional)
 //	  format: csv           # csv | xlsx; default: from the file extension
-//	  sheet: Products       # xlsx sheet; default: the first
+//	  sheet: Products       # xlsx sheet; default: the first visible one
 //	  header_row: 1         # row holding the column names
 //	  delimiter: ","        # "," ";" tab "|"; default: detected
 //	  encoding: utf-8       # utf-8 (BOM or not), utf-16, utf-16le, utf-16be, windows-1252
@@ -98,6 +98,12 @@
 //	split: ","              for list values (tags, children)
 //	optional: true          the column may be missing from the file
 //	fill_down: true         group.key only: see Rows without a key
+//
+// A SKU or a UPC (variant.sku, variant.upc, stock.sku, shipments.sku) in
+// scientific notation ("1.23457E+11", as a spreadsheet shows and saves a
+// long number) is an error of its row: the spreadsheet held the code as a
+// number and has already lost its digits; the message says to format the
+// column as text.
 //
 // Expressions are github.com/expr-lang/expr. A column is a bare name when
 // it is one word (Type == "variable") or col("Column Name"). Besides expr's

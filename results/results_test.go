@@ -287,3 +287,44 @@ func BenchmarkWrite(b *testing.B) {
 		b.Fatal(err)
 	}
 }
+
+// Bytes that are not UTF-8 and NUL characters never reach a results file:
+// they are written as U+FFFD (one for a run of bad bytes), in CSV and
+// XLSX files alike.
+func TestValidUTF8(t *testing.T) {
+	lines := []line{{"caf\xe9.csv", 2, "SKU-\xe9\xe8", "a\x00b", "ok é"}}
+	want := []string{"caf\uFFFD.csv", "2", "SKU-\uFFFD", "a\uFFFDb", "ok é"}
+	for _, name := range []string{"out.csv", "out.xlsx"} {
+		path := filepath.Join(t.TempDir(), name)
+		write(t, path, lines)
+		var got []string
+		if name == "out.csv" {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !utf8.Valid(b) {
+				t.Errorf("%s is not valid UTF-8: %q", name, b)
+			}
+			recs, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
+			if err != nil || len(recs) != 2 {
+				t.Fatalf("%s: %q, %v", name, recs, err)
+			}
+			got = recs[1]
+		} else {
+			f, err := excelize.OpenFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, err := f.GetRows(Sheet)
+			f.Close()
+			if err != nil || len(rows) != 2 {
+				t.Fatalf("%s: %q, %v", name, rows, err)
+			}
+			got = rows[1]
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: line %q, want %q", name, got, want)
+		}
+	}
+}

@@ -22,8 +22,14 @@ type sink interface {
 	discard()
 }
 
-// text is cell text as every file lading writes holds it: valid UTF-8.
+// text is cell text as every file lading writes holds it: valid UTF-8
+// without NUL characters. Bytes that are not UTF-8 (a file read in
+// another encoding than its own; one U+FFFD for a run of them) and NULs
+// become U+FFFD, the replacement character.
 func text(s string) string {
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "\uFFFD")
+	}
 	if utf8.ValidString(s) {
 		return s
 	}

@@ -139,7 +139,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 		}
 	}
 	rep := &Report{Lines: in.Lines, Completed: []api.ID{}, StillOpen: []api.ID{}}
-	rep.DryRun, rep.Input, rep.Results = p.o.DryRun, p.o.Input, p.o.ResultsFile
+	rep.DryRun, rep.Input, rep.Sheet, rep.Results = p.o.DryRun, p.o.Input, in.Sheet, p.o.ResultsFile
 	bad, fatal := p.pushRows(ctx, in.Lines, rep)
 	if rep.Rows, err = writeResults(rep.Results, in); err != nil {
 		return nil, err

@@ -128,7 +128,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	p.o.Progress.Say("read %s of %s", plural.Count(len(in.Lines), "row"), in.File)
 	slips := group(in.Lines)
 	rep := &Report{Lines: in.Lines}
-	rep.DryRun, rep.Input, rep.Results = p.o.DryRun, p.o.Input, p.o.ResultsFile
+	rep.DryRun, rep.Input, rep.Sheet, rep.Results = p.o.DryRun, p.o.Input, in.Sheet, p.o.ResultsFile
 	bad := engine.StrictStop(in.Lines, p.o.Strict, words)
 	var (
 		fatal   error
