@@ -1,5 +1,17 @@
 package mapping
 
+// Skipping is what an evaluated row of a fixed-schema section (stock,
+// shipments, slips) says of its skip rules.
+type Skipping struct {
+	// Skip is set when a skip rule matched; SkipReason says why. Only the
+	// values that name the row are filled then, for its results line.
+	Skip       bool
+	SkipReason string
+}
+
+// Skipped reports whether a skip rule matched the row, and why.
+func (s *Skipping) Skipped() (bool, string) { return s.Skip, s.SkipReason }
+
 // section evaluates one row of a fixed-schema section (stock, shipments,
 // slips) around eval: it binds the row to the expression environment,
 // collects the row's errors in r (starting from errs[:0], the caller's

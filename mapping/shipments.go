@@ -88,9 +88,7 @@ type ShipmentProgram struct {
 // ShipmentRow is one evaluated row of a shipments file. Strings are
 // trimmed; "" means empty or invalid (an error is in Errors).
 type ShipmentRow struct {
-	// Skip is set when a skip rule matched; SkipReason says why.
-	Skip       bool
-	SkipReason string
+	Skipping
 	// FulfillmentID or OrderNumber names the fulfillment; LineItemID or
 	// SKU the line.
 	FulfillmentID, OrderNumber, LineItemID, SKU string

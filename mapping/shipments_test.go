@@ -92,7 +92,7 @@ func TestEvalShipments(t *testing.T) {
 		{"a bad date", []string{"3", "", "MUG", "1", "T", "", "yesterday", ""},
 			ShipmentRow{FulfillmentID: "3", SKU: "MUG", Quantity: 1, TrackingNumber: "T"}, "must be a date"},
 		{"skipped", []string{"3", "", "MUG", "cancelled", "", "", "", ""},
-			ShipmentRow{Skip: true, SkipReason: "cancelled in the warehouse", FulfillmentID: "3", SKU: "MUG"}, ""},
+			ShipmentRow{Skipping: Skipping{Skip: true, SkipReason: "cancelled in the warehouse"}, FulfillmentID: "3", SKU: "MUG"}, ""},
 	} {
 		var got ShipmentRow
 		err := p.Eval(c.row, &got)

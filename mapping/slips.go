@@ -122,10 +122,7 @@ type SlipProgram struct {
 // an unset Value is an empty cell (it changes nothing), a set one with
 // S == "" clears the field (clear_when_empty).
 type SlipRow struct {
-	// Skip is set when a skip rule matched; SkipReason says why. Only Key
-	// is filled then, when it can be read.
-	Skip       bool
-	SkipReason string
+	Skipping
 	// Key is the slip's reference; Order the sales order's id (digits).
 	Key, Order string
 	// Date and ShipDate are date-times as sent (SlipTimeLayout).

@@ -142,7 +142,7 @@ func TestEvalSlips(t *testing.T) {
 				`column "Delivered" value "maybe" (slips.delivered): must be yes or no`}},
 		{"a line without units", row("S-4", "7", "", "", "1001"), SlipRow{Key: "S-4", Order: "7", LineItem: "1001", Notes: Value{"", true}},
 			[]string{`column "Units" value "" (slips.quantity): required: a row naming a line item needs the units`}},
-		{"skipped", row("S-5", "cancelled", "junk"), SlipRow{Skip: true, SkipReason: "cancelled in the warehouse system", Key: "S-5"}, nil},
+		{"skipped", row("S-5", "cancelled", "junk"), SlipRow{Skipping: Skipping{Skip: true, SkipReason: "cancelled in the warehouse system"}, Key: "S-5"}, nil},
 	}
 	var got SlipRow
 	for _, tt := range tests {

@@ -100,10 +100,7 @@ type StockProgram struct {
 // it; strings may share memory with the source row, so a caller that
 // keeps them past the next row must copy them.
 type StockRow struct {
-	// Skip is set when a skip rule matched; SkipReason says why. Only SKU
-	// is filled then, when it can be read, for the row's results line.
-	Skip       bool
-	SkipReason string
+	Skipping
 	// SKU is trimmed; "" when missing (an error is in Errors).
 	SKU string
 	// Quantity is a canonical whole number of units, 0 or more ("12");

@@ -248,7 +248,7 @@ func TestEvalStock(t *testing.T) {
 		{"nothing", dot, []string{"", "", "", ""}, StockRow{}, []FieldError{
 			{Column: "SKU", Target: "stock.sku", Rule: "required: every stock row needs a SKU; fill in the cell, or skip rows without one with a skip rule"},
 			{Column: "Qty", Target: "stock.quantity", Rule: "required: every stock row needs a quantity (a whole number of units, 0 or more); fill in the cell, or skip rows without one with a skip rule"}}},
-		{"skip rule", dot, []string{"S-9", "-4", "W", "discontinued"}, StockRow{Skip: true, SkipReason: "S-9 is discontinued", SKU: "S-9"}, nil},
+		{"skip rule", dot, []string{"S-9", "-4", "W", "discontinued"}, StockRow{Skipping: Skipping{Skip: true, SkipReason: "S-9 is discontinued"}, SKU: "S-9"}, nil},
 		{"decimal comma", comma, []string{"S-1", "12,0", "W", ""}, StockRow{SKU: "S-1", Quantity: "12", Warehouse: "W"}, nil},
 		{"decimal comma thousands", comma, []string{"S-1", "1.234", "", ""}, StockRow{SKU: "S-1", Quantity: "1234"}, nil},
 		{"decimal comma fraction", comma, []string{"S-1", "2,5", "", ""}, StockRow{SKU: "S-1"},

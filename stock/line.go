@@ -27,7 +27,7 @@ type Line struct {
 	VariantID   api.ID
 	Old         float64 // the level remembered (or live, when verifying)
 	HasOld      bool
-	// first is, on a row repeating an earlier row's SKU and quantity, the
-	// index of that row: it shares its outcome. -1 otherwise.
-	first int
+	// repeats is, on a row repeating an earlier row's SKU and quantity,
+	// 1 + the index of that row: it shares its outcome. 0 otherwise.
+	repeats int
 }

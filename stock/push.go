@@ -174,7 +174,7 @@ func (p *Pusher) pushAll(ctx context.Context, pl *placed, rep *Report) error {
 // those repeating another row, which share its outcome) as not sent.
 func notSent(lines []Line) {
 	for i := range lines {
-		if l := &lines[i]; l.Pending() && l.first < 0 {
+		if l := &lines[i]; l.Pending() && l.repeats == 0 {
 			l.Set(engine.Skipped, words.Interrupted())
 		}
 	}
@@ -185,7 +185,7 @@ func notSent(lines []Line) {
 func levels(lines []Line) int {
 	n := 0
 	for i := range lines {
-		if l := &lines[i]; l.first < 0 && (l.Action == Sent || l.Action == ToSend) {
+		if l := &lines[i]; l.repeats == 0 && (l.Action == Sent || l.Action == ToSend) {
 			n++
 		}
 	}
@@ -197,10 +197,10 @@ func levels(lines []Line) int {
 func settleRepeats(lines []Line) {
 	for i := range lines {
 		l := &lines[i]
-		if l.first < 0 || !l.Pending() {
+		if l.repeats == 0 || !l.Pending() {
 			continue
 		}
-		f := &lines[l.first]
+		f := &lines[l.repeats-1]
 		l.VariantID, l.Old, l.HasOld = f.VariantID, f.Old, f.HasOld
 		msg := fmt.Sprintf("the same SKU and quantity as row %d", f.Row)
 		if f.Msg != "" {

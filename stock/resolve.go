@@ -310,7 +310,7 @@ func groupLines(lines []Line, f *facts) map[api.ID][]int {
 		}
 		k := key{l.VariantID, l.WarehouseID}
 		if j, ok := firsts[k]; ok {
-			l.first = j
+			l.repeats = j + 1
 			conflict[j] = append(conflict[j], i)
 			continue
 		}
@@ -342,7 +342,7 @@ func duplicateConflict(lines []Line, rows []int) {
 	}
 	for _, r := range rows {
 		l := &lines[r]
-		l.first = -1
+		l.repeats = 0
 		l.Set(engine.Invalid, fmt.Sprintf("SKU %q is given %d times with different quantities (%s); keep one row per SKU and warehouse, and push again",
 			l.SKU, len(rows), strings.Join(parts, ", ")))
 	}
