@@ -15,6 +15,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/engine"
 	"lading/exporter"
 	"lading/importer"
 	"lading/mapping"
@@ -180,10 +181,7 @@ func (d *demo) imports(ctx context.Context, csvPath, xlsxPath string) error {
 	}
 	run := func(step, input, plan string, readIDs bool) error {
 		fmt.Fprintf(d.w, "%s\n", step)
-		rep, err := importer.Import(ctx, importer.Options{
-			Client: d.client, State: d.st, Scope: d.scope, Mapping: m, MappingText: text,
-			Input: input, PlanFile: plan, ReadIDs: readIDs,
-		})
+		rep, err := importer.Import(ctx, importer.Options{Options: engine.Options{Client: d.client, State: d.st, Scope: d.scope, Mapping: m, Input: input}, MappingText: text, PlanFile: plan, ReadIDs: readIDs})
 		if rep != nil {
 			printReport(d.w, rep, 50)
 			fmt.Fprintln(d.w)
@@ -227,7 +225,7 @@ func (d *demo) stockPushes(ctx context.Context, catalog string) (path string, la
 	}
 	push := func(step, input string) (*stock.Report, error) {
 		fmt.Fprintf(d.w, "%s\n", step)
-		rep, err := stock.Push(ctx, stock.Options{Client: d.client, State: d.st, Scope: d.scope, Mapping: m, Input: input})
+		rep, err := stock.Push(ctx, stock.Options{Options: engine.Options{Client: d.client, State: d.st, Scope: d.scope, Mapping: m, Input: input}})
 		if rep != nil {
 			printStockReport(d.w, rep, 50, wire.MaxWriteRecords)
 		}

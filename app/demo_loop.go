@@ -124,7 +124,7 @@ func (l *loop) restockPush(ctx context.Context, later []stockLevel) error {
 	if err := writeLevels(l.restock, levels); err != nil {
 		return err
 	}
-	rep, err := stock.Push(ctx, stock.Options{Client: l.d.client, State: l.d.st, Scope: l.d.scope, Mapping: l.stockMap, Input: l.restock})
+	rep, err := stock.Push(ctx, stock.Options{Options: engine.Options{Client: l.d.client, State: l.d.st, Scope: l.d.scope, Mapping: l.stockMap, Input: l.restock}})
 	if err != nil {
 		return err
 	}
@@ -211,7 +211,7 @@ func (l *loop) ship(ctx context.Context, rows [][]string) (*shipments.Report, er
 }
 
 func (l *loop) shipOptions() shipments.Options {
-	return shipments.Options{Client: l.d.client, State: l.d.st, Scope: l.d.scope, Mapping: l.shipMp, Input: l.shipped}
+	return shipments.Options{Options: engine.Options{Client: l.d.client, State: l.d.st, Scope: l.d.scope, Mapping: l.shipMp, Input: l.shipped}}
 }
 
 // reported says which of the loop's parcels the slips report lists, with

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lading/engine"
 	"lading/importer"
 	"lading/mapping"
 	"lading/paths"
@@ -141,10 +142,9 @@ func (o *importOptions) check() (importer.Options, error) {
 		return importer.Options{}, err
 	}
 	return importer.Options{
-		Mapping: m, MappingText: text, Input: input,
-		Mode: mode, BatchSize: o.BatchSize, Concurrency: o.Concurrency,
-		Strict: o.Strict, DryRun: o.DryRun, ReadIDs: o.ReadIDs, Limits: limits,
-		PlanFile: o.Plan, ResultsFile: o.Results,
+		Options: engine.Options{Mapping: m, Input: input, Limits: limits, Strict: o.Strict, DryRun: o.DryRun,
+			BatchSize: o.BatchSize, Concurrency: o.Concurrency, ResultsFile: o.Results},
+		MappingText: text, Mode: mode, ReadIDs: o.ReadIDs, PlanFile: o.Plan,
 	}, nil
 }
 
@@ -195,7 +195,7 @@ func (o *importOptions) checkPaths(m *mapping.Mapping) error {
 	case o.Results != "":
 		outputs = append(outputs, paths.Named{What: "--results", Path: o.Results})
 	case !o.DryRun: // a dry run writes the results file only when it is named
-		outputs = append(outputs, paths.Named{What: "the results file", Path: importer.DefaultResultsPath(input)})
+		outputs = append(outputs, paths.Named{What: "the results file", Path: engine.DefaultResultsPath(input)})
 	}
 	if o.Plan != "" {
 		outputs = append(outputs, paths.Named{What: "--plan", Path: o.Plan})

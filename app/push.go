@@ -44,8 +44,6 @@ type pushKind struct {
 	// to add.
 	has             func(*mapping.Mapping) bool
 	missing, sample string
-	// results is the results file written beside an input.
-	results func(input string) string
 }
 
 // pushFlags declares the flags of a push, bound to o.
@@ -93,6 +91,13 @@ type pushSetup struct {
 	stdout  io.Writer // the command's, for --json warnings
 }
 
+// options are the options every job takes, for a push of o.Input.
+func (s *pushSetup) options(o *pushOptions) engine.Options {
+	return engine.Options{Client: s.client, State: s.st, Scope: s.account, Mapping: s.m, Input: o.Input, Limits: s.limits,
+		Strict: o.Strict, DryRun: o.DryRun, BatchSize: o.BatchSize, Concurrency: o.Concurrency, ResultsFile: o.Results,
+		Progress: s.prog, Logger: s.log}
+}
+
 // close finishes the progress display and closes the state.
 func (s *pushSetup) close() {
 	s.prog.Finish()
@@ -120,7 +125,7 @@ func openPush(env *Env, o *pushOptions, k pushKind) (*pushSetup, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := o.checkPaths(k.results(o.Input)); err != nil {
+	if err := o.checkPaths(engine.DefaultResultsPath(o.Input)); err != nil {
 		return nil, err
 	}
 	client, token, err := o.client(env)

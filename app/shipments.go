@@ -41,7 +41,6 @@ var shipmentsKind = pushKind{
 	missing: "%s has no shipments: section, so it cannot post shipments",
 	sample: "Use --template shipments, or add to the mapping:\n  shipments:\n    fulfillment_id: <the fulfillment column>\n" +
 		"    sku: <the SKU column>\n    quantity: <the units shipped>\n    tracking_number: <the tracking column>",
-	results: shipments.DefaultResultsPath,
 }
 
 func shipmentsPushCommand(b *builder) *cli.Command {
@@ -50,6 +49,7 @@ func shipmentsPushCommand(b *builder) *cli.Command {
 		section: "shipments", kinds: []string{templates.KindShipments},
 		dryRun: "check the file against the fulfillments and show what would be posted; post nothing",
 		state:  "shipments posted, batches",
+		strict: "any row is invalid or does not fit its fulfillment in the account",
 		batch:  "shipments", batchSize: wire.MaxWriteRecords,
 	})
 	return b.push(&cli.Command{
@@ -85,11 +85,7 @@ func runShipmentsPush(ctx context.Context, env *Env, o *shipmentsOptions) error 
 		return err
 	}
 	defer ps.close()
-	p, err := shipments.NewPusher(shipments.Options{
-		Client: ps.client, State: ps.st, Scope: ps.account,
-		Mapping: ps.m, Input: o.Input, Limits: ps.limits, Location: loc, DryRun: o.DryRun,
-		BatchSize: o.BatchSize, Concurrency: o.Concurrency, ResultsFile: o.Results, Progress: ps.prog, Logger: ps.log,
-	})
+	p, err := shipments.NewPusher(shipments.Options{Options: ps.options(&o.pushOptions), Location: loc})
 	if err != nil {
 		return err
 	}

@@ -42,7 +42,6 @@ var slipsKind = pushKind{
 	missing: "%s has no slips: section, so it cannot push packing slips",
 	sample: "Use --template slips, or add to the mapping:\n  slips:\n    key: <the column of the slip's own reference>\n" +
 		"    order: <the sales order id column>",
-	results: slips.DefaultResultsPath,
 }
 
 func slipsPushCommand(b *builder) *cli.Command {
@@ -84,12 +83,7 @@ func runSlipsPush(ctx context.Context, env *Env, o *slipsOptions) error {
 		return err
 	}
 	defer ps.close()
-	opts := slips.Options{
-		Client: ps.client, State: ps.st, Scope: ps.account,
-		Mapping: ps.m, Input: o.Input, Limits: ps.limits, Timezone: loc, Strict: o.Strict, DryRun: o.DryRun,
-		BatchSize: o.BatchSize, Concurrency: o.Concurrency, ResultsFile: o.Results,
-		Progress: ps.prog, Logger: ps.log,
-	}
+	opts := slips.Options{Options: ps.options(&o.pushOptions), Location: loc}
 	return o.schedule(ctx, env, func() error {
 		if err := ps.settle(ctx, &o.pushOptions, slipsKind); err != nil {
 			return err

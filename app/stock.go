@@ -45,7 +45,6 @@ var stockKind = pushKind{
 	has:     func(m *mapping.Mapping) bool { return m.Stock != nil },
 	missing: "%s has no stock: section, so it cannot push stock levels",
 	sample:  "Use --template stock, or add to the mapping:\n  stock:\n    sku: <the SKU column>\n    quantity: <the quantity column>",
-	results: stock.DefaultResultsPath,
 }
 
 func stockPushCommand(b *builder) *cli.Command {
@@ -112,13 +111,7 @@ func runStockPush(ctx context.Context, env *Env, o *stockOptions) error {
 
 // stockOptions are the options of the stock package for this push.
 func (o *stockOptions) stockOptions(ps *pushSetup) stock.Options {
-	return stock.Options{
-		Client: ps.client, State: ps.st, Scope: ps.account,
-		Mapping: ps.m, Input: o.Input, Limits: ps.limits, Warehouse: strings.TrimSpace(o.Warehouse),
-		Full: o.Full, Verify: o.Verify, Strict: o.Strict, DryRun: o.DryRun,
-		BatchSize: o.BatchSize, Concurrency: o.Concurrency, ResultsFile: o.Results,
-		Progress: ps.prog, Logger: ps.log,
-	}
+	return stock.Options{Options: ps.options(&o.pushOptions), Warehouse: strings.TrimSpace(o.Warehouse), Full: o.Full, Verify: o.Verify}
 }
 
 // stockLasting reports whether err would stop every later push too (see

@@ -33,7 +33,9 @@ func TestReadSettlesEveryRowThatCannotBeSent(t *testing.T) {
 		t.Fatal(err)
 	}
 	in, err := Read(context.Background(), m, path, source.Limits{}, nil,
-		func(name string, header []string) (Section[mapping.StockRow], error) { return m.CompileStock(name, header) },
+		func(name string, header []string) (Section[mapping.StockRow], error) {
+			return m.CompileStock(name, header)
+		},
 		func(l *stockLine, v *mapping.StockRow, ok bool) error {
 			l.SKU, l.OK = v.SKU, ok
 			if ok && v.Quantity == "99" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"lading/api"
+	"lading/engine"
 	"lading/exporter"
 	"lading/importer"
 	"lading/mapping"
@@ -63,8 +64,7 @@ func (a *account) load(template, path string) *importer.Report {
 	if err != nil {
 		a.t.Fatal(err)
 	}
-	rep, err := importer.Import(context.Background(), importer.Options{Client: a.c, State: a.state, Scope: "test",
-		Mapping: m, MappingText: text, Input: path, Concurrency: 1, ResultsFile: filepath.Join(a.dir, "results.csv")})
+	rep, err := importer.Import(context.Background(), importer.Options{Options: engine.Options{Client: a.c, State: a.state, Scope: "test", Mapping: m, Input: path, Concurrency: 1, ResultsFile: filepath.Join(a.dir, "results.csv")}, MappingText: text})
 	if err != nil {
 		a.t.Fatalf("importing %s: %v", path, err)
 	}

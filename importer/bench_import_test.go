@@ -87,9 +87,7 @@ func BenchmarkImport10k(b *testing.B) {
 				time.Sleep(time.Second)
 				b.StartTimer()
 				start := time.Now()
-				rep, err := importer.Import(context.Background(), importer.Options{Client: c, State: st, Scope: hs.URL,
-					Mapping: m, MappingText: text, Input: in, BatchSize: size, Concurrency: concurrency,
-					ResultsFile: filepath.Join(b.TempDir(), "results.csv")})
+				rep, err := importer.Import(context.Background(), importer.Options{Options: engine.Options{Client: c, State: st, Scope: hs.URL, Mapping: m, Input: in, BatchSize: size, Concurrency: concurrency, ResultsFile: filepath.Join(b.TempDir(), "results.csv")}, MappingText: text})
 				wall += time.Since(start)
 				b.StopTimer()
 				if err != nil {

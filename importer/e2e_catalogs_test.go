@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"lading/engine"
-	"lading/importer"
 	"lading/sandbox"
 	"lading/source/sourcetest"
 )
@@ -241,7 +240,7 @@ func TestImportRealCatalogs(t *testing.T) {
 				if !slices.Equal(sizes, []int{3, 4}) {
 					t.Errorf("variable products have %v variants, want [3 4]", sizes)
 				}
-				res := readResults(t, importer.DefaultResultsPath(in))
+				res := readResults(t, engine.DefaultResultsPath(in))
 				var reasons []string
 				for _, r := range res {
 					if r[4] == string(engine.Skipped) {

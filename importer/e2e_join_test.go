@@ -75,7 +75,7 @@ func TestImportJoinAloneAndProductCells(t *testing.T) {
 	}
 	run := func() *importer.Report {
 		t.Helper()
-		rep, err := importer.Import(context.Background(), importer.Options{Client: e.c, State: e.state, Scope: e.url, Mapping: m, MappingText: []byte(joinMapping), Input: in})
+		rep, err := importer.Import(context.Background(), importer.Options{Options: engine.Options{Client: e.c, State: e.state, Scope: e.url, Mapping: m, Input: in}, MappingText: []byte(joinMapping)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -329,8 +329,7 @@ func childImport(url string) error {
 			return err
 		}
 	}
-	_, err = importer.Import(context.Background(), importer.Options{Client: c, State: st, Scope: os.Getenv(helperScope),
-		Mapping: m, MappingText: text, Input: os.Getenv(helperInput), BatchSize: batch, Concurrency: 2})
+	_, err = importer.Import(context.Background(), importer.Options{Options: engine.Options{Client: c, State: st, Scope: os.Getenv(helperScope), Mapping: m, Input: os.Getenv(helperInput), BatchSize: batch, Concurrency: 2}, MappingText: text})
 	return err
 }
 

@@ -279,7 +279,7 @@ func TestImportDryRunPlan(t *testing.T) {
 	if w := writes(before, e.srv.Counters().Requests); w != 0 {
 		t.Errorf("--dry-run sent %d writes", w)
 	}
-	if _, err := os.Stat(importer.DefaultResultsPath(gen)); !os.IsNotExist(err) {
+	if _, err := os.Stat(engine.DefaultResultsPath(gen)); !os.IsNotExist(err) {
 		t.Errorf("--dry-run wrote the default results file (%v)", err)
 	}
 	if rep.Variants[engine.Created] != 8 || rep.RequestsPlanned != 1 {

@@ -94,7 +94,7 @@ func (e *env) importFile(ctx context.Context, template, input string, mod func(*
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	o := importer.Options{Client: e.c, State: e.state, Scope: e.url, Mapping: m, MappingText: text, Input: input}
+	o := importer.Options{Options: engine.Options{Client: e.c, State: e.state, Scope: e.url, Mapping: m, Input: input}, MappingText: text}
 	if mod != nil {
 		mod(&o)
 	}
@@ -220,8 +220,7 @@ join:
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := importer.Import(context.Background(), importer.Options{Client: e.c, State: e.state, Scope: e.url,
-		Mapping: m, MappingText: mappingText, Input: filepath.Join(e.dir, "products.csv")})
+	rep, err := importer.Import(context.Background(), importer.Options{Options: engine.Options{Client: e.c, State: e.state, Scope: e.url, Mapping: m, Input: filepath.Join(e.dir, "products.csv")}, MappingText: mappingText})
 	if err != nil {
 		t.Fatal(err)
 	}

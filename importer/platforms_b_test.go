@@ -521,7 +521,7 @@ join:
 	}
 	wantVariants(t, e.read(), "Shirt", "Shirt|SH-M[Size=M]Retail:21 stock=0 weight=", "Shirt|SH-S[Size=S]Retail:20 stock=0 weight=")
 	wantVariants(t, e.read(), "Mug", "Mug|MUG-1[]Retail:9.5 stock=0 weight=")
-	res := readResults(t, importer.DefaultResultsPath(products))
+	res := readResults(t, engine.DefaultResultsPath(products))
 	var lines []string
 	for _, r := range res {
 		lines = append(lines, filepath.Base(r[0])+":"+r[1]+" "+r[4])

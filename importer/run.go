@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"maps"
 	"os"
 	"slices"
@@ -16,39 +15,21 @@ import (
 	"time"
 
 	"lading/api"
-	"lading/api/wire"
 	"lading/catalog"
 	"lading/engine"
-	"lading/mapping"
 	"lading/plural"
 	"lading/pool"
-	"lading/progress"
 	"lading/source"
 	"lading/state"
 )
 
-// Options configure one import.
+// Options configure one import. Its State remembers runs, intents and
+// ids (a dry run needs none); BatchSize counts records (0: 50).
 type Options struct {
-	Client *api.Client
-	// State remembers runs, intents and ids; required unless DryRun.
-	State *state.DB
-	// Scope separates the remembered ids of different accounts (base URL
-	// and a hash of the token).
-	Scope string
-
-	Mapping *mapping.Mapping
+	engine.Options
 	// MappingText is the mapping file's content, part of the run's identity.
 	MappingText []byte
-	Input       string
-
 	Mode        Mode
-	BatchSize   int // records per write (1..wire.MaxWriteRecords); 0 means 50
-	Concurrency int // writes in flight; 0 means 4
-	Strict      bool
-	DryRun      bool
-	// Limits bound what one part and one cell of an XLSX input may unzip
-	// to; zero values are the source package's defaults.
-	Limits source.Limits
 	// ReadIDs reads the variants of created products back at the end, to
 	// give their ids in the results file and remember them in the state.
 	// It costs a read per 250 created products; without it, a created
@@ -56,12 +37,6 @@ type Options struct {
 	ReadIDs bool
 	// PlanFile, when set, receives the plan as JSON.
 	PlanFile string
-	// ResultsFile receives one line per input row (.csv or .xlsx); ""
-	// means DefaultResultsPath(Input), or none in a dry run.
-	ResultsFile string
-
-	Progress *progress.Progress
-	Logger   *slog.Logger
 }
 
 // words are how an import speaks of its work.
@@ -86,7 +61,6 @@ const maxRounds = 5
 
 type importer struct {
 	Options
-	log  *slog.Logger
 	run  *state.Run
 	prev map[string]engine.Status // keys written by earlier attempts of the run
 
@@ -127,22 +101,16 @@ func Fingerprint(scope string, mode Mode, mappingText []byte, read string, files
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// DefaultResultsPath is the results file next to the input.
-func DefaultResultsPath(input string) string { return input + ".results.csv" }
-
 // Import reads the input through the mapping, plans it against the live
 // catalog and, unless DryRun, writes it, recording every batch in the state
 // before sending it. Running it again after an interruption continues.
 func Import(ctx context.Context, o Options) (*Report, error) {
-	start, stats0 := time.Now(), o.Client.Stats()
 	o, err := o.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	x := &importer{Options: o, log: o.Logger, retry: map[*ProductPlan]engine.Setback{}}
-	if x.log == nil {
-		x.log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
+	start, stats0 := time.Now(), o.Client.Stats()
+	x := &importer{Options: o, retry: map[*ProductPlan]engine.Setback{}}
 	rep := &Report{Mode: o.Mode}
 	rep.Input, rep.DryRun = o.Input, o.DryRun
 
@@ -171,7 +139,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	interrupted := ctx.Err() != nil
 	if !o.DryRun && !interrupted && o.ReadIDs {
 		if err := x.readIDs(ctx, plan, planner.Live.Total); err != nil {
-			x.log.Warn("could not read back the ids of the created variants; the import itself is complete", "err", err)
+			x.Logger.Warn("could not read back the ids of the created variants; the import itself is complete", "err", err)
 		}
 	}
 
@@ -190,22 +158,10 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 
 // withDefaults checks o and fills in what was left zero.
 func (o Options) withDefaults() (Options, error) {
-	if o.BatchSize == 0 {
-		o.BatchSize = 50
-	}
-	if o.BatchSize < 1 || o.BatchSize > wire.MaxWriteRecords {
-		return o, fmt.Errorf("batch size %d: want 1 to %d records per request", o.BatchSize, wire.MaxWriteRecords)
-	}
-	if o.Concurrency <= 0 {
-		o.Concurrency = 4
-	}
 	if o.Mode == "" {
 		o.Mode = ModeUpsert
 	}
-	if o.ResultsFile == "" && !o.DryRun {
-		o.ResultsFile = DefaultResultsPath(o.Input)
-	}
-	return o, nil
+	return o, o.Check("import", 50, false)
 }
 
 // startRun starts the run in the state, or resumes the unfinished run of
@@ -228,7 +184,7 @@ func (x *importer) startRun(ctx context.Context, in *Input, rep *Report) error {
 	if !resumed {
 		return nil
 	}
-	x.log.Info("resuming an unfinished run of this import", "run", run.ID)
+	x.Logger.Info("resuming an unfinished run of this import", "run", run.ID)
 	return x.loadPrevious(ctx)
 }
 
@@ -440,7 +396,7 @@ func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*
 	if err != nil {
 		return nil, err
 	}
-	x.log.Info("looking up writes that got no answer before sending them again", "products", len(again), "round", round+1)
+	x.Logger.Info("looking up writes that got no answer before sending them again", "products", len(again), "round", round+1)
 	sub := (&Planner{Live: fresh, Mode: planner.Mode, RememberedIDs: remembered}).Plan(again)
 	sub.live = fresh
 	if err := x.settleOpenIntents(ctx, sub); err != nil {

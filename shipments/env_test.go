@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/engine"
 	"lading/mapping"
 	"lading/sandbox"
 	"lading/sandbox/sandboxtest"
@@ -184,8 +185,7 @@ var template = func() *mapping.Mapping {
 // push pushes file; opts may change the options.
 func (e *env) push(file string, opts ...func(*shipments.Options)) (*shipments.Report, error) {
 	e.T.Helper()
-	o := shipments.Options{Client: e.C, State: e.State, Scope: scope, Mapping: template, Input: file,
-		Now: func() time.Time { return time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC) }}
+	o := shipments.Options{Options: engine.Options{Client: e.C, State: e.State, Scope: scope, Mapping: template, Input: file}, Now: func() time.Time { return time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC) }}
 	for _, f := range opts {
 		f(&o)
 	}

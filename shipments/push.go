@@ -2,55 +2,25 @@ package shipments
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
-	"log/slog"
 	"time"
 
 	"lading/api"
 	"lading/api/wire"
 	"lading/engine"
-	"lading/mapping"
 	"lading/plural"
-	"lading/progress"
-	"lading/source"
 	"lading/state"
 )
 
-// Options configure a push.
+// Options configure a push. Its State remembers the shipments posted and
+// the batches sent; its Mapping has a shipments section; BatchSize counts
+// shipments (0: the most a write takes).
 type Options struct {
-	Client *api.Client
-	// State remembers the shipments posted and the batches sent;
-	// required, dry runs included (they read it).
-	State *state.DB
-	// Scope separates what is remembered of different accounts.
-	Scope string
-
-	// Mapping has a shipments section.
-	Mapping *mapping.Mapping
-	Input   string
-	Limits  source.Limits
+	engine.Options
 	// Location is the time zone of dates without an offset; nil is UTC.
 	Location *time.Location
-	// DryRun reads, checks and plans but posts nothing.
-	DryRun bool
-	// Strict sends nothing if any row fails its checks.
-	Strict      bool
-	BatchSize   int // shipments per write, 1 to wire.MaxWriteRecords; 0 means the most
-	Concurrency int // writes in flight; 0 means 4
-	// ResultsFile receives one line per input row (.csv or .xlsx); ""
-	// means DefaultResultsPath(Input), or none in a dry run.
-	ResultsFile string
 	// Now gives shipped_at for rows without one; nil is time.Now.
 	Now func() time.Time
-
-	Progress *progress.Progress
-	Logger   *slog.Logger
 }
-
-// DefaultResultsPath is the results file next to the input.
-func DefaultResultsPath(input string) string { return input + ".results.csv" }
 
 // words are how a shipments push speaks of its work.
 var words = engine.Words{Job: "push", Record: "shipment", Again: "push again", Writes: "shipments"}
@@ -75,34 +45,18 @@ type Report struct {
 // account posts meanwhile.
 type Pusher struct {
 	o     Options
-	log   *slog.Logger
 	locks engine.Locks
 }
 
 // NewPusher checks o and fills in what was left zero.
 func NewPusher(o Options) (*Pusher, error) {
-	switch {
-	case o.Client == nil || o.State == nil || o.Mapping == nil:
-		return nil, errors.New("shipments: a push needs a client, a state and a mapping")
-	case o.BatchSize == 0:
-		o.BatchSize = wire.MaxWriteRecords
-	case o.BatchSize < 1 || o.BatchSize > wire.MaxWriteRecords:
-		return nil, fmt.Errorf("batch size %d: want 1 to %d shipments per request", o.BatchSize, wire.MaxWriteRecords)
-	}
-	if o.Concurrency <= 0 {
-		o.Concurrency = 4
-	}
-	if o.ResultsFile == "" && !o.DryRun {
-		o.ResultsFile = DefaultResultsPath(o.Input)
+	if err := o.Check("shipments", wire.MaxWriteRecords, true); err != nil {
+		return nil, err
 	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	log := o.Logger
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	return &Pusher{o: o, log: log, locks: engine.Locks{State: o.State}}, nil
+	return &Pusher{o: o, locks: engine.Locks{State: o.State}}, nil
 }
 
 // Close lets go of the lock.

@@ -61,7 +61,7 @@ func TestNextPushFindsWhatAKilledPushCreated(t *testing.T) {
 	made := string(res.IDs[0])
 	st.LeaveRun(run.ID)
 
-	rep, err := Push(ctx, Options{Client: c, State: st, Scope: "acct", Mapping: m, Input: input})
+	rep, err := Push(ctx, Options{Options: engine.Options{Client: c, State: st, Scope: "acct", Mapping: m, Input: input}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -159,7 +159,7 @@ var slipsMapping = func() *mapping.Mapping {
 // options.
 func (e *env) push(file string, opts ...func(*slips.Options)) (*slips.Report, error) {
 	e.T.Helper()
-	o := slips.Options{Client: e.C, State: e.State, Scope: scope, Mapping: slipsMapping, Input: file}
+	o := slips.Options{Options: engine.Options{Client: e.C, State: e.State, Scope: scope, Mapping: slipsMapping, Input: file}}
 	for _, f := range opts {
 		f(&o)
 	}

@@ -4,57 +4,25 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"time"
 
-	"lading/api"
 	"lading/api/wire"
 	"lading/engine"
-	"lading/mapping"
 	"lading/plural"
-	"lading/progress"
-	"lading/source"
 	"lading/state"
 )
 
-// Options configure a push.
+// Options configure a push. Its State remembers the ids of the slips and
+// shipments pushed, what was sent for each key, carriers, and the batches
+// sent; its Mapping has a slips section; BatchSize counts records (0: the
+// most a write takes).
 type Options struct {
-	Client *api.Client
-	// State remembers the ids of the slips and shipments pushed, what was
-	// sent for each key, carriers, and the batches sent; required, dry
-	// runs included (they read it).
-	State *state.DB
-	// Scope separates what is remembered of different accounts (base URL
-	// and a hash of the token).
-	Scope string
-
-	// Mapping has a slips section.
-	Mapping *mapping.Mapping
-	Input   string
-	Limits  source.Limits
-	// Timezone is where date-times that name no offset are; nil means UTC.
-	Timezone *time.Location
-
-	// Strict sends nothing if any row is invalid.
-	Strict bool
-	// DryRun reads and plans but sends no write.
-	DryRun bool
-
-	BatchSize   int // records per write, 1 to wire.MaxWriteRecords; 0 means the most
-	Concurrency int // writes in flight; 0 means 4
-	// ResultsFile receives one line per input row (.csv or .xlsx); ""
-	// means DefaultResultsPath(Input), or none in a dry run.
-	ResultsFile string
-
-	Progress *progress.Progress
-	Logger   *slog.Logger
+	engine.Options
+	// Location is where date-times that name no offset are; nil means
+	// UTC.
+	Location *time.Location
 }
-
-// DefaultResultsPath is the results file next to the input.
-func DefaultResultsPath(input string) string { return input + ".results.csv" }
 
 // words are how a slips push speaks of its work.
 var words = engine.Words{Job: "push", Record: "record", Again: "push again", Writes: "packing slips"}
@@ -74,31 +42,15 @@ type Report struct {
 // sends slips meanwhile.
 type Pusher struct {
 	o     Options
-	log   *slog.Logger
 	locks engine.Locks
 }
 
 // NewPusher checks o and fills in what was left zero.
 func NewPusher(o Options) (*Pusher, error) {
-	switch {
-	case o.Client == nil || o.State == nil || o.Mapping == nil:
-		return nil, errors.New("slips: a push needs a client, a state and a mapping")
-	case o.BatchSize == 0:
-		o.BatchSize = wire.MaxWriteRecords
-	case o.BatchSize < 1 || o.BatchSize > wire.MaxWriteRecords:
-		return nil, fmt.Errorf("batch size %d: want 1 to %d records per request", o.BatchSize, wire.MaxWriteRecords)
+	if err := o.Check("slips", wire.MaxWriteRecords, true); err != nil {
+		return nil, err
 	}
-	if o.Concurrency <= 0 {
-		o.Concurrency = 4
-	}
-	if o.ResultsFile == "" && !o.DryRun {
-		o.ResultsFile = DefaultResultsPath(o.Input)
-	}
-	log := o.Logger
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	return &Pusher{o: o, log: log, locks: engine.Locks{State: o.State}}, nil
+	return &Pusher{o: o, locks: engine.Locks{State: o.State}}, nil
 }
 
 // Close lets go of the lock.
@@ -121,7 +73,7 @@ func Push(ctx context.Context, o Options) (*Report, error) {
 // report.
 func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	start, stats0 := time.Now(), p.o.Client.Stats()
-	in, err := Read(ctx, p.o.Mapping, p.o.Input, p.o.Limits, p.o.Timezone, p.o.Progress)
+	in, err := Read(ctx, p.o.Mapping, p.o.Input, p.o.Limits, p.o.Location, p.o.Progress)
 	if err != nil {
 		return nil, err
 	}

@@ -214,7 +214,7 @@ func (a *account) push(b testing.TB, st *state.DB, file string, dry bool) (*stoc
 	b.Helper()
 	// The results file of a real push goes next to the input, in the
 	// directory the benchmarks' files are removed with.
-	o := stock.Options{Client: a.client(b), State: st, Scope: benchScope, Mapping: a.mapping, Input: file, DryRun: dry}
+	o := stock.Options{Options: engine.Options{Client: a.client(b), State: st, Scope: benchScope, Mapping: a.mapping, Input: file, DryRun: dry}}
 	before := a.srv.Counters()
 	rep, err := stock.Push(context.Background(), o)
 	if err != nil {

@@ -134,7 +134,7 @@ var stockMapping = func() *mapping.Mapping {
 // options.
 func (e *env) push(file string, opts ...func(*stock.Options)) (*stock.Report, error) {
 	e.T.Helper()
-	o := stock.Options{Client: e.C, State: e.State, Scope: scope, Mapping: stockMapping, Input: file}
+	o := stock.Options{Options: engine.Options{Client: e.C, State: e.State, Scope: scope, Mapping: stockMapping, Input: file}}
 	for _, f := range opts {
 		f(&o)
 	}

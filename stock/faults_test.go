@@ -50,7 +50,7 @@ func TestConcurrentPushIsLocked(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	e.seed(2, func(int) int64 { return 1 })
 	f := e.levelsFile("stock.csv", 2, func(int) int64 { return 3 })
-	p, err := stock.NewPusher(stock.Options{Client: e.C, State: e.State, Scope: scope, Mapping: stockMapping, Input: f})
+	p, err := stock.NewPusher(stock.Options{Options: engine.Options{Client: e.C, State: e.State, Scope: scope, Mapping: stockMapping, Input: f}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestConcurrentPushIsLocked(t *testing.T) {
 	}
 	defer other.Close()
 	c0 := e.Srv.Counters()
-	_, err = stock.Push(context.Background(), stock.Options{Client: e.C, State: other, Scope: scope, Mapping: stockMapping, Input: f, Full: true})
+	_, err = stock.Push(context.Background(), stock.Options{Options: engine.Options{Client: e.C, State: other, Scope: scope, Mapping: stockMapping, Input: f}, Full: true})
 	var le *state.LockedError
 	if !errors.As(err, &le) || !errors.Is(err, state.ErrLocked) || !strings.Contains(err.Error(), "pid") {
 		t.Fatalf("second push: %v; want a LockedError naming the holder", err)
@@ -78,7 +78,7 @@ func TestConcurrentPushIsLocked(t *testing.T) {
 	}
 	// ... and lets it go when closed.
 	p.Close()
-	if _, err := stock.Push(context.Background(), stock.Options{Client: e.C, State: other, Scope: scope, Mapping: stockMapping, Input: f}); err != nil {
+	if _, err := stock.Push(context.Background(), stock.Options{Options: engine.Options{Client: e.C, State: other, Scope: scope, Mapping: stockMapping, Input: f}}); err != nil {
 		t.Fatalf("after Close: %v", err)
 	}
 }

@@ -43,8 +43,7 @@ func childPush(url string) error {
 	if err != nil {
 		return err
 	}
-	_, err = stock.Push(context.Background(), stock.Options{Client: c, State: st, Scope: scope, Mapping: stockMapping,
-		Input: os.Getenv(childInput), BatchSize: killBatch, Concurrency: 2})
+	_, err = stock.Push(context.Background(), stock.Options{Options: engine.Options{Client: c, State: st, Scope: scope, Mapping: stockMapping, Input: os.Getenv(childInput), BatchSize: killBatch, Concurrency: 2}})
 	return err
 }
 

@@ -2,37 +2,20 @@ package stock
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"time"
 
-	"lading/api"
 	"lading/api/wire"
 	"lading/engine"
-	"lading/mapping"
 	"lading/plural"
-	"lading/progress"
-	"lading/source"
-	"lading/state"
 )
 
-// Options configure a push.
+// Options configure a push. Its State remembers SKU ids, warehouses, the
+// levels pushed and the batches sent; its Mapping has a stock section;
+// Strict sends nothing if any row is invalid or its SKU unknown; BatchSize
+// counts levels (0: the most a write takes).
 type Options struct {
-	Client *api.Client
-	// State remembers SKU ids, warehouses, the levels pushed and the
-	// batches sent; required, dry runs included (they read it).
-	State *state.DB
-	// Scope separates what is remembered of different accounts (base URL
-	// and a hash of the token).
-	Scope string
-
-	// Mapping has a stock section.
-	Mapping *mapping.Mapping
-	Input   string
-	Limits  source.Limits
-
+	engine.Options
 	// Warehouse is the id of the warehouse rows without one go to; ""
 	// means the access token's.
 	Warehouse string
@@ -41,23 +24,7 @@ type Options struct {
 	// Verify compares the file with the live levels (one read of the
 	// whole Variants listing) rather than with the levels last pushed.
 	Verify bool
-	// Strict sends nothing if any row is invalid or unknown.
-	Strict bool
-	// DryRun reads and plans but sends no write.
-	DryRun bool
-
-	BatchSize   int // levels per write, 1 to wire.MaxWriteRecords; 0 means the most
-	Concurrency int // writes in flight; 0 means 4
-	// ResultsFile receives one line per input row (.csv or .xlsx); ""
-	// means DefaultResultsPath(Input), or none in a dry run.
-	ResultsFile string
-
-	Progress *progress.Progress
-	Logger   *slog.Logger
 }
-
-// DefaultResultsPath is the results file next to the input.
-func DefaultResultsPath(input string) string { return input + ".results.csv" }
 
 // words are how a stock push speaks of its work.
 var words = engine.Words{Job: "push", Record: "level", Again: "push again", Writes: "stock levels"}
@@ -80,31 +47,15 @@ type Report struct {
 // other push of the account and warehouse runs meanwhile.
 type Pusher struct {
 	o     Options
-	log   *slog.Logger
 	locks engine.Locks
 }
 
 // NewPusher checks o and fills in what was left zero.
 func NewPusher(o Options) (*Pusher, error) {
-	switch {
-	case o.Client == nil || o.State == nil || o.Mapping == nil:
-		return nil, errors.New("stock: a push needs a client, a state and a mapping")
-	case o.BatchSize == 0:
-		o.BatchSize = wire.MaxWriteRecords
-	case o.BatchSize < 1 || o.BatchSize > wire.MaxWriteRecords:
-		return nil, fmt.Errorf("batch size %d: want 1 to %d levels per request", o.BatchSize, wire.MaxWriteRecords)
+	if err := o.Check("stock", wire.MaxWriteRecords, true); err != nil {
+		return nil, err
 	}
-	if o.Concurrency <= 0 {
-		o.Concurrency = 4
-	}
-	if o.ResultsFile == "" && !o.DryRun {
-		o.ResultsFile = DefaultResultsPath(o.Input)
-	}
-	log := o.Logger
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	return &Pusher{o: o, log: log, locks: engine.Locks{State: o.State}}, nil
+	return &Pusher{o: o, locks: engine.Locks{State: o.State}}, nil
 }
 
 // Close lets go of the warehouses' locks.
