@@ -124,9 +124,6 @@ func (o *pullOptions) options(env *Env) (pull.Options, error) {
 	case o.Every != 0 && o.Every < time.Second:
 		return pull.Options{}, Usagef("--every %s: want an interval of 1s or more, e.g. 5m (or leave it out to pull once)", o.Every)
 	}
-	if err := pull.CheckOutput(o.Output); err != nil {
-		return pull.Options{}, Usagef("--output %w", err)
-	}
 	if o.Since != "" {
 		if o.Any {
 			return pull.Options{}, Usagef("--since and --any do not go together: --since must hold for every fulfillment")
@@ -137,7 +134,7 @@ func (o *pullOptions) options(env *Env) (pull.Options, error) {
 	if err != nil {
 		return pull.Options{}, err
 	}
-	if err := checkOutputs([]paths.Named{{What: "the state file", Path: o.State}}, []paths.Named{{What: "--output", Path: pull.Name(o.Output, time.Now())}}); err != nil {
+	if err := checkOutputs([]paths.Named{{What: "the state file", Path: o.State}}, []paths.Named{{What: "--output", Path: pull.Name(o.Output, time.Now(), eo.Location)}}); err != nil {
 		return pull.Options{}, err
 	}
 	return pull.Options{Export: eo, Output: o.Output, New: o.New}, nil
