@@ -1,0 +1,100 @@
+package ops
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"lading/state"
+)
+
+// Times are what an account's state remembers of a job's runs, so that a
+// runner started again (after a restart, a kill, or as a cron job with
+// --once) knows which jobs are due.
+type Times struct {
+	// Seen is when a runner first had the job: a schedule's first turn is
+	// the first after it.
+	Seen time.Time `json:"seen"`
+	// Started is when the last run started, Ended when it ended (before
+	// Started: it never ended, it was killed or stopped), Success when
+	// the last run that did its work (even with some rows failed) ended.
+	Started time.Time `json:"started,omitzero"`
+	Ended   time.Time `json:"ended,omitzero"`
+	Success time.Time `json:"success,omitzero"`
+}
+
+// unfinished reports whether the last run started and never ended.
+func (t Times) unfinished() bool { return !t.Started.IsZero() && t.Ended.Before(t.Started) }
+
+// Next is when the job runs next, after runs as t says, at now: at or
+// before now means it is due. A run that never ended is due at once (it
+// resumes); a job run every interval is due an interval after its last
+// run started (at once when it never ran, or that time has passed); a
+// schedule's next time comes after the last run's start (or after the
+// job was first seen), so that a time missed while lading was not running
+// is caught up once, as soon as it runs again. A folder job is always due:
+// it looks into its folder every interval.
+func (j *Job) Next(t Times, now time.Time) time.Time {
+	switch {
+	case j.Folder != "", t.unfinished():
+		return now
+	case j.cron != nil:
+		from := t.Started
+		if from.IsZero() {
+			from = t.Seen
+		}
+		if from.IsZero() {
+			from = now
+		}
+		return j.cron.Next(from.In(j.Zone))
+	case t.Started.IsZero():
+		return now
+	}
+	return t.Started.Add(j.Every)
+}
+
+// When says in a few words when the job runs: "every 15m", "0 6 1 * *
+// (Europe/Berlin)", "each file in /srv/acme/in".
+func (j *Job) When() string {
+	switch {
+	case j.Folder != "":
+		return fmt.Sprintf("each file dropped in %s (looked at every %s)", j.Folder, j.Every)
+	case j.cron != nil:
+		return fmt.Sprintf("%s (%s)", j.Schedule, j.Zone)
+	}
+	return "every " + j.Every.String()
+}
+
+// Interval is about how long there is between two turns of the job: its
+// interval, or the gap between a schedule's next two times; for alerts on
+// a job that has not succeeded for a few turns.
+func (j *Job) Interval(now time.Time) time.Duration {
+	if j.cron == nil {
+		return j.Every
+	}
+	first := j.cron.Next(now.In(j.Zone))
+	return j.cron.Next(first).Sub(first)
+}
+
+// loadTimes reads the times of the job called name of the account.
+func loadTimes(ctx context.Context, st *state.DB, account, name string) (Times, error) {
+	got, err := st.IDs(ctx, state.KeyJobTimes(account), []string{name})
+	if err != nil || got[name] == "" {
+		return Times{}, err
+	}
+	var t Times
+	if err := json.Unmarshal([]byte(got[name]), &t); err != nil {
+		return Times{}, fmt.Errorf("the state's record of job %s of account %s: %w", name, account, err)
+	}
+	return t, nil
+}
+
+// saveTimes records the times of the job called name of the account.
+func saveTimes(ctx context.Context, st *state.DB, account, name string, t Times) error {
+	b, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	return st.PutIDs(context.WithoutCancel(ctx), state.KeyJobTimes(account), map[string]string{name: string(b)})
+}
