@@ -37,6 +37,9 @@ type Env struct {
 	// APIOptions are added to those of every client a command makes (a
 	// test's backoff of milliseconds).
 	APIOptions []api.Option
+	// Reload, when lading run asks for it, passes on each request to read
+	// the jobs file again (main: SIGHUP); nil for none.
+	Reload func() <-chan struct{}
 }
 
 // New builds the lading application.
@@ -79,6 +82,9 @@ func New(env Env) *cli.App {
 		templatesCommand(b),
 		mappingCommand(b),
 		authCommand(b),
+		accountsCommand(b),
+		jobsCommand(b),
+		runCommand(b),
 		sandboxCommand(b),
 		versionCommand(b),
 		helpCommand(),

@@ -1,0 +1,280 @@
+package app
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"reflect"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"lading/auth"
+	"lading/ops"
+)
+
+var accountsExamples = []example{
+	{"a merchant's account, whose token lading auth login then stores", "lading accounts add acme --base-url https://HOST/api2"},
+	{"one whose token is kept in a file, paced at 2 requests a second", "lading accounts add globex --base-url https://HOST/api2 --token-file /etc/lading/globex.token --rate 2"},
+	{"the accounts, the default one, where each token and state is", "lading accounts list"},
+	{"push stock to one of them", "lading --account acme stock push --template stock stock.csv"},
+}
+
+func accountsCommand(b *builder) *cli.Command {
+	return b.group(&cli.Command{
+		Name:        "accounts",
+		Usage:       "name the merchants' accounts lading works on (3PLs): each its base URL, token and state",
+		Subcommands: []*cli.Command{accountsAddCommand(b), accountsListCommand(b), accountsRemoveCommand(b)},
+	}, doc{examples: accountsExamples})
+}
+
+// accountsAddOptions are the options of accounts add.
+type accountsAddOptions struct {
+	globalOptions
+	Name, TokenFile string
+	Default         bool
+}
+
+func accountsAddCommand(b *builder) *cli.Command {
+	o := &accountsAddOptions{}
+	return b.leaf(&cli.Command{
+		Name:      "add",
+		Usage:     "add an account by name: its base URL, and where its token comes from",
+		ArgsUsage: "NAME",
+		Description: "Names an account for --account NAME (or LADING_ACCOUNT) and jobs files. Its token is the one\n" +
+			"lading auth login --account NAME stores (in the same 0600 store as other tokens, under the name), or\n" +
+			"the one in --token-file, read each time it is used. Its state is a file of its own under the user's\n" +
+			"data folder ($XDG_DATA_HOME, else ~/.local/share: lading/accounts/NAME/state.db), so that nothing\n" +
+			"of one account is read for another. --rate and --burst, when given, pace its token from then on.\n" +
+			"The first account added is the default: commands given no --account (nor --base-url or --token)\n" +
+			"work on it; --default makes another the default.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "token-file", Destination: &o.TokenFile, Usage: "file holding the account's token (else lading auth login --account NAME stores one)"},
+			&cli.BoolFlag{Name: "default", Destination: &o.Default, Usage: "make it the default account"},
+		},
+		SkipFlagParsing: true,
+		Action: func(c *cli.Context) error {
+			args, err := parseInterspersed(c, &o.globalOptions)
+			if err != nil || args == nil {
+				return err
+			}
+			if len(args) != 1 {
+				return usageHint("For example: "+accountsExamples[0].line, "accounts add takes the account's name")
+			}
+			o.Name = args[0]
+			return runAccountsAdd(b.env, o)
+		},
+	}, &o.globalOptions, doc{examples: accountsExamples[:2]})
+}
+
+// parseInterspersed parses the arguments of a command that skips urfave's
+// parsing so that its flags may come before, between or after its
+// arguments (lading accounts add acme --base-url URL): the command's own
+// flags into their destinations, the global ones into g. It returns the
+// arguments; nil after showing help (--help).
+func parseInterspersed(c *cli.Context, g *globalOptions) ([]string, error) {
+	set := flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)
+	set.SetOutput(io.Discard)
+	for _, f := range c.Command.Flags {
+		if err := f.Apply(set); err != nil {
+			return nil, err
+		}
+	}
+	args, rest := []string{}, c.Args().Slice()
+	for {
+		if err := set.Parse(rest); err != nil {
+			return nil, onUsageError(c, err, false)
+		}
+		if set.NArg() == 0 {
+			break
+		}
+		args, rest = append(args, set.Arg(0)), set.Args()[1:]
+	}
+	if h := set.Lookup("help"); h != nil && h.Value.String() == "true" {
+		helpOfCommand(c, "")
+		return nil, nil
+	}
+	v := reflect.ValueOf(g).Elem()
+	set.Visit(func(f *flag.Flag) {
+		for i := range v.NumField() {
+			if v.Type().Field(i).Tag.Get("flag") == f.Name {
+				v.Field(i).Set(reflect.ValueOf(f.Value.(flag.Getter).Get()))
+				g.typed[f.Name] = true
+			}
+		}
+	})
+	return args, g.check()
+}
+
+// accountLine is an account as accounts add, list and remove print it
+// with --json.
+type accountLine struct {
+	Name      string  `json:"name"`
+	BaseURL   string  `json:"base_url"`
+	Token     string  `json:"token"` // where it comes from, never the token
+	TokenFile string  `json:"token_file,omitempty"`
+	State     string  `json:"state"`
+	Default   bool    `json:"default"`
+	Rate      float64 `json:"rate,omitempty"`
+	Burst     int     `json:"burst,omitempty"`
+}
+
+func runAccountsAdd(env *Env, o *accountsAddOptions) error {
+	if !o.typed["base-url"] && !o.fromEnv["base-url"] {
+		return usageHint("For example: "+accountsExamples[0].line, "give the account's base URL: --base-url https://HOST/api2")
+	}
+	a := ops.Account{Name: o.Name, BaseURL: o.BaseURL, TokenFile: o.TokenFile}
+	if o.typed["rate"] {
+		a.Rate = o.Rate
+	}
+	if o.typed["burst"] {
+		a.Burst = o.Burst
+	}
+	dirs, err := env.dirs()
+	if err != nil {
+		return err
+	}
+	reg, err := ops.OpenRegistry(dirs)
+	if err != nil {
+		return err
+	}
+	if err := reg.Add(a, o.Default); err != nil {
+		return asUsage(err)
+	}
+	if err := reg.Save(); err != nil {
+		return err
+	}
+	line := accountLineOf(reg, dirs, reg.Accounts[a.Name])
+	return o.emit(env, line, func(w io.Writer) {
+		fmt.Fprintf(w, "added account %s (%s); its state: %s\n", line.Name, line.BaseURL, line.State)
+		if line.Default {
+			fmt.Fprintf(w, "it is the default account: commands without --account work on it\n")
+		} else {
+			fmt.Fprintf(w, "commands work on it with --account %s (the default is %s)\n", line.Name, reg.Default)
+		}
+		if a.TokenFile == "" {
+			fmt.Fprintf(w, "next: store its token with lading auth login --account %s (--token-file FILE for a token you have)\n", a.Name)
+		}
+	})
+}
+
+// accountLineOf is a for people and scripts: where its token comes from
+// (looked up in the store, never shown), its state file.
+func accountLineOf(reg *ops.Registry, dirs ops.Dirs, a ops.Account) accountLine {
+	l := accountLine{Name: a.Name, BaseURL: a.BaseURL, TokenFile: a.TokenFile, State: dirs.StatePath(a.Name), Default: reg.Default == a.Name, Rate: a.Rate, Burst: a.Burst}
+	switch _, ok, err := dirs.Store().GetAccount(a.Name); {
+	case a.TokenFile != "":
+		l.Token = "file " + a.TokenFile
+	case err == nil && ok:
+		l.Token = "stored"
+	default:
+		l.Token = "none (lading auth login --account " + a.Name + ")"
+	}
+	return l
+}
+
+func accountsListCommand(b *builder) *cli.Command {
+	o := &globalOptions{}
+	return b.leaf(&cli.Command{
+		Name:  "list",
+		Usage: "list the accounts: base URL, where the token comes from, the state file; * marks the default",
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			return runAccountsList(b.env, o)
+		},
+	}, o, doc{examples: accountsExamples[2:3]})
+}
+
+func runAccountsList(env *Env, o *globalOptions) error {
+	dirs, err := env.dirs()
+	if err != nil {
+		return err
+	}
+	reg, err := ops.OpenRegistry(dirs)
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		for _, name := range reg.Names() {
+			if err := jsonLine(env.Stdout, accountLineOf(reg, dirs, reg.Accounts[name])); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(reg.Accounts) == 0 {
+		fmt.Fprintln(env.Stdout, "no accounts yet: add one with lading accounts add NAME --base-url URL")
+		return nil
+	}
+	w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "  NAME\tBASE URL\tTOKEN\tSTATE")
+	for _, name := range reg.Names() {
+		l := accountLineOf(reg, dirs, reg.Accounts[name])
+		mark := " "
+		if l.Default {
+			mark = "*"
+		}
+		fmt.Fprintf(w, "%s %s\t%s\t%s\t%s\n", mark, l.Name, l.BaseURL, l.Token, l.State)
+	}
+	return w.Flush()
+}
+
+// accountsRemoveOptions are the options of accounts remove.
+type accountsRemoveOptions struct {
+	globalOptions
+	Name string
+}
+
+func accountsRemoveCommand(b *builder) *cli.Command {
+	o := &accountsRemoveOptions{}
+	return b.leaf(&cli.Command{
+		Name:            "remove",
+		Usage:           "forget an account and its stored token (its state file is kept)",
+		ArgsUsage:       "NAME",
+		SkipFlagParsing: true,
+		Action: func(c *cli.Context) error {
+			args, err := parseInterspersed(c, &o.globalOptions)
+			if err != nil || args == nil {
+				return err
+			}
+			if len(args) != 1 {
+				return usageHint("For example: lading accounts remove acme", "accounts remove takes the account's name")
+			}
+			o.Name = args[0]
+			return runAccountsRemove(b.env, o)
+		},
+	}, &o.globalOptions, doc{examples: []example{{"forget the account acme", "lading accounts remove acme"}}})
+}
+
+func runAccountsRemove(env *Env, o *accountsRemoveOptions) error {
+	dirs, err := env.dirs()
+	if err != nil {
+		return err
+	}
+	reg, err := ops.OpenRegistry(dirs)
+	if err != nil {
+		return err
+	}
+	a, err := reg.Remove(o.Name)
+	if err != nil {
+		return usageHint("lading accounts list shows the accounts.", "%w", err)
+	}
+	if err := reg.Save(); err != nil {
+		return err
+	}
+	forgot, err := dirs.Store().DeleteAccount(a.Name)
+	if err != nil {
+		return fmt.Errorf("the account is removed, but its stored token could not be forgotten: %w", err)
+	}
+	state := dirs.StatePath(a.Name)
+	return o.emit(env, map[string]any{"removed": a.Name, "token_forgotten": forgot, "state": state}, func(w io.Writer) {
+		fmt.Fprintf(w, "removed account %s (%s)", a.Name, auth.NormalizeBaseURL(a.BaseURL))
+		if forgot {
+			fmt.Fprint(w, "; its stored token is forgotten (it stays valid until access is revoked in the account)")
+		}
+		fmt.Fprintf(w, "\nits state is kept in %s: delete %s when it is no longer wanted\n", state, filepath.Dir(state))
+	})
+}

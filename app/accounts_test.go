@@ -1,0 +1,189 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"lading/ops"
+)
+
+// home is a user's folders for a test: its environment and where lading
+// keeps its files there.
+type home struct {
+	env  Env
+	dirs ops.Dirs
+}
+
+func newHome(t *testing.T) home {
+	t.Helper()
+	dir := t.TempDir()
+	vars := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_DATA_HOME": filepath.Join(dir, "data")}
+	return home{env: Env{Getenv: func(k string) string { return vars[k] }},
+		dirs: ops.Dirs{Config: vars["XDG_CONFIG_HOME"], Data: vars["XDG_DATA_HOME"]}}
+}
+
+// Two merchants' accounts on one service, by name: each command works on
+// the account --account (or LADING_ACCOUNT) names, the default one
+// otherwise, with the account's own token and its own state file, so that
+// nothing of one is read for the other.
+func TestAccounts(t *testing.T) {
+	h := newHome(t)
+	srv, base := newSandboxServer(t, cliToken)
+	if _, err := srv.RegisterToken("globex-token-0123456789"); err != nil {
+		t.Fatal(err)
+	}
+	dir, catalog := sampleCopy(t, "catalog.csv")
+	tokenFile := filepath.Join(dir, "globex.token")
+	os.WriteFile(tokenFile, []byte("globex-token-0123456789\n"), 0o600)
+	acmeToken := filepath.Join(dir, "acme.token")
+	os.WriteFile(acmeToken, []byte(cliToken), 0o600)
+
+	steps := []struct {
+		args []string
+		want string // in the output, or in the error for a step that fails
+		fail bool
+	}{
+		{[]string{"accounts", "list"}, "no accounts yet", false},
+		{[]string{"accounts", "add", "acme", "--base-url", base + "/"}, "it is the default account", false},
+		{[]string{"accounts", "add", "--token-file", tokenFile, "globex", "--base-url", base, "--rate", "50"}, "the default is acme", false},
+		{[]string{"accounts", "add", "acme", "--base-url", base}, "an account of that name exists", true},
+		{[]string{"accounts", "add", "initech"}, "give the account's base URL", true},
+		{[]string{"--account", "acme", "auth", "status"}, "account acme has no token", true},
+		{[]string{"auth", "login", "--account", "acme", "--token-file", acmeToken}, "for account acme (" + base + ")", false},
+		{[]string{"auth", "login", "--account", "acme", "--token-file", acmeToken}, "a token for account acme is already stored", true},
+		{[]string{"auth", "login", "--account", "globex", "--token-file", acmeToken}, "reads its token from " + tokenFile, true},
+		{[]string{"auth", "status"}, "account:   acme", false},
+		{[]string{"--account", "globex", "auth", "status"}, "(file " + tokenFile + ")", false},
+		{[]string{"--account", "acme", "--base-url", base, "auth", "status"}, "--account acme and --base-url do not go together", true},
+		{[]string{"--account", "acm", "auth", "status"}, `no account is called "acm"; did you mean acme?`, true},
+		{[]string{"--quiet", "import", "--template", "generic", "--read-ids", catalog}, "26 created", false},
+		{[]string{"--account", "globex", "--quiet", "import", "--template", "generic", "--read-ids", "--results", filepath.Join(dir, "g.csv"), catalog}, "26 created", false},
+		{[]string{"accounts", "list"}, "* acme", false},
+	}
+	for _, s := range steps {
+		out, errOut, err := runWith(t, h.env, s.args...)
+		got := out + errOut
+		if err != nil {
+			got += said(err)
+		}
+		if (err != nil) != s.fail || !strings.Contains(got, s.want) {
+			t.Fatalf("lading %s: %v\n%s\nwant it to say %q", strings.Join(s.args, " "), err, got, s.want)
+		}
+	}
+	for _, name := range []string{"acme", "globex"} {
+		if _, err := os.Stat(h.dirs.StatePath(name)); err != nil {
+			t.Errorf("the state of %s: %v", name, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".lading")); err == nil {
+		t.Error("a state was made in the working folder too")
+	}
+
+	t.Run("LADING_ACCOUNT", func(t *testing.T) {
+		t.Setenv("LADING_ACCOUNT", "globex")
+		out, _, err := runWith(t, h.env, "auth", "status")
+		if err != nil || !strings.Contains(out, "account:   globex") {
+			t.Errorf("auth status with LADING_ACCOUNT=globex: %v\n%s", err, out)
+		}
+	})
+	out, _, err := runWith(t, h.env, "accounts", "remove", "acme")
+	if err != nil || !strings.Contains(out, "its stored token is forgotten") || !strings.Contains(out, "its state is kept in "+h.dirs.StatePath("acme")) {
+		t.Errorf("accounts remove acme: %v\n%s", err, out)
+	}
+	if _, _, err := runWith(t, h.env, "--account", "acme", "auth", "status"); err == nil || !isUsage(err) {
+		t.Errorf("--account acme once removed: %v, want a usage error", err)
+	}
+	if cred, ok, _ := h.dirs.Store().GetAccount("acme"); ok {
+		t.Errorf("acme's token is still stored: %v", cred)
+	}
+	out, _, _ = runWith(t, h.env, "accounts", "list", "--json")
+	if lines := jsonLines(t, out); len(lines) != 1 || lines[0]["name"] != "globex" || lines[0]["default"] != false || strings.Contains(out, "globex-token") {
+		t.Errorf("accounts list --json after the removal:\n%s", out)
+	}
+}
+
+// A job's options in a jobs file are its command's flags, by the same
+// names: every flag a push, a pull and an export take (but those of the
+// account) is a key a job of it takes, and a key that is none is refused
+// at its line, naming the closest flag.
+func TestJobOptionsAreTheCommandsFlags(t *testing.T) {
+	t.Parallel()
+	commands := map[string]*cli.Command{}
+	var walk func(prefix string, cs []*cli.Command)
+	walk = func(prefix string, cs []*cli.Command) {
+		for _, c := range cs {
+			commands[strings.TrimSpace(prefix+" "+c.Name)] = c
+			walk(prefix+" "+c.Name, c.Subcommands)
+		}
+	}
+	walk("", New(Env{}).Commands)
+	kinds := map[string][]cli.Flag{
+		"stock push":        jobFlagsOf(&globalOptions{}, stockPushFlags(&stockOptions{})),
+		"shipments push":    jobFlagsOf(&globalOptions{}, shipmentsPushFlags(&shipmentsOptions{})),
+		"slips push":        jobFlagsOf(&globalOptions{}, slipsPushFlags(&slipsOptions{})),
+		"fulfillments pull": jobFlagsOf(&globalOptions{}, pullFlags(&pullOptions{})),
+		"export":            jobFlagsOf(&globalOptions{}, exportFlags(&exportOptions{}, false)),
+	}
+	for kind, flags := range kinds {
+		cmd := commands[kind]
+		if kind == "export" {
+			cmd = commands["export packing-slips"]
+		}
+		for _, f := range cmd.Flags {
+			name := f.Names()[0]
+			if slices.Contains([]string{"help", "account", "base-url", "token", "rate", "burst", "quiet", "debug", "json"}, name) {
+				continue
+			}
+			if findFlag(flags, name) == nil {
+				t.Errorf("%s --%s is no key of a %s job", kind, name, kind)
+			}
+		}
+		if len(jobKinds(&Env{})) != len(kinds) {
+			t.Errorf("%d kinds of jobs, and %d tested", len(jobKinds(&Env{})), len(kinds))
+		}
+	}
+}
+
+// The mistakes a job's options can hold are found when the file is read,
+// each at its line, in the words of the command's own flags.
+func TestJobOptionMistakes(t *testing.T) {
+	t.Parallel()
+	h := newHome(t)
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "in"), 0o755)
+	for _, tc := range []struct {
+		job  string
+		want string
+	}{
+		{"{account: a, job: stock push, file: s.csv, tempalte: stock, every: 1m}", `jobs.yaml:4: stock push: tempalte: not an option of this command; did you mean template?`},
+		{"{account: a, job: stock push, file: s.csv, t: stock, every: 1m}", "t: write the flag's long name, template"},
+		{"{account: a, job: stock push, file: s.csv, template: stock, state: x.db, every: 1m}", "state: each account keeps its own state"},
+		{"{account: a, job: stock push, file: s.csv, template: stock, token: x, every: 1m}", "token is the account's: give it under accounts:"},
+		{"{account: a, job: stock push, file: s.csv, template: stock, batch-size: x, every: 1m}", `batch-size: "x": want a whole number`},
+		{"{account: a, job: stock push, file: s.csv, template: stock, batch_size: 1000, every: 1m}", "--batch-size 1000: want 1 to"},
+		{"{account: a, job: stock push, file: s.csv, template: [stock, x], every: 1m}", "template: takes one value, not a list"},
+		{"{account: a, job: stock push, file: s.csv, template: stock, warehouse: ' ', every: 1m}", "--warehouse is empty"},
+		{"{account: a, job: stock push, file: s.csv, template: shipments, every: 1m}", "has no stock: section"},
+		{"{account: a, job: stock push, template: stock, every: 1m}", "give file: the file to push"},
+		{"{account: a, job: shipments push, file: s.csv, folder: DIR/in, template: shipments}", "file: a folder job reads the files dropped in its folder"},
+		{"{account: a, job: shipments push, results: r.csv, folder: DIR/in, template: shipments}", "results: a folder job writes each file's results beside it"},
+		{"{account: a, job: fulfillments pull, output: o.csv, every: 1m}", "--every pulls again and again, so it goes with --new"},
+		{"{account: a, job: fulfillments pull, output: o.csv, new: yes, every: 1m}", `new: "yes": want true or false`},
+		{"{account: a, job: export, report: slips, output: o.csv, every: 1m}", `report: "slips" is not an export; exports: products`},
+		{"{account: a, job: export, report: tags, output: \"{month}/o.csv\", every: 1m}", "{month} goes in the file's name, not in its folder"},
+		{"{account: a, job: export, report: tags, where: [\"nope > 1\"], output: o.csv, every: 1m}", `"nope > 1": "nope" cannot be filtered on`},
+	} {
+		file := filepath.Join(dir, "jobs.yaml")
+		text := "accounts:\n  a: {base_url: \"http://127.0.0.1:9\"}\njobs:\n  - " + strings.ReplaceAll(tc.job, "DIR", dir) + "\n"
+		os.WriteFile(file, []byte(text), 0o644)
+		_, errOut, err := runWith(t, h.env, "jobs", "check", file)
+		if !isUsage(err) || !strings.Contains(said(err), tc.want) {
+			t.Errorf("%s: %v\n%s\nwant a usage error saying %q", tc.job, said(err), errOut, tc.want)
+		}
+	}
+}
