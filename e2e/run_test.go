@@ -5,14 +5,19 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -73,16 +78,19 @@ func newThreePL(t *testing.T, opts sandbox.Options, orders int) *threePL {
 		}
 	}
 	w.readFulfillments()
+	if len(w.fulfillments) != orders {
+		t.Fatalf("%d open fulfillments of %d orders", len(w.fulfillments), orders)
+	}
 	return w
 }
 
 // seedSKUs gives the account of c a product with n variants SKU-0 ...,
-// 100 units each.
+// 1,000 units each.
 func (w *threePL) seedSKUs(c *api.Client, n int) {
 	w.t.Helper()
 	p := api.ProductWrite{Name: api.String("Tee"), Links: &api.ProductLinks{Attributes: []api.AttributeRef{{Name: "Size"}}}}
 	for i := range n {
-		p.Links.Variants = append(p.Links.Variants, api.VariantWrite{SKU: api.String(fmt.Sprint("SKU-", i)), Quantity: api.String("100"),
+		p.Links.Variants = append(p.Links.Variants, api.VariantWrite{SKU: api.String(fmt.Sprint("SKU-", i)), Quantity: api.String("1000"),
 			Links: &api.VariantLinks{AttributeOptions: []api.OptionRef{{Value: fmt.Sprint("S", i), Attribute: "Size"}}}})
 	}
 	if res, err := c.Products.Write(w.t.Context(), []api.ProductWrite{p}); err != nil || len(res.Failed) > 0 {
@@ -190,13 +198,14 @@ func (w *threePL) shipped() map[string]int {
 	return n
 }
 
-// until waits, up to a minute, for cond; what says what is awaited.
-func until(t *testing.T, what string, cond func() bool) {
+// until waits, up to a minute, for cond; what says what is awaited, and
+// out, if given, what lading said meanwhile.
+func until(t *testing.T, what string, cond func() bool, out ...fmt.Stringer) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited a minute for %s", what)
+			t.Fatalf("waited a minute for %s; lading said:\n%v", what, out)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -401,4 +410,195 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// seedMany gives the account of c n more variants, prefix0000 ..., in
+// products of 100, 100 units each.
+func (w *threePL) seedMany(c *api.Client, prefix string, n int) {
+	w.t.Helper()
+	var prods []api.ProductWrite
+	for start := 0; start < n; start += 100 {
+		p := api.ProductWrite{Name: api.String(prefix + fmt.Sprint(start)), Links: &api.ProductLinks{Attributes: []api.AttributeRef{{Name: "Size"}}}}
+		for i := start; i < min(start+100, n); i++ {
+			p.Links.Variants = append(p.Links.Variants, api.VariantWrite{SKU: api.String(fmt.Sprintf("%s%04d", prefix, i)), Quantity: api.String("100"),
+				Links: &api.VariantLinks{AttributeOptions: []api.OptionRef{{Value: fmt.Sprint("S", i), Attribute: "Size"}}}})
+		}
+		prods = append(prods, p)
+	}
+	if res, err := c.Products.Write(w.t.Context(), prods); err != nil || len(res.Failed) > 0 {
+		w.t.Fatalf("seeding: %v %v", err, res)
+	}
+}
+
+// runner is a lading run process of the world.
+type runner struct {
+	cmd  *exec.Cmd
+	out  *syncBuffer
+	done chan error
+}
+
+func (w *threePL) start(bin string, args ...string) *runner {
+	w.t.Helper()
+	r := &runner{cmd: exec.Command(bin, append([]string{"run"}, args...)...), out: &syncBuffer{}, done: make(chan error, 1)}
+	r.cmd.Env = w.environ()
+	r.cmd.Stdout, r.cmd.Stderr = r.out, r.out
+	if err := r.cmd.Start(); err != nil {
+		w.t.Fatal(err)
+	}
+	go func() { r.done <- r.cmd.Wait() }()
+	w.t.Cleanup(func() {
+		if r.cmd.ProcessState == nil {
+			r.cmd.Process.Kill()
+			<-r.done
+		}
+	})
+	return r
+}
+
+// stop sends sig and returns the exit code, within a minute.
+func (r *runner) stop(t *testing.T, sig os.Signal) int {
+	t.Helper()
+	if err := r.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-r.done:
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		return r.cmd.ProcessState.ExitCode()
+	case <-time.After(time.Minute):
+		r.cmd.Process.Kill()
+		t.Fatalf("lading run did not stop within a minute of %v:\n%s", sig, r.out)
+	}
+	return 0
+}
+
+// writes counts the stock and shipment writes the sandbox took.
+func (w *threePL) writes() int64 { return w.e.Srv.Counters().StockWrites + w.shipmentWrites() }
+
+// lading run killed (SIGKILL) while it pushes stock and posts the files of
+// a drop folder, started again, stopped (SIGTERM) midway and started
+// again, leaves every level set once, every fulfillment shipped once, and
+// every file in done/ with its results; SIGTERM ends it with exit 0.
+func TestRunKilledAndStartedAgain(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGTERM is not sent on Windows")
+	}
+	bin := ladingBinary(t)
+	seed := time.Now().UnixNano()
+	rng := rand.New(rand.NewPCG(uint64(seed), 0))
+	const (
+		files, perFile = 6, 10
+		skus, batch    = 600, 10
+	)
+	w := newThreePL(t, sandbox.Options{}, files*perFile)
+	w.seedMany(w.e.C, "K", skus)
+	var stock strings.Builder
+	stock.WriteString("sku,quantity\n")
+	for i := range skus {
+		fmt.Fprintf(&stock, "K%04d,%d\n", i, 200+i)
+	}
+	w.write("stock.csv", stock.String())
+	for i := range files {
+		w.write(fmt.Sprintf("in/shipped-%d.csv", i), w.shipments(fmt.Sprintf("1ZK%d-", i), w.fulfillments[i*perFile:(i+1)*perFile]))
+	}
+	file := w.jobsFile(accounts + `jobs:
+  - {account: acme, job: stock push, file: DIR/stock.csv, template: stock, batch-size: 10, every: 100ms, settle: 0s}
+  - {account: acme, job: shipments push, folder: DIR/in, template: shipments, batch-size: 1, every: 100ms, settle: 0s}
+`)
+	// Latency keeps the writes slow enough to be caught midway.
+	w.e.Restart(sandbox.Options{Latency: 3 * time.Millisecond})
+	levels0 := w.e.Srv.Counters().LevelsSet
+	total := int64(skus/batch + files*perFile)
+	k1 := int64(3 + rng.IntN(int(total/2)))
+	k2 := k1 + int64(3+rng.IntN(int(total/4)))
+	t.Logf("seed %d: SIGKILL after %d writes, SIGTERM after %d, of %d", seed, k1, k2, total)
+
+	r := w.start(bin, "--log-format", "json", file)
+	until(t, fmt.Sprintf("%d writes", k1), func() bool { return w.writes() >= k1 })
+	if err := r.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-r.done
+	r = w.start(bin, "--log-format", "json", file)
+	until(t, fmt.Sprintf("%d writes", k2), func() bool { return w.writes() >= k2 })
+	if code := r.stop(t, syscall.SIGTERM); code != 0 {
+		t.Fatalf("SIGTERM during the runs: exit %d, want 0:\n%s", code, r.out)
+	}
+	r = w.start(bin, "--log-format", "json", file)
+	until(t, "every level set and every file moved", func() bool {
+		moved, _ := filepath.Glob(filepath.Join(w.dir, "in", "done", "shipped-*.csv.results.csv"))
+		failed, _ := filepath.Glob(filepath.Join(w.dir, "in", "failed", "shipped-*.csv.results.csv"))
+		return w.e.Srv.Counters().LevelsSet-levels0 >= skus && len(moved)+len(failed) == files
+	}, r.out)
+	if code := r.stop(t, syscall.SIGTERM); code != 0 {
+		t.Fatalf("SIGTERM: exit %d, want 0:\n%s", code, r.out)
+	}
+	if n := w.e.Srv.Counters().LevelsSet - levels0; n != skus {
+		t.Errorf("%d levels set for %d rows: some were sent twice", n, skus)
+	}
+	shipped := w.shipped()
+	if len(shipped) != files*perFile {
+		t.Errorf("%d tracking numbers shipped, want %d", len(shipped), files*perFile)
+	}
+	for tracking, n := range shipped {
+		if n != 1 {
+			t.Errorf("%s shipped %d times", tracking, n)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(w.dir, "in", "*.csv")); len(left) > 0 {
+		t.Errorf("files left in the drop folder: %v", left)
+	}
+	if failed, _ := filepath.Glob(filepath.Join(w.dir, "in", "failed", "*.results.csv")); len(failed) > 0 {
+		t.Errorf("files moved to failed/: %v\n%s", failed, readFile(t, failed[0]))
+	}
+	if got := level(t, w.e.C, "K0599"); got != 799 {
+		t.Errorf("K0599: %v units, want 799", got)
+	}
+}
+
+// lading run --once runs the jobs that are due and exits 0 when they all
+// did their work, 1 when a run failed, 3 when rows failed; --only runs one
+// account's.
+func TestRunOnce(t *testing.T) {
+	bin := ladingBinary(t)
+	w := newThreePL(t, sandbox.Options{}, 0)
+	w.write("acme.csv", "sku,quantity\nSKU-0,5\n")
+	w.write("globex.csv", "sku,quantity\nSKU-0,6\n")
+	w.write("unknown.csv", "sku,quantity\nSKU-0,5\nNO-SUCH-SKU,1\n")
+	for _, tc := range []struct {
+		name string
+		jobs string
+		args []string
+		code int
+	}{
+		{"all well", `  - {account: acme, job: stock push, file: DIR/acme.csv, template: stock, every: 1h, settle: 0s}
+  - {account: globex, job: stock push, file: DIR/globex.csv, template: stock, every: 1h, settle: 0s}`, nil, 0},
+		{"a refused token", `  - {account: acme, job: stock push, file: DIR/acme.csv, template: stock, every: 1h, settle: 0s}
+  - {account: broken, job: stock push, file: DIR/globex.csv, template: stock, every: 1h, settle: 0s}`, nil, 1},
+		{"only another account", `  - {account: globex, job: stock push, name: again, file: DIR/globex.csv, template: stock, every: 1h, settle: 0s}
+  - {account: broken, job: stock push, name: again, file: DIR/globex.csv, template: stock, every: 1h, settle: 0s}`, []string{"--only", "globex"}, 0},
+		{"a row that fails", `  - {account: acme, job: stock push, name: unknown, file: DIR/unknown.csv, template: stock, every: 1h, settle: 0s}`, nil, 3},
+		{"a mistake in the file", `  - {account: acme, job: stock push, file: DIR/acme.csv, tempalte: stock, every: 1h}`, nil, 2},
+	} {
+		file := w.jobsFile(accounts + "jobs:\n" + tc.jobs + "\n")
+		cmd := exec.Command(bin, append(append([]string{"run", "--once"}, tc.args...), file)...)
+		cmd.Env = w.environ()
+		out, err := cmd.CombinedOutput()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != tc.code {
+			t.Errorf("%s: exit %d, want %d:\n%s", tc.name, code, tc.code, out)
+		}
+	}
+	if level(t, w.e.C, "SKU-0") != 5 || level(t, w.globex, "SKU-0") != 6 {
+		t.Error("the levels were not pushed")
+	}
 }
