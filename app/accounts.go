@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -38,7 +39,7 @@ type accountsAddOptions struct {
 
 func accountsAddCommand(b *builder) *cli.Command {
 	o := &accountsAddOptions{}
-	return b.leaf(&cli.Command{
+	return b.oneArg(&cli.Command{
 		Name:      "add",
 		Usage:     "add an account by name: its base URL, and where its token comes from",
 		ArgsUsage: "NAME",
@@ -53,19 +54,27 @@ func accountsAddCommand(b *builder) *cli.Command {
 			&cli.StringFlag{Name: "token-file", Destination: &o.TokenFile, Usage: "file holding the account's token (else lading auth login --account NAME stores one)"},
 			&cli.BoolFlag{Name: "default", Destination: &o.Default, Usage: "make it the default account"},
 		},
-		SkipFlagParsing: true,
-		Action: func(c *cli.Context) error {
-			args, err := parseInterspersed(c, &o.globalOptions)
-			if err != nil || args == nil {
-				return err
-			}
-			if len(args) != 1 {
-				return usageHint("For example: "+accountsExamples[0].line, "accounts add takes the account's name")
-			}
-			o.Name = args[0]
-			return runAccountsAdd(b.env, o)
-		},
-	}, &o.globalOptions, doc{examples: accountsExamples[:2]})
+	}, &o.globalOptions, &o.Name, "the account's name", doc{examples: accountsExamples[:2]}, func(context.Context) error { return runAccountsAdd(b.env, o) })
+}
+
+// oneArg finishes a command that takes one argument (into dst; what
+// names it in the message when it is missing), whose flags may come before
+// or after it, as in lading accounts add acme --base-url URL: urfave stops
+// at the first argument, so the command parses its own.
+func (b *builder) oneArg(c *cli.Command, g *globalOptions, dst *string, what string, d doc, run func(context.Context) error) *cli.Command {
+	c.SkipFlagParsing = true
+	c.Action = func(ctx *cli.Context) error {
+		args, err := parseInterspersed(ctx, g)
+		if err != nil || args == nil {
+			return err
+		}
+		if len(args) != 1 {
+			return usageHint("For example: "+d.examples[0].line, "%s takes %s", commandLine(ctx), what)
+		}
+		*dst = args[0]
+		return run(ctx.Context)
+	}
+	return b.leaf(c, g, d)
 }
 
 // parseInterspersed parses the arguments of a command that skips urfave's
@@ -230,23 +239,12 @@ type accountsRemoveOptions struct {
 
 func accountsRemoveCommand(b *builder) *cli.Command {
 	o := &accountsRemoveOptions{}
-	return b.leaf(&cli.Command{
-		Name:            "remove",
-		Usage:           "forget an account and its stored token (its state file is kept)",
-		ArgsUsage:       "NAME",
-		SkipFlagParsing: true,
-		Action: func(c *cli.Context) error {
-			args, err := parseInterspersed(c, &o.globalOptions)
-			if err != nil || args == nil {
-				return err
-			}
-			if len(args) != 1 {
-				return usageHint("For example: lading accounts remove acme", "accounts remove takes the account's name")
-			}
-			o.Name = args[0]
-			return runAccountsRemove(b.env, o)
-		},
-	}, &o.globalOptions, doc{examples: []example{{"forget the account acme", "lading accounts remove acme"}}})
+	return b.oneArg(&cli.Command{
+		Name:      "remove",
+		Usage:     "forget an account and its stored token (its state file is kept)",
+		ArgsUsage: "NAME",
+	}, &o.globalOptions, &o.Name, "the account's name", doc{examples: []example{{"forget the account acme", "lading accounts remove acme"}}},
+		func(context.Context) error { return runAccountsRemove(b.env, o) })
 }
 
 func runAccountsRemove(env *Env, o *accountsRemoveOptions) error {

@@ -176,6 +176,8 @@ func TestJobOptionMistakes(t *testing.T) {
 		{"{account: a, job: fulfillments pull, output: o.csv, new: yes, every: 1m}", `new: "yes": want true or false`},
 		{"{account: a, job: export, report: slips, output: o.csv, every: 1m}", `report: "slips" is not an export; exports: products`},
 		{"{account: a, job: export, report: tags, output: \"{month}/o.csv\", every: 1m}", "{month} goes in the file's name, not in its folder"},
+		{"{account: a, job: stock push, file: s.csv, template: stock, every: 1m}\n  - {account: a, job: stock push, name: again, file: s.csv, template: stock, every: 1h}",
+			"jobs.yaml:5: stock push: it writes s.csv.results.csv, as the job on line 4 does"},
 		{"{account: a, job: export, report: tags, where: [\"nope > 1\"], output: o.csv, every: 1m}", `"nope > 1": "nope" cannot be filtered on`},
 	} {
 		file := filepath.Join(dir, "jobs.yaml")

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -178,7 +180,11 @@ func bindPush(env *Env, j *ops.Job, o *pushOptions, k pushKind, file string) (*p
 // task runs the push with each run's client, state and file: push is the
 // job's own push of po.Input, with ps holding what it is given.
 func (p *pushJob) task(push func(ctx context.Context, ps *pushSetup, po *pushOptions) (*engine.Report, error)) ops.Task {
-	return ops.Task{Settle: p.o.Settle, Run: func(ctx context.Context, t ops.Target) (ops.Result, error) {
+	var writes []string
+	if p.o.Input != "" {
+		writes = append(writes, cmp.Or(p.o.Results, engine.DefaultResultsPath(p.o.Input)))
+	}
+	return ops.Task{Settle: p.o.Settle, Writes: writes, Run: func(ctx context.Context, t ops.Target) (ops.Result, error) {
 		po := *p.o
 		ps := *p.prep
 		ps.client, ps.st, ps.account, ps.log = t.Client, t.State, t.Scope, t.Logger
@@ -195,13 +201,30 @@ func (p *pushJob) task(push func(ctx context.Context, ps *pushSetup, po *pushOpt
 	}}
 }
 
+// bindPushJob binds a push job's options through flags (the push's, bound
+// to po and the options around it) and checks them (see bindPush).
+func bindPushJob(env *Env, j *ops.Job, po *pushOptions, flags []cli.Flag, k pushKind) (*pushJob, error) {
+	args, err := bindFlags(j, jobFlagsOf(&po.globalOptions, flags), fileKey)
+	if err != nil {
+		return nil, err
+	}
+	return bindPush(env, j, po, k, args[fileKey])
+}
+
+// bindZonedPush is bindPushJob for a push whose dates without an offset
+// are in --timezone (tz), which it returns.
+func bindZonedPush(env *Env, j *ops.Job, po *pushOptions, tz *string, flags []cli.Flag, k pushKind) (*pushJob, *time.Location, error) {
+	p, err := bindPushJob(env, j, po, flags, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	loc, err := env.zone(*tz)
+	return p, loc, err
+}
+
 func bindStockPush(env *Env, j *ops.Job) (ops.Task, error) {
 	o := &stockOptions{}
-	args, err := bindFlags(j, jobFlagsOf(&o.globalOptions, stockPushFlags(o)), fileKey)
-	if err != nil {
-		return ops.Task{}, err
-	}
-	p, err := bindPush(env, j, &o.pushOptions, stockKind, args[fileKey])
+	p, err := bindPushJob(env, j, &o.pushOptions, stockPushFlags(o), stockKind)
 	if err != nil {
 		return ops.Task{}, err
 	}
@@ -213,15 +236,7 @@ func bindStockPush(env *Env, j *ops.Job) (ops.Task, error) {
 
 func bindShipmentsPush(env *Env, j *ops.Job) (ops.Task, error) {
 	o := &shipmentsOptions{}
-	args, err := bindFlags(j, jobFlagsOf(&o.globalOptions, shipmentsPushFlags(o)), fileKey)
-	if err != nil {
-		return ops.Task{}, err
-	}
-	p, err := bindPush(env, j, &o.pushOptions, shipmentsKind, args[fileKey])
-	if err != nil {
-		return ops.Task{}, err
-	}
-	loc, err := env.zone(o.Timezone)
+	p, loc, err := bindZonedPush(env, j, &o.pushOptions, &o.Timezone, shipmentsPushFlags(o), shipmentsKind)
 	if err != nil {
 		return ops.Task{}, err
 	}
@@ -233,15 +248,7 @@ func bindShipmentsPush(env *Env, j *ops.Job) (ops.Task, error) {
 
 func bindSlipsPush(env *Env, j *ops.Job) (ops.Task, error) {
 	o := &slipsOptions{}
-	args, err := bindFlags(j, jobFlagsOf(&o.globalOptions, slipsPushFlags(o)), fileKey)
-	if err != nil {
-		return ops.Task{}, err
-	}
-	p, err := bindPush(env, j, &o.pushOptions, slipsKind, args[fileKey])
-	if err != nil {
-		return ops.Task{}, err
-	}
-	loc, err := env.zone(o.Timezone)
+	p, loc, err := bindZonedPush(env, j, &o.pushOptions, &o.Timezone, slipsPushFlags(o), slipsKind)
 	if err != nil {
 		return ops.Task{}, err
 	}
@@ -271,7 +278,7 @@ func bindPull(env *Env, j *ops.Job) (ops.Task, error) {
 	if err != nil {
 		return ops.Task{}, err
 	}
-	return ops.Task{Run: func(ctx context.Context, t ops.Target) (ops.Result, error) {
+	return ops.Task{Writes: []string{o.Output}, Run: func(ctx context.Context, t ops.Target) (ops.Result, error) {
 		po := po
 		po.Export.Client, po.State, po.Account = t.Client, t.State, t.Scope
 		p, err := pull.Open(po)
@@ -308,7 +315,7 @@ func bindExport(env *Env, j *ops.Job) (ops.Task, error) {
 	if err != nil {
 		return ops.Task{}, err
 	}
-	return ops.Task{Run: func(ctx context.Context, t ops.Target) (ops.Result, error) {
+	return ops.Task{Writes: []string{o.Output}, Run: func(ctx context.Context, t ops.Target) (ops.Result, error) {
 		eo := eo
 		eo.Client, eo.Output = t.Client, paths.Fill(o.Output, t.Now, eo.Location)
 		sum, err := exporter.Export(ctx, eo)

@@ -38,7 +38,7 @@ type runOptions struct {
 
 func runCommand(b *builder) *cli.Command {
 	o := &runOptions{}
-	return b.leaf(&cli.Command{
+	return b.oneArg(&cli.Command{
 		Name:      "run",
 		Usage:     "run the jobs of a jobs file for many accounts in one process: every interval, on a schedule, on each file dropped in a folder",
 		ArgsUsage: "JOBS.yaml",
@@ -58,19 +58,8 @@ func runCommand(b *builder) *cli.Command {
 			&cli.StringFlag{Name: "metrics-addr", Destination: &o.MetricsAddr, Usage: "serve /metrics (Prometheus) and /healthz on this address, e.g. 127.0.0.1:9464"},
 			&cli.StringFlag{Name: "log-format", Value: "text", Destination: &o.LogFormat, Usage: "text (key=value) or json: one line a run, with its account and job"},
 		},
-		SkipFlagParsing: true,
-		Action: func(c *cli.Context) error {
-			args, err := parseInterspersed(c, &o.globalOptions)
-			if err != nil || args == nil {
-				return err
-			}
-			if len(args) != 1 {
-				return usageHint("For example: "+runExamples[0].line, "run takes one jobs file")
-			}
-			o.File = args[0]
-			return runJobs(c.Context, b.env, o)
-		},
-	}, &o.globalOptions, doc{examples: runExamples, exits: []int{ExitPartial, ExitLocked}})
+	}, &o.globalOptions, &o.File, "one jobs file", doc{examples: runExamples, exits: []int{ExitPartial, ExitLocked}},
+		func(ctx context.Context) error { return runJobs(ctx, b.env, o) })
 }
 
 // runLogger is run's logger: one line a run, as --log-format says.
@@ -175,7 +164,7 @@ type jobsCheckOptions struct {
 
 func jobsCommand(b *builder) *cli.Command {
 	o := &jobsCheckOptions{}
-	check := b.leaf(&cli.Command{
+	check := b.oneArg(&cli.Command{
 		Name:      "check",
 		Usage:     "check a jobs file (accounts, tokens, commands and their options, schedules, folders) and say when each job runs next",
 		ArgsUsage: "JOBS.yaml",
@@ -193,19 +182,7 @@ func jobsCommand(b *builder) *cli.Command {
 			"(every, schedule with zone, or folder), name (for logs and metrics; the job's command unless two\n" +
 			"of an account share it), and the command's own flags by their long names (template, batch-size,\n" +
 			"where: [...], ...), with file (a push's file) and report (what an export exports).",
-		SkipFlagParsing: true,
-		Action: func(c *cli.Context) error {
-			args, err := parseInterspersed(c, &o.globalOptions)
-			if err != nil || args == nil {
-				return err
-			}
-			if len(args) != 1 {
-				return usageHint("For example: "+jobsExamples[0].line, "jobs check takes one jobs file")
-			}
-			o.File = args[0]
-			return runJobsCheck(c.Context, b.env, o)
-		},
-	}, &o.globalOptions, doc{examples: jobsExamples})
+	}, &o.globalOptions, &o.File, "one jobs file", doc{examples: jobsExamples}, func(ctx context.Context) error { return runJobsCheck(ctx, b.env, o) })
 	return b.group(&cli.Command{
 		Name:        "jobs",
 		Usage:       "check the jobs file lading run runs",

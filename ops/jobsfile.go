@@ -342,7 +342,7 @@ func (p *parser) jobList(n ast.Node) {
 		return
 	}
 	names := map[[2]string]int{}
-	folders := map[string]int{}
+	folders, writes := map[string]int{}, map[string]int{}
 	for _, item := range items {
 		j := p.job(item)
 		if j == nil {
@@ -359,6 +359,13 @@ func (p *parser) jobList(n ast.Node) {
 				p.fail(j.Line, "folder %s is the folder of the job on line %d too: each folder has one job, which takes its files", j.Folder, first)
 			}
 			folders[abs] = j.Line
+		}
+		for _, w := range j.Task.Writes {
+			abs, _ := filepath.Abs(w)
+			if first, ok := writes[abs]; ok {
+				p.fail(j.Line, "%s: it writes %s, as the job on line %d does: give one of them another file (results:, output:)", j.Kind, w, first)
+			}
+			writes[abs] = j.Line
 		}
 		p.jobs.Jobs = append(p.jobs.Jobs, j)
 	}

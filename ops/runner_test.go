@@ -67,7 +67,7 @@ func TestFolderJob(t *testing.T) {
 	if a, b := slices.Index(f.inputs, "a.csv"), slices.Index(f.inputs, "b.csv"); a < 0 || b < a {
 		t.Errorf("the files were taken in the order %v, want ok's oldest (a.csv) before b.csv", f.inputs)
 	}
-	for path, want := range map[string]string{
+	w.wantFiles(map[string]string{
 		"ok/done/a-2.csv":                "a\n",
 		"ok/done/a-2.csv.results.csv":    "row,status\na\n",
 		"ok/done/a.csv":                  "an older a\n",
@@ -83,12 +83,7 @@ func TestFolderJob(t *testing.T) {
 		"ok/d.CSV.PART":                  "x\n",
 		"ok/fresh.csv":                   "still being written\n",
 		"error/failed/e.csv.results.csv": "row,status\ne\n",
-	} {
-		b, err := os.ReadFile(filepath.Join(w.dir, path))
-		if err != nil || string(b) != want {
-			t.Errorf("%s: %q %v, want %q", path, b, err, want)
-		}
-	}
+	})
 	for _, gone := range []string{"ok/a.csv", "ok/b.csv", "rows/r.csv", "error/e.csv", "denied/done", "denied/failed"} {
 		if _, err := os.Stat(filepath.Join(w.dir, gone)); err == nil {
 			t.Errorf("%s is still there", gone)
@@ -97,6 +92,17 @@ func TestFolderJob(t *testing.T) {
 	st := w.state("acme")
 	if recs, err := st.AllIDs(t.Context(), state.KeyDropped("acme")); err != nil || len(recs) != 1 {
 		t.Errorf("the files remembered as taken and not moved: %v %v, want the refused one's only", recs, err)
+	}
+}
+
+// wantFiles checks that each file of the world (by its path in the
+// world's folder) holds what files say.
+func (w *world) wantFiles(files map[string]string) {
+	w.t.Helper()
+	for path, want := range files {
+		if b, err := os.ReadFile(filepath.Join(w.dir, path)); err != nil || string(b) != want {
+			w.t.Errorf("%s: %q %v, want %q", path, b, err, want)
+		}
 	}
 }
 
@@ -154,17 +160,13 @@ func TestFolderJobAfterAKill(t *testing.T) {
 	if !slices.Equal(f.inputs, []string{"taken.csv"}) {
 		t.Errorf("files run: %v, want taken.csv only (ended.csv's run had ended)", f.inputs)
 	}
-	for path, want := range map[string]string{
+	w.wantFiles(map[string]string{
 		"in/done/taken.csv":               "t\n",
 		"in/failed/ended.csv":             "e\n",
 		"in/failed/ended.csv.results.csv": "row,status\ne,posted\n",
 		"in/failed/ended.csv.error.txt":   "3 rows failed\n",
 		"in/done/taken.csv.results.csv":   "row,status\nt\n",
-	} {
-		if b, err := os.ReadFile(filepath.Join(w.dir, path)); err != nil || string(b) != want {
-			t.Errorf("%s: %q %v, want %q", path, b, err, want)
-		}
-	}
+	})
 	if recs, _ := w.state("acme").AllIDs(t.Context(), state.KeyDropped("acme")); len(recs) != 0 {
 		t.Errorf("records left: %v", recs)
 	}

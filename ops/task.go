@@ -20,6 +20,9 @@ type Task struct {
 	// Settle is how long a dropped file must stay unchanged before a
 	// folder job takes it (the command's --settle).
 	Settle time.Duration
+	// Writes are the files the job writes (a results file, an output
+	// with its fields), which no other job may write.
+	Writes []string
 }
 
 // Target is what one run of a task is given: the account (a client
