@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -187,5 +188,47 @@ func TestJobOptionMistakes(t *testing.T) {
 		if !isUsage(err) || !strings.Contains(said(err), tc.want) {
 			t.Errorf("%s: %v\n%s\nwant a usage error saying %q", tc.job, said(err), errOut, tc.want)
 		}
+	}
+}
+
+// jobs check says when each job runs next: a job never run at start, a
+// schedule at its next time in its zone, a folder job as files come, with
+// how many wait.
+func TestJobsCheck(t *testing.T) {
+	t.Parallel()
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip("no zone database:", err)
+	}
+	h := newHome(t)
+	dir := t.TempDir()
+	writeOld(t, dir, map[string]string{"acme.token": "acme-token", "in/a.csv": "x", "in/b.csv.part": "x", "in/.c.csv": "x"})
+	file := filepath.Join(dir, "jobs.yaml")
+	os.WriteFile(file, []byte(strings.ReplaceAll(`accounts:
+  acme: {base_url: "http://127.0.0.1:9", token_file: DIR/acme.token}
+jobs:
+  - {account: acme, job: stock push, file: DIR/stock.csv, template: stock, every: 15m}
+  - {account: acme, job: export, report: packing-slips, template: accounting-slips, output: "DIR/{month}.xlsx", schedule: "0 6 1 * *", zone: Europe/Berlin}
+  - {account: acme, job: shipments push, folder: DIR/in, template: shipments}
+`, "DIR", dir)), 0o644)
+	out, errOut, err := runWith(t, h.env, "jobs", "check", file)
+	if err != nil {
+		t.Fatalf("%v\n%s", said(err), errOut)
+	}
+	now := time.Now().In(berlin)
+	first := time.Date(now.Year(), now.Month()+1, 1, 6, 0, 0, 0, berlin)
+	for _, want := range []string{"3 jobs of 1 account, no mistakes", "every 15m0s", "at start (never ran)",
+		"0 6 1 * * (Europe/Berlin)", first.Format("2006-01-02 15:04:05 MST"), "as files come (1 file waiting)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("jobs check says:\n%s\nwant %q", out, want)
+		}
+	}
+	out, _, err = runWith(t, h.env, "jobs", "check", "--json", file)
+	if lines := jsonLines(t, out); err != nil || len(lines) != 3 || lines[0]["next"] == nil {
+		t.Errorf("jobs check --json: %v\n%s", err, out)
+	}
+	os.Remove(filepath.Join(dir, "acme.token"))
+	if _, _, err := runWith(t, h.env, "jobs", "check", file); !isUsage(err) || !strings.Contains(said(err), "jobs.yaml:4: account acme: reading its token file") {
+		t.Errorf("a token file that is gone: %v", said(err))
 	}
 }

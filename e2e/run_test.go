@@ -481,7 +481,8 @@ func (w *threePL) writes() int64 { return w.e.Srv.Counters().StockWrites + w.shi
 // lading run killed (SIGKILL) while it pushes stock and posts the files of
 // a drop folder, started again, stopped (SIGTERM) midway and started
 // again, leaves every level set once, every fulfillment shipped once, and
-// every file in done/ with its results; SIGTERM ends it with exit 0.
+// every file in done/ with its results; SIGHUP reads the jobs file again,
+// and SIGTERM ends it with exit 0.
 func TestRunKilledAndStartedAgain(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("SIGTERM is not sent on Windows")
@@ -533,6 +534,12 @@ func TestRunKilledAndStartedAgain(t *testing.T) {
 		failed, _ := filepath.Glob(filepath.Join(w.dir, "in", "failed", "shipped-*.csv.results.csv"))
 		return w.e.Srv.Counters().LevelsSet-levels0 >= skus && len(moved)+len(failed) == files
 	}, r.out)
+	// SIGHUP reads the jobs file again: it gains an export.
+	w.jobsFile(strings.Replace(readFile(t, file), "jobs:\n", "jobs:\n  - {account: globex, job: export, report: tags, output: DIR/tags.csv, every: 1h}\n", 1))
+	if err := r.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "globex's export after SIGHUP", func() bool { return w.exists("tags.csv") }, r.out)
 	if code := r.stop(t, syscall.SIGTERM); code != 0 {
 		t.Fatalf("SIGTERM: exit %d, want 0:\n%s", code, r.out)
 	}

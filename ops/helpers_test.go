@@ -23,11 +23,13 @@ var errDenied = &api.APIError{StatusCode: 401, Method: "POST", Path: "/v2/Varian
 // fake is a command for the runner's tests: it counts its runs, reads
 // the file it is given, and ends as its job's options say.
 type fake struct {
-	mu      sync.Mutex
-	runs    map[string]int // by account and job name
-	inputs  []string
-	running map[string]int // runs in flight, by account and kind
-	overlap bool           // two runs of an account and kind at once
+	mu     sync.Mutex
+	runs   map[string]int // by account and job name
+	inputs []string
+	// limiters are the pacers of each account's runs.
+	limiters map[string]map[*api.Limiter]bool
+	running  map[string]int // runs in flight, by account and kind
+	overlap  bool           // two runs of an account and kind at once
 	// hold keeps each run of a job (by account and name) until its
 	// channel is closed; set before the runs start.
 	hold map[string]chan struct{}
@@ -37,7 +39,7 @@ type fake struct {
 }
 
 func newFake() *fake {
-	return &fake{runs: map[string]int{}, running: map[string]int{}, hold: map[string]chan struct{}{},
+	return &fake{runs: map[string]int{}, running: map[string]int{}, hold: map[string]chan struct{}{}, limiters: map[string]map[*api.Limiter]bool{},
 		started: make(chan string, 1000), ended: make(chan string, 1000)}
 }
 
@@ -65,6 +67,10 @@ func (f *fake) run(ctx context.Context, j *Job, t Target, opts map[string]string
 	f.running[key]++
 	f.overlap = f.overlap || f.running[key] > 1
 	f.runs[j.Account+"/"+j.Name]++
+	if f.limiters[j.Account] == nil {
+		f.limiters[j.Account] = map[*api.Limiter]bool{}
+	}
+	f.limiters[j.Account][t.Client.Limiter()] = true
 	if t.Input != "" {
 		f.inputs = append(f.inputs, filepath.Base(t.Input))
 	}

@@ -230,6 +230,16 @@ jobs:
 	if f.runsOf("broken/fulfillments pull") != 0 {
 		t.Error("the broken account's job ran without a token")
 	}
+	f.mu.Lock()
+	if len(f.limiters["acme"]) != 1 || len(f.limiters["globex"]) != 1 {
+		t.Errorf("acme's runs were paced by %d limiters and globex's by %d; want one each, the account's", len(f.limiters["acme"]), len(f.limiters["globex"]))
+	}
+	for l := range f.limiters["acme"] {
+		if f.limiters["globex"][l] {
+			t.Error("acme and globex share a limiter")
+		}
+	}
+	f.mu.Unlock()
 	ok := value(r.Metrics.runs.WithLabelValues("globex", "fulfillments pull", string(OK)))
 	if ok < 3 || value(r.Metrics.lastSuccess.WithLabelValues("globex", "fulfillments pull")) == 0 ||
 		value(r.Metrics.lastSuccess.WithLabelValues("broken", "fulfillments pull")) != 0 {
