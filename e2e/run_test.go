@@ -586,7 +586,7 @@ func TestRunOnce(t *testing.T) {
 		{"a refused token", `  - {account: acme, job: stock push, file: DIR/acme.csv, template: stock, every: 1h, settle: 0s}
   - {account: broken, job: stock push, file: DIR/globex.csv, template: stock, every: 1h, settle: 0s}`, nil, 1},
 		{"only another account", `  - {account: globex, job: stock push, name: again, file: DIR/globex.csv, template: stock, every: 1h, settle: 0s}
-  - {account: broken, job: stock push, name: again, file: DIR/globex.csv, template: stock, every: 1h, settle: 0s}`, []string{"--only", "globex"}, 0},
+  - {account: broken, job: stock push, name: again, file: DIR/globex.csv, results: DIR/broken.results.csv, template: stock, every: 1h, settle: 0s}`, []string{"--only", "globex"}, 0},
 		{"a row that fails", `  - {account: acme, job: stock push, name: unknown, file: DIR/unknown.csv, template: stock, every: 1h, settle: 0s}`, nil, 3},
 		{"a mistake in the file", `  - {account: acme, job: stock push, file: DIR/acme.csv, tempalte: stock, every: 1h}`, nil, 2},
 	} {

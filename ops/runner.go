@@ -41,6 +41,7 @@ type Runner struct {
 	states   map[string]*state.DB   // by account name, open until Run or Once returns
 	kinds    map[string]*sync.Mutex // one job of an account and kind at a time
 	loops    map[string]*loop       // by account and job name
+	running  sync.WaitGroup         // every loop, the stopped ones too
 	stopping bool
 }
 
@@ -100,13 +101,12 @@ func (r *Runner) Run(ctx context.Context, jobs *Jobs, reload <-chan struct{}, lo
 		case <-ctx.Done():
 			r.mu.Lock()
 			r.stopping = true
-			loops := r.loops
+			for _, l := range r.loops {
+				close(l.stop)
+			}
 			r.loops = nil
 			r.mu.Unlock()
-			for _, l := range loops {
-				close(l.stop)
-				<-l.done
-			}
+			r.running.Wait()
 			r.Logger.Info("stopped: every run in flight has ended")
 			return nil
 		case <-reload:
@@ -172,7 +172,9 @@ func (r *Runner) apply(ctx context.Context, jobs *Jobs) {
 		if old != nil {
 			close(old.stop)
 		}
+		r.running.Add(1)
 		go func() {
+			defer r.running.Done()
 			defer close(l.done)
 			if old != nil {
 				<-old.done

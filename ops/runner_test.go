@@ -322,7 +322,7 @@ func TestOnceRunsWhatIsDue(t *testing.T) {
 	now := time.Now()
 	for name, t0 := range map[string]Times{
 		"recent":  {Seen: now.Add(-time.Hour), Started: now.Add(-time.Minute), Ended: now.Add(-time.Minute)},
-		"stale":   {Seen: now.Add(-time.Hour), Started: now.Add(-20 * time.Minute), Ended: now.Add(-20 * time.Minute)},
+		"stale":   {Seen: now.Add(-time.Hour), Started: now.Add(-40 * time.Minute), Ended: now.Add(-40 * time.Minute)},
 		"monthly": {Seen: now.Add(-40 * 24 * time.Hour)},
 	} {
 		if err := saveTimes(t.Context(), st, "acme", name, t0); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"time"
 
 	"lading/state"
@@ -29,12 +30,13 @@ func (t Times) unfinished() bool { return !t.Started.IsZero() && t.Ended.Before(
 
 // Next is when the job runs next, after runs as t says, at now: at or
 // before now means it is due. A run that never ended is due at once (it
-// resumes); a job run every interval is due an interval after its last
-// run started (at once when it never ran, or that time has passed); a
-// schedule's next time comes after the last run's start (or after the
-// job was first seen), so that a time missed while lading was not running
-// is caught up once, as soon as it runs again. A folder job is always due:
-// it looks into its folder every interval.
+// resumes). A job run every interval runs at once when it never ran, and
+// then at a moment of its own in each interval (see turnAfter), about an
+// interval after its last run started; a turn missed while lading was
+// not running is caught up once. A schedule's next time comes after the
+// last run's start (or after the job was first seen), so that a time
+// missed is caught up once too. A folder job is always due: it looks into
+// its folder every interval.
 func (j *Job) Next(t Times, now time.Time) time.Time {
 	switch {
 	case j.Folder != "", t.unfinished():
@@ -51,7 +53,23 @@ func (j *Job) Next(t Times, now time.Time) time.Time {
 	case t.Started.IsZero():
 		return now
 	}
-	return t.Started.Add(j.Every)
+	return j.turnAfter(t.Started.Add(j.Every / 2))
+}
+
+// turnAfter is the first of j's turns after t. The turns of a job run
+// every interval are the interval's multiples (from the Unix epoch)
+// shifted by a phase of its own, drawn from its account and name: the
+// same on every start, and different for each job, so that the jobs of
+// many accounts run through the interval rather than all at its start
+// (a process holding 200 accounts would otherwise hold 200 pushes at
+// once).
+func (j *Job) turnAfter(t time.Time) time.Time {
+	h := fnv.New64a()
+	h.Write([]byte(j.Account + "\x00" + j.Name))
+	every := int64(j.Every)
+	phase := int64(h.Sum64() % uint64(every))
+	k := (t.UnixNano()-phase)/every + 1
+	return time.Unix(0, k*every+phase)
 }
 
 // When says in a few words when the job runs: "every 15m", "0 6 1 * *
