@@ -30,8 +30,7 @@ const (
 // wider sheet is printed on its side.
 const minPortraitScale = 0.85
 
-// scaleSlack is what a scale computed from the widths keeps in hand, for
-// programs whose font is wider than Excel's.
+// scaleSlack is what a scale computed from the widths keeps in hand.
 const scaleSlack = 0.95
 
 // MaxPageBreaks is the most page breaks a sheet is given (Excel takes
@@ -47,14 +46,26 @@ const madeLayout = "2006-01-02 15:04 MST"
 // column has 5 pixels of padding, and a pixel is 3/4 of a point.
 func columnPoints(w float64) float64 { return (w*7 + 5) * 0.75 }
 
+// widePoints is the printed width of a column w characters wide in the
+// widest font that stands in for Calibri: LibreOffice, without Calibri or
+// its metric twin Carlito, measures columns in DejaVu Sans, at about 7
+// points a character (a column 10 characters wide is 70 points, where
+// Excel makes it 56).
+func widePoints(w float64) float64 { return w*7 + 4 }
+
 // pageLayout is how a sheet whose printed columns are widths characters
 // wide prints: upright when it fits at minPortraitScale or more, else on
 // its side; fitted to the page's width, or, for a sheet with page breaks
-// (which Excel ignores on a fitted sheet), at the scale that fits it.
+// (which Excel ignores on a fitted sheet), at the scale that fits it in
+// the widest font a program may print it in.
 func pageLayout(widths []float64, breaks bool) *excelize.PageLayoutOptions {
+	points := columnPoints
+	if breaks {
+		points = widePoints
+	}
 	total := 0.0
 	for _, w := range widths {
-		total += columnPoints(w)
+		total += points(w)
 	}
 	orientation, page := "portrait", portraitPoints
 	if total > portraitPoints/minPortraitScale {

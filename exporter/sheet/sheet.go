@@ -43,7 +43,8 @@
 // column shows a box to tick on each row. A sheet made with PageBreaks
 // starts a page where Writer.PageBreak says; as Excel ignores page breaks
 // on a sheet fitted to a width, it prints at the scale that fits its
-// columns on the narrower of A4 and Letter instead. The paper size is
+// columns on the narrower of A4 and Letter instead, in the widest font a
+// program may print it in. The paper size is
 // left to the program that prints.
 //
 // With Options.Summary, a summary sheet comes first: a few lines, small

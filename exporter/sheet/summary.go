@@ -31,7 +31,8 @@ type Table struct {
 // the formula that computes it, if any. A cell with a formula keeps the
 // value given, for programs that do not calculate, and the formula keeps
 // it in step when the sheets it reads are edited. Sum, in a totals row,
-// makes the formula the sum of the table's rows above.
+// makes the cell the sum of the table's rows above, a formula with its
+// value.
 type Cell struct {
 	Value   string
 	Formula string
@@ -130,7 +131,7 @@ func (b *book) writeTable(sw *excelize.StreamWriter, t Table, row int) (tableAt,
 	row++
 	header := make([]any, len(t.Columns))
 	for c, col := range t.Columns {
-		header[c] = excelize.Cell{StyleID: b.style.header, Value: col.Header}
+		header[c] = excelize.Cell{StyleID: b.style.headerStyle(col.Kind), Value: col.Header}
 	}
 	if err := sw.SetRow(cellName(1, row), header); err != nil {
 		return tableAt{}, 0, err
@@ -175,6 +176,7 @@ func (b *book) summaryRow(t Table, cells []Cell, styles [DateTime + 1]int, at ta
 		if cell.Sum {
 			col, _ := excelize.ColumnNumberToName(c + 1)
 			formula = "SUM(" + col + strconv.Itoa(at.first) + ":" + col + strconv.Itoa(max(at.last, at.first)) + ")"
+			cell.Value = columnSum(t, c, k)
 		}
 		var v any = cell.Value
 		switch {
@@ -196,6 +198,19 @@ func (b *book) summaryRow(t Table, cells []Cell, styles [DateTime + 1]int, at ta
 		out[c] = excelize.Cell{StyleID: styles[k], Value: v, Formula: formula}
 	}
 	return out
+}
+
+// columnSum is the sum of column c (of kind k) of the rows of t, as text.
+func columnSum(t Table, c int, k Kind) string {
+	var total sum
+	for _, r := range t.Rows {
+		if c < len(r) {
+			if n, ok := parseNumber(r[c].Value, k); ok {
+				total.add(n)
+			}
+		}
+	}
+	return strconv.FormatFloat(roundTo(total.v, total.decimals), 'f', -1, 64)
 }
 
 // addChart puts the chart of s, if any, beside the tables (widest

@@ -62,12 +62,13 @@ type book struct {
 
 // styles are the style ids of the workbook.
 type styles struct {
-	header int
-	title  int               // a summary's first line
-	note   int               // a note under a summary's table
-	check  int               // a check box
-	value  [DateTime + 1]int // a value cell of each kind
-	total  [DateTime + 1]int // a totals row cell of each kind
+	header      int
+	headerRight int               // over numbers and dates
+	title       int               // a summary's first line
+	note        int               // a note under a summary's table
+	check       int               // a check box
+	value       [DateTime + 1]int // a value cell of each kind
+	total       [DateTime + 1]int // a totals row cell of each kind
 }
 
 // xsheet is one worksheet being written.
@@ -180,19 +181,24 @@ func newStyles(f *excelize.File) (styles, error) {
 		Date:     {CustomNumFmt: &date},
 		DateTime: {CustomNumFmt: &dateTime},
 	}
+	// Fonts name their family and size: a bold font without them is
+	// printed in another program's default (a serif, in LibreOffice).
+	bold := &excelize.Font{Bold: true, Family: fontFamily, Size: fontSize}
+	right := &excelize.Alignment{Horizontal: "right"}
 	var err error
-	if st.header, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}}); err != nil {
-		return st, err
-	}
-	if st.title, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 14}}); err != nil {
-		return st, err
-	}
-	if st.note, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Italic: true}}); err != nil {
-		return st, err
-	}
-	center := &excelize.Alignment{Horizontal: "center"}
-	if st.check, err = f.NewStyle(&excelize.Style{Alignment: center, Font: &excelize.Font{Size: 14}}); err != nil {
-		return st, err
+	for _, s := range []struct {
+		id    *int
+		style excelize.Style
+	}{
+		{&st.header, excelize.Style{Font: bold}},
+		{&st.headerRight, excelize.Style{Font: bold, Alignment: right}},
+		{&st.title, excelize.Style{Font: &excelize.Font{Bold: true, Family: fontFamily, Size: 14}}},
+		{&st.note, excelize.Style{Font: &excelize.Font{Italic: true, Family: fontFamily, Size: fontSize}}},
+		{&st.check, excelize.Style{Font: &excelize.Font{Family: fontFamily, Size: 14}, Alignment: &excelize.Alignment{Horizontal: "center"}}},
+	} {
+		if *s.id, err = f.NewStyle(&s.style); err != nil {
+			return st, err
+		}
 	}
 	for k, s := range formats {
 		if Kind(k) != Text && Kind(k) != Number {
@@ -200,12 +206,27 @@ func newStyles(f *excelize.File) (styles, error) {
 				return st, err
 			}
 		}
-		s.Font = &excelize.Font{Bold: true}
+		s.Font = bold
 		if st.total[k], err = f.NewStyle(&s); err != nil {
 			return st, err
 		}
 	}
 	return st, nil
+}
+
+// The workbook's font: excelize's default.
+const (
+	fontFamily = "Calibri"
+	fontSize   = 11
+)
+
+// headerStyle is the style of the header of a column of kind k: bold, and
+// on the right over numbers and dates, as they are.
+func (st styles) headerStyle(k Kind) int {
+	if k == Text {
+		return st.header
+	}
+	return st.headerRight
 }
 
 func (b *book) row(i int, cells []string) error {
@@ -240,7 +261,7 @@ func (b *book) stream(s *xsheet) error {
 		return err
 	}
 	for c, col := range s.cols {
-		s.cells[c] = excelize.Cell{StyleID: b.style.header, Value: col.Header}
+		s.cells[c] = excelize.Cell{StyleID: b.style.headerStyle(col.Kind), Value: col.Header}
 	}
 	if err := s.sw.SetRow("A1", s.cells); err != nil {
 		return err
