@@ -27,19 +27,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // bundle ordered: the same data at every run.
 func reportAccount(t *testing.T) *account {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	acct, err := srv.RegisterToken("tok")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	a := newAccountAt(t, hs.URL+"/api2")
-	a.load("shopify", filepath.Join("..", "testdata", "catalogs", "shopify-product-template.csv"))
+	srv, acct, a, _ := catalogAccount(t)
 	ctx := context.Background()
 	// Stock in the warehouse, so that the open orders' fulfillments open.
 	var levels []api.StockLevel
@@ -112,6 +100,28 @@ func TestReportsGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// catalogAccount is a sandbox whose account (token "tok") holds the
+// Shopify apparel catalog: the server, the account's record in it, the
+// account, and its base URL.
+func catalogAccount(t *testing.T) (*sandbox.Server, sandbox.Account, *account, string) {
+	t.Helper()
+	srv, err := sandbox.New(sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	acct, err := srv.RegisterToken("tok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	base := hs.URL + "/api2"
+	a := newAccountAt(t, base)
+	a.load("shopify", filepath.Join("..", "testdata", "catalogs", "shopify-product-template.csv"))
+	return srv, acct, a, base
 }
 
 // newAccountAt is an account at base with its own state.

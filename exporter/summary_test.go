@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -25,22 +24,10 @@ import (
 
 // slipsAccount is an account with two months of shipped orders (October
 // and November 2026), some slips given a status (two spellings of one)
-// and two made void: the same data at every run. It returns the account
-// and the ids of its slips.
+// and two made void: the same data at every run.
 func slipsAccount(t *testing.T) *account {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	if _, err := srv.RegisterToken("tok"); err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	a := newAccountAt(t, hs.URL+"/api2")
-	a.load("shopify", filepath.Join("..", "testdata", "catalogs", "shopify-product-template.csv"))
+	srv, _, a, base := catalogAccount(t)
 	ctx := context.Background()
 	none := 0
 	var slips []string
@@ -62,7 +49,7 @@ func slipsAccount(t *testing.T) *account {
 		{"id": slips[3], "void": 1}, {"id": slips[len(slips)-1], "void": 1, "status": "shipped"},
 	}
 	body, _ := json.Marshal(map[string]any{"action": "write", wire.PackingSlips: marks})
-	req, _ := http.NewRequest(http.MethodPost, hs.URL+"/api2"+wire.WritePath(wire.PackingSlips), bytes.NewReader(body))
+	req, _ := http.NewRequest(http.MethodPost, base+wire.WritePath(wire.PackingSlips), bytes.NewReader(body))
 	req.Header.Set("access_token", "tok")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

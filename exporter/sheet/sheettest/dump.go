@@ -214,32 +214,14 @@ func numberFormat(s *excelize.Style) string {
 }
 
 // AutoFilters reads the autofilter element of each worksheet part of the
-// file: excelize has no getter for it.
+// file ("none" where there is none): excelize has no getter for it.
 func AutoFilters(t testing.TB, path string) map[string]string {
 	t.Helper()
-	z, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer z.Close()
-	re := regexp.MustCompile(`<autoFilter ref="([^"]*)"`)
 	found := map[string]string{}
-	for _, zf := range z.File {
-		if !strings.HasPrefix(zf.Name, "xl/worksheets/sheet") {
-			continue
-		}
-		rc, err := zf.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		found[zf.Name] = "none"
-		if m := re.FindSubmatch(data); m != nil {
-			found[zf.Name] = string(m[1])
+	for part, refs := range PartMatches(t, path, "xl/worksheets/sheet", `<autoFilter ref="([^"]*)"`) {
+		found[part] = "none"
+		if len(refs) > 0 {
+			found[part] = refs[0]
 		}
 	}
 	return found
