@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/dustin/go-humanize v1.1.0
 	github.com/expr-lang/expr v1.17.8
+	github.com/gocarina/gocsv v0.0.0-20240520201108-78e41c74b4b1
 	github.com/goccy/go-json v0.12.0
 	github.com/goccy/go-yaml v1.19.2
 	github.com/schollz/progressbar/v3 v3.19.1

@@ -25,7 +25,7 @@ func TestExitCode(t *testing.T) {
 		{errors.New("boom"), 1},
 		{app.Usagef("bad flag"), 2},
 		{fmt.Errorf("wrapped: %w", app.Usagef("bad flag")), 2},
-		{&app.PartialError{Failed: 1, Total: 3, What: "rows"}, 3},
+		{&app.PartialError{Failed: 1, Total: 3}, 3},
 		{&app.InterruptedError{Msg: "stopped"}, 130},
 		{fmt.Errorf("import: %w", context.Canceled), 130},
 		{fmt.Errorf("push: %w", &state.LockedError{PID: 42, What: "a stock push"}), 4},
@@ -46,7 +46,7 @@ func TestExitCodesListedAreTheCodes(t *testing.T) {
 		{nil, app.ExitOK},
 		{errors.New("boom"), app.ExitFailure},
 		{app.Usagef("bad"), app.ExitUsage},
-		{&app.PartialError{Failed: 1, Total: 2, What: "rows"}, app.ExitPartial},
+		{&app.PartialError{Failed: 1, Total: 2}, app.ExitPartial},
 		{&state.LockedError{PID: 1}, app.ExitLocked},
 		{&app.InterruptedError{Msg: "stopped"}, app.ExitInterrupted},
 	} {

@@ -23,6 +23,7 @@ type Client struct {
 	PackingSlips *PackingSlipsService
 	Packages     *PackagesService
 	Fulfillments *FulfillmentsService
+	SalesOrders  *SalesOrdersService
 	Stock        *StockService
 
 	base        *url.URL
@@ -151,6 +152,7 @@ func NewClient(baseURL, token string, opts ...Option) (*Client, error) {
 	c.PackingSlips = &PackingSlipsService{c}
 	c.Packages = &PackagesService{c}
 	c.Fulfillments = &FulfillmentsService{c}
+	c.SalesOrders = &SalesOrdersService{c}
 	c.Stock = &StockService{c}
 	return c, nil
 }

@@ -15,7 +15,10 @@ type PackingSlipsService struct{ c *Client }
 // set are sent. PackingSlipDate is ISO 8601 with a numeric offset
 // (YYYY-MM-DDTHH:MM:SS+0000).
 type PackingSlipWrite struct {
-	ID              ID                `json:"id,omitempty"`
+	ID ID `json:"id,omitempty"`
+	// LocalID is the slip's own reference (shown as its number), set on
+	// create. [B.6, assumed]
+	LocalID         *string           `json:"local_id,omitempty"`
 	PackingSlipDate *string           `json:"packing_slip_date,omitempty"`
 	Notes           *string           `json:"notes,omitempty"`
 	Delete          int               `json:"delete,omitempty"`

@@ -124,8 +124,8 @@ func (p *FulfillmentPage) UnmarshalJSON(b []byte) error {
 func (p *FulfillmentPage) pageMeta() Meta { return p.Meta }
 func (p *FulfillmentPage) pageLen() int   { return len(p.Fulfillments) }
 
-// SalesOrderPage is one page of a SalesOrders read (not an endpoint of the
-// integrations interface; kept to decode recorded answers).
+// SalesOrderPage is one page of a SalesOrders read (by id: an assumed
+// endpoint [B.8], shaped as the recorded answers it also decodes [A.3]).
 type SalesOrderPage struct {
 	Meta        Meta
 	SalesOrders []*SalesOrder
@@ -136,6 +136,8 @@ type SalesOrderPage struct {
 func (p *SalesOrderPage) UnmarshalJSON(b []byte) error {
 	return decodePage(b, wire.SalesOrders, &p.Meta, &p.SalesOrders, &p.Sideloads)
 }
+func (p *SalesOrderPage) pageMeta() Meta { return p.Meta }
+func (p *SalesOrderPage) pageLen() int   { return len(p.SalesOrders) }
 
 // PackageCarrierTypePage is one page of a PackageCarrierTypes read.
 type PackageCarrierTypePage struct {

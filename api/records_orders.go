@@ -188,3 +188,25 @@ func (f *Fulfillment) UnmarshalJSON(b []byte) error {
 	type plain Fulfillment
 	return decodeRecord(b, (*plain)(f), &f.RawRecord)
 }
+
+// Shipment is a shipment posted against a fulfillment, read back: its
+// tracking, and links.LineItems [{id, quantity}] (the units of each line
+// item it shipped), links.Fulfillments and links.Packages (the shipment
+// record it became). [B.5, assumed]
+type Shipment struct {
+	ID             ID    `json:"id"`
+	ShippedAt      Flex  `json:"shipped_at"`
+	TrackingNumber Flex  `json:"tracking_number"`
+	TrackingLink   Flex  `json:"tracking_link"`
+	Carrier        Flex  `json:"carrier"`
+	Cost           Flex  `json:"cost"`
+	CreatedAt      Flex  `json:"created_at"`
+	Links          Links `json:"links"`
+	RawRecord
+}
+
+// UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
+func (s *Shipment) UnmarshalJSON(b []byte) error {
+	type plain Shipment
+	return decodeRecord(b, (*plain)(s), &s.RawRecord)
+}

@@ -25,6 +25,9 @@ type Sideloads struct {
 	AccountAddresses     map[ID]*AccountAddress
 	WarehouseStockLevels map[ID]*WarehouseStockLevel
 	LineItems            map[ID]*LineItem
+	SalesOrderLineItems  map[ID]*LineItem
+	Fulfillments         map[ID]*Fulfillment
+	Shipments            map[ID]*Shipment
 	SalesOrders          map[ID]*SalesOrder
 	Addresses            map[ID]*Address
 	Contacts             map[ID]*Contact
@@ -60,6 +63,12 @@ func (s *Sideloads) decodeSideload(name string, raw json.RawMessage) error {
 		s.WarehouseStockLevels, err = decodeIndex(raw, func(r *WarehouseStockLevel) ID { return r.ID })
 	case wire.LineItems:
 		s.LineItems, err = decodeIndex(raw, func(r *LineItem) ID { return r.ID })
+	case wire.SalesOrderLineItems:
+		s.SalesOrderLineItems, err = decodeIndex(raw, func(r *LineItem) ID { return r.ID })
+	case wire.Fulfillments:
+		s.Fulfillments, err = decodeIndex(raw, func(r *Fulfillment) ID { return r.ID })
+	case wire.Shipments:
+		s.Shipments, err = decodeIndex(raw, func(r *Shipment) ID { return r.ID })
 	case wire.SalesOrders:
 		s.SalesOrders, err = decodeIndex(raw, func(r *SalesOrder) ID { return r.ID })
 	case wire.Addresses:

@@ -1,10 +1,14 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
 
 	"lading/api"
 	"lading/exporter"
@@ -23,7 +27,8 @@ func TestAdvice(t *testing.T) {
 		{"forbidden", &api.APIError{StatusCode: 403}, "--token"},
 		{"throttled", fmt.Errorf("reading: %w", &api.RateLimitError{Attempts: 6}), "lower --rate"},
 		{"no such path", &api.APIError{StatusCode: 404}, "--base-url"},
-		{"server error", &api.APIError{StatusCode: 503}, "again later"},
+		{"server error", &api.APIError{StatusCode: 503}, "is recorded and is not sent twice"},
+		{"server error in an export", exportError(context.Background(), fmt.Errorf("reading page 3: %w", &api.APIError{StatusCode: 500})), "an export or pull changes nothing in the account"},
 		{"unreachable", fmt.Errorf("api: POST /v2/Variants: %w: connection refused", api.ErrNotApplied), "could not reach"},
 		{"bad request", &api.APIError{StatusCode: 400}, ""},
 		{"XLSX part", fmt.Errorf("f.xlsx: part xl/styles.xml: (%w)", source.ErrPartLimit), "--max-xlsx-part-size"},
@@ -32,6 +37,7 @@ func TestAdvice(t *testing.T) {
 		{"a report for another export", &exporter.MismatchError{Report: "picking", For: "fulfillments", Resource: "tags"}, "lading export fulfillments --template picking"},
 		{"too many attributes", fmt.Errorf("%w: product 7", exporter.ErrTooManyAttributes), "--columns"},
 		{"a usage error's hint", &UsageError{Err: errors.New("bad"), Hint: "See lading import --help."}, "See lading import --help."},
+		{"header not found", fmt.Errorf("reading: %w", &source.HeaderError{Msg: "f.xlsx: no header row"}), "--sheet NAME and the row holding the column names with --header-row N"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,6 +72,41 @@ func TestXLSXLimitFlags(t *testing.T) {
 		var u *UsageError
 		if _, _, err := run(t, args("--max-xlsx-part-size", bad)...); !errors.As(err, &u) || !strings.Contains(err.Error(), "--max-xlsx-part-size") {
 			t.Errorf("--max-xlsx-part-size %s: %v, want a usage error naming the flag", bad, err)
+		}
+	}
+}
+
+// Every command that reads an input file takes --sheet and --header-row;
+// a blank sheet name and a negative row are usage errors.
+func TestSheetFlags(t *testing.T) {
+	commands := map[string]bool{"import": false, "stock push": false, "shipments push": false, "slips push": false, "mapping init": false}
+	var walk func(prefix string, cmds []*cli.Command)
+	walk = func(prefix string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			name := strings.TrimSpace(prefix + " " + c.Name)
+			if _, ok := commands[name]; ok {
+				var flags []string
+				for _, f := range c.Flags {
+					flags = append(flags, f.Names()...)
+				}
+				commands[name] = slices.Contains(flags, "sheet") && slices.Contains(flags, "header-row")
+			}
+			walk(name, c.Subcommands)
+		}
+	}
+	walk("", New(Env{}).Commands)
+	for name, ok := range commands {
+		if !ok {
+			t.Errorf("lading %s does not take --sheet and --header-row", name)
+		}
+	}
+
+	_, in := sampleCopy(t, "catalog.xlsx")
+	for _, flags := range [][]string{{"--sheet", " "}, {"--header-row", "-2"}} {
+		var u *UsageError
+		args := append(append([]string{"--token", "t", "import", "--template", "generic", "--dry-run"}, flags...), in)
+		if _, _, err := run(t, args...); !errors.As(err, &u) || !strings.Contains(err.Error(), flags[0]) {
+			t.Errorf("%q: %v, want a usage error naming the flag", flags, err)
 		}
 	}
 }

@@ -267,9 +267,9 @@ func TestPartialErrorReads(t *testing.T) {
 		err  PartialError
 		want string
 	}{
-		{PartialError{Failed: 2, Total: 4, What: "rows"}, "2 of 4 rows failed"},
-		{PartialError{Failed: 2, Total: 4, What: "rows", See: "R.csv"}, "2 of 4 rows failed; see R.csv"},
-		{PartialError{Failed: 1, Total: 4, What: "rows", Note: "nothing was sent (--strict)", See: "R.csv"},
+		{PartialError{Failed: 2, Total: 4}, "2 of 4 rows failed"},
+		{PartialError{Failed: 2, Total: 4, See: "R.csv"}, "2 of 4 rows failed; see R.csv"},
+		{PartialError{Failed: 1, Total: 4, Note: "nothing was sent (--strict)", See: "R.csv"},
 			"1 of 4 rows failed; nothing was sent (--strict); see R.csv"},
 	} {
 		if got := tc.err.Error(); got != tc.want {

@@ -33,7 +33,8 @@ type example struct{ what, line string }
 
 // leaf finishes a command that runs: it takes the global flags (resolved
 // into g before its action runs), its help shows d, and a usage error it
-// returns without a hint gets one pointing at that help.
+// returns without a hint gets one: the advice for the error it wraps, or
+// else one pointing at that help.
 func (b *builder) leaf(c *cli.Command, g *globalOptions, d doc) *cli.Command {
 	withGlobals(c, b.root, g)
 	action := c.Action
@@ -41,7 +42,9 @@ func (b *builder) leaf(c *cli.Command, g *globalOptions, d doc) *cli.Command {
 		err := action(ctx)
 		var u *UsageError
 		if errors.As(err, &u) && u.Hint == "" {
-			u.Hint = fmt.Sprintf("See %s --help.", commandLine(ctx))
+			if u.Hint = Advice(u.Err); u.Hint == "" {
+				u.Hint = fmt.Sprintf("See %s --help.", commandLine(ctx))
+			}
 		}
 		return err
 	}

@@ -77,7 +77,7 @@ func templateMapping(name string) (*mapping.Mapping, error) {
 // would) and shows that it waits.
 func (l *loop) arrive(ctx context.Context, _ []stockLevel) error {
 	id, err := l.srv.CreateOrder(ctx, sandbox.OrderSpec{Token: l.token, PONum: "PO-DEMO-1",
-		ShippingAddress: map[string]string{"name": "Ada Lovelace", "street1": "12 Analytical Way", "city": "London", "zip": "N1 7GU", "country": "GB"},
+		ShippingAddress: map[string]string{"contact": "Ada Lovelace", "street1": "12 Analytical Way", "city": "London", "zip": "N1 7GU", "country": "GB"},
 		Lines:           []sandbox.OrderLine{{SKU: l.soldOut.sku, Quantity: 3}, {SKU: l.other.sku, Quantity: 1}}})
 	if err != nil {
 		return err

@@ -184,6 +184,13 @@ func TestDemoLoopAndExports(t *testing.T) {
 			t.Errorf("shipments results, row %s: %q, want already shipped", row, r)
 		}
 	}
+	// The order file names whom the order goes to.
+	hdr, lines := readRecords(t, filepath.Join(dir, "orders.csv"), "line_item_id")
+	for id, r := range lines {
+		if name := r[slices.Index(hdr, "ship_to_name")]; name != "Ada Lovelace" {
+			t.Errorf("orders.csv, line item %s: ship_to_name %q, want Ada Lovelace", id, name)
+		}
+	}
 	hdr, byKey := readRecords(t, catalog, "sku")
 	if hdr[0] != "product_key" || len(byKey) != 26 {
 		t.Errorf("catalog export: header %q, %d SKUs; want the import layout and the 26 SKUs", hdr, len(byKey))

@@ -37,17 +37,16 @@ func asUsage(err error) error {
 	return &UsageError{Err: err}
 }
 
-// PartialError says a command finished but some of its records failed; the
+// PartialError says a command finished but some of its rows failed; the
 // details are in its output (results file, summary).
 type PartialError struct {
 	Failed, Total int
-	What          string // "rows", "records"
 	Note          string // what else happened, e.g. "nothing was sent (--strict)"
 	See           string // where the details are: the results file
 }
 
 func (e *PartialError) Error() string {
-	s := fmt.Sprintf("%d of %s failed", e.Failed, plural.Count(e.Total, plural.One(e.What)))
+	s := fmt.Sprintf("%d of %s failed", e.Failed, plural.Count(e.Total, "row"))
 	if e.Note != "" {
 		s += "; " + e.Note
 	}
@@ -62,3 +61,11 @@ func (e *PartialError) Error() string {
 type InterruptedError struct{ Msg string }
 
 func (e *InterruptedError) Error() string { return e.Msg }
+
+// ReadOnlyError is the error of a command that writes nothing in the
+// account (an export, a pull): its advice speaks of its file, not of
+// writes to send again.
+type ReadOnlyError struct{ Err error }
+
+func (e *ReadOnlyError) Error() string { return e.Err.Error() }
+func (e *ReadOnlyError) Unwrap() error { return e.Err }

@@ -1,13 +1,19 @@
 package app
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,7 +37,7 @@ func TestSchedule(t *testing.T) {
 		warnings int
 	}{
 		{name: "stopped between runs", errs: []error{nil, nil}, runs: 3},
-		{name: "rows failed, then stopped", errs: []error{&PartialError{Failed: 1, Total: 2, What: "rows"}}, runs: 2},
+		{name: "rows failed, then stopped", errs: []error{&PartialError{Failed: 1, Total: 2}}, runs: 2},
 		{name: "unreachable, then stopped", errs: []error{unreachable, unreachable}, runs: 3, warnings: 2},
 		{name: "usage error", errs: []error{nil, Usagef("bad mapping")}, want: &UsageError{}, runs: 2},
 		{name: "locked", errs: []error{&state.LockedError{PID: 7}}, want: state.ErrLocked, runs: 1},
@@ -119,5 +125,72 @@ func TestNextRun(t *testing.T) {
 		if got := nextRun(t0, t0.Add(tt.now), 15*time.Minute); !got.Equal(t0.Add(tt.want)) {
 			t.Errorf("now t0+%s: next at t0+%s, want t0+%s", tt.now, got.Sub(t0), tt.want)
 		}
+	}
+}
+
+// A file rewritten more often than --settle is never pushed: after a push
+// has waited longer than one --every interval for it, every interval says
+// so (in --json too, one object a line), naming the write-then-rename rule.
+func TestEveryWarnsOfAFileThatNeverSettles(t *testing.T) {
+	t.Parallel()
+	const token = "app-test-token-settle"
+	base := newSandbox(t, token)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "stock.csv")
+	ctx, stop := context.WithTimeout(context.Background(), 20*time.Second)
+	defer stop()
+	// The warehouse system rewrites the file in place, again and again.
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; ctx.Err() == nil; i++ {
+			os.WriteFile(in, fmt.Appendf(nil, "sku,quantity\nA,%d\n", i), 0o644)
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	defer wg.Wait()
+	for {
+		if _, err := os.Stat(in); err == nil {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// The command's stdout, one JSON object a line, read as it comes.
+	pr, pw := io.Pipe()
+	var errOut bytes.Buffer
+	a := New(Env{Stdout: pw, Stderr: &errOut, Getenv: func(string) string { return "" }})
+	done := make(chan error, 1)
+	go func() {
+		done <- a.RunContext(ctx, []string{"lading", "--base-url", base, "--token", token, "stock", "push", "--template", "stock",
+			"--every", "1s", "--settle", "150ms", "--json", "--state", filepath.Join(dir, "state.db"), in})
+		pw.Close()
+	}()
+	var ws []string
+	lines := bufio.NewScanner(pr)
+	for len(ws) < 2 && lines.Scan() {
+		var w struct{ Warning string }
+		if json.Unmarshal(lines.Bytes(), &w) == nil && w.Warning != "" {
+			ws = append(ws, w.Warning)
+		}
+	}
+	stop()
+	go io.Copy(io.Discard, pr)
+	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+		var ie *InterruptedError
+		if !errors.As(err, &ie) {
+			t.Errorf("push: %v", err)
+		}
+	}
+	if len(ws) < 2 {
+		t.Fatalf("%d warnings in --json output, want one per interval after the first; stderr:\n%s", len(ws), errOut.String())
+	}
+	for _, w := range ws {
+		if !strings.Contains(w, in) || !strings.Contains(w, "rename") || !strings.Contains(w, "not pushed") {
+			t.Errorf("warning %q: want it to name the file, say it was not pushed, and give the write-then-rename rule", w)
+		}
+	}
+	if !strings.Contains(errOut.String(), "rename") {
+		t.Errorf("stderr does not warn:\n%s", errOut.String())
 	}
 }

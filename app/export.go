@@ -206,7 +206,7 @@ func exportError(ctx context.Context, err error) error {
 	case errors.As(err, &qe), errors.Is(err, exporter.ErrColumns), errors.Is(err, exporter.ErrReport):
 		return &UsageError{Err: err}
 	}
-	return err
+	return &ReadOnlyError{Err: err}
 }
 
 func printExport(w io.Writer, s *exporter.Summary) {

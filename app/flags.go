@@ -23,18 +23,21 @@ import (
 // results, state, strict, batch size), a push's schedule, the zone of
 // dates and times. Each command binds them into its options struct.
 
-// mappingOptions say which mapping a file is read through, and what
-// reading an XLSX file may cost.
+// mappingOptions say which mapping a file is read through, which sheet
+// and header row over what the mapping says, and what reading an XLSX
+// file may cost.
 type mappingOptions struct {
 	Template    string
 	Mapping     string
+	Sheet       string
+	HeaderRow   int
 	MaxPartSize string
 	MaxCellSize string
 }
 
 // mappingFlags declares --template (naming the built-in templates of
 // kinds), --mapping (whose file must have section, "" for a catalog
-// mapping) and the XLSX limits.
+// mapping), --sheet, --header-row and the XLSX limits.
 func mappingFlags(o *mappingOptions, section string, kinds ...string) []cli.Flag {
 	file := "mapping file (YAML); lading mapping init FILE writes one to start from"
 	if section != "" {
@@ -44,6 +47,8 @@ func mappingFlags(o *mappingOptions, section string, kinds ...string) []cli.Flag
 		&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Destination: &o.Template,
 			Usage: "built-in mapping: " + strings.Join(templates.Names(kinds...), ", ") + " (lading templates list describes them)"},
 		&cli.StringFlag{Name: "mapping", Aliases: []string{"m"}, Destination: &o.Mapping, Usage: file},
+		sheetFlag(&o.Sheet),
+		headerRowFlag(&o.HeaderRow),
 		&cli.StringFlag{Name: "max-xlsx-part-size", Value: "4GiB", Destination: &o.MaxPartSize,
 			Usage: "the most one part of an XLSX workbook (a sheet, its shared strings) may unzip to, e.g. 8GiB"},
 		&cli.StringFlag{Name: "max-xlsx-cell-size", Value: "1MiB", Destination: &o.MaxCellSize,
@@ -51,14 +56,33 @@ func mappingFlags(o *mappingOptions, section string, kinds ...string) []cli.Flag
 	}
 }
 
-// sheetFlag declares --sheet, bound to dst.
+// sheetFlag declares --sheet, bound to dst: "" when not given.
 func sheetFlag(dst *string) cli.Flag {
-	return &cli.StringFlag{Name: "sheet", Destination: dst, Usage: "XLSX sheet to read (default: the first visible one)"}
+	return &cli.StringFlag{Name: "sheet", Destination: dst, DefaultText: "the mapping's, else the first visible one",
+		Usage: "XLSX sheet to read, a hidden one too"}
 }
 
-// headerRowFlag declares --header-row, bound to dst.
+// headerRowFlag declares --header-row, bound to dst: 0 when not given.
 func headerRowFlag(dst *int) cli.Flag {
-	return &cli.IntFlag{Name: "header-row", Value: 1, Destination: dst, Usage: "row holding the column names"}
+	return &cli.IntFlag{Name: "header-row", Destination: dst, DefaultText: "the mapping's, else 1",
+		Usage: "row holding the column names; the rows above it are not read"}
+}
+
+// readSettings puts --sheet and --header-row, when given, in s.
+func readSettings(s *mapping.Source, sheet string, headerRow int) error {
+	if sheet != "" && strings.TrimSpace(sheet) == "" {
+		return Usagef("--sheet %q: give the name of the sheet to read, or leave the flag out for the first visible sheet", sheet)
+	}
+	if headerRow < 0 {
+		return Usagef("--header-row %d: want the number of the row holding the column names, 1 or more", headerRow)
+	}
+	if sheet != "" {
+		s.Sheet = sheet
+	}
+	if headerRow > 0 {
+		s.HeaderRow = headerRow
+	}
+	return nil
 }
 
 // load reads the mapping named by --template or --mapping.
@@ -91,6 +115,15 @@ func (o *mappingOptions) how() string {
 		return "--template " + o.Template
 	}
 	return "--mapping " + o.Mapping
+}
+
+// reading puts --sheet and --header-row in the source section of m (they
+// apply to its main file, not to a joined one) and reads the XLSX limits.
+func (o *mappingOptions) reading(m *mapping.Mapping) (source.Limits, error) {
+	if err := readSettings(&m.Source, o.Sheet, o.HeaderRow); err != nil {
+		return source.Limits{}, err
+	}
+	return o.limits()
 }
 
 // limits reads --max-xlsx-part-size and --max-xlsx-cell-size.

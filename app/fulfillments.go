@@ -51,14 +51,15 @@ func pullCommand(b *builder) *cli.Command {
 		Description: "Columns: fulfillment_id, order_id, order_number, line_item_id, sku, variant_id, quantity,\n" +
 			"quantity_shipped, quantity_left, status, created_at, bundle, the ship-to address, phone and email;\n" +
 			"--template shipstream writes ShipStream's order import layout instead (see lading templates list).\n\n" +
-			"--new writes only the fulfillments no earlier pull wrote, and remembers them in the state once the\n" +
-			"file is in place. A --new pull that finds none writes no file: an order file the warehouse system\n" +
+			"--new writes only the fulfillments no earlier --new pull wrote, and remembers them in the state once\n" +
+			"the file is in place; a pull without --new is a look and remembers nothing. A --new pull that finds\n" +
+			"none writes no file: an order file the warehouse system\n" +
 			"has not read yet is left as it is. With --every 5m (and --new) lading keeps running and pulls again\n" +
 			"on that interval. {time} in the file's name is the pull's time (UTC): -o orders-{time}.csv gives each\n" +
 			"pull its own file, orders-20261122T180953Z.csv, so that a file not yet read is never replaced.",
 		Flags: append(exportFlags(&o.exportOptions, true),
 			&cli.StringFlag{Name: "since", Destination: &o.Since, Usage: "only fulfillments created on or after this date, YYYY-MM-DD"},
-			&cli.BoolFlag{Name: "new", Destination: &o.New, Usage: "only the fulfillments no earlier pull wrote; none: no file is written"},
+			&cli.BoolFlag{Name: "new", Destination: &o.New, Usage: "only the fulfillments no earlier --new pull wrote; none: no file is written"},
 			everyFlag(&o.scheduleOptions, "pull the new fulfillments", "5m"),
 			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Destination: &o.State, Usage: "local state file (what was pulled)"},
 		),

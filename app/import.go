@@ -12,11 +12,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lading/engine"
 	"lading/importer"
 	"lading/mapping"
 	"lading/paths"
 	"lading/plural"
+	"lading/source"
 	"lading/state"
 	"lading/templates"
 )
@@ -101,7 +101,7 @@ func runImport(ctx context.Context, env *Env, o *importOptions) error {
 			return perr
 		}
 	}
-	return importOutcome(rep, err)
+	return outcome(reportOf(rep), err)
 }
 
 // check checks the arguments and flags of an import before anything is
@@ -133,7 +133,7 @@ func (o *importOptions) check() (importer.Options, error) {
 	if err := checkBatchSize(o.BatchSize); err != nil {
 		return importer.Options{}, err
 	}
-	limits, err := o.limits()
+	limits, err := o.reading(m)
 	if err != nil {
 		return importer.Options{}, err
 	}
@@ -146,28 +146,6 @@ func (o *importOptions) check() (importer.Options, error) {
 		Strict: o.Strict, DryRun: o.DryRun, ReadIDs: o.ReadIDs, Limits: limits,
 		PlanFile: o.Plan, ResultsFile: o.Results,
 	}, nil
-}
-
-// importOutcome maps how an import ended to the command's error, and so
-// its exit code.
-func importOutcome(rep *importer.Report, err error) error {
-	var (
-		mErr  *mapping.Error
-		mList mapping.ErrorList
-	)
-	switch {
-	case errors.Is(err, engine.ErrInterrupted):
-		return &InterruptedError{Msg: err.Error()}
-	case errors.Is(err, engine.ErrInvalid):
-		return &PartialError{Failed: rep.Failed(), Total: total(rep.Rows), What: "rows", Note: "nothing was sent (--strict)", See: rep.Results}
-	case errors.As(err, &mErr), errors.As(err, &mList):
-		return &UsageError{Err: err}
-	case err != nil:
-		return err
-	case rep.Failed() > 0:
-		return &PartialError{Failed: rep.Failed(), Total: total(rep.Rows), What: "rows", See: rep.Results}
-	}
-	return nil
 }
 
 // setJoinedFile points the mapping's join at the second input file when one
@@ -231,14 +209,6 @@ func (o *importOptions) checkPaths(m *mapping.Mapping) error {
 	return checkStatePath(paths.Named{What: "--state", Path: stateFile.Path})
 }
 
-func total(cs engine.Counts) int {
-	n := 0
-	for _, v := range cs {
-		n += v
-	}
-	return n
-}
-
 func printReport(w io.Writer, rep *importer.Report, rate float64) {
 	verb := "import"
 	if rep.DryRun {
@@ -247,11 +217,10 @@ func printReport(w io.Writer, rep *importer.Report, rate float64) {
 	if rep.Resumed {
 		verb += ", resumed an unfinished run"
 	}
-	order := []engine.Status{engine.Created, engine.Updated, engine.Unchanged, engine.Skipped, engine.Failed}
-	fmt.Fprintf(w, "%s of %s (mode %s)\n", verb, rep.Input, rep.Mode)
-	fmt.Fprintf(w, "  products: %s\n", countsText(rep.Products, order))
-	fmt.Fprintf(w, "  variants: %s\n", countsText(rep.Variants, order))
-	fmt.Fprintf(w, "  rows:     %s\n", countsText(rep.Rows, order))
+	fmt.Fprintf(w, "%s of %s (mode %s)\n", verb, source.Label(rep.Input, rep.Sheet), rep.Mode)
+	fmt.Fprintf(w, "  products: %s\n", countsText(rep.Products))
+	fmt.Fprintf(w, "  variants: %s\n", countsText(rep.Variants))
+	fmt.Fprintf(w, "  rows:     %s\n", countsText(rep.Rows))
 	if rep.DryRun {
 		est := time.Duration(float64(rep.RequestsPlanned) / rate * float64(time.Second)).Round(time.Second)
 		fmt.Fprintf(w, "  writes needed: %s, about %s at %.4g requests/s\n", plural.Count(rep.RequestsPlanned, "request"), est, rate)

@@ -4,18 +4,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"lading/api"
+	"lading/engine"
 	"lading/mapping"
 	"lading/paths"
 	"lading/progress"
+	"lading/shipments"
 	"lading/source"
 	"lading/state"
+	"lading/stock"
 )
 
 // pushOptions are what the stock, shipments and slips pushes share: a
@@ -84,6 +90,7 @@ type pushSetup struct {
 	st      *state.DB
 	prog    *progress.Progress
 	log     *slog.Logger
+	stdout  io.Writer // the command's, for --json warnings
 }
 
 // close finishes the progress display and closes the state.
@@ -109,7 +116,7 @@ func openPush(env *Env, o *pushOptions, k pushKind) (*pushSetup, error) {
 	if !k.has(m) {
 		return nil, usageHint(k.sample, k.missing, m.File)
 	}
-	limits, err := o.limits()
+	limits, err := o.reading(m)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +132,7 @@ func openPush(env *Env, o *pushOptions, k pushKind) (*pushSetup, error) {
 		return nil, err
 	}
 	return &pushSetup{m: m, limits: limits, client: client, account: o.account(token),
-		st: st, prog: o.progress(env, client), log: o.logger(env)}, nil
+		st: st, prog: o.progress(env, client), log: o.logger(env), stdout: env.Stdout}, nil
 }
 
 // checkPaths refuses a results file that is one of a push's inputs;
@@ -150,10 +157,15 @@ func (o *pushOptions) checkPaths(results string) error {
 }
 
 // settle waits until the input has not changed for --settle, saying so.
+// With --every, once a push has waited longer than one interval the file
+// was not pushed that turn: every interval from then on warns, on stderr
+// and (with --json) as an object of its own on stdout, until it settles.
 func (s *pushSetup) settle(ctx context.Context, o *pushOptions, k pushKind) error {
-	err := source.WaitSettled(ctx, o.Input, o.Settle, func(d time.Duration, why string) {
-		s.log.Info(fmt.Sprintf("waiting %s for %s to settle before reading it (%s)", d.Round(time.Millisecond), o.Input, why))
-	})
+	w := settleWait{every: o.Every, settle: o.Settle, log: s.log}
+	if o.JSON {
+		w.json = s.stdout
+	}
+	err := w.wait(ctx, o.Input)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return &InterruptedError{Msg: k.job + " interrupted before reading " + o.Input + ": nothing was sent"}
@@ -161,6 +173,42 @@ func (s *pushSetup) settle(ctx context.Context, o *pushOptions, k pushKind) erro
 		return fmt.Errorf("reading %s: %w", o.Input, err)
 	}
 	return nil
+}
+
+// settleWait is a push's wait for its file to settle.
+type settleWait struct {
+	every, settle time.Duration
+	log           *slog.Logger
+	json          io.Writer // where --json warnings go; nil without --json
+}
+
+// wait returns once input has settled, warning at every interval after the
+// first that it has not.
+func (w settleWait) wait(ctx context.Context, input string) error {
+	start := time.Now()
+	next := start.Add(w.every)
+	return source.WaitSettled(ctx, input, w.settle, func(d time.Duration, why string) {
+		w.log.Info(fmt.Sprintf("waiting %s for %s to settle before reading it (%s)", d.Round(time.Millisecond), input, why))
+		if now := time.Now(); w.every > 0 && !now.Before(next) {
+			w.warn(input, now.Sub(start))
+			next = nextRun(next, now, w.every)
+		}
+	})
+}
+
+// warn says that input has kept changing for waited, and what to do.
+func (w settleWait) warn(input string, waited time.Duration) {
+	msg := fmt.Sprintf("%s keeps changing: it has not stayed unchanged for --settle %s in the %s this push has waited, so it was not pushed; "+
+		"have the warehouse system write it under another name and rename it to %s when it is complete (write-then-rename), so that it is never read half-written",
+		input, w.settle, waited.Round(time.Second), filepath.Base(input))
+	w.log.Warn(msg)
+	if w.json != nil {
+		jsonLine(w.json, struct {
+			Warning string        `json:"warning"`
+			File    string        `json:"file"`
+			Waited  time.Duration `json:"waited_ns"`
+		}{msg, input, waited})
+	}
 }
 
 // schedule runs once, or with --every again and again (see repeat).
@@ -171,26 +219,62 @@ func (o *pushOptions) schedule(ctx context.Context, env *Env, once func() error,
 	return repeat(ctx, env, &o.globalOptions, "push", o.Every, once, lasting)
 }
 
-// pushOutcome maps how a push ended to the command's error, and so its
-// exit code: interrupted (the push's errInterrupted), strict with invalid
-// rows (its errInvalid; nil for a push without --strict), a mapping that
-// does not fit the file (usage), fatal, or some rows failed.
-func pushOutcome(err error, failed, total int, results string, errInterrupted, errInvalid error) error {
+// outcome maps how a run of a job (an import, a push) ended to the
+// command's error, and so its exit code: interrupted, strict with rows
+// that cannot be sent, a mapping that does not fit the file (usage),
+// fatal, or some rows failed. rep is nil when the run ended before it
+// read its file.
+func outcome(rep *engine.Report, err error) error {
 	var (
 		mErr  *mapping.Error
 		mList mapping.ErrorList
 	)
 	switch {
-	case errors.Is(err, errInterrupted):
+	case errors.Is(err, engine.ErrInterrupted):
 		return &InterruptedError{Msg: err.Error()}
-	case errInvalid != nil && errors.Is(err, errInvalid):
-		return &PartialError{Failed: failed, Total: total, What: "rows", Note: "nothing was sent (--strict)", See: results}
+	case errors.Is(err, engine.ErrInvalid) && rep != nil:
+		return &PartialError{Failed: rep.Failed(), Total: rep.Rows.Total(), Note: "nothing was sent (--strict)", See: rep.Results}
 	case errors.As(err, &mErr), errors.As(err, &mList):
 		return &UsageError{Err: err}
 	case err != nil:
 		return err
-	case failed > 0:
-		return &PartialError{Failed: failed, Total: total, What: "rows", See: results}
+	case rep != nil && rep.Failed() > 0:
+		return &PartialError{Failed: rep.Failed(), Total: rep.Rows.Total(), See: rep.Results}
 	}
 	return nil
+}
+
+// reportOf is the engine's part of a job's report, nil when the job
+// returned none.
+func reportOf[R interface {
+	comparable
+	Base() *engine.Report
+}](rep R) *engine.Report {
+	var none R
+	if rep == none {
+		return nil
+	}
+	return rep.Base()
+}
+
+// statusOrder is the order in which summaries count rows (and records)
+// by status: what was done, what a dry run would do, what was left, what
+// failed.
+var statusOrder = []engine.Status{engine.Created, engine.ToCreate, engine.Updated, engine.ToUpdate,
+	stock.Sent, stock.ToSend, shipments.Posted, shipments.ToPost, shipments.AlreadyShipped,
+	engine.Unchanged, engine.Skipped, engine.Unknown, engine.Refused, engine.Invalid, engine.Failed}
+
+// countsText is counts for a summary line: "3 created, 1 failed", or
+// "none".
+func countsText(cs engine.Counts) string {
+	var parts []string
+	for _, a := range statusOrder {
+		if n := cs[a]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, a))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }

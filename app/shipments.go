@@ -8,9 +8,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lading/api/wire"
 	"lading/mapping"
 	"lading/plural"
 	"lading/shipments"
+	"lading/source"
 	"lading/templates"
 )
 
@@ -48,23 +50,32 @@ func shipmentsPushCommand(b *builder) *cli.Command {
 		section: "shipments", kinds: []string{templates.KindShipments},
 		dryRun: "check the file against the fulfillments and show what would be posted; post nothing",
 		state:  "shipments posted, batches",
+		batch:  "shipments", batchSize: wire.MaxWriteRecords,
 	})
 	return b.push(&cli.Command{
 		Name:  "push",
 		Usage: "post the shipments of a CSV or XLSX file against the open fulfillments, never shipping a line twice",
 		Description: "Reads FILE through a shipments mapping (--template shipments: fulfillment_id or order_number,\n" +
 			"line_item_id or sku, quantity, tracking_number, carrier, tracking_link, cost, shipped_at, status).\n" +
-			"Rows of one fulfillment and tracking number are one shipment. Rows posted by an earlier push are\n" +
-			"reported as already shipped; a quantity over what is left to ship refuses its row, and nothing of its\n" +
-			"shipment is sent. A fulfillment whose every line is shipped completes and leaves the open list.\n\n" +
+			"Rows of one fulfillment and tracking number are one shipment. Rows whose tracking number already\n" +
+			"shipped their line (as the state remembers, or as the fulfillment's shipments in the account show:\n" +
+			"another --state posts nothing twice) are reported as already shipped, with another quantity as\n" +
+			"failed; a quantity over what is left to ship, or a tracking number the order holds as a slip's\n" +
+			"shipment, refuses its row, and nothing of its shipment is sent. A fulfillment whose every line is\n" +
+			"shipped completes and leaves the open list.\n\n" +
 			"With --every 5m it keeps running and pushes FILE again on that interval (rows already posted are\n" +
-			"not sent again, so the warehouse system may keep appending to FILE).",
+			"not sent again, so the warehouse system may keep appending to FILE). A file changed in the last\n" +
+			"--settle (5s) is waited for: have the warehouse system write FILE under another name and rename it\n" +
+			"into place when complete; a push that waited longer than one interval warns at every interval.",
 		Flags: append(flags, timezoneFlag(&o.Timezone, "time zone of shipped_at dates and times written without an offset")),
 	}, &o.pushOptions, shipmentsKind, doc{examples: shipmentsExamples, exits: exitsOfPushes}, func(ctx context.Context) error { return runShipmentsPush(ctx, b.env, o) })
 }
 
 // runShipmentsPush posts the shipments of o.Input, once or on a schedule.
 func runShipmentsPush(ctx context.Context, env *Env, o *shipmentsOptions) error {
+	if err := checkBatchSize(o.BatchSize); err != nil {
+		return err
+	}
 	loc, err := env.zone(o.Timezone)
 	if err != nil {
 		return err
@@ -77,7 +88,7 @@ func runShipmentsPush(ctx context.Context, env *Env, o *shipmentsOptions) error 
 	p, err := shipments.NewPusher(shipments.Options{
 		Client: ps.client, State: ps.st, Scope: ps.account,
 		Mapping: ps.m, Input: o.Input, Limits: ps.limits, Location: loc, DryRun: o.DryRun,
-		Concurrency: o.Concurrency, ResultsFile: o.Results, Progress: ps.prog, Logger: ps.log,
+		BatchSize: o.BatchSize, Concurrency: o.Concurrency, ResultsFile: o.Results, Progress: ps.prog, Logger: ps.log,
 	})
 	if err != nil {
 		return err
@@ -89,12 +100,12 @@ func runShipmentsPush(ctx context.Context, env *Env, o *shipmentsOptions) error 
 		}
 		rep, err := p.Push(ctx)
 		if rep == nil {
-			return pushOutcome(err, 0, 0, "", shipments.ErrInterrupted, nil)
+			return outcome(nil, err)
 		}
 		if perr := o.emit(env, rep, func(w io.Writer) { printShipmentsReport(w, rep) }); perr != nil {
 			return perr
 		}
-		return pushOutcome(err, rep.Failed(), len(rep.Lines), rep.Results, shipments.ErrInterrupted, nil)
+		return outcome(reportOf(rep), err)
 	}, lasting)
 }
 
@@ -103,7 +114,7 @@ func printShipmentsReport(w io.Writer, rep *shipments.Report) {
 	if rep.DryRun {
 		verb, posted = "shipments push (dry run: nothing posted)", "to post"
 	}
-	fmt.Fprintf(w, "%s of %s: %s: %s\n", verb, rep.Input, plural.Count(len(rep.Lines), "row"), shipmentCounts(rep.Rows))
+	fmt.Fprintf(w, "%s of %s: %s: %s\n", verb, source.Label(rep.Input, rep.Sheet), plural.Count(len(rep.Lines), "row"), countsText(rep.Rows))
 	fmt.Fprintf(w, "  %s %s, %s completed", plural.Count(rep.Shipments, "shipment"), posted, plural.Count(len(rep.Completed), "fulfillment"))
 	if len(rep.Completed) > 0 {
 		fmt.Fprintf(w, " (%s)", joinIDs(rep.Completed))
@@ -116,11 +127,6 @@ func printShipmentsReport(w io.Writer, rep *shipments.Report) {
 	if rep.Results != "" {
 		fmt.Fprintf(w, "  results: %s\n", rep.Results)
 	}
-}
-
-func shipmentCounts(cs shipments.Counts) string {
-	return countsText(cs, []shipments.Action{shipments.Posted, shipments.ToPost, shipments.AlreadyShipped, shipments.Skipped,
-		shipments.Refused, shipments.Invalid, shipments.Failed})
 }
 
 // joinIDs lists ids for people.

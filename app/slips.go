@@ -9,9 +9,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lading/api/wire"
+	"lading/engine"
 	"lading/mapping"
 	"lading/plural"
 	"lading/slips"
+	"lading/source"
 	"lading/templates"
 )
 
@@ -49,7 +51,7 @@ func slipsPushCommand(b *builder) *cli.Command {
 		section: "slips", kinds: []string{templates.KindSlips},
 		dryRun: "show the slips and shipments that would be created or changed; send nothing",
 		state:  "the slips and shipments pushed, batches",
-		strict: "any row is invalid",
+		strict: "any row is invalid or any slip does not fit its order in the account",
 		batch:  "slips or shipments", batchSize: wire.MaxWriteRecords,
 	})
 	return b.push(&cli.Command{
@@ -58,9 +60,11 @@ func slipsPushCommand(b *builder) *cli.Command {
 		Description: "Reads FILE through a slips mapping (--template slips: slip_key, order_id, packing_slip_date, notes,\n" +
 			"line_item_id and quantity, package, ship_date, tracking_number, tracking_link, cost, carrier, delivered).\n" +
 			"Rows with one slip_key are one packing slip, with the lines they name and their shipments (one per\n" +
-			"package). A slip_key pushed before is found in the state and its slip changed, only in the fields that\n" +
-			"differ from what was last sent; the same file pushed again sends nothing. Keep the state between pushes.\n" +
-			"A slip with an invalid row is not sent; the others go ahead.",
+			"package). A slip_key pushed before is found in the state (or, without it, among its order's slips in\n" +
+			"the account, by its key) and its slip changed, only in the fields that differ; the same file pushed\n" +
+			"again sends nothing. A slip is checked against its order first: an order the account does not have, a\n" +
+			"line of another order, more units than the order has left to pack, or a tracking number the order\n" +
+			"already holds refuses it. A slip with an invalid row is not sent; the others go ahead.",
 		Flags: append(flags, timezoneFlag(&o.Timezone, "time zone of dates and times written without an offset")),
 	}, &o.pushOptions, slipsKind, doc{examples: slipsExamples, exits: exitsOfPushes}, func(ctx context.Context) error { return runSlipsPush(ctx, b.env, o) })
 }
@@ -96,17 +100,8 @@ func runSlipsPush(ctx context.Context, env *Env, o *slipsOptions) error {
 				return perr
 			}
 		}
-		return slipsOutcome(rep, err)
+		return outcome(reportOf(rep), err)
 	}, lasting)
-}
-
-// slipsOutcome maps how a push ended to the command's error (and so its
-// exit code).
-func slipsOutcome(rep *slips.Report, err error) error {
-	if rep == nil {
-		return pushOutcome(err, 0, 0, "", slips.ErrInterrupted, slips.ErrInvalid)
-	}
-	return pushOutcome(err, rep.Failed(), len(rep.Lines), rep.Results, slips.ErrInterrupted, slips.ErrInvalid)
 }
 
 func printSlipsReport(w io.Writer, rep *slips.Report) {
@@ -114,11 +109,10 @@ func printSlipsReport(w io.Writer, rep *slips.Report) {
 	if rep.DryRun {
 		verb = "slips push, dry run (nothing sent)"
 	}
-	fmt.Fprintf(w, "%s of %s\n", verb, rep.Input)
-	order := []slips.Action{slips.Created, slips.ToCreate, slips.Updated, slips.ToUpdate, slips.Unchanged, slips.Skipped, slips.Invalid, slips.Failed}
-	fmt.Fprintf(w, "  rows:      %s\n", countsText(rep.Rows, order))
-	fmt.Fprintf(w, "  slips:     %s\n", countsText(rep.Slips, order))
-	fmt.Fprintf(w, "  shipments: %s\n", countsText(rep.Packages, order))
+	fmt.Fprintf(w, "%s of %s\n", verb, source.Label(rep.Input, rep.Sheet))
+	fmt.Fprintf(w, "  rows:      %s\n", countsText(rep.Rows))
+	fmt.Fprintf(w, "  slips:     %s\n", countsText(rep.Slips))
+	fmt.Fprintf(w, "  shipments: %s\n", countsText(rep.Packages))
 	if rep.DryRun {
 		printToChange(w, rep)
 		fmt.Fprintf(w, "  requests:  %s in %s\n", plural.Count(rep.Reads, "read"), rep.Elapsed.Round(time.Millisecond))
@@ -133,7 +127,7 @@ func printSlipsReport(w io.Writer, rep *slips.Report) {
 // printToChange lists the rows a dry run would create or change.
 func printToChange(w io.Writer, rep *slips.Report) {
 	for _, l := range rep.Lines {
-		if l.Action == slips.ToCreate || l.Action == slips.ToUpdate {
+		if l.Action == engine.ToCreate || l.Action == engine.ToUpdate {
 			fmt.Fprintf(w, "    row %d: %s: %s\n", l.Row, l.Values.Key, l.Msg)
 		}
 	}

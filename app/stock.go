@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -13,9 +12,9 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
-	"lading/engine"
 	"lading/mapping"
 	"lading/plural"
+	"lading/source"
 	"lading/stock"
 	"lading/templates"
 )
@@ -67,7 +66,7 @@ func stockPushCommand(b *builder) *cli.Command {
 			"but stock: unknown SKUs and bad quantities are reported on their rows in the results file.\n\n" +
 			"With --every 15m it keeps running and pushes FILE again on that interval. A file changed in the last\n" +
 			"--settle (5s) is waited for: have the warehouse system write FILE under another name and rename it\n" +
-			"into place when complete.",
+			"into place when complete; a push that waited longer than one interval warns at every interval.",
 		Flags: append(flags,
 			&cli.StringFlag{Name: "warehouse", Destination: &o.Warehouse, Usage: "id of the warehouse for rows that name none (default: the access token's warehouse)",
 				Action: func(_ *cli.Context, w string) error {
@@ -107,7 +106,7 @@ func runStockPush(ctx context.Context, env *Env, o *stockOptions) error {
 				return perr
 			}
 		}
-		return stockOutcome(rep, err)
+		return outcome(reportOf(rep), err)
 	}, stockLasting)
 }
 
@@ -120,15 +119,6 @@ func (o *stockOptions) stockOptions(ps *pushSetup) stock.Options {
 		BatchSize: o.BatchSize, Concurrency: o.Concurrency, ResultsFile: o.Results,
 		Progress: ps.prog, Logger: ps.log,
 	}
-}
-
-// stockOutcome maps how a push ended to the command's error (and so its
-// exit code).
-func stockOutcome(rep *stock.Report, err error) error {
-	if rep == nil {
-		return pushOutcome(err, 0, 0, "", engine.ErrInterrupted, engine.ErrInvalid)
-	}
-	return pushOutcome(err, rep.Failed(), len(rep.Lines), rep.Results, engine.ErrInterrupted, engine.ErrInvalid)
 }
 
 // stockLasting reports whether err would stop every later push too (see
@@ -147,12 +137,12 @@ func printStockReport(w io.Writer, rep *stock.Report, rate float64, batch int) {
 	case rep.Full:
 		verb = "stock push, every level"
 	}
-	fmt.Fprintf(w, "%s of %s", verb, rep.Input)
+	fmt.Fprintf(w, "%s of %s", verb, source.Label(rep.Input, rep.Sheet))
 	if len(rep.Warehouses) > 0 {
 		fmt.Fprintf(w, " to %s %s", plural.Of(len(rep.Warehouses), "warehouse"), strings.Join(rep.Warehouses, ", "))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "  rows:     %s\n", stockCounts(rep.Rows))
+	fmt.Fprintf(w, "  rows:     %s\n", countsText(rep.Rows))
 	if rep.DryRun {
 		printToSend(w, rep)
 		reqs := (rep.Levels + batch - 1) / batch
@@ -187,30 +177,4 @@ func printToSend(w io.Writer, rep *stock.Report) {
 		}
 		fmt.Fprintf(w, "    row %d: %s (variant %s, warehouse %s): %s -> %d\n", l.Row, l.SKU, l.VariantID, l.WarehouseID, old, l.Units)
 	}
-}
-
-func stockCounts(cs engine.Counts) string {
-	return countsText(cs, []engine.Status{stock.Sent, stock.ToSend, engine.Unchanged, engine.Skipped, engine.Unknown, engine.Invalid, engine.Failed})
-}
-
-// countsText says counts in order ("3 sent, 23 unchanged"), then any
-// other actions, or "none".
-func countsText[A ~string](cs map[A]int, order []A) string {
-	var parts []string
-	for _, a := range order {
-		if n := cs[a]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, a))
-		}
-	}
-	var rest []string
-	for a, n := range cs {
-		if n > 0 && !slices.Contains(order, a) {
-			rest = append(rest, fmt.Sprintf("%d %s", n, a))
-		}
-	}
-	slices.Sort(rest)
-	if parts = append(parts, rest...); len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
 }

@@ -172,14 +172,15 @@ type initLine struct {
 }
 
 func runMappingInit(_ context.Context, env *Env, o *mappingInitOptions) error {
-	if o.HeaderRow < 1 {
-		return Usagef("--header-row %d: want the number of the row holding the column names, 1 or more", o.HeaderRow)
+	var read mapping.Source
+	if err := readSettings(&read, o.Sheet, o.HeaderRow); err != nil {
+		return err
 	}
 	out, err := o.out()
 	if err != nil {
 		return err
 	}
-	src, err := source.Open(o.File, source.Options{Sheet: o.Sheet, HeaderRow: o.HeaderRow})
+	src, err := source.Open(o.File, read.ReadOptions(source.Limits{}))
 	if err != nil {
 		return asUsage(err)
 	}
@@ -195,7 +196,7 @@ func runMappingInit(_ context.Context, env *Env, o *mappingInitOptions) error {
 	}
 	line := initLine{File: o.File, Mapping: out, Template: name, Columns: len(header)}
 	if name == "" {
-		line.Next = fmt.Sprintf("lading import --mapping %s --dry-run %s", out, o.File)
+		line.Next = fmt.Sprintf("lading import --mapping %s%s --dry-run %s", out, readFlags(read), o.File)
 		return o.emit(env, line, func(w io.Writer) {
 			fmt.Fprintf(w, "wrote a starter mapping listing the %s of %s to %s\n", plural.Count(len(header), "column"), o.File, out)
 			fmt.Fprintf(w, "edit it, then: %s\n", line.Next)
@@ -206,7 +207,7 @@ func runMappingInit(_ context.Context, env *Env, o *mappingInitOptions) error {
 	}
 	var said strings.Builder
 	second := secondFile(&said, o.File, name, text)
-	line.Next = fmt.Sprintf("%s --mapping %s --dry-run %s%s", commandFor(name), out, o.File, second)
+	line.Next = fmt.Sprintf("%s --mapping %s%s --dry-run %s%s", commandFor(name), out, readFlags(read), o.File, second)
 	return o.emit(env, line, func(w io.Writer) {
 		why := ""
 		if line.Why != "" {
@@ -216,6 +217,19 @@ func runMappingInit(_ context.Context, env *Env, o *mappingInitOptions) error {
 		fmt.Fprint(w, said.String())
 		fmt.Fprintf(w, "next: %s\n", line.Next)
 	})
+}
+
+// readFlags are the --sheet and --header-row flags that read a file as s
+// says, for the command to run next.
+func readFlags(s mapping.Source) string {
+	f := ""
+	if s.Sheet != "" {
+		f += fmt.Sprintf(" --sheet %q", s.Sheet)
+	}
+	if s.HeaderRow > 1 {
+		f += fmt.Sprintf(" --header-row %d", s.HeaderRow)
+	}
+	return f
 }
 
 // out is where mapping init writes the mapping ("-" for stdout), checked

@@ -10,7 +10,7 @@ import (
 	"lading/sandbox"
 )
 
-var shipTo = map[string]string{"name": "Ada", "street1": "1 Main St", "city": "Springfield"}
+var shipTo = map[string]string{"contact": "Ada", "street1": "1 Main St", "city": "Springfield"}
 
 // parts creates variants A and B with the given opening stock and a variant
 // KIT without stock, and returns their ids by SKU.

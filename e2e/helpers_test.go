@@ -165,7 +165,7 @@ func sandboxOpts() sandbox.Options { return sandbox.Options{} }
 func (e *env) order(t *testing.T, street string, lines ...sandbox.OrderLine) string {
 	t.Helper()
 	id, err := e.srv.CreateOrder(t.Context(), sandbox.OrderSpec{Token: testToken,
-		ShippingAddress: map[string]string{"name": "Ada", "street1": street, "city": "Springfield"}, Lines: lines})
+		ShippingAddress: map[string]string{"contact": "Ada", "street1": street, "city": "Springfield"}, Lines: lines})
 	if err != nil {
 		t.Fatalf("creating an order: %v", err)
 	}

@@ -54,6 +54,11 @@ func TestCLIFulfillmentsPull(t *testing.T) {
 		}
 		return readRows(t, out), sum.Records
 	}
+	// A plain pull is a look: it marks nothing, so the --new pull cron
+	// runs still hands the order to the warehouse.
+	if rows, n := pull("look.csv"); n != 1 || len(rows) != 2 {
+		t.Fatalf("a plain pull: %d fulfillments, rows %v; want 1 and 2 lines", n, rows)
+	}
 	rows, n := pull("first.csv", "--new")
 	if n != 1 || len(rows) != 2 {
 		t.Fatalf("first pull: %d fulfillments, rows %v; want 1 and 2 lines", n, rows)

@@ -138,10 +138,15 @@ func recordWrites(t *testing.T, prefix string) {
 	t.Run("packing slip create edit delete", func(t *testing.T) {
 		e := newEnv(t, sandboxOpts(), prefix)
 		e.createProduct(shirt("TEE"))
-		order := e.order(t, "1 Main St", sandbox.OrderLine{SKU: "TEE-RED-S", Quantity: 1})
+		order := e.order(t, "1 Main St", sandbox.OrderLine{SKU: "TEE-RED-S", Quantity: 2})
+		o, err := e.c.SalesOrders.Get(t.Context(), api.ID(order))
+		if err != nil || len(o.SalesOrders) != 1 || len(o.OrderLines(o.SalesOrders[0])) != 1 {
+			t.Fatalf("reading order %s: %v", order, err)
+		}
+		line := o.OrderLines(o.SalesOrders[0])[0].ID
 		id := applied(t)(e.c.PackingSlips.Write(t.Context(), []api.PackingSlipWrite{{
 			PackingSlipDate: api.String("2026-11-20T10:00:00+0000"), Notes: api.String("first"),
-			Links: &api.PackingSlipLinks{SalesOrders: api.Refs(api.ID(order)), LineItems: []api.LineItemRef{{ID: "77", Quantity: "2"}}},
+			Links: &api.PackingSlipLinks{SalesOrders: api.Refs(api.ID(order)), LineItems: []api.LineItemRef{{ID: line, Quantity: "2"}}},
 		}}))[0]
 		page, err := e.c.PackingSlips.Get(t.Context(), id)
 		if err != nil || len(page.PackingSlips) != 1 {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dustin/go-humanize/english"
+	"lading/plural"
 
 	"lading/api"
 	"lading/state"
@@ -27,6 +27,8 @@ type Report struct {
 	Resumed bool   `json:"resumed,omitempty"`
 	DryRun  bool   `json:"dry_run"`
 	Input   string `json:"input"`
+	// Sheet is the workbook's sheet read; "" for a CSV file.
+	Sheet   string `json:"sheet,omitempty"`
 	Results string `json:"results_file,omitempty"`
 	Rows    Counts `json:"rows"`
 	api.Traffic
@@ -36,6 +38,9 @@ type Report struct {
 
 // Failed is how many rows failed.
 func (r *Report) Failed() int { return r.Rows.Failed() }
+
+// Base is the engine's part of a job's report (which embeds it).
+func (r *Report) Base() *Report { return r }
 
 // Ended fills in how the run ended: its traffic since stats0, its time
 // since start, and whether ctx was cancelled.
@@ -55,7 +60,7 @@ func (r *Report) Err(fatal error, strict int, w Words) error {
 		return fmt.Errorf("%w: the writes in flight were finished and recorded; %s to send the rest", ErrInterrupted, w.Again)
 	case strict > 0:
 		return fmt.Errorf("%w: %s cannot be sent as %s, so nothing was sent (strict %s); see %s",
-			ErrInvalid, english.Plural(strict, "row", ""), english.PluralWord(strict, "it is", "they are"), w.Job, r.Results)
+			ErrInvalid, plural.Count(strict, "row"), plural.Word(strict, "it is", "they are"), w.Job, r.Results)
 	}
 	return nil
 }

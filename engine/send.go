@@ -28,6 +28,9 @@ type Verdict struct {
 	ID api.ID
 	// Msg is what the record's rows say when it failed.
 	Msg string
+	// Forget, on a record the service refused, says the record it named
+	// is no longer in the account: the state forgets what it knew of it.
+	Forget bool
 	// why is, for Again, why the record was not written.
 	why Setback
 }
@@ -152,7 +155,7 @@ func (s *Sender[R, P]) rounds(ctx context.Context, todo []retry[R]) error {
 			rs[i] = t.r
 		}
 		batches := slices.Collect(slices.Chunk(rs, max(1, s.Size)))
-		s.Progress.Writing("sending "+s.Words.Records(len(todo)), len(todo), len(batches), s.Words.Record+"s")
+		s.Progress.Writing("sending "+s.Words.Records(len(todo)), len(todo), len(batches), s.Words.Record)
 		skipped := func(b []R) {
 			s.mu.Lock()
 			s.notStarted = append(s.notStarted, b...)

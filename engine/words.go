@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/dustin/go-humanize/english"
+	"lading/plural"
 
 	"lading/api"
 )
@@ -26,7 +26,7 @@ type Words struct {
 
 // Records is n records, in the singular or plural as n asks.
 func (w Words) Records(n int) string {
-	return english.Plural(n, w.Record, "")
+	return plural.Count(n, w.Record)
 }
 
 // Refused is what the rows of a write the service refused as a whole say:
@@ -90,5 +90,5 @@ func (w Words) NoAnswer() string {
 // Strict is what the rows of a strict run that sent nothing say.
 func (w Words) Strict(bad int) string {
 	return fmt.Sprintf("not sent: %s of the file cannot be sent as %s and this %s is strict (all or nothing); fix %s and %s",
-		english.Plural(bad, "row", ""), english.PluralWord(bad, "it is", "they are"), w.Job, english.PluralWord(bad, "it", "them"), w.Again)
+		plural.Count(bad, "row"), plural.Word(bad, "it is", "they are"), w.Job, plural.Word(bad, "it", "them"), w.Again)
 }

@@ -120,7 +120,7 @@ func catalogAccount(t *testing.T) (*sandbox.Server, sandbox.Account, *account, s
 	t.Cleanup(hs.Close)
 	base := hs.URL + "/api2"
 	a := newAccountAt(t, base)
-	a.load("shopify", filepath.Join("..", "testdata", "catalogs", "shopify-product-template.csv"))
+	a.load("shopify", a.catalog("shopify-product-template.csv"))
 	return srv, acct, a, base
 }
 

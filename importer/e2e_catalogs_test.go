@@ -13,6 +13,7 @@ import (
 	"lading/engine"
 	"lading/importer"
 	"lading/sandbox"
+	"lading/source/sourcetest"
 )
 
 // readCSV reads a whole CSV file: header and records.
@@ -51,6 +52,51 @@ func writeCSV(t *testing.T, path string, header []string, recs [][]string) {
 	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// retypedBarcodes is Shopify's product template, whose barcodes a
+// spreadsheet had rounded before it was published ("3.65275E+11", which an
+// import refuses: TestImportRoundedBarcodes), with them entered again as
+// text ("365275000000"), as a person mends such a file. It panics on a
+// text that is not such a CSV.
+func retypedBarcodes(text string) string {
+	out, err := sourcetest.EditColumn(text, "Variant Barcode", sourcetest.Retyped)
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
+
+// TestImportRoundedBarcodes imports Shopify's product template as it is:
+// its barcodes were rounded by a spreadsheet ("3.65275E+11"), so every
+// variant row fails, saying so and naming the column, and nothing is
+// written but the products' rows that carry no variant.
+func TestImportRoundedBarcodes(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	in := e.copyTo(catalogFile(t, "shopify-product-template.csv"), nil)
+	rep, err := e.importFile(context.Background(), "shopify", in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed() != 16 || rep.Variants[engine.Created] != 0 {
+		t.Errorf("rows %v, variants %v: want the 16 variant rows failed, none created", rep.Rows, rep.Variants)
+	}
+	failed := 0
+	for _, r := range readResults(t, rep.Results) {
+		if r[4] != string(engine.Failed) {
+			continue
+		}
+		failed++
+		if !strings.Contains(r[7], `column "Variant Barcode", value "`) || !strings.Contains(r[7], "digits are already lost") {
+			t.Errorf("row %s does not say its barcode lost its digits: %s", r[1], r[7])
+		}
+	}
+	if failed != 16 {
+		t.Errorf("%d failed lines in the results, want 16", failed)
+	}
+	if s := e.read(); len(s.Variants) != 0 {
+		t.Errorf("the sandbox holds %d variants, want none", len(s.Variants))
 	}
 }
 
@@ -99,6 +145,8 @@ func TestImportRealCatalogs(t *testing.T) {
 		products, varnts int
 		rows, skipped    int
 		check            func(t *testing.T, in string, s snapshot)
+		// edit, when set, changes the file's text before the import.
+		edit func(string) string
 		// priceColumn and pick choose the row whose price is changed in
 		// a copy; tier is the pricing tier it lands in.
 		priceColumn, tier string
@@ -150,6 +198,7 @@ func TestImportRealCatalogs(t *testing.T) {
 		},
 		{
 			file: "shopify-product-template.csv", template: "shopify", products: 3, varnts: 16, skipped: 1,
+			edit: retypedBarcodes,
 			check: func(t *testing.T, in string, s snapshot) {
 				shirt := s.ofProduct("Example T-Shirt")
 				if len(shirt) != 12 {
@@ -213,7 +262,7 @@ func TestImportRealCatalogs(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
 			e := newEnv(t, sandbox.Options{})
-			in := e.copyTo(catalogFile(t, tc.file), nil)
+			in := e.copyTo(catalogFile(t, tc.file), tc.edit)
 			ctx := context.Background()
 			rep, err := e.importFile(ctx, tc.template, in, nil)
 			if err != nil {

@@ -21,6 +21,20 @@ type Input struct {
 	*catalog.Result
 	// Files are the files read: the input, then a joined file if any.
 	Files []string
+	// Sheets are the sheets read of Files: a workbook's, "" for a CSV
+	// file.
+	Sheets []string
+}
+
+// Label names the file of a row's RowRef in the results file: its path,
+// and the sheet read for a workbook (source.Label).
+func (in *Input) Label(file string) string {
+	for i, f := range in.Files {
+		if f == file && i < len(in.Sheets) {
+			return source.Label(file, in.Sheets[i])
+		}
+	}
+	return file
 }
 
 // ReadProgress is told how many rows have been read so far.
@@ -41,9 +55,10 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Li
 			return err
 		}
 		defer src.Close()
+		in.Sheets = append(in.Sheets, src.Sheet())
 		prog, err := compile(src.Name(), src.Header())
 		if err != nil {
-			return err
+			return source.Misread(src, err)
 		}
 		header := src.Header()
 		width := len(header)

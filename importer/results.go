@@ -15,19 +15,16 @@ import (
 	"lading/results"
 )
 
-// resultColumns are the results file's columns after file and row.
-var resultColumns = []string{"product_key", "sku", "action", "product_id", "variant_id", "message"}
-
 // resultLine is one input row's line in the results file.
 type resultLine struct {
-	File       string
-	Row        int
-	ProductKey string
-	SKU        string
-	Action     engine.Status
-	ProductID  string
-	VariantID  string
-	Message    string
+	File       string        `csv:"file"`
+	Row        int           `csv:"row"`
+	ProductKey string        `csv:"product_key"`
+	SKU        string        `csv:"sku"`
+	Action     engine.Status `csv:"action"`
+	ProductID  string        `csv:"product_id"`
+	VariantID  string        `csv:"variant_id"`
+	Message    string        `csv:"message"`
 }
 
 func changesText(cs []Change) string {
@@ -42,10 +39,10 @@ func changesText(cs []Change) string {
 // with one line per input row, in file and row order, and counts the rows
 // by action. Lines are made and written one at a time.
 func writeResults(path string, in *Input, plan *Plan) (engine.Counts, error) {
-	var w *results.Writer
+	var w *results.File[resultLine]
 	if path != "" {
 		var err error
-		if w, err = results.Create(path, resultColumns...); err != nil {
+		if w, err = results.Create[resultLine](path); err != nil {
 			return nil, err
 		}
 		defer w.Discard()
@@ -56,7 +53,8 @@ func writeResults(path string, in *Input, plan *Plan) (engine.Counts, error) {
 		if w == nil {
 			return nil
 		}
-		return w.Write(l.File, l.Row, l.ProductKey, l.SKU, string(l.Action), l.ProductID, l.VariantID, l.Message)
+		l.File = in.Label(l.File)
+		return w.Write(*l)
 	})
 	if err == nil && w != nil {
 		err = w.Close()

@@ -105,11 +105,14 @@ type importer struct {
 }
 
 // Fingerprint identifies an import so that running the same command again
-// resumes it: mode, scope, mapping and the input's content.
-func Fingerprint(scope string, mode Mode, mappingText []byte, files ...string) (string, error) {
+// resumes it: mode, scope, mapping, how the files are read beyond what the
+// mapping says (read: the sheets, a header row given on the command line)
+// and the files' content.
+func Fingerprint(scope string, mode Mode, mappingText []byte, read string, files ...string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "import\x00%s\x00%s\x00", scope, mode)
 	h.Write(mappingText)
+	fmt.Fprintf(h, "\x00%s\x00", read)
 	for _, f := range files {
 		fh, err := os.Open(f)
 		if err != nil {
@@ -147,7 +150,8 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.Progress.Say("read %s: %s", plural.Count(in.Rows, "row"), plural.Count(len(in.Products), "product"))
+	rep.Sheet = in.Sheets[0]
+	o.Progress.Say("read %s of %s: %s", plural.Count(in.Rows, "row"), source.Label(o.Input, rep.Sheet), plural.Count(len(in.Products), "product"))
 	if err := x.startRun(ctx, in, rep); err != nil {
 		return nil, err
 	}
@@ -211,7 +215,8 @@ func (x *importer) startRun(ctx context.Context, in *Input, rep *Report) error {
 	if x.DryRun {
 		return nil
 	}
-	fp, err := Fingerprint(x.Scope, x.Mode, x.MappingText, in.Files...)
+	read := fmt.Sprintf("sheets %q, header row %d", in.Sheets, x.Mapping.Source.HeaderRow)
+	fp, err := Fingerprint(x.Scope, x.Mode, x.MappingText, read, in.Files...)
 	if err != nil {
 		return err
 	}
@@ -392,7 +397,7 @@ func (x *importer) execute(ctx context.Context, plan *Plan, recs []*record, plan
 	for round := 1; ; round++ {
 		x.round = round
 		bs := batches(recs, x.BatchSize)
-		x.Progress.Writing(fmt.Sprintf("writing %d products", len(plan.Products)), len(recs), len(bs), "records")
+		x.Progress.Writing("writing "+plural.Count(len(plan.Products), "product"), len(recs), len(bs), "record")
 		if err := x.sendAll(ctx, bs); err != nil {
 			return err
 		}

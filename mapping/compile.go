@@ -59,6 +59,9 @@ type valueProg struct {
 	col    int // -1: none
 	ex     *compiledExpr
 	errCol string // the column named in errors
+	// code is set for a SKU or a UPC: text whose every digit counts,
+	// which a number in scientific notation has lost.
+	code bool
 }
 
 type skipProg struct {
@@ -128,8 +131,10 @@ func newBinder(m *Mapping, file string, header []string, src Source) *binder {
 	return b
 }
 
+// decimalOf is the source's decimal separator: Decimal, else ',' when
+// thousands are grouped with '.', else '.'.
 func decimalOf(s Source) byte {
-	if s.Decimal == "," {
+	if s.Decimal == "," || (s.Decimal == "" && s.Thousands == ".") {
 		return ','
 	}
 	return '.'
@@ -196,7 +201,7 @@ func (b *binder) value(s *ValueSpec) *valueProg {
 	if s == nil {
 		return nil
 	}
-	v := &valueProg{spec: s, col: -1}
+	v := &valueProg{spec: s, col: -1, code: s.Kind == KindText && (s.Name == "sku" || s.Name == "upc")}
 	if s.Optional && s.Column != "" {
 		var amb *ambiguousError
 		if _, _, _, err := findColumn(s.Column, b.index, b.header); err != nil && !errors.As(err, &amb) {

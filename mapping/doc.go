@@ -15,11 +15,12 @@
 //
 //	source:                 # how to read the input (all optional)
 //	  format: csv           # csv | xlsx; default: from the file extension
-//	  sheet: Products       # xlsx sheet; default: the first
+//	  sheet: Products       # xlsx sheet; default: the first visible one
 //	  header_row: 1         # row holding the column names
 //	  delimiter: ","        # "," ";" tab "|"; default: detected
 //	  encoding: utf-8       # utf-8 (BOM or not), utf-16, utf-16le, utf-16be, windows-1252
 //	  decimal: "."          # decimal separator of numbers: "." or ","
+//	  thousands: ","        # what groups thousands: "," "." " " "'"; "." makes "," the decimal
 //	  date_formats: ["DD/MM/YYYY"]   # tokens YYYY YY MMMM MMM MM M DD D HH hh mm ss; YYYY-MM-DD always works
 //	  allow_short_rows: false # true: CSV rows with fewer cells than the header are padded, not errors
 //	group:
@@ -97,6 +98,12 @@
 //	split: ","              for list values (tags, children)
 //	optional: true          the column may be missing from the file
 //	fill_down: true         group.key only: see Rows without a key
+//
+// A SKU or a UPC (variant.sku, variant.upc, stock.sku, shipments.sku) in
+// scientific notation ("1.23457E+11", as a spreadsheet shows and saves a
+// long number) is an error of its row: the spreadsheet held the code as a
+// number and has already lost its digits; the message says to format the
+// column as text.
 //
 // Expressions are github.com/expr-lang/expr. A column is a bare name when
 // it is one word (Type == "variable") or col("Column Name"). Besides expr's
@@ -376,9 +383,13 @@
 //
 // A quantity is a whole number of units, 0 or more, read with the
 // source's decimal separator. What warehouse systems write in quantity
-// cells is read as a count when it is one: "12.0" and "12.000" (fixed
-// decimals) are 12; thousands separators in groups of three ("1,234",
-// "1 234", and "1.234" with decimal ",") are 1234; "1E3" is 1000. Three
+// cells is read as a count when it is one: "12.0" (fixed decimals) is 12;
+// thousands separators in groups of three ("1,234", "1 234", and "1.234"
+// with decimal ",") are 1234. A count with one separator followed by three
+// zeros ("1.000", "12,000") reads as a thousand units or as one, as the
+// warehouse meant: it is refused as ambiguous unless the source sets
+// decimal or thousands. A count is written out: "1E3" is refused, and one
+// of more than 15 digits ("1e20", "1e300") is too large. Three more
 // things are refused, each with its own message: a cell that is no number
 // ("n/a", "not stocked", "2,5" with decimal "."), a fraction ("2.5": stock
 // is counted in whole units; when the fraction would be a whole number

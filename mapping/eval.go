@@ -430,6 +430,9 @@ func (p *Program) normalise(v *valueProg, s string, dec byte) (n, rule string) {
 		}
 	default:
 		n = s
+		if v.code && scientific(s) {
+			return "", lostDigitsRule(v.spec.Name)
+		}
 	}
 	switch {
 	case !ok:

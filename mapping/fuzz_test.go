@@ -238,10 +238,10 @@ func checkValue(t *testing.T, v FieldValue) {
 func checkReaders(t *testing.T, s string) {
 	t.Helper()
 	for _, dec := range []byte{'.', ','} {
-		if u, rule := parseUnits(s, dec); rule == "" {
+		if u, rule := parseCount(s, dec, false, stockCount); rule == "" {
 			checkStockRow(t, &StockRow{Quantity: u})
 		} else if u != "" {
-			t.Fatalf("parseUnits(%q, %q) = %q and %q", s, dec, u, rule)
+			t.Fatalf("parseCount(%q, %q) = %q and %q", s, dec, u, rule)
 		}
 		n, ok := ParseNumber(s, dec)
 		if !ok {

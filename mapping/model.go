@@ -46,7 +46,7 @@ type StockSpec struct {
 type Source struct {
 	// Format is "csv" or "xlsx"; "" means from the file's extension.
 	Format string
-	// Sheet is the XLSX sheet to read; "" means the first.
+	// Sheet is the XLSX sheet to read; "" means the first visible one.
 	Sheet string
 	// HeaderRow is the 1-based row holding the column names; 0 means 1.
 	HeaderRow int
@@ -57,7 +57,14 @@ type Source struct {
 	// byte-order mark (the names source.Options takes).
 	Encoding string
 	// Decimal is the decimal separator of numbers: "." (default) or ",".
+	// An XLSX file's numbers are read written with it, as a spreadsheet
+	// program set for it shows them.
 	Decimal string
+	// Thousands is the separator that groups thousands: ",", ".", " " or
+	// "'"; "." makes "," the decimal separator when Decimal is not set.
+	// Setting either says how "1.000" reads: a count of units written so
+	// is ambiguous otherwise, and refused.
+	Thousands string
 	// AllowShortRows lets CSV rows have fewer cells than the header (the
 	// missing ones are empty), for exports that drop trailing empty cells.
 	// Without it such a row is an error on its line, since a cell count

@@ -212,3 +212,32 @@ func ShiftNumber(s string, dec byte, places int) (string, error) {
 
 // isWhole reports whether canonical number s has no fraction.
 func isWhole(s string) bool { return !strings.Contains(s, ".") }
+
+// scientific reports whether s is a number in the scientific notation a
+// spreadsheet shows (and saves to CSV) a long number in: a digit, maybe a
+// decimal separator and more digits, E, a sign and the exponent
+// ("1.23457E+11", "1,5E+15", "2E+10").
+func scientific(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	mant, exp, ok := strings.Cut(s, "E")
+	if !ok {
+		mant, exp, ok = strings.Cut(s, "e")
+	}
+	if !ok || len(exp) < 2 || exp[0] != '+' && exp[0] != '-' || !allDigits(exp[1:]) || len(mant) == 0 {
+		return false
+	}
+	if mant[0] < '1' || mant[0] > '9' {
+		return false
+	}
+	if len(mant) == 1 {
+		return true
+	}
+	return (mant[1] == '.' || mant[1] == ',') && len(mant) > 2 && allDigits(mant[2:])
+}
+
+// lostDigitsRule explains a SKU or UPC (name) in scientific notation.
+func lostDigitsRule(name string) string {
+	what := strings.ToUpper(name)
+	return fmt.Sprintf("is a number in scientific notation, not a %s: the spreadsheet held the %s as a number and rounded it, "+
+		"so its digits are already lost; format the column as text in the spreadsheet (Format Cells > Text), enter the %ss again and save the file", what, what, what)
+}

@@ -143,11 +143,12 @@ func (d *decoder) top(m *Mapping, body ast.Node) {
 }
 
 var (
-	sourceKeys = []string{"format", "sheet", "header_row", "delimiter", "encoding", "decimal", "date_formats", "allow_short_rows"}
+	sourceKeys = []string{"format", "sheet", "header_row", "delimiter", "encoding", "decimal", "thousands", "date_formats", "allow_short_rows"}
 	formats    = []string{"csv", "xlsx"}
 	encodings  = []string{"utf-8", "utf-16", "utf-16le", "utf-16be", "windows-1252", "iso-8859-1"}
 	delimiters = []string{",", ";", "tab", "|"}
 	decimals   = []string{".", ","}
+	thousands  = []string{",", ".", " ", "'"}
 )
 
 func (d *decoder) source(n ast.Node, where string) Source {
@@ -192,6 +193,8 @@ func (d *decoder) source(n ast.Node, where string) Source {
 			s.Encoding = v
 		case "decimal":
 			s.Decimal = d.oneOf(e.Value, w, decimals)
+		case "thousands":
+			s.Thousands = d.oneOf(e.Value, w, thousands)
 		case "allow_short_rows":
 			s.AllowShortRows = d.boolean(e.Value, w)
 		case "date_formats":
@@ -202,6 +205,9 @@ func (d *decoder) source(n ast.Node, where string) Source {
 				}
 			}
 		}
+	}
+	if s.Decimal != "" && s.Decimal == s.Thousands {
+		d.fail(n, "%s: decimal and thousands are both %q; a number's decimal separator and the one grouping its thousands differ", where, s.Decimal)
 	}
 	return s
 }

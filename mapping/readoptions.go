@@ -6,5 +6,5 @@ import "lading/source"
 // limits.
 func (s Source) ReadOptions(limits source.Limits) source.Options {
 	return source.Options{Format: s.Format, Sheet: s.Sheet, HeaderRow: s.HeaderRow, Delimiter: s.Delimiter,
-		Encoding: s.Encoding, AllowShortRows: s.AllowShortRows, Limits: limits}
+		Encoding: s.Encoding, Decimal: rune(decimalOf(s)), AllowShortRows: s.AllowShortRows, Limits: limits}
 }

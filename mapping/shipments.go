@@ -186,28 +186,13 @@ func cmpOr(vs ...*valueProg) *valueProg {
 // units evaluates the quantity shipped: a whole number, 1 or more.
 func (s *ShipmentProgram) units(row []string, r *Row) int64 {
 	p, v := &s.p, s.v["quantity"]
-	if v == nil {
-		return 0
-	}
-	raw, ok := p.raw(v, row, r)
-	if !ok {
-		return 0
-	}
-	q, dec := raw.text(), raw.dec
-	if q == "" && v.spec.HasDefault {
-		q, dec = strings.TrimSpace(v.spec.Default), p.dec
-	}
-	if q == "" {
+	n, given := p.count(v, row, r, shippedCount)
+	switch {
+	case !given && v != nil:
 		p.required(v, r, "every row needs the units it ships (a whole number, 1 or more); fill in the cell")
-		return 0
-	}
-	n, rule := parseUnits(q, dec)
-	if rule == "" && n == "0" {
-		rule = "must be 1 or more: a shipment of 0 units ships nothing; remove the row, or correct the count"
-	}
-	if rule != "" {
-		p.fieldError(v, r, p.errValue(v, row), rule)
-		return 0
+	case n == "0":
+		p.fieldError(v, r, p.errValue(v, row), "must be 1 or more: a shipment of 0 units ships nothing; remove the row, or correct the count")
+		n = ""
 	}
 	u, _ := strconv.ParseInt(n, 10, 64)
 	return u

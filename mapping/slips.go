@@ -239,20 +239,16 @@ func (s *SlipProgram) Eval(row []string, out *SlipRow) error {
 func (s *SlipProgram) line(row []string, r *Row, out *SlipRow) {
 	p := &s.p
 	out.LineItem = s.id(s.lineItem, row, r, "a line item's id, like 1000123 (the line_item_id column of an order file lading pulled)")
-	q := p.text(s.quantity, row, r)
-	if q != "" {
-		n, ok := ParseNumber(q, p.dec)
-		switch {
-		case !ok || !isWhole(n) || strings.HasPrefix(n, "-") || n == "0" || digits(n) > maxUnitDigits:
-			p.fieldError(s.quantity, r, p.errValue(s.quantity, row), "must be a whole number of units, 1 or more: the units of the line item this slip packs")
-		default:
-			out.Quantity = n
-		}
+	n, given := p.count(s.quantity, row, r, packedCount)
+	if n == "0" {
+		p.fieldError(s.quantity, r, p.errValue(s.quantity, row), packedCount.negative)
+		n = ""
 	}
+	out.Quantity = n
 	switch {
-	case out.LineItem != "" && q == "":
+	case out.LineItem != "" && !given:
 		p.required(s.quantity, r, "a row naming a line item needs the units the slip packs of it")
-	case out.LineItem == "" && q != "" && s.lineItem != nil && p.errValue(s.lineItem, row) == "":
+	case out.LineItem == "" && given && s.lineItem != nil && p.errValue(s.lineItem, row) == "":
 		p.required(s.lineItem, r, "a row giving a quantity needs the line item it is of")
 	}
 }

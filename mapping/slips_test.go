@@ -137,7 +137,7 @@ func TestEvalSlips(t *testing.T) {
 			[]string{`column "Shipment" value "" (slips.key): required`, `column "Order" value "SO-7" (slips.order): must be the sales order's id`,
 				`column "Packed" value "31/02/2026" (slips.packing_slip_date): must be a date, or a date and time (YYYY-MM-DD, DD/MM/YYYY`,
 				`column "Line" value "L1" (slips.line_item): must be a line item's id`,
-				`column "Units" value "0" (slips.quantity): must be a whole number of units, 1 or more`,
+				`column "Units" value "0" (slips.quantity): must be 1 or more: the units of the line item this slip packs`,
 				`column "Shipped" value "soon" (slips.ship_date)`, `column "Cost" value "-1" (slips.cost): must be 0 or more`,
 				`column "Delivered" value "maybe" (slips.delivered): must be yes or no`}},
 		{"a line without units", row("S-4", "7", "", "", "1001"), SlipRow{Key: "S-4", Order: "7", LineItem: "1001", Notes: Value{"", true}},

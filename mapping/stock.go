@@ -1,9 +1,6 @@
 package mapping
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/expr-lang/expr/vm"
 	"github.com/goccy/go-yaml/ast"
 )
@@ -189,65 +186,9 @@ func (s *StockProgram) Eval(row []string, out *StockRow) error {
 // units evaluates the quantity: a canonical whole number, 0 or more, or
 // "" with the error in r.
 func (s *StockProgram) units(row []string, r *Row) string {
-	p, v := &s.p, s.quantity
-	if v == nil {
-		return ""
-	}
-	raw, ok := p.raw(v, row, r)
-	if !ok {
-		return ""
-	}
-	q, dec := raw.text(), raw.dec
-	if q == "" && v.spec.HasDefault {
-		q, dec = strings.TrimSpace(v.spec.Default), p.dec
-	}
-	if q == "" {
-		p.required(v, r, "every stock row needs a quantity (a whole number of units, 0 or more); fill in the cell, or skip rows without one with a skip rule")
-		return ""
-	}
-	n, rule := parseUnits(q, dec)
-	if rule != "" {
-		p.fieldError(v, r, p.errValue(v, row), rule)
+	n, given := s.p.count(s.quantity, row, r, stockCount)
+	if !given && s.quantity != nil {
+		s.p.required(s.quantity, r, "every stock row needs a quantity (a whole number of units, 0 or more); fill in the cell, or skip rows without one with a skip rule")
 	}
 	return n
-}
-
-// maxUnitDigits bounds a quantity: every whole number of up to 15 digits
-// is exact as the service's numbers (IEEE doubles) hold it, and no stock
-// level is that large.
-const maxUnitDigits = 15
-
-// parseUnits reads s, written with the decimal separator dec ('.' or ','), as
-// a stock quantity: a whole number of units, 0 or more, of at most 15
-// digits. It returns the canonical number ("1,234" and "1234.0" with '.'
-// → "1234"), or "" and the rule s breaks, worded for the person who
-// wrote the cell.
-func parseUnits(s string, dec byte) (n, rule string) {
-	n, ok := ParseNumber(s, dec)
-	switch {
-	case !ok:
-		return "", fmt.Sprintf("must be a number: a count of units like 12 (decimal %q); correct the cell, or skip rows that hold no count with a skip rule", string(dec))
-	case strings.HasPrefix(n, "-"):
-		return "", "must be 0 or more: negative stock is refused (a warehouse cannot hold fewer than 0 units); correct the count, or skip such rows with a skip rule"
-	case !isWhole(n):
-		return "", fmt.Sprintf("must be a whole number of units: %s is a fraction%s; correct the count", n, otherDecimalHint(s, dec))
-	case digits(n) > maxUnitDigits:
-		return "", fmt.Sprintf("is too large for a count of units (more than %d digits); check that the quantity column holds the stock level", maxUnitDigits)
-	}
-	return n, ""
-}
-
-// otherDecimalHint says, for a fraction that would be a whole number read
-// with the other decimal separator ("1.234" with '.'), which setting
-// reads it so.
-func otherDecimalHint(s string, dec byte) string {
-	other := byte(',')
-	if dec == ',' {
-		other = '.'
-	}
-	n, ok := ParseNumber(s, other)
-	if !ok || !isWhole(n) || strings.IndexByte(s, dec) < 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (read with decimal %q; if it means %s units, the file groups thousands with %q: set decimal: %q under source)", string(dec), n, string(dec), string(other))
 }

@@ -20,15 +20,16 @@ func TestCount(t *testing.T) {
 		{1, "open fulfillment", "1 open fulfillment"},
 		{5, "write request", "5 write requests"},
 		{-1, "unit", "-1 unit"},
+		{1500, "row", "1,500 rows"},
 	} {
 		if got := Count(tc.n, tc.noun); got != tc.want {
 			t.Errorf("Count(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
 		}
-		if got := One(Of(2, tc.noun)); got != tc.noun {
-			t.Errorf("One(Of(2, %q)) = %q", tc.noun, got)
-		}
 	}
 	if got := Count(int64(1), "read"); got != "1 read" {
 		t.Errorf("Count of an int64: %q", got)
+	}
+	if got := Word(2, "it is", "they are"); got != "they are" {
+		t.Errorf("Word(2): %q", got)
 	}
 }

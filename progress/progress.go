@@ -24,7 +24,7 @@ type Progress struct {
 
 	mu        sync.Mutex
 	rows      int
-	unit      string // what is written: "records", "levels"
+	unit      string // what is written: "record", "level"
 	what      string // the bar's description
 	total     int
 	done      int
@@ -71,7 +71,7 @@ func (p *Progress) Say(format string, args ...any) {
 	fmt.Fprintf(p.w, format+"\n", args...)
 }
 
-// Writing starts the count of total units (unit: "records", "levels") to
+// Writing starts the count of total units (unit: "record", "level") to
 // write in requests; what describes the job on the bar ("writing 30
 // products"). It may be called again for a later round.
 func (p *Progress) Writing(what string, total, requests int, unit string) {
@@ -90,14 +90,14 @@ func (p *Progress) Writing(what string, total, requests int, unit string) {
 			progressbar.OptionSetDescription(what),
 			progressbar.OptionShowCount(),
 			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString(unit),
+			progressbar.OptionSetItsString(plural.Of(2, unit)),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
 		)
 		return
 	}
-	fmt.Fprintf(p.w, "writing %s in %s\n", plural.Count(total, plural.One(unit)), plural.Count(requests, "request"))
+	fmt.Fprintf(p.w, "writing %s in %s\n", plural.Count(total, unit), plural.Count(requests, "request"))
 	if p.stopTimer == nil {
 		p.stopTimer = make(chan struct{})
 		go p.tick(p.stopTimer)
@@ -152,8 +152,8 @@ func (p *Progress) line() {
 		el := time.Since(p.start)
 		eta = (time.Duration(float64(el) / float64(p.done) * float64(p.total-p.done))).Round(time.Second).String()
 	}
-	fmt.Fprintf(p.w, "progress: %d/%d %s written (%d failed), %s, %.1f req/s, eta %s\n",
-		p.done, p.total, p.unit, p.failed, plural.Count(reqs, "request"), rate, eta)
+	fmt.Fprintf(p.w, "progress: %d/%s written (%d failed), %s, %.1f req/s, eta %s\n",
+		p.done, plural.Count(p.total, p.unit), p.failed, plural.Count(reqs, "request"), rate, eta)
 }
 
 // Finish stops the periodic summary and clears the bar. It may be called

@@ -16,7 +16,7 @@ func TestLinesOffTerminal(t *testing.T) {
 	var buf syncBuffer
 	p := progress.New(&buf, false, 5*time.Millisecond, func() (int64, float64) { return 7, 2.5 })
 	p.Say("read %d rows: %d products", 10, 3)
-	p.Writing("writing 3 products", 10, 2, "levels")
+	p.Writing("writing 3 products", 10, 2, "level")
 	p.Sent(4, true)
 	p.Sent(2, false)
 	deadline := time.Now().Add(2 * time.Second)
@@ -41,7 +41,7 @@ func TestNilProgress(t *testing.T) {
 	var p *progress.Progress
 	p.Reading(3)
 	p.Say("x")
-	p.Writing("w", 1, 1, "records")
+	p.Writing("w", 1, 1, "record")
 	p.Sent(1, true)
 	p.Finish()
 }

@@ -1,7 +1,8 @@
 // Package pull writes an account's open fulfillments into order files for
-// a warehouse system (an export of exporter.PullLines), and remembers
-// which fulfillments it wrote, so that a pull of new ones only writes
-// those no earlier pull did.
+// a warehouse system (an export of exporter.PullLines); a pull of new ones
+// remembers which fulfillments it wrote, so that the next one only writes
+// those no earlier pull of new ones did. A plain pull is a look: it
+// remembers nothing.
 //
 // Each pull writes its file in a folder of its own beside the file's
 // place (a warehouse system watching the place does not read there) and
@@ -169,9 +170,14 @@ func moveInto(dir string, files []string) ([]string, error) {
 	return moved, nil
 }
 
-// remember records the fulfillments a pull wrote, now that its file is in
-// place (even if the pull is being stopped: they are in the file).
+// remember records the fulfillments a New pull wrote, now that its file is
+// in place (even if the pull is being stopped: they are in the file). A
+// pull that is not New is a look: it remembers nothing, so that the next
+// New pull still hands its fulfillments to the warehouse.
 func (p *Puller) remember(ctx context.Context, sum *exporter.Summary) error {
+	if !p.o.New {
+		return nil
+	}
 	pulled := make(map[string]string, len(sum.IDs))
 	for _, id := range sum.IDs {
 		pulled[id] = "1"

@@ -2,121 +2,165 @@
 // what became of it. Every job that reads rows from a file (catalog
 // imports, stock pushes, shipment imports) writes one.
 //
-// A file is CSV, or XLSX when its name ends in .xlsx. Lines go out as they
-// are written, so a file of a million rows costs no more memory than one
-// of ten. The file is written beside its final path under a temporary
-// name and renamed into place by Close, so that it is never seen half
-// written.
+// A job's results line is a struct whose fields, tagged `csv:"name"`, are
+// the file's columns in order (the first two, by convention, the input
+// file and the row number in it): gocsv turns lines into cells. A file is
+// CSV, or XLSX when its name ends in .xlsx. Lines go out a block at a
+// time as they are written, so a file of a million rows costs no more
+// memory than one of ten. The file is written beside its final path under
+// a temporary name and renamed into place by Close, so that it is never
+// seen half written. Every cell is valid UTF-8: bytes that are not (a
+// Windows-1252 file's, read without its encoding) become U+FFFD.
 package results
 
 import (
-	"bufio"
-	"encoding/csv"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/gocarina/gocsv"
 )
 
-// Writer writes one results file. Its first two columns are the input
-// file and the row number within it; the job's columns follow.
-type Writer struct {
-	path string
-	tmp  *os.File
-	// CSV
-	buf *bufio.Writer
-	csv *csv.Writer
-	rec []string
-	// XLSX
-	book  *excelize.File
-	sheet *excelize.StreamWriter
-	cells []any
-	next  int // the sheet row the next line goes to
-
-	lines  int
-	err    error
-	closed bool
+// File writes one results file of lines T.
+type File[T any] struct {
+	path  string
+	tmp   *os.File
+	sink  sink
+	block []T
+	lines int
+	// started is set once the header is written.
+	started bool
+	err     error
+	closed  bool
 }
 
 // Sheet is the name of the XLSX results sheet.
 const Sheet = "Results"
 
-// Create starts the results file path with the columns "file", "row" and
-// then columns. Close puts it in place; Discard drops it.
-func Create(path string, columns ...string) (*Writer, error) {
+// block is how many lines are turned into cells at a time.
+const block = 1024
+
+// Create starts the results file path. Close puts it in place; Discard
+// drops it.
+func Create[T any](path string) (*File[T], error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".results-*")
 	if err != nil {
 		return nil, fmt.Errorf("writing results: %w", err)
 	}
-	w := &Writer{path: path, tmp: tmp}
-	header := append([]string{"file", "row"}, columns...)
+	f := &File[T]{path: path, tmp: tmp}
 	if strings.EqualFold(filepath.Ext(path), ".xlsx") {
-		err = w.startXLSX(header)
+		f.sink, err = newXLSXSink(tmp)
 	} else {
-		w.buf = bufio.NewWriterSize(tmp, 64<<10)
-		w.csv = csv.NewWriter(w.buf)
-		w.rec = make([]string, len(header))
-		err = w.csv.Write(header)
+		f.sink = newCSVSink(tmp)
 	}
 	if err != nil {
-		w.Discard()
-		return nil, w.wrap(err)
+		f.Discard()
+		return nil, f.wrap(err)
 	}
-	return w, nil
+	f.block = make([]T, 0, block)
+	return f, nil
 }
 
-func (w *Writer) startXLSX(header []string) error {
-	w.book = excelize.NewFile()
-	if err := w.book.SetSheetName("Sheet1", Sheet); err != nil {
-		return err
+// Write writes a line (a block at a time).
+func (f *File[T]) Write(line T) error {
+	if f.err != nil {
+		return f.err
 	}
-	sw, err := w.book.NewStreamWriter(Sheet)
-	if err != nil {
-		return err
+	f.block = append(f.block, line)
+	f.lines++
+	if len(f.block) == cap(f.block) {
+		return f.flush()
 	}
-	w.sheet = sw
-	w.cells = make([]any, len(header))
-	for i, h := range header {
-		w.cells[i] = h
-	}
-	w.next = 1
-	return w.setRow()
-}
-
-func (w *Writer) setRow() error {
-	err := w.sheet.SetRow("A"+strconv.Itoa(w.next), w.cells)
-	w.next++
-	return err
-}
-
-// Write writes the line of row (1-based, as a person counts them) of
-// file, with cells for the job's columns. cells is not kept.
-func (w *Writer) Write(file string, row int, cells ...string) error {
-	if w.err != nil {
-		return w.err
-	}
-	if w.csv != nil {
-		w.rec = append(w.rec[:0], Inert(file), strconv.Itoa(row))
-		for _, c := range cells {
-			w.rec = append(w.rec, Inert(c))
-		}
-		w.err = w.csv.Write(w.rec)
-	} else {
-		w.cells = append(w.cells[:0], file, row)
-		for _, c := range cells {
-			w.cells = append(w.cells, c)
-		}
-		w.err = w.setRow()
-	}
-	if w.err != nil {
-		w.err = w.wrap(w.err)
-		return w.err
-	}
-	w.lines++
 	return nil
+}
+
+// flush turns the lines written since the last flush into cells, after
+// the header the first time.
+func (f *File[T]) flush() error {
+	if f.err != nil {
+		return f.err
+	}
+	if f.started {
+		f.err = gocsv.MarshalCSVWithoutHeaders(f.block, f.sink)
+	} else {
+		f.err = gocsv.MarshalCSV(f.block, f.sink)
+		f.started = true
+	}
+	clear(f.block)
+	f.block = f.block[:0]
+	if f.err != nil {
+		f.err = f.wrap(f.err)
+	}
+	return f.err
+}
+
+// Lines is the number of lines written, the header left out.
+func (f *File[T]) Lines() int { return f.lines }
+
+// Close finishes the file and renames it into place. After a failed Write
+// it only discards the file and returns that error.
+func (f *File[T]) Close() error {
+	if f.closed {
+		return f.err
+	}
+	if f.err == nil && (len(f.block) > 0 || !f.started) {
+		f.flush()
+	}
+	if f.err != nil {
+		f.Discard()
+		return f.err
+	}
+	err := f.sink.finish()
+	if cerr := f.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.tmp.Name(), f.path)
+	}
+	f.closed = true
+	if err != nil {
+		os.Remove(f.tmp.Name())
+		f.err = f.wrap(err)
+	}
+	return f.err
+}
+
+// Discard drops the file: nothing is put in place. It does nothing after
+// Close.
+func (f *File[T]) Discard() {
+	if f.closed {
+		return
+	}
+	f.closed = true
+	f.sink.discard()
+	f.tmp.Close()
+	os.Remove(f.tmp.Name())
+}
+
+func (f *File[T]) wrap(err error) error {
+	return fmt.Errorf("writing the results file %s: %w", f.path, err)
+}
+
+// Write writes a whole results file at path with the lines of seq. It
+// writes nothing when path is "". The file appears, whole, only when
+// every line is written.
+func Write[T any](path string, seq iter.Seq[T]) error {
+	if path == "" {
+		return nil
+	}
+	f, err := Create[T](path)
+	if err != nil {
+		return err
+	}
+	defer f.Discard()
+	for line := range seq {
+		if err := f.Write(line); err != nil {
+			return err
+		}
+	}
+	return f.Close()
 }
 
 // Inert makes text that a spreadsheet would take for a formula (it starts
@@ -160,87 +204,4 @@ func Revive(s string) string {
 		return s[1:]
 	}
 	return s
-}
-
-// Lines is the number of lines written, the header left out.
-func (w *Writer) Lines() int { return w.lines }
-
-// Close finishes the file and renames it into place. After a failed Write
-// it only discards the file and returns that error.
-func (w *Writer) Close() error {
-	if w.closed {
-		return w.err
-	}
-	if w.err != nil {
-		w.Discard()
-		return w.err
-	}
-	err := w.finish()
-	if cerr := w.tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(w.tmp.Name(), w.path)
-	}
-	w.closed = true
-	if err != nil {
-		os.Remove(w.tmp.Name())
-		w.err = w.wrap(err)
-	}
-	return w.err
-}
-
-func (w *Writer) finish() error {
-	if w.csv != nil {
-		w.csv.Flush()
-		if err := w.csv.Error(); err != nil {
-			return err
-		}
-		return w.buf.Flush()
-	}
-	defer w.book.Close()
-	if err := w.sheet.Flush(); err != nil {
-		return err
-	}
-	return w.book.Write(w.tmp)
-}
-
-// Discard drops the file: nothing is put in place. It does nothing after
-// Close.
-func (w *Writer) Discard() {
-	if w.closed {
-		return
-	}
-	w.closed = true
-	if w.book != nil {
-		w.book.Close()
-	}
-	w.tmp.Close()
-	os.Remove(w.tmp.Name())
-}
-
-func (w *Writer) wrap(err error) error {
-	return fmt.Errorf("writing the results file %s: %w", w.path, err)
-}
-
-// WriteLines writes a whole results file at path: after the header (file,
-// row, columns), one line for each of lines, whose row number and cells
-// line gives; file names the input on every line. It writes nothing when
-// path is "". The file appears, whole, only when every line is written.
-func WriteLines[T any](path, file string, columns []string, lines []T, line func(*T) (row int, cells []string)) error {
-	if path == "" {
-		return nil
-	}
-	w, err := Create(path, columns...)
-	if err != nil {
-		return err
-	}
-	defer w.Discard()
-	for i := range lines {
-		row, cells := line(&lines[i])
-		if err := w.Write(file, row, cells...); err != nil {
-			return err
-		}
-	}
-	return w.Close()
 }

@@ -5,33 +5,37 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 )
 
 type line struct {
-	file  string
-	row   int
-	cells []string
+	File    string `csv:"file"`
+	Row     int    `csv:"row"`
+	Key     string `csv:"key"`
+	Action  string `csv:"action"`
+	Message string `csv:"message"`
 }
 
 var sample = []line{
-	{"in.csv", 2, []string{"P1", "created", "a \"quoted\", comma"}},
-	{"in.csv", 3, []string{"P1", "failed", "two\nlines"}},
-	{"join.csv", 2, []string{"", "skipped", ""}},
+	{"in.csv", 2, "P1", "created", "a \"quoted\", comma"},
+	{"in.csv", 3, "P1", "failed", "two\nlines"},
+	{"join.csv", 2, "", "skipped", ""},
 }
 
 func write(t *testing.T, path string, lines []line) {
 	t.Helper()
-	w, err := Create(path, "key", "action", "message")
+	w, err := Create[line](path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range lines {
-		if err := w.Write(l.file, l.row, l.cells...); err != nil {
+		if err := w.Write(l); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -49,7 +53,7 @@ func write(t *testing.T, path string, lines []line) {
 func wantRecords(lines []line) [][]string {
 	out := [][]string{{"file", "row", "key", "action", "message"}}
 	for _, l := range lines {
-		out = append(out, append([]string{l.file, strconv.Itoa(l.row)}, l.cells...))
+		out = append(out, []string{l.File, strconv.Itoa(l.Row), l.Key, l.Action, l.Message})
 	}
 	return out
 }
@@ -114,7 +118,7 @@ func TestXLSX(t *testing.T) {
 		}
 		typ, err := f.GetCellType(Sheet, "B"+strconv.Itoa(i+2))
 		if err != nil || typ != excelize.CellTypeNumber && typ != excelize.CellTypeUnset {
-			t.Errorf("row %d: the row number is a %v cell (%v), want a number", l.row, typ, err)
+			t.Errorf("row %d: the row number is a %v cell (%v), want a number", l.Row, typ, err)
 		}
 	}
 	assertOnlyFile(t, path)
@@ -124,11 +128,11 @@ func TestDiscardLeavesNothing(t *testing.T) {
 	for _, name := range []string{"out.csv", "out.xlsx"} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			w, err := Create(filepath.Join(dir, name), "action")
+			w, err := Create[line](filepath.Join(dir, name))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := w.Write("in.csv", 2, "created"); err != nil {
+			if err := w.Write(sample[0]); err != nil {
 				t.Fatal(err)
 			}
 			w.Discard()
@@ -144,7 +148,7 @@ func TestDiscardLeavesNothing(t *testing.T) {
 }
 
 func TestCreateInMissingDirectory(t *testing.T) {
-	_, err := Create(filepath.Join(t.TempDir(), "no", "such", "out.csv"), "action")
+	_, err := Create[line](filepath.Join(t.TempDir(), "no", "such", "out.csv"))
 	if err == nil || !strings.Contains(err.Error(), "results") {
 		t.Fatalf("err = %v, want one about the results file", err)
 	}
@@ -186,7 +190,7 @@ func TestInert(t *testing.T) {
 // Cells a spreadsheet would run as formulas reach the CSV file as text.
 func TestCSVFormulasAreInert(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "out.results.csv")
-	write(t, path, []line{{"=in.csv", 2, []string{"=HYPERLINK(\"http://x\")", "created", "@cmd"}}})
+	write(t, path, []line{{"=in.csv", 2, "=HYPERLINK(\"http://x\")", "created", "@cmd"}})
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -213,25 +217,114 @@ func TestReviveUndoesInert(t *testing.T) {
 	}
 }
 
-// WriteLines writes a line per element, after the header, or nothing
-// for no path.
-func TestWriteLines(t *testing.T) {
-	type line struct {
-		row  int
-		sku  string
-		note string
-	}
-	lines := []line{{2, "A", "sent"}, {3, "=B", "bad"}}
-	cells := func(l *line) (int, []string) { return l.row, []string{l.sku, l.note} }
-	if err := WriteLines("", "in.csv", []string{"sku", "note"}, lines, cells); err != nil {
+// Write writes a line for each line of a sequence, after the header, or
+// nothing for no path; more lines than a block go out whole, and text that
+// is not UTF-8 is made so.
+func TestWrite(t *testing.T) {
+	lines := slices.Repeat([]line{{"in.csv", 2, "A", "sent", "caf\xe9"}}, block+3)
+	if err := Write("", slices.Values(lines)); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "r.csv")
-	if err := WriteLines(path, "in.csv", []string{"sku", "note"}, lines, cells); err != nil {
+	for _, name := range []string{"r.csv", "r.xlsx"} {
+		path := filepath.Join(t.TempDir(), name)
+		if err := Write(path, slices.Values(lines)); err != nil {
+			t.Fatal(err)
+		}
+		recs := readBack(t, path)
+		if len(recs) != 1+len(lines) {
+			t.Fatalf("%s: %d lines, want %d", name, len(recs), 1+len(lines))
+		}
+		if got := recs[len(recs)-1]; got[4] != "caf\uFFFD" || !utf8.ValidString(strings.Join(got, "")) {
+			t.Errorf("%s: last line %q, want valid UTF-8 with a replacement character", name, got)
+		}
+	}
+}
+
+// readBack reads a CSV or XLSX results file's cells.
+func readBack(t *testing.T, path string) [][]string {
+	t.Helper()
+	if filepath.Ext(path) == ".csv" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return recs
+	}
+	f, err := excelize.OpenFile(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile(path)
-	if want := "file,row,sku,note\nin.csv,2,A,sent\nin.csv,3,'=B,bad\n"; err != nil || string(got) != want {
-		t.Errorf("results file %q, %v; want %q", got, err, want)
+	defer f.Close()
+	rows, err := f.GetRows(Sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// BenchmarkWrite writes an import's results file of b.N lines (CSV), to
+// weigh gocsv's cost a line against a job's: go test -bench Write ./results
+func BenchmarkWrite(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "r.csv")
+	l := line{"catalog.csv", 2, "P000123", "created", "product 81234567: tier Price 12.50 -> 13.00; weight 0.5 -> 0.6"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	f, err := Create[line](path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range b.N {
+		l.Row = i + 2
+		if err := f.Write(l); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// Bytes that are not UTF-8 and NUL characters never reach a results file:
+// they are written as U+FFFD (one for a run of bad bytes), in CSV and
+// XLSX files alike.
+func TestValidUTF8(t *testing.T) {
+	lines := []line{{"caf\xe9.csv", 2, "SKU-\xe9\xe8", "a\x00b", "ok é"}}
+	want := []string{"caf\uFFFD.csv", "2", "SKU-\uFFFD", "a\uFFFDb", "ok é"}
+	for _, name := range []string{"out.csv", "out.xlsx"} {
+		path := filepath.Join(t.TempDir(), name)
+		write(t, path, lines)
+		var got []string
+		if name == "out.csv" {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !utf8.Valid(b) {
+				t.Errorf("%s is not valid UTF-8: %q", name, b)
+			}
+			recs, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
+			if err != nil || len(recs) != 2 {
+				t.Fatalf("%s: %q, %v", name, recs, err)
+			}
+			got = recs[1]
+		} else {
+			f, err := excelize.OpenFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, err := f.GetRows(Sheet)
+			f.Close()
+			if err != nil || len(rows) != 2 {
+				t.Fatalf("%s: %q, %v", name, rows, err)
+			}
+			got = rows[1]
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: line %q, want %q", name, got, want)
+		}
 	}
 }

@@ -68,10 +68,13 @@ func TestProductFiles(t *testing.T) {
 }
 
 func TestPackingSlipsAndPackages(t *testing.T) {
-	e := newEnv(t, Options{})
+	e := stockedEnv(t, 10, 10)
+	order := e.order(OrderSpec{ShippingAddress: shipTo, Lines: []OrderLine{{SKU: "A", Quantity: 2}}})
+	line := linkIDsOf(e.read(wire.DetailPath(wire.SalesOrders), map[string]any{wire.SalesOrders: []any{map[string]any{"id": order}}}).
+		records(wire.SalesOrders)[0], wire.SalesOrderLineItems)[0]
 	ids := e.mustIDs(wire.PackingSlips,
 		map[string]any{"packing_slip_date": "2024-05-01T10:00:00+0000", "notes": "first", "status": "open",
-			"links": map[string]any{"LineItems": []any{map[string]any{"id": "5", "quantity": "2"}}, "SalesOrders": []any{map[string]any{"id": "7"}}}},
+			"links": map[string]any{"LineItems": []any{map[string]any{"id": line, "quantity": "2"}}, "SalesOrders": []any{map[string]any{"id": order}}}},
 		map[string]any{"packing_slip_date": "2024-06-01T10:00:00+0200", "notes": "second", "status": "done"},
 	)
 	r := e.read(wire.ListPath(wire.PackingSlips), map[string]any{

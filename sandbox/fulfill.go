@@ -253,7 +253,30 @@ func renderFulfillments(t *txn, c *call, ids []int64, res *readResult) error {
 			res.records = append(res.records, r)
 		}
 	}
+	if err := t.linkShipments(ids, links, res); err != nil {
+		return err
+	}
+	if err := t.sideloadOrderPackages(res, c.acc.account, parts.orders.ids); err != nil {
+		return err
+	}
 	return parts.sideload(t, res, c.acc.account, true)
+}
+
+// linkShipments links each fulfillment of ids (links, by id) to the
+// shipments posted against it, and sideloads them. [B.5, assumed]
+func (t *txn) linkShipments(ids []int64, links map[int64]map[string]any, res *readResult) error {
+	ships, err := t.fulfillmentShipments(ids)
+	if err != nil {
+		return err
+	}
+	var all []int64
+	for _, f := range ids {
+		if l := links[f]; l != nil {
+			l[wire.Shipments] = idLinks(ships[f])
+			all = append(all, ships[f]...)
+		}
+	}
+	return t.sideloadShipments(res, all)
 }
 
 func fulfillmentWriter() *writer {
@@ -352,8 +375,12 @@ func applyShipment(t *txn, c *call, i int, rec record) (int64, error) {
 	}
 	var packed []OrderLine
 	sid := t.newID()
-	if _, err := t.exec(`INSERT INTO shipments(id, account_id, fulfillment_id, shipped_at, tracking_number, tracking_link, carrier, created_at)
-		VALUES(?,?,?,?,?,?,?,?)`, sid, account, f, shippedAt, fields["tracking_number"], fields["tracking_link"], fields["carrier"], t.now); err != nil {
+	var cost any
+	if c := fields["cost"]; c != "" {
+		cost = c
+	}
+	if _, err := t.exec(`INSERT INTO shipments(id, account_id, fulfillment_id, shipped_at, tracking_number, tracking_link, carrier, cost, created_at)
+		VALUES(?,?,?,?,?,?,?,?,?)`, sid, account, f, shippedAt, fields["tracking_number"], fields["tracking_link"], fields["carrier"], cost, t.now); err != nil {
 		return 0, err
 	}
 	for j, l := range lis {
@@ -396,7 +423,11 @@ func applyShipment(t *txn, c *call, i int, rec record) (int64, error) {
 		}
 		packed = append(packed, OrderLine{SKU: sku, Quantity: n})
 	}
-	if err := t.packageOfShipment(account, f, shippedAt, fields, packed); err != nil {
+	pkg, err := t.packageOfShipment(account, f, shippedAt, fields, packed)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := t.exec(`UPDATE shipments SET package_id = ? WHERE id = ?`, pkg, sid); err != nil {
 		return 0, err
 	}
 	var left int64
@@ -416,27 +447,31 @@ func applyShipment(t *txn, c *call, i int, rec record) (int64, error) {
 // its staff ship: a packing slip of the order packing the lines shipped
 // (those the order names by SKU; a bundle's components are packed on its
 // line) and a shipment (Packages) with the tracking, carrier and cost.
-// [lading, assumed] (wire.ShipmentWriteFields)
-func (t *txn) packageOfShipment(account, f int64, shippedAt string, fields map[string]string, lines []OrderLine) error {
+// [lading, assumed] (wire.ShipmentWriteFields) It returns the shipment's
+// (Packages) id.
+func (t *txn) packageOfShipment(account, f int64, shippedAt string, fields map[string]string, lines []OrderLine) (int64, error) {
 	var order int64
 	if _, err := t.row(`SELECT order_id FROM fulfillments WHERE id = ?`, []any{f}, &order); err != nil {
-		return err
+		return 0, err
 	}
 	var onOrder []OrderLine
 	for _, l := range lines {
 		var q int64
 		found, err := t.row(`SELECT quantity FROM order_lines WHERE order_id = ? AND sku = ?`, []any{order, l.SKU}, &q)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if found {
 			onOrder = append(onOrder, OrderLine{SKU: l.SKU, Quantity: min(l.Quantity, q)})
 		}
 	}
-	_, err := t.createSlip(account, order, SlipSpec{Date: shippedAt, Lines: onOrder, Packages: []PackageSpec{{
+	slip, err := t.createSlip(account, order, SlipSpec{Date: shippedAt, Lines: onOrder, Packages: []PackageSpec{{
 		TrackingNumber: fields["tracking_number"], TrackingLink: fields["tracking_link"], Carrier: fields["carrier"], Cost: fields["cost"],
 	}}})
-	return err
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(slip.Packages[0], 10, 64)
 }
 
 // completeFulfillment marks f complete and takes its units out of stock

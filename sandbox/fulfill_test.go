@@ -12,7 +12,7 @@ import (
 	"lading/api/wire"
 )
 
-var shipTo = map[string]string{"name": "Ada", "street1": "1 Main St", "city": "Springfield"}
+var shipTo = map[string]string{"contact": "Ada", "street1": "1 Main St", "city": "Springfield"}
 
 // stockedEnv has variants A and B with the given available stock.
 func stockedEnv(t *testing.T, a, b int) *env {
@@ -53,7 +53,7 @@ func TestFulfillmentInitialisation(t *testing.T) {
 		{"all conditions hold", "", shipTo, 5, true},
 		{"other warehouse", "12345", shipTo, 5, false},
 		{"no shipping address", "", nil, 5, false},
-		{"blank shipping address", "", map[string]string{"name": " "}, 5, false},
+		{"blank shipping address", "", map[string]string{"contact": " "}, 5, false},
 		{"not enough stock", "", shipTo, 11, false},
 	}
 	for _, c := range cases {
@@ -248,6 +248,23 @@ func TestOrderAccountErrors(t *testing.T) {
 		_, err := e.srv.CreateOrder(context.Background(), tc.spec)
 		if err == nil || !tc.want.MatchString(err.Error()) {
 			t.Errorf("CreateOrder(%+v) = %v, want an error matching %s", tc.spec, err, tc.want)
+		}
+	}
+}
+
+// An order entered with an address or contact field the records do not
+// have is refused, naming the fields they do have: the recipient of an
+// address is "contact", and a "name" there would leave it empty.
+func TestCreateOrderRefusesUnknownFields(t *testing.T) {
+	e := stockedEnv(t, 10, 10)
+	for _, spec := range []OrderSpec{
+		{ShippingAddress: map[string]string{"name": "Ada", "street1": "1 Main St"}, Lines: []OrderLine{{SKU: "A", Quantity: 1}}},
+		{ShippingAddress: shipTo, Contact: map[string]string{"fullname": "Ada"}, Lines: []OrderLine{{SKU: "A", Quantity: 1}}},
+	} {
+		spec.Token = e.token
+		_, err := e.srv.CreateOrder(context.Background(), spec)
+		if err == nil || !strings.Contains(err.Error(), "has no field") || !strings.Contains(err.Error(), "contact") {
+			t.Errorf("order %v: %v; want a refusal naming the fields", spec, err)
 		}
 	}
 }

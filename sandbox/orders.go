@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,6 +59,12 @@ func (t *txn) insertOrder(a access, spec OrderSpec) (int64, error) {
 	currency := strings.ToUpper(strings.TrimSpace(spec.Currency))
 	if currency == "" {
 		currency = "USD"
+	}
+	if err := knownFields("shipping_address", spec.ShippingAddress, wire.AddressFields); err != nil {
+		return 0, err
+	}
+	if err := knownFields("contact", spec.Contact, wire.ContactWriteFields); err != nil {
+		return 0, err
 	}
 	addr, err := t.insertAddress(a.account, spec.ShippingAddress)
 	if err != nil {
@@ -119,6 +127,17 @@ func (t *txn) insertOrderLine(account, order int64, i int, l OrderLine) error {
 	_, err = t.exec(`INSERT INTO order_lines(id, order_id, variant_id, sku, quantity, price, description) VALUES(?,?,?,?,?,?,?)`,
 		t.newID(), order, vid, l.SKU, l.Quantity, price, desc)
 	return err
+}
+
+// knownFields refuses a key of fields that records of its kind do not
+// have (an address's recipient is "contact", not "name").
+func knownFields(what string, fields map[string]string, known []string) error {
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		if !slices.Contains(known, k) {
+			return fmt.Errorf("%s has no field %q: its fields are %s", what, k, strings.Join(known, ", "))
+		}
+	}
+	return nil
 }
 
 func populated(addr map[string]string) bool {
@@ -219,9 +238,22 @@ func (t *txn) sideloadLineItems(res *readResult, account int64, ids []int64) ([]
 	if len(ids) == 0 {
 		return nil, nil
 	}
+	variants, err := t.sideloadOrderLines(res, wire.LineItems, account, ids)
+	if err != nil {
+		return nil, err
+	}
+	more, err := t.sideloadFulfillmentLines(res, account, ids)
+	return append(variants, more...), err
+}
+
+// sideloadOrderLines adds, under resource, the lines of the account's
+// orders among ids (with their price), and returns the variants they name.
+func (t *txn) sideloadOrderLines(res *readResult, resource string, account int64, ids []int64) ([]int64, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
 	var variants uniq
-	found := map[int64]bool{}
-	if err := t.each(`SELECT l.id, l.order_id, l.variant_id, l.sku, l.quantity, l.price, l.description
+	err := t.each(`SELECT l.id, l.order_id, l.variant_id, l.sku, l.quantity, l.price, l.description
 		FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.account_id = ? AND l.id IN `+inIDs,
 		[]any{account, idList(ids)}, func(rows *sql.Rows) error {
 			var id, order, v, q int64
@@ -230,18 +262,19 @@ func (t *txn) sideloadLineItems(res *readResult, account int64, ids []int64) ([]
 			if err := rows.Scan(&id, &order, &v, &sku, &q, &price, &desc); err != nil {
 				return err
 			}
-			found[id] = true
 			variants.add(v)
-			res.add(wire.LineItems, itoa(id), map[string]any{"id": itoa(id), "sku": sku, "variant_id": itoa(v),
+			res.add(resource, itoa(id), map[string]any{"id": itoa(id), "sku": sku, "variant_id": itoa(v),
 				"quantity": itoa(q), "price": nullable(price), "description": desc, "deleted": "0",
 				wire.KeyLinks: map[string]any{wire.SalesOrders: idLinks([]int64{order}), wire.Variants: idLinks([]int64{v})}})
 			return nil
-		}); err != nil {
-		return nil, err
-	}
-	if len(found) == len(ids) {
-		return variants.ids, nil
-	}
+		})
+	return variants.ids, err
+}
+
+// sideloadFulfillmentLines adds the line items of the account's
+// fulfillments among ids, and returns the variants they name.
+func (t *txn) sideloadFulfillmentLines(res *readResult, account int64, ids []int64) ([]int64, error) {
+	var variants uniq
 	err := t.each(`SELECT li.id, li.fulfillment_id, li.variant_id, li.sku, li.quantity, li.shipped_quantity
 		FROM line_items li JOIN fulfillments f ON f.id = li.fulfillment_id WHERE f.account_id = ? AND li.id IN `+inIDs,
 		[]any{account, idList(ids)}, func(rows *sql.Rows) error {
@@ -262,11 +295,29 @@ func (t *txn) sideloadLineItems(res *readResult, account int64, ids []int64) ([]
 // sideloadOrders adds the sales orders of ids that the account holds, with
 // their totals from their lines. It returns the contacts they link.
 func (t *txn) sideloadOrders(res *readResult, account int64, ids []int64) ([]int64, error) {
+	recs, contacts, err := t.orderRecords(account, ids)
+	for _, id := range ids {
+		if r, ok := recs[id]; ok {
+			res.add(wire.SalesOrders, itoa(id), r)
+		}
+	}
+	return contacts, err
+}
+
+// orderRecords renders the sales orders of ids that the account holds,
+// with their totals from their lines and their links [A.3]. It returns the
+// contacts they link.
+func (t *txn) orderRecords(account int64, ids []int64) (map[int64]map[string]any, []int64, error) {
+	recs := map[int64]map[string]any{}
 	if len(ids) == 0 {
-		return nil, nil
+		return recs, nil, nil
+	}
+	held, err := t.orderLinks(ids)
+	if err != nil {
+		return nil, nil, err
 	}
 	var contacts []int64
-	err := t.each(`SELECT o.id, o.local_id, o.state, o.po_num, COALESCE(o.order_date, o.created_at), o.currency_iso,
+	err = t.each(`SELECT o.id, o.local_id, o.state, o.po_num, COALESCE(o.order_date, o.created_at), o.currency_iso,
 		o.address_id, o.contact_id, o.created_at, o.updated_at,
 		(SELECT COALESCE(SUM(CAST(l.price AS REAL) * l.quantity), 0) FROM order_lines l WHERE l.order_id = o.id)
 		FROM orders o WHERE o.account_id = ? AND o.id IN `+inIDs, []any{account, idList(ids)}, func(rows *sql.Rows) error {
@@ -286,13 +337,13 @@ func (t *txn) sideloadOrders(res *readResult, account int64, ids []int64) ([]int
 			contacts = append(contacts, *contact)
 		}
 		money := fmt.Sprintf("%.2f", subtotal)
-		res.add(wire.SalesOrders, itoa(id), map[string]any{"id": itoa(id), "local_id": local, "po_num": po,
+		recs[id] = map[string]any{"id": itoa(id), "local_id": local, "po_num": po,
 			"order_date": date, "ship_date": nil, "currency_iso": currency, "subtotal": money, "tax_total": "0.00",
 			"discount": "0.00", "total": money, "notes": "", "archived": "0", "complete": boolStr(state == "complete"),
-			"void": "0", "draft": "0", "deleted": "0", "created_at": created, "updated_at": updated, wire.KeyLinks: links})
+			"void": "0", "draft": "0", "deleted": "0", "created_at": created, "updated_at": updated, wire.KeyLinks: withLinks(links, held[id])}
 		return nil
 	})
-	return contacts, err
+	return recs, contacts, err
 }
 
 // sideloadAddresses adds the addresses of ids that the account holds.

@@ -58,6 +58,10 @@ func (s *Server) buildRoutes() map[string]*route {
 		list.read = sp.list
 		detail.read = sp.detail
 	}
+	// Sales orders are read by id only. [B.8, assumed]
+	orders := salesOrderSpec()
+	detail := get(wire.DetailPath(orders.resource))
+	detail.side, detail.read = slices.Clone(wire.Sideloads[orders.resource]), orders.detail
 	for _, w := range []*writer{productWriter(), variantWriter(), productTagWriter(), productFileWriter(),
 		packingSlipWriter(), packageWriter(), fulfillmentWriter(), shipmentWriter()} {
 		get(wire.WritePath(w.resource)).write = w

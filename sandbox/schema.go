@@ -124,7 +124,8 @@ CREATE INDEX IF NOT EXISTS line_items_fulfillment ON line_items(fulfillment_id);
 CREATE TABLE IF NOT EXISTS shipments (
 	id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, fulfillment_id INTEGER NOT NULL,
 	shipped_at TEXT NOT NULL, tracking_number TEXT NOT NULL DEFAULT '', tracking_link TEXT NOT NULL DEFAULT '',
-	carrier TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL);
+	carrier TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL, cost TEXT, package_id INTEGER);
+CREATE INDEX IF NOT EXISTS shipments_fulfillment ON shipments(fulfillment_id);
 CREATE TABLE IF NOT EXISTS shipment_lines (
 	shipment_id INTEGER NOT NULL, line_item_id INTEGER NOT NULL, quantity INTEGER NOT NULL);
 `
@@ -149,4 +150,6 @@ var addedColumns = []struct{ table, column, decl string }{
 	{"orders", "currency_iso", "TEXT NOT NULL DEFAULT 'USD'"},
 	{"order_lines", "price", "TEXT"},
 	{"order_lines", "description", "TEXT NOT NULL DEFAULT ''"},
+	{"shipments", "cost", "TEXT"},
+	{"shipments", "package_id", "INTEGER"},
 }

@@ -81,18 +81,8 @@ func renderPackingSlips(t *txn, c *call, ids []int64, res *readResult) error {
 // slipPackages returns, per slip, the live shipments that link it, in id
 // order. [B.6, assumed] links.Packages of a slip read
 func (t *txn) slipPackages(slips []int64) (map[int64][]int64, error) {
-	out := map[int64][]int64{}
-	err := t.each(`SELECT l.target_id, p.id FROM record_links l JOIN packages p ON p.id = l.owner_id
-		WHERE l.resource = ? AND p.deleted = 0 AND l.target_id IN `+inIDs+` ORDER BY l.target_id, p.id`,
-		[]any{wire.PackingSlips, idList(slips)}, func(rows *sql.Rows) error {
-			var slip, pkg int64
-			if err := rows.Scan(&slip, &pkg); err != nil {
-				return err
-			}
-			out[slip] = append(out[slip], pkg)
-			return nil
-		})
-	return out, err
+	return t.groupIDs(`SELECT l.target_id, p.id FROM record_links l JOIN packages p ON p.id = l.owner_id
+		WHERE l.resource = ? AND p.deleted = 0 AND l.target_id IN `+inIDs+` ORDER BY l.target_id, p.id`, wire.PackingSlips, idList(slips))
 }
 
 // sideloadPackages adds the shipments of ids and the carrier types they
@@ -288,8 +278,13 @@ func applyPackingSlip(t *txn, c *call, i int, rec record) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := t.writeLinks(id, links, slipLinks, nil); err != nil {
+	if err := t.writeLinks(id, links, slipLinks, t.checkSlipOrder(account)); err != nil {
 		return 0, err
+	}
+	if len(links[wire.LineItems]) > 0 || len(links[wire.SalesOrders]) > 0 {
+		if err := t.checkPacking(id); err != nil {
+			return 0, err
+		}
 	}
 	_, err = t.exec(`UPDATE packing_slips SET updated_at = ? WHERE id = ?`, t.now, id)
 	return id, err

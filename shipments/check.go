@@ -2,106 +2,57 @@ package shipments
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 
 	"lading/api"
 	"lading/api/wire"
-	"lading/plural"
+	"lading/engine"
+	"lading/parcels"
 	"lading/state"
 )
 
-// checked is what reading a fulfillment back shows of a shipment whose
-// answer was lost.
-type checked int
-
-const (
-	checkLanded    checked = iota // every line has its units shipped
-	checkNotLanded                // no line moved: not recorded
-	checkUnclear                  // something else shipped the lines meanwhile
-)
-
-// checkBatch reads back the fulfillments of a batch that got no answer,
-// tells for each shipment whether the service recorded it, and records
-// the batch's outcome with the shipments found (in one transaction).
-func (p *Pusher) checkBatch(ctx context.Context, intent int64, sent []sentShipment) ([]checked, error) {
-	ids := make([]api.ID, len(sent))
-	for i, s := range sent {
-		ids[i] = s.Fulfillment
+// check reads back the fulfillments of batches that got no answer, and
+// tells for each shipment whether the service recorded it: it did when a
+// shipment of its fulfillment under its tracking number holds its every
+// line; it did not when there is none; and it is unclear (not sent again)
+// when those there hold other lines.
+func (p *Pusher) check(ctx context.Context, open []engine.Open[sentShipment]) ([][]engine.Verdict, error) {
+	var ids []api.ID
+	for _, b := range open {
+		for _, s := range b.Recs {
+			ids = append(ids, s.Fulfillment)
+		}
 	}
 	fx, err := p.read(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	shipped := map[api.ID]int64{}
-	for _, items := range fx.lines {
-		for _, li := range items {
-			shipped[li.ID], _ = li.ShippedQuantity.Int()
+	out := make([][]engine.Verdict, len(open))
+	for k, b := range open {
+		for _, s := range b.Recs {
+			out[k] = append(out[k], checkOne(s, fx.posted(s.Fulfillment, s.Tracking)))
 		}
 	}
-	out := make([]checked, len(sent))
-	kv := map[string]string{}
-	n := 0
-	for i, s := range sent {
-		out[i] = checkOne(s, shipped)
-		switch out[i] {
-		case checkLanded:
-			s.remember("", kv)
-			n++
-		case checkUnclear:
-			s.remember(unclear, kv)
-		}
-	}
-	outcome := state.OutcomePartial
-	switch n {
-	case len(sent):
-		outcome = state.OutcomeApplied
-	case 0:
-		outcome = state.OutcomeNotApplied
-	}
-	note, _ := json.Marshal(map[string]any{"read_back": "fulfillments read from the service", "recorded": n, "of": len(sent)})
-	return out, p.o.State.ConfirmIDs(ctx, intent, outcome, note, shippedScope(p.o.Scope), kv)
+	return out, nil
 }
 
-// checkOne compares a sent shipment with the units now shipped.
-func checkOne(s sentShipment, shipped map[api.ID]int64) checked {
-	landed, still := true, true
-	for _, l := range s.Lines {
-		now := shipped[l.Item]
-		landed = landed && now >= l.Before+l.Units
-		still = still && now == l.Before
-	}
-	switch {
-	case landed:
-		return checkLanded
-	case still:
-		return checkNotLanded
-	}
-	return checkUnclear
-}
-
-// resume checks the batches a killed push left without an answer: what
-// they shipped is remembered before anything of the file is planned.
-func (p *Pusher) resume(ctx context.Context, run *state.Run) error {
-	open, err := p.o.State.OpenIntents(ctx, run.ID)
-	if err != nil {
-		return err
-	}
-	for _, in := range open {
-		var sent []sentShipment
-		if err := json.Unmarshal(in.Payload, &sent); err != nil || in.Kind != kindShip {
-			return fmt.Errorf("the state holds a batch of shipments (%d) lading cannot read back (%v); it was written by another version of lading: check the fulfillments in the account", in.ID, err)
+// checkOne tells whether a sent shipment is among the shipments posted
+// against its fulfillment under its tracking number.
+func checkOne(s sentShipment, posted []*parcels.Parcel) engine.Verdict {
+	for _, p := range posted {
+		units, all := p.Units(), true
+		for _, l := range s.Lines {
+			all = all && units[l.Item] == l.Units
 		}
-		if len(sent) == 0 {
-			continue
-		}
-		p.o.Progress.Say("checking %s an earlier push sent without an answer", plural.Count(len(sent), "shipment"))
-		if _, err := p.checkBatch(ctx, in.ID, sent); err != nil {
-			return err
+		if all {
+			return engine.Verdict{Kind: engine.Took, ID: p.Shipment.ID}
 		}
 	}
-	return nil
+	if len(posted) == 0 {
+		return engine.Verdict{Kind: engine.Again}
+	}
+	return engine.Verdict{Kind: engine.Fail, Msg: unclearMessage(s)}
 }
 
 // completed checks, for the fulfillments every line of which is now

@@ -22,7 +22,7 @@ type env struct{ *sandboxtest.Env }
 
 const scope = "test"
 
-var address = map[string]string{"name": "Ada Lovelace", "street1": "1 Analytical Way", "city": "London", "zip": "N1 1AA", "country": "GB"}
+var address = map[string]string{"contact": "Ada Lovelace", "street1": "1 Analytical Way", "city": "London", "zip": "N1 1AA", "country": "GB"}
 
 func newEnv(t testing.TB, opts sandbox.Options) *env { return &env{sandboxtest.New(t, opts)} }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/engine"
 )
 
 // shipment is one parcel to post: the rows of one fulfillment and tracking
@@ -41,6 +42,9 @@ type plan struct {
 	// statuses are the fulfillments' statuses to set, by the rows that
 	// give them.
 	statuses map[api.ID]wantStatus
+	// learned is what the state should remember of the rows the account
+	// showed shipped, so that the next push needs no read for them.
+	learned map[string]string
 }
 
 // wantStatus is a status a file asks for, and the row that gives it.
@@ -49,8 +53,9 @@ type wantStatus struct {
 	row    int
 }
 
-// planShipments checks each pending row against its fulfillment and
-// groups the rows that pass into shipments.
+// planShipments checks each pending row against its fulfillment and what
+// its order already shipped, and groups the rows that pass into
+// shipments.
 func planShipments(lines []Line, fx *facts) *plan {
 	pl := &plan{live: map[api.ID]int64{}, ordered: map[api.ID]int64{}, statuses: map[api.ID]wantStatus{}}
 	for _, items := range fx.lines {
@@ -64,22 +69,28 @@ func planShipments(lines []Line, fx *facts) *plan {
 	for id, q := range pl.ordered {
 		left[id] = q - pl.live[id]
 	}
-	groups := map[string]*shipment{}
-	var order []*shipment
+	placed := map[int]*api.LineItem{}
 	for i := range lines {
 		l := &lines[i]
 		if l.Valid && l.Status != "" && l.Fulfillment != "" {
 			pl.statuses[l.Fulfillment] = wantStatus{l.Status, l.Row}
 		}
-		if !l.Valid || !l.pending() {
-			continue
+		if l.Valid && l.Pending() {
+			if li := placeLine(l, fx); li != nil {
+				placed[i] = li
+			}
 		}
-		li := placeLine(l, fx)
-		if li == nil {
+	}
+	pl.learned = inAccount(lines, placed, fx)
+	groups := map[string]*shipment{}
+	var order []*shipment
+	for i := range lines {
+		l, li := &lines[i], placed[i]
+		if li == nil || !l.Pending() {
 			continue
 		}
 		if l.Quantity > left[li.ID] {
-			l.set(Refused, overMessage(l, li, left[li.ID]))
+			l.Set(engine.Refused, overMessage(l, li, left[li.ID]))
 			continue
 		}
 		key := string(l.Fulfillment) + "\x00" + l.Tracking
@@ -90,7 +101,7 @@ func planShipments(lines []Line, fx *facts) *plan {
 			order = append(order, sh)
 		}
 		if msg := sh.take(lines, i); msg != "" {
-			l.set(Refused, msg)
+			l.Set(engine.Refused, msg)
 			continue
 		}
 		left[li.ID] -= l.Quantity
@@ -102,10 +113,11 @@ func planShipments(lines []Line, fx *facts) *plan {
 }
 
 // placeLine finds the row's fulfillment and line item, or refuses the row.
+// A row naming its line both by id and by SKU must name one line.
 func placeLine(l *Line, fx *facts) *api.LineItem {
 	f := fx.fuls[l.Fulfillment]
 	if f == nil {
-		l.set(Refused, fmt.Sprintf("the account has no fulfillment %s; check the fulfillment id (`lading fulfillments pull` writes the open ones)", l.Fulfillment))
+		l.Set(engine.Refused, fmt.Sprintf("the account has no fulfillment %s; check the fulfillment id (`lading fulfillments pull` writes the open ones)", l.Fulfillment))
 		return nil
 	}
 	items := fx.lines[l.Fulfillment]
@@ -116,6 +128,8 @@ func placeLine(l *Line, fx *facts) *api.LineItem {
 		}
 	}
 	switch {
+	case len(hits) == 1 && l.SKU != "" && string(hits[0].SKU) != l.SKU:
+		l.Set(engine.Invalid, disagreeMessage(l, hits[0], items))
 	case len(hits) == 1:
 		l.LineItem = hits[0].ID
 		if l.SKU == "" {
@@ -123,11 +137,24 @@ func placeLine(l *Line, fx *facts) *api.LineItem {
 		}
 		return hits[0]
 	case len(hits) > 1:
-		l.set(Refused, fmt.Sprintf("fulfillment %s has %d lines with SKU %s: name the line by its line item id", l.Fulfillment, len(hits), l.SKU))
+		l.Set(engine.Refused, fmt.Sprintf("fulfillment %s has %d lines with SKU %s: name the line by its line item id", l.Fulfillment, len(hits), l.SKU))
 	default:
-		l.set(Refused, fmt.Sprintf("fulfillment %s has no %s; its lines are %s", l.Fulfillment, l.lineName(), describeLines(items)))
+		l.Set(engine.Refused, fmt.Sprintf("fulfillment %s has no %s; its lines are %s", l.Fulfillment, l.lineName(), describeLines(items)))
 	}
 	return nil
+}
+
+// disagreeMessage refuses a row whose line_item_id and sku name different
+// lines: shipping either would ship what the row may not mean.
+func disagreeMessage(l *Line, byID *api.LineItem, items []*api.LineItem) string {
+	sku := fmt.Sprintf("fulfillment %s has no line with SKU %s", l.Fulfillment, l.SKU)
+	for _, li := range items {
+		if string(li.SKU) == l.SKU {
+			sku = fmt.Sprintf("SKU %s is line item %s", l.SKU, li.ID)
+		}
+	}
+	return fmt.Sprintf("line item %s is SKU %s in fulfillment %s, but this row's sku is %s (%s): a row names one line; correct its line_item_id or its sku. Nothing of this parcel was sent",
+		byID.ID, byID.SKU, l.Fulfillment, l.SKU, sku)
 }
 
 // describeLines lists a fulfillment's lines for messages.
@@ -210,14 +237,15 @@ func (sh *shipment) add(li *api.LineItem, units int64) {
 	sh.Lines = append(sh.Lines, shipLine{Item: li.ID, SKU: string(li.SKU), Units: units})
 }
 
-// refuseBroken holds back every shipment one of whose rows was refused:
-// a parcel is posted whole or not at all. It returns the others.
+// refuseBroken holds back every shipment one of whose rows was refused,
+// or named its line wrong: a parcel is posted whole or not at all. It
+// returns the others.
 func refuseBroken(lines []Line, order []*shipment) []*shipment {
 	bad := map[string]int{} // fulfillment and tracking number -> the first refused row
 	for i := range lines {
 		l := &lines[i]
 		k := string(l.Fulfillment) + "\x00" + l.Tracking
-		if _, seen := bad[k]; l.Action == Refused && l.Fulfillment != "" && !seen {
+		if _, seen := bad[k]; (l.Action == engine.Refused || l.Action == engine.Invalid) && l.Fulfillment != "" && !seen {
 			bad[k] = l.Row
 		}
 	}
@@ -229,7 +257,7 @@ func refuseBroken(lines []Line, order []*shipment) []*shipment {
 			continue
 		}
 		for _, i := range sh.rows {
-			lines[i].set(Refused, fmt.Sprintf("not sent: row %d of the same parcel (fulfillment %s, tracking number %s) was refused, and a parcel is posted whole; correct that row and push again", row, sh.Fulfillment, sh.Tracking))
+			lines[i].Set(engine.Refused, fmt.Sprintf("not sent: row %d of the same parcel (fulfillment %s, tracking number %s) cannot be shipped as it is, and a parcel is posted whole; correct that row and push again", row, sh.Fulfillment, sh.Tracking))
 		}
 	}
 	return out

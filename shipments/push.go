@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/api/wire"
+	"lading/engine"
 	"lading/mapping"
 	"lading/plural"
 	"lading/progress"
@@ -32,7 +34,10 @@ type Options struct {
 	// Location is the time zone of dates without an offset; nil is UTC.
 	Location *time.Location
 	// DryRun reads, checks and plans but posts nothing.
-	DryRun      bool
+	DryRun bool
+	// Strict sends nothing if any row fails its checks.
+	Strict      bool
+	BatchSize   int // shipments per write, 1 to wire.MaxWriteRecords; 0 means the most
 	Concurrency int // writes in flight; 0 means 4
 	// ResultsFile receives one line per input row (.csv or .xlsx); ""
 	// means DefaultResultsPath(Input), or none in a dry run.
@@ -47,16 +52,12 @@ type Options struct {
 // DefaultResultsPath is the results file next to the input.
 func DefaultResultsPath(input string) string { return input + ".results.csv" }
 
-// ErrInterrupted is returned (wrapped) when the context was cancelled: the
-// writes in flight were finished and recorded.
-var ErrInterrupted = errors.New("shipments push interrupted")
+// words are how a shipments push speaks of its work.
+var words = engine.Words{Job: "push", Record: "shipment", Again: "push again", Writes: "shipments"}
 
 // Report says what a push did.
 type Report struct {
-	DryRun  bool   `json:"dry_run"`
-	Input   string `json:"input"`
-	Results string `json:"results_file,omitempty"`
-	Rows    Counts `json:"rows"`
+	engine.Report
 	// Shipments is how many shipments were posted (or would be, in a dry
 	// run).
 	Shipments int `json:"shipments"`
@@ -65,38 +66,28 @@ type Report struct {
 	Completed []api.ID `json:"completed"`
 	StillOpen []api.ID `json:"still_open"`
 	// Statuses is how many fulfillment statuses were set.
-	Statuses int `json:"statuses"`
-	api.Traffic
-	Elapsed     time.Duration `json:"elapsed_ns"`
-	Interrupted bool          `json:"interrupted"`
-	Lines       []Line        `json:"-"`
-}
-
-// Failed is the number of rows that failed: refused, invalid or not
-// posted.
-func (r *Report) Failed() int {
-	n := 0
-	for a, c := range r.Rows {
-		if a.failed() {
-			n += c
-		}
-	}
-	return n
+	Statuses int    `json:"statuses"`
+	Lines    []Line `json:"-"`
 }
 
 // Pusher pushes one file's shipments, once or on a schedule. It holds the
 // account's shipments lock until Close, so that no other push of the
 // account posts meanwhile.
 type Pusher struct {
-	o    Options
-	log  *slog.Logger
-	lock *state.Lock
+	o     Options
+	log   *slog.Logger
+	locks engine.Locks
 }
 
 // NewPusher checks o and fills in what was left zero.
 func NewPusher(o Options) (*Pusher, error) {
-	if o.Client == nil || o.State == nil || o.Mapping == nil {
+	switch {
+	case o.Client == nil || o.State == nil || o.Mapping == nil:
 		return nil, errors.New("shipments: a push needs a client, a state and a mapping")
+	case o.BatchSize == 0:
+		o.BatchSize = wire.MaxWriteRecords
+	case o.BatchSize < 1 || o.BatchSize > wire.MaxWriteRecords:
+		return nil, fmt.Errorf("batch size %d: want 1 to %d shipments per request", o.BatchSize, wire.MaxWriteRecords)
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = 4
@@ -111,11 +102,11 @@ func NewPusher(o Options) (*Pusher, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Pusher{o: o, log: log}, nil
+	return &Pusher{o: o, log: log, locks: engine.Locks{State: o.State}}, nil
 }
 
 // Close lets go of the lock.
-func (p *Pusher) Close() { p.lock.Release(); p.lock = nil }
+func (p *Pusher) Close() { p.locks.Close() }
 
 func (p *Pusher) now() time.Time { return p.o.Now() }
 
@@ -133,7 +124,8 @@ func Push(ctx context.Context, o Options) (*Report, error) {
 // fulfillments of the rest, posts the shipments that pass the checks,
 // checks which fulfillments completed, sets the statuses the file gives
 // and writes the results file. The error is fatal, or wraps
-// ErrInterrupted; rows that failed are in the report.
+// engine.ErrInterrupted or engine.ErrInvalid; rows that failed are in the
+// report.
 func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	start, stats0 := time.Now(), p.o.Client.Stats()
 	in, err := Read(ctx, p.o.Mapping, p.o.Input, p.o.Limits, p.o.Location, p.o.Progress)
@@ -141,90 +133,77 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 		return nil, err
 	}
 	p.o.Progress.Say("read %s of %s", plural.Count(len(in.Lines), "row"), in.File)
-	if err := p.hold(); err != nil {
-		return nil, err
+	if !p.o.DryRun {
+		if err := p.locks.Hold(state.KeyJob("shipments push", p.o.Scope), "a shipments push to this account"); err != nil {
+			return nil, err
+		}
 	}
-	rep := &Report{DryRun: p.o.DryRun, Input: p.o.Input, Lines: in.Lines, Results: p.o.ResultsFile,
-		Completed: []api.ID{}, StillOpen: []api.ID{}}
-	fatal := p.pushRows(ctx, in.Lines, rep)
+	rep := &Report{Lines: in.Lines, Completed: []api.ID{}, StillOpen: []api.ID{}}
+	rep.DryRun, rep.Input, rep.Sheet, rep.Results = p.o.DryRun, p.o.Input, in.Sheet, p.o.ResultsFile
+	bad, fatal := p.pushRows(ctx, in.Lines, rep)
 	if rep.Rows, err = writeResults(rep.Results, in); err != nil {
 		return nil, err
 	}
-	rep.Traffic = p.o.Client.TrafficSince(stats0)
-	rep.Elapsed, rep.Interrupted = time.Since(start), ctx.Err() != nil
-	switch {
-	case fatal != nil:
-		return rep, fatal
-	case rep.Interrupted:
-		return rep, fmt.Errorf("%w: the shipments in flight were finished and recorded; push again to send the rest", ErrInterrupted)
-	}
-	return rep, nil
-}
-
-// hold takes the account's shipments lock (not in a dry run).
-func (p *Pusher) hold() error {
-	if p.o.DryRun || p.lock != nil {
-		return nil
-	}
-	l, err := p.o.State.Hold(state.KeyJob("shipments push", p.o.Scope), "a shipments push to this account")
-	if err != nil {
-		return err
-	}
-	p.lock = l
-	return nil
+	rep.Ended(ctx, p.o.Client, stats0, start)
+	return rep, rep.Err(fatal, bad, words)
 }
 
 // pushRows resumes an interrupted run, then resolves, plans, sends and
-// checks.
-func (p *Pusher) pushRows(ctx context.Context, lines []Line, rep *Report) error {
+// checks; bad is how many rows failed their checks in a strict push that
+// sent nothing for them.
+func (p *Pusher) pushRows(ctx context.Context, lines []Line, rep *Report) (bad int, err error) {
 	var run *state.Run
 	if !p.o.DryRun {
-		var resumed bool
-		var err error
-		run, resumed, err = p.o.State.StartRun(ctx, state.KeyJob("shipments push", p.o.Scope), "shipments push", map[string]string{"input": p.o.Input})
+		run, _, err = engine.StartRun(ctx, p.o.State, state.KeyJob("shipments push", p.o.Scope), "shipments push",
+			map[string]string{"input": p.o.Input}, func(run *state.Run) error { return p.sender(run, nil, nil).Resume(ctx) })
 		if err != nil {
-			return err
+			return 0, err
 		}
-		defer p.o.State.LeaveRun(run.ID)
-		if resumed {
-			if err := p.resume(ctx, run); err != nil {
-				return err
-			}
-		}
+		defer func() { err = engine.EndRun(ctx, p.o.State, run, engine.Count(lines), err) }()
 	}
 	fx, err := p.resolve(ctx, lines)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	pl := planShipments(lines, fx)
+	if bad = engine.StrictStop(lines, p.o.Strict, words); bad > 0 {
+		return bad, nil
+	}
 	for _, w := range pl.waves {
 		rep.Shipments += len(w)
 	}
 	if p.o.DryRun {
 		p.dryRun(lines)
 		rep.Statuses, err = p.setStatuses(ctx, pl, fx, lines)
-		return err
+		return 0, err
 	}
-	if err := p.send(ctx, run, pl, lines, rep); err != nil {
-		return err
+	if err := p.o.State.PutIDs(ctx, shippedScope(p.o.Scope), pl.learned); err != nil {
+		return 0, err
 	}
-	if ctx.Err() != nil {
-		return nil
+	if err := p.send(ctx, run, pl, lines, rep); err != nil || ctx.Err() != nil {
+		return 0, err
 	}
 	if rep.Completed, rep.StillOpen, err = p.completed(ctx, pl, fx); err != nil {
-		return err
+		return 0, err
 	}
 	rep.Statuses, err = p.setStatuses(ctx, pl, fx, lines)
-	if err != nil {
-		return err
-	}
-	return p.o.State.FinishRun(context.WithoutCancel(ctx), run.ID, "done")
+	return 0, err
 }
 
-// send posts the plan and counts the shipments posted.
+// send posts the plan, wave after wave, and counts the shipments posted.
 func (p *Pusher) send(ctx context.Context, run *state.Run, pl *plan, lines []Line, rep *Report) error {
-	s := &sender{p: p, run: run, pl: pl, ls: lines}
-	err := s.sendAll(ctx)
+	s := p.sender(run, pl, lines)
+	var err error
+	for _, wave := range pl.waves {
+		if err = s.Send(ctx, wave); err != nil || ctx.Err() != nil {
+			break
+		}
+	}
+	if ctx.Err() != nil {
+		engine.SettlePending(lines, engine.Skipped, words.Interrupted())
+	} else if err != nil {
+		engine.SettlePending(lines, engine.Skipped, words.Stopped())
+	}
 	rep.Shipments = 0
 	seen := map[string]bool{}
 	for i := range lines {
@@ -233,9 +212,6 @@ func (p *Pusher) send(ctx context.Context, run *state.Run, pl *plan, lines []Lin
 			seen[k] = true
 			rep.Shipments++
 		}
-		if l.pending() && ctx.Err() != nil {
-			l.set(Failed, "not sent: the push was interrupted; push again to send it")
-		}
 	}
 	return err
 }
@@ -243,8 +219,8 @@ func (p *Pusher) send(ctx context.Context, run *state.Run, pl *plan, lines []Lin
 // dryRun settles the rows a push would post.
 func (p *Pusher) dryRun(lines []Line) {
 	for i := range lines {
-		if l := &lines[i]; l.Valid && l.pending() {
-			l.set(ToPost, "")
+		if l := &lines[i]; l.Valid && l.Pending() {
+			l.Set(ToPost, "")
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"lading/engine"
 	"lading/mapping"
 	"lading/progress"
 	"lading/source"
@@ -11,13 +12,17 @@ import (
 
 // Input is a shipments file read through a mapping: one Line per data row.
 type Input struct {
-	File  string
+	// File names the input in the results file: its path, and for a
+	// workbook the sheet read (source.Label).
+	File string
+	// Sheet is the workbook's sheet read; "" for a CSV file.
+	Sheet string
 	Lines []Line
 }
 
 // Read reads the shipments file at path through m's shipments section;
-// dates without an offset are in loc. Rows that are wrong become Invalid
-// lines (skip rules make Skipped ones); the error is fatal: the file cannot
+// dates without an offset are in loc. Rows that are wrong become engine.Invalid
+// lines (skip rules make engine.Skipped ones); the error is fatal: the file cannot
 // be read, or the mapping does not fit its header.
 func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Limits, loc *time.Location, prog *progress.Progress) (*Input, error) {
 	src, err := source.Open(path, m.Source.ReadOptions(limits))
@@ -27,9 +32,9 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Li
 	defer src.Close()
 	p, err := m.CompileShipments(src.Name(), src.Header(), loc)
 	if err != nil {
-		return nil, err
+		return nil, source.Misread(src, err)
 	}
-	in := &Input{File: src.Name()}
+	in := &Input{File: source.Label(src.Name(), src.Sheet()), Sheet: src.Sheet()}
 	var row mapping.ShipmentRow
 	_, err = source.Each(ctx, src, prog.Reading, func(cells []string, line int, re *source.RowError) {
 		in.Lines = append(in.Lines, lineOf(p, cells, line, re, &row))
@@ -42,9 +47,9 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Li
 
 // lineOf evaluates one row; re is the source's complaint about it, if any.
 func lineOf(p *mapping.ShipmentProgram, cells []string, row int, re *source.RowError, out *mapping.ShipmentRow) Line {
-	l := Line{Row: row}
+	l := Line{Fate: engine.Fate{Row: row}}
 	if re != nil && cells == nil {
-		l.set(Invalid, re.Msg)
+		l.Set(engine.Invalid, re.Msg)
 		return l
 	}
 	err := p.Eval(cells, out)
@@ -53,11 +58,11 @@ func lineOf(p *mapping.ShipmentProgram, cells []string, row int, re *source.RowE
 	l.Cost, l.Status, l.ShippedAt = out.Cost, out.Status, out.ShippedAt
 	switch {
 	case re != nil:
-		l.set(Invalid, re.InColumn(p.Header()))
+		l.Set(engine.Invalid, re.InColumn(p.Header()))
 	case out.Skip:
-		l.set(Skipped, out.SkipReason)
+		l.Set(engine.Skipped, out.SkipReason)
 	case err != nil:
-		l.set(Invalid, err.Error())
+		l.Set(engine.Invalid, err.Error())
 	default:
 		l.Valid = true
 	}

@@ -2,15 +2,16 @@ package shipments
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
-	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/engine"
+	"lading/parcels"
 	"lading/state"
 )
 
@@ -37,10 +38,38 @@ func rowKey(l *Line) string {
 	return string(l.Fulfillment) + "\x00s:" + l.SKU + "\x00" + l.Tracking
 }
 
-// facts are what the account holds of the file's fulfillments.
+// facts are what the account holds of the file's fulfillments: their
+// lines, and their orders' parcels.
 type facts struct {
-	fuls  map[api.ID]*api.Fulfillment
-	lines map[api.ID][]*api.LineItem // by fulfillment, in link order
+	fuls    map[api.ID]*api.Fulfillment
+	lines   map[api.ID][]*api.LineItem // by fulfillment, in link order
+	orderOf map[api.ID]api.ID          // a fulfillment's sales order
+	book    parcels.Book
+}
+
+// posted are the shipments posted against fulfillment f under tracking
+// number t.
+func (fx *facts) posted(f api.ID, t string) []*parcels.Parcel {
+	var out []*parcels.Parcel
+	for _, p := range fx.book.Parcels(fx.orderOf[f], t) {
+		if p.Posted() && p.Fulfillment == f {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// elsewhere are the parcels f's order holds under tracking number t other
+// than f's own shipments: a packing slip's shipment, or another
+// fulfillment's.
+func (fx *facts) elsewhere(f api.ID, t string) []*parcels.Parcel {
+	var out []*parcels.Parcel
+	for _, p := range fx.book.Parcels(fx.orderOf[f], t) {
+		if !p.Posted() || p.Fulfillment != f {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // resolve names each valid row's fulfillment, settles the rows an earlier
@@ -54,7 +83,7 @@ func (p *Pusher) resolve(ctx context.Context, lines []Line) (*facts, error) {
 	}
 	var ids []api.ID
 	for i := range lines {
-		if l := &lines[i]; l.pending() && l.Valid {
+		if l := &lines[i]; l.Pending() && l.Valid {
 			ids = append(ids, l.Fulfillment)
 		}
 	}
@@ -69,10 +98,10 @@ func (p *Pusher) fulfillmentsOfOrders(ctx context.Context, lines []Line) error {
 	for i := range lines {
 		l := &lines[i]
 		switch {
-		case !l.Valid || !l.pending():
+		case !l.Valid || !l.Pending():
 		case l.FulfillmentRef != "":
 			if !isID(l.FulfillmentRef) {
-				l.set(Invalid, fmt.Sprintf("fulfillment id %q is not an id (a whole number, as `lading fulfillments pull` writes it); correct the cell", l.FulfillmentRef))
+				l.Set(engine.Invalid, fmt.Sprintf("fulfillment id %q is not an id (a whole number, as `lading fulfillments pull` writes it); correct the cell", l.FulfillmentRef))
 				continue
 			}
 			l.Fulfillment = api.ID(l.FulfillmentRef)
@@ -90,7 +119,7 @@ func (p *Pusher) fulfillmentsOfOrders(ctx context.Context, lines []Line) error {
 	var open map[string][]api.ID
 	for i := range lines {
 		l := &lines[i]
-		if !l.Valid || !l.pending() || l.FulfillmentRef != "" {
+		if !l.Valid || !l.Pending() || l.FulfillmentRef != "" {
 			continue
 		}
 		if id := known[l.OrderNumber]; id != "" {
@@ -104,12 +133,12 @@ func (p *Pusher) fulfillmentsOfOrders(ctx context.Context, lines []Line) error {
 		}
 		switch fs := open[l.OrderNumber]; len(fs) {
 		case 0:
-			l.set(Refused, fmt.Sprintf("order %s has no open fulfillment: it is not in the account, not ready to ship, or already shipped; check the order number", l.OrderNumber))
+			l.Set(engine.Refused, fmt.Sprintf("order %s has no open fulfillment: it is not in the account, not ready to ship, or already shipped; check the order number", l.OrderNumber))
 		case 1:
 			l.Fulfillment = fs[0]
 			known[l.OrderNumber] = string(fs[0])
 		default:
-			l.set(Refused, fmt.Sprintf("order %s has %d open fulfillments (%s): name the fulfillment by its id in this row", l.OrderNumber, len(fs), joinIDs(fs)))
+			l.Set(engine.Refused, fmt.Sprintf("order %s has %d open fulfillments (%s): name the fulfillment by its id in this row", l.OrderNumber, len(fs), joinIDs(fs)))
 		}
 	}
 	return p.o.State.PutIDs(ctx, ordersScope(p.o.Scope), known)
@@ -140,7 +169,7 @@ func (p *Pusher) openByOrder(ctx context.Context) (map[string][]api.ID, error) {
 func (p *Pusher) remembered(ctx context.Context, lines []Line) error {
 	var keys []string
 	for i := range lines {
-		if l := &lines[i]; l.Valid && l.pending() {
+		if l := &lines[i]; l.Valid && l.Pending() {
 			keys = append(keys, rowKey(l))
 		}
 	}
@@ -151,58 +180,46 @@ func (p *Pusher) remembered(ctx context.Context, lines []Line) error {
 	if err != nil {
 		return err
 	}
+	total := map[string]int64{}
+	for i := range lines {
+		if l := &lines[i]; l.Valid && l.Pending() {
+			total[rowKey(l)] += l.Quantity
+		}
+	}
 	for i := range lines {
 		l := &lines[i]
-		if !l.Valid || !l.pending() {
+		if !l.Valid || !l.Pending() {
 			continue
 		}
-		if v, ok := got[rowKey(l)]; ok {
-			settleRemembered(l, v)
+		// A shipment whose answer was lost, and that the fulfillment did
+		// not show, is left to the account's shipments to settle.
+		if v, ok := got[rowKey(l)]; ok && v != unclear {
+			id, units, _ := strings.Cut(v, "/")
+			n, _ := strconv.ParseInt(units, 10, 64)
+			settleShipped(l, api.ID(id), n, total[rowKey(l)])
 		}
 	}
 	return nil
 }
 
-// unclear is what the state remembers of a shipment whose answer was lost
-// and whose fulfillment did not show whether it was recorded.
+// unclear is what an older state remembers of a shipment whose answer was
+// lost and whose fulfillment did not show whether it was recorded.
 const unclear = "unclear"
-
-// settleRemembered settles a row an earlier push posted; v is what the
-// state holds: "shipment id/units", or unclear.
-func settleRemembered(l *Line, v string) {
-	if v == unclear {
-		l.set(Failed, fmt.Sprintf("an earlier push got no answer for this shipment and could not tell from fulfillment %s whether it was recorded, so it is not sent again: check the fulfillment in the account", l.Fulfillment))
-		return
-	}
-	id, units, _ := strings.Cut(v, "/")
-	msg := fmt.Sprintf("an earlier push posted %s units of %s with tracking number %s", units, l.lineName(), l.Tracking)
-	if id != "" {
-		msg += " (shipment " + id + ")"
-	}
-	if units != fmt.Sprint(l.Quantity) {
-		msg += fmt.Sprintf("; this row says %d: a second parcel of the line needs its own tracking number", l.Quantity)
-	}
-	l.set(AlreadyShipped, msg)
-}
 
 // read reads the fulfillments ids (by id, open or complete) with their
 // line items. Ids the account does not have are left out of the facts.
 func (p *Pusher) read(ctx context.Context, ids []api.ID) (*facts, error) {
-	fx := &facts{fuls: map[api.ID]*api.Fulfillment{}, lines: map[api.ID][]*api.LineItem{}}
-	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
-	for chunk := range slices.Chunk(ids, wire.MaxPageSize) {
-		page, err := p.o.Client.Fulfillments.Get(ctx, chunk...)
-		var ae *api.APIError
-		if errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound {
-			continue // none of them is in the account
-		}
+	fx := &facts{fuls: map[api.ID]*api.Fulfillment{}, lines: map[api.ID][]*api.LineItem{}, orderOf: map[api.ID]api.ID{}}
+	for page, err := range api.ByID(ctx, ids, p.o.Client.Fulfillments.Get) {
 		if err != nil {
-			return nil, fmt.Errorf("reading fulfillments %s: %w", joinIDs(chunk), err)
+			return nil, fmt.Errorf("reading the fulfillments of the rows: %w", err)
 		}
 		for _, f := range page.Fulfillments {
 			fx.fuls[f.ID] = f
 			fx.lines[f.ID] = page.FulfillmentLines(f)
+			fx.orderOf[f.ID] = f.Links.First(wire.SalesOrders)
 		}
+		fx.book.AddFulfillments(page)
 	}
 	return fx, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"lading/api"
+	"lading/engine"
 	"lading/sandbox"
 	"lading/shipments"
 )
@@ -18,7 +19,7 @@ func TestPushResumesAKilledRun(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		landed bool
-		want   shipments.Action
+		want   engine.Status
 	}{
 		{"the killed push's write was recorded", true, shipments.AlreadyShipped},
 		{"the killed push died before its write went", false, shipments.Posted},

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"lading/api"
+	"lading/engine"
 	"lading/state"
 )
 
@@ -92,7 +93,7 @@ func (c *carriers) assign(slips []*slip) {
 			case c.known[strings.ToLower(k.carrier)] != "":
 				k.carrierID = c.known[strings.ToLower(k.carrier)]
 			default:
-				s.action = Invalid
+				s.action = engine.Invalid
 				s.msg = fmt.Sprintf("carrier %q is not one this account's shipments use (known: %s); write it as the account names it, give the carrier type's id, or map your names to ids with a lookup table in the mapping", k.carrier, c.list())
 			}
 		}

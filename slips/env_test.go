@@ -10,6 +10,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/engine"
 	"lading/mapping"
 	"lading/sandbox"
 	"lading/sandbox/sandboxtest"
@@ -78,6 +79,23 @@ func (e *env) order() (string, map[string]string) {
 		e.T.Fatalf("order %s: fulfillment lines %v", id, lines)
 	}
 	return id, lines
+}
+
+// fulfillmentOf is the fulfillment of a line item.
+func (e *env) fulfillmentOf(item string) api.ID {
+	e.T.Helper()
+	for p, err := range e.C.Fulfillments.ListPages(context.Background(), nil) {
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		for _, f := range p.Fulfillments {
+			if f.Links.Has(wire.LineItems, api.ID(item)) {
+				return f.ID
+			}
+		}
+	}
+	e.T.Fatalf("no open fulfillment has line item %s", item)
+	return ""
 }
 
 // carriers makes the account know the carriers UPS and DHL, as shipments
@@ -178,8 +196,8 @@ func (e *env) slipsByOrder() (slipCount, packageCount map[string]int) {
 }
 
 // actions tallies the report's rows by action.
-func actions(rep *slips.Report) map[slips.Action]int {
-	out := map[slips.Action]int{}
+func actions(rep *slips.Report) map[engine.Status]int {
+	out := map[engine.Status]int{}
 	for _, l := range rep.Lines {
 		out[l.Action]++
 	}

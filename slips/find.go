@@ -47,7 +47,7 @@ func (p *Pusher) findSlips(ctx context.Context, recs []sentRecord, since time.Ti
 	slices.SortFunc(cands, func(a, b *api.PackingSlip) int { return idCompare(a.ID, b.ID) })
 	claimed := map[api.ID]bool{}
 	for _, r := range recs {
-		want := sentSlipSignature(r.Fields)
+		want := sentSlipSignature(r)
 		for _, c := range cands {
 			if !claimed[c.ID] && readSlipSignature(c) == want {
 				claimed[c.ID], found[r.Key] = true, string(c.ID)
@@ -74,11 +74,13 @@ func (p *Pusher) knownIDs(ctx context.Context, scope string) (map[string]bool, e
 // idCompare orders ids as numbers.
 func idCompare(a, b api.ID) int { return cmp.Or(cmp.Compare(len(a), len(b)), cmp.Compare(a, b)) }
 
-// slipSignature is what tells a slip lading created from another.
-type slipSignature struct{ order, date, notes, lines string }
+// slipSignature is what tells a slip lading created from another: its
+// key (its local_id), order, date, notes and lines.
+type slipSignature struct{ key, order, date, notes, lines string }
 
-func sentSlipSignature(f map[string]string) slipSignature {
-	return slipSignature{order: f[fOrder], date: instant(f[fDate]), notes: f[fNotes], lines: f[fLines]}
+func sentSlipSignature(r sentRecord) slipSignature {
+	f := r.Fields
+	return slipSignature{key: r.Key, order: f[fOrder], date: instant(f[fDate]), notes: f[fNotes], lines: f[fLines]}
 }
 
 func readSlipSignature(s *api.PackingSlip) slipSignature {
@@ -86,7 +88,7 @@ func readSlipSignature(s *api.PackingSlip) slipSignature {
 	for _, l := range s.Links[wire.LineItems] {
 		lines = append(lines, lineRef{string(l.ID), string(l.Quantity)})
 	}
-	return slipSignature{order: string(s.Links.First(wire.SalesOrders)), date: instant(string(s.PackingSlipDate)),
+	return slipSignature{key: string(s.LocalID), order: string(s.Links.First(wire.SalesOrders)), date: instant(string(s.PackingSlipDate)),
 		notes: string(s.Notes), lines: linesText(lines)}
 }
 

@@ -3,8 +3,10 @@ package slips
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
+	"lading/engine"
 	"lading/mapping"
 )
 
@@ -45,7 +47,7 @@ type entity struct {
 	memo   map[string]string // the fields last sent and confirmed
 	sent   map[string]string // the fields this push sends
 	create bool
-	action Action
+	action engine.Status
 	msg    string
 }
 
@@ -67,12 +69,28 @@ func (e *entity) give(field string, v mapping.Value, row int, lines []Line) {
 type slip struct {
 	entity
 	lines    []lineRef
-	lineRows map[string]int // line item id → the row giving it
+	lineRows map[string][]int // line item id → the rows giving it
 	packages []*pkg
 }
 
 // lineRef is a line item the slip packs and its units.
 type lineRef struct{ id, quantity string }
+
+// addLine adds units of a line item given on row i: a line given on two
+// rows of a slip (two cartons of it, say) adds up, as a shipments push
+// adds a line given on two rows of one parcel.
+func (s *slip) addLine(item, units string, i int) {
+	s.lineRows[item] = append(s.lineRows[item], i)
+	n, _ := strconv.ParseInt(units, 10, 64)
+	for j := range s.lines {
+		if l := &s.lines[j]; l.id == item {
+			m, _ := strconv.ParseInt(l.quantity, 10, 64)
+			l.quantity = strconv.FormatInt(m+n, 10)
+			return
+		}
+	}
+	s.lines = append(s.lines, lineRef{item, units})
+}
 
 // pkg is a shipment of a slip: the rows giving its fields.
 type pkg struct {
@@ -95,15 +113,15 @@ func group(lines []Line) []*slip {
 	for i := range lines {
 		l := &lines[i]
 		k := l.Values.Key
-		if l.Action == Invalid && k != "" {
+		if l.Action == engine.Invalid && k != "" {
 			bad[k] = append(bad[k], i)
 		}
-		if !l.pending() {
+		if !l.Pending() {
 			continue
 		}
 		s := byKey[k]
 		if s == nil {
-			s = &slip{entity: entity{key: k, fields: map[string]given{}}, lineRows: map[string]int{}}
+			s = &slip{entity: entity{key: k, fields: map[string]given{}}, lineRows: map[string][]int{}}
 			byKey[k] = s
 			out = append(out, s)
 		}
@@ -112,7 +130,7 @@ func group(lines []Line) []*slip {
 	for _, s := range out {
 		settleBroken(s, lines, bad[s.key])
 	}
-	return slices.DeleteFunc(out, func(s *slip) bool { return !lines[s.rows[0]].pending() })
+	return slices.DeleteFunc(out, func(s *slip) bool { return !lines[s.rows[0]].Pending() })
 }
 
 // add adds row i to the slip.
@@ -123,14 +141,7 @@ func (s *slip) add(i int, lines []Line) {
 	s.give(fDate, v.Date, i, lines)
 	s.give(fNotes, v.Notes, i, lines)
 	if v.LineItem != "" {
-		if j, ok := s.lineRows[v.LineItem]; ok {
-			if q := lines[j].Values.Quantity; q != v.Quantity {
-				s.conflicts = append(s.conflicts, fmt.Sprintf("rows %d and %d give line item %s with %s and %s units", lines[j].Row, lines[i].Row, v.LineItem, q, v.Quantity))
-			}
-		} else {
-			s.lineRows[v.LineItem] = i
-			s.lines = append(s.lines, lineRef{v.LineItem, v.Quantity})
-		}
+		s.addLine(v.LineItem, v.Quantity, i)
 	}
 	if !v.HasPackage() {
 		return
@@ -170,7 +181,7 @@ func settleBroken(s *slip, lines []Line, bad []int) {
 	case len(conflicts) > 0:
 		msg := fmt.Sprintf("slip %q is given two ways (%s); make its rows agree, and push again", s.key, strings.Join(conflicts, "; "))
 		for _, i := range s.rows {
-			lines[i].set(Invalid, msg)
+			lines[i].Set(engine.Invalid, msg)
 		}
 	case len(bad) > 0:
 		rows := make([]string, len(bad))
@@ -179,7 +190,7 @@ func settleBroken(s *slip, lines []Line, bad []int) {
 		}
 		msg := fmt.Sprintf("not sent: slip %q has invalid rows (%s); correct them and push again", s.key, strings.Join(rows, ", "))
 		for _, i := range s.rows {
-			lines[i].set(Skipped, msg)
+			lines[i].Set(engine.Skipped, msg)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"lading/api"
+	"lading/engine"
 	"lading/state"
 )
 
@@ -116,7 +117,7 @@ func plan(e *entity, want map[string]string) {
 	}
 	if len(e.sent) == 0 {
 		e.sent = nil
-		e.action = Unchanged
+		e.action = engine.Unchanged
 	}
 }
 
@@ -129,10 +130,14 @@ func changedFields(sent map[string]string) string {
 	return strings.Join(names, ", ")
 }
 
-// slipRecord is the write record of a slip: its id when it exists, and
-// the fields sent.
-func slipRecord(id string, f map[string]string) api.PackingSlipWrite {
+// slipRecord is the write record of a slip: its id when it exists, else
+// its key as its local_id (by which a later push finds it in the
+// account), and the fields sent.
+func slipRecord(id, key string, f map[string]string) api.PackingSlipWrite {
 	w := api.PackingSlipWrite{ID: api.ID(id)}
+	if id == "" {
+		w.LocalID = api.String(key)
+	}
 	if v, ok := f[fDate]; ok {
 		w.PackingSlipDate = api.String(v)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/engine"
 	"lading/mapping"
 	"lading/plural"
 	"lading/progress"
@@ -55,45 +56,26 @@ type Options struct {
 // DefaultResultsPath is the results file next to the input.
 func DefaultResultsPath(input string) string { return input + ".results.csv" }
 
-// ErrInterrupted is returned (wrapped) when the context was cancelled: the
-// writes in flight were finished and recorded.
-var ErrInterrupted = errors.New("slips push interrupted")
-
-// ErrInvalid is returned (wrapped) by a strict push that sent nothing
-// because some rows are invalid.
-var ErrInvalid = errors.New("invalid rows")
+// words are how a slips push speaks of its work.
+var words = engine.Words{Job: "push", Record: "record", Again: "push again", Writes: "packing slips"}
 
 // Report says what a push did.
 type Report struct {
-	DryRun  bool   `json:"dry_run"`
-	Input   string `json:"input"`
-	Results string `json:"results_file,omitempty"`
-	Rows    Counts `json:"rows"`
+	engine.Report
 	// Slips and Packages count the records by what became of them.
-	Slips    Counts `json:"slips"`
-	Packages Counts `json:"packages"`
-	api.Traffic
-	Elapsed     time.Duration `json:"elapsed_ns"`
-	Interrupted bool          `json:"interrupted"`
+	Slips    engine.Counts `json:"slips"`
+	Packages engine.Counts `json:"packages"`
 	// Lines are the input's rows and what became of them.
 	Lines []Line `json:"-"`
 }
 
-// Failed is the number of rows that failed: invalid or refused.
-func (r *Report) Failed() int {
-	n := 0
-	for a, c := range r.Rows {
-		if a.failed() {
-			n += c
-		}
-	}
-	return n
-}
-
-// Pusher pushes one file's slips.
+// Pusher pushes one file's slips, once or on a schedule. It holds the
+// account's slips lock until Close, so that no other push of the account
+// sends slips meanwhile.
 type Pusher struct {
-	o   Options
-	log *slog.Logger
+	o     Options
+	log   *slog.Logger
+	locks engine.Locks
 }
 
 // NewPusher checks o and fills in what was left zero.
@@ -116,22 +98,27 @@ func NewPusher(o Options) (*Pusher, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Pusher{o: o, log: log}, nil
+	return &Pusher{o: o, log: log, locks: engine.Locks{State: o.State}}, nil
 }
 
-// Push pushes the file once.
+// Close lets go of the lock.
+func (p *Pusher) Close() { p.locks.Close() }
+
+// Push pushes the file once, with a pusher that is closed after.
 func Push(ctx context.Context, o Options) (*Report, error) {
 	p, err := NewPusher(o)
 	if err != nil {
 		return nil, err
 	}
+	defer p.Close()
 	return p.Push(ctx)
 }
 
-// Push reads the file, creates the slips and shipments the state knows
-// nothing of and changes those whose fields differ from what was last
+// Push reads the file, creates the slips and shipments the account does
+// not hold and changes those whose fields differ from what was last
 // sent, then writes the results file. The error is fatal, or wraps
-// ErrInterrupted or ErrInvalid; rows that failed are in the report.
+// engine.ErrInterrupted or engine.ErrInvalid; rows that failed are in the
+// report.
 func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	start, stats0 := time.Now(), p.o.Client.Stats()
 	in, err := Read(ctx, p.o.Mapping, p.o.Input, p.o.Limits, p.o.Timezone, p.o.Progress)
@@ -140,55 +127,56 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	}
 	p.o.Progress.Say("read %s of %s", plural.Count(len(in.Lines), "row"), in.File)
 	slips := group(in.Lines)
-	rep := &Report{DryRun: p.o.DryRun, Input: p.o.Input, Lines: in.Lines}
-	bad := p.strictStop(in.Lines)
-	var fatal error
+	rep := &Report{Lines: in.Lines}
+	rep.DryRun, rep.Input, rep.Sheet, rep.Results = p.o.DryRun, p.o.Input, in.Sheet, p.o.ResultsFile
+	bad := engine.StrictStop(in.Lines, p.o.Strict, words)
+	var (
+		fatal   error
+		refused bool
+	)
 	if bad == 0 && len(slips) > 0 {
-		fatal = p.pushSlips(ctx, slips, in.Lines)
+		refused, fatal = p.pushSlips(ctx, slips, in.Lines)
 	}
 	settleRows(slips, in.Lines, p.o.DryRun)
 	if ctx.Err() != nil {
-		notSent(in.Lines)
+		engine.SettlePending(in.Lines, engine.Skipped, words.Interrupted())
 	}
 	rep.Slips, rep.Packages = entityCounts(slips)
-	rep.Results = p.o.ResultsFile
 	if rep.Rows, err = writeResults(rep.Results, in); err != nil {
 		return nil, err
 	}
-	rep.Traffic = p.o.Client.TrafficSince(stats0)
-	rep.Elapsed, rep.Interrupted = time.Since(start), ctx.Err() != nil
-	switch {
-	case fatal != nil:
-		return rep, fatal
-	case rep.Interrupted:
-		return rep, fmt.Errorf("%w: the writes in flight were finished and recorded; push again to send the rest", ErrInterrupted)
-	case bad > 0:
-		return rep, fmt.Errorf("%w: %d rows are invalid and nothing was sent (strict push); see %s", ErrInvalid, bad, rep.Results)
+	rep.Ended(ctx, p.o.Client, stats0, start)
+	if refused {
+		bad = rep.Failed()
 	}
-	return rep, nil
+	return rep, rep.Err(fatal, bad, words)
 }
 
-// strictStop, in a strict push with failed rows, settles every other row
-// as not sent and returns how many failed; otherwise 0.
-func (p *Pusher) strictStop(lines []Line) int {
-	if !p.o.Strict {
-		return 0
-	}
-	bad := 0
-	for i := range lines {
-		if lines[i].Action.failed() {
-			bad++
+// strictRefused, in a strict push some slips of which the account
+// refused, settles the others as not sent and reports true.
+func (p *Pusher) strictRefused(slips []*slip) bool {
+	n := 0
+	for _, s := range slips {
+		if s.action == engine.Refused {
+			n++
 		}
 	}
-	if bad == 0 {
-		return 0
+	if !p.o.Strict || n == 0 {
+		return false
 	}
-	for i := range lines {
-		if l := &lines[i]; l.pending() {
-			l.set(Skipped, fmt.Sprintf("not sent: %d rows of the file are invalid and this push is strict (all or nothing); fix them and push again", bad))
+	msg := fmt.Sprintf("not sent: %s %s not fit %s orders in the account and this push is strict (all or nothing); fix %s and push again",
+		plural.Count(n, "slip"), plural.Word(n, "does", "do"), plural.Word(n, "its", "their"), plural.Word(n, "it", "them"))
+	for _, s := range slips {
+		if !s.action.Failed() {
+			s.action, s.msg = engine.Skipped, msg
+		}
+		for _, k := range s.packages {
+			if !k.action.Failed() {
+				k.action, k.msg = engine.Skipped, msg
+			}
 		}
 	}
-	return bad
+	return true
 }
 
 // runFingerprint names the runs of slip pushes to an account: one at a
@@ -199,74 +187,45 @@ func runFingerprint(scope string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// pushSlips resolves, plans and sends the slips, then their shipments.
-func (p *Pusher) pushSlips(ctx context.Context, slips []*slip, lines []Line) (err error) {
+// pushSlips resolves, plans and sends the slips, then their shipments;
+// refused reports a strict push that sent nothing because the account
+// refused some slips.
+func (p *Pusher) pushSlips(ctx context.Context, slips []*slip, lines []Line) (refused bool, err error) {
 	var run *state.Run
 	if !p.o.DryRun {
-		lock, err := p.o.State.Hold(state.KeyJob("slips push", p.o.Scope), "a packing slips push to this account")
+		if err := p.locks.Hold(state.KeyJob("slips push", p.o.Scope), "a packing slips push to this account"); err != nil {
+			return false, err
+		}
+		run, _, err = engine.StartRun(ctx, p.o.State, runFingerprint(p.o.Scope), "slips push",
+			map[string]string{"input": p.o.Input}, func(run *state.Run) error { return p.resume(ctx, run) })
 		if err != nil {
-			return err
+			return false, err
 		}
-		defer lock.Release()
-		if run, err = p.startRun(ctx); err != nil {
-			return err
-		}
-		defer func() { err = p.endRun(ctx, run, slips, err) }()
+		defer func() { err = engine.EndRun(ctx, p.o.State, run, engine.Count(lines), err) }()
 	}
 	if err := p.remembered(ctx, slips); err != nil {
-		return err
+		return false, err
 	}
 	for _, s := range slips {
 		plan(&s.entity, s.want())
 	}
 	cr := &carriers{p: p}
 	if err := cr.resolve(ctx, slips); err != nil {
-		return err
+		return false, err
 	}
 	for _, s := range slips {
 		for _, k := range s.packages {
 			plan(&k.entity, k.want(k.carrierID))
 		}
 	}
-	if p.o.DryRun {
-		return nil
+	if err := p.inAccount(ctx, slips, lines); err != nil {
+		return false, err
 	}
-	s := &sender{p: p, run: run, lines: lines}
-	if err := s.sendSlips(ctx, slips); err != nil || ctx.Err() != nil {
-		return err
+	if refused = p.strictRefused(slips); refused || p.o.DryRun {
+		return refused, nil
 	}
-	return s.sendPackages(ctx, slips)
-}
-
-// startRun starts the run of this push, or resumes the one a killed push
-// left, first looking for what its writes without an answer made.
-func (p *Pusher) startRun(ctx context.Context) (*state.Run, error) {
-	run, resumed, err := p.o.State.StartRun(ctx, runFingerprint(p.o.Scope), "slips push", map[string]string{"input": p.o.Input})
-	if err != nil {
-		return nil, err
+	if err := p.sendSlips(ctx, run, slips); err != nil || ctx.Err() != nil {
+		return false, err
 	}
-	if resumed {
-		p.log.Info("an earlier slips push stopped before it finished; looking in the account for what it sent without an answer", "run", run.ID)
-		if err := p.settleEarlier(ctx, run); err != nil {
-			p.o.State.LeaveRun(run.ID)
-			return nil, err
-		}
-	}
-	return run, nil
-}
-
-// endRun finishes the run, unless the push was interrupted (the next one
-// resumes it) or failed.
-func (p *Pusher) endRun(ctx context.Context, run *state.Run, slips []*slip, err error) error {
-	if err != nil || ctx.Err() != nil {
-		p.o.State.LeaveRun(run.ID)
-		return err
-	}
-	status := state.StatusDone
-	for _, s := range slips {
-		if s.action == Failed {
-			status = "partial"
-		}
-	}
-	return p.o.State.FinishRun(context.WithoutCancel(ctx), run.ID, status)
+	return false, p.sendPackages(ctx, run, slips)
 }

@@ -10,13 +10,15 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/engine"
 	"lading/sandbox"
 	"lading/slips"
 )
 
 // The first push creates the slips and their shipments, in one write of
-// slips and one of shipments (the carriers' names cost one read); the
-// same file pushed again sends nothing and reads nothing.
+// slips and one of shipments, after one read of their orders (to check
+// them against what the account holds) and one of the carriers' names;
+// the same file pushed again sends nothing and reads nothing.
 func TestPushCreatesThenSendsNothing(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	e.carriers()
@@ -35,11 +37,11 @@ func TestPushCreatesThenSendsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := actions(rep); !maps.Equal(a, map[slips.Action]int{slips.Created: 5}) {
+	if a := actions(rep); !maps.Equal(a, map[engine.Status]int{engine.Created: 5}) {
 		t.Fatalf("rows %v; want 5 created: %+v", a, rep.Lines)
 	}
-	if rep.Slips[slips.Created] != 3 || rep.Packages[slips.Created] != 3 || rep.Writes != 2 || rep.Reads != 1 {
-		t.Errorf("slips %v, packages %v, %d writes, %d reads; want 3 and 3 created in 2 writes and 1 read", rep.Slips, rep.Packages, rep.Writes, rep.Reads)
+	if rep.Slips[engine.Created] != 3 || rep.Packages[engine.Created] != 3 || rep.Writes != 2 || rep.Reads != 2 {
+		t.Errorf("slips %v, packages %v, %d writes, %d reads; want 3 and 3 created in 2 writes and 2 reads", rep.Slips, rep.Packages, rep.Writes, rep.Reads)
 	}
 	ids := map[string]*slips.Line{}
 	for i := range rep.Lines {
@@ -55,7 +57,7 @@ func TestPushCreatesThenSendsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := actions(rep); !maps.Equal(a, map[slips.Action]int{slips.Unchanged: 5}) || rep.Requests != 0 {
+	if a := actions(rep); !maps.Equal(a, map[engine.Status]int{engine.Unchanged: 5}) || rep.Requests != 0 {
 		t.Errorf("the same file again: rows %v, %d requests; want 5 unchanged and none", a, rep.Requests)
 	}
 	checkResults(t, rep.Results, "WMS-2", "B", "unchanged", "slip unchanged; shipment unchanged")
@@ -140,10 +142,10 @@ func TestPushSendsOnlyWhatChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	c1 := e.Srv.Counters()
-	if a := actions(rep); !maps.Equal(a, map[slips.Action]int{slips.Updated: 2, slips.Unchanged: 3}) {
+	if a := actions(rep); !maps.Equal(a, map[engine.Status]int{engine.Updated: 2, engine.Unchanged: 3}) {
 		t.Errorf("rows %v", a)
 	}
-	if rep.Writes != 2 || rep.Reads != 0 || rep.Slips[slips.Updated] != 1 || rep.Packages[slips.Updated] != 1 {
+	if rep.Writes != 2 || rep.Reads != 0 || rep.Slips[engine.Updated] != 1 || rep.Packages[engine.Updated] != 1 {
 		t.Errorf("%d writes, %d reads, slips %v, packages %v; want 2 writes of one update each", rep.Writes, rep.Reads, rep.Slips, rep.Packages)
 	}
 	slipWrites := c1.Requests[wire.WritePath(wire.PackingSlips)] - c0.Requests[wire.WritePath(wire.PackingSlips)]
@@ -186,15 +188,15 @@ func TestPushReportsBadRowsAndWritesNothingOfTheirSlip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []struct {
-		action slips.Action
+		action engine.Status
 		msg    string
 	}{
-		{slips.Invalid, `column "packed" value "2026-02-30" (slips.packing_slip_date): must be a date`},
-		{slips.Skipped, `not sent: slip "BAD-DATE" has invalid rows (2)`},
-		{slips.Invalid, `slip "TWICE" is given two ways (row 4 gives notes "a", row 5 gives "b")`},
-		{slips.Invalid, `slip "TWICE" is given two ways`},
-		{slips.Invalid, `carrier "Pigeon Post" is not one this account's shipments use (known: none yet)`},
-		{slips.Created, "slip created"},
+		{engine.Invalid, `column "packed" value "2026-02-30" (slips.packing_slip_date): must be a date`},
+		{engine.Skipped, `not sent: slip "BAD-DATE" has invalid rows (2)`},
+		{engine.Invalid, `slip "TWICE" is given two ways (row 4 gives notes "a", row 5 gives "b")`},
+		{engine.Invalid, `slip "TWICE" is given two ways`},
+		{engine.Invalid, `carrier "Pigeon Post" is not one this account's shipments use (known: none yet)`},
+		{engine.Created, "slip created"},
 	}
 	for i, w := range want {
 		if l := rep.Lines[i]; l.Action != w.action || !strings.Contains(l.Msg, w.msg) {

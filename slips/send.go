@@ -2,21 +2,13 @@ package slips
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"slices"
-	"sync"
 	"time"
 
 	"lading/api"
-	"lading/pool"
+	"lading/engine"
 	"lading/state"
 )
-
-// maxRounds bounds how often records that were not applied, or got no
-// answer, are sent again within one push.
-const maxRounds = 5
 
 // sentRecord is one record of a batch as the state records it, so that a
 // later push can look for it in the account.
@@ -26,10 +18,22 @@ type sentRecord struct {
 	Slip   string            `json:"slip,omitempty"` // a shipment's slip
 	Order  string            `json:"order,omitempty"`
 	Fields map[string]string `json:"fields"`
+	// Memo is what the state remembers was sent for the key once the
+	// record is taken: the fields confirmed before and those sent now.
+	Memo map[string]string `json:"memo,omitempty"`
 }
 
 func recordOf(e *entity) sentRecord {
-	return sentRecord{Key: e.key, ID: e.id, Slip: e.slipID, Order: e.order, Fields: e.sent}
+	return sentRecord{Key: e.key, ID: e.id, Slip: e.slipID, Order: e.order, Fields: e.sent, Memo: merged(e.memo, e.sent)}
+}
+
+// memo is what the state remembers of a record taken: its Memo, or, for
+// a batch an older lading recorded, what it sent.
+func (r sentRecord) memo() map[string]string {
+	if r.Memo != nil {
+		return r.Memo
+	}
+	return r.Fields
 }
 
 // kind is what differs between sending slips and sending shipments.
@@ -48,7 +52,7 @@ func (p *Pusher) slipKind() *kind {
 		write: func(ctx context.Context, recs []sentRecord) (*api.WriteResult, error) {
 			ws := make([]api.PackingSlipWrite, len(recs))
 			for i, r := range recs {
-				ws[i] = slipRecord(r.ID, r.Fields)
+				ws[i] = slipRecord(r.ID, r.Key, r.Fields)
 			}
 			return p.o.Client.PackingSlips.Write(ctx, ws)
 		},
@@ -67,42 +71,64 @@ func (p *Pusher) packageKind() *kind {
 		find: p.findPackages}
 }
 
-// openBatch is a batch whose answer did not come: what it created is
-// looked for before any of it is sent again.
-type openBatch struct {
-	intent int64
-	at     time.Time
-	recs   []*entity
-}
-
-// sender sends records in rounds.
-type sender struct {
-	p     *Pusher
-	run   *state.Run
-	lines []Line
-
-	mu         sync.Mutex
-	again      []*entity   // to send in the next round
-	unanswered []openBatch // batches with no answer
+// sender sends the records of kind k on the engine, within run.
+func (p *Pusher) sender(run *state.Run, k *kind) *engine.Sender[*entity, sentRecord] {
+	w := words
+	w.Record = k.what
+	return &engine.Sender[*entity, sentRecord]{
+		State: p.o.State, Run: run, Kind: k.intent, Words: w,
+		Size: p.o.BatchSize, Parallel: p.o.Concurrency, Progress: p.o.Progress,
+		Record: func(e *entity) (string, sentRecord) { return e.key, recordOf(e) },
+		Write: func(ctx context.Context, b []*entity) (*api.WriteResult, error) {
+			recs := make([]sentRecord, len(b))
+			for j, e := range b {
+				recs[j] = recordOf(e)
+			}
+			return k.write(ctx, recs)
+		},
+		Refused: func(e *entity, f api.RecordError) engine.Verdict {
+			if f.NoSuchRecord() && !e.create {
+				return engine.Verdict{Kind: engine.Fail, Forget: true, Msg: fmt.Sprintf("%s %s is no longer in the account (it was deleted there); lading forgot it: push again to create it anew, or remove its rows", k.what, e.id)}
+			}
+			return engine.Verdict{Kind: engine.Fail, Msg: w.RecordRefused(f)}
+		},
+		Check: func(ctx context.Context, open []engine.Open[sentRecord]) ([][]engine.Verdict, error) {
+			return p.check(ctx, k, open)
+		},
+		Confirm: func(ctx context.Context, intent int64, o state.Outcome, note []byte, recs []sentRecord, vs []engine.Verdict) error {
+			return p.confirm(ctx, k, intent, o, note, recs, vs)
+		},
+		Took: func(e *entity, id api.ID) {
+			if e.create {
+				if id == "" {
+					e.action, e.msg = engine.Failed, fmt.Sprintf("the service answered without an id for this %s; push again (lading looks for it in the account first)", k.what)
+					return
+				}
+				e.id = string(id)
+			}
+			e.done()
+		},
+		Settle: func(e *entity, st engine.Status, msg string) { e.action, e.msg = st, msg },
+	}
 }
 
 // sendSlips sends the slips to create or change.
-func (s *sender) sendSlips(ctx context.Context, slips []*slip) error {
+func (p *Pusher) sendSlips(ctx context.Context, run *state.Run, slips []*slip) error {
 	var todo []*entity
 	for _, sl := range slips {
 		if sl.action == "" && sl.sent != nil {
 			todo = append(todo, &sl.entity)
 		}
 	}
-	return s.sendAll(ctx, s.p.slipKind(), todo)
+	return p.sender(run, p.slipKind()).Send(ctx, todo)
 }
 
 // sendPackages sends the shipments to create or change, of the slips
 // that exist now.
-func (s *sender) sendPackages(ctx context.Context, slips []*slip) error {
+func (p *Pusher) sendPackages(ctx context.Context, run *state.Run, slips []*slip) error {
 	var todo []*entity
 	for _, sl := range slips {
-		if sl.id == "" || sl.action.failed() {
+		if sl.id == "" || sl.action.Failed() {
 			continue
 		}
 		for _, k := range sl.packages {
@@ -112,203 +138,32 @@ func (s *sender) sendPackages(ctx context.Context, slips []*slip) error {
 			}
 		}
 	}
-	return s.sendAll(ctx, s.p.packageKind(), todo)
+	return p.sender(run, p.packageKind()).Send(ctx, todo)
 }
-
-// sendAll sends todo and, round after round, what was not applied.
-func (s *sender) sendAll(ctx context.Context, k *kind, todo []*entity) error {
-	for round := 1; len(todo) > 0; round++ {
-		if round > maxRounds {
-			for _, e := range todo {
-				e.fail(fmt.Sprintf("not sent: the service did not take this %s in %d attempts (it was busy or unreachable); push again later", k.what, maxRounds))
-			}
-			return nil
-		}
-		batches := slices.Collect(slices.Chunk(todo, s.p.o.BatchSize))
-		s.p.o.Progress.Writing(fmt.Sprintf("sending %d %ss", len(todo), k.what), len(todo), len(batches), k.what+"s")
-		send := func(ctx context.Context, b []*entity) error { return s.sendBatch(ctx, k, b) }
-		if err := pool.Run(ctx, batches, s.p.o.Concurrency, send, nil); err != nil {
-			return err
-		}
-		if ctx.Err() != nil {
-			s.stopped(k)
-			return nil
-		}
-		var err error
-		if todo, err = s.nextRound(ctx, k); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (e *entity) fail(msg string) { e.action, e.msg = Failed, msg }
 
 // done settles a record the service took: what it sent is what the
 // state remembers for its key from now on.
 func (e *entity) done() {
-	e.action = Updated
+	e.action = engine.Updated
 	if e.create {
-		e.action = Created
+		e.action = engine.Created
 	}
 	e.memo = merged(e.memo, e.sent)
 }
 
-// stopped settles, after an interruption, the records of batches that got
-// no answer: they may have been applied, and the next push looks for them.
-func (s *sender) stopped(k *kind) {
-	for _, b := range s.unanswered {
-		for _, e := range b.recs {
-			e.fail(fmt.Sprintf("the service gave no answer before the push was interrupted; the next push looks for this %s in the account before sending it again", k.what))
-		}
-	}
-	s.unanswered = nil
-}
-
-// sendBatch records one batch, sends it and records what became of it.
-func (s *sender) sendBatch(ctx context.Context, k *kind, b []*entity) error {
-	recs := make([]sentRecord, len(b))
-	keys := make([]string, len(b))
-	for j, e := range b {
-		recs[j], keys[j] = recordOf(e), e.key
-	}
-	body, err := json.Marshal(recs)
-	if err != nil {
-		return err
-	}
-	intent, err := s.p.o.State.RecordIntent(ctx, s.run.ID, k.intent, keys, body)
-	if err != nil {
-		return fmt.Errorf("recording a batch of %ss before sending it: %w", k.what, err)
-	}
-	at := time.Now()
-	res, err := k.write(ctx, recs)
-	s.p.o.Progress.Sent(len(b), err == nil && len(res.Failed) == 0)
-	switch api.Classify(err) {
-	case api.Applied:
-		return s.settleAnswer(ctx, k, b, intent, res)
-	case api.Rejected:
-		msg := refusedMessage(err, k.what)
-		for _, e := range b {
-			e.fail(msg)
-		}
-		note, _ := json.Marshal(map[string]string{"refused": err.Error()})
-		if rerr := s.p.o.State.RecordOutcome(ctx, intent, state.OutcomeRejected, note); rerr != nil {
-			return rerr
-		}
-		if errors.Is(err, api.ErrAccessDenied) {
-			return fmt.Errorf("the push stopped: the service refused access: %w", err)
-		}
-		return nil
-	case api.Retryable:
-		s.mu.Lock()
-		s.again = append(s.again, b...)
-		s.mu.Unlock()
-		note, _ := json.Marshal(map[string]string{"not_applied": err.Error()})
-		return s.p.o.State.RecordOutcome(ctx, intent, state.OutcomeNotApplied, note)
-	}
-	s.mu.Lock()
-	s.unanswered = append(s.unanswered, openBatch{intent: intent, at: at, recs: b})
-	s.mu.Unlock()
-	return s.p.o.State.RecordOutcome(ctx, intent, state.OutcomeUnknown, nil)
-}
-
-// settleAnswer records a batch the service answered record by record: the
-// ids it made and what it took are remembered with the outcome.
-func (s *sender) settleAnswer(ctx context.Context, k *kind, b []*entity, intent int64, res *api.WriteResult) error {
-	failed := make(map[int]api.RecordError, len(res.Failed))
-	for _, f := range res.Failed {
-		failed[f.Index] = f
-	}
-	var gone []string
-	took := 0
-	for j, e := range b {
-		f, bad := failed[j]
-		switch {
-		case !bad && res.OK(j):
-			if e.create {
-				e.id = string(res.IDs[j])
-			}
-			e.done()
-			took++
-		case !bad:
-			e.fail(fmt.Sprintf("the service answered without an id for this %s; push again (lading looks for it first)", k.what))
-		case f.Whole:
-			s.mu.Lock()
-			s.again = append(s.again, e)
-			s.mu.Unlock()
-		case f.NoSuchRecord() && !e.create:
-			gone = append(gone, e.key)
-			e.fail(fmt.Sprintf("%s %s is no longer in the account (it was deleted there); lading forgot it: push again to create it anew, or remove its rows", k.what, e.id))
-		default:
-			e.fail(recordRefusedMessage(k.what, f))
-		}
-	}
-	if err := s.forget(ctx, k, gone); err != nil {
-		return err
-	}
-	outcome := state.OutcomePartial
-	switch took {
-	case len(b):
-		outcome = state.OutcomeApplied
-	case 0:
-		outcome = state.OutcomeRejected
-	}
-	results, _ := json.Marshal(map[string]any{"failed": res.Failed})
-	return s.confirm(ctx, k, intent, outcome, results, b)
-}
-
-// confirm records a batch's outcome with the ids its creates got, then
-// what was sent for the records it took (Created, Updated).
-func (s *sender) confirm(ctx context.Context, k *kind, intent int64, o state.Outcome, results []byte, b []*entity) error {
-	ids, memos := map[string]string{}, map[string]string{}
-	for _, e := range b {
-		if e.action != Created && e.action != Updated {
-			continue
-		}
-		if e.create {
-			ids[e.key] = e.id
-		}
-		memos[e.key] = memoText(e.memo)
-	}
-	if err := s.p.o.State.ConfirmIDs(ctx, intent, o, results, k.idScope, ids); err != nil {
-		return err
-	}
-	return s.p.o.State.PutIDs(ctx, k.sentScope, memos)
-}
-
-// forget drops the ids, and what was sent, of keys whose records the
-// service no longer has.
-func (s *sender) forget(ctx context.Context, k *kind, keys []string) error {
-	if len(keys) == 0 {
-		return nil
-	}
-	if err := s.p.o.State.DeleteIDs(ctx, k.idScope, keys); err != nil {
-		return err
-	}
-	return s.p.o.State.DeleteIDs(ctx, k.sentScope, keys)
-}
-
-// nextRound looks in the account for what the batches without an answer
-// created, and returns the records to send again: those not applied, the
-// creates not found, and the edits of unanswered batches (sending an edit
+// check looks in the account for what the batches without an answer
+// created: a create found was taken; the rest go again (sending an edit
 // again changes nothing twice).
-func (s *sender) nextRound(ctx context.Context, k *kind) ([]*entity, error) {
-	todo := s.again
-	s.again = nil
-	open := s.unanswered
-	s.unanswered = nil
-	if len(open) == 0 {
-		return todo, nil
-	}
+func (p *Pusher) check(ctx context.Context, k *kind, open []engine.Open[sentRecord]) ([][]engine.Verdict, error) {
 	var creates []sentRecord
-	since := open[0].at
+	since := open[0].At
 	for _, b := range open {
-		if b.at.Before(since) {
-			since = b.at
+		if b.At.Before(since) {
+			since = b.At
 		}
-		for _, e := range b.recs {
-			if e.create {
-				creates = append(creates, recordOf(e))
+		for _, r := range b.Recs {
+			if r.ID == "" {
+				creates = append(creates, r)
 			}
 		}
 	}
@@ -316,42 +171,60 @@ func (s *sender) nextRound(ctx context.Context, k *kind) ([]*entity, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, b := range open {
-		again, err := s.settleFound(ctx, k, b, found)
-		if err != nil {
-			return nil, err
-		}
-		todo = append(todo, again...)
-	}
-	return todo, nil
-}
-
-// settleFound records what looking for a batch's records found, and
-// returns those to send again.
-func (s *sender) settleFound(ctx context.Context, k *kind, b openBatch, found map[string]string) ([]*entity, error) {
-	var again []*entity
-	n := 0
-	for _, e := range b.recs {
-		if id := found[e.key]; e.create && id != "" {
-			e.id = id
-			e.done()
-			n++
-		} else {
-			again = append(again, e)
+	out := make([][]engine.Verdict, len(open))
+	for i, b := range open {
+		for _, r := range b.Recs {
+			v := engine.Verdict{Kind: engine.Again}
+			if id := found[r.Key]; r.ID == "" && id != "" {
+				v = engine.Verdict{Kind: engine.Took, ID: api.ID(id)}
+			}
+			out[i] = append(out[i], v)
 		}
 	}
-	note, _ := json.Marshal(map[string]any{"looked_up": "the records created were looked for in the account", "found": n, "sent_again": len(again)})
-	return again, s.confirm(ctx, k, b.intent, foundOutcome(n, len(again)), note, b.recs)
+	return out, nil
 }
 
-// foundOutcome is a batch's outcome once looked for: n records found,
-// again to send again.
-func foundOutcome(n, again int) state.Outcome {
-	switch {
-	case again == 0:
-		return state.OutcomeApplied
-	case n == 0:
-		return state.OutcomeNotApplied
+// confirm records a batch's outcome with the ids its creates got, then
+// what was sent for the records taken; the state forgets the records the
+// account no longer has.
+func (p *Pusher) confirm(ctx context.Context, k *kind, intent int64, o state.Outcome, note []byte, recs []sentRecord, vs []engine.Verdict) error {
+	ids, memos := map[string]string{}, map[string]string{}
+	var gone []string
+	for j, r := range recs {
+		switch {
+		case vs[j].Forget:
+			gone = append(gone, r.Key)
+		case vs[j].Kind != engine.Took || (r.ID == "" && vs[j].ID == ""):
+		default:
+			if r.ID == "" {
+				ids[r.Key] = string(vs[j].ID)
+			}
+			memos[r.Key] = memoText(r.memo())
+		}
 	}
-	return state.OutcomePartial
+	if err := p.o.State.ConfirmIDs(ctx, intent, o, note, k.idScope, ids); err != nil {
+		return err
+	}
+	if err := p.o.State.PutIDs(ctx, k.sentScope, memos); err != nil {
+		return err
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	if err := p.o.State.DeleteIDs(ctx, k.idScope, gone); err != nil {
+		return err
+	}
+	return p.o.State.DeleteIDs(ctx, k.sentScope, gone)
+}
+
+// resume looks in the account for what the batches an earlier push left
+// without an answer created (it was killed, or lost its connection), and
+// remembers those found, so that they are not created again.
+func (p *Pusher) resume(ctx context.Context, run *state.Run) error {
+	for _, k := range []*kind{p.slipKind(), p.packageKind()} {
+		if err := p.sender(run, k).Resume(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }

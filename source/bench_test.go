@@ -31,7 +31,13 @@ func BenchmarkSourceCSV(b *testing.B)  { benchSource(b, FormatCSV) }
 func BenchmarkBareXLSX(b *testing.B)   { sourcetest.BenchBareXLSX(b) }
 func BenchmarkSourceXLSX(b *testing.B) { benchSource(b, FormatXLSX) }
 
-// benchSource reads a generated file of format through Open.
+// BenchmarkSourceXLSXShared reads the catalog as Excel saves it: shared
+// strings, and styles on the prices (BenchmarkSourceXLSX's file has inline
+// strings and no styles).
+func BenchmarkSourceXLSXShared(b *testing.B) { benchSource(b, "xlsx-shared") }
+
+// benchSource reads a generated file of format (see sourcetest.BenchFile)
+// through Open.
 func benchSource(b *testing.B, format string) {
 	rows := sourcetest.BenchRows(b)
 	p := sourcetest.BenchFile(b, format, rows)

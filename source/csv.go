@@ -26,7 +26,9 @@ type csvSource struct {
 	r      *csv.Reader
 	text   *textReader
 	header []string
-	row    []string // reused for every Next
+	// headerLine is the line the header was read from.
+	headerLine int
+	row        []string // reused for every Next
 	// guard is set when no decoder runs, so that invalid bytes are caught
 	// per row instead of silently becoming U+FFFD in the request bodies.
 	guard *utf8Guard
@@ -156,7 +158,7 @@ func (s *csvSource) readHeader(headerRow int) error {
 	for {
 		rec, err := s.r.Read()
 		if err == io.EOF {
-			return fmt.Errorf("%s: no header row found at or below line %d: the file is empty there; check the header row setting", s.name, headerRow)
+			return &HeaderError{Msg: fmt.Sprintf("%s: no header row found at or below line %d: the file is empty there; give the line that holds the column names", s.name, headerRow)}
 		}
 		if err != nil {
 			return s.fatalOrRowError(err)
@@ -175,11 +177,13 @@ func (s *csvSource) readHeader(headerRow int) error {
 		if len(s.header) == 0 {
 			continue
 		}
+		s.headerLine = line
 		return nil
 	}
 }
 
 func (s *csvSource) Name() string     { return s.name }
+func (s *csvSource) Sheet() string    { return "" }
 func (s *csvSource) Header() []string { return s.header }
 
 func (s *csvSource) Next() ([]string, int, error) {

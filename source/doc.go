@@ -43,11 +43,40 @@
 // A workbook is read part by part, straight from the ZIP archive: the
 // relationships, the workbook, the styles, the shared strings and the one
 // worksheet asked for, each streamed, never whole; other parts are not
-// unzipped. Cells are read as stored, not as formatted for display: 12.5
-// shown as "$12.50" reads "12.5", and text keeps its leading zeros. Cells
-// longer than Excel's 32,767 characters are read whole, not cut. Shared
-// strings are kept in memory up to 64 MiB, and beyond in a temporary file
-// that Close removes.
+// unzipped. Cells longer than Excel's 32,767 characters are read whole,
+// not cut. Shared strings are kept in memory up to 64 MiB, and beyond in a
+// temporary file that Close removes.
+//
+// The sheet read is Options.Sheet, or the first visible one: a hidden
+// sheet (an old price list kept for reference) is read only when named.
+// Source.Sheet says which was read. A sheet that is not in the workbook, or
+// no header row found in the sheet, is a *HeaderError naming the
+// workbook's sheets and which of them are hidden; Misread adds the same
+// to a caller's complaint about the header found.
+//
+// Cells read as Excel shows them, so that a workbook and its CSV export
+// read alike:
+//   - Text reads as written, leading zeros kept.
+//   - Numbers read at the 15 significant digits Excel keeps and shows:
+//     12.199999999999999 (Excel's 12.2) reads "12.2", 3.0000000000000004
+//     (=0.1*30) reads "3". A number with more than 15 digits before the
+//     decimal point, whose last digits Excel has already lost, reads in
+//     scientific notation ("1.23456789012346E+19"). Decimals are written
+//     with Options.Decimal.
+//   - A number's format is otherwise not applied (12.5 shown as "$12.50"
+//     reads "12.5"), except where it only pads or groups the digits of a
+//     whole number: with 000000000000 the number 36000291452 reads
+//     "036000291452" (a UPC), with #,##0 1234 reads "1,234".
+//   - A number whose format is a date or time reads "2006-01-02",
+//     "2006-01-02 15:04:05" when the format shows a time and the value has
+//     one, or "15:04:05" for time formats, in the 1900 or 1904 date system
+//     of the workbook.
+//   - A boolean reads "TRUE" or "FALSE".
+//   - An error value (#N/A, #REF!, #DIV/0!, ...) is a RowError in whichever
+//     column it is, naming the value and the formula it came from; so is a
+//     formula saved without the value it computes (files written by
+//     programs that do not calculate formulas), which says to open and save
+//     the file in a spreadsheet program.
 //
 // Options.Limits bound what a workbook may cost, so that a small file that
 // unzips to gigabytes is refused before memory or disk run out: the sizes
@@ -62,14 +91,6 @@
 // spreadsheet, a ZIP of other files) is refused with a message saying what
 // it is. A cell referring to a shared string the workbook does not have is
 // a RowError.
-//
-// Excel stores dates as day numbers and marks them only by the cell's
-// number format. A column is a date column when a numeric cell of the
-// header row or of the 200 rows below it has a date or time format; its
-// numbers then read as "2006-01-02", "2006-01-02 15:04:05" when they carry
-// a time of day, or "15:04:05" for time formats. Workbooks in the 1904 date
-// system are honoured. Text cells in a date column stay as written, and a
-// date first appearing further down stays a day number.
 //
 // # Rows
 //

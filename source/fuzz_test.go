@@ -3,12 +3,15 @@ package source
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -278,4 +281,183 @@ func excelizeSafe(s string) string {
 		return r
 	}, s)
 	return strings.ReplaceAll(s, "_x", "_X")
+}
+
+// cellTypes are the cell types FuzzXLSXCell picks from, by its typ byte.
+var cellTypes = []string{"", "n", "s", "inlineStr", "str", "b", "e", "d", "x"}
+
+// FuzzXLSXCell reads one cell, of any type, with or without a formula
+// and a value, in any number format (a built-in id or a custom code),
+// through the sheet reader: it must not panic nor fail reading; an error
+// value or a formula without its value is a row error naming it, and
+// nothing else is (but a shared string the workbook lacks); booleans read
+// TRUE and FALSE; a number reads as a number equal to the stored one at 15
+// significant digits, with no more digits than that, unless its format
+// shows a date.
+func FuzzXLSXCell(f *testing.F) {
+	for _, seed := range []struct {
+		typ        uint8
+		v, formula string
+		flags      uint8
+		builtin    uint8
+		code       string
+	}{
+		{0, "12.199999999999999", "", flagV, 0, ""},
+		{1, "3.0000000000000004", "0.1*30", flagV | flagF, 0, ""},
+		{0, "36000291452", "", flagV | flagCustom, 0, "000000000000"},
+		{0, "1234567", "", flagV, 3, ""},
+		{0, "-1234", "", flagV | flagCustom | flagComma, 0, "#,##0;[Red](#,##0)"},
+		{0, "1.2345678901234568E+19", "", flagV | flagCustom, 0, "000000000000"},
+		{0, "45366.5625", "", flagV, 22, ""},
+		{0, "45366.5625", "", flagV | flagCustom, 0, "yyyy-mm-dd hh:mm"},
+		{0, "12.5", "", flagV | flagComma, 2, ""},
+		{0, "1E+300", "", flagV, 11, ""},
+		{2, "1", "", flagV, 0, ""},
+		{2, "7", "", flagV, 0, ""},
+		{3, "Tee_x000D_", "", flagV, 0, ""},
+		{4, "AB", `"A"&"B"`, flagV | flagF, 0, ""},
+		{4, "", `UPPER(B1)`, flagF, 0, ""},
+		{5, "1", "", flagV, 0, ""},
+		{5, "0", "1>2", flagV | flagF, 0, ""},
+		{6, "#N/A", "VLOOKUP(A1,B:C,2,FALSE)", flagV | flagF, 0, ""},
+		{6, "#REF!", "", flagV, 0, ""},
+		{0, "", "B1*C1", flagF, 0, ""},
+		{0, "", "", flagF | flagShared, 0, ""},
+		{7, "2024-03-15T13:30:00Z", "", flagV, 14, ""},
+		{8, "x", "", flagV, 49, "@"},
+	} {
+		f.Add(seed.typ, seed.v, seed.formula, seed.flags, seed.builtin, seed.code)
+	}
+	pkg := &xlsxPackage{name: "fuzz.xlsx", limits: Limits{}.withDefaults()}
+	sst := &sharedStrings{}
+	for _, s := range []string{"Tee", "", "Cap"} {
+		sst.add([]byte(s))
+	}
+	sst.finish()
+	f.Fuzz(func(t *testing.T, typ uint8, v, formula string, flags, builtin uint8, code string) {
+		c := fuzzCell{typ: cellTypes[int(typ)%len(cellTypes)], v: v, formula: formula, flags: flags}
+		formats := []numFormat{builtinFormat(int(builtin)), customFormat(code)}
+		set := sheetSettings{sst: sst, formats: formats, dec: '.'}
+		if flags&flagComma != 0 {
+			set.dec = ','
+		}
+		x := newXMLPart(pkg, "xl/worksheets/sheet1.xml", io.NopCloser(strings.NewReader(c.sheet())))
+		r := newSheetReader(x, "Cells", set, pkg.limits)
+		err := r.next()
+		var re *RowError
+		if err != nil && !errors.As(err, &re) {
+			t.Fatalf("%s: reading failed: %v", c.sheet(), err)
+		}
+		got := ""
+		if len(r.cells) > 0 {
+			got = r.cells[0]
+		}
+		c.check(t, got, re, formats[c.style()], set.dec)
+	})
+}
+
+// The flags of FuzzXLSXCell.
+const (
+	flagV      = 1 << iota // the cell has a value (for inlineStr: an is element)
+	flagF                  // the cell has a formula
+	flagShared             // the formula is shared: no text of its own
+	flagCustom             // the cell's style is the custom format
+	flagComma              // numbers are written with a decimal comma
+)
+
+// fuzzCell is the cell FuzzXLSXCell reads.
+type fuzzCell struct {
+	typ, v, formula string
+	flags           uint8
+}
+
+func (c fuzzCell) style() int {
+	if c.flags&flagCustom != 0 {
+		return 1
+	}
+	return 0
+}
+
+// sheet is a worksheet whose row 1 is the cell.
+func (c fuzzCell) sheet() string {
+	var b strings.Builder
+	b.WriteString(`<worksheet><sheetData><row r="1"><c r="A1"`)
+	if c.typ != "" {
+		fmt.Fprintf(&b, ` t="%s"`, c.typ)
+	}
+	fmt.Fprintf(&b, ` s="%d">`, c.style())
+	switch {
+	case c.flags&flagF != 0 && c.flags&flagShared != 0:
+		b.WriteString(`<f t="shared" si="0"/>`)
+	case c.flags&flagF != 0:
+		b.WriteString("<f>")
+		xml.EscapeText(&b, []byte(c.formula))
+		b.WriteString("</f>")
+	}
+	switch {
+	case c.flags&flagV == 0:
+	case c.typ == "inlineStr":
+		b.WriteString("<is><t>")
+		xml.EscapeText(&b, []byte(c.v))
+		b.WriteString("</t></is>")
+	default:
+		b.WriteString("<v>")
+		xml.EscapeText(&b, []byte(c.v))
+		b.WriteString("</v>")
+	}
+	b.WriteString("</c></row></sheetData></worksheet>")
+	return b.String()
+}
+
+// check checks what the cell read as: got, and its row error re.
+func (c fuzzCell) check(t *testing.T, got string, re *RowError, f numFormat, dec byte) {
+	t.Helper()
+	hasV, hasF := c.flags&flagV != 0, c.flags&flagF != 0
+	wantErr := c.typ == "e" || hasF && !hasV
+	switch {
+	case re != nil && (re.Line != 1 || re.Column != 1 || re.Sheet != "Cells" || re.File != "fuzz.xlsx"):
+		t.Fatalf("row error %+v does not name the cell", re)
+	case wantErr && re == nil:
+		t.Fatalf("%s read %q without an error", c.sheet(), got)
+	case wantErr && c.typ == "e" && !strings.Contains(re.Msg, "error value"):
+		t.Fatalf("%s: error %q does not say it is an error value", c.sheet(), re.Msg)
+	case wantErr && c.typ != "e" && !strings.Contains(re.Msg, "formula"):
+		t.Fatalf("%s: error %q does not name the formula", c.sheet(), re.Msg)
+	case !wantErr && re != nil && c.typ != "s":
+		t.Fatalf("%s: unexpected row error %v", c.sheet(), re)
+	case !wantErr && hasV && c.typ == "b" && (c.v == "1" || c.v == "0") && got != map[string]string{"1": "TRUE", "0": "FALSE"}[c.v]:
+		t.Fatalf("boolean %q read %q", c.v, got)
+	}
+	if wantErr || !hasV || c.typ != "" && c.typ != "n" && c.typ != "x" || f.date != notDate {
+		return
+	}
+	stored, err := strconv.ParseFloat(c.v, 64)
+	if err != nil || math.IsInf(stored, 0) || math.IsNaN(stored) {
+		return
+	}
+	checkNumber(t, c.v, stored, got, dec)
+}
+
+// checkNumber fails t unless got, the text of the number stored as v
+// (stored), reads back as stored at 15 significant digits, with at most 15.
+func checkNumber(t *testing.T, v string, stored float64, got string, dec byte) {
+	t.Helper()
+	sep := ","
+	if dec == ',' {
+		sep = "."
+	}
+	plain := strings.ReplaceAll(got, sep, "")
+	plain = strings.Replace(plain, string(dec), ".", 1)
+	back, err := strconv.ParseFloat(plain, 64)
+	if err != nil {
+		t.Fatalf("number %q read %q, which is not a number", v, got)
+	}
+	if diff := math.Abs(back - stored); diff > math.Abs(stored)*1e-14 && diff > 1e-300 {
+		t.Fatalf("number %q read %q: %v, not %v at 15 digits", v, got, back, stored)
+	}
+	mant, _, _ := strings.Cut(strings.ToUpper(plain), "E")
+	digits := strings.Trim(strings.NewReplacer("-", "", ".", "").Replace(mant), "0")
+	if len(digits) > excelDigits {
+		t.Fatalf("number %q read %q: more than %d significant digits", v, got, excelDigits)
+	}
 }

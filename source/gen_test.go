@@ -9,8 +9,9 @@ import (
 	"lading/source/sourcetest"
 )
 
-// TestGeneratedXLSXMatchesCSV reads both generated files through the
-// sources: same header, same cells, same row numbers. The sheet is larger
+// TestGeneratedXLSXMatchesCSV reads the generated files through the
+// sources: same header, same cells, same row numbers, whether the workbook
+// has inline or shared strings. The sheet is larger
 // than the 1 MiB unzip limit, so it is streamed from a temporary file.
 func TestGeneratedXLSXMatchesCSV(t *testing.T) {
 	if testing.Short() {
@@ -30,6 +31,11 @@ func TestGeneratedXLSXMatchesCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertSameRows(t, csvPath, xlsxPath, 12000)
+	shared := filepath.Join(dir, "shared.xlsx")
+	if err := sourcetest.GenerateCatalogXLSXShared(shared, 3000, 4); err != nil {
+		t.Fatal(err)
+	}
+	assertSameRows(t, csvPath, shared, 12000)
 }
 
 // assertSameRows checks that two sources hold the same header and rows.

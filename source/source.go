@@ -29,7 +29,8 @@ type Options struct {
 	// are CSV, .xlsx .xlsm are XLSX. A file with another extension is XLSX
 	// when it starts with the ZIP signature and CSV otherwise.
 	Format string
-	// Sheet names the XLSX worksheet to read; "" reads the first one.
+	// Sheet names the XLSX worksheet to read (case-insensitive; a hidden
+	// sheet is read when named); "" reads the first visible one.
 	Sheet string
 	// HeaderRow is the 1-based line (CSV) or row (XLSX) holding the column
 	// names; 0 means 1. Rows above it are ignored. When that row is empty,
@@ -44,6 +45,10 @@ type Options struct {
 	// UTF-8. Names are case-insensitive; "utf8", "cp1252" and "latin1" are
 	// accepted too.
 	Encoding string
+	// Decimal is the decimal separator XLSX numbers are written with, '.'
+	// or ','; 0 means '.'. Whole numbers whose format groups their digits
+	// are grouped with the other one. CSV text is read as written.
+	Decimal rune
 	// AllowShortRows pads CSV rows that have fewer cells than the header
 	// with empty cells. Without it such a row is a RowError: a cell count
 	// that does not match the header usually means a cell was split or lost.
@@ -103,6 +108,8 @@ func (l Limits) withDefaults() Limits {
 type Source interface {
 	// Name is the path as given to Open.
 	Name() string
+	// Sheet is the name of the XLSX worksheet read; "" for CSV.
+	Sheet() string
 	// Header holds the header row's cells, trimmed, byte order mark removed,
 	// trailing empty cells dropped.
 	Header() []string
@@ -116,7 +123,8 @@ type Source interface {
 	// At the end Next returns io.EOF. A *RowError concerns that row only
 	// (a malformed CSV record, invalid UTF-8, a NUL character, more cells
 	// than the header, fewer in CSV unless Options.AllowShortRows, a last
-	// line cut off, a shared string the workbook does not have):
+	// line cut off, a shared string the workbook does not have, a
+	// spreadsheet's error value, a formula saved without its value):
 	// report it and call Next again. For a malformed record the row is nil;
 	// otherwise it holds the row's cells as far as they could be read. Any
 	// other error is fatal: stop reading.
@@ -160,6 +168,9 @@ func Open(path string, o Options) (Source, error) {
 	if o.HeaderRow == 0 {
 		o.HeaderRow = 1
 	}
+	if o.Decimal != 0 && o.Decimal != '.' && o.Decimal != ',' {
+		return nil, fmt.Errorf("%s: decimal separator %q: use . or ,", path, o.Decimal)
+	}
 	format, err := formatOf(path, o.Format)
 	if err != nil {
 		return nil, err
@@ -170,6 +181,52 @@ func Open(path string, o Options) (Source, error) {
 	default:
 		return openCSV(path, o)
 	}
+}
+
+// HeaderError is the error of a header row that is not where it was
+// looked for: the sheet asked for is not in the workbook, no header row is
+// found at or below Options.HeaderRow, or (see Misread) the header read
+// lacks what the caller needs, which Err then says. Its message names the
+// row the header was looked for at and, for a workbook, its sheets, saying
+// which are hidden, so that the right ones can be chosen.
+type HeaderError struct {
+	Msg string
+	Err error // the error Msg adds to, or nil
+}
+
+func (e *HeaderError) Error() string {
+	if e.Err == nil {
+		return e.Msg
+	}
+	return e.Err.Error() + " (" + e.Msg + ")"
+}
+
+func (e *HeaderError) Unwrap() error { return e.Err }
+
+// Misread adds to err, the caller's complaint about the header src read
+// (a mapping naming columns it does not have), where src took the header
+// from: for a workbook, the row and the sheet, and which sheets it has; for
+// a CSV file, the line when it is not the first.
+func Misread(src Source, err error) error {
+	switch s := src.(type) {
+	case *xlsxSource:
+		return &HeaderError{Err: err, Msg: fmt.Sprintf("the header was read from row %d of sheet %q of %s, whose sheets are %s",
+			s.headerRow, s.sheet, s.name, sheetList(s.sheets))}
+	case *csvSource:
+		if s.headerLine > 1 {
+			return &HeaderError{Err: err, Msg: fmt.Sprintf("the header was read from line %d of %s", s.headerLine, s.name)}
+		}
+	}
+	return err
+}
+
+// Label names where rows come from for a person: the file, and the sheet
+// of a workbook ("stock.xlsx, sheet "Levels"").
+func Label(file, sheet string) string {
+	if sheet == "" {
+		return file
+	}
+	return fmt.Sprintf("%s, sheet %q", file, sheet)
 }
 
 // zipMagic starts every XLSX file (a ZIP archive).

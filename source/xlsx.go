@@ -12,16 +12,16 @@ import (
 // only the parts it needs (workbook, relationships, styles, shared strings,
 // the sheet), each within Options.Limits and streamed, never whole.
 type xlsxSource struct {
-	name     string
-	sheet    string
-	pkg      *xlsxPackage
-	sst      *sharedStrings
-	part     *xmlPart
-	rows     *sheetReader
-	header   []string
-	row      []string
-	dates    []dateKind // per column, nil when there are no date columns
-	date1904 bool
+	name      string
+	sheet     string
+	sheets    []sheetInfo // the workbook's, for messages
+	headerRow int         // the row the header was read from
+	pkg       *xlsxPackage
+	sst       *sharedStrings
+	part      *xmlPart
+	rows      *sheetReader
+	header    []string
+	row       []string
 }
 
 // workbookInfo is what the workbook part says: its sheets and where they
@@ -33,7 +33,12 @@ type workbookInfo struct {
 	styles   string // styles part, "" when there is none
 }
 
-type sheetInfo struct{ name, part string }
+// sheetInfo is one sheet of a workbook: its name, its part, and whether
+// it is hidden (state hidden or veryHidden: Excel does not show it).
+type sheetInfo struct {
+	name, part string
+	hidden     bool
+}
 
 func openXLSX(path string, o Options) (*xlsxSource, error) {
 	pkg, err := openPackage(path, o.Limits.withDefaults())
@@ -53,47 +58,58 @@ func (s *xlsxSource) open(o Options) error {
 	if err != nil {
 		return err
 	}
+	s.sheets = wb.sheets
 	sh, err := pickSheet(s.name, wb.sheets, o.Sheet)
 	if err != nil {
 		return err
 	}
-	s.sheet, s.date1904 = sh.name, wb.date1904
+	s.sheet = sh.name
+	set := sheetSettings{date1904: wb.date1904, dec: byte(o.Decimal)}
 	if wb.sst != "" && s.pkg.part(wb.sst) != nil {
 		if s.sst, err = loadSharedStrings(s.pkg, wb.sst); err != nil {
 			return err
 		}
+		set.sst = s.sst
+	}
+	if set.formats, err = loadNumFormats(s.pkg, wb.styles); err != nil {
+		return err
 	}
 	if s.part, err = s.pkg.openXML(sh.part, true); err != nil {
 		return err
 	}
-	s.rows = newSheetReader(s.part, s.sheet, s.sst, s.pkg.limits)
+	s.rows = newSheetReader(s.part, s.sheet, set, s.pkg.limits)
+	if err := s.readHeader(o.HeaderRow); err != nil {
+		return err
+	}
+	s.row = make([]string, len(s.header))
+	return nil
+}
+
+// readHeader keeps the first non-empty row at or below headerRow as the
+// header.
+func (s *xlsxSource) readHeader(headerRow int) error {
 	for {
 		if err := s.nextRow(); err != nil {
-			if _, ok := err.(*RowError); ok && s.rows.row < o.HeaderRow {
+			if _, ok := err.(*RowError); ok && s.rows.row < headerRow {
 				continue // a row above the header is not read
 			}
 			if err == io.EOF {
-				return fmt.Errorf("%s: sheet %q: no header row found at or below row %d: the sheet is empty there; check the sheet and header row settings", s.name, s.sheet, o.HeaderRow)
+				return &HeaderError{Msg: fmt.Sprintf("%s: sheet %q: no header row found at or below row %d: the sheet is empty there; "+
+					"the workbook's sheets are %s: choose the sheet and the row that hold the column names", s.name, s.sheet, headerRow, sheetList(s.sheets))}
 			}
 			return err
 		}
-		if s.rows.row < o.HeaderRow {
+		if s.rows.row < headerRow {
 			continue
 		}
 		if col := nulColumn(s.rows.cells); col > 0 {
 			return &RowError{File: s.name, Sheet: s.sheet, Line: s.rows.row, Column: col, Msg: nulMsg}
 		}
 		if s.header = headerCells(s.rows.cells); len(s.header) > 0 {
-			break
+			s.headerRow = s.rows.row
+			return nil
 		}
 	}
-	s.row = make([]string, len(s.header))
-	kinds, err := loadStyleKinds(s.pkg, wb.styles)
-	if err != nil {
-		return err
-	}
-	s.dates, err = scanDateColumns(s.pkg, sh.part, s.sheet, kinds, s.rows.row)
-	return err
 }
 
 // nextRow reads the next non-empty row; a row error in the header area is
@@ -137,7 +153,9 @@ func readWorkbook(p *xlsxPackage) (*workbookInfo, error) {
 			if len(wb.sheets) == maxListed {
 				return fmt.Errorf("more than %d sheets", maxListed)
 			}
-			wb.sheets = append(wb.sheets, sheetInfo{name: attr(se, "name"), part: byID[attr(se, "id")]})
+			st := attr(se, "state")
+			wb.sheets = append(wb.sheets, sheetInfo{name: attr(se, "name"), part: byID[attr(se, "id")],
+				hidden: st == "hidden" || st == "veryHidden"})
 		}
 		return nil
 	})
@@ -145,36 +163,54 @@ func readWorkbook(p *xlsxPackage) (*workbookInfo, error) {
 }
 
 // pickSheet returns the sheet named want (case-insensitive), or the first
-// one when want is "".
+// visible one when want is "": a hidden sheet is read only when named.
 func pickSheet(file string, sheets []sheetInfo, want string) (sheetInfo, error) {
 	if len(sheets) == 0 {
 		return sheetInfo{}, fmt.Errorf("%s: the workbook has no sheets", file)
 	}
-	sh := sheets[0]
-	if want != "" {
-		i := -1
-		for j, s := range sheets {
-			if strings.EqualFold(s.name, want) {
-				i = j
-				break
-			}
+	i := -1
+	for j, s := range sheets {
+		if want == "" && !s.hidden || want != "" && strings.EqualFold(s.name, want) {
+			i = j
+			break
 		}
-		if i < 0 {
-			names := make([]string, len(sheets))
-			for j, s := range sheets {
-				names[j] = s.name
-			}
-			return sheetInfo{}, fmt.Errorf("%s: no sheet named %q: the workbook has %s", file, want, quoteList(names))
-		}
-		sh = sheets[i]
 	}
+	switch {
+	case i < 0 && want == "":
+		return sheetInfo{}, &HeaderError{Msg: fmt.Sprintf("%s: every sheet of the workbook is hidden (%s): name the sheet to read", file, sheetList(sheets))}
+	case i < 0:
+		return sheetInfo{}, &HeaderError{Msg: fmt.Sprintf("%s: no sheet named %q: the workbook has %s", file, want, sheetList(sheets))}
+	}
+	sh := sheets[i]
 	if sh.part == "" {
 		return sheetInfo{}, fmt.Errorf("%s: sheet %q: the workbook does not say where the sheet's cells are: it is damaged; open it in your spreadsheet program and save it again", file, sh.name)
 	}
 	return sh, nil
 }
 
+// sheetList names sheets for a message: "Old prices" (hidden), "Products"
+// and "Notes".
+func sheetList(sheets []sheetInfo) string {
+	names := make([]string, 0, min(len(sheets), maxNamed+1))
+	for i, s := range sheets {
+		if i == maxNamed {
+			names = append(names, fmt.Sprintf("%d more", len(sheets)-maxNamed))
+			break
+		}
+		n := fmt.Sprintf("%q", s.name)
+		if s.hidden {
+			n += " (hidden)"
+		}
+		names = append(names, n)
+	}
+	return joinList(names)
+}
+
+// maxNamed is how many sheets a message names.
+const maxNamed = 20
+
 func (s *xlsxSource) Name() string     { return s.name }
+func (s *xlsxSource) Sheet() string    { return s.sheet }
 func (s *xlsxSource) Header() []string { return s.header }
 
 func (s *xlsxSource) Next() ([]string, int, error) {
@@ -191,11 +227,6 @@ func (s *xlsxSource) Next() ([]string, int, error) {
 		}
 	}
 	cells, line := s.rows.cells, s.rows.row
-	for i, k := range s.dates {
-		if k != notDate && i < len(cells) {
-			cells[i] = formatSerial(cells[i], k, s.date1904)
-		}
-	}
 	col, width := fitRow(s.row, cells)
 	switch {
 	case rowErr != nil:
@@ -225,14 +256,10 @@ func (s *xlsxSource) Close() error {
 	return err
 }
 
-// quoteList renders names as "a", "b" and "c".
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
+// joinList renders items as a, b and c.
+func joinList(items []string) string {
+	if len(items) <= 1 {
+		return strings.Join(items, "")
 	}
-	if len(q) == 1 {
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lading/source/sourcetest"
 )
 
 // zipPart is one part of a hand-built XLSX package: head, then n times
@@ -28,21 +30,28 @@ type zipPart struct {
 // the sheet's rows (the XML inside sheetData) and the shared strings (the
 // si elements), with one date style (cell style 1: numFmtId 14).
 func workbookParts(rows, sst string) []zipPart {
-	return []zipPart{
-		{name: "[Content_Types].xml", head: `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"></Types>`},
-		{name: "_rels/.rels", head: `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-			`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`},
-		{name: "xl/workbook.xml", head: `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">` +
-			`<sheets><sheet name="Products" sheetId="1" r:id="rId1"/></sheets></workbook>`},
-		{name: "xl/_rels/workbook.xml.rels", head: `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-			`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>` +
-			`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +
-			`<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>`},
-		{name: "xl/styles.xml", head: `<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
-			`<cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>`},
-		{name: "xl/sharedStrings.xml", head: `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` + sst + `</sst>`},
-		{name: "xl/worksheets/sheet1.xml", head: `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` + rows + `</sheetData></worksheet>`},
+	return bookParts([]testSheet{{name: "Products", rows: rows}}, "", `<xf numFmtId="0"/><xf numFmtId="14"/>`, sst)
+}
+
+// testSheet is one worksheet of a hand-built workbook: its name, its
+// state ("" for visible, "hidden" or "veryHidden") and its rows (the XML
+// inside sheetData).
+type testSheet struct{ name, state, rows string }
+
+// bookParts are the parts of a workbook of sheets (sheet i in
+// xl/worksheets/sheet<i+1>.xml), with the styles part's numFmt elements
+// numFmts and xf elements cellXfs, and the shared strings' si elements sst
+// (see sourcetest.Workbook).
+func bookParts(sheets []testSheet, numFmts, cellXfs, sst string) []zipPart {
+	wb := sourcetest.Workbook{NumFmts: numFmts, CellXfs: cellXfs, Strings: sst}
+	for _, sh := range sheets {
+		wb.Sheets = append(wb.Sheets, sourcetest.Sheet{Name: sh.name, State: sh.state, Rows: sh.rows})
 	}
+	var parts []zipPart
+	for _, p := range wb.Parts() {
+		parts = append(parts, zipPart{name: p.Name, head: p.Text})
+	}
+	return parts
 }
 
 // withPart replaces the part of the same name in parts, or adds it.

@@ -1,10 +1,6 @@
 package source
 
 import (
-	"encoding/xml"
-	"fmt"
-	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -12,19 +8,12 @@ import (
 )
 
 // Excel stores dates as numbers (days since 1900 or 1904) and marks them as
-// dates only through the cell's number format. The reader looks at the
-// style of each cell in the header row and the first dateScanRows rows
-// below it, in a first pass over the sheet's XML, and treats a column as a
-// date column when any
-// numeric cell scanned there has a date or time format. In a date column,
-// numbers become "YYYY-MM-DD" (with " HH:MM:SS" when they carry a time of
-// day, or only "HH:MM:SS" for time formats); text cells stay as they are.
-// A date first appearing below the scanned rows stays a serial number.
+// dates only through the cell's number format. A numeric cell whose format
+// shows a date or a time reads as "YYYY-MM-DD" (with " HH:MM:SS" when it
+// carries a time of day and the format shows one), or "HH:MM:SS" for time
+// formats. A cell of type d holds ISO 8601 text, read the same way.
 
-// dateScanRows is how many rows below the header the date scan covers.
-const dateScanRows = 200
-
-// dateKind says how the cells of a column are shown.
+// dateKind says how a date cell is shown.
 type dateKind uint8
 
 const (
@@ -34,42 +23,28 @@ const (
 	dateTime
 )
 
-// merge widens k to cover o: date and time together make date-time.
-func (k dateKind) merge(o dateKind) dateKind {
-	switch {
-	case k == notDate || k == o:
-		return o
-	case o == notDate:
-		return k
+// serialText is the text of the Excel serial number x shown as kind; ok is
+// false when x is not a day Excel can show (before 1900, after 9999).
+func serialText(x float64, kind dateKind, date1904 bool) (string, bool) {
+	if x < 0 || x > 2958465 { // 9999-12-31
+		return "", false
 	}
-	return dateTime
+	t, err := excelize.ExcelDateToTime(x, date1904)
+	if err != nil {
+		return "", false
+	}
+	return formatDate(t, kind), true
 }
 
-// formatSerial turns an Excel serial number into text for kind, or returns
-// v unchanged when it is not a number Excel could show as a date.
-func formatSerial(v string, kind dateKind, date1904 bool) string {
-	if v == "" {
-		return v
-	}
-	serial, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		// t="d" cells hold ISO 8601 text.
-		if t, err := time.Parse("2006-01-02T15:04:05Z", v); err == nil {
+// isoDateText is the text of a cell of type d, ISO 8601 text, shown as
+// kind; text that is not such a date is returned as it is.
+func isoDateText(v string, kind dateKind) string {
+	for _, layout := range []string{"2006-01-02T15:04:05Z", "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, v); err == nil {
 			return formatDate(t, kind)
 		}
-		if t, err := time.Parse("2006-01-02T15:04:05", v); err == nil {
-			return formatDate(t, kind)
-		}
-		return v
 	}
-	if serial < 0 || serial > 2958465 { // 9999-12-31
-		return v
-	}
-	t, err := excelize.ExcelDateToTime(serial, date1904)
-	if err != nil {
-		return v
-	}
-	return formatDate(t, kind)
+	return v
 }
 
 func formatDate(t time.Time, kind dateKind) string {
@@ -145,113 +120,4 @@ func customDateKind(code string) dateKind {
 		return dateOnly // "mmm" alone is a month name
 	}
 	return notDate
-}
-
-// styleKinds maps a workbook's cell formats (the s attribute of a cell)
-// to the kind of date they show, from the styles part: each cellXfs/xf's
-// numFmtId, custom codes taken from numFmts.
-type styleKinds []dateKind
-
-// maxStyles bounds the cell formats read; Excel allows 64,000.
-const maxStyles = 1 << 16
-
-// loadStyleKinds reads the styles part name; a workbook without one has no
-// formats.
-func loadStyleKinds(p *xlsxPackage, name string) (styleKinds, error) {
-	if p.part(name) == nil {
-		return nil, nil
-	}
-	custom := map[int]string{}
-	var ids []int
-	inCellXfs := false
-	err := p.eachElement(name, func(se xml.StartElement) error {
-		switch se.Name.Local {
-		case "numFmt":
-			if len(custom) == maxStyles {
-				return fmt.Errorf("more than %d number formats", maxStyles)
-			}
-			if id, err := strconv.Atoi(attr(se, "numFmtId")); err == nil {
-				custom[id] = attr(se, "formatCode")
-			}
-		case "cellXfs":
-			inCellXfs = true
-		case "cellStyleXfs", "cellStyles", "dxfs", "tableStyles", "colors", "extLst":
-			inCellXfs = false
-		case "xf":
-			if !inCellXfs {
-				return nil
-			}
-			if len(ids) == maxStyles {
-				return fmt.Errorf("more than %d cell formats, more than Excel allows", maxStyles)
-			}
-			id, _ := strconv.Atoi(attr(se, "numFmtId"))
-			ids = append(ids, id)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	kinds := make(styleKinds, len(ids))
-	for i, id := range ids {
-		if code, ok := custom[id]; ok {
-			kinds[i] = customDateKind(code)
-		} else {
-			kinds[i] = builtinDateKind(id)
-		}
-	}
-	return kinds, nil
-}
-
-func (k styleKinds) kind(id int) dateKind {
-	if id < 0 || id >= len(k) {
-		return notDate
-	}
-	return k[id]
-}
-
-// scanDateColumns reads the styles of the cells in rows firstRow to
-// firstRow+dateScanRows of the worksheet part and returns, per 0-based
-// column, how to show its numbers; nil when no column holds dates.
-func scanDateColumns(p *xlsxPackage, part, sheet string, kinds styleKinds, firstRow int) ([]dateKind, error) {
-	if len(kinds) == 0 {
-		return nil, nil
-	}
-	x, err := p.openXML(part, true)
-	if err != nil {
-		return nil, err
-	}
-	defer x.Close()
-	r := newSheetReader(x, sheet, nil, p.limits)
-	r.keepStyles = true
-	var cols []dateKind
-	for {
-		err := r.next()
-		if err == io.EOF || err == nil && r.row > firstRow+dateScanRows {
-			return trimKinds(cols), nil
-		}
-		if _, ok := err.(*RowError); err != nil && !ok {
-			return nil, err
-		}
-		if r.row < firstRow {
-			continue
-		}
-		for i, id := range r.styles {
-			if k := kinds.kind(id); k != notDate {
-				for len(cols) <= i {
-					cols = append(cols, notDate)
-				}
-				cols[i] = cols[i].merge(k)
-			}
-		}
-	}
-}
-
-func trimKinds(cols []dateKind) []dateKind {
-	for _, k := range cols {
-		if k != notDate {
-			return cols
-		}
-	}
-	return nil
 }

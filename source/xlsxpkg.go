@@ -153,10 +153,15 @@ func (p *xlsxPackage) openXML(name string, data bool) (*xmlPart, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: part %s: %v: the workbook is damaged or uses a compression Excel does not; open it in your spreadsheet program and save it again", p.name, f.Name, err)
 	}
-	x := &xmlPart{pkg: p, name: f.Name, rc: rc}
+	return newXMLPart(p, f.Name, rc), nil
+}
+
+// newXMLPart reads rc, the part name of p, as XML tokens.
+func newXMLPart(p *xlsxPackage, name string, rc io.ReadCloser) *xmlPart {
+	x := &xmlPart{pkg: p, name: name, rc: rc}
 	x.d = xml.NewDecoder(&markupGuard{r: rc, max: p.limits.MaxCellSize})
 	x.d.Strict = true
-	return x, nil
+	return x
 }
 
 func (x *xmlPart) Close() error { return x.rc.Close() }

@@ -15,11 +15,17 @@ const (
 )
 
 // sheetReader streams the rows of a worksheet part: each <row> with its
-// cells' raw values, shared strings looked up.
+// cells' values as Excel shows them (see cellText), shared strings looked
+// up.
 type sheetReader struct {
 	x     *xmlPart
 	sheet string
 	sst   *sharedStrings // nil when the workbook has none
+	// formats are the number formats by cell style; nil when the
+	// workbook has no styles.
+	formats  []numFormat
+	date1904 bool
+	dec      byte // the decimal separator numbers are written with
 	// maxCell bounds one cell, maxRow the cells of one row together.
 	maxCell, maxRow int
 
@@ -27,16 +33,25 @@ type sheetReader struct {
 	cells  []string // its cells by column, "" where there is none
 	inData bool     // inside sheetData
 
-	// styles, when kept, holds the style id of each numeric cell of the
-	// row (0 for the others), for the date scan.
-	keepStyles bool
-	styles     []int
-
-	buf []byte
+	buf, formula, scratch []byte
 }
 
-func newSheetReader(x *xmlPart, sheet string, sst *sharedStrings, limits Limits) *sheetReader {
-	r := &sheetReader{x: x, sheet: sheet, sst: sst, maxCell: limits.MaxCellSize, maxRow: 4 * limits.MaxCellSize}
+// sheetSettings are how a sheet's cells are read: the workbook's shared
+// strings (nil for none), number formats and date system, and the decimal
+// separator numbers are written with.
+type sheetSettings struct {
+	sst      *sharedStrings
+	formats  []numFormat
+	date1904 bool
+	dec      byte
+}
+
+func newSheetReader(x *xmlPart, sheet string, set sheetSettings, limits Limits) *sheetReader {
+	r := &sheetReader{x: x, sheet: sheet, sst: set.sst, formats: set.formats, date1904: set.date1904, dec: set.dec,
+		maxCell: limits.MaxCellSize, maxRow: 4 * limits.MaxCellSize}
+	if r.dec == 0 {
+		r.dec = '.'
+	}
 	x.at = func() string {
 		if r.row == 0 {
 			return fmt.Sprintf("sheet %q", r.sheet)
@@ -83,7 +98,7 @@ func (r *sheetReader) readRow(se xml.StartElement) error {
 		}
 	}
 	r.row = n
-	r.cells, r.styles = r.cells[:0], r.styles[:0]
+	r.cells = r.cells[:0]
 	var rowErr error
 	col, size := 0, 0
 	for {
@@ -119,100 +134,185 @@ func (r *sheetReader) readRow(se xml.StartElement) error {
 	}
 }
 
+// cell is what a cell element holds.
+type cell struct {
+	col   int
+	typ   string // the t attribute: s, inlineStr, str, b, e, d, n or ""
+	style string // the s attribute
+	v, is []byte // the v and is elements' text
+	hasV  bool
+	hasF  bool // it has a formula, whose text is in sheetReader.formula
+	hasIS bool
+}
+
 // readCell reads the cell element se, the one after column prev, into
 // r.cells and returns its column and value.
 func (r *sheetReader) readCell(se xml.StartElement, prev int) (int, string, error) {
-	col := prev + 1
-	if ref := attr(se, "r"); ref != "" {
-		if col = columnOf(ref); col == 0 {
+	c := cell{col: prev + 1}
+	ref := ""
+	for _, a := range se.Attr {
+		switch a.Name.Local {
+		case "r":
+			ref = a.Value
+		case "t":
+			c.typ = a.Value
+		case "s":
+			c.style = a.Value
+		}
+	}
+	if ref != "" {
+		if c.col = columnOf(ref); c.col == 0 {
 			return prev, "", r.x.fail(fmt.Errorf("cell reference %q is not a cell of the sheet", clip(ref)))
 		}
-	} else if col > maxSheetCols {
+	} else if c.col > maxSheetCols {
 		return prev, "", r.x.fail(fmt.Errorf("more than %d cells in a row", maxSheetCols))
 	}
-	typ := attr(se, "t")
-	var v, is []byte
-	var hasIS bool
+	r.formula = r.formula[:0]
 	for done := false; !done; {
 		tok, err := r.x.token()
 		if err == io.EOF {
-			return col, "", r.x.fail(io.ErrUnexpectedEOF)
+			return c.col, "", r.x.fail(io.ErrUnexpectedEOF)
 		}
 		if err != nil {
-			return col, "", err
+			return c.col, "", err
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
 			case "v":
-				v, err = r.x.text(r.buf[:0], "v", false, r.maxCell)
-				r.buf = v
+				c.hasV = true
+				c.v, err = r.x.text(r.buf[:0], "v", false, r.maxCell)
+				r.buf = c.v
 			case "is":
-				hasIS = true
-				is, err = r.x.text(nil, "is", true, r.maxCell)
+				c.hasIS = true
+				c.is, err = r.x.text(nil, "is", true, r.maxCell)
 			case "f":
-				_, err = r.x.text(nil, "f", false, r.maxCell) // formulas are not read
+				c.hasF = true
+				r.formula, err = r.x.text(r.formula[:0], "f", false, r.maxCell)
 			}
 			if err != nil {
-				return col, "", err
+				return c.col, "", err
 			}
 		case xml.EndElement:
 			done = t.Name.Local == "c"
 		}
 	}
-	value, err := r.value(typ, v, is, hasIS, col)
-	r.set(col, value, typ, attr(se, "s"))
-	return col, value, err
+	value, err := r.cellText(&c)
+	r.set(c.col, value)
+	return c.col, value, err
 }
 
-// value is the raw value of a cell of type typ.
-func (r *sheetReader) value(typ string, v, is []byte, hasIS bool, col int) (string, error) {
+// cellText is the value of cell c as Excel shows it: text as written,
+// booleans TRUE or FALSE, numbers as numberText writes them. An error
+// value (#N/A, #REF!: the cell's text), a formula without the value it
+// computed (""), and a shared string the workbook does not have ("") are
+// *RowErrors.
+func (r *sheetReader) cellText(c *cell) (string, error) {
 	switch {
-	case typ == "s" && len(v) > 0:
-		i, err := strconv.Atoi(strings.TrimSpace(string(v)))
-		if err == nil && r.sst != nil {
-			s, ok, err := r.sst.get(i)
-			if err != nil {
-				return "", fmt.Errorf("%s: reading the shared texts back from their temporary file: %w", r.x.pkg.name, err)
-			}
-			if ok {
-				return s, nil
-			}
-		}
-		have := 0
-		if r.sst != nil {
-			have = r.sst.len()
-		}
-		return "", &RowError{File: r.x.pkg.name, Sheet: r.sheet, Line: r.row, Column: col,
-			Msg: fmt.Sprintf("the cell refers to shared text %q, but the workbook holds %d shared texts: "+
-				"the workbook is damaged; open it in your spreadsheet program and save it again", clip(string(v)), have)}
-	case typ == "inlineStr" && hasIS:
-		return string(unescapeXLSX(is)), nil
-	case typ == "inlineStr":
-		return string(unescapeXLSX(v)), nil
+	case c.typ == "e":
+		return string(c.v), r.rowError(c.col, r.errorValueMsg(string(c.v)))
+	case c.hasF && !c.hasV && !c.hasIS:
+		return "", r.rowError(c.col, r.noValueMsg())
 	}
-	return string(v), nil
+	switch c.typ {
+	case "s":
+		if len(c.v) == 0 {
+			return "", nil
+		}
+		return r.sharedString(c)
+	case "inlineStr":
+		if c.hasIS {
+			return string(unescapeXLSX(c.is)), nil
+		}
+		return string(unescapeXLSX(c.v)), nil
+	case "str":
+		return string(c.v), nil
+	case "b":
+		switch strings.TrimSpace(string(c.v)) {
+		case "1", "true":
+			return "TRUE", nil
+		case "0", "false":
+			return "FALSE", nil
+		}
+		return string(c.v), nil
+	case "d":
+		if kind := r.format(c.style).date; kind != notDate {
+			return isoDateText(string(c.v), kind), nil
+		}
+		return isoDateText(string(c.v), dateTime), nil
+	}
+	if len(c.v) == 0 {
+		return "", nil
+	}
+	var s string
+	s, r.scratch = numberText(c.v, r.format(c.style), r.date1904, r.dec, r.scratch)
+	return s, nil
 }
 
-// set puts a cell's value in r.cells, and its style in r.styles when kept.
-func (r *sheetReader) set(col int, value, typ, style string) {
+// format is the number format of the cell style id (the s attribute).
+func (r *sheetReader) format(id string) numFormat {
+	if id == "" || len(r.formats) == 0 {
+		return numFormat{}
+	}
+	i, err := strconv.Atoi(id)
+	if err != nil || i < 0 || i >= len(r.formats) {
+		return numFormat{}
+	}
+	return r.formats[i]
+}
+
+// sharedString is the shared string cell c refers to.
+func (r *sheetReader) sharedString(c *cell) (string, error) {
+	i, err := strconv.Atoi(strings.TrimSpace(string(c.v)))
+	if err == nil && r.sst != nil {
+		s, ok, err := r.sst.get(i)
+		if err != nil {
+			return "", fmt.Errorf("%s: reading the shared texts back from their temporary file: %w", r.x.pkg.name, err)
+		}
+		if ok {
+			return s, nil
+		}
+	}
+	have := 0
+	if r.sst != nil {
+		have = r.sst.len()
+	}
+	return "", r.rowError(c.col, fmt.Sprintf("the cell refers to shared text %q, but the workbook holds %d shared texts: "+
+		"the workbook is damaged; open it in your spreadsheet program and save it again", clip(string(c.v)), have))
+}
+
+func (r *sheetReader) rowError(col int, msg string) *RowError {
+	return &RowError{File: r.x.pkg.name, Sheet: r.sheet, Line: r.row, Column: col, Msg: msg}
+}
+
+// errorValueMsg explains an error value (#N/A, #REF!, ...), and the
+// formula that gave it, if the cell has one.
+func (r *sheetReader) errorValueMsg(value string) string {
+	value = clip(strings.TrimSpace(value))
+	if len(r.formula) == 0 {
+		return fmt.Sprintf("the cell holds the spreadsheet's error value %s, not a value to import: "+
+			"correct it in your spreadsheet program, or clear the cell", value)
+	}
+	return fmt.Sprintf("the cell holds the spreadsheet's error value %s, from its formula =%s: it is not a value to import; "+
+		"correct the formula, or the cells it reads, in your spreadsheet program, or clear the cell", value, clip(string(r.formula)))
+}
+
+// noValueMsg explains a formula saved without the value it computes.
+func (r *sheetReader) noValueMsg() string {
+	what := "a formula (one shared with the cells around it)"
+	if len(r.formula) > 0 {
+		what = "the formula =" + clip(string(r.formula))
+	}
+	return "the cell holds " + what + " but not the value it computes: the workbook was saved by a program that does not calculate formulas; " +
+		"open it in your spreadsheet program and save it again, or save it with values only"
+}
+
+// set puts a cell's value in r.cells.
+func (r *sheetReader) set(col int, value string) {
 	for len(r.cells) < col {
 		r.cells = append(r.cells, "")
 	}
 	r.cells[col-1] = value
-	if !r.keepStyles {
-		return
-	}
-	for len(r.styles) < col {
-		r.styles = append(r.styles, 0)
-	}
-	r.styles[col-1] = 0
-	switch typ {
-	case "", "n", "d":
-		if id, err := strconv.Atoi(style); err == nil && id > 0 {
-			r.styles[col-1] = id
-		}
-	}
 }
 
 // columnOf returns the 1-based column of a cell reference like "B12", or 0

@@ -140,7 +140,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Full: p.o.Full, Verify: p.o.Verify, Lines: in.Lines}
-	rep.DryRun, rep.Input, rep.Results = p.o.DryRun, p.o.Input, p.o.ResultsFile
+	rep.DryRun, rep.Input, rep.Sheet, rep.Results = p.o.DryRun, p.o.Input, in.Sheet, p.o.ResultsFile
 	bad := engine.StrictStop(in.Lines, p.o.Strict, words)
 	var fatal error
 	if bad == 0 {

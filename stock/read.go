@@ -13,7 +13,11 @@ import (
 
 // Input is a stock file read through a mapping: one Line per data row.
 type Input struct {
-	File  string
+	// File names the input in the results file: its path, and for a
+	// workbook the sheet read (source.Label).
+	File string
+	// Sheet is the workbook's sheet read; "" for a CSV file.
+	Sheet string
 	Lines []Line
 }
 
@@ -33,9 +37,9 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Li
 	defer src.Close()
 	p, err := m.CompileStock(src.Name(), src.Header())
 	if err != nil {
-		return nil, err
+		return nil, source.Misread(src, err)
 	}
-	in := &Input{File: src.Name()}
+	in := &Input{File: source.Label(src.Name(), src.Sheet()), Sheet: src.Sheet()}
 	var row mapping.StockRow
 	_, err = source.Each(ctx, src, prog.Reading, func(cells []string, line int, re *source.RowError) {
 		in.Lines = append(in.Lines, lineOf(p, cells, line, re, &row))

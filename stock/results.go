@@ -2,35 +2,47 @@ package stock
 
 import (
 	"cmp"
+	"iter"
 	"strconv"
 
 	"lading/engine"
 	"lading/results"
 )
 
-// resultColumns are the results file's columns after file and row.
-var resultColumns = []string{"sku", "warehouse", "variant_id", "old_level", "new_level", "action", "message"}
+// result is a row's line in the results file.
+type result struct {
+	File      string        `csv:"file"`
+	Row       int           `csv:"row"`
+	SKU       string        `csv:"sku"`
+	Warehouse string        `csv:"warehouse"`
+	VariantID string        `csv:"variant_id"`
+	OldLevel  string        `csv:"old_level"`
+	NewLevel  string        `csv:"new_level"`
+	Action    engine.Status `csv:"action"`
+	Message   string        `csv:"message"`
+}
 
 // writeResults writes one line per input row to path (none when path is
 // "") and counts the rows by action.
 func writeResults(path string, in *Input) (engine.Counts, error) {
-	counts := engine.Counts{}
-	for i := range in.Lines {
-		counts[in.Lines[i].Action]++
-	}
-	err := results.WriteLines(path, in.File, resultColumns, in.Lines, func(l *Line) (int, []string) {
-		old, level := "", ""
-		if l.HasOld {
-			old = strconv.FormatFloat(l.Old, 'f', -1, 64)
+	return engine.Count(in.Lines), results.Write(path, resultsOf(in))
+}
+
+func resultsOf(in *Input) iter.Seq[result] {
+	return func(yield func(result) bool) {
+		for i := range in.Lines {
+			l := &in.Lines[i]
+			r := result{File: in.File, Row: l.Row, SKU: l.SKU, Warehouse: cmp.Or(string(l.WarehouseID), l.Warehouse),
+				VariantID: string(l.VariantID), Action: l.Action, Message: l.Msg}
+			if l.HasOld {
+				r.OldLevel = strconv.FormatFloat(l.Old, 'f', -1, 64)
+			}
+			if l.Valid {
+				r.NewLevel = strconv.FormatInt(l.Units, 10)
+			}
+			if !yield(r) {
+				return
+			}
 		}
-		if l.Valid {
-			level = strconv.FormatInt(l.Units, 10)
-		}
-		wh := cmp.Or(string(l.WarehouseID), l.Warehouse)
-		return l.Row, []string{l.SKU, wh, string(l.VariantID), old, level, string(l.Action), l.Msg}
-	})
-	if err != nil {
-		return nil, err
 	}
-	return counts, nil
 }

@@ -3,6 +3,7 @@ package stock_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -197,5 +198,63 @@ func TestVerifyForgetsSKUsTheAccountNoLongerShows(t *testing.T) {
 	}
 	if got, _ := e.State.IDs(ctx, state.KeySKUs(scope), []string{sku(2)}); len(got) != 0 {
 		t.Errorf("the cache still maps %s: %v", sku(2), got)
+	}
+}
+
+// A count a European warehouse writes "1.000" (a thousand) is one unit to
+// a file read with decimal "."; such a count, and one with an exponent,
+// is refused on its row and never sent: the account keeps its level.
+func TestPushRefusesAmbiguousCounts(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	e.seed(4, func(int) int64 { return 5 })
+	f := e.file("stock.csv",
+		[]string{sku(0), "1.000"},
+		[]string{sku(1), "1e9"},
+		[]string{sku(2), "1e300"},
+		[]string{sku(3), "8"},
+	)
+	rep, err := e.push(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, msg := range []string{`is ambiguous: 1.000 is 1000 units if "." groups thousands, or 1 if "." is the decimal separator; say which under source in the mapping (thousands: ".", or decimal: ".")`,
+		"must be written out", "too large"} {
+		if l := rep.Lines[i]; l.Action != engine.Invalid || !strings.Contains(l.Msg, msg) {
+			t.Errorf("row %d: %s %q; want invalid saying %q", l.Row, l.Action, l.Msg, msg)
+		}
+	}
+	levels, _ := e.live()
+	if levels[sku(0)] != 5 || levels[sku(1)] != 5 || levels[sku(2)] != 5 || levels[sku(3)] != 8 || rep.Levels != 1 {
+		t.Errorf("levels %v, %d sent; want only %s set to 8", levels, rep.Levels, sku(3))
+	}
+}
+
+// The account is the truth for stock too: a level is set, never added, so
+// the same file pushed with another state (a new host, a lost disk) sends
+// the levels again and leaves the account exactly as the file says,
+// never doubled.
+func TestPushWithAnotherStateSetsTheSameLevels(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	e.seed(5, func(int) int64 { return 1 })
+	f := e.levelsFile("stock.csv", 5, func(i int) int64 { return int64(10 + i) })
+	if rep, err := e.push(f); err != nil || rep.Failed() > 0 {
+		t.Fatalf("first push: %v", err)
+	}
+	other, err := state.Open(filepath.Join(e.Dir, "other.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	for run := range 2 {
+		rep, err := e.push(f, func(o *stock.Options) { o.State = other })
+		if err != nil || rep.Failed() > 0 {
+			t.Fatalf("push %d with another state: %v", run+2, err)
+		}
+		levels, ids := e.live()
+		for i := range 5 {
+			if levels[sku(i)] != float64(10+i) || len(ids) != 5 {
+				t.Errorf("push %d with another state: %s at %v (%d variants), want %d", run+2, sku(i), levels[sku(i)], len(ids), 10+i)
+			}
+		}
 	}
 }

@@ -35,8 +35,9 @@ const (
 	LineItems            = "LineItems"
 	SalesOrders          = "SalesOrders"
 	PackageCarrierTypes  = "PackageCarrierTypes"
-	Fulfillments         = "Fulfillments" // [B.5] envelope key
-	Shipments            = "Shipments"    // [B.5] envelope key
+	Fulfillments         = "Fulfillments"        // [B.5] envelope key
+	Shipments            = "Shipments"           // [B.5] envelope key
+	SalesOrderLineItems  = "SalesOrderLineItems" // [A.3] an order's lines as sold
 )
 
 // Envelope keys and actions. [Spec]
@@ -206,7 +207,14 @@ var Sideloads = map[string][]string{
 	// into components when the account's "Split Bundles into Components"
 	// option is on; a line naming a bundle is what an account without it
 	// shows.
-	Fulfillments: {LineItems, SalesOrders, Addresses, Contacts, Variants},
+	//
+	// They also sideload the Shipments posted against them (see
+	// ShipmentFields) and the Packages of their sales orders, so that a
+	// push tells from one read what a fulfillment's order already
+	// shipped, under which tracking numbers. [B.5, assumed]
+	Fulfillments: {LineItems, SalesOrders, Addresses, Contacts, Variants, Shipments, Packages},
+	// A sales order read by id sideloads what it holds. [B.8, assumed]
+	SalesOrders: {SalesOrderLineItems, Fulfillments, LineItems, Shipments, PackingSlips, Packages, Variants},
 }
 
 // Meta is the paging block of every read response; every value is a decimal
@@ -290,6 +298,56 @@ var (
 	ShipmentWriteFields = []string{"shipped_at", "tracking_number", "tracking_link", "carrier", "cost"}
 )
 
+// Fulfillment shipments read back. [B.5, assumed] The specification says
+// shipments are posted per line item and record "what has shipped,
+// including tracking information", and shows no read of them. A push must
+// know what a fulfillment already shipped, and under which tracking
+// number, to post a parcel once whatever its local state holds; so this
+// project assumes:
+//
+//   - A fulfillment read (listing and detail) links the shipments posted
+//     against it, links.Shipments [{id}], and sideloads them as Shipments
+//     (objects keyed by id): ShipmentFields, and links.Fulfillments [{id}],
+//     links.LineItems [{id, quantity}] (the units of each line item the
+//     shipment shipped) and links.Packages [{id}] (the shipment (Packages)
+//     record it was recorded as; see ShipmentWriteFields).
+//   - A fulfillment read also sideloads the live Packages of its sales
+//     orders (a sales order links its Packages and PackingSlips [A.3], as
+//     in sale_orders_sale_order_533943058.json), with their
+//     links.PackingSlips: the parcels the order holds, whichever way they
+//     were recorded.
+var ShipmentFields = []string{"id", "shipped_at", "tracking_number", "tracking_link", "carrier", "cost", "created_at"}
+
+// Sales orders read by id. [B.8, assumed] The specification reads packing
+// slips but not the sales orders they pack; a recorded answer of the
+// service shows a sales order read (sale_orders_sale_order_533943058.json
+// [A.3]): the order, links.SalesOrderLineItems, links.PackingSlips,
+// links.Packages, and every linked record sideloaded. A slips push must
+// check a slip against its order's lines and the slips already packed, in
+// one read per 250 orders, so this project assumes:
+//
+//   - POST {base_url}/v2/SalesOrders/detail {"action":"read","SalesOrders":[{id}]}
+//     answers as other detail reads (an id of no order of the account is
+//     left out; none found is a 404).
+//   - Each order carries SalesOrderFields and links SalesOrderLineItems,
+//     Fulfillments, PackingSlips and Packages (the live ones: not deleted;
+//     void slips are linked, and marked void).
+//   - It sideloads SalesOrderLineItems (the order's lines as sold:
+//     SlipLineItemFields), the Fulfillments with their LineItems
+//     (LineItemFields) and Shipments (as above), the PackingSlips with
+//     links.LineItems [{id, quantity}] and links.Packages, the Packages, and
+//     the Variants the lines name (a bundle with its BundleComponents).
+//
+// A packing slip packs the lines of its sales order [lading, assumed]: a
+// slip write naming an order the account does not have, or a line item
+// that is neither a line of its order nor a line item of one of the
+// order's fulfillments, is refused on that link ([B.1], field
+// links.SalesOrders[i].id or links.LineItems[i].id); so is one packing
+// more units than the order has left to pack. Units are counted per
+// variant, a bundle as its components: the order's lines hold what it has
+// to pack; its live slips that are not void hold what is packed.
+var SalesOrderLinks = []string{SalesOrderLineItems, Fulfillments, PackingSlips, Packages}
+
 // SandboxAdminPrefix is the emulator's own admin API, not part of the
 // interface. [lading]
 const SandboxAdminPrefix = "/_sandbox"
@@ -350,10 +408,24 @@ const BundleComponents = "BundleComponents"
 //   - A sideloaded sales order carries SalesOrderFields [A.3] and links
 //     Addresses [{id, type}] and Contacts; fulfillment reads sideload those
 //     Contacts too.
+//   - A slip's local_id (its own reference, which the account shows as its
+//     number, filterable [Spec]) may be written when the slip is created,
+//     as SlipLocalID; a slips push writes the file's slip key there, and
+//     finds the slip by it when its state does not know the key.
 var (
 	SlipReadLinks      = []string{Addresses, Contacts, LineItems, SalesOrders, Packages}
+	SlipLocalID        = "local_id"
 	SlipLineItemFields = []string{"id", "sku", "variant_id", "quantity", "price", "description"}
 	PackageFields      = []string{"id", "ship_date", "notes", "tracking_link", "tracking_number", "cost", "delivered"}
 	ContactFields      = []string{"id", "name", "local_id", "notes", "archived"}
+	// AddressFields are the fields of an Addresses record [A.3] (as in
+	// sale_orders_sale_order_533943058.json), and a phone and email
+	// [lading] when the recipient's differ from the customer's. The name
+	// of whom a parcel goes to is `contact`.
+	AddressFields = []string{"company", "contact", "nickname", "street1", "street2", "city", "state", "zip",
+		"country", "country_iso", "notes", "phone", "email"}
+	// ContactWriteFields are the fields a contact is entered with: its
+	// name, and the email and phone the service keeps on People records.
+	ContactWriteFields = []string{"name", "email", "phone", "notes"}
 	SalesOrderFields   = []string{"id", "local_id", "po_num", "order_date", "currency_iso", "subtotal", "tax_total", "discount", "total", "complete"}
 )

@@ -82,3 +82,16 @@ func (e *Env) Client(token string) *api.Client {
 	}
 	return c
 }
+
+// OtherState opens another state file in the test's folder, as a new host,
+// cron in another folder or a lost disk gives a push; it is closed when
+// the test ends.
+func (e *Env) OtherState(name string) *state.DB {
+	e.T.Helper()
+	st, err := state.Open(filepath.Join(e.Dir, name))
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	e.T.Cleanup(func() { st.Close() })
+	return st
+}

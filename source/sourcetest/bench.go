@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -54,8 +55,9 @@ var benchFiles struct {
 }
 
 // BenchFile returns the path of a generated catalog in the generic layout,
-// format "csv" or "xlsx", with rows data rows rounded down to whole
-// products. It writes the file on first use and reuses it for the rest of
+// format "csv", "xlsx" (inline strings, as excelize's StreamWriter writes)
+// or "xlsx-shared" (shared strings and styles, as Excel saves), with rows
+// data rows rounded down to whole products. It writes the file on first use and reuses it for the rest of
 // the process.
 func BenchFile(b testing.TB, format string, rows int) string {
 	b.Helper()
@@ -74,12 +76,14 @@ func BenchFile(b testing.TB, format string, rows int) string {
 		}
 		benchFiles.dir, benchFiles.paths = dir, map[string]string{}
 	}
-	p := filepath.Join(benchFiles.dir, "catalog-"+key+"."+format)
+	p := filepath.Join(benchFiles.dir, "catalog-"+key+"."+strings.TrimSuffix(format, "-shared"))
 	products := rows / BenchVariantsPer
 	var err error
 	switch format {
 	case "xlsx":
 		err = GenerateCatalogXLSX(p, products, BenchVariantsPer)
+	case "xlsx-shared":
+		err = GenerateCatalogXLSXShared(p, products, BenchVariantsPer)
 	case "csv":
 		var f *os.File
 		if f, err = os.Create(p); err == nil {
@@ -89,7 +93,7 @@ func BenchFile(b testing.TB, format string, rows int) string {
 			}
 		}
 	default:
-		b.Fatalf("BenchFile: format %q: want csv or xlsx", format)
+		b.Fatalf("BenchFile: format %q: want csv, xlsx or xlsx-shared", format)
 	}
 	if err != nil {
 		b.Fatal(err)

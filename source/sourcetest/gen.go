@@ -3,6 +3,7 @@ package sourcetest
 import (
 	"bufio"
 	"encoding/csv"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"strconv"
@@ -172,6 +173,93 @@ func trimDecimal(s string) string {
 			}
 			break
 		}
+	}
+	return s
+}
+
+// GenerateCatalogXLSXShared writes the catalog of GenerateCatalogCSV to a
+// new workbook at path as Excel saves one: text cells refer to the shared
+// strings, and the prices and costs have a style (number format 0.00). It
+// writes the package itself, since excelize's StreamWriter writes inline
+// strings only.
+func GenerateCatalogXLSXShared(path string, products, variantsPer int) error {
+	wb := Workbook{Sheets: []Sheet{{Name: "Catalog"}}, CellXfs: `<xf numFmtId="0"/><xf numFmtId="2" applyNumberFormat="1"/>`}
+	var parts []Part
+	for _, p := range wb.Parts() {
+		if p.Name != "xl/worksheets/sheet1.xml" && p.Name != "xl/sharedStrings.xml" {
+			parts = append(parts, p)
+		}
+	}
+	var strs []string
+	return writeParts(path, parts, []streamedPart{
+		{"xl/worksheets/sheet1.xml", func(w io.Writer) (err error) {
+			strs, err = writeSharedSheet(w, products, variantsPer)
+			return err
+		}},
+		{"xl/sharedStrings.xml", func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, 64<<10)
+			fmt.Fprintf(bw, `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" uniqueCount="%d">`, len(strs))
+			for _, s := range strs {
+				bw.WriteString("<si><t>")
+				xml.EscapeText(bw, []byte(s))
+				bw.WriteString("</t></si>")
+			}
+			bw.WriteString("</sst>")
+			return bw.Flush()
+		}},
+	})
+}
+
+// writeSharedSheet writes the worksheet of GenerateCatalogXLSXShared to w
+// and returns its shared strings in order.
+func writeSharedSheet(w io.Writer, products, variantsPer int) ([]string, error) {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	bw.WriteString(`<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`)
+	index := map[string]int{}
+	var strs []string
+	writeRow := func(r int, row []string) {
+		fmt.Fprintf(bw, `<row r="%d">`, r)
+		for i, v := range row {
+			ref := colName(i+1) + strconv.Itoa(r)
+			switch {
+			case v == "":
+			case r > 1 && genNumeric[GenericColumns[i]]:
+				style := ""
+				if GenericColumns[i] != "weight" && GenericColumns[i] != "stock" {
+					style = ` s="1"`
+				}
+				fmt.Fprintf(bw, `<c r="%s"%s><v>%s</v></c>`, ref, style, v)
+			default:
+				n, ok := index[v]
+				if !ok {
+					n = len(strs)
+					index[v] = n
+					strs = append(strs, v)
+				}
+				fmt.Fprintf(bw, `<c r="%s" t="s"><v>%d</v></c>`, ref, n)
+			}
+		}
+		bw.WriteString("</row>")
+	}
+	writeRow(1, GenericColumns)
+	row := make([]string, len(GenericColumns))
+	r := 2
+	for p := range products {
+		for v := range variantsPer {
+			genRow(row, p, v, variantsPer)
+			writeRow(r, row)
+			r++
+		}
+	}
+	bw.WriteString("</sheetData></worksheet>")
+	return strs, bw.Flush()
+}
+
+// colName is the letters of the 1-based column n: 1 is A, 27 is AA.
+func colName(n int) string {
+	s := ""
+	for ; n > 0; n = (n - 1) / 26 {
+		s = string(rune('A'+(n-1)%26)) + s
 	}
 	return s
 }

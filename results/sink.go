@@ -1,0 +1,126 @@
+package results
+
+import (
+	"bufio"
+	"encoding/csv"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// sink takes the cells gocsv makes of lines (it is a gocsv.CSVWriter)
+// and writes them to a file.
+type sink interface {
+	Write(cells []string) error
+	Flush()
+	Error() error
+	// finish writes what is left; discard drops what is held.
+	finish() error
+	discard()
+}
+
+// text is cell text as every file lading writes holds it: valid UTF-8
+// without NUL characters. Bytes that are not UTF-8 (a file read in
+// another encoding than its own; one U+FFFD for a run of them) and NULs
+// become U+FFFD, the replacement character.
+func text(s string) string {
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "\uFFFD")
+	}
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// csvSink writes CSV: every cell valid UTF-8 and inert (see Inert).
+type csvSink struct {
+	buf *bufio.Writer
+	*csv.Writer
+	rec []string
+}
+
+func newCSVSink(w io.Writer) *csvSink {
+	buf := bufio.NewWriterSize(w, 64<<10)
+	return &csvSink{buf: buf, Writer: csv.NewWriter(buf)}
+}
+
+func (s *csvSink) Write(cells []string) error {
+	s.rec = s.rec[:0]
+	for _, c := range cells {
+		s.rec = append(s.rec, Inert(text(c)))
+	}
+	return s.Writer.Write(s.rec)
+}
+
+func (s *csvSink) finish() error {
+	s.Writer.Flush()
+	if err := s.Writer.Error(); err != nil {
+		return err
+	}
+	return s.buf.Flush()
+}
+
+func (s *csvSink) discard() {}
+
+// xlsxSink writes the Results sheet of a workbook: cells as text, but the
+// row numbers (the column headed "row"), which are numbers.
+type xlsxSink struct {
+	out   io.Writer
+	book  *excelize.File
+	sheet *excelize.StreamWriter
+	cells []any
+	next  int // the sheet row the next line goes to
+	rowAt int // the column of row numbers; -1 before the header
+	err   error
+}
+
+func newXLSXSink(w io.Writer) (*xlsxSink, error) {
+	book := excelize.NewFile()
+	if err := book.SetSheetName("Sheet1", Sheet); err != nil {
+		return nil, err
+	}
+	sw, err := book.NewStreamWriter(Sheet)
+	if err != nil {
+		return nil, err
+	}
+	return &xlsxSink{out: w, book: book, sheet: sw, next: 1, rowAt: -1}, nil
+}
+
+func (s *xlsxSink) Write(cells []string) error {
+	if s.err != nil {
+		return s.err
+	}
+	s.cells = s.cells[:0]
+	for i, c := range cells {
+		if s.next == 1 && c == "row" {
+			s.rowAt = i
+		}
+		if i == s.rowAt && s.next > 1 {
+			if n, err := strconv.Atoi(c); err == nil {
+				s.cells = append(s.cells, n)
+				continue
+			}
+		}
+		s.cells = append(s.cells, text(c))
+	}
+	s.err = s.sheet.SetRow("A"+strconv.Itoa(s.next), s.cells)
+	s.next++
+	return s.err
+}
+
+func (s *xlsxSink) Flush()       {}
+func (s *xlsxSink) Error() error { return s.err }
+
+func (s *xlsxSink) finish() error {
+	defer s.book.Close()
+	if err := s.sheet.Flush(); err != nil {
+		return err
+	}
+	return s.book.Write(s.out)
+}
+
+func (s *xlsxSink) discard() { s.book.Close() }
