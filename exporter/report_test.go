@@ -1,6 +1,8 @@
 package exporter
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,5 +83,29 @@ func TestCatalogNoPrint(t *testing.T) {
 	var none *Report
 	if cols := none.noPrint([]sheet.Column{{Header: "sku"}}); cols[0].NoPrint {
 		t.Errorf("no report: %+v", cols)
+	}
+}
+
+// BenchmarkSlipTally adds up 100,000 slips of one or two shipments each,
+// as the summary of a packing slips export does while its rows are
+// written; the summary is then made from the tally.
+func BenchmarkSlipTally(b *testing.B) {
+	const n = 100_000
+	slip := make([]string, len(slipFields.fields))
+	ship := make([]string, len(shipmentFields.fields))
+	carriers := []string{"UPS", "USPS", "FedEx", "DHL"}
+	for b.Loop() {
+		t := newSlipTally(nil)
+		for i := range n {
+			id := strconv.Itoa(100000000 + i)
+			for p := range 1 + i%2 {
+				ship[fShipmentSlip], ship[fCarrier], ship[fShipmentCost] = id, carriers[(i+p)%4], "8.95"
+				t.add(entShipments, ship)
+			}
+			slip[fSlipID], slip[fSlipDate], slip[fStatus] = id, fmt.Sprintf("2026-%02d-%02dT10:00:00+00:00", 1+i%12, 1+i%28), "shipped"
+			slip[fVoid], slip[fUnits], slip[fShippingCost] = strconv.Itoa(i%50/49), "3", "17.90"
+			t.add(entSlips, slip)
+		}
+		t.summary(sheet.Options{Title: "Slips"}, nil, nil)
 	}
 }
