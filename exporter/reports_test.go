@@ -57,7 +57,10 @@ func reportAccount(t *testing.T) *account {
 
 // Each report template's export, to CSV (byte for byte) and to XLSX (read
 // back cell by cell: type, value, number format, bold, formulas, frozen
-// header), is the golden one.
+// header; and how each sheet prints, the summary and its chart), is the
+// golden one. The CSV files are those written before the reports printed:
+// a summary, check boxes, columns kept off print and page breaks leave
+// CSV alone.
 func TestReportsGolden(t *testing.T) {
 	a := reportAccount(t)
 	for _, tt := range []struct{ template, resource string }{
