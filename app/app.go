@@ -76,6 +76,7 @@ func New(env Env) *cli.App {
 		fulfillmentsCommand(b),
 		shipmentsCommand(b),
 		slipsCommand(b),
+		runsCommand(b),
 		templatesCommand(b),
 		mappingCommand(b),
 		authCommand(b),

@@ -68,9 +68,6 @@ func (b *builder) push(c *cli.Command, o *pushOptions, k pushKind, d doc, run fu
 
 // bind takes the push's one argument, the input file.
 func (o *pushOptions) bind(c *cli.Context, k pushKind) error {
-	if err := flagAfterArgs(c.Args().Slice(), 1, k.example); err != nil {
-		return err
-	}
 	if c.NArg() != 1 {
 		return usageHint("For example: "+k.example, "%s takes one input file", commandLine(c))
 	}
