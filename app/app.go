@@ -77,6 +77,7 @@ func New(env Env) *cli.App {
 		shipmentsCommand(b),
 		slipsCommand(b),
 		runsCommand(b),
+		undoCommand(b),
 		templatesCommand(b),
 		mappingCommand(b),
 		authCommand(b),

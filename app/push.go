@@ -22,6 +22,7 @@ import (
 	"lading/source"
 	"lading/state"
 	"lading/stock"
+	"lading/undo"
 )
 
 // pushOptions are what the stock, shipments and slips pushes share: a
@@ -264,7 +265,8 @@ func reportOf[R interface {
 // failed.
 var statusOrder = []engine.Status{engine.Created, engine.ToCreate, engine.Updated, engine.ToUpdate,
 	stock.Sent, stock.ToSend, shipments.Posted, shipments.ToPost, shipments.AlreadyShipped,
-	engine.Unchanged, engine.Skipped, engine.Unknown, engine.Refused, engine.Invalid, engine.Failed}
+	undo.Restored, undo.ToRestore, undo.Deleted, undo.ToDelete, undo.Archived, undo.ToArchive,
+	engine.Unchanged, engine.Skipped, engine.Unknown, engine.Refused, engine.Conflict, engine.Invalid, engine.Failed}
 
 // countsText is counts for a summary line: "3 created, 1 failed", or
 // "none".

@@ -59,14 +59,8 @@ func (f *facts) digest(p *api.VariantPage) {
 			continue
 		}
 		f.read[v.ID] = true
-		for _, lid := range v.Links.IDs(wire.WarehouseStockLevels) {
-			l := p.WarehouseStockLevels[lid]
-			if l == nil || l.Deleted.Bool() {
-				continue
-			}
-			if n, err := l.Available.Float(); err == nil {
-				f.live[levelKey{v.ID, l.WarehouseID()}] = n
-			}
+		for wh, n := range p.Available(v) {
+			f.live[levelKey{v.ID, wh}] = n
 		}
 	}
 }
