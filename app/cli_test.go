@@ -536,26 +536,3 @@ func TestExportInAZone(t *testing.T) {
 		}
 	}
 }
-
-// A reference of every command and flag can be generated from the command
-// definitions: urfave's markdown and man page name them all.
-func TestReferenceFromDefinitions(t *testing.T) {
-	t.Parallel()
-	a := New(Env{})
-	md, err := a.ToMarkdown()
-	if err != nil {
-		t.Fatal(err)
-	}
-	man, err := a.ToMan()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"## import", "### push", "--max-xlsx-part-size", "--every", "--timezone", "### packing-slips", "--where"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("the markdown reference lacks %q", want)
-		}
-	}
-	if !strings.Contains(man, "stock") || !strings.Contains(man, "--batch-size") {
-		t.Error("the man page lacks the stock push and its flags")
-	}
-}
