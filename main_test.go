@@ -6,8 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -60,6 +64,43 @@ func TestExitCodesListedAreTheCodes(t *testing.T) {
 	}
 	if want := []int{0, 1, 2, 3, 4, 130}; !slices.Equal(listed, want) {
 		t.Errorf("help lists exit codes %v, want %v", listed, want)
+	}
+}
+
+// docs/exit-codes.md holds the one table of exit codes: every code of
+// app.ExitCodes once, in its order, with its meaning. No other page of
+// the manual has a table of its own.
+func TestExitCodesPage(t *testing.T) {
+	text, err := os.ReadFile("docs/exit-codes.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]string
+	for line := range strings.Lines(string(text)) {
+		if cells := strings.Split(strings.TrimSpace(line), " | "); len(cells) == 3 && strings.HasPrefix(cells[0], "| ") {
+			rows = append(rows, []string{strings.TrimPrefix(cells[0], "| "), cells[1]})
+		}
+	}
+	if len(rows) != len(app.ExitCodes)+1 || !slices.Equal(rows[0], []string{"code", "meaning"}) {
+		t.Fatalf("docs/exit-codes.md: want one table with a row for each of the %d exit codes, found rows %q", len(app.ExitCodes), rows)
+	}
+	for i, e := range app.ExitCodes {
+		if got := rows[i+1]; got[0] != strconv.Itoa(e.Code) || got[1] != e.Meaning {
+			t.Errorf("docs/exit-codes.md row %d: %q, want %d, %q", i+1, got, e.Code, e.Meaning)
+		}
+	}
+	pages, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range append(pages, "README.md") {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page != filepath.Join("docs", "exit-codes.md") && regexp.MustCompile(`(?m)^\| *code *\|`).Match(text) {
+			t.Errorf("%s has a table of exit codes of its own: link to docs/exit-codes.md instead", page)
+		}
 	}
 }
 

@@ -186,18 +186,26 @@ func TestGlobalFlagsAfterTheCommand(t *testing.T) {
 	})
 }
 
-// The cron lines of the README run as written: global flags after the
-// command's name, relative paths from the directory cron changes to.
+// The cron lines of the README and docs/ run as written: global flags
+// after the command's name, relative paths from the directory cron
+// changes to.
 func TestReadmeCronLines(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	a, _ := withCatalog(t)
-	readme, err := os.ReadFile("../README.md")
+	pages, err := filepath.Glob("../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := cronLines(string(readme))
+	var lines []string
+	for _, page := range append(pages, "../README.md") {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, cronLines(string(text))...)
+	}
 	if len(lines) < 5 {
-		t.Fatalf("found %d cron lines in README.md, want the stock push and the 3PL's loop", len(lines))
+		t.Fatalf("found %d cron lines in README.md and docs/, want the stock push and the 3PL's loop", len(lines))
 	}
 	dir := t.TempDir()
 	for _, d := range []string{"inbox", "reports", "var/lib/lading"} {
@@ -216,12 +224,12 @@ func TestReadmeCronLines(t *testing.T) {
 	for _, line := range lines {
 		args := cronArgs(line, dir)
 		if _, errOut, err := run(t, args...); err != nil {
-			t.Errorf("README line %q: %v\n%s", line, said(err), errOut)
+			t.Errorf("cron line %q: %v\n%s", line, said(err), errOut)
 		}
 	}
 }
 
-// cronLines are the lading commands of the README's cron blocks.
+// cronLines are the lading commands of a page's cron blocks.
 func cronLines(readme string) []string {
 	var out []string
 	for _, block := range regexp.MustCompile("(?s)```cron\n(.*?)```").FindAllStringSubmatch(readme, -1) {
