@@ -3,7 +3,6 @@ package app
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"net"
@@ -184,84 +183,6 @@ func TestGlobalFlagsAfterTheCommand(t *testing.T) {
 			t.Errorf("--rate 0 after the name: %v, want a usage error", err)
 		}
 	})
-}
-
-// The cron lines of the README and docs/ run as written: global flags
-// after the command's name, relative paths from the directory cron
-// changes to.
-func TestReadmeCronLines(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	a, _ := withCatalog(t)
-	pages, err := filepath.Glob("../docs/*.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, page := range append(pages, "../README.md") {
-		text, err := os.ReadFile(page)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, cronLines(string(text))...)
-	}
-	if len(lines) < 5 {
-		t.Fatalf("found %d cron lines in README.md and docs/, want the stock push and the 3PL's loop", len(lines))
-	}
-	dir := t.TempDir()
-	for _, d := range []string{"inbox", "reports", "var/lib/lading"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	writeOld(t, dir, map[string]string{
-		"outbox/stock.csv":       "sku,quantity\nTEE-BLA-S,4\n",
-		"srv/exchange/stock.csv": "sku,quantity\nTEE-BLA-S,5\n",
-		"outbox/shipped.csv":     "fulfillment_id,sku,quantity,tracking_number,carrier\n",
-	})
-	t.Chdir(dir)
-	t.Setenv("LADING_BASE_URL", a.flags[1])
-	t.Setenv("LADING_TOKEN", cliToken)
-	for _, line := range lines {
-		args := cronArgs(line, dir)
-		if _, errOut, err := run(t, args...); err != nil {
-			t.Errorf("cron line %q: %v\n%s", line, said(err), errOut)
-		}
-	}
-}
-
-// cronLines are the lading commands of a page's cron blocks.
-func cronLines(readme string) []string {
-	var out []string
-	for _, block := range regexp.MustCompile("(?s)```cron\n(.*?)```").FindAllStringSubmatch(readme, -1) {
-		for line := range strings.Lines(block[1]) {
-			if _, cmd, ok := strings.Cut(line, "lading "); ok && !strings.HasPrefix(strings.TrimSpace(line), "#") {
-				cmd, _, _ = strings.Cut(cmd, ">>")
-				out = append(out, strings.TrimSpace(cmd))
-			}
-		}
-	}
-	return out
-}
-
-// cronArgs are the arguments of a cron line as the shell gives them, with
-// $(date ...) a fixed day and absolute paths under dir.
-func cronArgs(line, dir string) []string {
-	line = regexp.MustCompile(`\$\(date [^)]*%F\)`).ReplaceAllString(line, "2026-11-23")
-	line = regexp.MustCompile(`\$\(date [^)]*\)`).ReplaceAllString(line, "202611240600")
-	r := csv.NewReader(strings.NewReader(line))
-	r.Comma, r.LazyQuotes = ' ', true
-	fields, _ := r.Read()
-	var args []string
-	for _, f := range fields {
-		switch {
-		case f == "":
-		case strings.HasPrefix(f, "/"):
-			args = append(args, filepath.Join(dir, f))
-		default:
-			args = append(args, f)
-		}
-	}
-	return args
 }
 
 // lading --version and lading version say which lading this is; help
