@@ -104,6 +104,77 @@ func TestExitCodesPage(t *testing.T) {
 	}
 }
 
+// Every link of the README and docs/ to a file of the repository leads to
+// a file that is there, and to a heading of it when it names one.
+func TestDocLinks(t *testing.T) {
+	pages := []string{"README.md"}
+	for _, pattern := range []string{"docs/*.md", "docs/reference/*.md"} {
+		found, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, found...)
+	}
+	links := 0
+	for _, page := range pages {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range markdownLink.FindAllStringSubmatch(withoutCode(string(text)), -1) {
+			target, anchor, _ := strings.Cut(m[1], "#")
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			links++
+			path := page
+			if target != "" {
+				path = filepath.Join(filepath.Dir(page), target)
+			}
+			info, err := os.Stat(path)
+			if err != nil {
+				t.Errorf("%s: the link %s leads to no file", page, m[0])
+				continue
+			}
+			if anchor == "" || info.IsDir() {
+				continue
+			}
+			linked, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(headingAnchors(string(linked)), anchor) {
+				t.Errorf("%s: the link %s leads to no heading of %s (its headings: %v)", page, m[0], path, headingAnchors(string(linked)))
+			}
+		}
+	}
+	if links < 50 {
+		t.Errorf("found %d links in %d pages: are they still written [text](path)?", links, len(pages))
+	}
+}
+
+var (
+	markdownLink = regexp.MustCompile(`\[[^\]]*\]\(([^)\s]+)\)`)
+	codeBlock    = regexp.MustCompile("(?ms)^ *```.*?^ *```$")
+	heading      = regexp.MustCompile(`(?m)^#+ (.+)$`)
+	notInAnchor  = regexp.MustCompile(`[^\p{L}\p{N} _-]`)
+)
+
+// withoutCode is a page without its code blocks, whose text is not
+// markdown.
+func withoutCode(page string) string { return codeBlock.ReplaceAllString(page, "") }
+
+// headingAnchors are the anchors GitHub gives the headings of a page:
+// lower case, punctuation left out, spaces as hyphens.
+func headingAnchors(page string) []string {
+	var out []string
+	for _, m := range heading.FindAllStringSubmatch(withoutCode(page), -1) {
+		a := notInAnchor.ReplaceAllString(strings.ToLower(strings.TrimSpace(m[1])), "")
+		out = append(out, strings.ReplaceAll(a, " ", "-"))
+	}
+	return out
+}
+
 func TestManageMemoryRespectsTheEnvironment(t *testing.T) {
 	const other = 1 << 40
 	for _, tc := range []struct {
