@@ -31,7 +31,7 @@ func runsFlags(o *runsOptions) []cli.Flag {
 func runsCommand(b *builder) *cli.Command {
 	examples := []example{
 		{"the runs of every job, newest first", "lading runs list"},
-		{"what run 12 wrote, record by record, with the values before and after", "lading runs show 12"},
+		{"what run 1 wrote, record by record, with the values before and after", "lading runs show 1"},
 		{"forget the runs older than 30 days, but the last 100", "lading runs prune --keep 30d"},
 	}
 	return b.group(&cli.Command{

@@ -25,9 +25,9 @@ type undoOptions struct {
 func undoCommand(b *builder) *cli.Command {
 	o := &undoOptions{}
 	examples := []example{
-		{"what undoing run 12 would take back, with the requests it costs; nothing is written", "lading undo --dry-run 12"},
-		{"take back what run 12 (an import or a stock push) wrote", "lading undo 12"},
-		{"also set back values changed since the run, and archive the products it created", "lading undo --force --archive 12"},
+		{"what undoing run 1 would take back, with the requests it costs; nothing is written", "lading undo --dry-run 1"},
+		{"take back what run 1 (an import or a stock push) wrote", "lading undo 1"},
+		{"also set back values changed since the run, and archive the products it created", "lading undo --force --archive 1"},
 	}
 	return b.leaf(&cli.Command{
 		Name:      "undo",
