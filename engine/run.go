@@ -148,7 +148,17 @@ func EndRun(ctx context.Context, st *state.DB, run *state.Run, rows Counts, err 
 		st.LeaveRun(run.ID)
 		return err
 	}
-	return st.FinishRun(context.WithoutCancel(ctx), run.ID, RunStatus(rows))
+	ctx = context.WithoutCancel(ctx)
+	if err := st.FinishRun(ctx, run.ID, RunStatus(rows), Summary{Rows: rows}); err != nil {
+		return err
+	}
+	_, err = st.PruneRuns(ctx, time.Now().Add(-state.KeepFor), state.KeepRuns)
+	return err
+}
+
+// Summary is what the state keeps of a finished run for its history.
+type Summary struct {
+	Rows Counts `json:"rows"`
 }
 
 // RunStatus is the status a finished run records: done, or partial when

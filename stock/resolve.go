@@ -110,6 +110,10 @@ func (p *Pusher) remembered(ctx context.Context, lines []Line) (*facts, error) {
 	}
 	slices.Sort(skus)
 	skus = slices.Compact(skus)
+	f.want = make(map[string]bool, len(skus))
+	for _, sku := range skus {
+		f.want[sku] = true
+	}
 	ids, err := p.rememberedIDs(ctx, skus)
 	if err != nil {
 		return nil, err

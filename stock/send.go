@@ -3,6 +3,7 @@ package stock
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"lading/api"
 	"lading/engine"
@@ -11,6 +12,10 @@ import (
 
 // kindSetAvailable is the kind of a stock batch in the state's records.
 const kindSetAvailable = "stock.set_available"
+
+// FieldAvailable is the field of a level change in a run's history: the
+// available units of a variant in a warehouse.
+const FieldAvailable = "available"
 
 // sentLevel is one level of a batch as the state records it, so that a
 // later push can check it against the live level.
@@ -41,6 +46,15 @@ func (s *sender) engine(run *state.Run) *engine.Sender[int, sentLevel] {
 			l := &s.lines[i]
 			return string(l.VariantID), sentLevel{Variant: l.VariantID, Units: l.Units}
 		},
+		Change: func(i int) *state.Change {
+			l := &s.lines[i]
+			c := &state.Change{Op: state.OpUpdate, Resource: state.ResourceLevel, Key: l.SKU, RecordID: string(l.VariantID),
+				ParentID: string(s.wh), After: map[string]string{FieldAvailable: strconv.FormatInt(l.Units, 10)}}
+			if before, ok := s.before(l); ok {
+				c.Before = map[string]string{FieldAvailable: strconv.FormatFloat(before, 'f', -1, 64)}
+			}
+			return c
+		},
 		Write:   s.write,
 		Refused: s.refused,
 		Check:   s.check,
@@ -49,6 +63,16 @@ func (s *sender) engine(run *state.Run) *engine.Sender[int, sentLevel] {
 		Settle:  func(i int, st engine.Status, msg string) { s.lines[i].Set(st, msg) },
 		Relook:  s.lookAgain,
 	}
+}
+
+// before is a row's level before the push, for the run's history: the
+// live level when the push read it, else the level last pushed and
+// confirmed; ok is false when neither is known.
+func (s *sender) before(l *Line) (float64, bool) {
+	if units, ok := s.r.f.liveLevel(l.VariantID, s.wh); ok {
+		return units, true
+	}
+	return l.Old, l.HasOld
 }
 
 // write sends a batch of levels.
