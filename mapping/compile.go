@@ -3,6 +3,7 @@ package mapping
 import (
 	"errors"
 	"fmt"
+	"lading/mapping/cell"
 	"slices"
 	"strings"
 
@@ -143,7 +144,7 @@ func decimalOf(s Source) byte {
 func layoutsOf(s Source) []string {
 	var out []string
 	for _, f := range s.DateFormats {
-		if l, err := goLayout(f); err == nil {
+		if l, err := cell.Layout(f); err == nil {
 			out = append(out, l)
 		}
 	}
@@ -161,7 +162,7 @@ func (b *binder) column(name string, p Pos, target string) (i int, match *string
 	i, m, isPattern, err := findColumn(name, b.index, b.header)
 	if err != nil {
 		hint := ""
-		if _, isNum := ParseNumber(name, '.'); isNum {
+		if _, isNum := cell.ParseNumber(name, '.'); isNum {
 			hint = fmt.Sprintf(" (a constant is written {value: %q})", name)
 		}
 		b.fail(p, "%s: %v%s", target, inFile(err, b.file), hint)

@@ -352,7 +352,7 @@
 // At least one of each pair must be mapped, and every row needs one of
 // them filled. shipped_at is a date in the source's formats, optionally
 // with a time of day and an offset (Z, +02:00, UTC); CompileShipments
-// takes the zone of times without one (see ParseTimestamp).
+// takes the zone of times without one (see cell.ParseTimestamp).
 //
 // A slips section maps packing slips and their parcels (Packages): key
 // (the file's own reference of the slip, which lading remembers) and order

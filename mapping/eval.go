@@ -3,6 +3,7 @@ package mapping
 import (
 	"errors"
 	"fmt"
+	"lading/mapping/cell"
 	"reflect"
 	"slices"
 	"strings"
@@ -286,7 +287,7 @@ func (p *Program) declared(row []string, out *Row) {
 
 func (p *Program) ignored(v string) bool { return slices.Contains(p.ignore, v) }
 
-func cell(row []string, i int) string {
+func cellAt(row []string, i int) string {
 	if i >= 0 && i < len(row) {
 		return row[i]
 	}
@@ -316,7 +317,7 @@ func (r rawValue) text() string {
 // raw returns the value before normalisation: the column's cell, the
 // constant, or the expression's result. ok is false after an error.
 func (p *Program) raw(v *valueProg, row []string, out *Row) (r rawValue, ok bool) {
-	c := cell(row, v.col)
+	c := cellAt(row, v.col)
 	r.dec = p.dec
 	switch {
 	case v.ex != nil && v.col >= 0 && strings.TrimSpace(c) == "":
@@ -418,19 +419,19 @@ func (p *Program) normalise(v *valueProg, s string, dec byte) (n, rule string) {
 	ok := true
 	switch v.spec.Kind {
 	case KindNumber:
-		n, ok = ParseNumber(s, dec)
+		n, ok = cell.ParseNumber(s, dec)
 	case KindInteger:
-		n, ok = ParseNumber(s, dec)
-		ok = ok && isWhole(n)
+		n, ok = cell.ParseNumber(s, dec)
+		ok = ok && cell.IsWhole(n)
 	case KindDate:
 		var clock string
-		n, clock, ok = parseDateTime(s, p.layouts)
+		n, clock, ok = cell.ParseDateTime(s, p.layouts)
 		if ok && clock != "" {
 			return "", fmt.Sprintf("has a time of day, %s, and %s takes a date only: the time would be lost; write the date alone, or add expr: date(value) to this value's mapping to import the date without its time", clock, v.spec.Target)
 		}
 	default:
 		n = s
-		if v.code && scientific(s) {
+		if v.code && cell.Scientific(s) {
 			return "", lostDigitsRule(v.spec.Name)
 		}
 	}
@@ -450,7 +451,7 @@ func (p *Program) rule(k Kind) string {
 	case KindInteger:
 		return "must be a whole number"
 	case KindDate:
-		return "must be a date (" + dateFormatList(p.formats) + ")"
+		return "must be a date (" + cell.FormatList(p.formats) + ")"
 	}
 	return "invalid"
 }
@@ -510,9 +511,9 @@ func (p *Program) cond(ce *compiledExpr, row []string, out *Row, target, src str
 		col, val := "", ""
 		switch {
 		case len(ce.used) > 0:
-			col, val = p.header[ce.used[0]], cell(row, ce.used[0])
+			col, val = p.header[ce.used[0]], cellAt(row, ce.used[0])
 		case len(ce.fromProduct) > 0:
-			col, val = ce.fromProduct[0].name+productRowSuffix, cell(p.env.P, ce.fromProduct[0].k)
+			col, val = ce.fromProduct[0].name+productRowSuffix, cellAt(p.env.P, ce.fromProduct[0].k)
 		}
 		out.Errors = append(out.Errors, FieldError{Column: col, Value: val, Target: target, Rule: p.exprRule(err, src, pos)})
 		return false, false
@@ -523,13 +524,13 @@ func (p *Program) cond(ce *compiledExpr, row []string, out *Row, target, src str
 
 func (p *Program) errValue(v *valueProg, row []string) string {
 	if v.col >= 0 {
-		return cell(row, v.col)
+		return cellAt(row, v.col)
 	}
 	if v.ex != nil && len(v.ex.used) > 0 {
-		return cell(row, v.ex.used[0])
+		return cellAt(row, v.ex.used[0])
 	}
 	if v.ex != nil && len(v.ex.fromProduct) > 0 {
-		return cell(p.env.P, v.ex.fromProduct[0].k)
+		return cellAt(p.env.P, v.ex.fromProduct[0].k)
 	}
 	return v.spec.Const
 }
@@ -576,8 +577,15 @@ func (s *skipProg) render(row []string) string {
 		if r.col < 0 {
 			b.WriteString(r.text)
 		} else {
-			b.WriteString(strings.TrimSpace(cell(row, r.col)))
+			b.WriteString(strings.TrimSpace(cellAt(row, r.col)))
 		}
 	}
 	return b.String()
+}
+
+// lostDigitsRule explains a SKU or UPC (name) in scientific notation.
+func lostDigitsRule(name string) string {
+	what := strings.ToUpper(name)
+	return fmt.Sprintf("is a number in scientific notation, not a %s: the spreadsheet held the %s as a number and rounded it, "+
+		"so its digits are already lost; format the column as text in the spreadsheet (Format Cells > Text), enter the %ss again and save the file", what, what, what)
 }

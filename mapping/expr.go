@@ -14,6 +14,7 @@ import (
 	"github.com/expr-lang/expr/checker/nature"
 	"github.com/expr-lang/expr/vm"
 
+	"lading/mapping/cell"
 	"lading/suggest"
 )
 
@@ -332,7 +333,7 @@ func formatFloat(x float64) string {
 	if significant(s) <= floatDigits {
 		return s
 	}
-	if n, ok := ParseNumber(strconv.FormatFloat(x, 'g', floatDigits, 64), '.'); ok {
+	if n, ok := cell.ParseNumber(strconv.FormatFloat(x, 'g', floatDigits, 64), '.'); ok {
 		return n
 	}
 	return s

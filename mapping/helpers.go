@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"fmt"
+	"lading/mapping/cell"
 	"strconv"
 	"strings"
 
@@ -130,7 +131,7 @@ func numberHelper(dec byte) func(p ...any) (any, error) {
 		if s == "" {
 			return 0.0, nil
 		}
-		c, ok := ParseNumber(s, d)
+		c, ok := cell.ParseNumber(s, d)
 		if !ok {
 			return nil, fmt.Errorf("number: %q is not a number (decimal %q)", s, string(d))
 		}
@@ -151,7 +152,7 @@ func shiftHelper(dec byte) func(p ...any) (any, error) {
 		if err := envOf(p[0]).charge("shift", len(s)+maxShift+2); err != nil {
 			return nil, err
 		}
-		return ShiftNumber(s, dec, places)
+		return cell.ShiftNumber(s, dec, places)
 	}
 }
 
@@ -161,9 +162,9 @@ func dateHelper(formats, layouts []string) func(p ...any) (any, error) {
 		if s == "" {
 			return "", nil
 		}
-		d, ok := ParseDate(s, layouts)
+		d, ok := cell.ParseDate(s, layouts)
 		if !ok {
-			return nil, fmt.Errorf("date: %q is not a date (%s)", s, dateFormatList(formats))
+			return nil, fmt.Errorf("date: %q is not a date (%s)", s, cell.FormatList(formats))
 		}
 		return d, nil
 	}

@@ -63,7 +63,7 @@ func (pc *productCells) keep(key string, row []string) {
 func (pc *productCells) cellsOf(row, buf []string) []string {
 	buf = buf[:0]
 	for _, c := range pc.cols {
-		buf = append(buf, strings.Clone(strings.TrimSpace(cell(row, c))))
+		buf = append(buf, strings.Clone(strings.TrimSpace(cellAt(row, c))))
 	}
 	return buf
 }

@@ -15,6 +15,7 @@ import (
 	yparser "github.com/goccy/go-yaml/parser"
 
 	"lading/api/wire"
+	"lading/mapping/cell"
 )
 
 // Load reads and parses the mapping file at path.
@@ -200,7 +201,7 @@ func (d *decoder) source(n ast.Node, where string) Source {
 		case "date_formats":
 			s.DateFormats = d.list(e.Value, w)
 			for _, f := range s.DateFormats {
-				if _, err := goLayout(f); err != nil {
+				if _, err := cell.Layout(f); err != nil {
 					d.fail(e.Value, "%s: %v", w, err)
 				}
 			}
