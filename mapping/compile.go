@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"lading/mapping/cell"
+	"lading/mapping/header"
 	"slices"
 	"strings"
 
@@ -106,28 +107,16 @@ type binder struct {
 	m      *Mapping
 	file   string
 	header []string
-	index  map[string]int
-	dups   map[string][2]int
+	cols   *header.Index
 	opts   []expr.Option
 	errs   ErrorList
 	// products resolves product() in the joined rows' expressions.
 	products *productCells
 }
 
-func newBinder(m *Mapping, file string, header []string, src Source) *binder {
-	b := &binder{m: m, file: file, header: make([]string, len(header)), index: map[string]int{}, dups: map[string][2]int{}}
-	for i, h := range header {
-		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
-		b.header[i] = h
-		if h == "" {
-			continue
-		}
-		if j, ok := b.index[h]; ok {
-			b.dups[h] = [2]int{j, i}
-			continue
-		}
-		b.index[h] = i
-	}
+func newBinder(m *Mapping, file string, cells []string, src Source) *binder {
+	cols := header.New(cells)
+	b := &binder{m: m, file: file, header: cols.Names(), cols: cols}
 	b.opts = helpers(decimalOf(src), src.DateFormats, layoutsOf(src), m.Tables)
 	return b
 }
@@ -155,11 +144,11 @@ func (b *binder) fail(p Pos, format string, args ...any) {
 	b.errs = append(b.errs, &Error{File: b.m.File, Line: p.Line, Column: p.Column, Msg: fmt.Sprintf(format, args...)})
 }
 
-// column resolves a column name, or a column pattern (see findColumn),
+// column resolves a column name, or a column pattern (see header.Find),
 // to its index; match is the text the pattern's * stands for, nil for a
 // name.
 func (b *binder) column(name string, p Pos, target string) (i int, match *string) {
-	i, m, isPattern, err := findColumn(name, b.index, b.header)
+	i, m, isPattern, err := b.cols.Find(name)
 	if err != nil {
 		hint := ""
 		if _, isNum := cell.ParseNumber(name, '.'); isNum {
@@ -168,7 +157,7 @@ func (b *binder) column(name string, p Pos, target string) (i int, match *string
 		b.fail(p, "%s: %v%s", target, inFile(err, b.file), hint)
 		return -1, nil
 	}
-	if d, ok := b.dups[b.header[i]]; ok {
+	if d, ok := b.cols.Twice(i); ok {
 		b.fail(p, "%s: column %q appears twice in %s (columns %d and %d); rename one", target, b.header[i], b.file, d[0]+1, d[1]+1)
 		return -1, nil
 	}
@@ -204,8 +193,8 @@ func (b *binder) value(s *ValueSpec) *valueProg {
 	}
 	v := &valueProg{spec: s, col: -1, code: s.Kind == KindText && (s.Name == "sku" || s.Name == "upc")}
 	if s.Optional && s.Column != "" {
-		var amb *ambiguousError
-		if _, _, _, err := findColumn(s.Column, b.index, b.header); err != nil && !errors.As(err, &amb) {
+		var amb *header.AmbiguousError
+		if _, _, _, err := b.cols.Find(s.Column); err != nil && !errors.As(err, &amb) {
 			return nil // absent; a pattern matching several columns is still an error
 		}
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"lading/mapping/cell"
-	"lading/suggest"
+	"lading/mapping/header"
 )
 
 // exprEnv is what an expression sees. Column references are rewritten at
@@ -47,9 +47,8 @@ var stringType = reflect.TypeFor[string]()
 // colPatcher rewrites col("Name") and bare identifiers that name a column
 // into R[i], and records what it could not resolve.
 type colPatcher struct {
-	index  map[string]int
-	header []string
-	match  *string // what `match` stands for; nil: the value's column is no pattern
+	cols  *header.Index
+	match *string // what `match` stands for; nil: the value's column is no pattern
 	// products resolves product("Column") in a joined row's expression;
 	// nil elsewhere.
 	products *productCells
@@ -62,17 +61,12 @@ type colPatcher struct {
 }
 
 func (p *colPatcher) column(name string) (ast.Node, bool) {
-	i, ok := p.index[name]
-	if !ok && strings.Contains(name, "*") {
-		var err error
-		i, _, _, err = findColumn(name, p.index, p.header)
-		var amb *ambiguousError
-		if errors.As(err, &amb) {
-			p.bad = amb.msg
-		}
-		ok = err == nil
+	i, _, _, err := p.cols.Find(name)
+	var amb *header.AmbiguousError
+	if errors.As(err, &amb) {
+		p.bad = amb.Error()
 	}
-	if !ok {
+	if err != nil {
 		return nil, false
 	}
 	if !slices.Contains(p.used, i) {
@@ -109,7 +103,7 @@ func (p *colPatcher) Visit(node *ast.Node) {
 			if s, ok := argString(n, 0); ok {
 				if _, ok := p.tables[s]; !ok {
 					names := slices.Sorted(maps.Keys(p.tables))
-					p.bad = fmt.Sprintf("lookup: no table %q under tables; tables: %s", s, quoteList(names))
+					p.bad = fmt.Sprintf("lookup: no table %q under tables; tables: %s", s, header.QuoteList(names))
 				}
 			}
 		}
@@ -379,8 +373,8 @@ type productUse struct {
 // compileExpr compiles src against the column index; the error text says
 // what is wrong without position (the caller adds the mapping position).
 func compileExpr(src string, b *binder, match *string, extra ...expr.Option) (*compiledExpr, error) {
-	header := b.header
-	p := &colPatcher{index: b.index, header: header, match: match, products: b.products, tables: b.m.Tables}
+	names := b.header
+	p := &colPatcher{cols: b.cols, match: match, products: b.products, tables: b.m.Tables}
 	all := append([]expr.Option{expr.Env(exprEnv{}), expr.Patch(p), expr.Patch(callRetyper{})}, b.opts...)
 	all = append(all, extra...)
 	prog, err := expr.Compile(src, all...)
@@ -388,7 +382,7 @@ func compileExpr(src string, b *binder, match *string, extra ...expr.Option) (*c
 		return nil, fmt.Errorf("%s", p.bad)
 	}
 	if len(p.unknown) > 0 {
-		return nil, unknownColumn(p.unknown[0], header)
+		return nil, header.Unknown(p.unknown[0], names)
 	}
 	if err != nil {
 		msg := firstLine(err.Error())
@@ -397,24 +391,10 @@ func compileExpr(src string, b *binder, match *string, extra ...expr.Option) (*c
 			if j := strings.IndexAny(name, " ("); j >= 0 {
 				name = name[:j]
 			}
-			e := unknownColumn(name, header)
+			e := header.Unknown(name, names)
 			return nil, fmt.Errorf("%v; a column whose name has spaces or symbols is written col(\"Its Name\"); functions: %s, and expr's builtins (trim, lower, upper, split, join, replace, hasPrefix, ...)", e, strings.Join(helperNames, ", "))
 		}
 		return nil, fmt.Errorf("expression %q: %s", src, msg)
 	}
 	return &compiledExpr{prog: prog, used: p.used, fromProduct: p.fromProduct}, nil
-}
-
-// unknownColumn is the error for a column missing from the header.
-func unknownColumn(name string, header []string) error {
-	msg := fmt.Sprintf("no column %q in the file", name)
-	if dym := suggest.DidYouMean(name, header, "%q"); dym != "" {
-		return fmt.Errorf("%s; %s", msg, dym)
-	}
-	cols := header
-	more := ""
-	if len(cols) > 40 {
-		cols, more = cols[:40], fmt.Sprintf(" and %d more", len(header)-40)
-	}
-	return fmt.Errorf("%s; columns: %s%s", msg, quoteList(cols), more)
 }

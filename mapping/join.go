@@ -151,7 +151,7 @@ func productColumns(b *binder, refs []productRef) *productCells {
 		if _, ok := pc.names[r.name]; ok {
 			continue
 		}
-		i, _, _, err := findColumn(r.name, b.index, b.header)
+		i, _, _, err := b.cols.Find(r.name)
 		if err != nil {
 			b.fail(r.pos, "%s: product(%q): %v", r.target, r.name, inFile(err, b.file))
 			i = -1 // reads "": the error is reported once, here
