@@ -1,10 +1,9 @@
 package mapping
 
 import (
-	"errors"
 	"fmt"
 	"lading/mapping/cell"
-	"reflect"
+	"lading/mapping/expr"
 	"slices"
 	"strings"
 )
@@ -14,8 +13,8 @@ import (
 // RowErrors) when a value is invalid; the other values are still filled.
 func (p *Program) Eval(row []string, out *Row) error {
 	out.reset()
-	p.env.R, p.env.made = row, 0
-	defer func() { p.env.R, p.env.P = nil, nil }()
+	p.run.Row(row)
+	defer p.run.Done()
 
 	if p.join {
 		return p.evalJoined(row, out)
@@ -73,11 +72,11 @@ func (p *Program) Eval(row []string, out *Row) error {
 func (p *Program) evalJoined(row []string, out *Row) error {
 	out.Role = RoleVariant
 	if p.products != nil {
-		p.env.P = p.products.none
+		p.run.Product(p.products.none)
 	}
 	key := p.text(p.parent, row, out)
 	if p.products != nil {
-		p.env.P = p.products.of(key)
+		p.run.Product(p.products.of(key))
 	}
 	if p.skipped(row, out) {
 		out.Errors = out.Errors[:0] // a skipped row's key does not matter
@@ -223,7 +222,7 @@ func (p *Program) listOptions(row []string, out *Row) {
 	default:
 		s := p.finish(p.optList, r, row, out).S
 		var err error
-		if kvs, err = parseKV(s, p.listSep, "="); err != nil {
+		if kvs, err = expr.ParseKV(s, p.listSep, "="); err != nil {
 			p.fieldError(p.optList, out, s, fmt.Sprintf("must be name=value items separated by %q: %v", p.listSep, err))
 		}
 	}
@@ -277,11 +276,11 @@ func (p *Program) declared(row []string, out *Row) {
 			continue
 		}
 		v := p.text(pr.value, row, out)
-		out.Declared = append(out.Declared, Attribute{Name: n, Values: splitList(v, p.valuesSep), Column: pr.value.errCol})
+		out.Declared = append(out.Declared, Attribute{Name: n, Values: expr.SplitList(v, p.valuesSep), Column: pr.value.errCol})
 	}
 	for _, c := range p.optCols {
 		v := p.text(c.value, row, out)
-		out.Declared = append(out.Declared, Attribute{Name: c.name, Values: splitList(v, p.valuesSep), Column: c.value.errCol})
+		out.Declared = append(out.Declared, Attribute{Name: c.name, Values: expr.SplitList(v, p.valuesSep), Column: c.value.errCol})
 	}
 }
 
@@ -323,16 +322,15 @@ func (p *Program) raw(v *valueProg, row []string, out *Row) (r rawValue, ok bool
 	case v.ex != nil && v.col >= 0 && strings.TrimSpace(c) == "":
 		return r, true // an empty cell stays empty: no expression runs on it
 	case v.ex != nil:
-		p.env.Value = c
-		res, err := p.vm.Run(v.ex.prog, &p.env)
+		res, err := p.run.Run(v.ex, c)
 		if err == nil {
-			r.s, r.list, r.isList, err = resultOf(res)
+			r.s, r.list, r.isList, err = expr.Result(res)
 		}
 		if err != nil {
 			p.fieldError(v, out, p.errValue(v, row), p.exprRule(err, "", v.spec.Pos))
 			return rawValue{}, false
 		}
-		if isNumber(res) {
+		if expr.IsNumber(res) {
 			r.dec = '.'
 		}
 		r.s = strings.TrimSpace(r.s)
@@ -343,18 +341,6 @@ func (p *Program) raw(v *valueProg, row []string, out *Row) (r rawValue, ok bool
 	}
 	r.s = strings.TrimSpace(c)
 	return r, true
-}
-
-// isNumber reports whether an expression's result is a number (which
-// resultOf writes with '.').
-func isNumber(v any) bool {
-	switch reflect.ValueOf(v).Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64:
-		return true
-	}
-	return false
 }
 
 // text evaluates a single value, normalised to its kind: "" when empty
@@ -501,19 +487,18 @@ func (p *Program) required(v *valueProg, out *Row, why string) {
 }
 
 // cond runs a boolean expression; ok is false after an error.
-func (p *Program) cond(ce *compiledExpr, row []string, out *Row, target, src string, pos Pos) (hit, ok bool) {
+func (p *Program) cond(ce *expr.Expr, row []string, out *Row, target, src string, pos Pos) (hit, ok bool) {
 	if ce == nil {
 		return false, false
 	}
-	p.env.Value = ""
-	res, err := p.vm.Run(ce.prog, &p.env)
+	res, err := p.run.Run(ce, "")
 	if err != nil {
 		col, val := "", ""
 		switch {
-		case len(ce.used) > 0:
-			col, val = p.header[ce.used[0]], cellAt(row, ce.used[0])
-		case len(ce.fromProduct) > 0:
-			col, val = ce.fromProduct[0].name+productRowSuffix, cellAt(p.env.P, ce.fromProduct[0].k)
+		case len(ce.Used) > 0:
+			col, val = p.header[ce.Used[0]], cellAt(row, ce.Used[0])
+		case len(ce.FromProduct) > 0:
+			col, val = ce.FromProduct[0].Name+productRowSuffix, p.run.ProductCell(ce.FromProduct[0].Cell)
 		}
 		out.Errors = append(out.Errors, FieldError{Column: col, Value: val, Target: target, Rule: p.exprRule(err, src, pos)})
 		return false, false
@@ -526,11 +511,11 @@ func (p *Program) errValue(v *valueProg, row []string) string {
 	if v.col >= 0 {
 		return cellAt(row, v.col)
 	}
-	if v.ex != nil && len(v.ex.used) > 0 {
-		return cellAt(row, v.ex.used[0])
+	if v.ex != nil && len(v.ex.Used) > 0 {
+		return cellAt(row, v.ex.Used[0])
 	}
-	if v.ex != nil && len(v.ex.fromProduct) > 0 {
-		return cellAt(p.env.P, v.ex.fromProduct[0].k)
+	if v.ex != nil && len(v.ex.FromProduct) > 0 {
+		return p.run.ProductCell(v.ex.FromProduct[0].Cell)
 	}
 	return v.spec.Const
 }
@@ -543,27 +528,12 @@ func (p *Program) fieldError(v *valueProg, out *Row, value, rule string) {
 // for a row's message. When the expression went over a limit, the message
 // says where the expression is in the mapping file.
 func (p *Program) exprRule(err error, src string, pos Pos) string {
-	msg := exprMessage(err)
-	var le *limitError
-	limit := errors.As(err, &le)
-	if msg == "memory budget exceeded" {
-		msg, limit = fmt.Sprintf("the expression builds lists, ranges or maps of more than %d items in all, the most it may", maxItems), true
-	}
+	msg, limit := expr.Describe(err)
 	if src != "" {
 		msg += " (in " + src + ")"
 	}
 	if limit {
 		msg += fmt.Sprintf(" (the expression at %s:%d:%d)", p.m.File, pos.Line, pos.Column)
-	}
-	return msg
-}
-
-// exprMessage is the first line of a runtime error, without expr's
-// position suffix.
-func exprMessage(err error) string {
-	msg := firstLine(err.Error())
-	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
-		msg = msg[:i]
 	}
 	return msg
 }

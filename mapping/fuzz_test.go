@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"lading/mapping/cell"
+	"lading/mapping/expr"
 	"reflect"
 	"regexp"
 	"strings"
@@ -213,7 +214,7 @@ func FuzzExpression(f *testing.F) {
 // checkValue checks a value against its target's kind and the limits.
 func checkValue(t *testing.T, v FieldValue) {
 	t.Helper()
-	if len(v.Value) > maxText {
+	if len(v.Value) > expr.MaxText {
 		t.Fatalf("%s is %d bytes long", v.Name, len(v.Value))
 	}
 	switch v.Name {

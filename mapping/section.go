@@ -21,11 +21,11 @@ func (s *Skipping) Skipped() (bool, string) { return s.Skip, s.SkipReason }
 // checked). It returns the row's errors, and whether and why a skip rule
 // matched.
 func (p *Program) section(row []string, r *Row, errs RowErrors, eval func(r *Row, skipped bool)) (RowErrors, bool, string) {
-	p.env.R, p.env.made = row, 0
+	p.run.Row(row)
 	r.Errors = errs[:0]
 	defer func() {
 		r.Errors = nil
-		p.env.R = nil
+		p.run.Done()
 	}()
 	if p.skipped(row, r) {
 		why := r.SkipReason

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/expr-lang/expr/vm"
 	"github.com/goccy/go-yaml/ast"
 )
 
@@ -117,8 +116,8 @@ func (m *Mapping) CompileShipments(file string, header []string, loc *time.Locat
 		loc = time.UTC
 	}
 	b := newBinder(m, file, header, m.Source)
-	s := &ShipmentProgram{p: Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source),
-		formats: m.Source.DateFormats, vm: vm.VM{MemoryBudget: maxItems}}, loc: loc, v: map[string]*valueProg{}}
+	s := &ShipmentProgram{p: Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: cell.Layouts(m.Source.DateFormats),
+		formats: m.Source.DateFormats}, loc: loc, v: map[string]*valueProg{}}
 	s.p.skip = b.skips(m.Skip)
 	for k, f := range m.Shipments.fields() {
 		s.v[k] = b.value(*f)

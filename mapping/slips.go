@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/expr-lang/expr/vm"
 	"github.com/goccy/go-yaml/ast"
 )
 
@@ -168,8 +167,8 @@ func (m *Mapping) CompileSlips(file string, header []string, tz *time.Location) 
 		tz = time.UTC
 	}
 	b := newBinder(m, file, header, m.Source)
-	s := &SlipProgram{tz: tz, p: Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source),
-		formats: m.Source.DateFormats, vm: vm.VM{MemoryBudget: maxItems}}}
+	s := &SlipProgram{tz: tz, p: Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: cell.Layouts(m.Source.DateFormats),
+		formats: m.Source.DateFormats}}
 	s.p.skip = b.skips(m.Skip)
 	sp := m.Slips
 	if sp.Key == nil || sp.Order == nil {

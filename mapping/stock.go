@@ -1,7 +1,8 @@
 package mapping
 
 import (
-	"github.com/expr-lang/expr/vm"
+	"lading/mapping/cell"
+
 	"github.com/goccy/go-yaml/ast"
 )
 
@@ -128,8 +129,8 @@ func (m *Mapping) CompileStock(file string, header []string) (*StockProgram, err
 			"  stock:\n    sku: SKU\n    quantity: Available\n    warehouse: Location"}
 	}
 	b := newBinder(m, file, header, m.Source)
-	s := &StockProgram{p: Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source),
-		formats: m.Source.DateFormats, vm: vm.VM{MemoryBudget: maxItems}}}
+	s := &StockProgram{p: Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: cell.Layouts(m.Source.DateFormats),
+		formats: m.Source.DateFormats}}
 	s.p.skip = b.skips(m.Skip)
 	for _, t := range []struct {
 		spec *ValueSpec

@@ -160,3 +160,16 @@ func clockOf(t time.Time) string {
 func FormatList(formats []string) string {
 	return strings.Join(append([]string{"YYYY-MM-DD"}, formats...), ", ")
 }
+
+// Layouts are the Go layouts of the date formats a mapping writes, like
+// "DD/MM/YYYY"; a format that is none is left out (a mapping's parser
+// reports it).
+func Layouts(formats []string) []string {
+	var out []string
+	for _, f := range formats {
+		if l, err := Layout(f); err == nil {
+			out = append(out, l)
+		}
+	}
+	return out
+}

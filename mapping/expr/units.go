@@ -1,4 +1,4 @@
-package mapping
+package expr
 
 import (
 	"fmt"
