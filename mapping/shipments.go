@@ -74,13 +74,12 @@ func (sp *ShipmentSpec) fields() map[string]**ValueSpec {
 }
 
 // ShipmentProgram is a mapping's shipments section bound to the header of
-// one file. Eval turns rows into ShipmentRow values. It is not safe for
-// concurrent use.
+// one file. Eval turns rows into ShipmentRow values. A ShipmentProgram is
+// not safe for concurrent use; give each goroutine its own Clone.
 type ShipmentProgram struct {
-	p       Program
-	loc     *time.Location
-	v       map[string]*valueProg
-	scratch Row
+	section
+	loc *time.Location
+	v   map[string]*valueProg
 }
 
 // ShipmentRow is one evaluated row of a shipments file. Strings are
@@ -115,21 +114,26 @@ func (m *Mapping) CompileShipments(file string, header []string, loc *time.Locat
 	if loc == nil {
 		loc = time.UTC
 	}
-	b := newBinder(m, file, header, m.Source)
-	s := &ShipmentProgram{p: Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: cell.Layouts(m.Source.DateFormats),
-		formats: m.Source.DateFormats}, loc: loc, v: map[string]*valueProg{}}
-	s.p.skip = b.skips(m.Skip)
-	for k, f := range m.Shipments.fields() {
-		s.v[k] = b.value(*f)
-	}
-	if len(b.errs) > 0 {
-		return nil, b.errs
+	s := &ShipmentProgram{loc: loc, v: map[string]*valueProg{}}
+	var err error
+	s.section, err = m.compileSection(file, header, func(b *binder) {
+		for k, f := range m.Shipments.fields() {
+			s.v[k] = b.value(*f)
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
-// Header returns the header the program is bound to (trimmed).
-func (s *ShipmentProgram) Header() []string { return s.p.header }
+// Clone returns a program sharing the compiled expressions but with its
+// own evaluation state, for use by another goroutine.
+func (s *ShipmentProgram) Clone() *ShipmentProgram {
+	c := *s
+	c.section = s.clone()
+	return &c
+}
 
 // Eval evaluates one row (cells in header order) into out, which is reset
 // first. It returns nil, or out.Errors (a RowErrors) when a value is
@@ -137,7 +141,7 @@ func (s *ShipmentProgram) Header() []string { return s.p.header }
 func (s *ShipmentProgram) Eval(row []string, out *ShipmentRow) error {
 	*out = ShipmentRow{Errors: out.Errors[:0]}
 	p := &s.p
-	out.Errors, out.Skip, out.SkipReason = p.section(row, &s.scratch, out.Errors, func(r *Row, skipped bool) {
+	return s.eval(row, &out.Errors, &out.Skipping, func(r *Row, skipped bool) {
 		text := func(k string) string { return p.text(s.v[k], row, r) }
 		out.FulfillmentID, out.OrderNumber = text("fulfillment_id"), text("order_number")
 		out.LineItemID, out.SKU = text("line_item_id"), text("sku")
@@ -150,7 +154,6 @@ func (s *ShipmentProgram) Eval(row []string, out *ShipmentRow) error {
 		out.Quantity = s.units(row, r)
 		out.ShippedAt = s.when(row, r)
 	})
-	return result(out.Errors)
 }
 
 // need reports the values a row cannot do without.
