@@ -82,7 +82,8 @@
 //
 // A value is a column name, or a mapping of:
 //
-//	column: <header>        the cell, trimmed; a name with a * is a pattern
+//	column: <header>        the cell, trimmed; in any case (see Column names);
+//	                        a name with a * is a pattern
 //	                        (see Column patterns)
 //	value: <text>           a constant
 //	expr: <expression>      an expression over the row; with column, the cell
@@ -249,6 +250,24 @@
 // gives the options Color=Blue and Disk space=16GB. Empty values and
 // those options.ignore lists give no option, as in every form.
 //
+// # Column names
+//
+// A column is named as the file's header writes it, or differing only in
+// case and spaces: a name no column has as written finds the one column
+// whose name is the same in any case, with the spaces around it dropped
+// and each run of spaces inside it (tabs and no-break spaces too) read as
+// one space. So sku finds a column "SKU", and "Option1 value" one
+// "Option1  Value"; spaces are not dropped altogether ("Option1Value" is
+// another name). This holds wherever a mapping names a column: a value's
+// column, a bare name or col() in an expression, product(), a skip
+// reason's {Column} and a column pattern. A column with the name as
+// written is taken first; when no column has it and two or more have it
+// in other cases or spacing ("Sku" and "SKU"), that is an error naming
+// them, optional or not: write the name of the one to use as the file
+// writes it. A name an expression declares with let is no column, nor is
+// the name of one of expr's functions (trim, len, ...) unless a column has
+// that very name.
+//
 // # Column patterns
 //
 // Where a column's name varies from one export to another, like
@@ -267,7 +286,9 @@
 // reason; match is only the * of the value's own column.
 //
 // A column whose name is exactly the text given is taken first, so
-// "Name*" still names a column called "Name*". A pattern that matches no
+// "Name*" still names a column called "Name*"; a pattern is matched as
+// written first, then ignoring case and spaces (see Column names). A
+// pattern that matches no
 // column is the error of an unknown column, listing the close matches (or,
 // with optional: true, leaves the value unmapped); one that matches two or
 // more columns is an error naming them, optional or not: write the name

@@ -11,6 +11,7 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/checker/nature"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
@@ -57,8 +58,11 @@ type colPatcher struct {
 	used     []int
 	// fromProduct are the product() calls, in order of appearance.
 	fromProduct []ProductUse
-	unknown     []string
-	bad         string
+	// declared are the names the expression declares (let name = ...),
+	// which name no column.
+	declared []string
+	unknown  []string
+	bad      string
 }
 
 func (p *colPatcher) column(name string) (ast.Node, bool) {
@@ -114,8 +118,11 @@ func (p *colPatcher) Visit(node *ast.Node) {
 			p.matchNode(node)
 			return
 		}
-		if slices.Contains(reservedNames, n.Value) {
+		if slices.Contains(reservedNames, n.Value) || slices.Contains(p.declared, n.Value) {
 			return
+		}
+		if _, fn := builtin.Index[n.Value]; fn && !p.cols.Exact(n.Value) {
+			return // one of expr's functions, unless a column has its very name
 		}
 		if repl, ok := p.column(n.Value); ok {
 			ast.Patch(node, repl)
@@ -414,7 +421,7 @@ type Scope struct {
 // position) and says "in the file" for the caller to name the file.
 func (c *Compiler) Compile(src string, s Scope) (*Expr, error) {
 	names := c.cols.Names()
-	p := &colPatcher{cols: c.cols, match: s.Match, products: s.Products, tables: c.tables}
+	p := &colPatcher{cols: c.cols, match: s.Match, products: s.Products, tables: c.tables, declared: declared(src)}
 	all := append([]expr.Option{expr.Env(env{}), expr.Patch(p), expr.Patch(callRetyper{})}, c.opts...)
 	if s.Bool {
 		all = append(all, expr.AsBool())
@@ -439,6 +446,22 @@ func (c *Compiler) Compile(src string, s Scope) (*Expr, error) {
 		return nil, fmt.Errorf("expression %q: %s", src, msg)
 	}
 	return &Expr{prog: prog, Used: p.used, FromProduct: p.fromProduct}, nil
+}
+
+// declared are the names src declares with let.
+func declared(src string) []string {
+	tree, err := parser.Parse(src)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	ast.Find(tree.Node, func(n ast.Node) bool {
+		if d, ok := n.(*ast.VariableDeclaratorNode); ok {
+			names = append(names, d.Name)
+		}
+		return false
+	})
+	return names
 }
 
 // CheckSyntax reports whether src is an expression, before any header
