@@ -290,7 +290,7 @@ func (m *Mapping) Compile(file string, header []string) (*Program, error) {
 		}
 	}
 	if len(b.errs) > 0 {
-		return nil, b.errs
+		return nil, b.mismatch()
 	}
 	return p, nil
 }
@@ -316,7 +316,7 @@ func (m *Mapping) compileJoin(file string, header []string, products *productCel
 	p.parent = b.value(m.Join.Key)
 	p.bindVariant(b)
 	if len(b.errs) > 0 {
-		return nil, b.errs
+		return nil, b.mismatch()
 	}
 	return p, nil
 }

@@ -32,7 +32,7 @@ func (m *Mapping) compileSection(file string, header []string, bind func(b *bind
 	s.p.skip = b.skips(m.Skip)
 	bind(b)
 	if len(b.errs) > 0 {
-		return section{}, b.errs
+		return section{}, b.mismatch()
 	}
 	return s, nil
 }
