@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -210,56 +209,34 @@ func TestInitRecognisesSectionLayouts(t *testing.T) {
 	}
 }
 
-// stockRow checks that a mapping is stock-only and reads row as want.
+// sectionRow checks that a mapping maps one section only (only) and that
+// the section, compiled for the header, reads row as want.
+func sectionRow[R any, P interface{ Eval([]string, *R) error }](compile func(*Mapping, []string) (P, error), only func(*Mapping) bool, want R) func(t *testing.T, m *Mapping, header, row []string) {
+	return func(t *testing.T, m *Mapping, header, row []string) {
+		p, err := compile(m, header)
+		if err != nil || !only(m) {
+			t.Fatalf("one section only %v, %v", only(m), err)
+		}
+		var got R
+		if err := p.Eval(row, &got); err != nil {
+			t.Fatal(err)
+		}
+		if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w { // no errors: nil or empty
+			t.Errorf("got  %s\nwant %s", g, w)
+		}
+	}
+}
+
 func stockRow(want StockRow) func(t *testing.T, m *Mapping, header, row []string) {
-	return func(t *testing.T, m *Mapping, header, row []string) {
-		p, err := m.CompileStock("in.csv", header)
-		if err != nil || !m.StockOnly() {
-			t.Fatalf("stock-only %v, %v", m.StockOnly(), err)
-		}
-		var got StockRow
-		if err := p.Eval(row, &got); err != nil {
-			t.Fatal(err)
-		}
-		if got.Errors = nil; !reflect.DeepEqual(got, want) {
-			t.Errorf("got %+v, want %+v", got, want)
-		}
-	}
+	return sectionRow(func(m *Mapping, h []string) (*StockProgram, error) { return m.CompileStock("in.csv", h) }, (*Mapping).StockOnly, want)
 }
 
-// shipmentRow checks that a mapping is shipments-only and reads row as
-// want.
 func shipmentRow(want ShipmentRow) func(t *testing.T, m *Mapping, header, row []string) {
-	return func(t *testing.T, m *Mapping, header, row []string) {
-		p, err := m.CompileShipments("in.csv", header, nil)
-		if err != nil || !m.ShipmentsOnly() {
-			t.Fatalf("shipments-only %v, %v", m.ShipmentsOnly(), err)
-		}
-		var got ShipmentRow
-		if err := p.Eval(row, &got); err != nil {
-			t.Fatal(err)
-		}
-		if got.Errors = nil; !reflect.DeepEqual(got, want) {
-			t.Errorf("got %+v, want %+v", got, want)
-		}
-	}
+	return sectionRow(func(m *Mapping, h []string) (*ShipmentProgram, error) { return m.CompileShipments("in.csv", h, nil) }, (*Mapping).ShipmentsOnly, want)
 }
 
-// slipRow checks that a mapping is slips-only and reads row as want.
 func slipRow(want SlipRow) func(t *testing.T, m *Mapping, header, row []string) {
-	return func(t *testing.T, m *Mapping, header, row []string) {
-		p, err := m.CompileSlips("in.csv", header, nil)
-		if err != nil || !m.SlipsOnly() {
-			t.Fatalf("slips-only %v, %v", m.SlipsOnly(), err)
-		}
-		var got SlipRow
-		if err := p.Eval(row, &got); err != nil {
-			t.Fatal(err)
-		}
-		if got.Errors = nil; !reflect.DeepEqual(got, want) {
-			t.Errorf("got %+v, want %+v", got, want)
-		}
-	}
+	return sectionRow(func(m *Mapping, h []string) (*SlipProgram, error) { return m.CompileSlips("in.csv", h, nil) }, (*Mapping).SlipsOnly, want)
 }
 
 // Init says which template it chose and what in the header gave the

@@ -421,7 +421,7 @@ type Scope struct {
 // position) and says "in the file" for the caller to name the file.
 func (c *Compiler) Compile(src string, s Scope) (*Expr, error) {
 	names := c.cols.Names()
-	p := &colPatcher{cols: c.cols, match: s.Match, products: s.Products, tables: c.tables, declared: declared(src)}
+	p := &colPatcher{cols: c.cols, match: s.Match, products: s.Products, tables: c.tables, declared: scan(src).declared}
 	all := append([]expr.Option{expr.Env(env{}), expr.Patch(p), expr.Patch(callRetyper{})}, c.opts...)
 	if s.Bool {
 		all = append(all, expr.AsBool())
@@ -446,22 +446,6 @@ func (c *Compiler) Compile(src string, s Scope) (*Expr, error) {
 		return nil, fmt.Errorf("expression %q: %s", src, msg)
 	}
 	return &Expr{prog: prog, Used: p.used, FromProduct: p.fromProduct}, nil
-}
-
-// declared are the names src declares with let.
-func declared(src string) []string {
-	tree, err := parser.Parse(src)
-	if err != nil {
-		return nil
-	}
-	var names []string
-	ast.Find(tree.Node, func(n ast.Node) bool {
-		if d, ok := n.(*ast.VariableDeclaratorNode); ok {
-			names = append(names, d.Name)
-		}
-		return false
-	})
-	return names
 }
 
 // CheckSyntax reports whether src is an expression, before any header

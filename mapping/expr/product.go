@@ -36,20 +36,32 @@ func (p *colPatcher) productCall(node *ast.Node, n *ast.CallNode) {
 // ProductColumns are the columns that the product("Column") calls of src
 // read, in order of appearance; none when src does not parse (Compile
 // says why).
-func ProductColumns(src string) []string {
+func ProductColumns(src string) []string { return scan(src).products }
+
+// names are what scan finds in an expression before it is compiled.
+type names struct {
+	// declared are the names it declares with let, which name no column.
+	declared []string
+	// products are the columns its product("Column") calls read.
+	products []string
+}
+
+// scan parses src for its names; none when src does not parse.
+func scan(src string) names {
+	var out names
 	tree, err := parser.Parse(src)
 	if err != nil {
-		return nil
+		return out
 	}
-	var out []string
 	ast.Find(tree.Node, func(n ast.Node) bool {
-		c, ok := n.(*ast.CallNode)
-		if !ok {
-			return false
-		}
-		if id, ok := c.Callee.(*ast.IdentifierNode); ok && id.Value == "product" {
-			if s, ok := argString(c, 0); ok {
-				out = append(out, s)
+		switch n := n.(type) {
+		case *ast.VariableDeclaratorNode:
+			out.declared = append(out.declared, n.Name)
+		case *ast.CallNode:
+			if id, ok := n.Callee.(*ast.IdentifierNode); ok && id.Value == "product" {
+				if s, ok := argString(n, 0); ok {
+					out.products = append(out.products, s)
+				}
 			}
 		}
 		return false
