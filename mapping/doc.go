@@ -1,15 +1,26 @@
 // Package mapping reads mapping files (YAML) and turns spreadsheet rows
 // into product, variant, option and pricing-tier values, or into stock
-// levels.
+// levels, shipped lines or packing slips. This documentation is the
+// reference of the mapping language.
 //
-// Use: Parse or Load a mapping; Compile it against the header of the input
-// file; call Program.Eval for each row, in the file's order (fill_down
-// depends on it), reusing one Row; hand the Row to catalog.Grouper. For a joined second file, the main file's
+// Use: Parse or Load a mapping; Compile it against the header of the
+// input file; call Program.Eval for each row, in the file's order
+// (fill_down depends on it), reusing one Row; hand the Row to
+// catalog.Grouper. For a joined second file, the main file's
 // Program.CompileJoin binds it once every main row is evaluated (see
-// Joined files). For stock levels,
-// CompileStock binds the stock section and StockProgram.Eval fills a
-// StockRow (see Stock levels). Init writes a mapping for a header (a
-// template, or a commented starter).
+// Joined files). For stock levels, CompileStock binds the stock section
+// and StockProgram.Eval fills a StockRow (see Stock levels); shipments and
+// packing slips go alike (CompileShipments, CompileSlips). A mapping that
+// does not fit a file's header is a *MismatchError; Suggest says which
+// template's layout the file has instead. Init writes a mapping for a
+// header: the template whose layout it recognises (Recognise: the
+// catalog exports, and stock, shipments and packing-slip files, whose
+// columns it names as the file does), or a commented starter.
+//
+// The language is built of three packages below this one: mapping/expr
+// (the expressions and their helpers), mapping/header (how a column
+// name finds its column) and mapping/cell (how numbers, dates and times
+// are read from cells).
 //
 // # File format
 //
@@ -429,6 +440,7 @@
 //
 // Every error in a mapping is an *Error with the line and column of the
 // YAML at fault and the values allowed there; Compile reports unknown
-// columns with the close matches in the header. Errors of a row are
+// columns with the close matches in the header (an ErrorList, inside a
+// *MismatchError). Errors of a row are
 // FieldErrors naming the column, the value, the target and the rule.
 package mapping
