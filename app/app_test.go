@@ -144,8 +144,8 @@ func TestTemplatesAndMappingInit(t *testing.T) {
 	// mapping.
 	for _, c := range []struct{ file, text, why, next string }{
 		{"products.csv", "product_key,product_name,sku\nA,Shirt,A1\n", "generic file (its header has product_key and sku)", "next: lading import --mapping"},
-		{"levels.csv", "sku,quantity\nA1,3\n", "stock file (its only columns are sku, quantity", "next: lading stock push --mapping"},
-		{"shipped.csv", "order_number,sku,quantity,tracking_number\nSO-1,A1,1,1Z\n", "shipments file (its header has quantity, tracking_number and order_number)", "next: lading shipments push --mapping"},
+		{"levels.csv", "sku,quantity\nA1,3\n", "stock file (its header has sku and quantity: a SKU and its units on each row", "next: lading stock push --mapping"},
+		{"shipped.csv", "order_number,sku,quantity,tracking_number\nSO-1,A1,1,1Z\n", "shipments file (its header has order_number, sku, quantity and tracking_number: the lines shipped", "next: lading shipments push --mapping"},
 	} {
 		in := filepath.Join(dir, c.file)
 		os.WriteFile(in, []byte(c.text), 0o644)

@@ -102,7 +102,7 @@ func runImport(ctx context.Context, env *Env, o *importOptions) error {
 			return perr
 		}
 	}
-	return outcome(reportOf(rep), err)
+	return outcome(reportOf(rep), o.refit(err))
 }
 
 // check checks the arguments and flags of an import before anything is

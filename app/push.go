@@ -238,7 +238,7 @@ func outcome(rep *engine.Report, err error) error {
 	case errors.Is(err, engine.ErrInvalid) && rep != nil:
 		return &PartialError{Failed: rep.Failed(), Total: rep.Rows.Total(), Note: "nothing was sent (--strict)", See: rep.Results}
 	case errors.As(err, &mErr), errors.As(err, &mList):
-		return &UsageError{Err: err}
+		return asUsage(err)
 	case err != nil:
 		return err
 	case rep != nil && rep.Failed() > 0:
