@@ -169,3 +169,14 @@ func RunStatus(rows Counts) string {
 	}
 	return state.StatusDone
 }
+
+// Once runs a job once and lets go of what it holds: made is the job as
+// its constructor returned it (with err), run what it does.
+func Once[J interface{ Close() }, R any](made J, err error, run func(J) (R, error)) (R, error) {
+	if err != nil {
+		var none R
+		return none, err
+	}
+	defer made.Close()
+	return run(made)
+}

@@ -38,7 +38,7 @@ type sender struct {
 
 // engine is the engine's sender of this warehouse's levels within run.
 func (s *sender) engine(run *state.Run) *engine.Sender[int, sentLevel] {
-	o := s.p.o
+	o := s.p.Opts
 	return &engine.Sender[int, sentLevel]{
 		State: o.State, Run: run, Kind: kindSetAvailable, Words: words,
 		Size: o.BatchSize, Parallel: o.Concurrency, Progress: o.Progress,
@@ -82,7 +82,7 @@ func (s *sender) write(ctx context.Context, rows []int) (*api.WriteResult, error
 		l := &s.lines[i]
 		levels[j] = api.StockLevel{VariantID: l.VariantID, WarehouseID: s.wh, Units: float64(l.Units)}
 	}
-	return s.p.o.Client.Stock.SetAvailable(ctx, levels)
+	return s.p.Opts.Client.Stock.SetAvailable(ctx, levels)
 }
 
 // refused decides on a level the service refused: a variant the service
@@ -103,7 +103,7 @@ func (s *sender) confirm(ctx context.Context, intent int64, o state.Outcome, not
 			held[string(l.Variant)] = float64(l.Units)
 		}
 	}
-	return s.p.o.State.ConfirmStock(ctx, intent, o, note, s.scope, held)
+	return s.p.Opts.State.ConfirmStock(ctx, intent, o, note, s.scope, held)
 }
 
 // check reads back the levels of batches that got no answer: a level the
@@ -142,13 +142,13 @@ func (s *sender) lookAgain(ctx context.Context, rows []int) ([]int, error) {
 		skus[j], stale[j] = s.lines[i].SKU, string(s.lines[i].VariantID)
 		delete(s.r.f.ids, s.lines[i].SKU)
 	}
-	if err := s.p.o.State.DeleteIDs(ctx, state.KeySKUs(s.p.o.Scope), skus); err != nil {
+	if err := s.p.Opts.State.DeleteIDs(ctx, state.KeySKUs(s.p.Opts.Scope), skus); err != nil {
 		return nil, err
 	}
-	if err := s.p.o.State.ForgetStock(ctx, s.scope, stale); err != nil {
+	if err := s.p.Opts.State.ForgetStock(ctx, s.scope, stale); err != nil {
 		return nil, err
 	}
-	for p, err := range s.p.o.Client.Variants.BySKUPages(ctx, skus) {
+	for p, err := range s.p.Opts.Client.Variants.BySKUPages(ctx, skus) {
 		if err != nil {
 			return nil, err
 		}
@@ -167,5 +167,5 @@ func (s *sender) lookAgain(ctx context.Context, rows []int) ([]int, error) {
 		fresh[l.SKU] = string(id)
 		found = append(found, i)
 	}
-	return found, s.p.o.State.PutIDs(ctx, state.KeySKUs(s.p.o.Scope), fresh)
+	return found, s.p.Opts.State.PutIDs(ctx, state.KeySKUs(s.p.Opts.Scope), fresh)
 }
