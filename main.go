@@ -2,6 +2,10 @@
 // integrations service. See README.md.
 package main
 
+// The command reference in docs/reference and docs/man, and the table of
+// exit codes in docs/exit-codes.md, are written from the command definitions.
+//go:generate go run ./internal/docgen -docs docs
+
 import (
 	"context"
 	"errors"
@@ -121,13 +125,12 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
-	a := app.New(app.Env{
+	err := app.Run(ctx, app.Env{
 		Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin,
 		IsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 		Local:      time.Local,
 		Reload:     onHangUp,
-	})
-	err := a.RunContext(ctx, os.Args)
+	}, os.Args)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "lading: %v\n", err)
 		if advice := app.Advice(err); advice != "" {

@@ -2,11 +2,9 @@ package app
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
-	"reflect"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -57,63 +55,17 @@ func accountsAddCommand(b *builder) *cli.Command {
 	}, &o.globalOptions, &o.Name, "the account's name", doc{examples: accountsExamples[:2]}, func(context.Context) error { return runAccountsAdd(b.env, o) })
 }
 
-// oneArg finishes a command that takes one argument (into dst; what
-// names it in the message when it is missing), whose flags may come before
-// or after it, as in lading accounts add acme --base-url URL: urfave stops
-// at the first argument, so the command parses its own.
+// oneArg finishes a command that takes one argument, into dst (what
+// names it in the message when it is missing), and then calls run.
 func (b *builder) oneArg(c *cli.Command, g *globalOptions, dst *string, what string, d doc, run func(context.Context) error) *cli.Command {
-	c.SkipFlagParsing = true
 	c.Action = func(ctx *cli.Context) error {
-		args, err := parseInterspersed(ctx, g)
-		if err != nil || args == nil {
-			return err
-		}
-		if len(args) != 1 {
+		if ctx.NArg() != 1 {
 			return usageHint("For example: "+d.examples[0].line, "%s takes %s", commandLine(ctx), what)
 		}
-		*dst = args[0]
+		*dst = ctx.Args().First()
 		return run(ctx.Context)
 	}
 	return b.leaf(c, g, d)
-}
-
-// parseInterspersed parses the arguments of a command that skips urfave's
-// parsing so that its flags may come before, between or after its
-// arguments (lading accounts add acme --base-url URL): the command's own
-// flags into their destinations, the global ones into g. It returns the
-// arguments; nil after showing help (--help).
-func parseInterspersed(c *cli.Context, g *globalOptions) ([]string, error) {
-	set := flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)
-	set.SetOutput(io.Discard)
-	for _, f := range c.Command.Flags {
-		if err := f.Apply(set); err != nil {
-			return nil, err
-		}
-	}
-	args, rest := []string{}, c.Args().Slice()
-	for {
-		if err := set.Parse(rest); err != nil {
-			return nil, onUsageError(c, err, false)
-		}
-		if set.NArg() == 0 {
-			break
-		}
-		args, rest = append(args, set.Arg(0)), set.Args()[1:]
-	}
-	if h := set.Lookup("help"); h != nil && h.Value.String() == "true" {
-		helpOfCommand(c, "")
-		return nil, nil
-	}
-	v := reflect.ValueOf(g).Elem()
-	set.Visit(func(f *flag.Flag) {
-		for i := range v.NumField() {
-			if v.Type().Field(i).Tag.Get("flag") == f.Name {
-				v.Field(i).Set(reflect.ValueOf(f.Value.(flag.Getter).Get()))
-				g.typed[f.Name] = true
-			}
-		}
-	})
-	return args, g.check()
 }
 
 // accountLine is an account as accounts add, list and remove print it

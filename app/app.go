@@ -48,7 +48,7 @@ func New(env Env) *cli.App {
 		env.Getenv = os.Getenv
 	}
 	root := &globalOptions{}
-	b := &builder{env: &env, root: root}
+	b := &builder{env: &env, root: root, docs: map[*cli.Command]doc{nil: ladingDoc}}
 	a := &cli.App{
 		Name:  "lading",
 		Usage: "move catalog, stock and fulfillment data between spreadsheets and the integrations service",
@@ -79,6 +79,8 @@ func New(env Env) *cli.App {
 		fulfillmentsCommand(b),
 		shipmentsCommand(b),
 		slipsCommand(b),
+		runsCommand(b),
+		undoCommand(b),
 		templatesCommand(b),
 		mappingCommand(b),
 		authCommand(b),
@@ -87,12 +89,13 @@ func New(env Env) *cli.App {
 		runCommand(b),
 		sandboxCommand(b),
 		versionCommand(b),
-		helpCommand(),
+		helpCommand(b),
 	}
 	for _, c := range a.Commands {
 		finish(c, "")
 	}
 	quietDefaults(a.Flags)
-	a.CustomAppHelpTemplate = appHelpTemplate()
+	a.CustomAppHelpTemplate = helpTemplate(cli.AppHelpTemplate, ladingDoc)
+	a.Metadata = map[string]any{docsKey: b.docs}
 	return a
 }

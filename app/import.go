@@ -35,13 +35,13 @@ type importOptions struct {
 }
 
 var importExamples = []example{
-	{"see what a Shopify export would change, writing nothing", "lading import --template shopify --dry-run --plan plan.json products.csv"},
-	{"import it; run the same command again after a failure or Ctrl-C to continue", "lading import --template shopify products.csv"},
+	{"see what a Shopify export would change, writing nothing", "lading import --template shopify --dry-run --plan plan.json products_export.csv"},
+	{"import it; run the same command again after a failure or Ctrl-C to continue", "lading import --template shopify products_export.csv"},
 	{"PrestaShop's products and combinations, two files", "lading import --template prestashop products.csv combinations.csv"},
 	{"your own layout: write a mapping, edit it, import through it", "lading mapping init catalog.xlsx && lading import --mapping catalog.mapping.yaml catalog.xlsx"},
 }
 
-const importExample = "lading import --template shopify products.csv"
+const importExample = "lading import --template shopify products_export.csv"
 
 func importCommand(b *builder) *cli.Command {
 	o := &importOptions{}
@@ -106,16 +106,13 @@ func runImport(ctx context.Context, env *Env, o *importOptions) error {
 			return perr
 		}
 	}
-	return outcome(reportOf(rep), err)
+	return outcome(reportOf(rep), o.refit(err))
 }
 
 // check checks the arguments and flags of an import before anything is
 // read or sent, and gives the importer's options but for the client,
 // state and display.
 func (o *importOptions) check() (importer.Options, error) {
-	if err := flagAfterArgs(o.Files, 1, importExample); err != nil {
-		return importer.Options{}, err
-	}
 	if len(o.Files) == 0 || len(o.Files) > 2 {
 		return importer.Options{}, usageHint("For example: "+importExample+", or lading import --template prestashop products.csv combinations.csv",
 			"import takes one input file, and a second one for a mapping that joins two")

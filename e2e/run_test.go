@@ -245,9 +245,9 @@ func TestRunJobsOfThreeAccounts(t *testing.T) {
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
-		a := app.New(app.Env{Stdout: io.Discard, Stderr: stderr, Getenv: w.getenv, Local: time.UTC,
-			APIOptions: fastClient, Reload: func() <-chan struct{} { return reload }})
-		done <- a.RunContext(ctx, []string{"lading", "run", file, "--metrics-addr", "127.0.0.1:0", "--log-format", "json"})
+		done <- app.Run(ctx, app.Env{Stdout: io.Discard, Stderr: stderr, Getenv: w.getenv, Local: time.UTC,
+			APIOptions: fastClient, Reload: func() <-chan struct{} { return reload }},
+			[]string{"lading", "run", file, "--metrics-addr", "127.0.0.1:0", "--log-format", "json"})
 	}()
 	metrics := "http://" + waitFor(t, stderr, regexp.MustCompile(`"metrics_addr":"([^"]+)"`)) + "/metrics"
 
