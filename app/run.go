@@ -34,6 +34,7 @@ type runOptions struct {
 	Only        []string
 	MetricsAddr string
 	LogFormat   string
+	Parallel    int
 }
 
 func runCommand(b *builder) *cli.Command {
@@ -57,6 +58,8 @@ func runCommand(b *builder) *cli.Command {
 			&cli.GenericFlag{Name: "only", Value: &stringList{&o.Only}, Usage: "run only the jobs of this account; repeatable"},
 			&cli.StringFlag{Name: "metrics-addr", Destination: &o.MetricsAddr, Usage: "serve /metrics (Prometheus) and /healthz on this address, e.g. 127.0.0.1:9464"},
 			&cli.StringFlag{Name: "log-format", Value: "text", Destination: &o.LogFormat, Usage: "text (key=value) or json: one line a run, with its account and job"},
+			&cli.IntFlag{Name: "parallel", Value: ops.DefaultParallel(), Destination: &o.Parallel, DefaultText: "4 for each processor",
+				Usage: "runs in flight at once, of all the accounts; a run due waits for a place"},
 		},
 	}, &o.globalOptions, &o.File, "one jobs file", doc{examples: runExamples, exits: []int{ExitPartial, ExitLocked}},
 		func(ctx context.Context) error { return runJobs(ctx, b.env, o) })
@@ -111,7 +114,10 @@ func runJobs(ctx context.Context, env *Env, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	r := &ops.Runner{Dirs: dirs, Logger: log, ClientOptions: env.APIOptions, Only: o.Only}
+	if o.Parallel < 1 {
+		return Usagef("--parallel %d: want 1 or more runs at once", o.Parallel)
+	}
+	r := &ops.Runner{Dirs: dirs, Logger: log, ClientOptions: env.APIOptions, Only: o.Only, Parallel: o.Parallel}
 	if o.Once {
 		tally, err := r.Once(ctx, jobs)
 		if err != nil {

@@ -30,6 +30,8 @@ type fake struct {
 	limiters map[string]map[*api.Limiter]bool
 	running  map[string]int // runs in flight, by account and kind
 	overlap  bool           // two runs of an account and kind at once
+	// inFlight counts the runs in flight, peak the most at once.
+	inFlight, peak int
 	// hold keeps each run of a job (by account and name) until its
 	// channel is closed; set before the runs start.
 	hold map[string]chan struct{}
@@ -66,6 +68,8 @@ func (f *fake) run(ctx context.Context, j *Job, t Target, opts map[string]string
 	f.mu.Lock()
 	f.running[key]++
 	f.overlap = f.overlap || f.running[key] > 1
+	f.inFlight++
+	f.peak = max(f.peak, f.inFlight)
 	f.runs[j.Account+"/"+j.Name]++
 	if f.limiters[j.Account] == nil {
 		f.limiters[j.Account] = map[*api.Limiter]bool{}
@@ -78,6 +82,7 @@ func (f *fake) run(ctx context.Context, j *Job, t Target, opts map[string]string
 	defer func() {
 		f.mu.Lock()
 		f.running[key]--
+		f.inFlight--
 		f.mu.Unlock()
 	}()
 	f.started <- j.Account + "/" + j.Name

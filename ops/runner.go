@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -33,6 +34,11 @@ type Runner struct {
 	ClientOptions []api.Option
 	// Only runs the jobs of these accounts; none means all.
 	Only []string
+	// Parallel is how many runs may be in flight at once, of all the
+	// accounts; 0 means DefaultParallel. A run waits for a place (its
+	// lateness says how long): 200 accounts due at once (a start after
+	// a stop, a schedule shared by all) do not hold 200 files in memory.
+	Parallel int
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 
@@ -42,6 +48,7 @@ type Runner struct {
 	kinds    map[string]*sync.Mutex // one job of an account and kind at a time
 	loops    map[string]*loop       // by account and job name
 	running  sync.WaitGroup         // every loop, the stopped ones too
+	places   chan struct{}          // one per run in flight (Parallel)
 	stopping bool
 }
 
@@ -244,6 +251,25 @@ func (r *Runner) closeStates() {
 	r.accounts = nil
 }
 
+// DefaultParallel is how many runs are in flight at once unless Parallel
+// says: four for each processor, so that the processors are kept busy
+// while runs wait on the service.
+func DefaultParallel() int { return 4 * runtime.GOMAXPROCS(0) }
+
+// placesOf is the channel whose places the runs in flight take.
+func (r *Runner) placesOf() chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.places == nil {
+		n := r.Parallel
+		if n <= 0 {
+			n = DefaultParallel()
+		}
+		r.places = make(chan struct{}, n)
+	}
+	return r.places
+}
+
 // kindLock is the lock that lets one job of an account and kind run at a
 // time.
 func (r *Runner) kindLock(account, kind string) *sync.Mutex {
@@ -316,6 +342,12 @@ func (r *Runner) run(ctx context.Context, j *Job, a *account, t Target, due time
 	mu := r.kindLock(a.Name, j.Kind)
 	mu.Lock()
 	defer mu.Unlock()
+	places := r.placesOf()
+	select {
+	case places <- struct{}{}:
+		defer func() { <-places }()
+	case <-ctx.Done():
+	}
 	if ctx.Err() != nil {
 		return Interrupted, Result{}, ctx.Err()
 	}

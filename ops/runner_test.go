@@ -345,3 +345,44 @@ func TestOnceRunsWhatIsDue(t *testing.T) {
 		t.Errorf("--only an account without jobs: %v", err)
 	}
 }
+
+// At most Parallel runs are in flight at once, of all the accounts: the
+// others wait for a place, and all run.
+func TestParallelBoundsTheRunsInFlight(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	f := newFake()
+	names := []string{"a1", "a2", "a3", "a4", "a5"}
+	text := w.accountsOf(names...) + "jobs:\n"
+	for _, n := range names {
+		f.hold[n+"/export"] = make(chan struct{})
+		text += "  - {account: " + n + ", job: export, every: 1h}\n"
+	}
+	jobs := w.jobs(f, text)
+	r := w.runner()
+	r.Parallel = 2
+	ctx, stop := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx, jobs, nil, nil) }()
+	// Two runs are held at all times, until the last: a third would
+	// start beside them if a place were free.
+	held := []string{<-f.started, <-f.started}
+	for started := 2; len(held) > 0; {
+		close(f.hold[held[0]])
+		held = held[1:]
+		if started < len(names) {
+			held = append(held, <-f.started)
+			started++
+		}
+	}
+	for range names {
+		<-f.ended
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if f.peak != 2 {
+		t.Errorf("%d runs in flight at once at the most, want 2", f.peak)
+	}
+}
