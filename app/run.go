@@ -58,7 +58,7 @@ func runCommand(b *builder) *cli.Command {
 			&cli.GenericFlag{Name: "only", Value: &stringList{&o.Only}, Usage: "run only the jobs of this account; repeatable"},
 			&cli.StringFlag{Name: "metrics-addr", Destination: &o.MetricsAddr, Usage: "serve /metrics (Prometheus) and /healthz on this address, e.g. 127.0.0.1:9464"},
 			&cli.StringFlag{Name: "log-format", Value: "text", Destination: &o.LogFormat, Usage: "text (key=value) or json: one line a run, with its account and job"},
-			&cli.IntFlag{Name: "parallel", Value: ops.DefaultParallel(), Destination: &o.Parallel, DefaultText: "4 for each processor",
+			&cli.IntFlag{Name: "parallel", Value: ops.DefaultParallel, Destination: &o.Parallel,
 				Usage: "runs in flight at once, of all the accounts; a run due waits for a place"},
 		},
 	}, &o.globalOptions, &o.File, "one jobs file", doc{examples: runExamples, exits: []int{ExitPartial, ExitLocked}},

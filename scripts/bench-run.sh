@@ -13,6 +13,7 @@
 #   ACCOUNTS=20 SKUS=1000 MINUTES=2 scripts/bench-run.sh   # a quick look
 #   PORT=8797 scripts/bench-run.sh                    # another port for the sandbox
 #   KEEP=run.log scripts/bench-run.sh                  # keep the runner's log
+#   PARALLEL=8 scripts/bench-run.sh                    # lading run --parallel 8
 #
 # Steps: builds lading; starts the sandbox with one token per account;
 # adds the accounts (lading accounts add, token files) in a config and data
@@ -35,6 +36,7 @@ source "$(dirname "$0")/lib.sh"
 [[ -x /usr/bin/time ]] || fail "GNU time is needed at /usr/bin/time (apt-get install time)"
 ((SKUS % 100 == 0)) || fail "SKUS must be a multiple of 100 (products of 100 variants)"
 
+PARALLEL_FLAG=(${PARALLEL:+--parallel "$PARALLEL"})
 cd "$ROOT"
 go build -o "$WORK/lading" .
 export XDG_CONFIG_HOME="$WORK/config" XDG_DATA_HOME="$WORK/data"
@@ -106,7 +108,7 @@ stock_files 0
 "$LADING" jobs check "$WORK/jobs.yaml" >/dev/null
 
 start=$(date +%s)
-"$LADING" run --once --log-format json "$WORK/jobs.yaml" 2>"$WORK/once.log" || { tail "$WORK/once.log" >&2; fail "the first push of every account failed"; }
+"$LADING" run --once --log-format json "${PARALLEL_FLAG[@]}" "$WORK/jobs.yaml" 2>"$WORK/once.log" || { tail "$WORK/once.log" >&2; fail "the first push of every account failed"; }
 echo "first push of every account (every level, lading run --once): $(($(date +%s) - start)) s"
 
 # The warehouse: 1% of each account's levels change every minute.
@@ -120,7 +122,7 @@ WRITER_PID=$!
 
 echo "load before: $(uptime)"
 secs=$((MINUTES * 60))
-/usr/bin/time -v -o "$WORK/time" timeout -s TERM "$secs" "$LADING" run --log-format json "$WORK/jobs.yaml" 2>"$WORK/run.log" || true
+/usr/bin/time -v -o "$WORK/time" timeout -s TERM "$secs" "$LADING" run --log-format json "${PARALLEL_FLAG[@]}" "$WORK/jobs.yaml" 2>"$WORK/run.log" || true
 echo "load after:  $(uptime)"
 [[ -n ${KEEP:-} ]] && cp "$WORK/run.log" "$KEEP"
 kill "$WRITER_PID" 2>/dev/null || true
