@@ -48,6 +48,21 @@ var migrations = []string{
 		updated_at INTEGER NOT NULL,
 		PRIMARY KEY (scope, key)
 	) WITHOUT ROWID;`,
+	// 2: the product files imports uploaded, by product and place.
+	`CREATE TABLE files (
+		scope      TEXT    NOT NULL,
+		product    TEXT    NOT NULL,
+		place      TEXT    NOT NULL,
+		file_id    TEXT    NOT NULL,
+		hash       TEXT    NOT NULL,
+		size       INTEGER NOT NULL,
+		name       TEXT    NOT NULL,
+		ours       INTEGER NOT NULL,
+		etag       TEXT    NOT NULL DEFAULT '',
+		modified   TEXT    NOT NULL DEFAULT '',
+		updated_at INTEGER NOT NULL,
+		PRIMARY KEY (scope, product, place)
+	) WITHOUT ROWID;`,
 }
 
 // SchemaVersion is the schema version this build writes.
