@@ -15,7 +15,8 @@ import (
 	"lading/results"
 )
 
-// resultLine is one input row's line in the results file.
+// resultLine is one input row's line in the results file, or one
+// image's (Image set), after the line of the row that names it.
 type resultLine struct {
 	File       string        `csv:"file"`
 	Row        int           `csv:"row"`
@@ -25,6 +26,52 @@ type resultLine struct {
 	ProductID  string        `csv:"product_id"`
 	VariantID  string        `csv:"variant_id"`
 	Message    string        `csv:"message"`
+	// Image is the image's source as its row gives it, FileID the
+	// product file holding it: the columns of an import with images.
+	Image  string `csv:"image"`
+	FileID string `csv:"file_id"`
+}
+
+// rowLine is a resultLine without the image columns: the lines of an
+// import without images.
+type rowLine struct {
+	File       string        `csv:"file"`
+	Row        int           `csv:"row"`
+	ProductKey string        `csv:"product_key"`
+	SKU        string        `csv:"sku"`
+	Action     engine.Status `csv:"action"`
+	ProductID  string        `csv:"product_id"`
+	VariantID  string        `csv:"variant_id"`
+	Message    string        `csv:"message"`
+}
+
+func (l *resultLine) rowLine() rowLine {
+	return rowLine{l.File, l.Row, l.ProductKey, l.SKU, l.Action, l.ProductID, l.VariantID, l.Message}
+}
+
+// lineWriter writes the lines of a results file, with the image columns
+// or without.
+type lineWriter interface {
+	write(*resultLine) error
+	Close() error
+	Discard()
+}
+
+type withImages struct{ *results.File[resultLine] }
+
+func (w withImages) write(l *resultLine) error { return w.Write(*l) }
+
+type withoutImages struct{ *results.File[rowLine] }
+
+func (w withoutImages) write(l *resultLine) error { return w.Write(l.rowLine()) }
+
+func createResults(path string, images bool) (lineWriter, error) {
+	if images {
+		f, err := results.Create[resultLine](path)
+		return withImages{f}, err
+	}
+	f, err := results.Create[rowLine](path)
+	return withoutImages{f}, err
 }
 
 func changesText(cs []Change) string {
@@ -36,25 +83,29 @@ func changesText(cs []Change) string {
 }
 
 // writeResults writes the results file at path (none when path is "")
-// with one line per input row, in file and row order, and counts the rows
-// by action. Lines are made and written one at a time.
-func writeResults(path string, in *Input, plan *Plan) (engine.Counts, error) {
-	var w *results.File[resultLine]
+// with one line per input row, in file and row order, each followed by
+// the lines of the images it names first when images says the import
+// has some, and counts the rows by action. Lines are made and written one
+// at a time.
+func writeResults(path string, in *Input, plan *Plan, images bool) (engine.Counts, error) {
+	var w lineWriter
 	if path != "" {
 		var err error
-		if w, err = results.Create[resultLine](path); err != nil {
+		if w, err = createResults(path, images); err != nil {
 			return nil, err
 		}
 		defer w.Discard()
 	}
 	counts := engine.Counts{}
 	err := eachResult(in, plan, func(l *resultLine) error {
-		counts[l.Action]++
+		if l.Image == "" {
+			counts[l.Action]++
+		}
 		if w == nil {
 			return nil
 		}
 		l.File = in.Label(l.File)
-		return w.Write(*l)
+		return w.write(l)
 	})
 	if err == nil && w != nil {
 		err = w.Close()
@@ -246,9 +297,37 @@ func (e *emitter) emitProductRow(r rowAt) bool {
 	if e.err != nil {
 		return false
 	}
-	productLine(&e.line, e.plan.Products[r.at], e.ref(r), r.sub)
-	e.err = e.fn(&e.line)
+	e.emitProductLine(e.plan.Products[r.at], e.ref(r), r.sub)
 	return e.err == nil
+}
+
+// emitProductLine emits the line of row ref of pp, then the lines of the
+// images it names first.
+func (e *emitter) emitProductLine(pp *ProductPlan, ref catalog.RowRef, sub int32) {
+	productLine(&e.line, pp, ref, sub)
+	if e.err = e.fn(&e.line); e.err != nil {
+		return
+	}
+	for _, ip := range pp.Images {
+		if ip.Image.Row == ref {
+			imageLine(&e.line, pp, ip)
+			if e.err = e.fn(&e.line); e.err != nil {
+				return
+			}
+		}
+	}
+}
+
+// imageLine sets l to the line of image ip of pp.
+func imageLine(l *resultLine, pp *ProductPlan, ip *ImagePlan) {
+	*l = resultLine{File: ip.Image.Row.File, Row: ip.Image.Row.Line, ProductKey: pp.P.Key, Action: ip.Action,
+		Message: ip.Reason, Image: ip.Image.Source, FileID: string(ip.FileID)}
+	if id := pp.ID(); id != "" {
+		l.ProductID = string(id)
+	}
+	if l.Action == "" {
+		l.Action = engine.Skipped
+	}
 }
 
 // emitOthers emits the other rows that come before r (all when r is nil).
@@ -269,7 +348,8 @@ func (e *emitter) emitOthers(r *rowAt) {
 			}
 			e.line = resultLine{File: ref.File, Row: ref.Line, Action: engine.Failed, Message: msg}
 		default:
-			productLine(&e.line, e.plan.Products[o.at], ref, o.sub)
+			e.emitProductLine(e.plan.Products[o.at], ref, o.sub)
+			continue
 		}
 		e.err = e.fn(&e.line)
 	}
@@ -350,6 +430,19 @@ type planProductJSON struct {
 	Reason   string            `json:"reason,omitempty"`
 	Changes  []Change          `json:"changes,omitempty"`
 	Variants []planVariantJSON `json:"variants"`
+	Images   []planImageJSON   `json:"images,omitempty"`
+}
+
+// planImageJSON is an image of a product in the plan file: what becomes
+// of it (to upload, unchanged, failed or skipped) and why.
+type planImageJSON struct {
+	Source   string        `json:"source"`
+	Row      string        `json:"row"`
+	Action   engine.Status `json:"action"`
+	Reason   string        `json:"reason,omitempty"`
+	Size     int64         `json:"size,omitempty"`
+	FileID   string        `json:"file_id,omitempty"`
+	Replaces string        `json:"replaces,omitempty"`
 }
 
 type planVariantJSON struct {
@@ -373,6 +466,10 @@ func planProduct(pp *ProductPlan) planProductJSON {
 			vj.ID = string(vp.Live.ID)
 		}
 		pj.Variants = append(pj.Variants, vj)
+	}
+	for _, ip := range pp.Images {
+		pj.Images = append(pj.Images, planImageJSON{Source: ip.Image.Source, Row: ip.Image.Row.String(), Action: ip.Action,
+			Reason: ip.Reason, Size: ip.Size, FileID: string(ip.FileID), Replaces: string(ip.Replaces)})
 	}
 	return pj
 }
