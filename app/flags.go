@@ -274,7 +274,7 @@ func imageFlags(o *imageOptions) []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "images", Destination: &o.Images, DefaultText: "the input file's folder",
 			Usage: "folder the images' paths are relative to (http and https URLs are downloaded)"},
-		&cli.StringFlag{Name: "max-image-size", Value: humanize.IBytes(images.DefaultMaxSize), Destination: &o.MaxImageSize,
+		&cli.StringFlag{Name: "max-image-size", Value: strings.ReplaceAll(humanize.IBytes(images.DefaultMaxSize), " ", ""), Destination: &o.MaxImageSize,
 			Usage: fmt.Sprintf("largest image read, e.g. 5MiB (at most %s); a larger one fails its line", humanize.IBytes(wire.MaxProductFileBytes))},
 		&cli.BoolFlag{Name: "no-images", Destination: &o.NoImages, Usage: "leave the images the mapping names out: no download, no upload"},
 	}
