@@ -2,6 +2,10 @@
 // integrations service. See README.md.
 package main
 
+// The command reference in docs/reference and docs/man, and the table of
+// exit codes in docs/exit-codes.md, are written from the command definitions.
+//go:generate go run ./internal/docgen -docs docs
+
 import (
 	"context"
 	"errors"

@@ -6,8 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -61,6 +65,114 @@ func TestExitCodesListedAreTheCodes(t *testing.T) {
 	if want := []int{0, 1, 2, 3, 4, 130}; !slices.Equal(listed, want) {
 		t.Errorf("help lists exit codes %v, want %v", listed, want)
 	}
+}
+
+// docs/exit-codes.md holds the one table of exit codes: every code of
+// app.ExitCodes once, in its order, with its meaning. No other page of
+// the manual has a table of its own.
+func TestExitCodesPage(t *testing.T) {
+	text, err := os.ReadFile("docs/exit-codes.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]string
+	for line := range strings.Lines(string(text)) {
+		if cells := strings.Split(strings.TrimSpace(line), " | "); len(cells) == 3 && strings.HasPrefix(cells[0], "| ") {
+			rows = append(rows, []string{strings.TrimPrefix(cells[0], "| "), cells[1]})
+		}
+	}
+	if len(rows) != len(app.ExitCodes)+1 || !slices.Equal(rows[0], []string{"code", "meaning"}) {
+		t.Fatalf("docs/exit-codes.md: want one table with a row for each of the %d exit codes, found rows %q", len(app.ExitCodes), rows)
+	}
+	for i, e := range app.ExitCodes {
+		if got := rows[i+1]; got[0] != strconv.Itoa(e.Code) || got[1] != e.Meaning {
+			t.Errorf("docs/exit-codes.md row %d: %q, want %d, %q", i+1, got, e.Code, e.Meaning)
+		}
+	}
+	pages, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range append(pages, "README.md") {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page != filepath.Join("docs", "exit-codes.md") && regexp.MustCompile(`(?m)^\| *code *\|`).Match(text) {
+			t.Errorf("%s has a table of exit codes of its own: link to docs/exit-codes.md instead", page)
+		}
+	}
+}
+
+// Every link of the README and docs/ to a file of the repository leads to
+// a file that is there, and to a heading of it when it names one.
+func TestDocLinks(t *testing.T) {
+	pages := []string{"README.md"}
+	for _, pattern := range []string{"docs/*.md", "docs/reference/*.md"} {
+		found, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, found...)
+	}
+	links := 0
+	for _, page := range pages {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range markdownLink.FindAllStringSubmatch(withoutCode(string(text)), -1) {
+			target, anchor, _ := strings.Cut(m[1], "#")
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			links++
+			path := page
+			if target != "" {
+				path = filepath.Join(filepath.Dir(page), target)
+			}
+			info, err := os.Stat(path)
+			if err != nil {
+				t.Errorf("%s: the link %s leads to no file", page, m[0])
+				continue
+			}
+			if anchor == "" || info.IsDir() {
+				continue
+			}
+			linked, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(headingAnchors(string(linked)), anchor) {
+				t.Errorf("%s: the link %s leads to no heading of %s (its headings: %v)", page, m[0], path, headingAnchors(string(linked)))
+			}
+		}
+	}
+	if links < 50 {
+		t.Errorf("found %d links in %d pages: are they still written [text](path)?", links, len(pages))
+	}
+}
+
+var (
+	markdownLink = regexp.MustCompile(`\[[^\]]*\]\(([^)\s]+)\)`)
+	codeBlock    = regexp.MustCompile("(?ms)^ *```.*?^ *```$")
+	heading      = regexp.MustCompile(`(?m)^#+ (.+)$`)
+	notInAnchor  = regexp.MustCompile(`[^\p{L}\p{N} _-]`)
+)
+
+// withoutCode is a page without its code blocks, whose text is not
+// markdown.
+func withoutCode(page string) string { return codeBlock.ReplaceAllString(page, "") }
+
+// headingAnchors are the anchors GitHub gives the headings of a page:
+// lower case, punctuation left out, spaces as hyphens.
+func headingAnchors(page string) []string {
+	var out []string
+	for _, m := range heading.FindAllStringSubmatch(withoutCode(page), -1) {
+		a := notInAnchor.ReplaceAllString(strings.ToLower(strings.TrimSpace(m[1])), "")
+		out = append(out, strings.ReplaceAll(a, " ", "-"))
+	}
+	return out
 }
 
 func TestManageMemoryRespectsTheEnvironment(t *testing.T) {

@@ -49,7 +49,7 @@ func New(env Env) *cli.App {
 		env.Getenv = os.Getenv
 	}
 	root := &globalOptions{}
-	b := &builder{env: &env, root: root}
+	b := &builder{env: &env, root: root, docs: map[*cli.Command]doc{nil: ladingDoc}}
 	a := &cli.App{
 		Name:  "lading",
 		Usage: "move catalog, stock and fulfillment data between spreadsheets and the integrations service",
@@ -85,12 +85,13 @@ func New(env Env) *cli.App {
 		authCommand(b),
 		sandboxCommand(b),
 		versionCommand(b),
-		helpCommand(),
+		helpCommand(b),
 	}
 	for _, c := range a.Commands {
 		finish(c, "")
 	}
 	quietDefaults(a.Flags)
-	a.CustomAppHelpTemplate = appHelpTemplate()
+	a.CustomAppHelpTemplate = helpTemplate(cli.AppHelpTemplate, ladingDoc)
+	a.Metadata = map[string]any{docsKey: b.docs}
 	return a
 }

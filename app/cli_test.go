@@ -3,7 +3,6 @@ package app
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"net"
@@ -184,76 +183,6 @@ func TestGlobalFlagsAfterTheCommand(t *testing.T) {
 			t.Errorf("--rate 0 after the name: %v, want a usage error", err)
 		}
 	})
-}
-
-// The cron lines of the README run as written: global flags after the
-// command's name, relative paths from the directory cron changes to.
-func TestReadmeCronLines(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	a, _ := withCatalog(t)
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := cronLines(string(readme))
-	if len(lines) < 5 {
-		t.Fatalf("found %d cron lines in README.md, want the stock push and the 3PL's loop", len(lines))
-	}
-	dir := t.TempDir()
-	for _, d := range []string{"inbox", "reports", "var/lib/lading"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	writeOld(t, dir, map[string]string{
-		"outbox/stock.csv":       "sku,quantity\nTEE-BLA-S,4\n",
-		"srv/exchange/stock.csv": "sku,quantity\nTEE-BLA-S,5\n",
-		"outbox/shipped.csv":     "fulfillment_id,sku,quantity,tracking_number,carrier\n",
-	})
-	t.Chdir(dir)
-	t.Setenv("LADING_BASE_URL", a.flags[1])
-	t.Setenv("LADING_TOKEN", cliToken)
-	for _, line := range lines {
-		args := cronArgs(line, dir)
-		if _, errOut, err := run(t, args...); err != nil {
-			t.Errorf("README line %q: %v\n%s", line, said(err), errOut)
-		}
-	}
-}
-
-// cronLines are the lading commands of the README's cron blocks.
-func cronLines(readme string) []string {
-	var out []string
-	for _, block := range regexp.MustCompile("(?s)```cron\n(.*?)```").FindAllStringSubmatch(readme, -1) {
-		for line := range strings.Lines(block[1]) {
-			if _, cmd, ok := strings.Cut(line, "lading "); ok && !strings.HasPrefix(strings.TrimSpace(line), "#") {
-				cmd, _, _ = strings.Cut(cmd, ">>")
-				out = append(out, strings.TrimSpace(cmd))
-			}
-		}
-	}
-	return out
-}
-
-// cronArgs are the arguments of a cron line as the shell gives them, with
-// $(date ...) a fixed day and absolute paths under dir.
-func cronArgs(line, dir string) []string {
-	line = regexp.MustCompile(`\$\(date [^)]*%F\)`).ReplaceAllString(line, "2026-11-23")
-	line = regexp.MustCompile(`\$\(date [^)]*\)`).ReplaceAllString(line, "202611240600")
-	r := csv.NewReader(strings.NewReader(line))
-	r.Comma, r.LazyQuotes = ' ', true
-	fields, _ := r.Read()
-	var args []string
-	for _, f := range fields {
-		switch {
-		case f == "":
-		case strings.HasPrefix(f, "/"):
-			args = append(args, filepath.Join(dir, f))
-		default:
-			args = append(args, f)
-		}
-	}
-	return args
 }
 
 // lading --version and lading version say which lading this is; help
@@ -534,28 +463,5 @@ func TestExportInAZone(t *testing.T) {
 				t.Errorf("%s: slip date %q, want %s", tc.zone, r[col], tc.day)
 			}
 		}
-	}
-}
-
-// A reference of every command and flag can be generated from the command
-// definitions: urfave's markdown and man page name them all.
-func TestReferenceFromDefinitions(t *testing.T) {
-	t.Parallel()
-	a := New(Env{})
-	md, err := a.ToMarkdown()
-	if err != nil {
-		t.Fatal(err)
-	}
-	man, err := a.ToMan()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"## import", "### push", "--max-xlsx-part-size", "--every", "--timezone", "### packing-slips", "--where"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("the markdown reference lacks %q", want)
-		}
-	}
-	if !strings.Contains(man, "stock") || !strings.Contains(man, "--batch-size") {
-		t.Error("the man page lacks the stock push and its flags")
 	}
 }

@@ -18,6 +18,9 @@ import (
 type builder struct {
 	env  *Env
 	root *globalOptions
+	// docs are what the help of each command shows under its options,
+	// for HelpOf.
+	docs map[*cli.Command]doc
 }
 
 // doc is what a command's help shows under its options.
@@ -49,6 +52,7 @@ func (b *builder) leaf(c *cli.Command, g *globalOptions, d doc) *cli.Command {
 		return err
 	}
 	c.CustomHelpTemplate = helpTemplate(cli.CommandHelpTemplate, d)
+	b.docs[c] = d
 	return c
 }
 
@@ -62,6 +66,7 @@ func (b *builder) group(c *cli.Command, d doc) *cli.Command {
 	// show a group's before.
 	c.CustomHelpTemplate = helpTemplate(strings.Replace(cli.SubcommandHelpTemplate,
 		`{{template "visibleCommandCategoryTemplate" .}}`, `{{template "visibleCommandTemplate" .}}`, 1), d)
+	b.docs[c] = d
 	return c
 }
 
@@ -118,18 +123,44 @@ func helpTemplate(base string, d doc) string {
 // literal is s as text of a template.
 func literal(s string) string { return strings.ReplaceAll(s, "{{", `{{"{{"}}`) }
 
-// appHelpTemplate is lading's help: urfave's, with examples and the table
-// of exit codes, which every command shares.
-func appHelpTemplate() string {
-	return helpTemplate(cli.AppHelpTemplate, doc{
-		examples: []example{
-			{"try lading on a built-in sandbox", "lading demo"},
-			{"import a Shopify export, checking it first", "lading import --template shopify --dry-run products.csv"},
-			{"push stock levels every 15 minutes", "lading stock push --template stock --every 15m --quiet outbox/stock.csv"},
-			{"the help of a command", "lading help stock push"},
-		},
-		exits: []int{ExitPartial, ExitLocked, ExitInterrupted},
-	})
+// ladingDoc is what lading's help shows under its options: examples, and
+// the table of exit codes, which every command shares.
+var ladingDoc = doc{
+	examples: []example{
+		{"try lading on a built-in sandbox", "lading demo"},
+		{"import a Shopify export, checking it first", "lading import --template shopify --dry-run products_export.csv"},
+		{"push stock levels every 15 minutes", "lading stock push --template stock --every 15m --quiet outbox/stock.csv"},
+		{"the help of a command", "lading help stock push"},
+	},
+	exits: []int{ExitPartial, ExitLocked, ExitInterrupted},
+}
+
+// Example is a command line in a command's help, with what it does.
+type Example struct{ What, Line string }
+
+// Help is what a command's help shows besides its usage, description
+// and flags.
+type Help struct {
+	Examples []Example
+	// Exits are the exit codes the command may end with, 0, 1 and 2
+	// among them, in the order of ExitCodes.
+	Exits []int
+}
+
+// docsKey is where New keeps the docs of the commands, in the
+// application's Metadata.
+const docsKey = "lading.docs"
+
+// HelpOf is the Help of c, a command of a (an application New made), or
+// of lading itself when c is nil.
+func HelpOf(a *cli.App, c *cli.Command) Help {
+	docs, _ := a.Metadata[docsKey].(map[*cli.Command]doc)
+	d := docs[c]
+	h := Help{Exits: withCommonExits(d.exits)}
+	for _, e := range d.examples {
+		h.Examples = append(h.Examples, Example{What: e.what, Line: e.line})
+	}
+	return h
 }
 
 // commandLine is c's command as typed, e.g. "lading auth status".
@@ -181,17 +212,20 @@ func commandNames(cmds []*cli.Command) []string {
 }
 
 // helpCommand is `lading help [COMMAND [SUBCOMMAND]]`.
-func helpCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "help",
-		Usage:     "show the help of lading or of a command: lading help stock push",
-		ArgsUsage: "[COMMAND [SUBCOMMAND]]",
-		Action:    func(c *cli.Context) error { return showHelp(c, c.Args().Slice()) },
-		CustomHelpTemplate: helpTemplate(cli.CommandHelpTemplate, doc{examples: []example{
-			{"what lading does, its commands and exit codes", "lading help"},
-			{"a command's flags, examples and exit codes", "lading help stock push"},
-		}}),
+func helpCommand(b *builder) *cli.Command {
+	d := doc{examples: []example{
+		{"what lading does, its commands and exit codes", "lading help"},
+		{"a command's flags, examples and exit codes", "lading help stock push"},
+	}}
+	c := &cli.Command{
+		Name:               "help",
+		Usage:              "show the help of lading or of a command: lading help stock push",
+		ArgsUsage:          "[COMMAND [SUBCOMMAND]]",
+		Action:             func(c *cli.Context) error { return showHelp(c, c.Args().Slice()) },
+		CustomHelpTemplate: helpTemplate(cli.CommandHelpTemplate, d),
 	}
+	b.docs[c] = d
+	return c
 }
 
 // showHelp prints the help of the command path names (lading's own for

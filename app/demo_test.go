@@ -4,11 +4,15 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
+
+	"lading/exporter/sheet/sheettest"
 )
 
 // readRecords reads a CSV file the demo wrote, keyed by the value of the
@@ -196,7 +200,69 @@ func TestDemoLoopAndExports(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer book.Close()
-	if got := book.GetSheetList(); !slices.Equal(got, []string{"Slips", "Line items", "Shipments"}) {
+	if got := book.GetSheetList(); !slices.Equal(got, []string{"Summary", "Slips", "Line items", "Shipments"}) {
 		t.Errorf("slips report sheets %q", got)
+	}
+}
+
+// The demo's packing slips report as an accountant prints it: LibreOffice
+// prints it to PDF, a page a sheet for the demo's few rows (the issue had
+// 8 pages for 12 slips), each one page wide: the first and last printed
+// columns of a sheet are on its page, and the slips' ids, kept off print,
+// are not. Every page has the footer: the title, the conditions, the
+// account, the time made, the sheet and "Page N of M". Printed again with
+// every formula recomputed by LibreOffice, the pages read the same: the
+// summary's formulas give the values lading wrote.
+func TestDemoReportPrints(t *testing.T) {
+	dir := t.TempDir()
+	if out, errOut, err := run(t, "demo", "--out", dir); err != nil {
+		t.Fatalf("demo: %v\n%s\n%s", err, out, errOut)
+	}
+	report := filepath.Join(dir, "slips-report.xlsx")
+	_, pages := sheettest.PDF(t, report, false)
+	book, err := excelize.OpenFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer book.Close()
+	sheets := book.GetSheetList()
+	if len(pages) != len(sheets) {
+		t.Fatalf("%d pages, want one a sheet (%q):\n%s", len(pages), sheets, strings.Join(pages, "\n----\n"))
+	}
+	slips, err := book.GetRows("Slips")
+	if err != nil {
+		t.Fatal(err)
+	}
+	footer := regexp.MustCompile(`(?s)Packing slips, line items and shipments\s+Account 127\.0\.0\.1:\d+\s+(\S.*\S)\s*\n\s*every packing slip\s+Made \d{4}-\d\d-\d\d \d\d:\d\d \S+\s+Page (\d+) of (\d+)\s*$`)
+	for i, page := range pages {
+		m := footer.FindStringSubmatch(page)
+		if m == nil || m[1] != sheets[i] || m[2] != strconv.Itoa(i+1) || m[3] != strconv.Itoa(len(pages)) {
+			t.Errorf("page %d: footer %q, want the title, the conditions, the account, the time made, sheet %q and page %d of %d:\n%s",
+				i+1, m, sheets[i], i+1, len(pages), page)
+		}
+	}
+	for i, want := range [][]string{
+		{"Packing slips, line items and shipments", "By month", "By carrier", "By status", "Shipping cost by month and carrier", "DHL", "Void"},
+		{"Reference", "Notes", "PS1036", slips[len(slips)-2][1], "Total"},
+		{"Slip", "Sales order", "TEE-BLA-M", "Total"},
+		{"Slip", "Cost", "1ZDEMO0001", "Total"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(pages[i], w) {
+				t.Errorf("page %d (%s) lacks %q: it is not the whole width of the sheet:\n%s", i+1, sheets[i], w, pages[i])
+			}
+		}
+	}
+	for _, r := range slips[1 : len(slips)-1] {
+		if strings.Contains(pages[1], r[0]) {
+			t.Errorf("the slips page shows slip id %s, which the report keeps off print", r[0])
+		}
+		if n := strings.Count(strings.Join(pages, ""), r[1]); n != 1 {
+			t.Errorf("slip %s is on %d pages, want 1", r[1], n)
+		}
+	}
+	_, recalculated := sheettest.PDF(t, report, true)
+	if strings.Join(recalculated, "\f") != strings.Join(pages, "\f") {
+		t.Errorf("recomputed, the report prints otherwise:\n%s\nwant\n%s", strings.Join(recalculated, "\n----\n"), strings.Join(pages, "\n----\n"))
 	}
 }

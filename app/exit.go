@@ -35,12 +35,25 @@ var ExitCodes = []struct {
 // meanings, indented by three spaces, for help.
 func exitTable(codes []int) string {
 	var b strings.Builder
+	all := withCommonExits(codes)
 	for _, e := range ExitCodes {
-		if e.Code <= ExitUsage || slices.Contains(codes, e.Code) {
+		if slices.Contains(all, e.Code) {
 			fmt.Fprintf(&b, "   %-4d %s\n", e.Code, e.Meaning)
 		}
 	}
 	return b.String()
+}
+
+// withCommonExits are the exit codes 0, 1 and 2, which every command may
+// end with, and those of codes, in the order of ExitCodes.
+func withCommonExits(codes []int) []int {
+	var all []int
+	for _, e := range ExitCodes {
+		if e.Code <= ExitUsage || slices.Contains(codes, e.Code) {
+			all = append(all, e.Code)
+		}
+	}
+	return all
 }
 
 // exitsOfJobs are the exit codes of a job that writes rows from a file:

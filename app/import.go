@@ -38,13 +38,13 @@ type importOptions struct {
 }
 
 var importExamples = []example{
-	{"see what a Shopify export would change, writing nothing", "lading import --template shopify --dry-run --plan plan.json products.csv"},
-	{"import it; run the same command again after a failure or Ctrl-C to continue", "lading import --template shopify products.csv"},
+	{"see what a Shopify export would change, writing nothing", "lading import --template shopify --dry-run --plan plan.json products_export.csv"},
+	{"import it; run the same command again after a failure or Ctrl-C to continue", "lading import --template shopify products_export.csv"},
 	{"PrestaShop's products and combinations, two files", "lading import --template prestashop products.csv combinations.csv"},
 	{"your own layout: write a mapping, edit it, import through it", "lading mapping init catalog.xlsx && lading import --mapping catalog.mapping.yaml catalog.xlsx"},
 }
 
-const importExample = "lading import --template shopify products.csv"
+const importExample = "lading import --template shopify products_export.csv"
 
 func importCommand(b *builder) *cli.Command {
 	o := &importOptions{}

@@ -40,7 +40,7 @@ func sandboxCommand(b *builder) *cli.Command {
 		Usage: "run the local emulator of the integrations interface (for trying lading and for tests)",
 		Description: "Serves the whole interface on a loopback address, at / and under /api2, with its data in SQLite.\n" +
 			"It prints its base URL and a ready token. Point lading at it with --base-url and --token,\n" +
-			"or call it with curl (see README). The admin API under /_sandbox/ creates orders, resets data\n" +
+			"or call it with curl (see docs/sandbox.md). The admin API under /_sandbox/ creates orders, resets data\n" +
 			"and shows counters; it is not part of the real interface. Its --rate, --burst and --token are its\n" +
 			"own (the throttle it applies, the tokens it takes), not lading's global ones.",
 		Flags: []cli.Flag{

@@ -123,7 +123,7 @@ func mappingCommand(b *builder) *cli.Command {
 
 var mappingExamples = []example{
 	{"a mapping for a file: a template when its layout is known, else a starter listing its columns", "lading mapping init catalog.csv"},
-	{"from the second sheet of a workbook, whose column names are on row 3", "lading mapping init --sheet Products --header-row 3 catalog.xlsx"},
+	{"from the second sheet of a workbook, whose column names are on row 3", "lading mapping init --sheet Products --header-row 3 price-list.xlsx"},
 }
 
 // mappingInitOptions are the options of mapping init.

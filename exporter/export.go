@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,6 +51,9 @@ type Options struct {
 	// which it names (see sheet.Options.Location); nil writes them in UTC
 	// and CSV cells as the service gives them.
 	Location *time.Location
+	// Account names the account in an XLSX file's footer and properties;
+	// "" names it by the host of the client's base URL. Never the token.
+	Account string
 	// Concurrency is how many pages are read at once; 0 means 4.
 	Concurrency int
 	Progress    *progress.Progress
@@ -120,7 +124,21 @@ func Export(ctx context.Context, o Options) (*Summary, error) {
 
 // sheetOptions are the settings of the file o writes, titled title.
 func (o Options) sheetOptions(title string) sheet.Options {
-	return sheet.Options{Title: title, BOM: o.BOM, Delimiter: o.Delimiter, Raw: o.Resource == PullLines, Location: o.Location}
+	return sheet.Options{Title: title, BOM: o.BOM, Delimiter: o.Delimiter, Raw: o.Resource == PullLines, Location: o.Location,
+		Subject: o.Query.Words(o.Resource), Account: o.account()}
+}
+
+// account is how a report names the account: Account, else the host of
+// the client's base URL.
+func (o Options) account() string {
+	if o.Account != "" || o.Client == nil {
+		return o.Account
+	}
+	u, err := url.Parse(o.Client.BaseURL())
+	if err != nil {
+		return ""
+	}
+	return u.Host
 }
 
 // selectColumns returns the indexes of want among cols (all of them when
@@ -220,11 +238,31 @@ func catalogReport(o Options) (Options, error) {
 	if len(r.Sheets) != 1 || r.Sheets[0].Rows != "catalog" {
 		return o, fmt.Errorf("%w %s: a products export writes one sheet of rows \"catalog\"", ErrReport, r.Name)
 	}
+	if r.Summary != "" || r.Sheets[0].Group != "" {
+		return o, fmt.Errorf("%w %s: a products export has no summary and no groups: those are for packing slips and picking lists", ErrReport, r.Name)
+	}
 	o.Columns = nil
 	for _, c := range r.Sheets[0].Columns {
+		if c.Field == "" {
+			return o, fmt.Errorf("%w %s: a products export writes fields of the catalog, not a value or a check box (column %q)", ErrReport, r.Name, c.Header)
+		}
 		o.Columns = append(o.Columns, c.Field)
 	}
 	return o, nil
+}
+
+// noPrint marks the columns of cols that the report keeps off the printed
+// pages, by their fields.
+func (r *Report) noPrint(cols []sheet.Column) []sheet.Column {
+	if r == nil {
+		return cols
+	}
+	for _, c := range r.Sheets[0].Columns {
+		if i := slices.IndexFunc(cols, func(col sheet.Column) bool { return col.Header == c.Field }); i >= 0 && c.noPrint() {
+			cols[i].NoPrint = true
+		}
+	}
+	return cols
 }
 
 // exportCatalog writes the products, one row per variant, in the generic
@@ -281,7 +319,7 @@ func exportCatalog(ctx context.Context, o Options) (*Summary, error) {
 		name, docTitle = o.Report.Sheets[0].Name, cmp.Or(o.Report.Title, docTitle)
 	}
 	w, err := sheet.Create(o.Output, o.sheetOptions(docTitle),
-		sheet.Sheet{Name: name, Columns: pick(cols, idx)})
+		sheet.Sheet{Name: name, Columns: o.Report.noPrint(pick(cols, idx))})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -33,10 +34,14 @@ func (e *MismatchError) Unwrap() error { return ErrReport }
 // columns over one kind of row of a resource (a packing slip, one of its
 // line items, one of its shipments).
 type Report struct {
-	Name     string        `yaml:"report"`
-	Title    string        `yaml:"title"`
-	Resource string        `yaml:"resource"`
-	Sheets   []ReportSheet `yaml:"sheets"`
+	Name     string `yaml:"report"`
+	Title    string `yaml:"title"`
+	Resource string `yaml:"resource"`
+	// Summary, when set, names a summary sheet put first in the XLSX
+	// workbook of a packing slips export: slips, units and shipping cost
+	// by month, by carrier and by status, and a chart (see summary.go).
+	Summary string        `yaml:"summary"`
+	Sheets  []ReportSheet `yaml:"sheets"`
 }
 
 // ReportSheet is one sheet of a report.
@@ -52,6 +57,10 @@ type ReportSheet struct {
 	// Only, when set, names a numeric field: rows where it is 0 are left
 	// out (only: quantity_left gives the lines still to ship).
 	Only string `yaml:"only"`
+	// Group, when set, names the first field of Sort: rows with one value
+	// of it are a group (a pick walk), and each group starts a new printed
+	// page of the XLSX sheet.
+	Group string `yaml:"group"`
 	// Columns are the sheet's columns; none means every field of the rows.
 	Columns []ReportColumn `yaml:"columns"`
 }
@@ -69,7 +78,17 @@ type ReportColumn struct {
 	Format string  `yaml:"format"`
 	Width  float64 `yaml:"width"`
 	Total  bool    `yaml:"total"`
+	// Print: false keeps the column in the XLSX sheet but off its printed
+	// pages (ids a reader of the paper does not need). Such columns come
+	// first or last in the sheet, so that the printed ones are one block.
+	Print *bool `yaml:"print"`
+	// Checkbox, given instead of Field, makes the column a box to tick on
+	// paper, on every row of the XLSX sheet; CSV files leave it out.
+	Checkbox bool `yaml:"checkbox"`
 }
+
+// noPrint reports whether c is kept off the printed pages.
+func (c ReportColumn) noPrint() bool { return c.Print != nil && !*c.Print }
 
 var formats = map[string]sheet.Kind{"text": sheet.Text, "integer": sheet.Integer, "number": sheet.Number,
 	"money": sheet.Money, "date": sheet.Date, "datetime": sheet.DateTime}
@@ -87,8 +106,15 @@ func ParseReport(name string, data []byte) (*Report, error) {
 		if s.Name == "" || s.Rows == "" {
 			return nil, fmt.Errorf("report template %s: sheet %d needs name and rows (and columns, or none for every field of the rows)", name, i+1)
 		}
+		if s.Group != "" && (len(s.Sort) == 0 || strings.TrimPrefix(s.Sort[0], "-") != s.Group) {
+			return nil, fmt.Errorf("report template %s: sheet %q groups its rows by %q: sort them by it first (sort: [%s, ...])", name, s.Name, s.Group, s.Group)
+		}
 		for j, c := range s.Columns {
 			switch {
+			case c.Checkbox && (c.Field != "" || c.Value != nil || c.Header == ""):
+				return nil, fmt.Errorf("report template %s: sheet %q, column %d is a check box: give it a header, and no field or value", name, s.Name, j+1)
+			case c.Checkbox:
+				continue
 			case c.Field == "" && c.Value == nil:
 				return nil, fmt.Errorf("report template %s: sheet %q, column %d has no field (or value)", name, s.Name, j+1)
 			case c.Field != "" && c.Value != nil:
@@ -138,6 +164,7 @@ type layoutSheet struct {
 	values []string
 	sort   []sortKey
 	only   int // the field whose 0 leaves a row out; -1 for none
+	group  int // the field whose every value starts a printed page; -1 for none
 }
 
 type sortKey struct {
@@ -152,6 +179,9 @@ func (r *Report) bind(resource string, ents []entity) ([]layoutSheet, error) {
 	if r.Resource != "" && r.Resource != resource {
 		return nil, &MismatchError{Report: r.Name, For: r.Resource, Resource: resource}
 	}
+	if r.Summary != "" && resource != PackingSlips {
+		return nil, fmt.Errorf("%w %s: summary: the summary sheet sums up packing slips; %s has none", ErrReport, r.Name, resource)
+	}
 	var out []layoutSheet
 	for _, s := range r.Sheets {
 		ei := slices.IndexFunc(ents, func(e entity) bool { return e.name == s.Rows })
@@ -163,7 +193,12 @@ func (r *Report) bind(resource string, ents []entity) ([]layoutSheet, error) {
 			return nil, fmt.Errorf("%w %s: sheet %q: %s has no rows %q; rows: %s", ErrReport, r.Name, s.Name, resource, s.Rows, strings.Join(names, ", "))
 		}
 		e := ents[ei]
-		ls := layoutSheet{sheet: sheet.Sheet{Name: s.Name}, entity: ei, only: -1}
+		ls := layoutSheet{sheet: sheet.Sheet{Name: s.Name, PageBreaks: s.Group != ""}, entity: ei, only: -1, group: -1}
+		if s.Group != "" {
+			if ls.group = e.index(s.Group); ls.group < 0 {
+				return nil, fmt.Errorf("%w %s: sheet %q: cannot group by %q; fields: %s", ErrReport, r.Name, s.Name, s.Group, e.names())
+			}
+		}
 		if s.Only != "" {
 			if ls.only = e.index(s.Only); ls.only < 0 || !numericKind(e.fields[ls.only].kind) {
 				return nil, fmt.Errorf("%w %s: sheet %q: only: %q is not a numeric field of %s rows; fields: %s", ErrReport, r.Name, s.Name, s.Only, e.name, e.names())
@@ -177,28 +212,27 @@ func (r *Report) bind(resource string, ents []entity) ([]layoutSheet, error) {
 		}
 		ls.values = make([]string, len(cols))
 		for i, c := range cols {
-			if c.Value != nil {
-				kind := sheet.Text
-				if c.Format != "" {
-					kind = formats[c.Format]
+			col := sheet.Column{Header: c.Header, Kind: sheet.Text, Width: c.Width, Total: c.Total, NoPrint: c.noPrint(), Check: c.Checkbox}
+			if c.Format != "" {
+				col.Kind = formats[c.Format]
+			}
+			if c.Value != nil || c.Checkbox {
+				ls.sheet.Columns = append(ls.sheet.Columns, col)
+				ls.from = append(ls.from, -1)
+				if c.Value != nil {
+					ls.values[i] = *c.Value
 				}
-				ls.sheet.Columns = append(ls.sheet.Columns, sheet.Column{Header: c.Header, Kind: kind, Width: c.Width, Total: c.Total})
-				ls.from, ls.values[i] = append(ls.from, -1), *c.Value
 				continue
 			}
 			fi := e.index(c.Field)
 			if fi < 0 {
 				return nil, fmt.Errorf("%w %s: sheet %q: no field %q in %s rows; fields: %s", ErrReport, r.Name, s.Name, c.Field, e.name, e.names())
 			}
-			kind := e.fields[fi].kind
-			if c.Format != "" {
-				kind = formats[c.Format]
+			if c.Format == "" {
+				col.Kind = e.fields[fi].kind
 			}
-			header := c.Header
-			if header == "" {
-				header = c.Field
-			}
-			ls.sheet.Columns = append(ls.sheet.Columns, sheet.Column{Header: header, Kind: kind, Width: c.Width, Total: c.Total})
+			col.Header = cmp.Or(c.Header, c.Field)
+			ls.sheet.Columns = append(ls.sheet.Columns, col)
 			ls.from = append(ls.from, fi)
 		}
 		for _, k := range s.Sort {
@@ -222,7 +256,7 @@ func defaultLayout(ents []entity, columns []string) ([]layoutSheet, error) {
 	}
 	var out []layoutSheet
 	for ei, e := range ents {
-		ls := layoutSheet{sheet: sheet.Sheet{Name: sheetName(e.name)}, entity: ei, only: -1}
+		ls := layoutSheet{sheet: sheet.Sheet{Name: sheetName(e.name)}, entity: ei, only: -1, group: -1}
 		want := columns
 		if len(want) == 0 {
 			for _, f := range e.fields {

@@ -29,14 +29,25 @@ type table struct {
 	held   [][][]string
 	buf    []string
 	rows   int
+	counts []int // the rows of each sheet
+	// tally, when set, sees every row of the listing (a summary's).
+	tally func(ent int, row []string)
+}
+
+func newTable(w *sheet.Writer, layout []layoutSheet) *table {
+	return &table{w: w, layout: layout, held: make([][][]string, len(layout)), counts: make([]int, len(layout))}
 }
 
 func (t *table) add(ent int, row []string) error {
+	if t.tally != nil {
+		t.tally(ent, row)
+	}
 	for i, ls := range t.layout {
 		if ls.entity != ent || (ls.only >= 0 && isZero(row[ls.only])) {
 			continue
 		}
 		t.rows++
+		t.counts[i]++
 		if len(ls.sort) > 0 {
 			t.held[i] = append(t.held[i], slices.Clone(row))
 			continue
@@ -76,7 +87,12 @@ func (t *table) close() error {
 			}
 			return 0
 		})
-		for _, r := range rows {
+		for j, r := range rows {
+			if ls.group >= 0 && j > 0 && r[ls.group] != rows[j-1][ls.group] {
+				if err := t.w.PageBreak(i); err != nil {
+					return err
+				}
+			}
 			if err := t.w.Row(i, t.project(r, ls)...); err != nil {
 				return err
 			}
@@ -122,15 +138,28 @@ func exportTable(ctx context.Context, o Options, res resource) (*Summary, error)
 	if o.Report != nil && o.Report.Title != "" {
 		docTitle = o.Report.Title
 	}
-	w, err := sheet.Create(o.Output, o.sheetOptions(docTitle), sheets...)
+	so := o.sheetOptions(docTitle)
+	var slips *slipTally
+	if o.Report != nil && o.Report.Summary != "" {
+		so.Summary, slips = o.Report.Summary, newSlipTally(o.Location)
+	}
+	w, err := sheet.Create(o.Output, so, sheets...)
 	if err != nil {
 		return nil, err
 	}
 	defer w.Discard()
-	t := &table{w: w, layout: layout, held: make([][][]string, len(layout))}
+	t := newTable(w, layout)
+	if slips != nil {
+		t.tally = slips.add
+	}
 	sum := &Summary{}
 	if err := res.rows(ctx, o, lo, t.add, sum); err != nil {
 		return nil, err
+	}
+	if slips != nil {
+		if err := w.Summary(slips.summary(so, layout, t.counts)); err != nil {
+			return nil, err
+		}
 	}
 	if err := t.close(); err != nil {
 		return nil, err

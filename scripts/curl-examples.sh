@@ -5,7 +5,7 @@
 #   scripts/curl-examples.sh            # port 8799, token demo-token
 #   PORT=9000 TOKEN=abc scripts/curl-examples.sh
 #
-# Needs go, curl and jq. The commands are the ones README.md shows.
+# Needs go, curl and jq. The commands are the ones docs/sandbox.md shows.
 set -euo pipefail
 
 PORT=${PORT:-8799}

@@ -253,3 +253,20 @@ func roundTo(v float64, decimals int) float64 {
 	}
 	return r
 }
+
+// NumberOf reads s as a numeric column of kind k writes it in an XLSX
+// sheet; ok is false when the sheet writes it as text (and a formula over
+// the column leaves it out).
+func NumberOf(s string, k Kind) (float64, bool) {
+	n, ok := parseNumber(s, k)
+	return n.v, ok
+}
+
+// Day is the day a Date column of an XLSX sheet written in loc shows for
+// s, a date or a date-time; ok is false when the sheet writes s as text.
+func Day(s string, loc *time.Location) (time.Time, bool) {
+	if _, ok := parseTime(s, Date, loc); !ok {
+		return time.Time{}, false
+	}
+	return zoned(s, Date, loc)
+}

@@ -25,6 +25,7 @@ type csvFile struct {
 	buf   *bufio.Writer
 	csv   *csv.Writer
 	kinds []Kind
+	cols  []int // the sheet's columns written: all but check boxes
 	rec   []string
 	raw   bool           // cells as given (Options.Raw)
 	loc   *time.Location // of the date-times (Options.Location), nil for as given
@@ -88,11 +89,13 @@ func newCSVFile(final string, comma rune, o Options, cols []Column) (*csvFile, e
 	f := &csvFile{final: final, tmp: tmp, buf: bufio.NewWriterSize(tmp, 64<<10), raw: o.Raw, loc: o.Location}
 	f.csv = csv.NewWriter(f.buf)
 	f.csv.Comma = comma
-	f.kinds = make([]Kind, len(cols))
-	f.rec = make([]string, len(cols))
 	for i, c := range cols {
-		f.kinds[i] = c.Kind
-		f.rec[i] = f.inert(c.Header)
+		if c.Check {
+			continue // a box to tick on paper
+		}
+		f.cols = append(f.cols, i)
+		f.kinds = append(f.kinds, c.Kind)
+		f.rec = append(f.rec, f.inert(c.Header))
 	}
 	if o.BOM {
 		f.buf.WriteString(bom)
@@ -110,15 +113,16 @@ func (c *csvFiles) row(i int, cells []string) error { return c.files[i].row(cell
 // neutralised.
 func (f *csvFile) row(cells []string) error {
 	for i, k := range f.kinds {
+		c := f.cols[i]
 		switch {
-		case i >= len(cells):
+		case c >= len(cells):
 			f.rec[i] = ""
-		case k.numeric() && isNumber(cells[i]):
-			f.rec[i] = cells[i]
+		case k.numeric() && isNumber(cells[c]):
+			f.rec[i] = cells[c]
 		case (k == Date || k == DateTime) && f.loc != nil:
-			f.rec[i] = f.inert(inZone(cells[i], k, f.loc))
+			f.rec[i] = f.inert(inZone(cells[c], k, f.loc))
 		default:
-			f.rec[i] = f.inert(cells[i])
+			f.rec[i] = f.inert(cells[c])
 		}
 	}
 	if err := f.csv.Write(f.rec); err != nil {
@@ -155,6 +159,12 @@ func (f *csvFile) close() error {
 	}
 	return nil
 }
+
+// pageBreak does nothing: a CSV file has no pages.
+func (c *csvFiles) pageBreak(int) error { return nil }
+
+// summary drops s: a CSV export has no summary.
+func (c *csvFiles) summary(Summary) {}
 
 func (c *csvFiles) discard() {
 	for _, f := range c.files {

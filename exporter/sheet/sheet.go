@@ -33,8 +33,27 @@
 // a calculation engine read it too. A sheet with no data rows has no
 // totals row.
 //
-// The workbook's properties carry the title of Options and the time of
-// Create. Excel's limits hold: a sheet has at most 1,048,576 rows, header
+// Every sheet prints one page wide, with its header row on every page:
+// upright, or on its side when it would print upright at less than 85%;
+// narrow margins at the sides; and a footer, 8 points high, with the
+// title and Options.Subject on the left, the account and the time the
+// file was made (in Options.Location) in the middle, and the sheet's name
+// and "Page N of M" on the right. Columns with NoPrint stay in the sheet
+// but off the page (the print area is the other columns), and a Check
+// column shows a box to tick on each row. A sheet made with PageBreaks
+// starts a page where Writer.PageBreak says; as Excel ignores page breaks
+// on a sheet fitted to a width, it prints at the scale that fits its
+// columns on the narrower of A4 and Letter instead, in the widest font a
+// program may print it in. The paper size is
+// left to the program that prints.
+//
+// With Options.Summary, a summary sheet comes first: a few lines, small
+// tables (values, formulas with the values they compute, sums) and a
+// stacked column chart of one of them, given by Writer.Summary before
+// Close and written whole then, after the data sheets have streamed.
+//
+// The workbook's properties carry the title, the subject, the account and
+// the time of Create. Excel's limits hold: a sheet has at most 1,048,576 rows, header
 // and totals included, and a cell at most 32,767 characters; a row beyond
 // them is an error that says to export to CSV instead. Control characters
 // other than tab, line feed and carriage return, which XML cannot carry,
@@ -63,7 +82,8 @@
 // CSV files have no totals row, whatever the columns' Total says: a CSV
 // export is for reading back into lading or another program, and a last
 // row of sums would read as one more record. Excel sums a column in one
-// step (AutoSum); the XLSX export has the totals row.
+// step (AutoSum); the XLSX export has the totals row. For the same
+// reason they have no summary, no check box column and no pages.
 //
 // A Writer is not safe for concurrent use.
 package sheet
@@ -75,6 +95,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -118,12 +139,26 @@ type Column struct {
 	// Total asks for the column's sum in the XLSX totals row. Only
 	// Integer, Number and Money columns have one.
 	Total bool
+	// NoPrint leaves the column off the printed pages of an XLSX sheet;
+	// it stays in the sheet (and in CSV files): ids a reader of the paper
+	// does not need. The printed columns are one block: the columns left
+	// off come first or last.
+	NoPrint bool
+	// Check makes the column a check box to tick on paper: each data row
+	// of an XLSX sheet shows ☐ in it, whatever its cell; a CSV file leaves
+	// the column out. It holds text and has no total.
+	Check bool
 }
 
 // Sheet is one sheet of a workbook, or one CSV file.
 type Sheet struct {
 	Name    string
 	Columns []Column
+	// PageBreaks says that the sheet's rows come in groups, each printed
+	// from the top of a page (Writer.PageBreak). Excel ignores page breaks
+	// on a sheet fitted to a page's width, so such a sheet is printed at
+	// the scale that fits its width instead.
+	PageBreaks bool
 }
 
 // Options are the settings of a file.
@@ -142,6 +177,17 @@ type Options struct {
 	// Date columns of both the day of a date-time there. Nil writes them
 	// in UTC, and CSV cells as given.
 	Location *time.Location
+	// Subject says what the file holds, in words: the conditions it was
+	// made with ("packing slip date 2026-10-01 to 2026-10-31"). Account
+	// names the account it was read from (never with its token). XLSX:
+	// both are in the workbook's properties and at the foot of every
+	// printed page, with the title and the time the file was made.
+	Subject string
+	Account string
+	// Summary, when set, names a sheet put first in an XLSX workbook and
+	// written whole at Close, from what Writer.Summary gives it. A CSV
+	// export has no summary.
+	Summary string
 }
 
 // ZoneNote says which zone the dates and times of a file are in, for its
@@ -172,6 +218,10 @@ type output interface {
 	discard()
 	// paths are the final paths of the files.
 	paths() []string
+	// pageBreak starts a printed page at the next row of sheet i.
+	pageBreak(i int) error
+	// summary keeps the summary sheet's content, for finish.
+	summary(s Summary)
 }
 
 // Create starts the export file at path: XLSX when path ends in .xlsx (in
@@ -180,7 +230,7 @@ type output interface {
 // with "-" and the sheet's name before the extension. The files are
 // written beside their final paths and renamed into place by Close.
 func Create(path string, o Options, sheets ...Sheet) (*Writer, error) {
-	if err := checkSheets(sheets); err != nil {
+	if err := checkSheets(o.Summary, sheets); err != nil {
 		return nil, fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	w := &Writer{path: path, sheets: sheets}
@@ -206,14 +256,8 @@ func IsXLSX(path string) bool { return strings.EqualFold(filepath.Ext(path), ".x
 // A cell that does not read as its column's kind is written as text.
 // Rows of different sheets may interleave. cells is not kept.
 func (w *Writer) Row(i int, cells ...string) error {
-	if w.err != nil {
-		return w.err
-	}
-	if w.closed {
-		return fmt.Errorf("writing %s: the file is already closed", w.path)
-	}
-	if i < 0 || i >= len(w.sheets) {
-		return fmt.Errorf("writing %s: no sheet %d: the file has %d", w.path, i, len(w.sheets))
+	if err := w.usable(i); err != nil {
+		return err
 	}
 	if n := len(w.sheets[i].Columns); len(cells) > n {
 		return fmt.Errorf("writing %s: a row of sheet %q has %d cells, the sheet %d columns",
@@ -222,6 +266,48 @@ func (w *Writer) Row(i int, cells ...string) error {
 	if err := w.out.row(i, cells); err != nil {
 		w.err = fmt.Errorf("writing %s: %w", w.path, err)
 		return w.err
+	}
+	return nil
+}
+
+// PageBreak prints the next row of sheet i, which was created with
+// PageBreaks, at the top of a new page (XLSX; CSV files have no pages).
+// Excel takes at most 1,026 page breaks a sheet: past MaxPageBreaks, the
+// groups run on.
+func (w *Writer) PageBreak(i int) error {
+	if err := w.usable(i); err != nil {
+		return err
+	}
+	if !w.sheets[i].PageBreaks {
+		return fmt.Errorf("writing %s: sheet %q was not created with page breaks", w.path, w.sheets[i].Name)
+	}
+	if err := w.out.pageBreak(i); err != nil {
+		w.err = fmt.Errorf("writing %s: %w", w.path, err)
+		return w.err
+	}
+	return nil
+}
+
+// Summary gives the content of the summary sheet (Options.Summary), which
+// Close writes. A CSV export has none, and drops it.
+func (w *Writer) Summary(s Summary) error {
+	if err := w.usable(0); err != nil {
+		return err
+	}
+	w.out.summary(s)
+	return nil
+}
+
+// usable is the error of writing to sheet i now: a failed or closed
+// writer, or no such sheet.
+func (w *Writer) usable(i int) error {
+	switch {
+	case w.err != nil:
+		return w.err
+	case w.closed:
+		return fmt.Errorf("writing %s: the file is already closed", w.path)
+	case i < 0 || i >= len(w.sheets):
+		return fmt.Errorf("writing %s: no sheet %d: the file has %d", w.path, i, len(w.sheets))
 	}
 	return nil
 }
@@ -264,35 +350,78 @@ const maxSheetName = 31
 
 // checkSheets checks what Create is given: at least one sheet, each with
 // a name Excel takes and at least one column, names distinct (Excel
-// compares them in any case), known kinds, totals only on numbers.
-func checkSheets(sheets []Sheet) error {
+// compares them in any case) and from the summary's, if any, known kinds,
+// totals only on numbers, check boxes of text, printed columns side by
+// side.
+func checkSheets(summary string, sheets []Sheet) error {
 	if len(sheets) == 0 {
 		return errors.New("no sheet to write")
 	}
 	seen := map[string]bool{}
+	names := make([]string, 0, len(sheets)+1)
+	if summary != "" {
+		names = append(names, summary)
+	}
 	for _, s := range sheets {
-		if err := checkSheetName(s.Name); err != nil {
+		names = append(names, s.Name)
+	}
+	for _, name := range names {
+		if err := checkSheetName(name); err != nil {
 			return err
 		}
-		key := strings.ToLower(s.Name)
+		key := strings.ToLower(name)
 		if seen[key] {
-			return fmt.Errorf("two sheets are named %q: each sheet needs its own name", s.Name)
+			return fmt.Errorf("two sheets are named %q: each sheet needs its own name", name)
 		}
 		seen[key] = true
-		if len(s.Columns) == 0 {
-			return fmt.Errorf("sheet %q has no columns", s.Name)
-		}
-		for _, c := range s.Columns {
-			if c.Kind > DateTime {
-				return fmt.Errorf("column %q of sheet %q has an unknown kind %d", c.Header, s.Name, c.Kind)
-			}
-			if c.Total && !c.Kind.numeric() {
-				return fmt.Errorf("column %q of sheet %q holds %s: only integer, number and money columns have a total",
-					c.Header, s.Name, c.Kind)
-			}
+	}
+	for _, s := range sheets {
+		if err := checkColumns(s); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// checkColumns checks the columns of s.
+func checkColumns(s Sheet) error {
+	if len(s.Columns) == 0 {
+		return fmt.Errorf("sheet %q has no columns", s.Name)
+	}
+	for _, c := range s.Columns {
+		switch {
+		case c.Kind > DateTime:
+			return fmt.Errorf("column %q of sheet %q has an unknown kind %d", c.Header, s.Name, c.Kind)
+		case c.Total && !c.Kind.numeric():
+			return fmt.Errorf("column %q of sheet %q holds %s: only integer, number and money columns have a total",
+				c.Header, s.Name, c.Kind)
+		case c.Check && (c.Kind != Text || c.Total):
+			return fmt.Errorf("column %q of sheet %q is a check box: it holds text and has no total", c.Header, s.Name)
+		}
+	}
+	first, last, ok := printedColumns(s.Columns)
+	if !ok {
+		return fmt.Errorf("sheet %q prints none of its columns: print at least one", s.Name)
+	}
+	for i := first; i <= last; i++ {
+		if s.Columns[i].NoPrint {
+			return fmt.Errorf("column %q of sheet %q is left off the printed pages between printed columns: "+
+				"a page prints one block of columns, so put the columns left off print first or last", s.Columns[i].Header, s.Name)
+		}
+	}
+	return nil
+}
+
+// printedColumns are the first and last printed columns of cols; ok is
+// false when none is printed.
+func printedColumns(cols []Column) (first, last int, ok bool) {
+	first = slices.IndexFunc(cols, func(c Column) bool { return !c.NoPrint })
+	if first < 0 {
+		return 0, 0, false
+	}
+	for last = len(cols) - 1; cols[last].NoPrint; last-- {
+	}
+	return first, last, true
 }
 
 // checkSheetName applies Excel's rules, which also keep CSV file names

@@ -114,6 +114,13 @@ func TestCreateRefuses(t *testing.T) {
 		{"total of text", "x.xlsx", Options{}, []Sheet{{Name: "a", Columns: []Column{{Header: "SKU", Total: true}}}},
 			`column "SKU" of sheet "a" holds text: only integer, number and money columns have a total`},
 		{"unknown kind", "x.csv", Options{}, []Sheet{{Name: "a", Columns: []Column{{Header: "k", Kind: 9}}}}, "unknown kind 9"},
+		{"summary named as a sheet", "x.xlsx", Options{Summary: "slips"}, []Sheet{{Name: "Slips", Columns: col}}, `two sheets are named "Slips"`},
+		{"summary name", "x.xlsx", Options{Summary: "Sum/mary"}, []Sheet{{Name: "Slips", Columns: col}}, `sheet name "Sum/mary"`},
+		{"nothing printed", "x.xlsx", Options{}, []Sheet{{Name: "a", Columns: []Column{{Header: "id", NoPrint: true}}}}, `sheet "a" prints none of its columns`},
+		{"a gap in print", "x.xlsx", Options{}, []Sheet{{Name: "a", Columns: []Column{{Header: "SKU"}, {Header: "id", NoPrint: true}, {Header: "Qty"}}}},
+			`column "id" of sheet "a" is left off the printed pages between printed columns`},
+		{"check box with a total", "x.csv", Options{}, []Sheet{{Name: "a", Columns: []Column{{Header: "Done", Kind: Integer, Check: true, Total: true}}}},
+			`column "Done" of sheet "a" is a check box: it holds text and has no total`},
 		{"quote delimiter", "x.csv", Options{Delimiter: '"'}, []Sheet{{Name: "a", Columns: col}}, "cannot separate the cells"},
 		{"newline delimiter", "x.csv", Options{Delimiter: '\n'}, []Sheet{{Name: "a", Columns: col}}, "cannot separate the cells"},
 	}

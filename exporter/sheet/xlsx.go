@@ -45,21 +45,30 @@ var now = time.Now
 // past 16 MiB, so that all sheets stream at once; memory grows with the
 // number of sheets, not of rows.
 type book struct {
-	final   string
-	tmp     *os.File
-	f       *excelize.File
-	title   string
-	loc     *time.Location // of the date-times, nil when not moved
-	created time.Time
-	style   styles
-	sheets  []*xsheet
+	final          string
+	tmp            *os.File
+	f              *excelize.File
+	title          string
+	subject        string
+	account        string
+	loc            *time.Location // of the date-times, nil when not moved
+	created        time.Time
+	footer         string // of every printed page
+	style          styles
+	sheets         []*xsheet
+	summaryName    string
+	summaryContent Summary
 }
 
 // styles are the style ids of the workbook.
 type styles struct {
-	header int
-	value  [DateTime + 1]int // a value cell of each kind
-	total  [DateTime + 1]int // a totals row cell of each kind
+	header      int
+	headerRight int               // over numbers and dates
+	title       int               // a summary's first line
+	note        int               // a note under a summary's table
+	check       int               // a check box
+	value       [DateTime + 1]int // a value cell of each kind
+	total       [DateTime + 1]int // a totals row cell of each kind
 }
 
 // xsheet is one worksheet being written.
@@ -73,6 +82,8 @@ type xsheet struct {
 	limit     int   // the most data rows the sheet takes
 	cells     []any // the row being written
 	sums      []sum
+	breaks    bool // printed at a scale, with page breaks
+	broken    int  // page breaks given
 }
 
 // sum is a column's total so far.
@@ -93,11 +104,13 @@ func createBook(path string, o Options, sheets []Sheet) (*book, error) {
 		return nil, err
 	}
 	b := &book{
-		final: path, tmp: tmp, title: o.Title, loc: o.Location, created: now(),
+		final: path, tmp: tmp, title: o.Title, subject: o.Subject, account: o.Account, loc: o.Location, created: now(),
+		summaryName: o.Summary,
 		// The sheets' spill files go beside the file, not to a /tmp
 		// that may be memory.
 		f: excelize.NewFile(excelize.Options{TmpDir: dir}),
 	}
+	b.footer = footer(o.Title, o.Subject, o.Account, made(b.created, b.loc))
 	if err := b.start(sheets); err != nil {
 		b.discard()
 		return nil, err
@@ -105,19 +118,35 @@ func createBook(path string, o Options, sheets []Sheet) (*book, error) {
 	return b, nil
 }
 
-// start makes the styles and the sheets, each with its header row frozen.
+// start makes the styles and the sheets, the summary first, each data
+// sheet with its header row frozen.
 func (b *book) start(sheets []Sheet) error {
 	var err error
 	if b.style, err = newStyles(b.f); err != nil {
 		return err
 	}
-	for i, s := range sheets {
+	names := make([]string, 0, len(sheets)+1)
+	if b.summaryName != "" {
+		names = append(names, b.summaryName)
+	}
+	for _, s := range sheets {
+		names = append(names, s.Name)
+	}
+	for i, name := range names {
 		if i == 0 {
-			err = b.f.SetSheetName(b.f.GetSheetName(0), s.Name)
+			err = b.f.SetSheetName(b.f.GetSheetName(0), name)
 		} else {
-			_, err = b.f.NewSheet(s.Name)
+			_, err = b.f.NewSheet(name)
 		}
 		if err != nil {
+			return err
+		}
+	}
+	for _, s := range sheets {
+		// Fitting to the page's width is a property the StreamWriter
+		// writes when it is made.
+		fit := !s.PageBreaks
+		if err := b.f.SetSheetProps(s.Name, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
 			return err
 		}
 		sw, err := b.f.NewStreamWriter(s.Name)
@@ -136,7 +165,7 @@ func (b *book) start(sheets []Sheet) error {
 			limit--
 		}
 		b.sheets = append(b.sheets, &xsheet{
-			name: s.Name, cols: s.Columns, sw: sw, limit: limit,
+			name: s.Name, cols: s.Columns, sw: sw, limit: limit, breaks: s.PageBreaks,
 			cells: make([]any, len(s.Columns)), sums: make([]sum, len(s.Columns)),
 		})
 	}
@@ -152,9 +181,24 @@ func newStyles(f *excelize.File) (styles, error) {
 		Date:     {CustomNumFmt: &date},
 		DateTime: {CustomNumFmt: &dateTime},
 	}
+	// Fonts name their family and size: a bold font without them is
+	// printed in another program's default (a serif, in LibreOffice).
+	bold := &excelize.Font{Bold: true, Family: fontFamily, Size: fontSize}
+	right := &excelize.Alignment{Horizontal: "right"}
 	var err error
-	if st.header, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}}); err != nil {
-		return st, err
+	for _, s := range []struct {
+		id    *int
+		style excelize.Style
+	}{
+		{&st.header, excelize.Style{Font: bold}},
+		{&st.headerRight, excelize.Style{Font: bold, Alignment: right}},
+		{&st.title, excelize.Style{Font: &excelize.Font{Bold: true, Family: fontFamily, Size: 14}}},
+		{&st.note, excelize.Style{Font: &excelize.Font{Italic: true, Family: fontFamily, Size: fontSize}}},
+		{&st.check, excelize.Style{Font: &excelize.Font{Family: fontFamily, Size: 14}, Alignment: &excelize.Alignment{Horizontal: "center"}}},
+	} {
+		if *s.id, err = f.NewStyle(&s.style); err != nil {
+			return st, err
+		}
 	}
 	for k, s := range formats {
 		if Kind(k) != Text && Kind(k) != Number {
@@ -162,12 +206,27 @@ func newStyles(f *excelize.File) (styles, error) {
 				return st, err
 			}
 		}
-		s.Font = &excelize.Font{Bold: true}
+		s.Font = bold
 		if st.total[k], err = f.NewStyle(&s); err != nil {
 			return st, err
 		}
 	}
 	return st, nil
+}
+
+// The workbook's font: excelize's default.
+const (
+	fontFamily = "Calibri"
+	fontSize   = 11
+)
+
+// headerStyle is the style of the header of a column of kind k: bold, and
+// on the right over numbers and dates, as they are.
+func (st styles) headerStyle(k Kind) int {
+	if k == Text {
+		return st.header
+	}
+	return st.headerRight
 }
 
 func (b *book) row(i int, cells []string) error {
@@ -187,17 +246,22 @@ func (b *book) row(i int, cells []string) error {
 // stream sets the widths of s from its header and held rows, writes the
 // header and the held rows: s is streamed from then on.
 func (b *book) stream(s *xsheet) error {
+	widths := make([]float64, len(s.cols))
 	for c, col := range s.cols {
 		w := col.Width
 		if w <= 0 {
 			w = float64(s.measure(c))
 		}
-		if err := s.sw.SetColWidth(c+1, c+1, min(w, excelize.MaxColumnWidth)); err != nil {
+		widths[c] = min(w, excelize.MaxColumnWidth)
+		if err := s.sw.SetColWidth(c+1, c+1, widths[c]); err != nil {
 			return err
 		}
 	}
+	if err := b.sheetPrint(s, widths); err != nil {
+		return err
+	}
 	for c, col := range s.cols {
-		s.cells[c] = excelize.Cell{StyleID: b.style.header, Value: col.Header}
+		s.cells[c] = excelize.Cell{StyleID: b.style.headerStyle(col.Kind), Value: col.Header}
 	}
 	if err := s.sw.SetRow("A1", s.cells); err != nil {
 		return err
@@ -251,8 +315,12 @@ func (b *book) write(s *xsheet, cells []string) error {
 			s.name, s.limit)
 	}
 	row := s.rows + 2 // after the header, 1-based
-	for c := range s.cols {
+	for c, col := range s.cols {
 		s.cells[c] = nil
+		if col.Check {
+			s.cells[c] = excelize.Cell{StyleID: b.style.check, Value: checkBox}
+			continue
+		}
 		if c < len(cells) {
 			v, err := b.cell(s, c, cells[c])
 			if err != nil {
@@ -299,10 +367,15 @@ func (b *book) finish() error {
 			return fmt.Errorf("sheet %q: %w", s.name, err)
 		}
 	}
+	if b.summaryName != "" {
+		if err := b.writeSummary(); err != nil {
+			return fmt.Errorf("sheet %q: %w", b.summaryName, err)
+		}
+	}
 	created := b.created.UTC().Format(time.RFC3339)
 	err := b.f.SetDocProps(&excelize.DocProperties{
-		Title: b.title, Created: created, Modified: created, Creator: "lading", LastModifiedBy: "lading",
-		Description: ZoneNote(b.loc),
+		Title: b.title, Subject: b.subject, Created: created, Modified: created, Creator: "lading", LastModifiedBy: "lading",
+		Description: description(b.account, made(b.created, b.loc), b.loc),
 	})
 	if err != nil {
 		return err
@@ -364,13 +437,59 @@ func (b *book) totals(s *xsheet) error {
 }
 
 // labelColumn is the column of the word "Total" in a totals row: the first
-// text column, else the first without a total, else none (-1).
+// printed text column, else the first printed one without a total, else
+// none (-1). A check box is no place for it.
 func labelColumn(cols []Column) int {
-	if i := slices.IndexFunc(cols, func(c Column) bool { return c.Kind == Text }); i >= 0 {
+	label := func(c Column) bool { return !c.NoPrint && !c.Check }
+	if i := slices.IndexFunc(cols, func(c Column) bool { return label(c) && c.Kind == Text }); i >= 0 {
 		return i
 	}
-	return slices.IndexFunc(cols, func(c Column) bool { return !c.Total })
+	return slices.IndexFunc(cols, func(c Column) bool { return label(c) && !c.Total })
 }
+
+// checkBox is the cell of a check box column.
+const checkBox = "☐"
+
+// sheetPrint sets up the printed pages of s, whose columns are widths
+// characters wide: its layout, margins and footer, its header row on
+// every page, and the columns printed.
+func (b *book) sheetPrint(s *xsheet, widths []float64) error {
+	first, last, _ := printedColumns(s.cols)
+	if err := b.printSetup(s.name, widths[first:last+1], s.breaks); err != nil {
+		return err
+	}
+	err := b.f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Titles", RefersTo: quoteSheet(s.name) + "!$1:$1", Scope: s.name})
+	if err != nil || (first == 0 && last == len(s.cols)-1) {
+		return err
+	}
+	from, _ := excelize.ColumnNumberToName(first + 1)
+	to, _ := excelize.ColumnNumberToName(last + 1)
+	return b.f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Area", RefersTo: quoteSheet(s.name) + "!$" + from + ":$" + to, Scope: s.name})
+}
+
+// printSetup sets the layout, margins and footer of the printed pages of
+// the sheet name, whose printed columns are widths characters wide.
+func (b *book) printSetup(name string, widths []float64, breaks bool) error {
+	if err := b.f.SetPageLayout(name, pageLayout(widths, breaks)); err != nil {
+		return err
+	}
+	if err := b.f.SetPageMargins(name, margins()); err != nil {
+		return err
+	}
+	return b.f.SetHeaderFooter(name, &excelize.HeaderFooterOptions{OddFooter: b.footer})
+}
+
+func (b *book) pageBreak(i int) error {
+	s := b.sheets[i]
+	row := s.rows + len(s.held) + 2 // the next row: after the header and the rows so far
+	if row <= 2 || s.broken >= MaxPageBreaks {
+		return nil
+	}
+	s.broken++
+	return s.sw.InsertPageBreak("A" + strconv.Itoa(row))
+}
+
+func (b *book) summary(s Summary) { b.summaryContent = s }
 
 // save writes the workbook into the temporary file. excelize's Write
 // builds the whole ZIP in memory; its ZIP writer is set to the file

@@ -7,9 +7,12 @@ package sheettest
 import (
 	"archive/zip"
 	"fmt"
+	"html"
 	"io"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,10 +34,12 @@ func Dump(t testing.TB, path string) string {
 		t.Fatal(err)
 	}
 	fmt.Fprintf(&b, "title %q creator %q created %s modified %s\n", props.Title, props.Creator, props.Created, props.Modified)
+	fmt.Fprintf(&b, "subject %q\ndescription %q\n", props.Subject, props.Description)
 	for _, dn := range f.GetDefinedName() {
 		fmt.Fprintf(&b, "defined name %s scope %q refers to %s\n", dn.Name, dn.Scope, dn.RefersTo)
 	}
 	filters := AutoFilters(t, path)
+	breaks := PartMatches(t, path, "xl/worksheets/sheet", `<brk id="(\d+)"`)
 	for i, name := range f.GetSheetList() {
 		fmt.Fprintf(&b, "\nsheet %q\n", name)
 		panes, err := f.GetPanes(name)
@@ -44,9 +49,86 @@ func Dump(t testing.TB, path string) string {
 		fmt.Fprintf(&b, "panes freeze %v x %d y %d top left %s active %s\n",
 			panes.Freeze, panes.XSplit, panes.YSplit, panes.TopLeftCell, panes.ActivePane)
 		fmt.Fprintf(&b, "autofilter %s\n", filters[fmt.Sprintf("xl/worksheets/sheet%d.xml", i+1)])
+		b.WriteString(Print(t, f, name))
+		if br := breaks[fmt.Sprintf("xl/worksheets/sheet%d.xml", i+1)]; len(br) > 0 {
+			fmt.Fprintf(&b, "page breaks after rows %s\n", strings.Join(br, " "))
+		}
 		dumpSheet(t, &b, f, name)
 	}
+	charts := PartMatches(t, path, "xl/charts/chart", `<(?:f>|grouping val=")([^<"]+)`)
+	for _, part := range slices.Sorted(maps.Keys(charts)) {
+		fmt.Fprintf(&b, "\n%s %s\n", part, strings.Join(charts[part], " "))
+	}
 	return b.String()
+}
+
+// Print describes how the sheet name prints: its page layout, margins
+// and footer, a line each.
+func Print(t testing.TB, f *excelize.File, name string) string {
+	t.Helper()
+	props, err := f.GetSheetProps(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout, err := f.GetPageLayout(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := f.GetPageMargins(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hf, err := f.GetHeaderFooter(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit := props.FitToPage != nil && *props.FitToPage
+	line := fmt.Sprintf("page %s fit to page %v %d wide %d tall scale %d\n", deref(layout.Orientation), fit,
+		deref(layout.FitToWidth), deref(layout.FitToHeight), deref(layout.AdjustTo))
+	line += fmt.Sprintf("margins left %v right %v top %v bottom %v header %v footer %v\n",
+		deref(m.Left), deref(m.Right), deref(m.Top), deref(m.Bottom), deref(m.Header), deref(m.Footer))
+	return line + fmt.Sprintf("footer %q\n", hf.OddFooter)
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+// PartMatches reads the parts of the file whose names begin with prefix
+// and returns, for each, the first group of every match of expr in it,
+// its XML entities read.
+func PartMatches(t testing.TB, path, prefix, expr string) map[string][]string {
+	t.Helper()
+	z, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	re := regexp.MustCompile(expr)
+	found := map[string][]string{}
+	for _, zf := range z.File {
+		if !strings.HasPrefix(zf.Name, prefix) || strings.Contains(zf.Name, "_rels") {
+			continue
+		}
+		rc, err := zf.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		found[zf.Name] = nil
+		for _, m := range re.FindAllSubmatch(data, -1) {
+			found[zf.Name] = append(found[zf.Name], html.UnescapeString(string(m[1])))
+		}
+	}
+	return found
 }
 
 func dumpSheet(t testing.TB, b *strings.Builder, f *excelize.File, name string) {
@@ -132,32 +214,14 @@ func numberFormat(s *excelize.Style) string {
 }
 
 // AutoFilters reads the autofilter element of each worksheet part of the
-// file: excelize has no getter for it.
+// file ("none" where there is none): excelize has no getter for it.
 func AutoFilters(t testing.TB, path string) map[string]string {
 	t.Helper()
-	z, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer z.Close()
-	re := regexp.MustCompile(`<autoFilter ref="([^"]*)"`)
 	found := map[string]string{}
-	for _, zf := range z.File {
-		if !strings.HasPrefix(zf.Name, "xl/worksheets/sheet") {
-			continue
-		}
-		rc, err := zf.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		found[zf.Name] = "none"
-		if m := re.FindSubmatch(data); m != nil {
-			found[zf.Name] = string(m[1])
+	for part, refs := range PartMatches(t, path, "xl/worksheets/sheet", `<autoFilter ref="([^"]*)"`) {
+		found[part] = "none"
+		if len(refs) > 0 {
+			found[part] = refs[0]
 		}
 	}
 	return found
