@@ -108,7 +108,7 @@ type Product struct {
 // or a path); the row and column that name it; its alt text and
 // position where the layout gives them (0: none); and the key of the
 // variant whose row names it as that variant's image ("" for the
-// product's own).
+// product's own). Images are in row order.
 type Image struct {
 	Source   string
 	Row      RowRef
@@ -116,6 +116,8 @@ type Image struct {
 	Alt      string
 	Position int
 	Variant  string
+	// Err says why the row's value could not be read as images.
+	Err string
 }
 
 // Valid reports whether the product may be written.

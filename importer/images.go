@@ -167,7 +167,7 @@ func productImages(p *catalog.Product) []*ImagePlan {
 	for _, im := range p.Images {
 		src, err := images.Parse(im.Source)
 		key := src.Key
-		if err != nil {
+		if err != nil || im.Err != "" {
 			key = "\x00" + im.Source
 		}
 		if seen[key] {
@@ -176,6 +176,8 @@ func productImages(p *catalog.Product) []*ImagePlan {
 		seen[key] = true
 		ip := &ImagePlan{Image: im, src: src}
 		switch {
+		case im.Err != "":
+			ip.set(engine.Failed, fmt.Sprintf("not uploaded: column %q, value %q: %s; correct it in the file, then run the same command again", im.Column, im.Source, im.Err))
 		case err != nil:
 			ip.set(engine.Failed, imageFailedMessage(err))
 		case !p.Valid():
