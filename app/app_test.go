@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"lading/images/imagestest"
 	"lading/sandbox"
 	"lading/state"
 )
@@ -24,7 +25,7 @@ import (
 func run(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	a := New(Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
+	a := New(Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()})
 	err := a.RunContext(context.Background(), append([]string{"lading"}, args...))
 	return out.String(), errb.String(), err
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lading/api"
+	"lading/images/imagestest"
 	"lading/sandbox"
 	"lading/templates"
 )
@@ -84,6 +85,9 @@ func runWith(t *testing.T, env Env, args ...string) (string, string, error) {
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
 	}
+	if env.ImageTransport == nil {
+		env.ImageTransport = imagestest.Offline()
+	}
 	err := New(env).RunContext(context.Background(), append([]string{"lading"}, args...))
 	return out.String(), errb.String(), err
 }
@@ -111,7 +115,7 @@ func TestRunFunctionsTakeOptions(t *testing.T) {
 	a := newAccount(t)
 	_, in := sampleCopy(t, "catalog.csv")
 	var out bytes.Buffer
-	env := &Env{Stdout: &out, Stderr: &bytes.Buffer{}, Getenv: func(string) string { return "" }}
+	env := &Env{Stdout: &out, Stderr: &bytes.Buffer{}, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()}
 	o := &importOptions{
 		globalOptions: globalOptions{BaseURL: a.flags[1], Token: cliToken, Rate: 500, Burst: 50, Concurrency: 4},
 		jobOptions: jobOptions{mappingOptions: mappingOptions{Template: "generic", MaxPartSize: "4GiB", MaxCellSize: "1MiB"},

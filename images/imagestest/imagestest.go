@@ -8,9 +8,14 @@ package imagestest
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -26,6 +31,9 @@ type Server struct {
 	handlers map[string]http.HandlerFunc
 	hits     map[string]int
 	total    int
+	any      bool
+	// notModified counts the answers 304.
+	notModified int
 }
 
 // Original headers carry the scheme and host the request was for.
@@ -41,6 +49,36 @@ func New(t testing.TB) *Server {
 	t.Cleanup(s.srv.Close)
 	s.url, _ = url.Parse(s.srv.URL)
 	return s
+}
+
+// ServeAny makes the server answer a URL it holds nothing for with an
+// image of its own (a small JPEG made from the URL) when its path ends in
+// an image's extension, for tests that import exports naming images they
+// do not look at.
+func (s *Server) ServeAny() *Server {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.any = true
+	return s
+}
+
+// Offline is a transport for tests that import files naming images they
+// do not look at: it answers each URL ending in an image's extension with
+// an image of its own (a small JPEG made from the URL), and any other
+// with 404, itself: nothing reaches the network.
+func Offline() http.RoundTripper { return offline{} }
+
+type offline struct{}
+
+func (offline) RoundTrip(r *http.Request) (*http.Response, error) {
+	res := &http.Response{Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: http.Header{}, Request: r,
+		StatusCode: http.StatusNotFound, Status: "404 Not Found", Body: http.NoBody}
+	if imageExt(r.URL.Path) {
+		b := JPEG(int(crc32.ChecksumIEEE([]byte(r.URL.String()))), 2048)
+		res.StatusCode, res.Status, res.ContentLength = http.StatusOK, "200 OK", int64(len(b))
+		res.Body = io.NopCloser(bytes.NewReader(b))
+	}
+	return res, nil
 }
 
 // Key is how a request is known: the URL it was for.
@@ -89,16 +127,37 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if h == nil {
 		_, ok = s.files[key]
 	}
+	if h == nil && !ok && s.any && imageExt(r.URL.Path) {
+		content, ok = JPEG(int(crc32.ChecksumIEEE([]byte(key))), 2048), true
+	}
 	s.mu.Unlock()
 	switch {
 	case h != nil:
 		h(w, r)
 	case ok:
+		// An ETag of the content: a request naming it is answered 304.
+		etag := fmt.Sprintf(`"%08x-%d"`, crc32.ChecksumIEEE(content), len(content))
+		w.Header().Set("ETag", etag)
+		if r.Header.Get("If-None-Match") == etag {
+			s.mu.Lock()
+			s.notModified++
+			s.mu.Unlock()
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
 		w.Header().Set("Content-Type", "application/octet-stream")
 		w.Write(content)
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// NotModified is how many requests were answered 304: they named the
+// ETag of the content the server holds.
+func (s *Server) NotModified() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.notModified
 }
 
 // Transport carries every request to the Server, whatever its URL's
@@ -117,6 +176,14 @@ func (rt roundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
 	u.Scheme, u.Host = rt.s.url.Scheme, rt.s.url.Host
 	out.URL, out.Host = &u, ""
 	return rt.s.srv.Client().Transport.RoundTrip(out)
+}
+
+func imageExt(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".jpg", ".jpeg", ".png", ".gif", ".webp":
+		return true
+	}
+	return false
 }
 
 // JPEG is size bytes that sniff as a JPEG image, different for each
