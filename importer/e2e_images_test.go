@@ -3,18 +3,25 @@ package importer_test
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"lading/api/wire"
+	"lading/app"
 	"lading/engine"
 	"lading/images/imagestest"
 	"lading/importer"
 	"lading/sandbox"
+	"lading/state"
 )
 
 // withImages makes an import take the images in: URLs through srv's
@@ -274,4 +281,235 @@ func TestImportPlatformImages(t *testing.T) {
 			}
 		})
 	}
+}
+
+// imageCatalog writes a catalog in the generic layout whose products
+// name the images given (separated by "|"), product p<i> with SKU S<i>.
+func (e *env) imageCatalog(name string, images ...string) string {
+	e.t.Helper()
+	var b strings.Builder
+	b.WriteString("product_key,product_name,sku,images\n")
+	for i, im := range images {
+		fmt.Fprintf(&b, "p%d,Product %d,S%d,%s\n", i+1, i+1, i+1, im)
+	}
+	p := filepath.Join(e.dir, name)
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	return p
+}
+
+// imageLines are the results file's image lines, by image.
+func imageLines(t *testing.T, results string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, r := range readResults(t, results) {
+		if len(r) > 8 && r[8] != "" {
+			out[r[8]] = r
+		}
+	}
+	return out
+}
+
+// TestImageFailures: an image that cannot be had (not found, no answer
+// in time, too large, not an image, a redirect loop, an address of
+// another scheme) fails only its own line, which names it and says why,
+// on the row that names it; its product and the other images are
+// written. Through the command line the import ends with exit 3.
+func TestImageFailures(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	srv := imagestest.New(t)
+	const host = "https://img.example.com/"
+	for i := range 6 {
+		srv.Put(fmt.Sprintf("%sok%d.jpg", host, i+1), imagestest.JPEG(i, 2000))
+	}
+	srv.Handle(host+"slow.jpg", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	srv.Put(host+"big.png", imagestest.PNG(1, 20000))
+	srv.Put(host+"page.jpg", []byte("<html><body>Sorry, this image moved.</body></html>"))
+	srv.Handle(host+"loop.jpg", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop.jpg", http.StatusFound) })
+	bad := []struct{ src, why string }{
+		{host + "missing.jpg", "not found (HTTP 404 Not Found)"},
+		{host + "slow.jpg", "no complete answer within 300ms"},
+		{host + "big.png", "9.8 KiB, the most an image may weigh"},
+		{host + "page.jpg", "its content is text/html; charset=utf-8, not an image or a PDF"},
+		{host + "loop.jpg", "redirected more than 5 times"},
+		{"ftp://img.example.com/old.jpg", "ftp: addresses are not read"},
+	}
+	var cells []string
+	for i, b := range bad {
+		cells = append(cells, fmt.Sprintf("%sok%d.jpg|%s", host, i+1, b.src))
+	}
+	in := e.imageCatalog("catalog.csv", cells...)
+	rep, err := e.importFile(context.Background(), "generic", in, func(o *importer.Options) {
+		withImages(srv, "")(o)
+		o.Images.Timeout, o.Images.MaxSize = 300*time.Millisecond, 10000
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Products[engine.Created] != len(bad) || rep.Failed() != 0 || rep.Images[importer.Uploaded] != len(bad) || rep.Images[engine.Failed] != len(bad) {
+		t.Errorf("products %v, rows %v, images %v: want every product written, its good image uploaded and its bad one failed",
+			rep.Products, rep.Rows, rep.Images)
+	}
+	lines := imageLines(t, rep.Results)
+	for i, b := range bad {
+		l := lines[b.src]
+		if l == nil || l[1] != fmt.Sprint(i+2) || l[4] != string(engine.Failed) || !strings.Contains(l[7], b.src) || !strings.Contains(l[7], b.why) || l[5] == "" {
+			t.Errorf("the line of %s: %q; want failed on row %d, naming it and saying %q, with its product's id", b.src, l, i+2, b.why)
+		}
+		if ok := lines[fmt.Sprintf("%sok%d.jpg", host, i+1)]; ok == nil || ok[4] != string(importer.Uploaded) || ok[9] == "" {
+			t.Errorf("the good image beside it: %q", ok)
+		}
+	}
+	if n := len(e.files()); n != len(bad) {
+		t.Errorf("the sandbox holds %d files, want the %d good images", n, len(bad))
+	}
+
+	// Through the command line: exit 3, saying how many images failed.
+	in2 := e.imageCatalog("again.csv", host+"missing.jpg")
+	var out strings.Builder
+	a := app.New(app.Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }, ImageTransport: srv.Transport()})
+	err = a.RunContext(context.Background(), []string{"lading", "--base-url", e.url + "/api2", "--token", "tok", "--rate", "500",
+		"import", "--state", filepath.Join(e.dir, "state.db"), "--template", "generic", in2})
+	var partial *app.PartialError
+	if !errors.As(err, &partial) || !strings.Contains(err.Error(), "1 of 1 image failed") {
+		t.Errorf("the command line ended with %v, want exit 3 saying 1 of 1 image failed\n%s", err, out.String())
+	}
+}
+
+// TestImageReplaced: an image whose content changed at its URL replaces
+// exactly one file: the new one is uploaded, the one lading uploaded
+// before deleted. With the state lost, the account's files are read and
+// those of the same name and size are not uploaded again; a file lading
+// did not upload (as far as it knows) is never deleted.
+func TestImageReplaced(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	srv := imagestest.New(t)
+	const a, b = "https://img.example.com/a.jpg", "https://img.example.com/shirts/b.jpg"
+	srv.Put(a, imagestest.JPEG(1, 4000))
+	srv.Put(b, imagestest.JPEG(2, 5000))
+	in := e.imageCatalog("catalog.csv", a+"|"+b, a)
+	ctx := context.Background()
+	if _, err := e.importFile(ctx, "generic", in, withImages(srv, "")); err != nil {
+		t.Fatal(err)
+	}
+	first := e.files()
+	if len(first) != 3 || srv.Hits(a) != 1 {
+		t.Fatalf("%d files after the first import (want 3: a shared by two products), a downloaded %d times", len(first), srv.Hits(a))
+	}
+	old := ""
+	for _, f := range first {
+		if f.Name == "b.jpg" {
+			old = f.ID
+		}
+	}
+
+	srv.Put(b, imagestest.JPEG(3, 5100))
+	before := e.srv.Counters().Requests
+	rep, err := e.importFile(ctx, "generic", in, withImages(srv, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := fileWrites(before, e.srv.Counters().Requests); n != 2 || rep.Images[importer.Uploaded] != 1 || rep.Images[engine.Unchanged] != 2 {
+		t.Errorf("%d file writes, images %v; want one upload and one deletion, the other two unchanged", n, rep.Images)
+	}
+	now := e.files()
+	line := imageLines(t, rep.Results)[b]
+	if len(now) != 3 || slices.ContainsFunc(now, func(f sandboxFile) bool { return f.ID == old }) ||
+		line == nil || line[9] == old || !strings.Contains(line[7], "replaces file "+old) || !strings.Contains(line[7], "has deleted") {
+		t.Errorf("after the change: files %v, b's line %q; want 3 files, b's old file %s replaced and deleted", now, line, old)
+	}
+
+	// The state is lost: the account's files are read, nothing uploaded.
+	e.state = e.otherState("lost.db")
+	before = e.srv.Counters().Requests
+	rep, err = e.importFile(ctx, "generic", in, withImages(srv, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := e.srv.Counters().Requests[wire.DetailPath(wire.ProductFiles)] - before[wire.DetailPath(wire.ProductFiles)]
+	if n := fileWrites(before, e.srv.Counters().Requests); n != 0 || rep.Images[engine.Unchanged] != 3 || reads != 1 {
+		t.Errorf("without the state: %d file writes, %d reads of files, images %v; want none written, one read, 3 unchanged", n, reads, rep.Images)
+	}
+	// b changes again: lading no longer knows it uploaded the file it
+	// found, so it uploads the new one beside it and deletes nothing.
+	srv.Put(b, imagestest.JPEG(4, 5200))
+	before = e.srv.Counters().Requests
+	rep, err = e.importFile(ctx, "generic", in, withImages(srv, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line = imageLines(t, rep.Results)[b]
+	if n := fileWrites(before, e.srv.Counters().Requests); n != 1 || len(e.files()) != 4 || line == nil || !strings.Contains(line[7], "lading did not upload and leaves as it is") {
+		t.Errorf("%d file writes, %d files, b's line %q; want one upload beside the file found, nothing deleted", n, len(e.files()), line)
+	}
+}
+
+// TestImageDryRunAndPlan: a dry run fetches the images and counts those
+// to upload, their size and the requests they cost, writing nothing; the
+// plan lists them. Once they are in the account a dry run (which reads
+// no state) finds them there by name and size.
+func TestImageDryRunAndPlan(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	srv := imagestest.New(t)
+	srv.Put("https://img.example.com/a.jpg", imagestest.JPEG(1, 3000))
+	srv.Put("https://img.example.com/b.png", imagestest.PNG(2, 1000))
+	in := e.imageCatalog("catalog.csv", "https://img.example.com/a.jpg|https://img.example.com/b.png", "https://img.example.com/a.jpg")
+	plan := filepath.Join(e.dir, "plan.json")
+	dry := func() *importer.Report {
+		t.Helper()
+		before := e.srv.Counters().Requests
+		rep, err := e.importFile(context.Background(), "generic", in, func(o *importer.Options) {
+			withImages(srv, "")(o)
+			o.DryRun, o.State, o.PlanFile = true, nil, plan
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := writes(before, e.srv.Counters().Requests) + fileWrites(before, e.srv.Counters().Requests); w != 0 {
+			t.Errorf("a dry run sent %d writes", w)
+		}
+		return rep
+	}
+	rep := dry()
+	if rep.Images[importer.ToUpload] != 3 || rep.ImageBytes != 7000 || rep.ImageRequests != 3 || rep.RequestsPlanned != 4 {
+		t.Errorf("dry run: images %v, %d bytes, %d image requests of %d; want 3 to upload, 7000 bytes, 3 requests of 4 (one product create)",
+			rep.Images, rep.ImageBytes, rep.ImageRequests, rep.RequestsPlanned)
+	}
+	b, _ := os.ReadFile(plan)
+	var p struct {
+		Products []struct {
+			Key    string
+			Images []struct {
+				Source, Row, Action string
+				Size                int64
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &p); err != nil || len(p.Products) != 2 || len(p.Products[0].Images) != 2 ||
+		p.Products[0].Images[1].Source != "https://img.example.com/b.png" || p.Products[0].Images[1].Action != "to upload" ||
+		p.Products[0].Images[1].Size != 1000 || !strings.HasSuffix(p.Products[0].Images[1].Row, "catalog.csv row 2") {
+		t.Errorf("plan: %v\n%s", err, b)
+	}
+	if _, err := e.importFile(context.Background(), "generic", in, withImages(srv, "")); err != nil {
+		t.Fatal(err)
+	}
+	if rep := dry(); rep.Images[engine.Unchanged] != 3 || rep.ImageRequests != 0 {
+		t.Errorf("dry run after the import: images %v, %d requests; want 3 unchanged, none", rep.Images, rep.ImageRequests)
+	}
+}
+
+// otherState opens another state file in the env's folder, as a new
+// machine or a lost disk gives an import.
+func (e *env) otherState(name string) *state.DB {
+	e.t.Helper()
+	st, err := state.Open(filepath.Join(e.dir, name))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { st.Close() })
+	return st
 }

@@ -98,40 +98,35 @@ func (w *imageWork) plans(plan *Plan) []*ImagePlan {
 }
 
 // startImages gathers the images the products name and starts fetching
-// them, those of products already imported asking their servers whether
-// they changed; nil when the import has none, or leaves them out.
-func (x *importer) startImages(ctx context.Context, products []*catalog.Product, remembered map[string]string) (*imageWork, error) {
+// them, asking the servers of URLs an earlier import read whether they
+// changed since; nil when the import has none, or leaves them out.
+func (x *importer) startImages(ctx context.Context, products []*catalog.Product) (*imageWork, error) {
 	if x.NoImages || !anyImages(products) {
 		return nil, nil
 	}
-	w := &imageWork{byProduct: map[*catalog.Product][]*ImagePlan{}, records: map[state.FileKey]state.File{}}
-	var pids []string
+	w := &imageWork{byProduct: map[*catalog.Product][]*ImagePlan{}}
+	var sources []string
 	for _, p := range products {
 		if len(p.Images) == 0 {
 			continue
 		}
 		w.byProduct[p] = productImages(p)
-		if id, ok := remembered[p.Key]; ok {
-			pids = append(pids, id)
+		for _, ip := range w.byProduct[p] {
+			if !ip.decided {
+				sources = append(sources, ip.src.Key)
+			}
 		}
 	}
-	if err := w.remember(ctx, x.State, state.KeyFiles(x.Scope), pids); err != nil {
+	known, err := x.known(ctx, sources)
+	if err != nil {
 		return nil, err
 	}
 	var wants []images.Want
 	for _, p := range products {
-		if !p.Valid() {
-			continue
-		}
 		for _, ip := range w.byProduct[p] {
-			if ip.decided {
-				continue
+			if !ip.decided {
+				wants = append(wants, images.Want{Source: ip.src, Uses: 1, Known: known[ip.src.Key]})
 			}
-			want := images.Want{Source: ip.src, Uses: 1}
-			if rec, ok := w.records[state.FileKey{Product: remembered[p.Key], Place: ip.src.Key}]; ok && (rec.ETag != "" || rec.Modified != "") {
-				want.Known = &images.Known{Hash: rec.Hash, Size: rec.Size, ETag: rec.ETag, Modified: rec.Modified}
-			}
-			wants = append(wants, want)
 		}
 	}
 	o := x.Images
@@ -188,12 +183,49 @@ func productImages(p *catalog.Product) []*ImagePlan {
 	return out
 }
 
-// remember loads what the state remembers of the images of products.
-func (w *imageWork) remember(ctx context.Context, st *state.DB, scope string, products []string) error {
-	if st == nil || len(products) == 0 {
+// known is what the state remembers of the content of those sources
+// (URLs an earlier import read, with an ETag or Last-Modified date to ask
+// their servers by), when every file remembered at one agrees.
+func (x *importer) known(ctx context.Context, sources []string) (map[string]*images.Known, error) {
+	if x.State == nil {
+		return nil, nil
+	}
+	files, err := x.State.FilesAt(ctx, state.KeyFiles(x.Scope), dedupe(sources))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*images.Known{}
+	for _, f := range files {
+		k := &images.Known{Hash: f.Hash, Size: f.Size, ETag: f.ETag, Modified: f.Modified}
+		if have, seen := out[f.Place]; !seen {
+			out[f.Place] = k
+		} else if have != nil && *have != *k {
+			out[f.Place] = nil
+		}
+	}
+	for place, k := range out {
+		if k != nil && k.ETag == "" && k.Modified == "" {
+			delete(out, place)
+		}
+	}
+	return out, nil
+}
+
+// remember loads what the state remembers of the images of the plan's
+// products that are in the account.
+func (x *importer) remember(ctx context.Context, plan *Plan) error {
+	w := x.imgs
+	w.records = map[state.FileKey]state.File{}
+	if x.State == nil {
 		return nil
 	}
-	files, err := st.Files(ctx, scope, dedupe(products))
+	var pids []string
+	for _, pp := range plan.Products {
+		if id := pp.ID(); id != "" && len(pp.Images) > 0 {
+			pids = append(pids, string(id))
+		}
+	}
+	files, err := x.State.Files(ctx, state.KeyFiles(x.Scope), dedupe(pids))
 	if err != nil {
 		return err
 	}

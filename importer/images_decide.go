@@ -150,6 +150,8 @@ func (x *importer) decide(ctx context.Context, ip *ImagePlan) bool {
 			return false
 		case there && rec.Ours:
 			ip.Replaces = api.ID(rec.FileID)
+		case there:
+			ip.Reason = fmt.Sprintf("its content changed: uploaded beside file %s, which lading did not upload and leaves as it is", rec.FileID)
 		}
 		if !there {
 			if f, ok := w.adopt(pid, img.Name, img.Size); ok {
@@ -159,7 +161,7 @@ func (x *importer) decide(ctx context.Context, ip *ImagePlan) bool {
 			}
 		}
 	}
-	ip.set(ToUpload, "")
+	ip.set(ToUpload, ip.Reason)
 	if ip.Replaces != "" {
 		ip.Reason = fmt.Sprintf("its content changed: replaces file %s, which lading uploaded before", ip.Replaces)
 	}

@@ -71,6 +71,9 @@ func (x *importer) decideAll(ctx context.Context, plan *Plan) error {
 		return nil
 	}
 	x.eligible(plan)
+	if err := x.remember(ctx, plan); err != nil {
+		return err
+	}
 	if err := x.readAccountFiles(ctx, plan); err != nil {
 		return err
 	}
@@ -92,6 +95,9 @@ func (x *importer) sendImages(ctx context.Context, plan *Plan) error {
 	}
 	x.eligible(plan)
 	if w.account == nil {
+		if err := x.remember(ctx, plan); err != nil {
+			return err
+		}
 		if err := x.readAccountFiles(ctx, plan); err != nil {
 			return err
 		}

@@ -154,7 +154,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.imgs, err = x.startImages(ctx, in.Products, remembered); err != nil {
+	if x.imgs, err = x.startImages(ctx, in.Products); err != nil {
 		return nil, err
 	}
 	defer x.imgs.close()

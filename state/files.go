@@ -34,10 +34,22 @@ func (f File) Key() FileKey { return FileKey{f.Product, f.Place} }
 
 // Files returns the files remembered under scope of those products.
 func (db *DB) Files(ctx context.Context, scope string, products []string) ([]File, error) {
+	return db.files(ctx, scope, "product", products)
+}
+
+// FilesAt returns the files remembered under scope at those places, of
+// any product: what was learned of a URL's content.
+func (db *DB) FilesAt(ctx context.Context, scope string, places []string) ([]File, error) {
+	return db.files(ctx, scope, "place", places)
+}
+
+// files returns the files of scope whose column (product or place) is
+// one of keys.
+func (db *DB) files(ctx context.Context, scope, column string, keys []string) ([]File, error) {
 	var out []File
-	for chunk := range slices.Chunk(products, idChunk) {
+	for chunk := range slices.Chunk(keys, idChunk) {
 		rows, err := db.sql.QueryContext(ctx, `SELECT product, place, file_id, hash, size, name, ours, etag, modified
-			FROM files WHERE scope = ? AND product IN (`+placeholders(len(chunk))+`) ORDER BY product, place`, keyArgs(scope, chunk)...)
+			FROM files WHERE scope = ? AND `+column+` IN (`+placeholders(len(chunk))+`) ORDER BY product, place`, keyArgs(scope, chunk)...)
 		if err != nil {
 			return nil, fmt.Errorf("state: files (%s): %w", scope, err)
 		}

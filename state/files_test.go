@@ -30,6 +30,13 @@ func TestFiles(t *testing.T) {
 	if want := []File{front, back}; !reflect.DeepEqual(got, want) {
 		t.Errorf("files of product 11:\n got %+v\nwant %+v", got, want)
 	}
+	at, err := db.FilesAt(ctx, scope, []string{front.Place})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []File{front, side}; !reflect.DeepEqual(at, want) {
+		t.Errorf("files at %s:\n got %+v\nwant %+v", front.Place, at, want)
+	}
 
 	// The content at front's place changed: the new file replaces it,
 	// and back is forgotten, with the batch's outcome.

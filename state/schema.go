@@ -62,7 +62,8 @@ var migrations = []string{
 		modified   TEXT    NOT NULL DEFAULT '',
 		updated_at INTEGER NOT NULL,
 		PRIMARY KEY (scope, product, place)
-	) WITHOUT ROWID;`,
+	) WITHOUT ROWID;
+	CREATE INDEX files_place ON files (scope, place);`,
 }
 
 // SchemaVersion is the schema version this build writes.
