@@ -279,7 +279,7 @@ func printImages(w io.Writer, rep *importer.Report) {
 	}
 	fmt.Fprintf(w, "  images:   %s", countsText(rep.Images))
 	if n := rep.Images[importer.Uploaded]; n > 0 {
-		fmt.Fprintf(w, " (%s uploaded)", size)
+		fmt.Fprintf(w, " (%s)", size)
 	}
 	fmt.Fprintln(w)
 }
