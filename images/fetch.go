@@ -38,7 +38,8 @@ type Options struct {
 	Timeout time.Duration
 	// MaxRedirects is how many redirects a download follows.
 	MaxRedirects int
-	// Ahead is how many images are fetched ahead of those asked for.
+	// Ahead is how many images are fetched ahead of those released (all
+	// their uses given up): as uses are released, the next are fetched.
 	Ahead int
 	// Transport carries the requests: nil is http.DefaultTransport's
 	// settings (proxies from the environment). Tests give one that never
@@ -112,7 +113,7 @@ type Stats struct {
 }
 
 // Fetcher fetches the sources it is given once each, a few at a time, in
-// the order given and at most Ahead ahead of those asked for (Get). It is
+// the order given and at most Ahead ahead of those released. It is
 // safe for use by several goroutines.
 type Fetcher struct {
 	o      Options
@@ -124,18 +125,17 @@ type Fetcher struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu      sync.Mutex
-	cond    *sync.Cond
-	entries map[string]*entry
-	asked   int // entries asked for
-	stats   Stats
+	mu       sync.Mutex
+	cond     *sync.Cond
+	entries  map[string]*entry
+	released int // entries whose every use was released
+	stats    Stats
 }
 
 // entry is one source and what became of it.
 type entry struct {
 	want    Want
 	uses    int
-	asked   bool
 	started bool
 	done    chan struct{}
 	img     *Image
@@ -188,12 +188,12 @@ func New(ctx context.Context, o Options, wants []Want) (*Fetcher, error) {
 }
 
 // prefetch starts the fetches of order, each once fewer than Ahead
-// sources after it have been asked for.
+// sources after it have been released.
 func (f *Fetcher) prefetch(order []*entry) {
 	defer f.wg.Done()
 	for i, e := range order {
 		f.mu.Lock()
-		for i >= f.asked+f.o.Ahead && f.ctx.Err() == nil {
+		for i >= f.released+f.o.Ahead && f.ctx.Err() == nil {
 			f.cond.Wait()
 		}
 		f.mu.Unlock()
@@ -258,11 +258,6 @@ func (f *Fetcher) Get(ctx context.Context, s Source) (*Image, error) {
 		e = &entry{want: Want{Source: s, Uses: 1}, uses: 1, done: make(chan struct{})}
 		f.entries[s.Key] = e
 	}
-	if !e.asked {
-		e.asked = true
-		f.asked++
-		f.cond.Broadcast()
-	}
 	f.mu.Unlock()
 	f.start(e)
 	select {
@@ -287,7 +282,7 @@ func (f *Fetcher) Open(ctx context.Context, img *Image) (io.ReadCloser, error) {
 	f.mu.Lock()
 	full := img.e.full
 	if full == nil {
-		full = &entry{want: Want{Source: img.Source, Uses: 1}, uses: 1, asked: true, done: make(chan struct{})}
+		full = &entry{want: Want{Source: img.Source, Uses: 1}, uses: 1, done: make(chan struct{})}
 		img.e.full = full
 	}
 	f.mu.Unlock()
@@ -318,6 +313,10 @@ func (f *Fetcher) Release(s Source) {
 	}
 	e.uses--
 	last := e.uses == 0
+	if last {
+		f.released++
+		f.cond.Broadcast()
+	}
 	if last && !e.started {
 		e.started, e.err = true, errReleased
 		close(e.done)

@@ -240,7 +240,7 @@ func TestFetchLocal(t *testing.T) {
 }
 
 // TestFetchAhead: images are fetched in order, at most Ahead beyond those
-// asked for, and at most Concurrency at once.
+// released, and at most Concurrency at once.
 func TestFetchAhead(t *testing.T) {
 	t.Parallel()
 	srv := imagestest.New(t)
@@ -293,7 +293,7 @@ func TestFetchAhead(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	if early.Load() > 0 {
-		t.Errorf("%d images were fetched before any was asked for, beyond the 2 ahead", early.Load())
+		t.Errorf("%d images were fetched before any was released, beyond the 2 ahead", early.Load())
 	}
 	if most > 2 {
 		t.Errorf("%d downloads at once, want at most 2", most)

@@ -136,6 +136,12 @@ func (x *importer) startImages(ctx context.Context, products []*catalog.Product)
 	if o.Concurrency == 0 {
 		o.Concurrency = x.Concurrency
 	}
+	if o.Ahead == 0 {
+		// As the uploads of a chunk of images release them, the images
+		// after it are downloaded: the next chunk is at hand when its
+		// turn comes.
+		o.Ahead = 2 * x.imageChunk()
+	}
 	f, err := images.New(ctx, o, wants)
 	if err != nil {
 		return nil, err

@@ -191,13 +191,17 @@ func (x *importer) uploader(plan *Plan) *engine.Sender[*ImagePlan, uploadRec] {
 			}
 			return x.State.ConfirmFiles(ctx, intent, o, note, state.KeyFiles(x.Scope), files, nil)
 		},
+		// An image settled lets its content go at once: the fetcher then
+		// downloads the next, beside the uploads still in flight.
 		Took: func(ip *ImagePlan, id api.ID) {
 			ip.FileID = id
 			ip.set(Uploaded, ip.Reason)
+			x.imgs.release(ip)
 			x.Progress.Sent(1, true)
 		},
 		Settle: func(ip *ImagePlan, s engine.Status, msg string) {
 			ip.set(s, msg)
+			x.imgs.release(ip)
 			x.Progress.Sent(1, false)
 		},
 	}
