@@ -44,7 +44,9 @@ type ImagePlan struct {
 	etag, modified string
 	img            *images.Image // the fetched image, while it is needed
 	decided        bool
-	released       bool // the fetcher was told it is no longer needed
+	// wanted says the fetcher counts a use of the image for ip, which
+	// released gives up (once).
+	wanted, released bool
 }
 
 func (ip *ImagePlan) set(a engine.Status, reason string) {
@@ -126,6 +128,7 @@ func (x *importer) startImages(ctx context.Context, products []*catalog.Product)
 		for _, ip := range w.byProduct[p] {
 			if !ip.decided {
 				wants = append(wants, images.Want{Source: ip.src, Uses: 1, Known: known[ip.src.Key]})
+				ip.wanted = true
 			}
 		}
 	}

@@ -169,9 +169,9 @@ func (x *importer) decide(ctx context.Context, ip *ImagePlan) bool {
 }
 
 // release lets the fetcher drop ip's image once no other product needs
-// it; it may be called more than once.
+// it; it may be called more than once, and for an image never fetched.
 func (w *imageWork) release(ip *ImagePlan) {
-	if ip.released || ip.src.Key == "" {
+	if ip.released || !ip.wanted {
 		return
 	}
 	ip.released, ip.img = true, nil
