@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/goccy/go-yaml/ast"
 )
@@ -137,4 +138,35 @@ func (p *Program) evalImages(row []string, out *Row) {
 			out.Images = append(out.Images, im)
 		}
 	}
+}
+
+// starterImages is the images section of a starter mapping: the columns
+// whose names speak of images (not their alt texts, positions or
+// labels), else a commented example.
+func starterImages(header []string, used map[string]bool) string {
+	var b strings.Builder
+	b.WriteString("\nimages:                 # http or https URLs, or paths under the images folder (--images)\n")
+	n := 0
+	for _, h := range header {
+		lh := strings.ToLower(strings.TrimSpace(h))
+		if used[h] || !containsAny(lh, "image", "photo", "picture", "media") || containsAny(lh, "alt", "position", "label", "description", "sort", "id") {
+			continue
+		}
+		used[h] = true
+		n++
+		fmt.Fprintf(&b, "  - {column: %q, split: \",\", optional: true}\n", strings.TrimSpace(h))
+	}
+	if n == 0 {
+		b.WriteString("  # - {column: <column>, split: \",\"}   # one image a cell, or a list\n")
+	}
+	return b.String()
+}
+
+func containsAny(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }

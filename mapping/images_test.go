@@ -134,3 +134,31 @@ variant:
 		t.Errorf("joined row images %+v", r.Images)
 	}
 }
+
+// TestInitStarterImages: a starter mapping maps the columns that speak
+// of images (not their alt texts, positions or ids), and parses; without
+// such a column its images section is a commented example.
+func TestInitStarterImages(t *testing.T) {
+	header := []string{"Reference", "Product Name", "Photo URL", "Image alt", "Image Position", "Gallery images", "Price"}
+	_, text := Init(header, "odd.csv")
+	s := string(text)
+	for _, want := range []string{`- {column: "Photo URL", split: ",", optional: true}`, `- {column: "Gallery images", split: ",", optional: true}`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("starter lacks %s:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, `column: "Image alt"`) || strings.Contains(s, `column: "Image Position"`) {
+		t.Errorf("starter maps an image's alt text or position as images:\n%s", s)
+	}
+	m, err := Parse("odd.yaml", text)
+	if err != nil || len(m.Images) != 2 {
+		t.Fatalf("%v, %d images entries\n%s", err, len(m.Images), s)
+	}
+	if _, err := m.Compile("odd.csv", header); err != nil {
+		t.Fatal(err)
+	}
+	_, text = Init([]string{"Reference", "Product Name"}, "plain.csv")
+	if m, err := Parse("plain.yaml", text); err != nil || len(m.Images) != 0 || !strings.Contains(string(text), "# - {column: <column>") {
+		t.Errorf("without image columns: %v, %+v\n%s", err, m, text)
+	}
+}
