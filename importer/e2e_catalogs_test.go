@@ -18,22 +18,8 @@ import (
 // readCSV reads a whole CSV file: header and records.
 func readCSV(t *testing.T, path string) (map[string]int, [][]string) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	recs, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[strings.TrimPrefix(h, "\ufeff")] = i
-	}
-	return col, recs[1:]
+	col, _, recs := exportRecords(t, path, ',')
+	return col, recs
 }
 
 // writeCSV writes header and records to path.

@@ -15,9 +15,8 @@ import (
 	"lading/results"
 )
 
-// resultLine is one input row's line in the results file, or one
-// image's (Image set), after the line of the row that names it.
-type resultLine struct {
+// ResultLine is one input row's line in an import's results file.
+type ResultLine struct {
 	File       string        `csv:"file"`
 	Row        int           `csv:"row"`
 	ProductKey string        `csv:"product_key"`
@@ -26,27 +25,16 @@ type resultLine struct {
 	ProductID  string        `csv:"product_id"`
 	VariantID  string        `csv:"variant_id"`
 	Message    string        `csv:"message"`
-	// Image is the image's source as its row gives it, FileID the
-	// product file holding it: the columns of an import with images.
+}
+
+// resultLine is a line of the results file: an input row's, or an
+// image's (Image set), after the line of the row that names it. Image is
+// the image's source as its row gives it, FileID the product file holding
+// it: the columns of an import with images.
+type resultLine struct {
+	ResultLine
 	Image  string `csv:"image"`
 	FileID string `csv:"file_id"`
-}
-
-// rowLine is a resultLine without the image columns: the lines of an
-// import without images.
-type rowLine struct {
-	File       string        `csv:"file"`
-	Row        int           `csv:"row"`
-	ProductKey string        `csv:"product_key"`
-	SKU        string        `csv:"sku"`
-	Action     engine.Status `csv:"action"`
-	ProductID  string        `csv:"product_id"`
-	VariantID  string        `csv:"variant_id"`
-	Message    string        `csv:"message"`
-}
-
-func (l *resultLine) rowLine() rowLine {
-	return rowLine{l.File, l.Row, l.ProductKey, l.SKU, l.Action, l.ProductID, l.VariantID, l.Message}
 }
 
 // lineWriter writes the lines of a results file, with the image columns
@@ -61,16 +49,16 @@ type withImages struct{ *results.File[resultLine] }
 
 func (w withImages) write(l *resultLine) error { return w.Write(*l) }
 
-type withoutImages struct{ *results.File[rowLine] }
+type withoutImages struct{ *results.File[ResultLine] }
 
-func (w withoutImages) write(l *resultLine) error { return w.Write(l.rowLine()) }
+func (w withoutImages) write(l *resultLine) error { return w.Write(l.ResultLine) }
 
 func createResults(path string, images bool) (lineWriter, error) {
 	if images {
 		f, err := results.Create[resultLine](path)
 		return withImages{f}, err
 	}
-	f, err := results.Create[rowLine](path)
+	f, err := results.Create[ResultLine](path)
 	return withoutImages{f}, err
 }
 
@@ -320,8 +308,8 @@ func (e *emitter) emitProductLine(pp *ProductPlan, ref catalog.RowRef, sub int32
 
 // imageLine sets l to the line of image ip of pp.
 func imageLine(l *resultLine, pp *ProductPlan, ip *ImagePlan) {
-	*l = resultLine{File: ip.Image.Row.File, Row: ip.Image.Row.Line, ProductKey: pp.P.Key, Action: ip.Action,
-		Message: ip.Reason, Image: ip.Image.Source, FileID: string(ip.FileID)}
+	*l = resultLine{ResultLine: ResultLine{File: ip.Image.Row.File, Row: ip.Image.Row.Line, ProductKey: pp.P.Key, Action: ip.Action,
+		Message: ip.Reason}, Image: ip.Image.Source, FileID: string(ip.FileID)}
 	if id := pp.ID(); id != "" {
 		l.ProductID = string(id)
 	}
@@ -338,7 +326,7 @@ func (e *emitter) emitOthers(r *rowAt) {
 		ref := e.ref(o)
 		switch o.sub {
 		case subSkipped:
-			e.line = resultLine{File: ref.File, Row: ref.Line, Action: engine.Skipped, Message: e.in.Skipped[o.at].Reason}
+			e.line = resultLine{ResultLine: ResultLine{File: ref.File, Row: ref.Line, Action: engine.Skipped, Message: e.in.Skipped[o.at].Reason}}
 		case subError:
 			// A row's errors are next to each other: one line says them all.
 			msg := e.in.Errors[o.at].Error()
@@ -346,7 +334,7 @@ func (e *emitter) emitOthers(r *rowAt) {
 				msg += "; " + e.in.Errors[e.others[0].at].Error()
 				e.others = e.others[1:]
 			}
-			e.line = resultLine{File: ref.File, Row: ref.Line, Action: engine.Failed, Message: msg}
+			e.line = resultLine{ResultLine: ResultLine{File: ref.File, Row: ref.Line, Action: engine.Failed, Message: msg}}
 		default:
 			e.emitProductLine(e.plan.Products[o.at], ref, o.sub)
 			continue
@@ -364,7 +352,7 @@ func (e *emitter) ref(r rowAt) catalog.RowRef {
 // first row, and the row's errors when it has some.
 func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32) {
 	p := pp.P
-	*l = resultLine{File: ref.File, Row: ref.Line, ProductKey: p.Key, Action: pp.Action, Message: pp.Reason}
+	*l = resultLine{ResultLine: ResultLine{File: ref.File, Row: ref.Line, ProductKey: p.Key, Action: pp.Action, Message: pp.Reason}}
 	if id := pp.ID(); id != "" {
 		l.ProductID = string(id)
 	}

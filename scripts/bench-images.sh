@@ -41,21 +41,6 @@ catalog() {
 	}' >"$WORK/catalog-$1.csv"
 }
 
-start_sandbox() {
-	if [[ -n $SANDBOX_PID ]]; then
-		kill "$SANDBOX_PID" && wait "$SANDBOX_PID" 2>/dev/null || true
-	fi
-: >"$WORK/sandbox.log"
-	"$WORK/lading" sandbox --addr "127.0.0.1:$PORT" --token "$TOKEN" >"$WORK/sandbox.log" 2>&1 &
-	SANDBOX_PID=$!
-	for _ in $(seq 100); do
-		grep -q "listening" "$WORK/sandbox.log" && return 0
-		sleep 0.1
-	done
-	cat "$WORK/sandbox.log" >&2
-	fail "the sandbox did not start on port $PORT (PORT=... picks another)"
-}
-
 LADING=("$WORK/lading" --base-url "http://127.0.0.1:$PORT" --token "$TOKEN" --quiet --rate 1000 --burst 100)
 echo "images of $SIZE bytes, $PER a product; $(nproc) cores"
 printf '%-28s %10s %12s %12s %10s\n' run "wall s" "image MB" "peak RSS MB" uploads
