@@ -513,3 +513,48 @@ func (e *env) otherState(name string) *state.DB {
 	e.t.Cleanup(func() { st.Close() })
 	return st
 }
+
+// TestImageUploadsWithoutAnswers: uploads whose answer is lost (the
+// sandbox applies them, then drops the connection) are looked for in the
+// account before they are sent again: every image ends in exactly one
+// file, and the next import uploads nothing.
+func TestImageUploadsWithoutAnswers(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{DropRate: 0.4, Seed: 7})
+	srv := imagestest.New(t).ServeAny()
+	var cells []string
+	for i := range 12 {
+		cells = append(cells, fmt.Sprintf("https://img.example.com/%d-a.jpg|https://img.example.com/%d-b.jpg", i, i))
+	}
+	in := e.imageCatalog("catalog.csv", cells...)
+	rep, err := e.importFile(context.Background(), "generic", in, withImages(srv, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := e.srv.Counters()
+	if c.Faults["drop"] == 0 {
+		t.Fatal("the sandbox dropped no answer: the test shows nothing")
+	}
+	if n := c.Requests[wire.WritePath(wire.ProductFiles)]; n != 24 {
+		t.Errorf("%d uploads sent for 24 images: one whose answer was lost was sent again", n)
+	}
+	seen := map[string]int{}
+	for _, f := range e.files() {
+		seen[f.Product+"/"+f.Name]++
+	}
+	if len(seen) != 24 || rep.Images[importer.Uploaded] != 24 {
+		t.Errorf("%d distinct files, images %v; want the 24 images uploaded", len(seen), rep.Images)
+	}
+	for k, n := range seen {
+		if n > 1 {
+			t.Errorf("%s is in the account %d times", k, n)
+		}
+	}
+	rep, err = e.importFile(context.Background(), "generic", in, withImages(srv, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Images[engine.Unchanged] != 24 {
+		t.Errorf("the next import: images %v, want 24 unchanged", rep.Images)
+	}
+}
