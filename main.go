@@ -101,12 +101,11 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
-	a := app.New(app.Env{
+	err := app.Run(ctx, app.Env{
 		Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin,
 		IsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 		Local:      time.Local,
-	})
-	err := a.RunContext(ctx, os.Args)
+	}, os.Args)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "lading: %v\n", err)
 		if advice := app.Advice(err); advice != "" {

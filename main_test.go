@@ -265,8 +265,7 @@ func TestExitCodesOfMistakes(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			var out, errb bytes.Buffer
-			a := app.New(app.Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
-			err := a.RunContext(ctx, append([]string{"lading"}, tc.args...))
+			err := app.Run(ctx, app.Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}, append([]string{"lading"}, tc.args...))
 			if got := exitCode(err); got != 2 {
 				t.Errorf("exit code %d (error %v), want 2\nstdout: %s\nstderr: %s", got, err, out.String(), errb.String())
 				return

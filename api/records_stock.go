@@ -1,5 +1,7 @@
 package api
 
+import "lading/api/wire"
+
 // AccountAddress is an address of the account; warehouses are the records
 // with Warehouse "1". [A.7]
 type AccountAddress struct {
@@ -61,4 +63,21 @@ func (w *WarehouseStockLevel) WarehouseID() ID {
 		return w.AccountAddressID
 	}
 	return w.Links.First("AccountAddresses")
+}
+
+// Available is a variant's available units in each warehouse, as the
+// page's sideloaded WarehouseStockLevels give them (deleted levels and
+// unreadable numbers left out). A warehouse with no level has none.
+func (s *Sideloads) Available(v *Variant) map[ID]float64 {
+	out := map[ID]float64{}
+	for _, lid := range v.Links.IDs(wire.WarehouseStockLevels) {
+		l := s.WarehouseStockLevels[lid]
+		if l == nil || l.Deleted.Bool() {
+			continue
+		}
+		if n, err := l.Available.Float(); err == nil {
+			out[l.WarehouseID()] = n
+		}
+	}
+	return out
 }

@@ -80,6 +80,8 @@ func New(env Env) *cli.App {
 		fulfillmentsCommand(b),
 		shipmentsCommand(b),
 		slipsCommand(b),
+		runsCommand(b),
+		undoCommand(b),
 		templatesCommand(b),
 		mappingCommand(b),
 		authCommand(b),

@@ -25,8 +25,7 @@ import (
 func run(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	a := New(Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()})
-	err := a.RunContext(context.Background(), append([]string{"lading"}, args...))
+	err := Run(context.Background(), Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()}, append([]string{"lading"}, args...))
 	return out.String(), errb.String(), err
 }
 
@@ -84,7 +83,6 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"import", "--template", "nosuch", "../samples/catalog.csv"}, "generic"},
 		{[]string{"import", "--template", "generic", "--mapping", "x.yaml", "../samples/catalog.csv"}, "not both"},
 		{[]string{"import", "../samples/catalog.csv"}, "--template"},
-		{[]string{"import", "--template", "generic", "../samples/catalog.csv", "--json"}, "Put flags before the file"},
 		{[]string{"import", "--template", "generic", "--mode", "sideways", "../samples/catalog.csv"}, "create-only"},
 		{[]string{"import", "--template", "generic", "--batch-size", "500", "../samples/catalog.csv"}, "1 to 100"},
 		{[]string{"--concurrency", "0", "import", "--template", "generic", "../samples/catalog.csv"}, "--concurrency 0"},
@@ -151,8 +149,8 @@ func TestTemplatesAndMappingInit(t *testing.T) {
 	// mapping.
 	for _, c := range []struct{ file, text, why, next string }{
 		{"products.csv", "product_key,product_name,sku\nA,Shirt,A1\n", "generic file (its header has product_key and sku)", "next: lading import --mapping"},
-		{"levels.csv", "sku,quantity\nA1,3\n", "stock file (its only columns are sku, quantity", "next: lading stock push --mapping"},
-		{"shipped.csv", "order_number,sku,quantity,tracking_number\nSO-1,A1,1,1Z\n", "shipments file (its header has quantity, tracking_number and order_number)", "next: lading shipments push --mapping"},
+		{"levels.csv", "sku,quantity\nA1,3\n", "stock file (its header has sku and quantity: a SKU and its units on each row", "next: lading stock push --mapping"},
+		{"shipped.csv", "order_number,sku,quantity,tracking_number\nSO-1,A1,1,1Z\n", "shipments file (its header has order_number, sku, quantity and tracking_number: the lines shipped", "next: lading shipments push --mapping"},
 	} {
 		in := filepath.Join(dir, c.file)
 		os.WriteFile(in, []byte(c.text), 0o644)

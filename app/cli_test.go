@@ -88,7 +88,7 @@ func runWith(t *testing.T, env Env, args ...string) (string, string, error) {
 	if env.ImageTransport == nil {
 		env.ImageTransport = imagestest.Offline()
 	}
-	err := New(env).RunContext(context.Background(), append([]string{"lading"}, args...))
+	err := Run(context.Background(), env, append([]string{"lading"}, args...))
 	return out.String(), errb.String(), err
 }
 

@@ -348,18 +348,6 @@ func noArgs(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return nil
 	}
-	return usageHint(fmt.Sprintf("Flags go before arguments; see %s --help.", commandLine(c)),
+	return usageHint(fmt.Sprintf("See %s --help.", commandLine(c)),
 		"%s takes no arguments, got %q", commandLine(c), strings.Join(c.Args().Slice(), " "))
-}
-
-// flagAfterArgs refuses a flag given after the arguments of a command,
-// which urfave would take for an argument; example is the command called
-// right.
-func flagAfterArgs(args []string, first int, example string) error {
-	for _, a := range args[min(first, len(args)):] {
-		if strings.HasPrefix(a, "-") && a != "-" {
-			return usageHint("Put flags before the file: "+example, "flag %s comes after the input file", a)
-		}
-	}
-	return nil
 }

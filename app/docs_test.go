@@ -428,7 +428,21 @@ func newDocFixture(t *testing.T, dir string, given map[string]docFile) *docFixtu
 		t.Fatal(err)
 	}
 	fx.shipAndPack(t, a)
+	fx.firstRun(t, a)
 	return fx
+}
+
+// firstRun pushes the stock file of outbox/ with the folder's state, so
+// that the pages that read the history, or undo a run, find run 1: a
+// stock push that changed three levels.
+func (fx *docFixture) firstRun(t *testing.T, a *account) {
+	t.Helper()
+	state := filepath.Join(fx.dir, ".lading", "state.db")
+	results := filepath.Join(t.TempDir(), "first.results.csv")
+	if _, errOut, err := a.lading(t, "--quiet", "stock", "push", "--template", "stock", "--state", state, "--results", results,
+		filepath.Join(fx.dir, "outbox", "stock.csv")); err != nil {
+		t.Fatalf("the first run: %v\n%s", said(err), errOut)
+	}
 }
 
 // shipAndPack opens two fulfillments, and writes the files that ship the

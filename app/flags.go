@@ -1,10 +1,12 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,12 +37,15 @@ type mappingOptions struct {
 	HeaderRow   int
 	MaxPartSize string
 	MaxCellSize string
+	// kinds are the kinds of templates the command takes.
+	kinds []string
 }
 
 // mappingFlags declares --template (naming the built-in templates of
 // kinds), --mapping (whose file must have section, "" for a catalog
 // mapping), --sheet, --header-row and the XLSX limits.
 func mappingFlags(o *mappingOptions, section string, kinds ...string) []cli.Flag {
+	o.kinds = kinds
 	file := "mapping file (YAML); lading mapping init FILE writes one to start from"
 	if section != "" {
 		file = fmt.Sprintf("mapping file (YAML) with a %s: section", section)
@@ -117,6 +122,46 @@ func (o *mappingOptions) how() string {
 		return "--template " + o.Template
 	}
 	return "--mapping " + o.Mapping
+}
+
+// refit says, for a mapping that does not fit its file's header
+// (mapping.MismatchError) because the file has another template's
+// layout, which template fits it: for a --template in one line instead
+// of the mapping's errors, with the flag to use as its hint; for a
+// --mapping as the hint under its errors. A file in the given template's
+// layout whose columns the template names otherwise gets mapping init.
+// Other errors are returned as they are.
+func (o *mappingOptions) refit(err error) error {
+	var me *mapping.MismatchError
+	if !errors.As(err, &me) {
+		return err
+	}
+	s, ok := mapping.Suggest(o.Template, me.Header)
+	switch {
+	case !ok:
+		return err
+	case s.Renamed:
+		return usageHint(fmt.Sprintf("lading mapping init %s writes a mapping that names them as the file does.", me.File),
+			"%s does not fit --template %s: its header names the template's columns otherwise (%s)", me.File, o.Template, s.Renames())
+	}
+	use := "--template " + s.Template
+	if !slices.Contains(o.kinds, templateKind(s.Template)) {
+		use = commandFor(s.Template) + " " + use
+	}
+	if o.Template == "" {
+		return &UsageError{Err: err, Hint: fmt.Sprintf("This looks like the %s layout (%s): %s", s.Template, s.Why, use)}
+	}
+	return usageHint("Use "+use+".", "%s does not fit --template %s: this looks like the %s layout (%s)", me.File, o.Template, s.Template, s.Why)
+}
+
+// templateKind is the kind of the template name, or "".
+func templateKind(name string) string {
+	for _, t := range templates.List() {
+		if t.Name == name {
+			return t.Kind
+		}
+	}
+	return ""
 }
 
 // reading puts --sheet and --header-row in the source section of m (they

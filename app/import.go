@@ -109,7 +109,7 @@ func runImport(ctx context.Context, env *Env, o *importOptions) error {
 			return perr
 		}
 	}
-	return importOutcome(rep, err)
+	return importOutcome(rep, o.refit(err))
 }
 
 // importOutcome is outcome, and when that is success but some images
@@ -129,9 +129,6 @@ func importOutcome(rep *importer.Report, err error) error {
 // read or sent, and gives the importer's options but for the client,
 // state and display.
 func (o *importOptions) check() (importer.Options, error) {
-	if err := flagAfterArgs(o.Files, 1, importExample); err != nil {
-		return importer.Options{}, err
-	}
 	if len(o.Files) == 0 || len(o.Files) > 2 {
 		return importer.Options{}, usageHint("For example: "+importExample+", or lading import --template prestashop products.csv combinations.csv",
 			"import takes one input file, and a second one for a mapping that joins two")

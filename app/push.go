@@ -23,6 +23,7 @@ import (
 	"lading/source"
 	"lading/state"
 	"lading/stock"
+	"lading/undo"
 )
 
 // pushOptions are what the stock, shipments and slips pushes share: a
@@ -69,9 +70,6 @@ func (b *builder) push(c *cli.Command, o *pushOptions, k pushKind, d doc, run fu
 
 // bind takes the push's one argument, the input file.
 func (o *pushOptions) bind(c *cli.Context, k pushKind) error {
-	if err := flagAfterArgs(c.Args().Slice(), 1, k.example); err != nil {
-		return err
-	}
 	if c.NArg() != 1 {
 		return usageHint("For example: "+k.example, "%s takes one input file", commandLine(c))
 	}
@@ -241,7 +239,7 @@ func outcome(rep *engine.Report, err error) error {
 	case errors.Is(err, engine.ErrInvalid) && rep != nil:
 		return &PartialError{Failed: rep.Failed(), Total: rep.Rows.Total(), Note: "nothing was sent (--strict)", See: rep.Results}
 	case errors.As(err, &mErr), errors.As(err, &mList):
-		return &UsageError{Err: err}
+		return asUsage(err)
 	case err != nil:
 		return err
 	case rep != nil && rep.Failed() > 0:
@@ -269,7 +267,8 @@ func reportOf[R interface {
 var statusOrder = []engine.Status{engine.Created, engine.ToCreate, engine.Updated, engine.ToUpdate,
 	importer.Uploaded, importer.ToUpload,
 	stock.Sent, stock.ToSend, shipments.Posted, shipments.ToPost, shipments.AlreadyShipped,
-	engine.Unchanged, engine.Skipped, engine.Unknown, engine.Refused, engine.Invalid, engine.Failed}
+	undo.Restored, undo.ToRestore, undo.Deleted, undo.ToDelete, undo.Archived, undo.ToArchive,
+	engine.Unchanged, engine.Skipped, engine.Unknown, engine.Refused, engine.Conflict, engine.Invalid, engine.Failed}
 
 // countsText is counts for a summary line: "3 created, 1 failed", or
 // "none".

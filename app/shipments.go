@@ -96,12 +96,12 @@ func runShipmentsPush(ctx context.Context, env *Env, o *shipmentsOptions) error 
 		}
 		rep, err := p.Push(ctx)
 		if rep == nil {
-			return outcome(nil, err)
+			return outcome(nil, o.refit(err))
 		}
 		if perr := o.emit(env, rep, func(w io.Writer) { printShipmentsReport(w, rep) }); perr != nil {
 			return perr
 		}
-		return outcome(reportOf(rep), err)
+		return outcome(reportOf(rep), o.refit(err))
 	}, lasting)
 }
 

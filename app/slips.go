@@ -94,7 +94,7 @@ func runSlipsPush(ctx context.Context, env *Env, o *slipsOptions) error {
 				return perr
 			}
 		}
-		return outcome(reportOf(rep), err)
+		return outcome(reportOf(rep), o.refit(err))
 	}, lasting)
 }
 

@@ -105,7 +105,7 @@ func runStockPush(ctx context.Context, env *Env, o *stockOptions) error {
 				return perr
 			}
 		}
-		return outcome(reportOf(rep), err)
+		return outcome(reportOf(rep), o.refit(err))
 	}, stockLasting)
 }
 

@@ -58,9 +58,8 @@ func (r *run) output() string {
 // lading runs the command line with args (after "lading") until it returns.
 func lading(ctx context.Context, args ...string) *run {
 	r := &run{args: args}
-	a := app.New(app.Env{Stdout: &r.stdout, Stderr: &r.stderr, Stdin: strings.NewReader(""), ImageTransport: imagestest.Offline(),
-		Getenv: func(string) string { return "" }})
-	r.err = a.RunContext(ctx, append([]string{"lading"}, args...))
+	r.err = app.Run(ctx, app.Env{Stdout: &r.stdout, Stderr: &r.stderr, Stdin: strings.NewReader(""), ImageTransport: imagestest.Offline(),
+		Getenv: func(string) string { return "" }}, append([]string{"lading"}, args...))
 	return r
 }
 

@@ -95,7 +95,7 @@ func TestCLISlipsPush(t *testing.T) {
 	for _, args := range [][]string{
 		{"--template", "stock", file},
 		{"--template", "slips", "--timezone", "Mars/Olympus", file},
-		{"--template", "slips", file, "--dry-run"},
+		{"--template", "slips", file, "another.csv"},
 	} {
 		r := lading(ctx, append(append(append([]string{}, common...), "slips", "push", "--state", st), args...)...)
 		if exitCodeOf(r.err) != 2 {

@@ -51,6 +51,10 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// Base is the options every job is given, of a job's options (which
+// embed them).
+func (o *Options) Base() *Options { return o }
+
 // DefaultResultsPath is the results file next to an input.
 func DefaultResultsPath(input string) string { return input + ".results.csv" }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"lading/mapping"
+	"lading/plural"
 	"lading/progress"
 	"lading/source"
 )
@@ -32,7 +33,7 @@ type Section[V any] interface {
 // take). A row the source could not read, or whose values are wrong, is
 // an Invalid line naming the cell; a row a skip rule matched is Skipped.
 // The error is fatal: the file cannot be read, or the mapping does not fit
-// its header.
+// its header. prog is told how many rows were read.
 func Read[L any, PL interface {
 	*L
 	Rower
@@ -78,5 +79,6 @@ func Read[L any, PL interface {
 	if err != nil {
 		return nil, err
 	}
+	prog.Say("read %s of %s", plural.Count(len(in.Lines), "row"), in.File)
 	return in, nil
 }

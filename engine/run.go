@@ -148,7 +148,17 @@ func EndRun(ctx context.Context, st *state.DB, run *state.Run, rows Counts, err 
 		st.LeaveRun(run.ID)
 		return err
 	}
-	return st.FinishRun(context.WithoutCancel(ctx), run.ID, RunStatus(rows))
+	ctx = context.WithoutCancel(ctx)
+	if err := st.FinishRun(ctx, run.ID, RunStatus(rows), Summary{Rows: rows}); err != nil {
+		return err
+	}
+	_, err = st.PruneRuns(ctx, time.Now().Add(-state.KeepFor), state.KeepRuns)
+	return err
+}
+
+// Summary is what the state keeps of a finished run for its history.
+type Summary struct {
+	Rows Counts `json:"rows"`
 }
 
 // RunStatus is the status a finished run records: done, or partial when
@@ -158,4 +168,15 @@ func RunStatus(rows Counts) string {
 		return state.StatusPartial
 	}
 	return state.StatusDone
+}
+
+// Once runs a job once and lets go of what it holds: made is the job as
+// its constructor returned it (with err), run what it does.
+func Once[J interface{ Close() }, R any](made J, err error, run func(J) (R, error)) (R, error) {
+	if err != nil {
+		var none R
+		return none, err
+	}
+	defer made.Close()
+	return run(made)
 }

@@ -79,6 +79,9 @@ type Sender[R, P any] struct {
 
 	// Record is r as the state records it, and its key.
 	Record func(r R) (key string, p P)
+	// Change is what r changes in the account, for the run's history and
+	// undo (its Seq is set here); nil, or a nil Change, records none.
+	Change func(r R) *state.Change
 	// Write sends a batch.
 	Write func(ctx context.Context, batch []R) (*api.WriteResult, error)
 	// Refused gives the verdict on a record the service refused on its
@@ -204,12 +207,12 @@ type Posted struct {
 // by record (Applied): the caller records that, with what it keeps of the
 // answer (ids, levels). The error is the state's: the answer is in Posted.
 func Post(ctx context.Context, st *state.DB, run *state.Run, kind string, keys []string, payload any,
-	write func(context.Context) (*api.WriteResult, error)) (*Posted, error) {
+	changes []state.Change, write func(context.Context) (*api.WriteResult, error)) (*Posted, error) {
 	body, err := json.Marshal(payload)
 	if err != nil {
 		return nil, err
 	}
-	intent, err := st.RecordIntent(ctx, run.ID, kind, keys, body)
+	intent, err := st.RecordIntent(ctx, run.ID, kind, keys, body, changes...)
 	if err != nil {
 		return nil, fmt.Errorf("recording a batch before sending it: %w", err)
 	}
@@ -232,12 +235,20 @@ func Post(ctx context.Context, st *state.DB, run *state.Run, kind string, keys [
 // sendBatch records one batch, sends it and settles what became of it.
 func (s *Sender[R, P]) sendBatch(ctx context.Context, batch []R) error {
 	keys, recs := make([]string, len(batch)), make([]P, len(batch))
+	var changes []state.Change
 	s.mu.Lock()
 	for j, r := range batch {
 		keys[j], recs[j] = s.Record(r)
+		if s.Change == nil {
+			continue
+		}
+		if c := s.Change(r); c != nil {
+			c.Seq = j
+			changes = append(changes, *c)
+		}
 	}
 	s.mu.Unlock()
-	p, err := Post(ctx, s.State, s.Run, s.Kind, keys, recs, func(ctx context.Context) (*api.WriteResult, error) {
+	p, err := Post(ctx, s.State, s.Run, s.Kind, keys, recs, changes, func(ctx context.Context) (*api.WriteResult, error) {
 		return s.Write(ctx, batch)
 	})
 	if err != nil {
@@ -299,7 +310,23 @@ func (s *Sender[R, P]) answered(ctx context.Context, intent int64, batch []R, re
 	}
 	s.mu.Unlock()
 	note, _ := json.Marshal(map[string]any{"ids": res.IDs, "failed": res.Failed})
-	return s.Confirm(ctx, intent, answeredOutcome(vs), note, recs, vs)
+	return s.confirm(ctx, intent, answeredOutcome(vs), note, recs, vs)
+}
+
+// confirm records a batch's outcome (Confirm), then which of its records
+// the account took, with the ids of those it created, for the run's
+// history.
+func (s *Sender[R, P]) confirm(ctx context.Context, intent int64, o state.Outcome, note []byte, recs []P, vs []Verdict) error {
+	if err := s.Confirm(ctx, intent, o, note, recs, vs); err != nil || s.Change == nil {
+		return err
+	}
+	took := map[int]string{}
+	for j, v := range vs {
+		if v.Kind == Took {
+			took[j] = string(v.ID)
+		}
+	}
+	return s.State.ConfirmChanges(ctx, intent, took)
 }
 
 // apply carries out a verdict on r. The caller holds s.mu.
@@ -405,7 +432,7 @@ func (s *Sender[R, P]) check(ctx context.Context, open []Open[P]) ([][]Verdict, 
 		}
 		took := countTook(vs)
 		note, _ := json.Marshal(map[string]any{"read_back": "the records were looked for in the account", "found": took, "of": len(vs)})
-		if err := s.Confirm(ctx, o.Intent, checkedOutcome(took, len(vs)), note, o.Recs, vs); err != nil {
+		if err := s.confirm(ctx, o.Intent, checkedOutcome(took, len(vs)), note, o.Recs, vs); err != nil {
 			return nil, err
 		}
 	}

@@ -28,13 +28,17 @@ const (
 	// Failed: the service refused the row's write, gave no answer that
 	// could be checked, or the run stopped before it went.
 	Failed Status = "failed"
+	// Conflict: the account changed the row's record since (an undo
+	// found a value that is neither the run's nor the one before it);
+	// it is kept as it is.
+	Conflict Status = "conflict"
 )
 
 // Failed reports whether a row with the status counts as failed: the
 // run ends with some rows failed (exit 3).
 func (s Status) Failed() bool {
 	switch s {
-	case Invalid, Unknown, Refused, Failed:
+	case Invalid, Unknown, Refused, Failed, Conflict:
 		return true
 	}
 	return false

@@ -10,7 +10,7 @@ import (
 	"lading/api/wire"
 	"lading/catalog"
 	"lading/engine"
-	"lading/mapping"
+	"lading/mapping/cell"
 )
 
 // Mode says which writes an import may make.
@@ -468,8 +468,8 @@ func sameValue(numeric bool, live, file string) bool {
 	if !numeric {
 		return false
 	}
-	a, okA := mapping.ParseNumber(live, '.')
-	b, okB := mapping.ParseNumber(file, '.')
+	a, okA := cell.ParseNumber(live, '.')
+	b, okB := cell.ParseNumber(file, '.')
 	return okA && okB && a == b
 }
 

@@ -607,7 +607,7 @@ func (x *importer) send(ctx context.Context, b *batch) error {
 		payload = products
 		write = func(ctx context.Context) (*api.WriteResult, error) { return x.Client.Products.Write(ctx, products) }
 	}
-	p, err := engine.Post(ctx, x.State, x.run, b.kind.String(), b.keys(), payload, write)
+	p, err := engine.Post(ctx, x.State, x.run, b.kind.String(), b.keys(), payload, nil, write)
 	if err != nil {
 		return err
 	}

@@ -3,11 +3,12 @@ package mapping
 import (
 	"errors"
 	"fmt"
+	"lading/mapping/cell"
+	"lading/mapping/header"
 	"slices"
 	"strings"
 
-	"github.com/expr-lang/expr"
-	"github.com/expr-lang/expr/vm"
+	"lading/mapping/expr"
 )
 
 // Program is a mapping bound to the header of one file: every column is
@@ -23,8 +24,7 @@ type Program struct {
 	join    bool
 	by      string
 
-	env exprEnv
-	vm  vm.VM
+	run expr.Machine
 
 	skip                               []skipProg
 	role, key, parent, alias, children *valueProg
@@ -41,7 +41,7 @@ type Program struct {
 	pairs              []pairProg
 	optCols            []optColProg
 	optList            *valueProg
-	optWhen            *compiledExpr
+	optWhen            *expr.Expr
 	listSep, valuesSep string
 	ignore             []string
 	images             []imageProg
@@ -58,7 +58,7 @@ type variantProg struct {
 type valueProg struct {
 	spec   *ValueSpec
 	col    int // -1: none
-	ex     *compiledExpr
+	ex     *expr.Expr
 	errCol string // the column named in errors
 	// code is set for a SKU or a UPC: text whose every digit counts,
 	// which a number in scientific notation has lost.
@@ -66,7 +66,7 @@ type valueProg struct {
 }
 
 type skipProg struct {
-	when   *compiledExpr
+	when   *expr.Expr
 	reason []reasonPart
 	src    string
 	pos    Pos
@@ -106,29 +106,17 @@ type binder struct {
 	m      *Mapping
 	file   string
 	header []string
-	index  map[string]int
-	dups   map[string][2]int
-	opts   []expr.Option
+	cols   *header.Index
+	exprs  *expr.Compiler
 	errs   ErrorList
 	// products resolves product() in the joined rows' expressions.
 	products *productCells
 }
 
-func newBinder(m *Mapping, file string, header []string, src Source) *binder {
-	b := &binder{m: m, file: file, header: make([]string, len(header)), index: map[string]int{}, dups: map[string][2]int{}}
-	for i, h := range header {
-		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
-		b.header[i] = h
-		if h == "" {
-			continue
-		}
-		if j, ok := b.index[h]; ok {
-			b.dups[h] = [2]int{j, i}
-			continue
-		}
-		b.index[h] = i
-	}
-	b.opts = helpers(decimalOf(src), src.DateFormats, layoutsOf(src), m.Tables)
+func newBinder(m *Mapping, file string, cells []string, src Source) *binder {
+	cols := header.New(cells)
+	b := &binder{m: m, file: file, header: cols.Names(), cols: cols}
+	b.exprs = expr.NewCompiler(cols, expr.Settings{Decimal: decimalOf(src), Formats: src.DateFormats, Tables: m.Tables})
 	return b
 }
 
@@ -141,34 +129,24 @@ func decimalOf(s Source) byte {
 	return '.'
 }
 
-func layoutsOf(s Source) []string {
-	var out []string
-	for _, f := range s.DateFormats {
-		if l, err := goLayout(f); err == nil {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
 func (b *binder) fail(p Pos, format string, args ...any) {
 	b.errs = append(b.errs, &Error{File: b.m.File, Line: p.Line, Column: p.Column, Msg: fmt.Sprintf(format, args...)})
 }
 
-// column resolves a column name, or a column pattern (see findColumn),
+// column resolves a column name, or a column pattern (see header.Find),
 // to its index; match is the text the pattern's * stands for, nil for a
 // name.
 func (b *binder) column(name string, p Pos, target string) (i int, match *string) {
-	i, m, isPattern, err := findColumn(name, b.index, b.header)
+	i, m, isPattern, err := b.cols.Find(name)
 	if err != nil {
 		hint := ""
-		if _, isNum := ParseNumber(name, '.'); isNum {
+		if _, isNum := cell.ParseNumber(name, '.'); isNum {
 			hint = fmt.Sprintf(" (a constant is written {value: %q})", name)
 		}
 		b.fail(p, "%s: %v%s", target, inFile(err, b.file), hint)
 		return -1, nil
 	}
-	if d, ok := b.dups[b.header[i]]; ok {
+	if d, ok := b.cols.Twice(i); ok {
 		b.fail(p, "%s: column %q appears twice in %s (columns %d and %d); rename one", target, b.header[i], b.file, d[0]+1, d[1]+1)
 		return -1, nil
 	}
@@ -188,8 +166,8 @@ func inFile(err error, file string) error {
 
 // expr compiles an expression; match, when not nil, is what `match`
 // stands for (the text the * of the value's column pattern matched).
-func (b *binder) expr(src string, p Pos, target string, match *string, extra ...expr.Option) *compiledExpr {
-	ce, err := compileExpr(src, b, match, extra...)
+func (b *binder) expr(src string, p Pos, target string, match *string, asBool bool) *expr.Expr {
+	ce, err := b.exprs.Compile(src, expr.Scope{Match: match, Products: b.products.columns(), Bool: asBool})
 	if err != nil {
 		b.fail(p, "%s: %s", target, strings.Replace(err.Error(), "in the file", "in "+b.file, 1))
 		return nil
@@ -204,8 +182,8 @@ func (b *binder) value(s *ValueSpec) *valueProg {
 	}
 	v := &valueProg{spec: s, col: -1, code: s.Kind == KindText && (s.Name == "sku" || s.Name == "upc")}
 	if s.Optional && s.Column != "" {
-		var amb *ambiguousError
-		if _, _, _, err := findColumn(s.Column, b.index, b.header); err != nil && !errors.As(err, &amb) {
+		var amb *header.AmbiguousError
+		if _, _, _, err := b.cols.Find(s.Column); err != nil && !errors.As(err, &amb) {
 			return nil // absent; a pattern matching several columns is still an error
 		}
 	}
@@ -218,13 +196,13 @@ func (b *binder) value(s *ValueSpec) *valueProg {
 		}
 	}
 	if s.Expr != "" && (s.Column == "" || v.col >= 0) { // an unknown column is reported already
-		v.ex = b.expr(s.Expr, s.Pos, s.Target, match)
+		v.ex = b.expr(s.Expr, s.Pos, s.Target, match, false)
 		switch {
 		case v.errCol != "" || v.ex == nil:
-		case len(v.ex.used) > 0:
-			v.errCol = b.header[v.ex.used[0]]
-		case len(v.ex.fromProduct) > 0:
-			v.errCol = v.ex.fromProduct[0].name + productRowSuffix
+		case len(v.ex.Used) > 0:
+			v.errCol = b.header[v.ex.Used[0]]
+		case len(v.ex.FromProduct) > 0:
+			v.errCol = v.ex.FromProduct[0].Name + productRowSuffix
 		}
 	}
 	return v
@@ -234,7 +212,7 @@ func (b *binder) skips(rules []SkipRule) []skipProg {
 	var out []skipProg
 	for _, r := range rules {
 		sp := skipProg{src: r.When, pos: r.Pos}
-		sp.when = b.expr(r.When, r.Pos, "skip when", nil, expr.AsBool())
+		sp.when = b.expr(r.When, r.Pos, "skip when", nil, true)
 		sp.reason = b.reason(r.Reason, r.Pos)
 		out = append(out, sp)
 	}
@@ -282,7 +260,7 @@ func (m *Mapping) Compile(file string, header []string) (*Program, error) {
 			Msg: "this mapping maps packing slips only (slips:); it cannot import a catalog: use it to push packing slips, or give it group.key and product.name to import products"}}
 	}
 	b := newBinder(m, file, header, m.Source)
-	p := &Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source), formats: m.Source.DateFormats, by: m.Group.By, vm: vm.VM{MemoryBudget: maxItems}}
+	p := &Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: cell.Layouts(m.Source.DateFormats), formats: m.Source.DateFormats, by: m.Group.By}
 	if m.Group.Key != nil && m.Group.Key.FillDown {
 		p.fill = newFill(b, m)
 	}
@@ -314,7 +292,7 @@ func (m *Mapping) Compile(file string, header []string) (*Program, error) {
 		}
 	}
 	if len(b.errs) > 0 {
-		return nil, b.errs
+		return nil, b.mismatch()
 	}
 	return p, nil
 }
@@ -335,13 +313,13 @@ func (m *Mapping) compileJoin(file string, header []string, products *productCel
 	}
 	b := newBinder(m, file, header, m.Join.Source)
 	b.products = products
-	p := &Program{m: m, header: b.header, dec: decimalOf(m.Join.Source), layouts: layoutsOf(m.Join.Source), formats: m.Join.Source.DateFormats, join: true, by: ByParent, vm: vm.VM{MemoryBudget: maxItems}, products: products}
+	p := &Program{m: m, header: b.header, dec: decimalOf(m.Join.Source), layouts: cell.Layouts(m.Join.Source.DateFormats), formats: m.Join.Source.DateFormats, join: true, by: ByParent, products: products}
 	p.skip = b.skips(m.Join.Skip)
 	p.parent = b.value(m.Join.Key)
 	p.bindVariant(b)
 	p.images = b.bindImages(m.Images, false, true)
 	if len(b.errs) > 0 {
-		return nil, b.errs
+		return nil, b.mismatch()
 	}
 	return p, nil
 }
@@ -363,7 +341,7 @@ func (p *Program) bindVariant(b *binder) {
 	}
 	p.optList = b.value(o.List)
 	if o.When != nil {
-		p.optWhen = b.expr(o.When.Expr, o.When.Pos, "options.when", nil, expr.AsBool())
+		p.optWhen = b.expr(o.When.Expr, o.When.Pos, "options.when", nil, true)
 	}
 	p.listSep, p.valuesSep, p.ignore = o.ListSeparator, o.ValuesSeparator, o.Ignore
 	if p.listSep == "" {
@@ -427,7 +405,6 @@ func (p *Program) Clone() *Program {
 		f.cells = slices.Clone(f.cells)
 		c.fill = &f
 	}
-	c.env = exprEnv{}
-	c.vm = vm.VM{MemoryBudget: maxItems}
+	c.run = expr.Machine{}
 	return &c
 }

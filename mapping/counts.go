@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"fmt"
+	"lading/mapping/cell"
 	"regexp"
 	"strings"
 )
@@ -78,11 +79,10 @@ func (p *Program) count(v *valueProg, row []string, r *Row, w countWords) (n str
 // words, for the person who wrote the cell.
 func parseCount(s string, dec byte, declared bool, w countWords) (n, rule string) {
 	s = strings.TrimSpace(s)
-	neg, intD, fracD, ok := splitNumber(s, dec)
+	n, ok := cell.Unbounded(s, dec)
 	if !ok {
 		return "", fmt.Sprintf("must be a number: %s (decimal %q); correct the cell, or skip rows that hold no count with a skip rule", w.example, string(dec))
 	}
-	n = formatDecimal(neg, intD, fracD)
 	whole, _, _ := strings.Cut(strings.TrimPrefix(n, "-"), ".")
 	switch {
 	case len(whole) > maxUnitDigits:
@@ -91,7 +91,7 @@ func parseCount(s string, dec byte, declared bool, w countWords) (n, rule string
 		return "", fmt.Sprintf("must be written out, like %s: a count with an exponent is not how a warehouse counts units; correct the cell", n)
 	case strings.HasPrefix(n, "-"):
 		return "", w.negative
-	case !isWhole(n):
+	case !cell.IsWhole(n):
 		return "", fmt.Sprintf("must be a whole number of units: %s is a fraction%s; correct the count", n, otherDecimalHint(s, dec))
 	case !declared && ambiguousCount.MatchString(s) && n != "0":
 		return "", ambiguousRule(s)
@@ -117,8 +117,8 @@ func otherDecimalHint(s string, dec byte) string {
 	if dec == ',' {
 		other = '.'
 	}
-	n, ok := ParseNumber(s, other)
-	if !ok || !isWhole(n) || strings.IndexByte(s, dec) < 0 {
+	n, ok := cell.ParseNumber(s, other)
+	if !ok || !cell.IsWhole(n) || strings.IndexByte(s, dec) < 0 {
 		return ""
 	}
 	return fmt.Sprintf(" (read with decimal %q; if it means %s units, the file groups thousands with %q: set decimal: %q under source)", string(dec), n, string(dec), string(other))

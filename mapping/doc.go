@@ -1,15 +1,26 @@
 // Package mapping reads mapping files (YAML) and turns spreadsheet rows
 // into product, variant, option and pricing-tier values, or into stock
-// levels.
+// levels, shipped lines or packing slips. This documentation is the
+// reference of the mapping language.
 //
-// Use: Parse or Load a mapping; Compile it against the header of the input
-// file; call Program.Eval for each row, in the file's order (fill_down
-// depends on it), reusing one Row; hand the Row to catalog.Grouper. For a joined second file, the main file's
+// Use: Parse or Load a mapping; Compile it against the header of the
+// input file; call Program.Eval for each row, in the file's order
+// (fill_down depends on it), reusing one Row; hand the Row to
+// catalog.Grouper. For a joined second file, the main file's
 // Program.CompileJoin binds it once every main row is evaluated (see
-// Joined files). For stock levels,
-// CompileStock binds the stock section and StockProgram.Eval fills a
-// StockRow (see Stock levels). Init writes a mapping for a header (a
-// template, or a commented starter).
+// Joined files). For stock levels, CompileStock binds the stock section
+// and StockProgram.Eval fills a StockRow (see Stock levels); shipments and
+// packing slips go alike (CompileShipments, CompileSlips). A mapping that
+// does not fit a file's header is a *MismatchError; Suggest says which
+// template's layout the file has instead. Init writes a mapping for a
+// header: the template whose layout it recognises (Recognise: the
+// catalog exports, and stock, shipments and packing-slip files, whose
+// columns it names as the file does), or a commented starter.
+//
+// The language is built of three packages below this one: mapping/expr
+// (the expressions and their helpers), mapping/header (how a column
+// name finds its column) and mapping/cell (how numbers, dates and times
+// are read from cells).
 //
 // # File format
 //
@@ -86,7 +97,8 @@
 //
 // A value is a column name, or a mapping of:
 //
-//	column: <header>        the cell, trimmed; a name with a * is a pattern
+//	column: <header>        the cell, trimmed; in any case (see Column names);
+//	                        a name with a * is a pattern
 //	                        (see Column patterns)
 //	value: <text>           a constant
 //	expr: <expression>      an expression over the row; with column, the cell
@@ -274,6 +286,24 @@
 // gives the options Color=Blue and Disk space=16GB. Empty values and
 // those options.ignore lists give no option, as in every form.
 //
+// # Column names
+//
+// A column is named as the file's header writes it, or differing only in
+// case and spaces: a name no column has as written finds the one column
+// whose name is the same in any case, with the spaces around it dropped
+// and each run of spaces inside it (tabs and no-break spaces too) read as
+// one space. So sku finds a column "SKU", and "Option1 value" one
+// "Option1  Value"; spaces are not dropped altogether ("Option1Value" is
+// another name). This holds wherever a mapping names a column: a value's
+// column, a bare name or col() in an expression, product(), a skip
+// reason's {Column} and a column pattern. A column with the name as
+// written is taken first; when no column has it and two or more have it
+// in other cases or spacing ("Sku" and "SKU"), that is an error naming
+// them, optional or not: write the name of the one to use as the file
+// writes it. A name an expression declares with let is no column, nor is
+// the name of one of expr's functions (trim, len, ...) unless a column has
+// that very name.
+//
 // # Column patterns
 //
 // Where a column's name varies from one export to another, like
@@ -292,7 +322,9 @@
 // reason; match is only the * of the value's own column.
 //
 // A column whose name is exactly the text given is taken first, so
-// "Name*" still names a column called "Name*". A pattern that matches no
+// "Name*" still names a column called "Name*"; a pattern is matched as
+// written first, then ignoring case and spaces (see Column names). A
+// pattern that matches no
 // column is the error of an unknown column, listing the close matches (or,
 // with optional: true, leaves the value unmapped); one that matches two or
 // more columns is an error naming them, optional or not: write the name
@@ -377,7 +409,7 @@
 // At least one of each pair must be mapped, and every row needs one of
 // them filled. shipped_at is a date in the source's formats, optionally
 // with a time of day and an offset (Z, +02:00, UTC); CompileShipments
-// takes the zone of times without one (see ParseTimestamp).
+// takes the zone of times without one (see cell.ParseTimestamp).
 //
 // A slips section maps packing slips and their parcels (Packages): key
 // (the file's own reference of the slip, which lading remembers) and order
@@ -433,6 +465,7 @@
 //
 // Every error in a mapping is an *Error with the line and column of the
 // YAML at fault and the values allowed there; Compile reports unknown
-// columns with the close matches in the header. Errors of a row are
+// columns with the close matches in the header (an ErrorList, inside a
+// *MismatchError). Errors of a row are
 // FieldErrors naming the column, the value, the target and the rule.
 package mapping

@@ -63,12 +63,3 @@ func (r RowErrors) Error() string {
 func closeMatches(name string, list []string, max int) []string {
 	return suggest.Close(name, list, max)
 }
-
-// quoteList renders names as "a", "b", "c" for messages.
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
-	}
-	return strings.Join(q, ", ")
-}

@@ -1,9 +1,9 @@
 package mapping
 
 import (
-	"errors"
 	"fmt"
-	"reflect"
+	"lading/mapping/cell"
+	"lading/mapping/expr"
 	"slices"
 	"strings"
 )
@@ -13,8 +13,8 @@ import (
 // RowErrors) when a value is invalid; the other values are still filled.
 func (p *Program) Eval(row []string, out *Row) error {
 	out.reset()
-	p.env.R, p.env.made = row, 0
-	defer func() { p.env.R, p.env.P = nil, nil }()
+	p.run.Row(row)
+	defer p.run.Done()
 
 	if p.join {
 		return p.evalJoined(row, out)
@@ -73,11 +73,11 @@ func (p *Program) Eval(row []string, out *Row) error {
 func (p *Program) evalJoined(row []string, out *Row) error {
 	out.Role = RoleVariant
 	if p.products != nil {
-		p.env.P = p.products.none
+		p.run.Product(p.products.none)
 	}
 	key := p.text(p.parent, row, out)
 	if p.products != nil {
-		p.env.P = p.products.of(key)
+		p.run.Product(p.products.of(key))
 	}
 	if p.skipped(row, out) {
 		out.Errors = out.Errors[:0] // a skipped row's key does not matter
@@ -224,7 +224,7 @@ func (p *Program) listOptions(row []string, out *Row) {
 	default:
 		s := p.finish(p.optList, r, row, out).S
 		var err error
-		if kvs, err = parseKV(s, p.listSep, "="); err != nil {
+		if kvs, err = expr.ParseKV(s, p.listSep, "="); err != nil {
 			p.fieldError(p.optList, out, s, fmt.Sprintf("must be name=value items separated by %q: %v", p.listSep, err))
 		}
 	}
@@ -278,17 +278,17 @@ func (p *Program) declared(row []string, out *Row) {
 			continue
 		}
 		v := p.text(pr.value, row, out)
-		out.Declared = append(out.Declared, Attribute{Name: n, Values: splitList(v, p.valuesSep), Column: pr.value.errCol})
+		out.Declared = append(out.Declared, Attribute{Name: n, Values: expr.SplitList(v, p.valuesSep), Column: pr.value.errCol})
 	}
 	for _, c := range p.optCols {
 		v := p.text(c.value, row, out)
-		out.Declared = append(out.Declared, Attribute{Name: c.name, Values: splitList(v, p.valuesSep), Column: c.value.errCol})
+		out.Declared = append(out.Declared, Attribute{Name: c.name, Values: expr.SplitList(v, p.valuesSep), Column: c.value.errCol})
 	}
 }
 
 func (p *Program) ignored(v string) bool { return slices.Contains(p.ignore, v) }
 
-func cell(row []string, i int) string {
+func cellAt(row []string, i int) string {
 	if i >= 0 && i < len(row) {
 		return row[i]
 	}
@@ -318,22 +318,21 @@ func (r rawValue) text() string {
 // raw returns the value before normalisation: the column's cell, the
 // constant, or the expression's result. ok is false after an error.
 func (p *Program) raw(v *valueProg, row []string, out *Row) (r rawValue, ok bool) {
-	c := cell(row, v.col)
+	c := cellAt(row, v.col)
 	r.dec = p.dec
 	switch {
 	case v.ex != nil && v.col >= 0 && strings.TrimSpace(c) == "":
 		return r, true // an empty cell stays empty: no expression runs on it
 	case v.ex != nil:
-		p.env.Value = c
-		res, err := p.vm.Run(v.ex.prog, &p.env)
+		res, err := p.run.Run(v.ex, c)
 		if err == nil {
-			r.s, r.list, r.isList, err = resultOf(res)
+			r.s, r.list, r.isList, err = expr.Result(res)
 		}
 		if err != nil {
 			p.fieldError(v, out, p.errValue(v, row), p.exprRule(err, "", v.spec.Pos))
 			return rawValue{}, false
 		}
-		if isNumber(res) {
+		if expr.IsNumber(res) {
 			r.dec = '.'
 		}
 		r.s = strings.TrimSpace(r.s)
@@ -344,18 +343,6 @@ func (p *Program) raw(v *valueProg, row []string, out *Row) (r rawValue, ok bool
 	}
 	r.s = strings.TrimSpace(c)
 	return r, true
-}
-
-// isNumber reports whether an expression's result is a number (which
-// resultOf writes with '.').
-func isNumber(v any) bool {
-	switch reflect.ValueOf(v).Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64:
-		return true
-	}
-	return false
 }
 
 // text evaluates a single value, normalised to its kind: "" when empty
@@ -420,19 +407,19 @@ func (p *Program) normalise(v *valueProg, s string, dec byte) (n, rule string) {
 	ok := true
 	switch v.spec.Kind {
 	case KindNumber:
-		n, ok = ParseNumber(s, dec)
+		n, ok = cell.ParseNumber(s, dec)
 	case KindInteger:
-		n, ok = ParseNumber(s, dec)
-		ok = ok && isWhole(n)
+		n, ok = cell.ParseNumber(s, dec)
+		ok = ok && cell.IsWhole(n)
 	case KindDate:
 		var clock string
-		n, clock, ok = parseDateTime(s, p.layouts)
+		n, clock, ok = cell.ParseDateTime(s, p.layouts)
 		if ok && clock != "" {
 			return "", fmt.Sprintf("has a time of day, %s, and %s takes a date only: the time would be lost; write the date alone, or add expr: date(value) to this value's mapping to import the date without its time", clock, v.spec.Target)
 		}
 	default:
 		n = s
-		if v.code && scientific(s) {
+		if v.code && cell.Scientific(s) {
 			return "", lostDigitsRule(v.spec.Name)
 		}
 	}
@@ -452,7 +439,7 @@ func (p *Program) rule(k Kind) string {
 	case KindInteger:
 		return "must be a whole number"
 	case KindDate:
-		return "must be a date (" + dateFormatList(p.formats) + ")"
+		return "must be a date (" + cell.FormatList(p.formats) + ")"
 	}
 	return "invalid"
 }
@@ -502,19 +489,18 @@ func (p *Program) required(v *valueProg, out *Row, why string) {
 }
 
 // cond runs a boolean expression; ok is false after an error.
-func (p *Program) cond(ce *compiledExpr, row []string, out *Row, target, src string, pos Pos) (hit, ok bool) {
+func (p *Program) cond(ce *expr.Expr, row []string, out *Row, target, src string, pos Pos) (hit, ok bool) {
 	if ce == nil {
 		return false, false
 	}
-	p.env.Value = ""
-	res, err := p.vm.Run(ce.prog, &p.env)
+	res, err := p.run.Run(ce, "")
 	if err != nil {
 		col, val := "", ""
 		switch {
-		case len(ce.used) > 0:
-			col, val = p.header[ce.used[0]], cell(row, ce.used[0])
-		case len(ce.fromProduct) > 0:
-			col, val = ce.fromProduct[0].name+productRowSuffix, cell(p.env.P, ce.fromProduct[0].k)
+		case len(ce.Used) > 0:
+			col, val = p.header[ce.Used[0]], cellAt(row, ce.Used[0])
+		case len(ce.FromProduct) > 0:
+			col, val = ce.FromProduct[0].Name+productRowSuffix, p.run.ProductCell(ce.FromProduct[0].Cell)
 		}
 		out.Errors = append(out.Errors, FieldError{Column: col, Value: val, Target: target, Rule: p.exprRule(err, src, pos)})
 		return false, false
@@ -525,13 +511,13 @@ func (p *Program) cond(ce *compiledExpr, row []string, out *Row, target, src str
 
 func (p *Program) errValue(v *valueProg, row []string) string {
 	if v.col >= 0 {
-		return cell(row, v.col)
+		return cellAt(row, v.col)
 	}
-	if v.ex != nil && len(v.ex.used) > 0 {
-		return cell(row, v.ex.used[0])
+	if v.ex != nil && len(v.ex.Used) > 0 {
+		return cellAt(row, v.ex.Used[0])
 	}
-	if v.ex != nil && len(v.ex.fromProduct) > 0 {
-		return cell(p.env.P, v.ex.fromProduct[0].k)
+	if v.ex != nil && len(v.ex.FromProduct) > 0 {
+		return p.run.ProductCell(v.ex.FromProduct[0].Cell)
 	}
 	return v.spec.Const
 }
@@ -544,27 +530,12 @@ func (p *Program) fieldError(v *valueProg, out *Row, value, rule string) {
 // for a row's message. When the expression went over a limit, the message
 // says where the expression is in the mapping file.
 func (p *Program) exprRule(err error, src string, pos Pos) string {
-	msg := exprMessage(err)
-	var le *limitError
-	limit := errors.As(err, &le)
-	if msg == "memory budget exceeded" {
-		msg, limit = fmt.Sprintf("the expression builds lists, ranges or maps of more than %d items in all, the most it may", maxItems), true
-	}
+	msg, limit := expr.Describe(err)
 	if src != "" {
 		msg += " (in " + src + ")"
 	}
 	if limit {
 		msg += fmt.Sprintf(" (the expression at %s:%d:%d)", p.m.File, pos.Line, pos.Column)
-	}
-	return msg
-}
-
-// exprMessage is the first line of a runtime error, without expr's
-// position suffix.
-func exprMessage(err error) string {
-	msg := firstLine(err.Error())
-	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
-		msg = msg[:i]
 	}
 	return msg
 }
@@ -578,8 +549,15 @@ func (s *skipProg) render(row []string) string {
 		if r.col < 0 {
 			b.WriteString(r.text)
 		} else {
-			b.WriteString(strings.TrimSpace(cell(row, r.col)))
+			b.WriteString(strings.TrimSpace(cellAt(row, r.col)))
 		}
 	}
 	return b.String()
+}
+
+// lostDigitsRule explains a SKU or UPC (name) in scientific notation.
+func lostDigitsRule(name string) string {
+	what := strings.ToUpper(name)
+	return fmt.Sprintf("is a number in scientific notation, not a %s: the spreadsheet held the %s as a number and rounded it, "+
+		"so its digits are already lost; format the column as text in the spreadsheet (Format Cells > Text), enter the %ss again and save the file", what, what, what)
 }

@@ -140,7 +140,8 @@ func TestCompileErrors(t *testing.T) {
 	// Every problem is reported at once.
 	m, _ := Parse("m.yaml", []byte(minimal+"variant:\n  weight: W1\n  cost: W2\n"))
 	_, err := m.Compile("in.csv", header)
-	if list, _ := err.(ErrorList); len(list) != 2 {
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != 2 {
 		t.Errorf("want 2 errors, got %v", err)
 	}
 }

@@ -85,7 +85,7 @@ func (p *Program) fillKey(row []string, out *Row) (filled, done bool) {
 			f.cells = f.pc.cellsOf(row, f.cells)
 		}
 	}
-	p.env.P = f.cells
+	p.run.Product(f.cells)
 	if p.skipped(row, out) {
 		out.Errors = out.Errors[:0] // a skipped row's key does not matter
 		if !filled {

@@ -3,6 +3,8 @@ package mapping
 import (
 	"errors"
 	"fmt"
+	"lading/mapping/cell"
+	"lading/mapping/expr"
 	"reflect"
 	"regexp"
 	"strings"
@@ -87,7 +89,7 @@ func checkStockRow(t *testing.T, r *StockRow) {
 	if r.Quantity == "" {
 		return
 	}
-	if n, ok := ParseNumber(r.Quantity, '.'); !ok || n != r.Quantity || !isWhole(n) || strings.HasPrefix(n, "-") || len(n) > maxUnitDigits {
+	if n, ok := cell.ParseNumber(r.Quantity, '.'); !ok || n != r.Quantity || !cell.IsWhole(n) || strings.HasPrefix(n, "-") || len(n) > maxUnitDigits {
 		t.Fatalf("quantity %q is not a canonical count of units", r.Quantity)
 	}
 }
@@ -212,18 +214,18 @@ func FuzzExpression(f *testing.F) {
 // checkValue checks a value against its target's kind and the limits.
 func checkValue(t *testing.T, v FieldValue) {
 	t.Helper()
-	if len(v.Value) > maxText {
+	if len(v.Value) > expr.MaxText {
 		t.Fatalf("%s is %d bytes long", v.Name, len(v.Value))
 	}
 	switch v.Name {
 	case "weight", "low_stock_alert":
-		if n, ok := ParseNumber(v.Value, '.'); !ok || n != v.Value {
+		if n, ok := cell.ParseNumber(v.Value, '.'); !ok || n != v.Value {
 			t.Fatalf("%s %q is not a canonical number", v.Name, v.Value)
 		}
 		if v.Name == "weight" && strings.HasPrefix(v.Value, "-") {
 			t.Fatalf("weight %q is negative", v.Value)
 		}
-		if v.Name == "low_stock_alert" && !isWhole(v.Value) {
+		if v.Name == "low_stock_alert" && !cell.IsWhole(v.Value) {
 			t.Fatalf("low_stock_alert %q is not whole", v.Value)
 		}
 	case "notes":
@@ -243,23 +245,23 @@ func checkReaders(t *testing.T, s string) {
 		} else if u != "" {
 			t.Fatalf("parseCount(%q, %q) = %q and %q", s, dec, u, rule)
 		}
-		n, ok := ParseNumber(s, dec)
+		n, ok := cell.ParseNumber(s, dec)
 		if !ok {
 			continue
 		}
-		if again, ok := ParseNumber(n, '.'); !ok || again != n {
+		if again, ok := cell.ParseNumber(n, '.'); !ok || again != n {
 			t.Fatalf("ParseNumber(%q, %q) = %q, which reads back as %q, %v", s, dec, n, again, ok)
 		}
-		up, err := ShiftNumber(n, '.', 7)
+		up, err := cell.ShiftNumber(n, '.', 7)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if back, err := ShiftNumber(up, '.', -7); err != nil || back != n {
+		if back, err := cell.ShiftNumber(up, '.', -7); err != nil || back != n {
 			t.Fatalf("ShiftNumber(ShiftNumber(%q, 7), -7) = %q, %v", n, back, err)
 		}
 	}
-	if d, clock, ok := parseDateTime(s, []string{"02/01/2006"}); ok {
-		if again, ok := ParseDate(d, nil); !ok || again != d || !canonicalDate.MatchString(d) {
+	if d, clock, ok := cell.ParseDateTime(s, []string{"02/01/2006"}); ok {
+		if again, ok := cell.ParseDate(d, nil); !ok || again != d || !canonicalDate.MatchString(d) {
 			t.Fatalf("parseDateTime(%q) = %q, which reads back as %q, %v", s, d, again, ok)
 		}
 		if clock != "" && !strings.Contains(s, clock) {

@@ -6,21 +6,22 @@ import (
 	"slices"
 	"strings"
 
+	hdr "lading/mapping/header"
 	"lading/templates"
 )
 
 // A layoutRule recognises the layout of one template from a file's
-// header. Column names are compared trimmed and in any case. The rules
-// are tried in order and the first that fits wins, so a rule for a layout
-// whose columns another layout also has comes before that layout's.
+// header. Column names are compared in any case and spacing (see
+// header.Loose). The rules are tried in order and the first that fits
+// wins, so a rule for a layout whose columns another layout also has
+// comes before that layout's.
 type layoutRule struct {
 	template string
 	all      []string // columns the header must have
 	anyOf    []string // when given, the header must also have one of these
-	// test, when set, decides instead of all and anyOf, and why says
-	// what it saw.
-	test func(header []string) bool
-	why  string
+	// fields, when set, decides instead of all and anyOf: the layout of
+	// a fixed-schema section (stock, shipments, slips).
+	fields *fieldLayout
 }
 
 // layoutRules are the layouts mapping init recognises. To recognise a
@@ -39,9 +40,10 @@ var layoutRules = []layoutRule{
 	// Stock levels.
 	{template: "shopify-inventory", all: []string{"Handle", "SKU", "Location"}, anyOf: []string{shopifyAvailable, "Available"}},
 	{template: "amazon-fba", all: []string{"sku", "fnsku", "afn-fulfillable-quantity"}},
-	{template: "stock", test: stockLayout, why: "its only columns are sku, quantity and warehouse, lading's stock layout"},
-	// Shipments.
-	{template: "shipments", all: []string{"quantity", "tracking_number"}, anyOf: []string{"fulfillment_id", "order_number"}},
+	// Packing slips and shipments, then stock levels in lading's layouts.
+	{template: "slips", fields: &slipsLayout},
+	{template: "shipments", fields: &shipmentsLayout},
+	{template: "stock", fields: &stockLayout},
 }
 
 // Detection is the template whose layout a header has, and why.
@@ -50,12 +52,23 @@ type Detection struct {
 	// Why says what in the header gave the layout away, for people:
 	// "its header has Handle, Option1 Value and Variant SKU".
 	Why string
+	// Columns are, for a layout of lading's own (stock, shipments,
+	// slips), the template's column names that the header writes
+	// otherwise, with the header's name for each: "quantity" is "Qty".
+	Columns map[string]string
 }
 
 // Recognise finds the template whose layout header has (see
 // layoutRules); ok is false when none fits.
 func Recognise(header []string) (d Detection, ok bool) {
 	for _, r := range layoutRules {
+		if r.fields != nil {
+			if d, ok := r.fields.match(header); ok {
+				d.Template = r.template
+				return d, true
+			}
+			continue
+		}
 		if why, ok := r.match(header); ok {
 			return Detection{Template: r.template, Why: why}, true
 		}
@@ -64,9 +77,10 @@ func Recognise(header []string) (d Detection, ok bool) {
 }
 
 // Detect names the template whose layout header has: catalogs
-// ("shopify", "woocommerce", "generic", ...) and stock levels
-// ("shopify-inventory", "amazon-fba", and "stock" for a header of sku,
-// quantity and warehouse only, as written), or "" when none fits.
+// ("shopify", "woocommerce", "generic", ...), stock levels
+// ("shopify-inventory", "amazon-fba", and "stock" for a header of a SKU
+// and a quantity, see stockLayout), shipments and packing slips, or ""
+// when none fits.
 func Detect(header []string) string {
 	d, _ := Recognise(header)
 	return d.Template
@@ -74,9 +88,6 @@ func Detect(header []string) string {
 
 // match reports whether header has r's layout, and why.
 func (r layoutRule) match(header []string) (string, bool) {
-	if r.test != nil {
-		return r.why, r.test(header)
-	}
 	found := make([]string, 0, len(r.all)+1)
 	for _, name := range r.all {
 		h, ok := column(header, name)
@@ -96,12 +107,13 @@ func (r layoutRule) match(header []string) (string, bool) {
 	return "its header has " + andList(found), true
 }
 
-// column returns the column of header called name (trimmed, any case),
-// as the header writes it.
+// column returns the column of header called name in any case and
+// spacing (header.Loose), as the header writes it.
 func column(header []string, name string) (string, bool) {
+	name = hdr.Loose(name)
 	for _, h := range header {
-		if h = strings.TrimSpace(h); strings.EqualFold(h, name) {
-			return h, true
+		if hdr.Loose(h) == name {
+			return strings.TrimSpace(h), true
 		}
 	}
 	return "", false
@@ -119,30 +131,19 @@ func andList(names []string) string {
 // exports before it was renamed call it "Available".
 const shopifyAvailable = "Available (not editable)"
 
-// stockLayout reports whether header is lading's stock layout: sku,
-// quantity and optionally warehouse, in any order, and no other named
-// column.
-func stockLayout(header []string) bool {
-	var names []string
-	for _, h := range header {
-		if h = strings.TrimSpace(h); h != "" {
-			names = append(names, h)
-		}
-	}
-	return slices.Contains(names, "sku") && slices.Contains(names, "quantity") &&
-		!slices.ContainsFunc(names, func(h string) bool { return !slices.Contains(stockKeys, h) })
-}
-
 // adapt fits the text of template name to a header whose column names
 // vary between versions of the same export and which the template cannot
 // name by a pattern: Shopify's older inventory export.
-func adapt(name string, text []byte, header []string) []byte {
-	switch name {
-	case "shopify-inventory":
+func adapt(d Detection, text []byte, header []string) []byte {
+	name := d.Template
+	switch {
+	case name == "shopify-inventory":
 		if !slices.ContainsFunc(header, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), shopifyAvailable) }) {
 			text = bytes.ReplaceAll(text, []byte("column: "+shopifyAvailable), []byte("column: Available"))
 			text = bytes.ReplaceAll(text, []byte(`col("`+shopifyAvailable+`")`), []byte(`col("Available")`))
 		}
+	case len(d.Columns) > 0:
+		text = renameColumns(text, d.Columns)
 	}
 	return text
 }
@@ -150,15 +151,16 @@ func adapt(name string, text []byte, header []string) []byte {
 // Init writes a mapping for a file with header (sourceName names it in the
 // text). For a header Recognise recognises it returns the template's name
 // and text (adapted to the header where a column name varies, like
-// Shopify's older inventory export), headed by a comment saying which template it
-// is and why; otherwise "" and a commented starter mapping that lists
-// every column and guesses the main targets of a catalog.
+// Shopify's older inventory export, or a stock file's Qty for the stock
+// template's quantity), headed by a comment saying which template it is
+// and why; otherwise "" and a commented starter mapping that lists every
+// column and guesses the main targets of a catalog.
 func Init(header []string, sourceName string) (templateName string, yamlText []byte) {
 	if d, ok := Recognise(header); ok {
 		text, err := templates.Get(d.Template)
 		if err == nil {
 			head := fmt.Sprintf("# Mapping for %s, from the %q template:\n# %s.\n", sourceName, d.Template, d.Why)
-			return d.Template, append([]byte(head), adapt(d.Template, text, header)...)
+			return d.Template, append([]byte(head), adapt(d, text, header)...)
 		}
 	}
 	return "", starter(header, sourceName)

@@ -1,11 +1,9 @@
 package mapping
 
 import (
-	"fmt"
+	"lading/mapping/expr"
 	"strings"
 
-	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/parser"
 	yast "github.com/goccy/go-yaml/ast"
 )
 
@@ -63,9 +61,18 @@ func (pc *productCells) keep(key string, row []string) {
 func (pc *productCells) cellsOf(row, buf []string) []string {
 	buf = buf[:0]
 	for _, c := range pc.cols {
-		buf = append(buf, strings.Clone(strings.TrimSpace(cell(row, c))))
+		buf = append(buf, strings.Clone(strings.TrimSpace(cellAt(row, c))))
 	}
 	return buf
+}
+
+// columns are the columns product() reads, by name, with the place of
+// each among a product's cells; nil for no productCells.
+func (pc *productCells) columns() map[string]int {
+	if pc == nil {
+		return nil
+	}
+	return pc.names
 }
 
 // of returns the kept cells of the product key.
@@ -89,22 +96,9 @@ type productRef struct {
 func productRefs(m *Mapping, skips []SkipRule, skipTarget string) []productRef {
 	var out []productRef
 	add := func(src, target string, pos Pos) {
-		tree, err := parser.Parse(src)
-		if err != nil {
-			return // reported when the expression is compiled
+		for _, name := range expr.ProductColumns(src) {
+			out = append(out, productRef{name, target, pos})
 		}
-		ast.Find(tree.Node, func(n ast.Node) bool {
-			c, ok := n.(*ast.CallNode)
-			if !ok {
-				return false
-			}
-			if id, ok := c.Callee.(*ast.IdentifierNode); ok && id.Value == "product" {
-				if s, ok := argString(c, 0); ok {
-					out = append(out, productRef{s, target, pos})
-				}
-			}
-			return false
-		})
 	}
 	value := func(s *ValueSpec) {
 		if s != nil && s.Expr != "" {
@@ -151,7 +145,7 @@ func productColumns(b *binder, refs []productRef) *productCells {
 		if _, ok := pc.names[r.name]; ok {
 			continue
 		}
-		i, _, _, err := findColumn(r.name, b.index, b.header)
+		i, _, _, err := b.cols.Find(r.name)
 		if err != nil {
 			b.fail(r.pos, "%s: product(%q): %v", r.target, r.name, inFile(err, b.file))
 			i = -1 // reads "": the error is reported once, here
@@ -175,9 +169,6 @@ func productColumns(b *binder, refs []productRef) *productCells {
 // product() reads: the value is that of the product's row.
 const productRowSuffix = " (on the product's row)"
 
-// productMisplaced is the error of product() where it reads nothing.
-const productMisplaced = `product("Column") reads a cell of the product's row in the main file, for the rows of a joined file: use it in the variant, options, tiers and join.skip sections of a mapping with join; or, in a mapping whose group.key has fill_down, a cell of the row that gives the product's key: use it in the variant, options, tiers and skip sections`
-
 // CompileJoin binds the mapping's join to the header of the joined file,
 // like Mapping.CompileJoin, for the joined rows of p, the main file's
 // program: their expressions may read their product's row with
@@ -185,27 +176,4 @@ const productMisplaced = `product("Column") reads a cell of the product's row in
 // it every row of the main file (Eval) before the joined file's rows.
 func (p *Program) CompileJoin(file string, header []string) (*Program, error) {
 	return p.m.compileJoin(file, header, p.products)
-}
-
-// productCall rewrites product("Name") in a joined row's expression into
-// the cell of the product's row it reads.
-func (p *colPatcher) productCall(node *ast.Node, n *ast.CallNode) {
-	s, ok := argString(n, 0)
-	switch {
-	case !ok || len(n.Arguments) != 1:
-		p.bad = `product() takes one column name of the main file in quotes, like product("Price tax excluded")`
-		return
-	}
-	k, ok := 0, false
-	if p.products != nil {
-		k, ok = p.products.names[s]
-	}
-	if !ok {
-		p.bad = fmt.Sprintf("product(%q): %s", s, productMisplaced)
-		return
-	}
-	p.fromProduct = append(p.fromProduct, productUse{s, k})
-	m := &ast.MemberNode{Node: &ast.IdentifierNode{Value: productCellsName}, Property: &ast.IntegerNode{Value: k}}
-	m.SetType(stringType)
-	ast.Patch(node, m)
 }

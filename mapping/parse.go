@@ -9,12 +9,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/expr-lang/expr/parser"
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	yparser "github.com/goccy/go-yaml/parser"
 
 	"lading/api/wire"
+	"lading/mapping/cell"
+	"lading/mapping/expr"
 )
 
 // Load reads and parses the mapping file at path.
@@ -202,7 +203,7 @@ func (d *decoder) source(n ast.Node, where string) Source {
 		case "date_formats":
 			s.DateFormats = d.list(e.Value, w)
 			for _, f := range s.DateFormats {
-				if _, err := goLayout(f); err != nil {
+				if _, err := cell.Layout(f); err != nil {
 					d.fail(e.Value, "%s: %v", w, err)
 				}
 			}
@@ -330,8 +331,8 @@ func (d *decoder) value(n ast.Node, where string, kind Kind) *ValueSpec {
 		case "expr":
 			s.Expr = d.str(e.Value, w)
 			s.Pos = nodePos(e.Value)
-			if _, err := parser.Parse(s.Expr); err != nil {
-				d.fail(e.Value, "%s: expression does not parse: %s", w, firstLine(err.Error()))
+			if err := expr.CheckSyntax(s.Expr); err != nil {
+				d.fail(e.Value, "%s: expression does not parse: %v", w, err)
 			}
 		case "type":
 			allowed := kindNames[:KindList]
@@ -379,11 +380,6 @@ func (d *decoder) value(n ast.Node, where string, kind Kind) *ValueSpec {
 		d.fail(n, "%s: value (a constant) cannot be combined with expr", where)
 	}
 	return s
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }
 
 var optionKeys = []string{"pairs", "columns", "list", "list_separator", "ignore", "values_separator", "when"}
@@ -470,8 +466,8 @@ func (d *decoder) options(o *OptionsSpec, n ast.Node) {
 // condition reads an expression given as plain text.
 func (d *decoder) condition(n ast.Node, where string) *ValueSpec {
 	s := &ValueSpec{Target: where, Expr: d.str(n, where), Pos: nodePos(n)}
-	if _, err := parser.Parse(s.Expr); err != nil {
-		d.fail(n, "%s: expression does not parse: %s", where, firstLine(err.Error()))
+	if err := expr.CheckSyntax(s.Expr); err != nil {
+		d.fail(n, "%s: expression does not parse: %v", where, err)
 	}
 	return s
 }

@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -60,8 +61,9 @@ func TestColumnPatterns(t *testing.T) {
 				if err == nil {
 					t.Fatal("compiled, want an error")
 				}
-				if n := len(err.(ErrorList)); n != 1 {
-					t.Errorf("%d errors, want 1: %v", n, err)
+				var list ErrorList
+				if !errors.As(err, &list) || len(list) != 1 {
+					t.Errorf("%d errors, want 1: %v", len(list), err)
 				}
 				for _, w := range tt.errAll {
 					if !strings.Contains(err.Error(), w) {

@@ -1,5 +1,7 @@
 package mapping
 
+import "lading/mapping/cell"
+
 // Skipping is what an evaluated row of a fixed-schema section (stock,
 // shipments, slips) says of its skip rules.
 type Skipping struct {
@@ -12,35 +14,62 @@ type Skipping struct {
 // Skipped reports whether a skip rule matched the row, and why.
 func (s *Skipping) Skipped() (bool, string) { return s.Skip, s.SkipReason }
 
-// section evaluates one row of a fixed-schema section (stock, shipments,
-// slips) around eval: it binds the row to the expression environment,
-// collects the row's errors in r (starting from errs[:0], the caller's
-// slice to reuse) and tries the skip rules first. A skipped row's eval
-// still runs, with skipped set, to fill in what names the row in its
-// results line; its errors are dropped (a skipped row's values are not
-// checked). It returns the row's errors, and whether and why a skip rule
-// matched.
-func (p *Program) section(row []string, r *Row, errs RowErrors, eval func(r *Row, skipped bool)) (RowErrors, bool, string) {
-	p.env.R, p.env.made = row, 0
-	r.Errors = errs[:0]
+// section is what the programs of the fixed-schema sections (stock,
+// shipments, slips) share: the main file's source settings, skip rules
+// and expression machine bound to a header, and the Row the value
+// helpers report a row's errors into.
+type section struct {
+	p       Program
+	scratch Row
+}
+
+// compileSection binds the source settings and the skip rules of m to
+// the header of file, and the section's own values with bind.
+func (m *Mapping) compileSection(file string, header []string, bind func(b *binder)) (section, error) {
+	b := newBinder(m, file, header, m.Source)
+	s := section{p: Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: cell.Layouts(m.Source.DateFormats),
+		formats: m.Source.DateFormats}}
+	s.p.skip = b.skips(m.Skip)
+	bind(b)
+	if len(b.errs) > 0 {
+		return section{}, b.mismatch()
+	}
+	return s, nil
+}
+
+// Header returns the header the program is bound to (trimmed).
+func (s *section) Header() []string { return s.p.header }
+
+// clone is s with its own evaluation state, sharing the compiled
+// expressions.
+func (s *section) clone() section {
+	return section{p: *s.p.Clone()}
+}
+
+// eval evaluates one row around fill: it binds the row to the expression
+// machine, tries the skip rules first and collects the row's errors in
+// *errs (whose slice it reuses). A skipped row's fill still runs, with
+// skipped set, to fill in what names the row in its results line; its
+// errors are dropped (a skipped row's values are not checked). It
+// returns nil, or the row's errors.
+func (s *section) eval(row []string, errs *RowErrors, skip *Skipping, fill func(r *Row, skipped bool)) error {
+	p, r := &s.p, &s.scratch
+	p.run.Row(row)
+	r.Errors = (*errs)[:0]
 	defer func() {
 		r.Errors = nil
-		p.env.R = nil
+		p.run.Done()
 	}()
 	if p.skipped(row, r) {
 		why := r.SkipReason
 		r.Skip, r.SkipReason = false, ""
-		eval(r, true)
-		return r.Errors[:0], true, why
+		fill(r, true)
+		*errs, skip.Skip, skip.SkipReason = r.Errors[:0], true, why
+		return nil
 	}
-	eval(r, false)
-	return r.Errors, false, ""
-}
-
-// result is Eval's error: nil, or the row's errors.
-func result(errs RowErrors) error {
-	if len(errs) > 0 {
-		return errs
+	fill(r, false)
+	if *errs = r.Errors; len(*errs) > 0 {
+		return *errs
 	}
 	return nil
 }

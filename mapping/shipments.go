@@ -1,12 +1,10 @@
 package mapping
 
 import (
-	"regexp"
+	"lading/mapping/cell"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/expr-lang/expr/vm"
 	"github.com/goccy/go-yaml/ast"
 )
 
@@ -76,13 +74,12 @@ func (sp *ShipmentSpec) fields() map[string]**ValueSpec {
 }
 
 // ShipmentProgram is a mapping's shipments section bound to the header of
-// one file. Eval turns rows into ShipmentRow values. It is not safe for
-// concurrent use.
+// one file. Eval turns rows into ShipmentRow values. A ShipmentProgram is
+// not safe for concurrent use; give each goroutine its own Clone.
 type ShipmentProgram struct {
-	p       Program
-	loc     *time.Location
-	v       map[string]*valueProg
-	scratch Row
+	section
+	loc *time.Location
+	v   map[string]*valueProg
 }
 
 // ShipmentRow is one evaluated row of a shipments file. Strings are
@@ -117,21 +114,26 @@ func (m *Mapping) CompileShipments(file string, header []string, loc *time.Locat
 	if loc == nil {
 		loc = time.UTC
 	}
-	b := newBinder(m, file, header, m.Source)
-	s := &ShipmentProgram{p: Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source),
-		formats: m.Source.DateFormats, vm: vm.VM{MemoryBudget: maxItems}}, loc: loc, v: map[string]*valueProg{}}
-	s.p.skip = b.skips(m.Skip)
-	for k, f := range m.Shipments.fields() {
-		s.v[k] = b.value(*f)
-	}
-	if len(b.errs) > 0 {
-		return nil, b.errs
+	s := &ShipmentProgram{loc: loc, v: map[string]*valueProg{}}
+	var err error
+	s.section, err = m.compileSection(file, header, func(b *binder) {
+		for k, f := range m.Shipments.fields() {
+			s.v[k] = b.value(*f)
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
-// Header returns the header the program is bound to (trimmed).
-func (s *ShipmentProgram) Header() []string { return s.p.header }
+// Clone returns a program sharing the compiled expressions but with its
+// own evaluation state, for use by another goroutine.
+func (s *ShipmentProgram) Clone() *ShipmentProgram {
+	c := *s
+	c.section = s.clone()
+	return &c
+}
 
 // Eval evaluates one row (cells in header order) into out, which is reset
 // first. It returns nil, or out.Errors (a RowErrors) when a value is
@@ -139,7 +141,7 @@ func (s *ShipmentProgram) Header() []string { return s.p.header }
 func (s *ShipmentProgram) Eval(row []string, out *ShipmentRow) error {
 	*out = ShipmentRow{Errors: out.Errors[:0]}
 	p := &s.p
-	out.Errors, out.Skip, out.SkipReason = p.section(row, &s.scratch, out.Errors, func(r *Row, skipped bool) {
+	return s.eval(row, &out.Errors, &out.Skipping, func(r *Row, skipped bool) {
 		text := func(k string) string { return p.text(s.v[k], row, r) }
 		out.FulfillmentID, out.OrderNumber = text("fulfillment_id"), text("order_number")
 		out.LineItemID, out.SKU = text("line_item_id"), text("sku")
@@ -152,7 +154,6 @@ func (s *ShipmentProgram) Eval(row []string, out *ShipmentRow) error {
 		out.Quantity = s.units(row, r)
 		out.ShippedAt = s.when(row, r)
 	})
-	return result(out.Errors)
 }
 
 // need reports the values a row cannot do without.
@@ -206,105 +207,12 @@ func (s *ShipmentProgram) when(row []string, r *Row) time.Time {
 	if !ok || raw.text() == "" {
 		return time.Time{}
 	}
-	t, ok := ParseTimestamp(raw.text(), p.layouts, s.loc)
+	t, ok := cell.ParseTimestamp(raw.text(), p.layouts, s.loc)
 	if !ok {
-		p.fieldError(v, r, p.errValue(v, row), "must be a date, or a date and time ("+dateFormatList(p.formats)+", then an optional time like 14:30 or 2:30 PM and an offset like +02:00)")
+		p.fieldError(v, r, p.errValue(v, row), "must be a date, or a date and time ("+cell.FormatList(p.formats)+", then an optional time like 14:30 or 2:30 PM and an offset like +02:00)")
 		return time.Time{}
 	}
 	return t
-}
-
-// clockPartsRe splits a time of day as parseClock accepts it: hours,
-// minutes, seconds, fraction, AM/PM, offset and zone abbreviation.
-var clockPartsRe = regexp.MustCompile(`^(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)? *([AaPp][Mm])? *(Z|[+-]\d{2}(?::?\d{2})?)?(?: *([A-Za-z]{1,5}))?$`)
-
-// ParseTimestamp reads s as a date (YYYY-MM-DD or one of layouts, Go
-// layouts as the source's date_formats give them), optionally followed by
-// a time of day and an offset (Z, +02:00, +0200, or UTC/GMT). A time
-// without an offset is in loc; a date alone is midnight in loc. A zone
-// abbreviation other than UTC or GMT ("CEST") is refused: it names no
-// offset lading can be sure of.
-func ParseTimestamp(s string, layouts []string, loc *time.Location) (time.Time, bool) {
-	date, clock, ok := parseDateTime(s, layouts)
-	if !ok {
-		return time.Time{}, false
-	}
-	d, err := time.ParseInLocation("2006-01-02", date, loc)
-	if err != nil {
-		return time.Time{}, false
-	}
-	if clock == "" {
-		clock = clockTail(s) // midnight, which parseDateTime drops, may carry an offset
-	}
-	if clock == "" {
-		return d, true
-	}
-	m := clockPartsRe.FindStringSubmatch(strings.TrimSpace(clock))
-	if m == nil {
-		return time.Time{}, false
-	}
-	h, _ := strconv.Atoi(m[1])
-	mi, _ := strconv.Atoi(m[2])
-	sec, _ := strconv.Atoi(m[3])
-	ns := 0
-	if m[4] != "" {
-		ns, _ = strconv.Atoi((m[4] + "000000000")[:9])
-	}
-	switch strings.ToLower(m[5]) {
-	case "am":
-		h %= 12
-	case "pm":
-		h = h%12 + 12
-	}
-	zone := loc
-	switch abbr := strings.ToUpper(m[7]); {
-	case m[6] != "":
-		off, ok := parseOffset(m[6])
-		if !ok || (abbr != "" && abbr != "UTC" && abbr != "GMT") {
-			return time.Time{}, false
-		}
-		zone = time.FixedZone("", off)
-	case abbr == "UTC" || abbr == "GMT":
-		zone = time.UTC
-	case abbr != "":
-		return time.Time{}, false
-	}
-	return time.Date(d.Year(), d.Month(), d.Day(), h, mi, sec, ns, zone), true
-}
-
-// clockTail is the time of day at the end of s (after a space or a 'T'),
-// or "".
-func clockTail(s string) string {
-	s = strings.TrimSpace(s)
-	for i := len(s) - 1; i > 0 && i >= len(s)-maxClockLen; i-- {
-		if (s[i] == ' ' || s[i] == 'T') && clockPartsRe.MatchString(s[i+1:]) {
-			return s[i+1:]
-		}
-	}
-	return ""
-}
-
-// parseOffset reads Z, +02, +0200 or +02:00 as seconds east of UTC.
-func parseOffset(s string) (int, bool) {
-	if s == "Z" {
-		return 0, true
-	}
-	sign := 1
-	if s[0] == '-' {
-		sign = -1
-	}
-	digits := strings.ReplaceAll(s[1:], ":", "")
-	h, err := strconv.Atoi(digits[:2])
-	if err != nil || h > 14 {
-		return 0, false
-	}
-	mi := 0
-	if len(digits) == 4 {
-		if mi, err = strconv.Atoi(digits[2:]); err != nil || mi > 59 {
-			return 0, false
-		}
-	}
-	return sign * (h*3600 + mi*60), true
 }
 
 // ShipmentsOnly reports whether the mapping maps shipments and nothing of

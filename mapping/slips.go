@@ -1,11 +1,11 @@
 package mapping
 
 import (
+	"lading/mapping/cell"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/expr-lang/expr/vm"
 	"github.com/goccy/go-yaml/ast"
 )
 
@@ -109,13 +109,11 @@ const SlipTimeLayout = "2006-01-02T15:04:05+0000"
 // file. Eval turns rows into SlipRow values. A SlipProgram is not safe
 // for concurrent use; give each goroutine its own Clone.
 type SlipProgram struct {
-	p  Program // the source settings, skip rules and expression VM
+	section
 	tz *time.Location
 
 	key, order, date, notes, lineItem, quantity, pkg *valueProg
 	shipDate, number, link, cost, carrier, delivered *valueProg
-	// scratch is the Row the value helpers report errors into.
-	scratch Row
 }
 
 // SlipRow is one evaluated row of a shipping file. Values are trimmed;
@@ -166,40 +164,36 @@ func (m *Mapping) CompileSlips(file string, header []string, tz *time.Location) 
 	if tz == nil {
 		tz = time.UTC
 	}
-	b := newBinder(m, file, header, m.Source)
-	s := &SlipProgram{tz: tz, p: Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source),
-		formats: m.Source.DateFormats, vm: vm.VM{MemoryBudget: maxItems}}}
-	s.p.skip = b.skips(m.Skip)
-	sp := m.Slips
-	if sp.Key == nil || sp.Order == nil {
-		b.fail(sp.Pos, "slips.key and slips.order are required")
-	}
-	for _, t := range []struct {
-		prog **valueProg
-		spec *ValueSpec
-	}{
-		{&s.key, sp.Key}, {&s.order, sp.Order}, {&s.date, sp.Date}, {&s.notes, sp.Notes},
-		{&s.lineItem, sp.LineItem}, {&s.quantity, sp.Quantity}, {&s.pkg, sp.Package},
-		{&s.shipDate, sp.ShipDate}, {&s.number, sp.TrackingNumber}, {&s.link, sp.TrackingLink},
-		{&s.cost, sp.Cost}, {&s.carrier, sp.Carrier}, {&s.delivered, sp.Delivered},
-	} {
-		*t.prog = b.value(t.spec)
-	}
-	if len(b.errs) > 0 {
-		return nil, b.errs
+	s := &SlipProgram{tz: tz}
+	var err error
+	s.section, err = m.compileSection(file, header, func(b *binder) {
+		sp := m.Slips
+		if sp.Key == nil || sp.Order == nil {
+			b.fail(sp.Pos, "slips.key and slips.order are required")
+		}
+		for _, t := range []struct {
+			prog **valueProg
+			spec *ValueSpec
+		}{
+			{&s.key, sp.Key}, {&s.order, sp.Order}, {&s.date, sp.Date}, {&s.notes, sp.Notes},
+			{&s.lineItem, sp.LineItem}, {&s.quantity, sp.Quantity}, {&s.pkg, sp.Package},
+			{&s.shipDate, sp.ShipDate}, {&s.number, sp.TrackingNumber}, {&s.link, sp.TrackingLink},
+			{&s.cost, sp.Cost}, {&s.carrier, sp.Carrier}, {&s.delivered, sp.Delivered},
+		} {
+			*t.prog = b.value(t.spec)
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return s, nil
 }
-
-// Header returns the header the program is bound to (trimmed).
-func (s *SlipProgram) Header() []string { return s.p.header }
 
 // Clone returns a program sharing the compiled expressions but with its
 // own evaluation state, for use by another goroutine.
 func (s *SlipProgram) Clone() *SlipProgram {
 	c := *s
-	c.p = *s.p.Clone()
-	c.scratch = Row{}
+	c.section = s.clone()
 	return &c
 }
 
@@ -209,7 +203,7 @@ func (s *SlipProgram) Clone() *SlipProgram {
 func (s *SlipProgram) Eval(row []string, out *SlipRow) error {
 	out.reset()
 	p := &s.p
-	out.Errors, out.Skip, out.SkipReason = p.section(row, &s.scratch, out.Errors, func(r *Row, skipped bool) {
+	return s.eval(row, &out.Errors, &out.Skipping, func(r *Row, skipped bool) {
 		out.Key = p.text(s.key, row, r)
 		if skipped {
 			return
@@ -229,7 +223,6 @@ func (s *SlipProgram) Eval(row []string, out *SlipRow) error {
 		out.Cost, out.Carrier = p.optional(s.cost, row, r), p.text(s.carrier, row, r)
 		out.Delivered = s.flag(s.delivered, row, r)
 	})
-	return result(out.Errors)
 }
 
 // line evaluates the row's line item and its units: both or neither.
@@ -302,9 +295,9 @@ func (s *SlipProgram) instant(v *valueProg, row []string, r *Row) Value {
 		}
 		return Value{}
 	}
-	at, ok := ParseTimestamp(t, p.layouts, s.tz)
+	at, ok := cell.ParseTimestamp(t, p.layouts, s.tz)
 	if !ok {
-		p.fieldError(v, r, p.errValue(v, row), "must be a date, or a date and time ("+dateFormatList(p.formats)+", then an optional time like 14:30 or 2:30 PM and an offset like +02:00)")
+		p.fieldError(v, r, p.errValue(v, row), "must be a date, or a date and time ("+cell.FormatList(p.formats)+", then an optional time like 14:30 or 2:30 PM and an offset like +02:00)")
 		return Value{}
 	}
 	return Value{S: at.UTC().Format(SlipTimeLayout), Set: true}

@@ -1,7 +1,6 @@
 package mapping
 
 import (
-	"github.com/expr-lang/expr/vm"
 	"github.com/goccy/go-yaml/ast"
 )
 
@@ -89,11 +88,8 @@ func (m *Mapping) stockOnlyError() error {
 // file. Eval turns rows into StockRow values. A StockProgram is not safe
 // for concurrent use; give each goroutine its own Clone.
 type StockProgram struct {
-	p                        Program // the source settings, skip rules and expression VM
+	section
 	sku, quantity, warehouse *valueProg
-	// scratch is the Row the value helpers report errors into; it holds
-	// the StockRow's error slice while a row is evaluated.
-	scratch Row
 }
 
 // StockRow is one evaluated row of a stock file. StockProgram.Eval fills
@@ -127,36 +123,32 @@ func (m *Mapping) CompileStock(file string, header []string) (*StockProgram, err
 		return nil, &Error{File: m.File, Msg: "the mapping has no stock section, so it cannot read stock levels; add one naming the columns of each row's SKU and quantity (and, if the file has one, its warehouse), like\n" +
 			"  stock:\n    sku: SKU\n    quantity: Available\n    warehouse: Location"}
 	}
-	b := newBinder(m, file, header, m.Source)
-	s := &StockProgram{p: Program{m: m, header: b.header, dec: decimalOf(m.Source), layouts: layoutsOf(m.Source),
-		formats: m.Source.DateFormats, vm: vm.VM{MemoryBudget: maxItems}}}
-	s.p.skip = b.skips(m.Skip)
-	for _, t := range []struct {
-		spec *ValueSpec
-		name string
-	}{{m.Stock.SKU, "sku"}, {m.Stock.Quantity, "quantity"}} {
-		if t.spec == nil {
-			b.fail(m.Stock.Pos, "stock.%s is required", t.name)
+	s := &StockProgram{}
+	var err error
+	s.section, err = m.compileSection(file, header, func(b *binder) {
+		for _, t := range []struct {
+			spec *ValueSpec
+			name string
+		}{{m.Stock.SKU, "sku"}, {m.Stock.Quantity, "quantity"}} {
+			if t.spec == nil {
+				b.fail(m.Stock.Pos, "stock.%s is required", t.name)
+			}
 		}
-	}
-	s.sku = b.value(m.Stock.SKU)
-	s.quantity = b.value(m.Stock.Quantity)
-	s.warehouse = b.value(m.Stock.Warehouse)
-	if len(b.errs) > 0 {
-		return nil, b.errs
+		s.sku = b.value(m.Stock.SKU)
+		s.quantity = b.value(m.Stock.Quantity)
+		s.warehouse = b.value(m.Stock.Warehouse)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return s, nil
 }
-
-// Header returns the header the program is bound to (trimmed).
-func (s *StockProgram) Header() []string { return s.p.header }
 
 // Clone returns a program sharing the compiled expressions but with its
 // own evaluation state, for use by another goroutine.
 func (s *StockProgram) Clone() *StockProgram {
 	c := *s
-	c.p = *s.p.Clone()
-	c.scratch = Row{}
+	c.section = s.clone()
 	return &c
 }
 
@@ -166,7 +158,7 @@ func (s *StockProgram) Clone() *StockProgram {
 func (s *StockProgram) Eval(row []string, out *StockRow) error {
 	out.reset()
 	p := &s.p
-	out.Errors, out.Skip, out.SkipReason = p.section(row, &s.scratch, out.Errors, func(r *Row, skipped bool) {
+	return s.eval(row, &out.Errors, &out.Skipping, func(r *Row, skipped bool) {
 		out.SKU = p.text(s.sku, row, r)
 		if skipped {
 			return
@@ -177,7 +169,6 @@ func (s *StockProgram) Eval(row []string, out *StockRow) error {
 		out.Quantity = s.units(row, r)
 		out.Warehouse = p.text(s.warehouse, row, r)
 	})
-	return result(out.Errors)
 }
 
 // units evaluates the quantity: a canonical whole number, 0 or more, or

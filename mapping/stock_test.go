@@ -129,7 +129,7 @@ func TestCompileStockErrors(t *testing.T) {
 		{"duplicate column", "stock:\n  sku: Dup\n  quantity: Quantity\n", []string{`column "Dup" appears twice in stock.csv (columns 4 and 5)`}},
 		{"expression", "stock:\n  sku: SKU\n  quantity: {expr: 'number(Qty) - 1'}\n", []string{"m.yaml:3:20", `no column "Qty"`}},
 		{"skip rule", "stock:\n  sku: SKU\n  quantity: Quantity\nskip:\n  - when: Loc == \"\"\n    reason: no location\n", []string{"m.yaml:5:11", `no column "Loc"`}},
-		{"two at once", "stock:\n  sku: Sku\n  quantity: Qty\n", []string{"m.yaml:2:8", "m.yaml:3:13"}},
+		{"two at once", "stock:\n  sku: Skew\n  quantity: Qty\n", []string{"m.yaml:2:8", "m.yaml:3:13"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

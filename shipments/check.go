@@ -80,7 +80,7 @@ func (p *Pusher) completed(ctx context.Context, pl *plan, fx *facts) (done, open
 			conds[i] = api.Where("id", "", id)
 		}
 		opts := &api.ListOptions{PageSize: wire.MaxPageSize, Filter: api.Or(conds...)}
-		for f, err := range p.o.Client.Fulfillments.List(ctx, opts) {
+		for f, err := range p.Opts.Client.Fulfillments.List(ctx, opts) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("checking that the shipped fulfillments left the open list: %w", err)
 			}
@@ -101,7 +101,7 @@ func (p *Pusher) completed(ctx context.Context, pl *plan, fx *facts) (done, open
 // fulfillments' own (or, for fulfillments not read, from those an earlier
 // push set), and notes the outcome on the rows that give them.
 func (p *Pusher) setStatuses(ctx context.Context, pl *plan, fx *facts, lines []Line) (set int, err error) {
-	scope := state.KeyFulfillmentStatuses(p.o.Scope)
+	scope := state.KeyFulfillmentStatuses(p.Opts.Scope)
 	var fs []api.ID
 	for f := range pl.statuses {
 		fs = append(fs, f)
@@ -111,7 +111,7 @@ func (p *Pusher) setStatuses(ctx context.Context, pl *plan, fx *facts, lines []L
 	for i, f := range fs {
 		keys[i] = string(f)
 	}
-	last, err := p.o.State.IDs(ctx, scope, keys)
+	last, err := p.Opts.State.IDs(ctx, scope, keys)
 	if err != nil {
 		return 0, err
 	}
@@ -123,12 +123,12 @@ func (p *Pusher) setStatuses(ctx context.Context, pl *plan, fx *facts, lines []L
 		}
 		todo = append(todo, api.FulfillmentStatus{ID: f, Status: want})
 	}
-	if len(todo) == 0 || p.o.DryRun {
+	if len(todo) == 0 || p.Opts.DryRun {
 		return len(todo), nil
 	}
 	done := map[string]string{}
 	for chunk := range slices.Chunk(todo, wire.MaxWriteRecords) {
-		res, err := p.o.Client.Fulfillments.SetStatuses(ctx, chunk)
+		res, err := p.Opts.Client.Fulfillments.SetStatuses(ctx, chunk)
 		if err != nil {
 			return set, fmt.Errorf("setting the status of %d fulfillments: %w", len(chunk), err)
 		}
@@ -143,7 +143,7 @@ func (p *Pusher) setStatuses(ctx context.Context, pl *plan, fx *facts, lines []L
 			set++
 		}
 	}
-	return set, p.o.State.PutIDs(ctx, scope, done)
+	return set, p.Opts.State.PutIDs(ctx, scope, done)
 }
 
 // noteRow adds a note to the message of the line of row.

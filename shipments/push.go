@@ -7,7 +7,6 @@ import (
 	"lading/api"
 	"lading/api/wire"
 	"lading/engine"
-	"lading/plural"
 	"lading/state"
 )
 
@@ -43,35 +42,26 @@ type Report struct {
 // Pusher pushes one file's shipments, once or on a schedule. It holds the
 // account's shipments lock until Close, so that no other push of the
 // account posts meanwhile.
-type Pusher struct {
-	o     Options
-	locks engine.Locks
-}
+type Pusher struct{ *engine.Pusher[Options] }
 
 // NewPusher checks o and fills in what was left zero.
 func NewPusher(o Options) (*Pusher, error) {
-	if err := o.Check("shipments", wire.MaxWriteRecords, true); err != nil {
+	p, err := engine.NewPusher(o, "shipments", wire.MaxWriteRecords)
+	if err != nil {
 		return nil, err
 	}
-	if o.Now == nil {
-		o.Now = time.Now
+	if p.Opts.Now == nil {
+		p.Opts.Now = time.Now
 	}
-	return &Pusher{o: o, locks: engine.Locks{State: o.State}}, nil
+	return &Pusher{p}, nil
 }
 
-// Close lets go of the lock.
-func (p *Pusher) Close() { p.locks.Close() }
-
-func (p *Pusher) now() time.Time { return p.o.Now() }
+func (p *Pusher) now() time.Time { return p.Opts.Now() }
 
 // Push pushes the file once, with a pusher that is closed after.
 func Push(ctx context.Context, o Options) (*Report, error) {
 	p, err := NewPusher(o)
-	if err != nil {
-		return nil, err
-	}
-	defer p.Close()
-	return p.Push(ctx)
+	return engine.Once(p, err, func(p *Pusher) (*Report, error) { return p.Push(ctx) })
 }
 
 // Push reads the file, settles the rows posted before, reads the
@@ -81,24 +71,23 @@ func Push(ctx context.Context, o Options) (*Report, error) {
 // engine.ErrInterrupted or engine.ErrInvalid; rows that failed are in the
 // report.
 func (p *Pusher) Push(ctx context.Context) (*Report, error) {
-	start, stats0 := time.Now(), p.o.Client.Stats()
-	in, err := Read(ctx, p.o.Mapping, p.o.Input, p.o.Limits, p.o.Location, p.o.Progress)
+	start, stats0 := time.Now(), p.Opts.Client.Stats()
+	in, err := Read(ctx, p.Opts.Mapping, p.Opts.Input, p.Opts.Limits, p.Opts.Location, p.Opts.Progress)
 	if err != nil {
 		return nil, err
 	}
-	p.o.Progress.Say("read %s of %s", plural.Count(len(in.Lines), "row"), in.File)
-	if !p.o.DryRun {
-		if err := p.locks.Hold(state.KeyJob("shipments push", p.o.Scope), "a shipments push to this account"); err != nil {
+	if !p.Opts.DryRun {
+		if err := p.Locks.Hold(state.KeyJob("shipments push", p.Opts.Scope), "a shipments push to this account"); err != nil {
 			return nil, err
 		}
 	}
 	rep := &Report{Lines: in.Lines, Completed: []api.ID{}, StillOpen: []api.ID{}}
-	rep.DryRun, rep.Input, rep.Sheet, rep.Results = p.o.DryRun, p.o.Input, in.Sheet, p.o.ResultsFile
+	rep.DryRun, rep.Input, rep.Sheet, rep.Results = p.Opts.DryRun, p.Opts.Input, in.Sheet, p.Opts.ResultsFile
 	bad, fatal := p.pushRows(ctx, in.Lines, rep)
 	if rep.Rows, err = writeResults(rep.Results, in); err != nil {
 		return nil, err
 	}
-	rep.Ended(ctx, p.o.Client, stats0, start)
+	rep.Ended(ctx, p.Opts.Client, stats0, start)
 	return rep, rep.Err(fatal, bad, words)
 }
 
@@ -107,31 +96,31 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 // sent nothing for them.
 func (p *Pusher) pushRows(ctx context.Context, lines []Line, rep *Report) (bad int, err error) {
 	var run *state.Run
-	if !p.o.DryRun {
-		run, _, err = engine.StartRun(ctx, p.o.State, state.KeyJob("shipments push", p.o.Scope), "shipments push",
-			map[string]string{"input": p.o.Input}, func(run *state.Run) error { return p.sender(run, nil, nil).Resume(ctx) })
+	if !p.Opts.DryRun {
+		run, _, err = engine.StartRun(ctx, p.Opts.State, state.KeyJob("shipments push", p.Opts.Scope), "shipments push",
+			map[string]string{"input": p.Opts.Input}, func(run *state.Run) error { return p.sender(run, nil, nil).Resume(ctx) })
 		if err != nil {
 			return 0, err
 		}
-		defer func() { err = engine.EndRun(ctx, p.o.State, run, engine.Count(lines), err) }()
+		defer func() { err = engine.EndRun(ctx, p.Opts.State, run, engine.Count(lines), err) }()
 	}
 	fx, err := p.resolve(ctx, lines)
 	if err != nil {
 		return 0, err
 	}
 	pl := planShipments(lines, fx)
-	if bad = engine.StrictStop(lines, p.o.Strict, words); bad > 0 {
+	if bad = engine.StrictStop(lines, p.Opts.Strict, words); bad > 0 {
 		return bad, nil
 	}
 	for _, w := range pl.waves {
 		rep.Shipments += len(w)
 	}
-	if p.o.DryRun {
+	if p.Opts.DryRun {
 		p.dryRun(lines)
 		rep.Statuses, err = p.setStatuses(ctx, pl, fx, lines)
 		return 0, err
 	}
-	if err := p.o.State.PutIDs(ctx, shippedScope(p.o.Scope), pl.learned); err != nil {
+	if err := p.Opts.State.PutIDs(ctx, shippedScope(p.Opts.Scope), pl.learned); err != nil {
 		return 0, err
 	}
 	if err := p.send(ctx, run, pl, lines, rep); err != nil || ctx.Err() != nil {

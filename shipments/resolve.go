@@ -112,7 +112,7 @@ func (p *Pusher) fulfillmentsOfOrders(ctx context.Context, lines []Line) error {
 	if len(numbers) == 0 {
 		return nil
 	}
-	known, err := p.o.State.IDs(ctx, ordersScope(p.o.Scope), numbers)
+	known, err := p.Opts.State.IDs(ctx, ordersScope(p.Opts.Scope), numbers)
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (p *Pusher) fulfillmentsOfOrders(ctx context.Context, lines []Line) error {
 			l.Set(engine.Refused, fmt.Sprintf("order %s has %d open fulfillments (%s): name the fulfillment by its id in this row", l.OrderNumber, len(fs), joinIDs(fs)))
 		}
 	}
-	return p.o.State.PutIDs(ctx, ordersScope(p.o.Scope), known)
+	return p.Opts.State.PutIDs(ctx, ordersScope(p.Opts.Scope), known)
 }
 
 // openByOrder reads the open list and gives each order number's open
@@ -149,7 +149,7 @@ func (p *Pusher) fulfillmentsOfOrders(ctx context.Context, lines []Line) error {
 func (p *Pusher) openByOrder(ctx context.Context) (map[string][]api.ID, error) {
 	out := map[string][]api.ID{}
 	opts := &api.ListOptions{PageSize: wire.MaxPageSize}
-	for page, err := range p.o.Client.Fulfillments.ListPages(ctx, opts) {
+	for page, err := range p.Opts.Client.Fulfillments.ListPages(ctx, opts) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the open fulfillments to find the rows' order numbers: %w", err)
 		}
@@ -176,7 +176,7 @@ func (p *Pusher) remembered(ctx context.Context, lines []Line) error {
 	if len(keys) == 0 {
 		return nil
 	}
-	got, err := p.o.State.IDs(ctx, shippedScope(p.o.Scope), keys)
+	got, err := p.Opts.State.IDs(ctx, shippedScope(p.Opts.Scope), keys)
 	if err != nil {
 		return err
 	}
@@ -210,7 +210,7 @@ const unclear = "unclear"
 // line items. Ids the account does not have are left out of the facts.
 func (p *Pusher) read(ctx context.Context, ids []api.ID) (*facts, error) {
 	fx := &facts{fuls: map[api.ID]*api.Fulfillment{}, lines: map[api.ID][]*api.LineItem{}, orderOf: map[api.ID]api.ID{}}
-	for page, err := range api.ByID(ctx, ids, p.o.Client.Fulfillments.Get) {
+	for page, err := range api.ByID(ctx, ids, p.Opts.Client.Fulfillments.Get) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the fulfillments of the rows: %w", err)
 		}

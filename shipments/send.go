@@ -53,8 +53,8 @@ func (p *Pusher) sender(run *state.Run, pl *plan, lines []Line) *engine.Sender[*
 		}
 	}
 	return &engine.Sender[*shipment, sentShipment]{
-		State: p.o.State, Run: run, Kind: kindShip, Words: words,
-		Size: p.o.BatchSize, Parallel: p.o.Concurrency, Progress: p.o.Progress,
+		State: p.Opts.State, Run: run, Kind: kindShip, Words: words,
+		Size: p.Opts.BatchSize, Parallel: p.Opts.Concurrency, Progress: p.Opts.Progress,
 		Record: func(sh *shipment) (string, sentShipment) {
 			return string(sh.Fulfillment) + "\x00" + sh.Tracking, sentOf(sh)
 		},
@@ -64,7 +64,7 @@ func (p *Pusher) sender(run *state.Run, pl *plan, lines []Line) *engine.Sender[*
 			for j, sh := range ships {
 				writes[j] = writeOf(sh, now)
 			}
-			return p.o.Client.Fulfillments.PostShipments(ctx, writes)
+			return p.Opts.Client.Fulfillments.PostShipments(ctx, writes)
 		},
 		Check:   p.check,
 		Confirm: p.confirm,
@@ -91,7 +91,7 @@ func (p *Pusher) confirm(ctx context.Context, intent int64, o state.Outcome, not
 			s.remember(vs[j].ID, kv)
 		}
 	}
-	return p.o.State.ConfirmIDs(ctx, intent, o, note, shippedScope(p.o.Scope), kv)
+	return p.Opts.State.ConfirmIDs(ctx, intent, o, note, shippedScope(p.Opts.Scope), kv)
 }
 
 // sentOf is a shipment as the state records it.

@@ -48,7 +48,7 @@ type holdings struct {
 // readOrders reads orders ids (250 a read) with what they hold.
 func (p *Pusher) readOrders(ctx context.Context, ids []api.ID) (*holdings, error) {
 	h := &holdings{orders: map[api.ID]*orderHolds{}}
-	for page, err := range api.ByID(ctx, ids, p.o.Client.SalesOrders.Get) {
+	for page, err := range api.ByID(ctx, ids, p.Opts.Client.SalesOrders.Get) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the slips' sales orders to check the slips against them: %w", err)
 		}
@@ -192,7 +192,7 @@ func (p *Pusher) inAccount(ctx context.Context, slips []*slip, lines []Line) err
 // learn has the state remember the slips and shipments found in the
 // account, with what they hold, as if this push had made them.
 func (p *Pusher) learn(ctx context.Context, found []*slip) error {
-	if p.o.DryRun || len(found) == 0 {
+	if p.Opts.DryRun || len(found) == 0 {
 		return nil
 	}
 	ids, memos, pids, pmemos := map[string]string{}, map[string]string{}, map[string]string{}, map[string]string{}
@@ -207,8 +207,8 @@ func (p *Pusher) learn(ctx context.Context, found []*slip) error {
 	for _, put := range []struct {
 		scope string
 		kv    map[string]string
-	}{{slipScope(p.o.Scope), ids}, {slipSentScope(p.o.Scope), memos}, {packageScope(p.o.Scope), pids}, {packageSentScope(p.o.Scope), pmemos}} {
-		if err := p.o.State.PutIDs(ctx, put.scope, put.kv); err != nil {
+	}{{slipScope(p.Opts.Scope), ids}, {slipSentScope(p.Opts.Scope), memos}, {packageScope(p.Opts.Scope), pids}, {packageSentScope(p.Opts.Scope), pmemos}} {
+		if err := p.Opts.State.PutIDs(ctx, put.scope, put.kv); err != nil {
 			return err
 		}
 	}

@@ -44,7 +44,7 @@ func (c *carriers) resolve(ctx context.Context, slips []*slip) error {
 		c.assign(slips)
 		return nil
 	}
-	known, err := c.p.o.State.AllIDs(ctx, carrierScope(c.p.o.Scope))
+	known, err := c.p.Opts.State.AllIDs(ctx, carrierScope(c.p.Opts.Scope))
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func (c *carriers) resolve(ctx context.Context, slips []*slip) error {
 func (c *carriers) readRecent(ctx context.Context) error {
 	opts := &api.ListOptions{MaxPages: 1, Sort: []api.Sort{{Attr: "id", Desc: true}}}
 	learned := map[string]string{}
-	for page, err := range c.p.o.Client.PackingSlips.ListPages(ctx, opts) {
+	for page, err := range c.p.Opts.Client.PackingSlips.ListPages(ctx, opts) {
 		if err != nil {
 			return fmt.Errorf("reading the account's newest packing slips for the carriers their shipments use: %w", err)
 		}
@@ -79,7 +79,7 @@ func (c *carriers) readRecent(ctx context.Context) error {
 			c.known[strings.ToLower(name)], c.names[strings.ToLower(name)] = string(id), name
 		}
 	}
-	return c.p.o.State.PutIDs(ctx, carrierScope(c.p.o.Scope), learned)
+	return c.p.Opts.State.PutIDs(ctx, carrierScope(c.p.Opts.Scope), learned)
 }
 
 // assign sets each shipment's carrier id, or settles its slip.

@@ -28,13 +28,13 @@ func (p *Pusher) findSlips(ctx context.Context, recs []sentRecord, since time.Ti
 	if len(recs) == 0 {
 		return found, nil
 	}
-	known, err := p.knownIDs(ctx, slipScope(p.o.Scope))
+	known, err := p.knownIDs(ctx, slipScope(p.Opts.Scope))
 	if err != nil {
 		return nil, err
 	}
 	opts := &api.ListOptions{Filter: api.And(api.Where("created_at", ">=", since.Add(-sinceMargin).UTC())), Sort: []api.Sort{{Attr: "id"}}}
 	var cands []*api.PackingSlip
-	for page, err := range p.o.Client.PackingSlips.ListPages(ctx, opts) {
+	for page, err := range p.Opts.Client.PackingSlips.ListPages(ctx, opts) {
 		if err != nil {
 			return nil, fmt.Errorf("looking in the account for packing slips sent without an answer: %w", err)
 		}
@@ -60,7 +60,7 @@ func (p *Pusher) findSlips(ctx context.Context, recs []sentRecord, since time.Ti
 
 // knownIDs is the set of ids the state remembers in scope.
 func (p *Pusher) knownIDs(ctx context.Context, scope string) (map[string]bool, error) {
-	all, err := p.o.State.AllIDs(ctx, scope)
+	all, err := p.Opts.State.AllIDs(ctx, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func (p *Pusher) findPackages(ctx context.Context, recs []sentRecord, _ time.Tim
 	if len(recs) == 0 {
 		return found, nil
 	}
-	known, err := p.knownIDs(ctx, packageScope(p.o.Scope))
+	known, err := p.knownIDs(ctx, packageScope(p.Opts.Scope))
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func (p *Pusher) findPackages(ctx context.Context, recs []sentRecord, _ time.Tim
 	slipIDs = slices.Compact(slipIDs)
 	cands := map[string][]*api.Package{}
 	for chunk := range slices.Chunk(slipIDs, wire.MaxPageSize) {
-		page, err := p.o.Client.PackingSlips.Get(ctx, chunk...)
+		page, err := p.Opts.Client.PackingSlips.Get(ctx, chunk...)
 		if err != nil {
 			return nil, fmt.Errorf("looking in the account for shipments sent without an answer: %w", err)
 		}

@@ -29,11 +29,11 @@ func (p *Pusher) remembered(ctx context.Context, slips []*slip) error {
 			pkeys = append(pkeys, k.key)
 		}
 	}
-	ids, memos, err := p.memory(ctx, slipScope(p.o.Scope), slipSentScope(p.o.Scope), keys)
+	ids, memos, err := p.memory(ctx, slipScope(p.Opts.Scope), slipSentScope(p.Opts.Scope), keys)
 	if err != nil {
 		return err
 	}
-	pids, pmemos, err := p.memory(ctx, packageScope(p.o.Scope), packageSentScope(p.o.Scope), pkeys)
+	pids, pmemos, err := p.memory(ctx, packageScope(p.Opts.Scope), packageSentScope(p.Opts.Scope), pkeys)
 	if err != nil {
 		return err
 	}
@@ -48,11 +48,11 @@ func (p *Pusher) remembered(ctx context.Context, slips []*slip) error {
 
 // memory reads the ids of keys in scope and what was sent for them.
 func (p *Pusher) memory(ctx context.Context, scope, sentScope string, keys []string) (map[string]string, map[string]map[string]string, error) {
-	ids, err := p.o.State.IDs(ctx, scope, keys)
+	ids, err := p.Opts.State.IDs(ctx, scope, keys)
 	if err != nil {
 		return nil, nil, err
 	}
-	raw, err := p.o.State.IDs(ctx, sentScope, keys)
+	raw, err := p.Opts.State.IDs(ctx, sentScope, keys)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -40,30 +40,21 @@ type Report struct {
 // Pusher pushes one file's slips, once or on a schedule. It holds the
 // account's slips lock until Close, so that no other push of the account
 // sends slips meanwhile.
-type Pusher struct {
-	o     Options
-	locks engine.Locks
-}
+type Pusher struct{ *engine.Pusher[Options] }
 
 // NewPusher checks o and fills in what was left zero.
 func NewPusher(o Options) (*Pusher, error) {
-	if err := o.Check("slips", wire.MaxWriteRecords, true); err != nil {
+	p, err := engine.NewPusher(o, "slips", wire.MaxWriteRecords)
+	if err != nil {
 		return nil, err
 	}
-	return &Pusher{o: o, locks: engine.Locks{State: o.State}}, nil
+	return &Pusher{p}, nil
 }
-
-// Close lets go of the lock.
-func (p *Pusher) Close() { p.locks.Close() }
 
 // Push pushes the file once, with a pusher that is closed after.
 func Push(ctx context.Context, o Options) (*Report, error) {
 	p, err := NewPusher(o)
-	if err != nil {
-		return nil, err
-	}
-	defer p.Close()
-	return p.Push(ctx)
+	return engine.Once(p, err, func(p *Pusher) (*Report, error) { return p.Push(ctx) })
 }
 
 // Push reads the file, creates the slips and shipments the account does
@@ -72,16 +63,15 @@ func Push(ctx context.Context, o Options) (*Report, error) {
 // engine.ErrInterrupted or engine.ErrInvalid; rows that failed are in the
 // report.
 func (p *Pusher) Push(ctx context.Context) (*Report, error) {
-	start, stats0 := time.Now(), p.o.Client.Stats()
-	in, err := Read(ctx, p.o.Mapping, p.o.Input, p.o.Limits, p.o.Location, p.o.Progress)
+	start, stats0 := time.Now(), p.Opts.Client.Stats()
+	in, err := Read(ctx, p.Opts.Mapping, p.Opts.Input, p.Opts.Limits, p.Opts.Location, p.Opts.Progress)
 	if err != nil {
 		return nil, err
 	}
-	p.o.Progress.Say("read %s of %s", plural.Count(len(in.Lines), "row"), in.File)
 	slips := group(in.Lines)
 	rep := &Report{Lines: in.Lines}
-	rep.DryRun, rep.Input, rep.Sheet, rep.Results = p.o.DryRun, p.o.Input, in.Sheet, p.o.ResultsFile
-	bad := engine.StrictStop(in.Lines, p.o.Strict, words)
+	rep.DryRun, rep.Input, rep.Sheet, rep.Results = p.Opts.DryRun, p.Opts.Input, in.Sheet, p.Opts.ResultsFile
+	bad := engine.StrictStop(in.Lines, p.Opts.Strict, words)
 	var (
 		fatal   error
 		refused bool
@@ -89,7 +79,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if bad == 0 && len(slips) > 0 {
 		refused, fatal = p.pushSlips(ctx, slips, in.Lines)
 	}
-	settleRows(slips, in.Lines, p.o.DryRun)
+	settleRows(slips, in.Lines, p.Opts.DryRun)
 	if ctx.Err() != nil {
 		engine.SettlePending(in.Lines, engine.Skipped, words.Interrupted())
 	}
@@ -97,7 +87,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if rep.Rows, err = writeResults(rep.Results, in); err != nil {
 		return nil, err
 	}
-	rep.Ended(ctx, p.o.Client, stats0, start)
+	rep.Ended(ctx, p.Opts.Client, stats0, start)
 	if refused {
 		bad = rep.Failed()
 	}
@@ -113,7 +103,7 @@ func (p *Pusher) strictRefused(slips []*slip) bool {
 			n++
 		}
 	}
-	if !p.o.Strict || n == 0 {
+	if !p.Opts.Strict || n == 0 {
 		return false
 	}
 	msg := fmt.Sprintf("not sent: %s %s not fit %s orders in the account and this push is strict (all or nothing); fix %s and push again",
@@ -144,16 +134,16 @@ func runFingerprint(scope string) string {
 // refused some slips.
 func (p *Pusher) pushSlips(ctx context.Context, slips []*slip, lines []Line) (refused bool, err error) {
 	var run *state.Run
-	if !p.o.DryRun {
-		if err := p.locks.Hold(state.KeyJob("slips push", p.o.Scope), "a packing slips push to this account"); err != nil {
+	if !p.Opts.DryRun {
+		if err := p.Locks.Hold(state.KeyJob("slips push", p.Opts.Scope), "a packing slips push to this account"); err != nil {
 			return false, err
 		}
-		run, _, err = engine.StartRun(ctx, p.o.State, runFingerprint(p.o.Scope), "slips push",
-			map[string]string{"input": p.o.Input}, func(run *state.Run) error { return p.resume(ctx, run) })
+		run, _, err = engine.StartRun(ctx, p.Opts.State, runFingerprint(p.Opts.Scope), "slips push",
+			map[string]string{"input": p.Opts.Input}, func(run *state.Run) error { return p.resume(ctx, run) })
 		if err != nil {
 			return false, err
 		}
-		defer func() { err = engine.EndRun(ctx, p.o.State, run, engine.Count(lines), err) }()
+		defer func() { err = engine.EndRun(ctx, p.Opts.State, run, engine.Count(lines), err) }()
 	}
 	if err := p.remembered(ctx, slips); err != nil {
 		return false, err
@@ -173,7 +163,7 @@ func (p *Pusher) pushSlips(ctx context.Context, slips []*slip, lines []Line) (re
 	if err := p.inAccount(ctx, slips, lines); err != nil {
 		return false, err
 	}
-	if refused = p.strictRefused(slips); refused || p.o.DryRun {
+	if refused = p.strictRefused(slips); refused || p.Opts.DryRun {
 		return refused, nil
 	}
 	if err := p.sendSlips(ctx, run, slips); err != nil || ctx.Err() != nil {

@@ -48,25 +48,25 @@ type kind struct {
 }
 
 func (p *Pusher) slipKind() *kind {
-	return &kind{intent: "slips.write", what: "slip", idScope: slipScope(p.o.Scope), sentScope: slipSentScope(p.o.Scope),
+	return &kind{intent: "slips.write", what: "slip", idScope: slipScope(p.Opts.Scope), sentScope: slipSentScope(p.Opts.Scope),
 		write: func(ctx context.Context, recs []sentRecord) (*api.WriteResult, error) {
 			ws := make([]api.PackingSlipWrite, len(recs))
 			for i, r := range recs {
 				ws[i] = slipRecord(r.ID, r.Key, r.Fields)
 			}
-			return p.o.Client.PackingSlips.Write(ctx, ws)
+			return p.Opts.Client.PackingSlips.Write(ctx, ws)
 		},
 		find: p.findSlips}
 }
 
 func (p *Pusher) packageKind() *kind {
-	return &kind{intent: "packages.write", what: "shipment", idScope: packageScope(p.o.Scope), sentScope: packageSentScope(p.o.Scope),
+	return &kind{intent: "packages.write", what: "shipment", idScope: packageScope(p.Opts.Scope), sentScope: packageSentScope(p.Opts.Scope),
 		write: func(ctx context.Context, recs []sentRecord) (*api.WriteResult, error) {
 			ws := make([]api.PackageWrite, len(recs))
 			for i, r := range recs {
 				ws[i] = packageRecord(r.ID, r.Slip, r.Order, r.Fields)
 			}
-			return p.o.Client.Packages.Write(ctx, ws)
+			return p.Opts.Client.Packages.Write(ctx, ws)
 		},
 		find: p.findPackages}
 }
@@ -76,8 +76,8 @@ func (p *Pusher) sender(run *state.Run, k *kind) *engine.Sender[*entity, sentRec
 	w := words
 	w.Record = k.what
 	return &engine.Sender[*entity, sentRecord]{
-		State: p.o.State, Run: run, Kind: k.intent, Words: w,
-		Size: p.o.BatchSize, Parallel: p.o.Concurrency, Progress: p.o.Progress,
+		State: p.Opts.State, Run: run, Kind: k.intent, Words: w,
+		Size: p.Opts.BatchSize, Parallel: p.Opts.Concurrency, Progress: p.Opts.Progress,
 		Record: func(e *entity) (string, sentRecord) { return e.key, recordOf(e) },
 		Write: func(ctx context.Context, b []*entity) (*api.WriteResult, error) {
 			recs := make([]sentRecord, len(b))
@@ -202,19 +202,19 @@ func (p *Pusher) confirm(ctx context.Context, k *kind, intent int64, o state.Out
 			memos[r.Key] = memoText(r.memo())
 		}
 	}
-	if err := p.o.State.ConfirmIDs(ctx, intent, o, note, k.idScope, ids); err != nil {
+	if err := p.Opts.State.ConfirmIDs(ctx, intent, o, note, k.idScope, ids); err != nil {
 		return err
 	}
-	if err := p.o.State.PutIDs(ctx, k.sentScope, memos); err != nil {
+	if err := p.Opts.State.PutIDs(ctx, k.sentScope, memos); err != nil {
 		return err
 	}
 	if len(gone) == 0 {
 		return nil
 	}
-	if err := p.o.State.DeleteIDs(ctx, k.idScope, gone); err != nil {
+	if err := p.Opts.State.DeleteIDs(ctx, k.idScope, gone); err != nil {
 		return err
 	}
-	return p.o.State.DeleteIDs(ctx, k.sentScope, gone)
+	return p.Opts.State.DeleteIDs(ctx, k.sentScope, gone)
 }
 
 // resume looks in the account for what the batches an earlier push left

@@ -46,10 +46,10 @@ type Intent struct {
 	CreatedAt, UpdatedAt time.Time
 }
 
-// RecordIntent records a batch of run about to be sent and returns its id.
-// The intent is committed to disk when RecordIntent returns. The run must be
-// unfinished.
-func (db *DB) RecordIntent(ctx context.Context, runID int64, kind string, keys []string, payload []byte) (int64, error) {
+// RecordIntent records a batch of run about to be sent, with the changes
+// its records make, and returns its id. The intent is committed to disk
+// when RecordIntent returns. The run must be unfinished.
+func (db *DB) RecordIntent(ctx context.Context, runID int64, kind string, keys []string, payload []byte, changes ...Change) (int64, error) {
 	if kind == "" {
 		return 0, fmt.Errorf("state: saving a batch of run %d before sending it: the batch has no kind", runID)
 	}
@@ -80,8 +80,10 @@ func (db *DB) RecordIntent(ctx context.Context, runID int64, kind string, keys [
 		if err != nil {
 			return err
 		}
-		id, err = res.LastInsertId()
-		return err
+		if id, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		return recordChanges(ctx, tx, runID, id, changes)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("state: saving a batch of run %d before sending it: %w", runID, err)

@@ -33,6 +33,9 @@ type Run struct {
 	StartedAt   time.Time
 	UpdatedAt   time.Time // last StartRun (resume) or FinishRun
 	FinishedAt  time.Time // zero while unfinished
+	// Summary is what the caller said of the run when it finished (JSON;
+	// "{}" before).
+	Summary json.RawMessage
 }
 
 // Finished reports whether the run has ended.
@@ -109,15 +112,23 @@ func (db *DB) StartRun(ctx context.Context, fingerprint, command string, meta ma
 }
 
 // FinishRun ends a run with status (StatusDone, StatusFailed, or another
-// word the caller chooses, but not StatusRunning or ""). A finished run is
+// word the caller chooses, but not StatusRunning or "") and a summary of
+// it (anything that encodes as JSON; nil for none). A finished run is
 // never resumed.
-func (db *DB) FinishRun(ctx context.Context, runID int64, status string) error {
+func (db *DB) FinishRun(ctx context.Context, runID int64, status string, summary any) error {
 	if status == "" || status == StatusRunning {
 		return fmt.Errorf("state: finish run %d: status %q: give a final status such as %q or %q", runID, status, StatusDone, StatusFailed)
 	}
+	sum := []byte("{}")
+	if summary != nil {
+		var err error
+		if sum, err = json.Marshal(summary); err != nil {
+			return fmt.Errorf("state: finish run %d: %w", runID, err)
+		}
+	}
 	t := now()
-	res, err := db.sql.ExecContext(ctx, `UPDATE runs SET status = ?, finished_at = ?, updated_at = ?
-		WHERE id = ? AND finished_at IS NULL`, status, t, t, runID)
+	res, err := db.sql.ExecContext(ctx, `UPDATE runs SET status = ?, summary = ?, finished_at = ?, updated_at = ?
+		WHERE id = ? AND finished_at IS NULL`, status, string(sum), t, t, runID)
 	if err != nil {
 		return fmt.Errorf("state: finish run %d: %w", runID, err)
 	}
@@ -176,7 +187,7 @@ func (db *DB) Runs(ctx context.Context, limit int) ([]Run, error) {
 	return runs, rows.Err()
 }
 
-const runColumns = `id, fingerprint, command, status, meta, started_at, updated_at, finished_at`
+const runColumns = `id, fingerprint, command, status, meta, started_at, updated_at, finished_at, summary`
 
 func scanRun(s interface{ Scan(...any) error }) (*Run, error) {
 	var (
@@ -185,13 +196,49 @@ func scanRun(s interface{ Scan(...any) error }) (*Run, error) {
 		start    int64
 		update   int64
 		finished sql.NullInt64
+		summary  string
 	)
-	if err := s.Scan(&r.ID, &r.Fingerprint, &r.Command, &r.Status, &meta, &start, &update, &finished); err != nil {
+	if err := s.Scan(&r.ID, &r.Fingerprint, &r.Command, &r.Status, &meta, &start, &update, &finished, &summary); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(meta), &r.Meta); err != nil {
 		return nil, fmt.Errorf("run %d: meta: %w", r.ID, err)
 	}
 	r.StartedAt, r.UpdatedAt, r.FinishedAt = fromMillis(start), fromMillis(update), fromMillis(finished.Int64)
+	r.Summary = json.RawMessage(summary)
 	return &r, nil
+}
+
+// What the state keeps of finished runs when a job prunes it: the runs of
+// the last KeepFor, and the last KeepRuns runs, whatever their age.
+const (
+	KeepFor  = 90 * 24 * time.Hour
+	KeepRuns = 100
+)
+
+// PruneRuns forgets the finished runs (their batches and changes with
+// them) that started before cutoff and are not among the newest keep runs;
+// unfinished runs are kept, to be resumed. It returns how many it forgot.
+func (db *DB) PruneRuns(ctx context.Context, cutoff time.Time, keep int) (int, error) {
+	var n int64
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		old := `SELECT id FROM runs WHERE finished_at IS NOT NULL AND started_at < ?
+			AND id NOT IN (SELECT id FROM runs ORDER BY id DESC LIMIT ?)`
+		args := []any{cutoff.UnixMilli(), max(keep, 0)}
+		for _, q := range []string{`DELETE FROM changes WHERE run_id IN (` + old + `)`, `DELETE FROM intents WHERE run_id IN (` + old + `)`} {
+			if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+				return err
+			}
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE id IN (`+old+`)`, args...)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("state: forgetting old runs: %w", err)
+	}
+	return int(n), nil
 }

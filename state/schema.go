@@ -48,7 +48,27 @@ var migrations = []string{
 		updated_at INTEGER NOT NULL,
 		PRIMARY KEY (scope, key)
 	) WITHOUT ROWID;`,
-	// 2: the product files imports uploaded, by product and place.
+	// 2: what each run did, for its history and its undo: a summary of
+	// the run (its rows by status), and each record it wrote with the
+	// values it had before and after.
+	`ALTER TABLE runs ADD COLUMN summary TEXT NOT NULL DEFAULT '{}';
+	CREATE TABLE changes (
+		id        INTEGER PRIMARY KEY,
+		run_id    INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+		intent_id INTEGER NOT NULL REFERENCES intents (id) ON DELETE CASCADE,
+		seq       INTEGER NOT NULL,
+		op        TEXT    NOT NULL,
+		resource  TEXT    NOT NULL,
+		key       TEXT    NOT NULL,
+		record_id TEXT    NOT NULL DEFAULT '',
+		parent_id TEXT    NOT NULL DEFAULT '',
+		before    TEXT    NOT NULL DEFAULT '{}',
+		after     TEXT    NOT NULL DEFAULT '{}',
+		written   INTEGER
+	);
+	CREATE INDEX changes_of_run ON changes (run_id, intent_id, seq);
+	CREATE INDEX changes_of_record ON changes (resource, record_id);`,
+	// 3: the product files imports uploaded, by product and place.
 	`CREATE TABLE files (
 		scope      TEXT    NOT NULL,
 		product    TEXT    NOT NULL,

@@ -110,7 +110,7 @@ func TestRunResumesAfterReopen(t *testing.T) {
 		t.Errorf("started at %v, want %v", again.StartedAt, run.StartedAt)
 	}
 
-	if err := db.FinishRun(ctx, run.ID, StatusDone); err != nil {
+	if err := db.FinishRun(ctx, run.ID, StatusDone, nil); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.GetRun(ctx, run.ID)
@@ -135,14 +135,14 @@ func TestFinishRunErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, status := range []string{"", StatusRunning} {
-		if err := db.FinishRun(ctx, run.ID, status); err == nil {
+		if err := db.FinishRun(ctx, run.ID, status, nil); err == nil {
 			t.Errorf("FinishRun(%q) accepted", status)
 		}
 	}
-	if err := db.FinishRun(ctx, run.ID, StatusFailed); err != nil {
+	if err := db.FinishRun(ctx, run.ID, StatusFailed, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.FinishRun(ctx, run.ID, StatusDone); err == nil {
+	if err := db.FinishRun(ctx, run.ID, StatusDone, nil); err == nil {
 		t.Error("finishing a finished run accepted")
 	}
 	if _, err := db.RecordIntent(ctx, run.ID, "variants.create", []string{"A"}, nil); err == nil ||
@@ -541,7 +541,7 @@ func TestRunHeldUntilFinishOrClose(t *testing.T) {
 		t.Fatalf("resume after Close: %+v %v %v", resumed, ok, err)
 	}
 	// FinishRun releases it too.
-	if err := db2.FinishRun(ctx, run.ID, StatusDone); err != nil {
+	if err := db2.FinishRun(ctx, run.ID, StatusDone, nil); err != nil {
 		t.Fatal(err)
 	}
 	db3, err := Open(p)

@@ -17,10 +17,13 @@ type facts struct {
 	ids        map[string]api.ID // SKU → variant id
 	warehouses map[api.ID]string // warehouse id → label
 	// live holds the available units of variants in warehouses, and read
-	// the variants whose levels were read, when levels are wanted (a
-	// verifying push, a check of writes that got no answer).
+	// the variants whose levels were read: those of the file's SKUs (want:
+	// the level before a push goes in the run's history), or every one
+	// when keepLevels (a verifying push, a check of writes that got no
+	// answer).
 	live       map[levelKey]float64
 	read       map[api.ID]bool
+	want       map[string]bool
 	keepLevels bool
 	// onSKU, when set, is told each SKU a page shows.
 	onSKU func(sku string)
@@ -52,18 +55,12 @@ func (f *facts) digest(p *api.VariantPage) {
 				f.onSKU(sku)
 			}
 		}
-		if !f.keepLevels {
+		if !f.keepLevels && !f.want[string(v.SKU)] {
 			continue
 		}
 		f.read[v.ID] = true
-		for _, lid := range v.Links.IDs(wire.WarehouseStockLevels) {
-			l := p.WarehouseStockLevels[lid]
-			if l == nil || l.Deleted.Bool() {
-				continue
-			}
-			if n, err := l.Available.Float(); err == nil {
-				f.live[levelKey{v.ID, l.WarehouseID()}] = n
-			}
+		for wh, n := range p.Available(v) {
+			f.live[levelKey{v.ID, wh}] = n
 		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"lading/api/wire"
 	"lading/engine"
-	"lading/plural"
 )
 
 // Options configure a push. Its State remembers SKU ids, warehouses, the
@@ -45,30 +44,21 @@ type Report struct {
 // Pusher pushes one file's levels, once or again and again (a schedule).
 // It holds the lock of each warehouse it pushed to until Close, so that no
 // other push of the account and warehouse runs meanwhile.
-type Pusher struct {
-	o     Options
-	locks engine.Locks
-}
+type Pusher struct{ *engine.Pusher[Options] }
 
 // NewPusher checks o and fills in what was left zero.
 func NewPusher(o Options) (*Pusher, error) {
-	if err := o.Check("stock", wire.MaxWriteRecords, true); err != nil {
-		return nil, err
-	}
-	return &Pusher{o: o, locks: engine.Locks{State: o.State}}, nil
-}
-
-// Close lets go of the warehouses' locks.
-func (p *Pusher) Close() { p.locks.Close() }
-
-// Push pushes the levels once, with a pusher that is closed after.
-func Push(ctx context.Context, o Options) (*Report, error) {
-	p, err := NewPusher(o)
+	p, err := engine.NewPusher(o, "stock", wire.MaxWriteRecords)
 	if err != nil {
 		return nil, err
 	}
-	defer p.Close()
-	return p.Push(ctx)
+	return &Pusher{p}, nil
+}
+
+// Push pushes the file once, with a pusher that is closed after.
+func Push(ctx context.Context, o Options) (*Report, error) {
+	p, err := NewPusher(o)
+	return engine.Once(p, err, func(p *Pusher) (*Report, error) { return p.Push(ctx) })
 }
 
 // Push reads the file, finds its SKUs and warehouses, and sends the levels
@@ -77,12 +67,11 @@ func Push(ctx context.Context, o Options) (*Report, error) {
 // engine.ErrInterrupted or engine.ErrInvalid; rows that failed are in the
 // report.
 func (p *Pusher) Push(ctx context.Context) (*Report, error) {
-	start, stats0 := time.Now(), p.o.Client.Stats()
-	in, err := Read(ctx, p.o.Mapping, p.o.Input, p.o.Limits, p.o.Progress)
+	start, stats0 := time.Now(), p.Opts.Client.Stats()
+	in, err := Read(ctx, p.Opts.Mapping, p.Opts.Input, p.Opts.Limits, p.Opts.Progress)
 	if err != nil {
 		return nil, err
 	}
-	p.o.Progress.Say("read %s of %s", plural.Count(len(in.Lines), "row"), in.File)
 	pl, err := p.resolve(ctx, in.Lines)
 	if err != nil {
 		return nil, err
@@ -90,9 +79,9 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if err := p.holdAll(pl.warehouses()); err != nil {
 		return nil, err
 	}
-	rep := &Report{Full: p.o.Full, Verify: p.o.Verify, Lines: in.Lines}
-	rep.DryRun, rep.Input, rep.Sheet, rep.Results = p.o.DryRun, p.o.Input, in.Sheet, p.o.ResultsFile
-	bad := engine.StrictStop(in.Lines, p.o.Strict, words)
+	rep := &Report{Full: p.Opts.Full, Verify: p.Opts.Verify, Lines: in.Lines}
+	rep.DryRun, rep.Input, rep.Sheet, rep.Results = p.Opts.DryRun, p.Opts.Input, in.Sheet, p.Opts.ResultsFile
+	bad := engine.StrictStop(in.Lines, p.Opts.Strict, words)
 	var fatal error
 	if bad == 0 {
 		fatal = p.pushAll(ctx, pl, rep)
@@ -102,7 +91,7 @@ func (p *Pusher) Push(ctx context.Context) (*Report, error) {
 	if rep.Rows, err = writeResults(rep.Results, in); err != nil {
 		return nil, err
 	}
-	rep.Ended(ctx, p.o.Client, stats0, start)
+	rep.Ended(ctx, p.Opts.Client, stats0, start)
 	return rep, rep.Err(fatal, bad, words)
 }
 

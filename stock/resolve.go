@@ -55,8 +55,8 @@ func (p *Pusher) resolve(ctx context.Context, lines []Line) (*placed, error) {
 		return nil, err
 	}
 	before := maps.Clone(f.ids)
-	r := &reader{c: p.o.Client, f: f}
-	if p.o.Verify {
+	r := &reader{c: p.Opts.Client, f: f}
+	if p.Opts.Verify {
 		if err := p.readAll(ctx, r, before); err != nil {
 			return nil, err
 		}
@@ -95,7 +95,7 @@ func (p *Pusher) readAll(ctx context.Context, r *reader, before map[string]api.I
 			delete(before, sku)
 		}
 	}
-	return p.o.State.DeleteIDs(ctx, state.KeySKUs(p.o.Scope), gone)
+	return p.Opts.State.DeleteIDs(ctx, state.KeySKUs(p.Opts.Scope), gone)
 }
 
 // remembered loads what the state knows: the ids of the file's SKUs, the
@@ -110,6 +110,10 @@ func (p *Pusher) remembered(ctx context.Context, lines []Line) (*facts, error) {
 	}
 	slices.Sort(skus)
 	skus = slices.Compact(skus)
+	f.want = make(map[string]bool, len(skus))
+	for _, sku := range skus {
+		f.want[sku] = true
+	}
 	ids, err := p.rememberedIDs(ctx, skus)
 	if err != nil {
 		return nil, err
@@ -117,7 +121,7 @@ func (p *Pusher) remembered(ctx context.Context, lines []Line) (*facts, error) {
 	for k, v := range ids {
 		f.ids[k] = api.ID(v)
 	}
-	whs, err := p.o.State.AllIDs(ctx, warehouseScope(p.o.Scope))
+	whs, err := p.Opts.State.AllIDs(ctx, warehouseScope(p.Opts.Scope))
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +138,7 @@ func (p *Pusher) remembered(ctx context.Context, lines []Line) (*facts, error) {
 // knownWarehouses are the warehouses of the pending rows as the state
 // knows them, or none when a row's warehouse is not known yet.
 func (p *Pusher) knownWarehouses(lines []Line, f *facts, token api.ID) []api.ID {
-	def := api.ID(p.o.Warehouse)
+	def := api.ID(p.Opts.Warehouse)
 	if def == "" {
 		def = token
 	}
@@ -162,11 +166,11 @@ const manySKUs = 5000
 
 // rememberedIDs are the remembered variant ids of skus (sorted, distinct).
 func (p *Pusher) rememberedIDs(ctx context.Context, skus []string) (map[string]string, error) {
-	scope := state.KeySKUs(p.o.Scope)
+	scope := state.KeySKUs(p.Opts.Scope)
 	if len(skus) < manySKUs {
-		return p.o.State.IDs(ctx, scope, skus)
+		return p.Opts.State.IDs(ctx, scope, skus)
 	}
-	all, err := p.o.State.AllIDs(ctx, scope)
+	all, err := p.Opts.State.AllIDs(ctx, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +206,7 @@ func (p *Pusher) lookUps(lines []Line, f *facts, token api.ID) []string {
 			known = append(known, l.SKU)
 		}
 	}
-	if len(unknown) == 0 || token != "" || p.o.Warehouse != "" {
+	if len(unknown) == 0 || token != "" || p.Opts.Warehouse != "" {
 		return unknown
 	}
 	room := pages(len(unknown))*wire.MaxPageSize - len(unknown)
@@ -214,8 +218,8 @@ func (p *Pusher) lookUps(lines []Line, f *facts, token api.ID) []string {
 // account's stock levels show. It is "" when every row names its own.
 func (p *Pusher) defaultWarehouse(ctx context.Context, r *reader, lines []Line, token api.ID) (api.ID, error) {
 	switch {
-	case p.o.Warehouse != "":
-		return api.ID(p.o.Warehouse), nil
+	case p.Opts.Warehouse != "":
+		return api.ID(p.Opts.Warehouse), nil
 	case token != "":
 		return token, nil
 	case !slices.ContainsFunc(lines, func(l Line) bool { return l.Pending() && l.Warehouse == "" }):
@@ -282,17 +286,17 @@ func (p *Pusher) remember(ctx context.Context, f *facts, before map[string]api.I
 			changed[k] = string(v)
 		}
 	}
-	if err := p.o.State.PutIDs(ctx, state.KeySKUs(p.o.Scope), changed); err != nil {
+	if err := p.Opts.State.PutIDs(ctx, state.KeySKUs(p.Opts.Scope), changed); err != nil {
 		return err
 	}
 	whs := map[string]string{}
 	for id, label := range f.warehouses {
 		whs[string(id)] = label
 	}
-	if token == "" && def != "" && p.o.Warehouse == "" {
+	if token == "" && def != "" && p.Opts.Warehouse == "" {
 		whs[tokenKey] = string(def)
 	}
-	return p.o.State.PutIDs(ctx, warehouseScope(p.o.Scope), whs)
+	return p.Opts.State.PutIDs(ctx, warehouseScope(p.Opts.Scope), whs)
 }
 
 // groupLines settles rows repeating a SKU in a warehouse and returns, by

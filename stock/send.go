@@ -3,6 +3,7 @@ package stock
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"lading/api"
 	"lading/engine"
@@ -11,6 +12,10 @@ import (
 
 // kindSetAvailable is the kind of a stock batch in the state's records.
 const kindSetAvailable = "stock.set_available"
+
+// FieldAvailable is the field of a level change in a run's history: the
+// available units of a variant in a warehouse.
+const FieldAvailable = "available"
 
 // sentLevel is one level of a batch as the state records it, so that a
 // later push can check it against the live level.
@@ -33,13 +38,22 @@ type sender struct {
 
 // engine is the engine's sender of this warehouse's levels within run.
 func (s *sender) engine(run *state.Run) *engine.Sender[int, sentLevel] {
-	o := s.p.o
+	o := s.p.Opts
 	return &engine.Sender[int, sentLevel]{
 		State: o.State, Run: run, Kind: kindSetAvailable, Words: words,
 		Size: o.BatchSize, Parallel: o.Concurrency, Progress: o.Progress,
 		Record: func(i int) (string, sentLevel) {
 			l := &s.lines[i]
 			return string(l.VariantID), sentLevel{Variant: l.VariantID, Units: l.Units}
+		},
+		Change: func(i int) *state.Change {
+			l := &s.lines[i]
+			c := &state.Change{Op: state.OpUpdate, Resource: state.ResourceLevel, Key: l.SKU, RecordID: string(l.VariantID),
+				ParentID: string(s.wh), After: map[string]string{FieldAvailable: strconv.FormatInt(l.Units, 10)}}
+			if before, ok := s.before(l); ok {
+				c.Before = map[string]string{FieldAvailable: strconv.FormatFloat(before, 'f', -1, 64)}
+			}
+			return c
 		},
 		Write:   s.write,
 		Refused: s.refused,
@@ -51,6 +65,16 @@ func (s *sender) engine(run *state.Run) *engine.Sender[int, sentLevel] {
 	}
 }
 
+// before is a row's level before the push, for the run's history: the
+// live level when the push read it, else the level last pushed and
+// confirmed; ok is false when neither is known.
+func (s *sender) before(l *Line) (float64, bool) {
+	if units, ok := s.r.f.liveLevel(l.VariantID, s.wh); ok {
+		return units, true
+	}
+	return l.Old, l.HasOld
+}
+
 // write sends a batch of levels.
 func (s *sender) write(ctx context.Context, rows []int) (*api.WriteResult, error) {
 	levels := make([]api.StockLevel, len(rows))
@@ -58,7 +82,7 @@ func (s *sender) write(ctx context.Context, rows []int) (*api.WriteResult, error
 		l := &s.lines[i]
 		levels[j] = api.StockLevel{VariantID: l.VariantID, WarehouseID: s.wh, Units: float64(l.Units)}
 	}
-	return s.p.o.Client.Stock.SetAvailable(ctx, levels)
+	return s.p.Opts.Client.Stock.SetAvailable(ctx, levels)
 }
 
 // refused decides on a level the service refused: a variant the service
@@ -79,7 +103,7 @@ func (s *sender) confirm(ctx context.Context, intent int64, o state.Outcome, not
 			held[string(l.Variant)] = float64(l.Units)
 		}
 	}
-	return s.p.o.State.ConfirmStock(ctx, intent, o, note, s.scope, held)
+	return s.p.Opts.State.ConfirmStock(ctx, intent, o, note, s.scope, held)
 }
 
 // check reads back the levels of batches that got no answer: a level the
@@ -118,13 +142,13 @@ func (s *sender) lookAgain(ctx context.Context, rows []int) ([]int, error) {
 		skus[j], stale[j] = s.lines[i].SKU, string(s.lines[i].VariantID)
 		delete(s.r.f.ids, s.lines[i].SKU)
 	}
-	if err := s.p.o.State.DeleteIDs(ctx, state.KeySKUs(s.p.o.Scope), skus); err != nil {
+	if err := s.p.Opts.State.DeleteIDs(ctx, state.KeySKUs(s.p.Opts.Scope), skus); err != nil {
 		return nil, err
 	}
-	if err := s.p.o.State.ForgetStock(ctx, s.scope, stale); err != nil {
+	if err := s.p.Opts.State.ForgetStock(ctx, s.scope, stale); err != nil {
 		return nil, err
 	}
-	for p, err := range s.p.o.Client.Variants.BySKUPages(ctx, skus) {
+	for p, err := range s.p.Opts.Client.Variants.BySKUPages(ctx, skus) {
 		if err != nil {
 			return nil, err
 		}
@@ -143,5 +167,5 @@ func (s *sender) lookAgain(ctx context.Context, rows []int) ([]int, error) {
 		fresh[l.SKU] = string(id)
 		found = append(found, i)
 	}
-	return found, s.p.o.State.PutIDs(ctx, state.KeySKUs(s.p.o.Scope), fresh)
+	return found, s.p.Opts.State.PutIDs(ctx, state.KeySKUs(s.p.Opts.Scope), fresh)
 }

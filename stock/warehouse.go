@@ -17,11 +17,11 @@ import (
 // but those this pusher holds already; it keeps them until Close. A dry
 // run takes none.
 func (p *Pusher) holdAll(whs []api.ID) error {
-	if p.o.DryRun {
+	if p.Opts.DryRun {
 		return nil
 	}
 	for _, wh := range whs {
-		if err := p.locks.Hold(state.KeyJob("stock push", p.o.Scope, string(wh)), fmt.Sprintf("a stock push to warehouse %s of this account", wh)); err != nil {
+		if err := p.Locks.Hold(state.KeyJob("stock push", p.Opts.Scope, string(wh)), fmt.Sprintf("a stock push to warehouse %s of this account", wh)); err != nil {
 			return err
 		}
 	}
@@ -43,29 +43,29 @@ func runFingerprint(scope string, wh api.ID) string {
 
 // pushWarehouse pushes the rows (one per SKU) whose warehouse is wh.
 func (p *Pusher) pushWarehouse(ctx context.Context, f *facts, wh api.ID, lines []Line, rows []int) (err error) {
-	s := &sender{p: p, r: &reader{c: p.o.Client, f: f}, wh: wh, scope: levelScope(p.o.Scope, wh), lines: lines, relooked: map[int]bool{}}
+	s := &sender{p: p, r: &reader{c: p.Opts.Client, f: f}, wh: wh, scope: levelScope(p.Opts.Scope, wh), lines: lines, relooked: map[int]bool{}}
 	var run *state.Run
-	if !p.o.DryRun {
-		run, _, err = engine.StartRun(ctx, p.o.State, runFingerprint(p.o.Scope, wh), "stock push",
-			map[string]string{"input": p.o.Input, "warehouse": string(wh)},
+	if !p.Opts.DryRun {
+		run, _, err = engine.StartRun(ctx, p.Opts.State, runFingerprint(p.Opts.Scope, wh), "stock push",
+			map[string]string{"input": p.Opts.Input, "warehouse": string(wh)},
 			func(run *state.Run) error { return s.engine(run).Resume(ctx) })
 		if err != nil {
 			return err
 		}
-		defer func() { err = engine.EndRun(ctx, p.o.State, run, rowCounts(lines, rows), err) }()
+		defer func() { err = engine.EndRun(ctx, p.Opts.State, run, rowCounts(lines, rows), err) }()
 	}
-	old, err := p.o.State.Stock(ctx, s.scope)
+	old, err := p.Opts.State.Stock(ctx, s.scope)
 	if err != nil {
 		return err
 	}
 	todo, repaired := p.plan(f, wh, lines, rows, old)
-	if len(repaired) > 0 && !p.o.DryRun {
+	if len(repaired) > 0 && !p.Opts.DryRun {
 		// The live levels that match the file are the levels pushed now.
-		if err := p.o.State.PutStock(ctx, s.scope, repaired); err != nil {
+		if err := p.Opts.State.PutStock(ctx, s.scope, repaired); err != nil {
 			return err
 		}
 	}
-	if p.o.DryRun {
+	if p.Opts.DryRun {
 		for _, i := range todo {
 			lines[i].Set(ToSend, "")
 		}
@@ -92,10 +92,10 @@ func (p *Pusher) plan(f *facts, wh api.ID, lines []Line, rows []int, old map[str
 	for _, i := range rows {
 		l := &lines[i]
 		units := float64(l.Units)
-		if p.o.Verify {
+		if p.Opts.Verify {
 			live, ok := f.liveLevel(l.VariantID, wh)
 			l.Old, l.HasOld = live, ok
-			if ok && live == units && !p.o.Full {
+			if ok && live == units && !p.Opts.Full {
 				l.Set(engine.Unchanged, "the live level is already this")
 				if o, had := old[string(l.VariantID)]; !had || o != units {
 					repaired[string(l.VariantID)] = units
@@ -105,7 +105,7 @@ func (p *Pusher) plan(f *facts, wh api.ID, lines []Line, rows []int, old map[str
 		} else {
 			o, ok := old[string(l.VariantID)]
 			l.Old, l.HasOld = o, ok
-			if ok && o == units && !p.o.Full {
+			if ok && o == units && !p.Opts.Full {
 				l.Set(engine.Unchanged, "")
 				continue
 			}

@@ -1,6 +1,8 @@
 // Package templates holds the mapping templates embedded in the binary:
-// ready-made mappings for the layouts lading recognises, catalogs to import
-// and stock levels to push (Info.Kind).
+// ready-made mappings for the layouts lading recognises (catalogs to
+// import, stock levels, shipments and packing slips to push), and the
+// report layouts of exports (Info.Kind). Which template a file's header
+// fits is mapping's to say (mapping.Recognise, mapping.Suggest).
 package templates
 
 import (

@@ -1,7 +1,8 @@
-package mapping
+package expr
 
 import (
 	"fmt"
+	"lading/mapping/cell"
 	"strconv"
 	"strings"
 
@@ -15,9 +16,9 @@ import (
 const (
 	// maxShift is how many places shift() may move a decimal point.
 	maxShift = 30
-	// maxText is the longest text (in bytes) a helper, a + of texts, or
+	// MaxText is the longest text (in bytes) a helper, a + of texts, or
 	// the value of an expression may be.
-	maxText = 1 << 20
+	MaxText = 1 << 20
 	// rowTextBudget is how many bytes of text the expressions of one row
 	// may make in all.
 	rowTextBudget = 16 << 20
@@ -35,9 +36,9 @@ func (e *limitError) Error() string { return e.msg }
 
 // charge counts n bytes of text that what (a helper's name) is about to
 // make against the limits, before they are allocated.
-func (e *exprEnv) charge(what string, n int) error {
-	if n > maxText || n < 0 {
-		return &limitError{fmt.Sprintf("%s would make a text longer than %d bytes (1 MiB), the most an expression may make", what, maxText)}
+func (e *env) charge(what string, n int) error {
+	if n > MaxText || n < 0 {
+		return &limitError{fmt.Sprintf("%s would make a text longer than %d bytes (1 MiB), the most an expression may make", what, MaxText)}
 	}
 	e.made += n
 	if e.made > rowTextBudget {
@@ -48,11 +49,11 @@ func (e *exprEnv) charge(what string, n int) error {
 
 // envOf returns the evaluation state passed as a helper's first argument
 // ($env, added by colPatcher), or a fresh one.
-func envOf(v any) *exprEnv {
-	if e, ok := v.(*exprEnv); ok {
+func envOf(v any) *env {
+	if e, ok := v.(*env); ok {
 		return e
 	}
-	return &exprEnv{}
+	return &env{}
 }
 
 // envHelpers are the helpers that make text and so take the evaluation
@@ -130,7 +131,7 @@ func numberHelper(dec byte) func(p ...any) (any, error) {
 		if s == "" {
 			return 0.0, nil
 		}
-		c, ok := ParseNumber(s, d)
+		c, ok := cell.ParseNumber(s, d)
 		if !ok {
 			return nil, fmt.Errorf("number: %q is not a number (decimal %q)", s, string(d))
 		}
@@ -151,7 +152,7 @@ func shiftHelper(dec byte) func(p ...any) (any, error) {
 		if err := envOf(p[0]).charge("shift", len(s)+maxShift+2); err != nil {
 			return nil, err
 		}
-		return ShiftNumber(s, dec, places)
+		return cell.ShiftNumber(s, dec, places)
 	}
 }
 
@@ -161,9 +162,9 @@ func dateHelper(formats, layouts []string) func(p ...any) (any, error) {
 		if s == "" {
 			return "", nil
 		}
-		d, ok := ParseDate(s, layouts)
+		d, ok := cell.ParseDate(s, layouts)
 		if !ok {
-			return nil, fmt.Errorf("date: %q is not a date (%s)", s, dateFormatList(formats))
+			return nil, fmt.Errorf("date: %q is not a date (%s)", s, cell.FormatList(formats))
 		}
 		return d, nil
 	}
@@ -198,7 +199,7 @@ func kvHelper(p ...any) (any, error) {
 	if len(p) > 2 {
 		assign = str(p[2])
 	}
-	pairs, err := parseKV(str(p[0]), sep, assign)
+	pairs, err := ParseKV(str(p[0]), sep, assign)
 	if err != nil {
 		return nil, err
 	}
@@ -214,13 +215,13 @@ func listHelper(p ...any) (any, error) {
 	if len(p) > 1 {
 		sep = str(p[1])
 	}
-	return splitList(str(p[0]), sep), nil
+	return SplitList(str(p[0]), sep), nil
 }
 
 // textHelper is text(x) and string(x): x as text, a list as its items
 // separated by ",".
 func textHelper(p ...any) (any, error) {
-	s, list, isList, err := resultOf(p[1])
+	s, list, isList, err := Result(p[1])
 	if err != nil {
 		return nil, err
 	}
@@ -237,8 +238,8 @@ func repeatHelper(p ...any) (any, error) {
 		return nil, fmt.Errorf("repeat: %d times: the count must be 0 or more", n)
 	}
 	size := len(s) * n
-	if n > 0 && (len(s) > maxText/n) {
-		size = maxText + 1
+	if n > 0 && (len(s) > MaxText/n) {
+		size = MaxText + 1
 	}
 	if err := envOf(p[0]).charge("repeat", size); err != nil {
 		return nil, err
@@ -250,8 +251,8 @@ func replaceHelper(p ...any) (any, error) {
 	s, old, repl := str(p[1]), str(p[2]), str(p[3])
 	size := len(s)
 	if n := strings.Count(s, old); n > 0 && len(repl) > len(old) {
-		if d := len(repl) - len(old); n > maxText/d {
-			size = maxText + 1
+		if d := len(repl) - len(old); n > MaxText/d {
+			size = MaxText + 1
 		} else {
 			size += n * d
 		}
@@ -267,7 +268,7 @@ func joinHelper(p ...any) (any, error) {
 	if len(p) > 2 {
 		glue = str(p[2])
 	}
-	_, list, isList, err := resultOf(p[1])
+	_, list, isList, err := Result(p[1])
 	if err != nil {
 		return nil, err
 	}
@@ -278,13 +279,13 @@ func joinHelper(p ...any) (any, error) {
 }
 
 // joinTexts joins list with sep, within the limits.
-func joinTexts(e *exprEnv, what string, list []string, sep string) (string, error) {
+func joinTexts(e *env, what string, list []string, sep string) (string, error) {
 	size := 0
 	for i, s := range list {
 		if i > 0 {
 			size += len(sep)
 		}
-		if size += len(s); size > maxText {
+		if size += len(s); size > MaxText {
 			break
 		}
 	}

@@ -1,4 +1,4 @@
-package mapping
+package cell
 
 import (
 	"fmt"
@@ -17,8 +17,8 @@ var dateTokens = []struct{ tok, layout string }{
 	{"HH", "15"}, {"hh", "03"}, {"mm", "04"}, {"ss", "05"},
 }
 
-// goLayout turns a format like "DD/MM/YYYY" into a Go time layout.
-func goLayout(format string) (string, error) {
+// Layout turns a format like "DD/MM/YYYY" into a Go time layout.
+func Layout(format string) (string, error) {
 	var b strings.Builder
 	hasY, hasM, hasD := false, false, false
 	for i := 0; i < len(format); {
@@ -61,14 +61,14 @@ func goLayout(format string) (string, error) {
 // date() helper does; a value of type date refuses a time of day instead
 // (see parseDateTime).
 func ParseDate(s string, layouts []string) (string, bool) {
-	d, _, ok := parseDateTime(s, layouts)
+	d, _, ok := ParseDateTime(s, layouts)
 	return d, ok
 }
 
-// parseDateTime reads s like ParseDate and also returns its time of day
+// ParseDateTime reads s like ParseDate and also returns its time of day
 // as written, or "" when it has none or the time is midnight (a date
 // exported as a date-time: nothing is lost by dropping it).
-func parseDateTime(s string, layouts []string) (date, clock string, ok bool) {
+func ParseDateTime(s string, layouts []string) (date, clock string, ok bool) {
 	s = strings.TrimSpace(s)
 	if len(s) >= 10 {
 		if t, err := time.Parse("2006-01-02", s[:10]); err == nil {
@@ -155,8 +155,21 @@ func clockOf(t time.Time) string {
 	return t.Format("15:04:05")
 }
 
-// dateFormatList names the date formats a source accepts, for messages:
+// FormatList names the date formats a source accepts, for messages:
 // YYYY-MM-DD and its date_formats.
-func dateFormatList(formats []string) string {
+func FormatList(formats []string) string {
 	return strings.Join(append([]string{"YYYY-MM-DD"}, formats...), ", ")
+}
+
+// Layouts are the Go layouts of the date formats a mapping writes, like
+// "DD/MM/YYYY"; a format that is none is left out (a mapping's parser
+// reports it).
+func Layouts(formats []string) []string {
+	var out []string
+	for _, f := range formats {
+		if l, err := Layout(f); err == nil {
+			out = append(out, l)
+		}
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package mapping
+package expr
 
 import (
 	"errors"
@@ -11,18 +11,21 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/checker/nature"
+	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 
-	"lading/suggest"
+	"lading/mapping/cell"
+	"lading/mapping/header"
 )
 
-// exprEnv is what an expression sees. Column references are rewritten at
+// env is what an expression sees. Column references are rewritten at
 // compile time into R[index], so a row costs no map and no lookup by name.
-type exprEnv struct {
+type env struct {
 	R     []string `expr:"R"`
 	Value string   `expr:"value"`
-	// P are the cells of a joined row's product row that product() reads.
+	// P are the cells of the product's row that product() reads.
 	P []string `expr:"_P"`
 	// made counts the bytes of text the row's expressions made, against
 	// rowTextBudget.
@@ -38,7 +41,7 @@ var helperNames = []string{"col", "number", "shift", "date", "default", "lookup"
 var reservedNames = append([]string{"R", "value", "match", productCellsName, "$env", concatName}, helperNames...)
 
 // productCellsName is what product("Column") becomes: the cells of the
-// product's row, exprEnv.P.
+// product's row, env.P.
 const productCellsName = "_P"
 
 var stringType = reflect.TypeFor[string]()
@@ -46,32 +49,29 @@ var stringType = reflect.TypeFor[string]()
 // colPatcher rewrites col("Name") and bare identifiers that name a column
 // into R[i], and records what it could not resolve.
 type colPatcher struct {
-	index  map[string]int
-	header []string
-	match  *string // what `match` stands for; nil: the value's column is no pattern
-	// products resolves product("Column") in a joined row's expression;
-	// nil elsewhere.
-	products *productCells
+	cols  *header.Index
+	match *string // what `match` stands for; nil: the value's column is no pattern
+	// products resolves product("Column") to its place in env.P; nil
+	// where product() reads nothing.
+	products map[string]int
 	tables   map[string]map[string]string
 	used     []int
 	// fromProduct are the product() calls, in order of appearance.
-	fromProduct []productUse
-	unknown     []string
-	bad         string
+	fromProduct []ProductUse
+	// declared are the names the expression declares (let name = ...),
+	// which name no column.
+	declared []string
+	unknown  []string
+	bad      string
 }
 
 func (p *colPatcher) column(name string) (ast.Node, bool) {
-	i, ok := p.index[name]
-	if !ok && strings.Contains(name, "*") {
-		var err error
-		i, _, _, err = findColumn(name, p.index, p.header)
-		var amb *ambiguousError
-		if errors.As(err, &amb) {
-			p.bad = amb.msg
-		}
-		ok = err == nil
+	i, _, _, err := p.cols.Find(name)
+	var amb *header.AmbiguousError
+	if errors.As(err, &amb) {
+		p.bad = amb.Error()
 	}
-	if !ok {
+	if err != nil {
 		return nil, false
 	}
 	if !slices.Contains(p.used, i) {
@@ -108,7 +108,7 @@ func (p *colPatcher) Visit(node *ast.Node) {
 			if s, ok := argString(n, 0); ok {
 				if _, ok := p.tables[s]; !ok {
 					names := slices.Sorted(maps.Keys(p.tables))
-					p.bad = fmt.Sprintf("lookup: no table %q under tables; tables: %s", s, quoteList(names))
+					p.bad = fmt.Sprintf("lookup: no table %q under tables; tables: %s", s, header.QuoteList(names))
 				}
 			}
 		}
@@ -118,8 +118,11 @@ func (p *colPatcher) Visit(node *ast.Node) {
 			p.matchNode(node)
 			return
 		}
-		if slices.Contains(reservedNames, n.Value) {
+		if slices.Contains(reservedNames, n.Value) || slices.Contains(p.declared, n.Value) {
 			return
+		}
+		if _, fn := builtin.Index[n.Value]; fn && !p.cols.Exact(n.Value) {
+			return // one of expr's functions, unless a column has its very name
 		}
 		if repl, ok := p.column(n.Value); ok {
 			ast.Patch(node, repl)
@@ -172,8 +175,8 @@ func (p *colPatcher) call(n *ast.CallNode, name string) {
 			}
 		}
 	case "repeat":
-		if times, ok := argInt(n, 1); ok && times > maxText {
-			p.bad = fmt.Sprintf("repeat(…, %d): an expression may make a text of at most %d bytes (1 MiB)", times, maxText)
+		if times, ok := argInt(n, 1); ok && times > MaxText {
+			p.bad = fmt.Sprintf("repeat(…, %d): an expression may make a text of at most %d bytes (1 MiB)", times, MaxText)
 		}
 	}
 	if slices.Contains(envHelpers, name) {
@@ -230,8 +233,9 @@ func argString(n *ast.CallNode, i int) (string, bool) {
 	return s.Value, true
 }
 
-// splitList splits s on sep, trims the items and drops empty ones.
-func splitList(s, sep string) []string {
+// SplitList splits s on sep ("," when empty), trims the items and drops
+// empty ones.
+func SplitList(s, sep string) []string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil
@@ -249,10 +253,11 @@ func splitList(s, sep string) []string {
 	return out
 }
 
-// parseKV parses "k=v,k=v" items into pairs, keeping their order.
-func parseKV(s, sep, assign string) ([][2]string, error) {
+// ParseKV parses "k=v,k=v" items (separated by sep, name and value by
+// assign) into pairs, keeping their order.
+func ParseKV(s, sep, assign string) ([][2]string, error) {
 	var out [][2]string
-	for _, item := range splitList(s, sep) {
+	for _, item := range SplitList(s, sep) {
 		k, v, ok := strings.Cut(item, assign)
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		if !ok || k == "" {
@@ -263,10 +268,10 @@ func parseKV(s, sep, assign string) ([][2]string, error) {
 	return out, nil
 }
 
-// resultOf converts an expression result to text or a list of texts.
+// Result converts an expression's result to text or a list of texts.
 // Numbers become canonical decimals; nil is "". A map, or a list holding
 // lists or maps, is an error, as is a list longer in all than maxText.
-func resultOf(v any) (s string, list []string, isList bool, err error) {
+func Result(v any) (s string, list []string, isList bool, err error) {
 	switch x := v.(type) {
 	case []string:
 		return "", x, true, nil
@@ -278,8 +283,8 @@ func resultOf(v any) (s string, list []string, isList bool, err error) {
 			if err != nil {
 				return "", nil, false, err
 			}
-			if size += len(t); size > maxText {
-				return "", nil, false, &limitError{fmt.Sprintf("the list's items are longer in all than %d bytes (1 MiB), the most an expression may make", maxText)}
+			if size += len(t); size > MaxText {
+				return "", nil, false, &limitError{fmt.Sprintf("the list's items are longer in all than %d bytes (1 MiB), the most an expression may make", MaxText)}
 			}
 			out = append(out, t)
 		}
@@ -332,7 +337,7 @@ func formatFloat(x float64) string {
 	if significant(s) <= floatDigits {
 		return s
 	}
-	if n, ok := ParseNumber(strconv.FormatFloat(x, 'g', floatDigits, 64), '.'); ok {
+	if n, ok := cell.ParseNumber(strconv.FormatFloat(x, 'g', floatDigits, 64), '.'); ok {
 		return n
 	}
 	return s
@@ -359,35 +364,74 @@ func significant(s string) int {
 	return last - first + 1
 }
 
-// compiledExpr is one expression bound to a header.
-type compiledExpr struct {
+// Expr is one expression bound to a header.
+type Expr struct {
 	prog *vm.Program
-	used []int // columns the expression reads, in order of appearance
-	// fromProduct are the cells of the product's row it reads with
+	// Used are the columns the expression reads, in order of appearance.
+	Used []int
+	// FromProduct are the cells of the product's row it reads with
 	// product(), in order of appearance.
-	fromProduct []productUse
+	FromProduct []ProductUse
 }
 
-// productUse is one product("Column") of an expression: the column, and
-// the position of its cell in the product cells (exprEnv.P).
-type productUse struct {
-	name string
-	k    int
+// ProductUse is one product("Column") of an expression: the column, and
+// the position of its cell among the product's cells (Machine.Product).
+type ProductUse struct {
+	Name string
+	Cell int
 }
 
-// compileExpr compiles src against the column index; the error text says
-// what is wrong without position (the caller adds the mapping position).
-func compileExpr(src string, b *binder, match *string, extra ...expr.Option) (*compiledExpr, error) {
-	header := b.header
-	p := &colPatcher{index: b.index, header: header, match: match, products: b.products, tables: b.m.Tables}
-	all := append([]expr.Option{expr.Env(exprEnv{}), expr.Patch(p), expr.Patch(callRetyper{})}, b.opts...)
-	all = append(all, extra...)
+// Settings say how the helpers read the cells of one file: its decimal
+// separator, its date formats (as a mapping writes them, like
+// "DD/MM/YYYY") and the mapping's lookup tables.
+type Settings struct {
+	Decimal byte
+	Formats []string
+	Tables  map[string]map[string]string
+}
+
+// Compiler compiles expressions against the header of one file.
+type Compiler struct {
+	cols   *header.Index
+	tables map[string]map[string]string
+	opts   []expr.Option
+}
+
+// NewCompiler returns a compiler for expressions over the columns of
+// cols, whose cells are read as s says.
+func NewCompiler(cols *header.Index, s Settings) *Compiler {
+	return &Compiler{cols: cols, tables: s.Tables, opts: helpers(s.Decimal, s.Formats, cell.Layouts(s.Formats), s.Tables)}
+}
+
+// Scope is what an expression may read besides its row's cells.
+type Scope struct {
+	// Match is what `match` stands for: the text the * of the value's
+	// column pattern matched; nil where the column is no pattern.
+	Match *string
+	// Products are the columns of the product's row that product()
+	// reads, by name, with the place of each among the product's cells;
+	// nil where product() reads nothing.
+	Products map[string]int
+	// Bool says the expression is a condition, true or false.
+	Bool bool
+}
+
+// Compile compiles src against the compiler's header; the error text
+// says what is wrong without position (the caller adds the mapping
+// position) and says "in the file" for the caller to name the file.
+func (c *Compiler) Compile(src string, s Scope) (*Expr, error) {
+	names := c.cols.Names()
+	p := &colPatcher{cols: c.cols, match: s.Match, products: s.Products, tables: c.tables, declared: scan(src).declared}
+	all := append([]expr.Option{expr.Env(env{}), expr.Patch(p), expr.Patch(callRetyper{})}, c.opts...)
+	if s.Bool {
+		all = append(all, expr.AsBool())
+	}
 	prog, err := expr.Compile(src, all...)
 	if p.bad != "" {
 		return nil, fmt.Errorf("%s", p.bad)
 	}
 	if len(p.unknown) > 0 {
-		return nil, unknownColumn(p.unknown[0], header)
+		return nil, header.Unknown(p.unknown[0], names)
 	}
 	if err != nil {
 		msg := firstLine(err.Error())
@@ -396,24 +440,25 @@ func compileExpr(src string, b *binder, match *string, extra ...expr.Option) (*c
 			if j := strings.IndexAny(name, " ("); j >= 0 {
 				name = name[:j]
 			}
-			e := unknownColumn(name, header)
+			e := header.Unknown(name, names)
 			return nil, fmt.Errorf("%v; a column whose name has spaces or symbols is written col(\"Its Name\"); functions: %s, and expr's builtins (trim, lower, upper, split, join, replace, hasPrefix, ...)", e, strings.Join(helperNames, ", "))
 		}
 		return nil, fmt.Errorf("expression %q: %s", src, msg)
 	}
-	return &compiledExpr{prog: prog, used: p.used, fromProduct: p.fromProduct}, nil
+	return &Expr{prog: prog, Used: p.used, FromProduct: p.fromProduct}, nil
 }
 
-// unknownColumn is the error for a column missing from the header.
-func unknownColumn(name string, header []string) error {
-	msg := fmt.Sprintf("no column %q in the file", name)
-	if dym := suggest.DidYouMean(name, header, "%q"); dym != "" {
-		return fmt.Errorf("%s; %s", msg, dym)
+// CheckSyntax reports whether src is an expression, before any header
+// is known: the error is expr's first line.
+func CheckSyntax(src string) error {
+	if _, err := parser.Parse(src); err != nil {
+		return errors.New(firstLine(err.Error()))
 	}
-	cols := header
-	more := ""
-	if len(cols) > 40 {
-		cols, more = cols[:40], fmt.Sprintf(" and %d more", len(header)-40)
-	}
-	return fmt.Errorf("%s; columns: %s%s", msg, quoteList(cols), more)
+	return nil
+}
+
+// firstLine is s up to its first line break.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

@@ -1,4 +1,4 @@
-package mapping
+package cell
 
 import (
 	"fmt"
@@ -12,11 +12,11 @@ import (
 // Thousands separators (the other of '.' and ',', spaces, and "'") are
 // accepted only in groups of three digits. An exponent ("1.5E+3") is
 // accepted. The result is exact: no floating point is involved. A number
-// of more than maxDigits digits, written out ("1e400" is 401 of them), is
+// of more than MaxDigits digits, written out ("1e400" is 401 of them), is
 // not one a catalog holds: it is refused rather than sent.
 func ParseNumber(s string, dec byte) (string, bool) {
 	if canonicalNumber(s, dec) {
-		if digits(s) > maxDigits {
+		if digits(s) > MaxDigits {
 			return "", false
 		}
 		return s, true
@@ -25,15 +25,26 @@ func ParseNumber(s string, dec byte) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if n := formatDecimal(neg, intD, fracD); digits(n) <= maxDigits {
+	if n := formatDecimal(neg, intD, fracD); digits(n) <= MaxDigits {
 		return n, true
 	}
 	return "", false
 }
 
-// maxDigits bounds the digits of a number: far beyond any price, weight
-// or quantity, and a 1e9999 in a cell does not become 10,000 bytes.
-const maxDigits = 30
+// MaxDigits bounds the digits of a number ParseNumber reads: far beyond
+// any price, weight or quantity, and a 1e9999 in a cell does not become
+// 10,000 bytes.
+const MaxDigits = 30
+
+// Unbounded reads s like ParseNumber, whatever its number of digits, for
+// a caller that bounds the digits it takes itself.
+func Unbounded(s string, dec byte) (string, bool) {
+	neg, intD, fracD, ok := splitNumber(strings.TrimSpace(s), dec)
+	if !ok {
+		return "", false
+	}
+	return formatDecimal(neg, intD, fracD), true
+}
 
 // digits counts the digits of a canonical number.
 func digits(n string) int {
@@ -210,14 +221,14 @@ func ShiftNumber(s string, dec byte, places int) (string, error) {
 	return formatDecimal(neg, intD, fracD), nil
 }
 
-// isWhole reports whether canonical number s has no fraction.
-func isWhole(s string) bool { return !strings.Contains(s, ".") }
+// IsWhole reports whether canonical number s has no fraction.
+func IsWhole(s string) bool { return !strings.Contains(s, ".") }
 
-// scientific reports whether s is a number in the scientific notation a
+// Scientific reports whether s is a number in the scientific notation a
 // spreadsheet shows (and saves to CSV) a long number in: a digit, maybe a
 // decimal separator and more digits, E, a sign and the exponent
 // ("1.23457E+11", "1,5E+15", "2E+10").
-func scientific(s string) bool {
+func Scientific(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	mant, exp, ok := strings.Cut(s, "E")
 	if !ok {
@@ -233,11 +244,4 @@ func scientific(s string) bool {
 		return true
 	}
 	return (mant[1] == '.' || mant[1] == ',') && len(mant) > 2 && allDigits(mant[2:])
-}
-
-// lostDigitsRule explains a SKU or UPC (name) in scientific notation.
-func lostDigitsRule(name string) string {
-	what := strings.ToUpper(name)
-	return fmt.Sprintf("is a number in scientific notation, not a %s: the spreadsheet held the %s as a number and rounded it, "+
-		"so its digits are already lost; format the column as text in the spreadsheet (Format Cells > Text), enter the %ss again and save the file", what, what, what)
 }

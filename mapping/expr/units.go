@@ -1,7 +1,8 @@
-package mapping
+package expr
 
 import (
 	"fmt"
+	"lading/mapping/cell"
 	"math/big"
 	"strconv"
 	"strings"
@@ -102,15 +103,15 @@ func convertHelper(m *measure, dec byte, def string) func(p ...any) (any, error)
 		if s == "" {
 			return nil, nil
 		}
-		n, ok := ParseNumber(s, d)
+		n, ok := cell.ParseNumber(s, d)
 		if !ok {
 			return nil, fmt.Errorf("%s: %q is not a number (decimal %q)", m.name, s, string(d))
 		}
 		r, _ := new(big.Rat).SetString(n)
 		r.Mul(r, from).Quo(r, into)
-		out, ok := ParseNumber(r.FloatString(unitDecimals), '.')
+		out, ok := cell.ParseNumber(r.FloatString(unitDecimals), '.')
 		if !ok {
-			return nil, fmt.Errorf("%s: %s %s is more than %d digits in %s", m.name, s, str(p[1]), maxDigits, to)
+			return nil, fmt.Errorf("%s: %s %s is more than %d digits in %s", m.name, s, str(p[1]), cell.MaxDigits, to)
 		}
 		return strconv.ParseFloat(out, 64)
 	}

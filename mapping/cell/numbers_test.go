@@ -1,4 +1,4 @@
-package mapping
+package cell
 
 import "testing"
 
@@ -76,7 +76,7 @@ func TestShiftNumber(t *testing.T) {
 
 func TestParseDate(t *testing.T) {
 	layout := func(f string) string {
-		l, err := goLayout(f)
+		l, err := Layout(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,18 +111,18 @@ func TestParseDate(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"YYYY-MM", "DD.MM.YYYY hh:mm x"} {
-		if _, err := goLayout(bad); err == nil {
+		if _, err := Layout(bad); err == nil {
 			t.Errorf("goLayout(%q) accepted", bad)
 		}
 	}
 }
 
 func TestParseDateTime(t *testing.T) {
-	dmy, err := goLayout("DD/MM/YYYY")
+	dmy, err := Layout("DD/MM/YYYY")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dmyhm, err := goLayout("DD/MM/YYYY HH:mm")
+	dmyhm, err := Layout("DD/MM/YYYY HH:mm")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestParseDateTime(t *testing.T) {
 		{"01/03/2024 2:30 PM", "2024-03-01", "2:30 PM"},
 	}
 	for _, tt := range tests {
-		date, clock, ok := parseDateTime(tt.in, []string{dmy, dmyhm})
+		date, clock, ok := ParseDateTime(tt.in, []string{dmy, dmyhm})
 		if !ok || date != tt.date || clock != tt.clock {
 			t.Errorf("parseDateTime(%q) = %q, %q, %v; want %q, %q", tt.in, date, clock, ok, tt.date, tt.clock)
 		}

@@ -1,4 +1,4 @@
-package mapping
+package expr
 
 import (
 	"fmt"
@@ -8,12 +8,12 @@ import (
 // itemsOf is x as a list: a list's items, or a text split on sep; items
 // are trimmed, and empty ones dropped from a text.
 func itemsOf(x any, sep string) ([]string, error) {
-	_, list, isList, err := resultOf(x)
+	_, list, isList, err := Result(x)
 	if err != nil {
 		return nil, err
 	}
 	if !isList {
-		return splitList(str(x), sep), nil
+		return SplitList(str(x), sep), nil
 	}
 	out := make([]string, len(list))
 	for i, s := range list {
@@ -94,7 +94,7 @@ func dropLastHelper(p ...any) (any, error) {
 		}
 		return strings.TrimSpace(s)
 	}
-	_, list, isList, err := resultOf(p[0])
+	_, list, isList, err := Result(p[0])
 	if err != nil {
 		return nil, err
 	}

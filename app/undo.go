@@ -1,0 +1,113 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"lading/engine"
+	"lading/plural"
+	"lading/undo"
+)
+
+// undoOptions are the options of lading undo.
+type undoOptions struct {
+	runsOptions
+	Results string
+	DryRun  bool
+	Force   bool
+	Archive bool
+}
+
+func undoCommand(b *builder) *cli.Command {
+	o := &undoOptions{}
+	examples := []example{
+		{"what undoing run 1 would take back, with the requests it costs; nothing is written", "lading undo --dry-run 1"},
+		{"take back what run 1 (an import or a stock push) wrote", "lading undo 1"},
+		{"also set back values changed since the run, and archive the products it created", "lading undo --force --archive 1"},
+	}
+	return b.leaf(&cli.Command{
+		Name:      "undo",
+		Usage:     "take back what an import or a stock push wrote (lading runs list shows the runs)",
+		ArgsUsage: "RUN",
+		Description: "Reads what RUN recorded before it sent each batch, reads the account, and takes back what still holds\n" +
+			"RUN's values: records it created are deleted (--archive archives products instead), fields it\n" +
+			"changed and stock levels it set are set back to what they were before. A value changed since by\n" +
+			"someone else is a conflict: kept as it is and reported with its three values (--force sets it\n" +
+			"back). An undo is a run of its own: interrupted, it continues when run again, and undoing it does\n" +
+			"RUN again. Shipments and packing slips are not undone.",
+		Flags: append(runsFlags(&o.runsOptions),
+			&cli.BoolFlag{Name: "dry-run", Destination: &o.DryRun, Usage: "read the account and show what would be taken back; write nothing"},
+			&cli.BoolFlag{Name: "force", Destination: &o.Force, Usage: "set back values changed since the run too"},
+			&cli.BoolFlag{Name: "archive", Destination: &o.Archive, Usage: "archive the products the run created instead of deleting them"},
+			&cli.StringFlag{Name: "results", Destination: &o.Results, Usage: "results file, .csv or .xlsx (default: undo-RUN.results.csv)"},
+		),
+		Action: func(c *cli.Context) error {
+			id, err := runArg(c)
+			if err != nil {
+				return err
+			}
+			return runUndo(c.Context, b.env, o, id)
+		},
+	}, &o.globalOptions, doc{examples: examples, exits: exitsOfJobs})
+}
+
+func runUndo(ctx context.Context, env *Env, o *undoOptions, id int64) error {
+	st, err := openState(o.State)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	client, token, err := o.client(env)
+	if err != nil {
+		return err
+	}
+	prog := o.progress(env, client)
+	defer prog.Finish()
+	rep, err := undo.Undo(ctx, undo.Options{Client: client, State: st, Scope: o.account(token), Run: id, DryRun: o.DryRun,
+		Force: o.Force, Archive: o.Archive, Concurrency: o.Concurrency, ResultsFile: o.Results, Progress: prog, Logger: o.logger(env)})
+	prog.Finish()
+	if rep != nil {
+		if perr := o.emit(env, rep, func(w io.Writer) { printUndoReport(w, rep) }); perr != nil {
+			return perr
+		}
+	}
+	return outcome(reportOf(rep), usageOf(err))
+}
+
+// usageOf makes a run that cannot be undone a usage error, saying why.
+func usageOf(err error) error {
+	if _, ok := err.(*undo.NotUndoableError); ok {
+		return usageHint("lading runs list shows the runs, and which are imports and stock pushes.", "%w", err)
+	}
+	return err
+}
+
+func printUndoReport(w io.Writer, rep *undo.Report) {
+	verb := "undo"
+	if rep.DryRun {
+		verb = "undo, dry run (nothing written)"
+	}
+	fmt.Fprintf(w, "%s of run %d (%s): %s\n", verb, rep.Undoes, rep.Job, plural.Count(len(rep.Lines), "record"))
+	fmt.Fprintf(w, "  records:  %s\n", countsText(rep.Rows))
+	if len(rep.Later) > 0 {
+		ids := make([]string, len(rep.Later))
+		for i, id := range rep.Later {
+			ids[i] = fmt.Sprint(id)
+		}
+		fmt.Fprintf(w, "  warning: %s since wrote some of these records again (%s); what %s did to them is taken back too\n",
+			plural.Count(len(rep.Later), "later run"), strings.Join(ids, ", "), plural.Word(len(rep.Later), "it", "they"))
+	}
+	for _, l := range rep.Lines {
+		if l.Action == undo.ToRestore || l.Action == engine.Conflict {
+			fmt.Fprintf(w, "    %s %s: %s\n", l.Action, l.Key, l.Msg)
+		}
+	}
+	printTraffic(w, "  requests: ", rep.Traffic, rep.Elapsed)
+	if rep.Results != "" {
+		fmt.Fprintf(w, "  results:  %s\n", rep.Results)
+	}
+}

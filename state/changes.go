@@ -1,0 +1,208 @@
+package state
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Change is one record a run wrote, with the values it had before and
+// after: what the run's history shows, and what undo takes back. Changes
+// are recorded with their batch (RecordIntent), before it is sent.
+type Change struct {
+	ID       int64
+	RunID    int64
+	IntentID int64
+	// Seq is the record's place in its batch (0-based).
+	Seq int
+	Op  Op
+	// Resource is what was written: ResourceProduct, ResourceVariant,
+	// ResourceLevel.
+	Resource string
+	// Key names the record as the job's file does (a SKU, a product key).
+	Key string
+	// RecordID is the record's id in the account; for a create it is
+	// filled in when the service gives it (SetChangeIDs).
+	RecordID string
+	// ParentID is the product of a variant, the warehouse of a level.
+	ParentID string
+	// Before and After are the fields the write changed, as the account
+	// held them before and as the write set them (none before a create,
+	// none after a delete). A value unknown before is absent.
+	Before, After map[string]string
+	// Written says whether the account took the record: WrittenYes,
+	// WrittenNo (refused, or not applied and sent again in a later batch,
+	// whose change is another), or WrittenUnknown (no answer came, and
+	// nothing checked it since).
+	Written Written
+}
+
+// Written says whether the account took a change's record.
+type Written string
+
+// Whether the account took a record.
+const (
+	WrittenUnknown Written = "unknown"
+	WrittenYes     Written = "yes"
+	WrittenNo      Written = "no"
+)
+
+// Op is what a change did to its record.
+type Op string
+
+// Ops.
+const (
+	OpCreate  Op = "create"
+	OpUpdate  Op = "update"
+	OpDelete  Op = "delete"
+	OpArchive Op = "archive"
+)
+
+// Resources of changes.
+const (
+	ResourceProduct = "product"
+	ResourceVariant = "variant"
+	ResourceLevel   = "level"
+)
+
+// recordChanges records the changes of the batch intentID of run in tx.
+func recordChanges(ctx context.Context, tx *sql.Tx, runID, intentID int64, changes []Change) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT INTO changes (run_id, intent_id, seq, op, resource, key, record_id, parent_id, before, after)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, c := range changes {
+		before, err := json.Marshal(orEmpty(c.Before))
+		if err != nil {
+			return err
+		}
+		after, err := json.Marshal(orEmpty(c.After))
+		if err != nil {
+			return err
+		}
+		if _, err := st.ExecContext(ctx, runID, intentID, c.Seq, string(c.Op), c.Resource, c.Key, c.RecordID, c.ParentID, string(before), string(after)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func orEmpty(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+// ConfirmChanges records which records of the batch intentID the account
+// took (took maps a record's place in the batch to the id it has) and
+// which it did not (the rest): a change is confirmed once its batch is
+// answered, or read back.
+func (db *DB) ConfirmChanges(ctx context.Context, intentID int64, took map[int]string) error {
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE changes SET written = 0 WHERE intent_id = ?`, intentID); err != nil {
+			return err
+		}
+		for seq, id := range took {
+			if _, err := tx.ExecContext(ctx, `UPDATE changes SET written = 1,
+				record_id = CASE WHEN ? = '' THEN record_id ELSE ? END WHERE intent_id = ? AND seq = ?`, id, id, intentID, seq); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("state: saving which records of batch %d were written: %w", intentID, err)
+	}
+	return nil
+}
+
+// Changes returns the changes of run in the order they were recorded.
+func (db *DB) Changes(ctx context.Context, runID int64) ([]Change, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT c.id, c.run_id, c.intent_id, c.seq, c.op, c.resource, c.key, c.record_id, c.parent_id,
+		c.before, c.after, c.written FROM changes c JOIN intents i ON i.id = c.intent_id
+		WHERE c.run_id = ? ORDER BY i.seq, c.seq`, runID)
+	if err != nil {
+		return nil, fmt.Errorf("state: reading what run %d wrote: %w", runID, err)
+	}
+	defer rows.Close()
+	var out []Change
+	for rows.Next() {
+		var (
+			c                 Change
+			op, before, after string
+			written           sql.NullBool
+		)
+		if err := rows.Scan(&c.ID, &c.RunID, &c.IntentID, &c.Seq, &op, &c.Resource, &c.Key, &c.RecordID, &c.ParentID, &before, &after, &written); err != nil {
+			return nil, fmt.Errorf("state: reading what run %d wrote: %w", runID, err)
+		}
+		c.Op, c.Written = Op(op), WrittenUnknown
+		if written.Valid {
+			c.Written = map[bool]Written{true: WrittenYes, false: WrittenNo}[written.Bool]
+		}
+		if err := json.Unmarshal([]byte(before), &c.Before); err != nil {
+			return nil, fmt.Errorf("state: reading change %d: %w", c.ID, err)
+		}
+		if err := json.Unmarshal([]byte(after), &c.After); err != nil {
+			return nil, fmt.Errorf("state: reading change %d: %w", c.ID, err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// RecordRef names a record of the account: its resource and id.
+type RecordRef struct{ Resource, ID string }
+
+// LaterRuns returns the runs after run that wrote any of recs, newest
+// first: an undo of run would take back what they did to them too.
+func (db *DB) LaterRuns(ctx context.Context, runID int64, recs []RecordRef) ([]Run, error) {
+	if len(recs) == 0 {
+		return nil, nil
+	}
+	var ids []int64
+	seen := map[int64]bool{}
+	for chunk := range slices.Chunk(recs, idChunk) {
+		conds := make([]string, len(chunk))
+		args := []any{runID}
+		for i, r := range chunk {
+			conds[i] = "(resource = ? AND record_id = ?)"
+			args = append(args, r.Resource, r.ID)
+		}
+		rows, err := db.sql.QueryContext(ctx, `SELECT DISTINCT run_id FROM changes WHERE run_id > ? AND (`+strings.Join(conds, " OR ")+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("state: runs after run %d: %w", runID, err)
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+		rows.Close()
+	}
+	var out []Run
+	for _, id := range ids {
+		r, err := db.GetRun(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b Run) int { return cmp.Compare(b.ID, a.ID) })
+	return out, nil
+}

@@ -1,0 +1,125 @@
+package state
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func openTest(t *testing.T) *DB {
+	t.Helper()
+	db, err := Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// A batch's changes are recorded with it, before it is sent, and confirmed
+// record by record once it is answered.
+func TestChangesRecordedWithTheirBatch(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTest(t)
+	run, _, err := db.StartRun(ctx, "fp", "stock push", map[string]string{"input": "s.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := []Change{
+		{Seq: 0, Op: OpUpdate, Resource: ResourceLevel, Key: "A", RecordID: "11", ParentID: "3", Before: map[string]string{"available": "4"}, After: map[string]string{"available": "7"}},
+		{Seq: 1, Op: OpCreate, Resource: ResourceProduct, Key: "P2", After: map[string]string{"name": "Mug"}},
+		{Seq: 2, Op: OpUpdate, Resource: ResourceLevel, Key: "C", RecordID: "13", After: map[string]string{"available": "1"}},
+	}
+	intent, err := db.RecordIntent(ctx, run.ID, "k", []string{"A", "P2", "C"}, []byte("[]"), in...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Changes(ctx, run.ID)
+	if err != nil || len(got) != 3 || got[0].Written != WrittenUnknown || got[1].RecordID != "" {
+		t.Fatalf("before the answer: %+v, %v", got, err)
+	}
+	if err := db.ConfirmChanges(ctx, intent, map[int]string{0: "11", 1: "900"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err = db.Changes(ctx, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Written{WrittenYes, WrittenYes, WrittenNo}
+	for i, c := range got {
+		if c.Written != want[i] || c.Key != in[i].Key || !reflect.DeepEqual(c.After, in[i].After) {
+			t.Errorf("change %d: %+v", i, c)
+		}
+	}
+	if got[1].RecordID != "900" || got[0].Before["available"] != "4" || len(got[2].Before) != 0 {
+		t.Errorf("ids and befores: %+v", got)
+	}
+	if err := db.FinishRun(ctx, run.ID, StatusDone, map[string]any{"rows": map[string]int{"sent": 2}}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := db.GetRun(ctx, run.ID)
+	if err != nil || string(r.Summary) != `{"rows":{"sent":2}}` {
+		t.Errorf("summary %s, %v", r.Summary, err)
+	}
+
+	// A later run writing record 11 again is named to an undo of this one.
+	later, _, err := db.StartRun(ctx, "fp2", "stock push", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RecordIntent(ctx, later.ID, "k", []string{"A"}, nil, Change{Op: OpUpdate, Resource: ResourceLevel, Key: "A", RecordID: "11"}); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := db.LaterRuns(ctx, run.ID, []RecordRef{{ResourceLevel, "11"}, {ResourceLevel, "13"}})
+	if err != nil || len(runs) != 1 || runs[0].ID != later.ID {
+		t.Errorf("later runs %+v, %v", runs, err)
+	}
+}
+
+// Pruning forgets old finished runs with their batches and changes, but
+// keeps the last ones whatever their age, and unfinished ones.
+func TestPruneRuns(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTest(t)
+	var ids []int64
+	for i := range 5 {
+		run, _, err := db.StartRun(ctx, "fp"+string(rune('a'+i)), "import", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.RecordIntent(ctx, run.ID, "k", []string{"x"}, nil, Change{Op: OpCreate, Resource: ResourceProduct, Key: "x"}); err != nil {
+			t.Fatal(err)
+		}
+		if i != 1 {
+			if err := db.FinishRun(ctx, run.ID, StatusDone, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ids = append(ids, run.ID)
+	}
+	n, err := db.PruneRuns(ctx, time.Now().Add(time.Hour), 2)
+	if err != nil || n != 2 {
+		t.Fatalf("pruned %d, %v; want the two oldest finished runs", n, err)
+	}
+	runs, err := db.Runs(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left []int64
+	for _, r := range runs {
+		left = append(left, r.ID)
+	}
+	if want := []int64{ids[4], ids[3], ids[1]}; !reflect.DeepEqual(left, want) {
+		t.Errorf("runs left %v, want %v (the last two and the unfinished one)", left, want)
+	}
+	if c, err := db.Changes(ctx, ids[0]); err != nil || len(c) != 0 {
+		t.Errorf("changes of a pruned run: %v, %v", c, err)
+	}
+	if n, err := db.PruneRuns(ctx, time.Now().Add(-time.Hour), 0); err != nil || n != 0 {
+		t.Errorf("runs of the last hour pruned: %d, %v", n, err)
+	}
+}
