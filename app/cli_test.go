@@ -129,6 +129,11 @@ func TestRunFunctionsTakeOptions(t *testing.T) {
 	if !strings.Contains(out.String(), "dry run (nothing written)") || !strings.Contains(out.String(), "8 created") {
 		t.Errorf("runImport printed:\n%s", out.String())
 	}
+	// The sample's five images: the dry run counts them, their size and
+	// the requests they would take.
+	if !strings.Contains(out.String(), "\n  images: 5 to upload (997 B)\n") || !strings.Contains(out.String(), "writes needed: 6 requests (5 of them for images)") {
+		t.Errorf("the dry run does not count the sample's images:\n%s", out.String())
+	}
 	o.BatchSize = 0
 	if err := runImport(t.Context(), env, o); !isUsage(err) || !strings.Contains(err.Error(), "--batch-size 0") {
 		t.Errorf("runImport with a batch of 0: %v, want a usage error naming --batch-size", err)
