@@ -65,7 +65,10 @@ func importCommand(b *builder) *cli.Command {
 			"(state in .lading/state.db); running it on an imported file writes nothing.\n\n" +
 			"A mapping that reads variants from a second file (a join, like --template prestashop's\n" +
 			"combinations) takes that file after FILE. Without it, the file the mapping names (join.file) is\n" +
-			"read from FILE's folder.",
+			"read from FILE's folder.\n\n" +
+			"The images the mapping names (http and https URLs, paths under --images) are downloaded beside the\n" +
+			"writes and uploaded once each as files of their products; an image that cannot be had fails its\n" +
+			"own line and the import ends with exit 3. --no-images leaves them out.",
 		Flags: append(append(flags,
 			&cli.StringFlag{Name: "mode", Value: "upsert", Destination: &o.Mode, Usage: "upsert, create-only (never update) or update-only (never create)"},
 			&cli.StringFlag{Name: "plan", Destination: &o.Plan, Usage: "write the plan (every product's action and field changes) as JSON to this file"},

@@ -127,8 +127,8 @@ func (x *importer) sendImages(ctx context.Context, plan *Plan) error {
 			}
 		}
 		if err != nil {
+			// The chunks after it are settled as not sent.
 			x.noteFatal(err)
-			break
 		}
 	}
 	if err := x.deleteReplaced(ctx, replaced); err != nil {
