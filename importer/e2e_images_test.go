@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -556,5 +557,52 @@ func TestImageUploadsWithoutAnswers(t *testing.T) {
 	}
 	if rep.Images[engine.Unchanged] != 24 {
 		t.Errorf("the next import: images %v, want 24 unchanged", rep.Images)
+	}
+}
+
+// TestImagePlanAltAndPosition: the plan shows an image's alt text and
+// position, and the variant whose row names it, where the layout gives
+// them (Shopify's), though the service's files take neither.
+func TestImagePlanAltAndPosition(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	in := e.copyTo(catalogFile(t, "shopify-product-template.csv"), retypedBarcodes)
+	plan := filepath.Join(e.dir, "plan.json")
+	_, err := e.importFile(context.Background(), "shopify", in, func(o *importer.Options) {
+		withImages(imagestest.New(t).ServeAny(), "")(o)
+		o.DryRun, o.State, o.PlanFile = true, nil, plan
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(plan)
+	var p struct {
+		Products []struct {
+			Key    string
+			Images []struct {
+				Source, Variant, Alt, Action string
+				Position                     int
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &p); err != nil {
+		t.Fatal(err)
+	}
+	var pants []string
+	for _, pr := range p.Products {
+		if pr.Key == "example-pants" {
+			for _, im := range pr.Images {
+				pants = append(pants, fmt.Sprintf("%s|%s|%d|%s|%s", path.Base(strings.TrimSuffix(im.Source, "?width=1500")), im.Alt, im.Position, im.Variant, im.Action))
+			}
+		}
+	}
+	want := []string{
+		"urban-vintage-denimn-on-hangers.jpg|A rack of jeans|1||to upload",
+		"fashion-model-walks-down-city-street.jpg||0|PNT_DEN_285|to upload",
+		"woman-puts-hand-in-pocket.jpg||0|PNT_DEN_305|to upload",
+		"female-fashion-model-poses-in-city-street.jpg||0|PNT_DEN_405|to upload",
+	}
+	if !slices.Equal(pants, want) {
+		t.Errorf("the jeans' images in the plan:\n got %q\nwant %q", pants, want)
 	}
 }

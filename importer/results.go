@@ -421,11 +421,16 @@ type planProductJSON struct {
 	Images   []planImageJSON   `json:"images,omitempty"`
 }
 
-// planImageJSON is an image of a product in the plan file: what becomes
-// of it (to upload, unchanged, failed or skipped) and why.
+// planImageJSON is an image of a product in the plan file, with the
+// variant whose row names it, its alt text and position where the layout
+// gives them (the service's files take neither): what becomes of it (to
+// upload, unchanged, failed or skipped) and why.
 type planImageJSON struct {
 	Source   string        `json:"source"`
 	Row      string        `json:"row"`
+	Variant  string        `json:"variant,omitempty"`
+	Alt      string        `json:"alt,omitempty"`
+	Position int           `json:"position,omitempty"`
 	Action   engine.Status `json:"action"`
 	Reason   string        `json:"reason,omitempty"`
 	Size     int64         `json:"size,omitempty"`
@@ -456,7 +461,8 @@ func planProduct(pp *ProductPlan) planProductJSON {
 		pj.Variants = append(pj.Variants, vj)
 	}
 	for _, ip := range pp.Images {
-		pj.Images = append(pj.Images, planImageJSON{Source: ip.Image.Source, Row: ip.Image.Row.String(), Action: ip.Action,
+		pj.Images = append(pj.Images, planImageJSON{Source: ip.Image.Source, Row: ip.Image.Row.String(), Variant: ip.Image.Variant,
+			Alt: ip.Image.Alt, Position: ip.Image.Position, Action: ip.Action,
 			Reason: ip.Reason, Size: ip.Size, FileID: string(ip.FileID), Replaces: string(ip.Replaces)})
 	}
 	return pj
