@@ -11,6 +11,7 @@ package app
 
 import (
 	"io"
+	"net/http"
 	"os"
 	"time"
 
@@ -37,6 +38,9 @@ type Env struct {
 	// APIOptions are added to those of every client a command makes (a
 	// test's backoff of milliseconds).
 	APIOptions []api.Option
+	// ImageTransport carries the downloads of an import's images; nil is
+	// the network. Tests give one that serves them locally.
+	ImageTransport http.RoundTripper
 }
 
 // New builds the lading application.

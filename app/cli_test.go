@@ -17,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lading/api"
+	"lading/images/imagestest"
 	"lading/sandbox"
 	"lading/templates"
 )
@@ -84,6 +85,9 @@ func runWith(t *testing.T, env Env, args ...string) (string, string, error) {
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
 	}
+	if env.ImageTransport == nil {
+		env.ImageTransport = imagestest.Offline()
+	}
 	err := Run(context.Background(), env, append([]string{"lading"}, args...))
 	return out.String(), errb.String(), err
 }
@@ -111,7 +115,7 @@ func TestRunFunctionsTakeOptions(t *testing.T) {
 	a := newAccount(t)
 	_, in := sampleCopy(t, "catalog.csv")
 	var out bytes.Buffer
-	env := &Env{Stdout: &out, Stderr: &bytes.Buffer{}, Getenv: func(string) string { return "" }}
+	env := &Env{Stdout: &out, Stderr: &bytes.Buffer{}, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()}
 	o := &importOptions{
 		globalOptions: globalOptions{BaseURL: a.flags[1], Token: cliToken, Rate: 500, Burst: 50, Concurrency: 4},
 		jobOptions: jobOptions{mappingOptions: mappingOptions{Template: "generic", MaxPartSize: "4GiB", MaxCellSize: "1MiB"},
@@ -124,6 +128,11 @@ func TestRunFunctionsTakeOptions(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "dry run (nothing written)") || !strings.Contains(out.String(), "8 created") {
 		t.Errorf("runImport printed:\n%s", out.String())
+	}
+	// The sample's five images: the dry run counts them, their size and
+	// the requests they would take.
+	if !strings.Contains(out.String(), "\n  images: 5 to upload (997 B)\n") || !strings.Contains(out.String(), "writes needed: 6 requests (5 of them for images)") {
+		t.Errorf("the dry run does not count the sample's images:\n%s", out.String())
 	}
 	o.BatchSize = 0
 	if err := runImport(t.Context(), env, o); !isUsage(err) || !strings.Contains(err.Error(), "--batch-size 0") {

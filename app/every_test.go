@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/images/imagestest"
 	"lading/state"
 )
 
@@ -159,7 +160,7 @@ func TestEveryWarnsOfAFileThatNeverSettles(t *testing.T) {
 	// The command's stdout, one JSON object a line, read as it comes.
 	pr, pw := io.Pipe()
 	var errOut bytes.Buffer
-	a := New(Env{Stdout: pw, Stderr: &errOut, Getenv: func(string) string { return "" }})
+	a := New(Env{Stdout: pw, Stderr: &errOut, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()})
 	done := make(chan error, 1)
 	go func() {
 		done <- a.RunContext(ctx, []string{"lading", "--base-url", base, "--token", token, "stock", "push", "--template", "stock",

@@ -175,6 +175,7 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 	}
 	i := g.product(key, ref)
 	p, mt := g.products[i], &g.meta[i]
+	g.images(p, ref, r)
 	if r.Role != mapping.RoleVariant {
 		g.define(i, ref, r)
 	}
@@ -199,6 +200,19 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 	}
 	mt.variantRows = true
 	g.addVariant(p, mt, ref, file, r)
+}
+
+// images adds the images row ref names to p's; those of its variant
+// (Image.Variant) carry the variant's SKU.
+func (g *Grouper) images(p *Product, ref RowRef, r *mapping.Row) {
+	for _, im := range r.Images {
+		ci := Image{Source: strings.Clone(im.Source), Row: ref, Column: strings.Clone(im.Column), Alt: strings.Clone(im.Alt),
+			Position: im.Position, Err: strings.Clone(im.Err)}
+		if im.Variant {
+			ci.Variant = strings.Clone(r.Variant.SKU)
+		}
+		p.Images = append(p.Images, ci)
+	}
 }
 
 // children records the keys of the variant rows a product row lists.

@@ -175,8 +175,15 @@ func TestShopifyProductTemplate(t *testing.T) {
 	if len(res.Products) != 3 || countVariants(res.Products) != 16 {
 		t.Fatalf("got %d products, %d variants; want 3, 16", len(res.Products), countVariants(res.Products))
 	}
-	if len(res.Skipped) != 1 || res.Skipped[0].Reason != "image-only row" || res.Skipped[0].Row.Line != 17 {
+	// Row 17 has nothing but an image: it gives the product its image,
+	// and no variant.
+	if len(res.Skipped) != 0 {
 		t.Errorf("skipped = %+v", res.Skipped)
+	}
+	imageOnly := find(t, res.Products, "example-pants")
+	if i := slices.IndexFunc(imageOnly.Images, func(im Image) bool { return im.Row.Line == 17 }); i < 0 || imageOnly.Images[i].Position != 4 ||
+		!slices.Contains(imageOnly.ProductRows, RowRef{File: "shopify-product-template.csv", Line: 17}) {
+		t.Errorf("row 17's image: %+v, product rows %v", imageOnly.Images, imageOnly.ProductRows)
 	}
 	shirt := find(t, res.Products, "example-shirt")
 	if strings.Join(shirt.Attributes, ",") != "Color,Size" || len(shirt.Variants) != 12 {

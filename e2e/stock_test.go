@@ -14,6 +14,7 @@ import (
 
 	"lading/api/wire"
 	"lading/app"
+	"lading/images/imagestest"
 	"lading/sandbox"
 	"lading/state"
 )
@@ -74,7 +75,7 @@ func TestCLIStockPush(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		a := app.New(app.Env{Stdout: &sched.stdout, Stderr: &sched.stderr, Stdin: strings.NewReader(""),
+		a := app.New(app.Env{Stdout: &sched.stdout, Stderr: &sched.stderr, Stdin: strings.NewReader(""), ImageTransport: imagestest.Offline(),
 			Getenv: func(string) string { return "" }})
 		args := append(append([]string{"lading"}, common...), "stock", "push", "--template", "stock", "--state", st,
 			"--settle", "0", "--json", "--every", "1h", stock)

@@ -3,11 +3,9 @@ package importer_test
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"maps"
 	"os"
@@ -46,28 +44,17 @@ func editCSV(t *testing.T, src, dst string, edit func(col map[string]int, rec []
 	return p
 }
 
-// lineOf is the line where the record with sku in column "sku" starts.
+// lineOf is the line where the record holding sku starts.
 func lineOf(t *testing.T, path, sku string) int {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			t.Fatalf("%s: no SKU %s", path, sku)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	_, lines, recs := exportRecords(t, path, ',')
+	for i, rec := range recs {
 		if slices.Contains(rec, sku) {
-			line, _ := r.FieldPos(0)
-			return line
+			return lines[i]
 		}
 	}
+	t.Fatalf("%s: no SKU %s", path, sku)
+	return 0
 }
 
 // resultOf returns the results line of sku.

@@ -94,7 +94,8 @@ func (e *env) importFile(ctx context.Context, template, input string, mod func(*
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	o := importer.Options{Options: engine.Options{Client: e.c, State: e.state, Scope: e.url, Mapping: m, Input: input}, MappingText: text}
+	// Images are left out unless a test takes them in (imagesOf).
+	o := importer.Options{Options: engine.Options{Client: e.c, State: e.state, Scope: e.url, Mapping: m, Input: input}, MappingText: text, NoImages: true}
 	if mod != nil {
 		mod(&o)
 	}

@@ -118,6 +118,8 @@ type ProductPlan struct {
 	// TagsChanged says the product's tag set must be rewritten.
 	TagsChanged bool
 	Variants    []*VariantPlan
+	// Images are what becomes of the images its rows name.
+	Images []*ImagePlan
 	// created is the id the service gave the product when this run
 	// created it (Live stays nil: a snapshot of it would cost a million
 	// rows' import tens of megabytes).

@@ -20,6 +20,7 @@ import (
 	"lading/api"
 	"lading/app"
 	"lading/engine"
+	"lading/images/imagestest"
 	"lading/importer"
 	"lading/mapping"
 	"lading/sandbox"
@@ -451,7 +452,7 @@ func wooCase(name, weight, dim, beanieWeight, beanieSize string) platformCase {
 func (e *env) runLading(args ...string) (string, error) {
 	e.t.Helper()
 	var out bytes.Buffer
-	a := app.New(app.Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }})
+	a := app.New(app.Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()})
 	common := []string{"lading", "--base-url", e.url + "/api2", "--token", "tok", "--rate", "500", "--burst", "50"}
 	err := a.RunContext(context.Background(), append(common, args...))
 	return out.String(), err

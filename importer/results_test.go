@@ -63,7 +63,7 @@ func TestResultsOneLinePerRowInFileOrder(t *testing.T) {
 		`join.csv,2,B,B-1,failed,,,"` + strings.ReplaceAll(bErr, `"`, `""`) + `"`,
 	}
 	path := filepath.Join(t.TempDir(), "results.csv")
-	counts, err := writeResults(path, in, plan)
+	counts, err := writeResults(path, in, plan, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestResultsCountsWithoutAFile(t *testing.T) {
 	in, plan := resultsFixture()
 	dir := t.TempDir()
 	t.Chdir(dir)
-	counts, err := writeResults("", in, plan)
+	counts, err := writeResults("", in, plan, false)
 	if err != nil {
 		t.Fatal(err)
 	}

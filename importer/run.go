@@ -17,6 +17,7 @@ import (
 	"lading/api"
 	"lading/catalog"
 	"lading/engine"
+	"lading/images"
 	"lading/plural"
 	"lading/pool"
 	"lading/source"
@@ -35,8 +36,15 @@ type Options struct {
 	// It costs a read per 250 created products; without it, a created
 	// product's variants have no id in the results.
 	ReadIDs bool
-	// PlanFile, when set, receives the plan as JSON.
+	// PlanFile, when set, receives the plan as JSON. With images, they
+	// are all fetched and decided before anything is written, for the
+	// plan to list them.
 	PlanFile string
+	// Images says how the images the mapping names are fetched; its Dir
+	// (the folder of the paths) defaults to the input's folder, its
+	// Concurrency to Concurrency. NoImages leaves them out.
+	Images   images.Options
+	NoImages bool
 }
 
 // words are how an import speaks of its work.
@@ -51,8 +59,17 @@ type Report struct {
 	PlanFile string        `json:"plan_file,omitempty"`
 	Products engine.Counts `json:"products"`
 	Variants engine.Counts `json:"variants"`
-	// RequestsPlanned is the number of writes the plan needs.
+	// RequestsPlanned is the number of writes the plan needs, images
+	// included (known when they were decided: in a dry run, or with a
+	// plan file).
 	RequestsPlanned int `json:"requests_planned"`
+	// Images counts the images by what became of them; ImageBytes is the
+	// size of those uploaded (or to upload, in a dry run); ImageRequests
+	// the writes they cost (or would). Fetched counts what was fetched.
+	Images        engine.Counts `json:"images,omitempty"`
+	ImageBytes    int64         `json:"image_bytes,omitempty"`
+	ImageRequests int           `json:"image_requests,omitempty"`
+	Fetched       *images.Stats `json:"fetched,omitempty"`
 }
 
 // maxRounds bounds how often batches that were not applied, or whose
@@ -76,6 +93,8 @@ type importer struct {
 	live *Live
 	// fatal stops the import: the service refused the token.
 	fatal error
+	// imgs are the images of the products, nil when none are imported.
+	imgs *imageWork
 }
 
 // Fingerprint identifies an import so that running the same command again
@@ -128,12 +147,26 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		// resumed.
 		defer x.State.LeaveRun(x.run.ID)
 	}
-	planner, plan, err := x.plan(ctx, in, rep)
+	if err := x.resumeImages(ctx); err != nil {
+		return nil, err
+	}
+	remembered, err := x.rememberedIDs(ctx, in.Products)
+	if err != nil {
+		return nil, err
+	}
+	if x.imgs, err = x.startImages(ctx, in.Products); err != nil {
+		return nil, err
+	}
+	defer x.imgs.close()
+	planner, plan, err := x.plan(ctx, in, rep, remembered)
 	if err != nil {
 		return nil, err
 	}
 	invalid := invalidRows(in)
 	if err := x.carryOut(ctx, planner, plan, invalid); err != nil {
+		return nil, err
+	}
+	if err := x.sendImages(ctx, plan); err != nil {
 		return nil, err
 	}
 	interrupted := ctx.Err() != nil
@@ -144,10 +177,11 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	}
 
 	rep.Results = o.ResultsFile
-	if rep.Rows, err = writeResults(rep.Results, in, plan); err != nil {
+	if rep.Rows, err = writeResults(rep.Results, in, plan, x.imgs != nil); err != nil {
 		return nil, err
 	}
 	rep.Products, rep.Variants = plan.Summary()
+	x.imageSummary(plan, rep)
 	rep.Ended(ctx, o.Client, stats0, start)
 	strict := 0
 	if x.Strict && !x.DryRun {
@@ -190,18 +224,20 @@ func (x *importer) startRun(ctx context.Context, in *Input, rep *Report) error {
 
 // plan reads the part of the live catalog the input touches and classifies
 // every product against it, writing the plan file if asked.
-func (x *importer) plan(ctx context.Context, in *Input, rep *Report) (*Planner, *Plan, error) {
-	remembered, err := x.rememberedIDs(ctx, in.Products)
-	if err != nil {
-		return nil, nil, err
-	}
+func (x *importer) plan(ctx context.Context, in *Input, rep *Report, remembered map[string]string) (*Planner, *Plan, error) {
 	live, err := FetchLive(ctx, x.Client, wantFor(in.Products, remembered))
 	if err != nil {
 		return nil, nil, err
 	}
 	planner := &Planner{Live: live, Mode: x.Mode, RememberedIDs: remembered}
 	plan := planner.Plan(in.Products)
-	rep.RequestsPlanned = plan.requests(x.BatchSize)
+	x.imgs.attach(plan)
+	if x.DryRun || x.PlanFile != "" {
+		if err := x.decideAll(ctx, plan); err != nil {
+			return nil, nil, err
+		}
+	}
+	rep.RequestsPlanned = plan.requests(x.BatchSize) + plan.imageRequests(x.BatchSize)
 	if x.PlanFile != "" {
 		if err := writePlan(x.PlanFile, plan); err != nil {
 			return nil, nil, err
@@ -473,6 +509,9 @@ func (x *importer) settleOpenIntents(ctx context.Context, plan *Plan) error {
 		}
 	}
 	for _, it := range open {
+		if it.Kind == KindFileUpload || it.Kind == KindFileDelete {
+			continue // resumeImages checked them
+		}
 		create := it.Kind == KindProductCreate || it.Kind == KindVariantCreate
 		done := 0
 		for _, k := range it.Keys {

@@ -62,6 +62,10 @@
 //	  columns: {Price: Variant Price}   # tier name: value
 //	  prefix: "tier:"                   # every column "tier:<name>" is tier <name>;
 //	                                    # a column "tier:" naming no tier is an error
+//	images:                     # the products' images (see Images)
+//	  - {column: Image Src, alt: Image Alt Text, position: Image Position}
+//	  - {column: Images, split: ","}
+//	  - {column: Variant Image, variant: true}
 //	skip:
 //	  - when: Type in ["grouped", "external"]
 //	    reason: "{Type} products are not imported"   # {Column} is replaced by the cell
@@ -183,6 +187,27 @@
 // errors count only then.
 //
 //	role: {expr: 'trim(col("Item Type")) == "Product" ? "product_or_both" : "variant"'}
+//
+// # Images
+//
+// The images section lists where the rows name the products' images:
+// each entry is a value (a column, a constant or an expression; see
+// above) giving one image or a list of them, a column's cell split on
+// split (default ","), each an http or https URL or a path under the
+// import's images folder. Beside the value's keys an entry may give alt
+// (the alt text) and position (an integer; a list's items take the
+// positions after it) where the layout has them, and variant: true when
+// the images are the row's variant's (Shopify's Variant Image): such an
+// entry is read on rows with a variant, from the joined file when the
+// mapping joins one; the others on every row of the main file, images-
+// only rows included. An import uploads every distinct image of a
+// product once, as a file of the product; a value that cannot be read
+// (an expression's error) fails its image, not the row.
+//
+//	images:
+//	  - {column: Image Src, alt: Image Alt Text, position: Image Position}
+//	  - {column: Variant Image, variant: true}
+//	  - {expr: '[base_image, small_image, thumbnail_image]'}
 //
 // # Joined files
 //

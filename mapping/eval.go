@@ -64,6 +64,7 @@ func (p *Program) Eval(row []string, out *Row) error {
 	default:
 		p.declared(row, out)
 	}
+	p.evalImages(row, out)
 	return p.result(out)
 }
 
@@ -87,6 +88,7 @@ func (p *Program) evalJoined(row []string, out *Row) error {
 		p.required(p.parent, out, "every row of the joined file needs its product's key")
 	}
 	p.variant(row, out)
+	p.evalImages(row, out)
 	return p.result(out)
 }
 

@@ -37,7 +37,16 @@ type Options struct {
 	// MaxFileBytes is the largest product file accepted (default
 	// wire.MaxProductFileBytes).
 	MaxFileBytes int64
+	// MaxMemoryFileBytes bounds the bytes of product files an in-memory
+	// sandbox (no DBPath) holds in memory, all files together (default
+	// 64 MiB; negative: none); the files beyond it are kept in a
+	// temporary folder removed on Close. A file-backed sandbox keeps them
+	// in a folder beside its database (DBPath + ".files").
+	MaxMemoryFileBytes int64
 }
+
+// defaultMemoryFileBytes is Options.MaxMemoryFileBytes when left zero.
+const defaultMemoryFileBytes = 64 << 20
 
 // Client is a registered OAuth client.
 type Client struct {
