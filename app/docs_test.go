@@ -461,7 +461,7 @@ func (fx *docFixture) shipAndPack(t *testing.T, a *account) {
 		orders = append(orders, id)
 	}
 	open := filepath.Join(t.TempDir(), "open.csv")
-	if _, errOut, err := a.lading(t, "--quiet", "fulfillments", "pull", "-o", open); err != nil {
+	if _, errOut, err := a.lading(t, "--quiet", "fulfillments", "pull", "--state", filepath.Join(t.TempDir(), "state.db"), "-o", open); err != nil {
 		t.Fatalf("pulling the open fulfillments: %v\n%s", said(err), errOut)
 	}
 	lines := byHeader(t, open)
