@@ -49,14 +49,11 @@ func DefaultResultsPath(run int64) string { return fmt.Sprintf("undo-%d.results.
 // words are how an undo speaks of its work.
 var words = engine.Words{Job: "undo", Record: "record", Again: "run the same undo again", Writes: "the catalog and its stock"}
 
-// What an undo did, or would do, with a record of the run.
+// What an undo did, or would do, with a record of the run, beside
+// engine.Deleted, engine.ToDelete, engine.Archived and engine.ToArchive.
 const (
 	Restored  engine.Status = "restored"
 	ToRestore engine.Status = "to restore"
-	Deleted   engine.Status = "deleted"
-	ToDelete  engine.Status = "to delete"
-	Archived  engine.Status = "archived"
-	ToArchive engine.Status = "to archive"
 )
 
 // NotUndoableError says why a run cannot be undone.
