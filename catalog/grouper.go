@@ -50,7 +50,7 @@ type meta struct {
 	// variantRows: a variant or both row was seen, valid or not; the
 	// variant of the product's own row (x.alone) is then none of its.
 	variantRows bool
-	lines       [4]int32  // rows that gave name, description, notes, tags
+	lines       [5]int32  // rows that gave name, description, notes, tags, command
 	slots       [3]uint32 // name id + 1 of option pairs 1-3, from rows giving them
 	x           *metaExtra
 }
@@ -178,6 +178,7 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 	g.images(p, ref, r)
 	if r.Role != mapping.RoleVariant {
 		g.define(i, ref, r)
+		g.command(p, mt, ref, r)
 	}
 	if r.Role == mapping.RoleProduct {
 		p.ProductRows = append(p.ProductRows, ref)
@@ -483,7 +484,32 @@ func (g *Grouper) packVariant(p *Product, mt *meta, ref RowRef, file uint32, r *
 	g.buf = b
 	s := g.arena.string(b)
 	n := len(r.Variant.SKU)
+	if r.Command == mapping.CommandDelete && r.Role != mapping.RoleProduct {
+		file |= deleteBit
+	}
 	return Variant{SKU: s[:n], data: s[n:], nm: g.nm, line: int32(ref.Line), file: file}, true
+}
+
+// command records the command a product row, or a row that is both, gives
+// its product: rows that give one give the same. A delete on a row that is
+// both is its variant's (packVariant).
+func (g *Grouper) command(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
+	c := r.Command
+	if c == mapping.CommandNone || (c == mapping.CommandDelete && r.Role == mapping.RoleBoth) {
+		return
+	}
+	if p.Command == mapping.CommandNone {
+		p.Command, mt.lines[4] = c, int32(ref.Line)
+		return
+	}
+	if p.Command != c {
+		var spec *mapping.ValueSpec
+		if g.m != nil {
+			spec = g.m.Command
+		}
+		p.Errs = append(p.Errs, RowError{Row: ref, Column: spec.Describe(), Value: string(c), Target: "command",
+			Rule: fmt.Sprintf("differs from %q given on row %d for the same product; give it once or the same on every row", p.Command, mt.lines[4])})
+	}
 }
 
 // alone keeps the variant a product row gives for a product that no
