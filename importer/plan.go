@@ -510,6 +510,14 @@ func (pl *Planner) diffVariant(vp *VariantPlan, lv *LiveVariant) ([]Change, []ap
 // Retail".
 func TierField(name string) string { return "tier " + name }
 
+// SameValue reports whether the live value of a variant's field (or its
+// price in a tier, TierField) is value, as an import compares them:
+// numbers and prices by value, every other field as text.
+func SameValue(field, live, value string) bool {
+	numeric := slices.Contains(wire.NumericVariantFields, field) || strings.HasPrefix(field, TierField(""))
+	return sameValue(numeric, live, value)
+}
+
 // sameValue compares a live value with the file's value by the field's
 // kind: numeric fields and prices by value ("1.50" equals "1.5 "), every
 // other field as text, so that an identifier that lost its leading zero in
