@@ -218,3 +218,53 @@ func TestImportCommandModes(t *testing.T) {
 		t.Errorf("P000004-Red-M: %q, want deleted", l)
 	}
 }
+
+// A Shopify file carrying Matrixify's Command column: DELETE on every row
+// of a product deletes it, IGNORE leaves a product alone, MERGE (in any
+// case) updates, and a word the template does not know is an error of
+// its row naming the column and the value.
+func TestImportShopifyMatrixifyCommands(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	in := e.copyTo(catalogFile(t, "shopify-apparel.csv"), nil)
+	if _, err := e.importFile(context.Background(), "shopify", in, nil); err != nil {
+		t.Fatal(err)
+	}
+	col, recs := readCSV(t, in)
+	header := make([]string, len(col))
+	for h, i := range col {
+		header[i] = h
+	}
+	commands := map[string]string{"classic-varsity-top": "DELETE", "ocean-blue-shirt": "IGNORE", "yellow-wool-jumper": "merge", "floral-white-top": "REPLACE"}
+	for i, r := range recs {
+		if h := r[col["Handle"]]; h == "ocean-blue-shirt" || h == "yellow-wool-jumper" {
+			r[col["Variant Price"]] = "99"
+		}
+		recs[i] = append(r, commands[r[col["Handle"]]])
+	}
+	edited := filepath.Join(e.dir, "matrixify.csv")
+	writeCSV(t, edited, append(header, "Command"), recs)
+	rep, err := e.importFile(context.Background(), "shopify", edited, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Products[engine.Deleted] != 1 || rep.Products[engine.Skipped] != 1 || rep.Products[engine.Updated] != 1 || rep.Products[engine.Failed] != 1 {
+		t.Errorf("products %v; want 1 deleted, 1 skipped, 1 updated, 1 failed", rep.Products)
+	}
+	live := e.liveCatalog()
+	if _, ok := live["Classic Varsity Top"]; ok || len(live) != 19 {
+		t.Errorf("%d products in the account, Classic Varsity Top among them: %v", len(live), live["Classic Varsity Top"])
+	}
+	replaced := 0
+	for _, l := range readResults(t, rep.Results) {
+		if l[2] == "floral-white-top" {
+			replaced++
+			if !strings.Contains(l[7], `column "Command", value "REPLACE": command is no command`) {
+				t.Errorf("REPLACE: %q", l)
+			}
+		}
+	}
+	if replaced != 1 {
+		t.Errorf("%d lines of floral-white-top, want 1", replaced)
+	}
+}
