@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-// An import undone from the command line: the dry run prints what it
+// An import undone from the command line: its run shows the cost it
+// changed, before and after; the dry run prints what it
 // would write and the writes it needs; a cost a later import set again
 // is a conflict (exit 3), printed with its three values and the later
 // run; the forced undo sets it back.
@@ -32,7 +33,11 @@ func TestUndoAnImportFromTheCommandLine(t *testing.T) {
 			t.Fatalf("import %s: %v\n%s", f, said(err), errOut)
 		}
 	}
-	out, _, err := a.lading(t, "undo", "--state", state, "--dry-run", "2")
+	out, _, err := a.lading(t, "runs", "show", "--state", state, "2")
+	if err != nil || !strings.Contains(out, "update variant TEE-BLA-M (id ") || !strings.Contains(out, "): cost 7.5 -> 8") {
+		t.Errorf("runs show 2: %v\n%s", err, out)
+	}
+	out, _, err = a.lading(t, "undo", "--state", state, "--dry-run", "2")
 	var partial *PartialError
 	if !errors.As(err, &partial) {
 		t.Fatalf("dry run: %v (%T), want the conflict to fail its row (exit 3)\n%s", err, err, out)
