@@ -46,8 +46,7 @@ func (r rule) only() string {
 // nothing when the account does not have it, or has it archived.
 func (pl *Planner) planArchive(pp *ProductPlan, lp *LiveProduct) {
 	if lp == nil {
-		pp.skip(fmt.Sprintf("%s is not in the account: there is nothing to archive", describeProduct(pp.P)))
-		pp.missing = true
+		pp.nothingTo("archive")
 		return
 	}
 	pp.Live = lp
@@ -65,8 +64,7 @@ func (pl *Planner) planArchive(pp *ProductPlan, lp *LiveProduct) {
 // its variants: nothing when the account does not have it.
 func (pl *Planner) planDelete(pp *ProductPlan, lp *LiveProduct) {
 	if lp == nil {
-		pp.skip(fmt.Sprintf("%s is not in the account: there is nothing to delete", describeProduct(pp.P)))
-		pp.missing = true
+		pp.nothingTo("delete")
 		return
 	}
 	pp.Live = lp
@@ -78,6 +76,13 @@ func (pl *Planner) planDelete(pp *ProductPlan, lp *LiveProduct) {
 		}
 		vp.set(engine.Deleted, "deleted with its product")
 	}
+}
+
+// nothingTo settles a product to archive or delete (what) that the
+// account does not have.
+func (pp *ProductPlan) nothingTo(what string) {
+	pp.skip(fmt.Sprintf("%s is not in the account: there is nothing to %s", describeProduct(pp.P), what))
+	pp.missing = true
 }
 
 // deletesAll makes the deletion of every variant the account holds of

@@ -15,16 +15,22 @@ import (
 	"lading/state"
 )
 
+// headerOf is the header whose columns are at the indexes of col.
+func headerOf(col map[string]int) []string {
+	header := make([]string, len(col))
+	for h, i := range col {
+		header[i] = h
+	}
+	return header
+}
+
 // withCommands writes the generic file src again with a command column,
 // whose cell on each row command gives (by the row's product key and
 // SKU), and the rows more appended.
 func withCommands(t *testing.T, src, dst string, command func(key, sku string) string, more ...[]string) string {
 	t.Helper()
 	col, recs := readCSV(t, src)
-	header := make([]string, len(col))
-	for h, i := range col {
-		header[i] = h
-	}
+	header := headerOf(col)
 	header = append(header, "command")
 	for i, r := range recs {
 		recs[i] = append(r, command(r[col["product_key"]], r[col["sku"]]))
@@ -70,10 +76,7 @@ func TestImportCommands(t *testing.T) {
 			r[col["cost"]] = "99.5"
 		}
 	}
-	header := make([]string, len(col))
-	for h, i := range col {
-		header[i] = h
-	}
+	header := headerOf(col)
 	writeCSV(t, in, header, recs)
 
 	dry, err := e.importFile(context.Background(), "generic", in, func(o *importer.Options) { o.DryRun = true })
@@ -183,10 +186,7 @@ func TestImportCommandModes(t *testing.T) {
 	for _, r := range recs {
 		r[col["cost"]] = "42" // every existing variant changes
 	}
-	header := make([]string, len(col))
-	for h, i := range col {
-		header[i] = h
-	}
+	header := headerOf(col)
 	writeCSV(t, in, header, recs)
 	before := e.srv.Counters().Requests
 	rep, err := e.importFile(context.Background(), "generic", in, func(o *importer.Options) { o.Mode = importer.ModeUpdateOnly })
@@ -231,10 +231,7 @@ func TestImportShopifyMatrixifyCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	col, recs := readCSV(t, in)
-	header := make([]string, len(col))
-	for h, i := range col {
-		header[i] = h
-	}
+	header := headerOf(col)
 	commands := map[string]string{"classic-varsity-top": "DELETE", "ocean-blue-shirt": "IGNORE", "yellow-wool-jumper": "merge", "floral-white-top": "REPLACE"}
 	for i, r := range recs {
 		if h := r[col["Handle"]]; h == "ocean-blue-shirt" || h == "yellow-wool-jumper" {

@@ -837,8 +837,7 @@ func (x *importer) vanished(r *record) {
 		r.vp.gone(fmt.Sprintf("variant %s is no longer in the account: there is nothing to %s", r.vp.Key, what))
 		return
 	}
-	r.pp.skip(fmt.Sprintf("%s is no longer in the account: there is nothing to %s", describeProduct(r.pp.P), what))
-	r.pp.missing = true
+	r.pp.nothingTo(what)
 }
 
 // recordFailed marks what a refused record carried as failed, saying msg.
