@@ -68,6 +68,7 @@ func (cat *catalog) fill(l *Line) {
 		l.Gone = lp == nil
 		if lp != nil {
 			l.Now = values(l.Change, func(f string) (string, bool) { return productValue(lp, f) })
+			l.Now[importer.FieldArchived], _ = productValue(lp, importer.FieldArchived)
 		}
 	case state.ResourceVariant:
 		lv := cat.variants[api.ID(l.RecordID)]

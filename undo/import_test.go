@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"lading/api"
+	"lading/api/wire"
 	"lading/engine"
 	"lading/images/imagestest"
 	"lading/importer"
@@ -313,5 +315,41 @@ func TestUndoTheUndoOfAnImport(t *testing.T) {
 	}
 	if name := string(p.Products[0].Name); name != "Renamed" {
 		t.Errorf("after the redo the product is named %q, want the import's Renamed", name)
+	}
+}
+
+// With --archive the products the import created are archived, with
+// their images; a variant it added to a product that was there is still
+// deleted, as is an image it uploaded to one; an archived product is not
+// archived twice.
+func TestUndoImportArchive(t *testing.T) {
+	t.Parallel()
+	e := &env{sandboxtest.New(t, sandbox.Options{})}
+	_, changed := e.changedCatalog()
+	rep := e.importCatalog(changed)
+	archive := func(o *undo.Options) { o.Archive = true }
+	got, err := e.undo(context.Background(), rep.RunID, archive)
+	want := engine.Counts{engine.Archived: 2, engine.Deleted: 2, engine.Unchanged: 1, undo.Restored: 6}
+	if err != nil || !maps.Equal(got.Rows, want) {
+		t.Fatalf("undo --archive: %v %v; want %v", got.Rows, err, want)
+	}
+	archived := 0
+	for p, err := range e.C.Products.List(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Archived.Bool() {
+			archived++
+			if !strings.HasPrefix(string(p.Name), "New N00") || len(p.Links.IDs(wire.ProductFiles)) != map[bool]int{true: 1, false: 0}[p.Name == "New N001"] {
+				t.Errorf("archived %q with files %v", p.Name, p.Links.IDs(wire.ProductFiles))
+			}
+		}
+	}
+	if archived != 2 {
+		t.Errorf("%d products archived, want the 2 the import created", archived)
+	}
+	again, err := e.undo(context.Background(), rep.RunID, archive)
+	if err != nil || again.Writes != 0 || again.Rows[engine.Archived] != 0 || again.Rows[engine.Unchanged] != 9 {
+		t.Errorf("again: %v %v, %d writes; want the archived products unchanged, nothing written", again.Rows, err, again.Writes)
 	}
 }
