@@ -178,7 +178,6 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 	g.images(p, ref, r)
 	if r.Role != mapping.RoleVariant {
 		g.define(i, ref, r)
-		g.command(p, mt, ref, r)
 	}
 	if r.Role == mapping.RoleProduct {
 		p.ProductRows = append(p.ProductRows, ref)
@@ -228,11 +227,13 @@ func (g *Grouper) children(mt *meta, ref RowRef, r *mapping.Row) {
 	x.childRow, x.childCol = ref, strings.Clone(r.ChildColumn)
 }
 
-// define records a product or both row's product values and alias.
+// define records a product or both row's product values, command and
+// alias.
 func (g *Grouper) define(i int32, ref RowRef, r *mapping.Row) {
 	mt := &g.meta[i]
 	mt.defined = true
 	g.productFields(g.products[i], mt, ref, r)
+	g.command(g.products[i], mt, ref, r)
 	if r.Alias != "" {
 		if _, ok := g.aliases[r.Alias]; !ok {
 			g.aliases[strings.Clone(r.Alias)] = i
@@ -419,9 +420,13 @@ func (g *Grouper) productFields(p *Product, mt *meta, ref RowRef, r *mapping.Row
 // maxOptions is the most attribute options a variant may have.
 const maxOptions = 8
 
-// addVariant adds the row's variant to p.
+// addVariant adds the row's variant to p (a variant row's, or a both
+// row's), marked to delete when the row says delete.
 func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, file uint32, r *mapping.Row) {
 	if v, ok := g.packVariant(p, mt, ref, file, r); ok {
+		if r.Command == mapping.CommandDelete {
+			v.file |= deleteBit
+		}
 		g.appendVariant(p, v)
 	}
 }
@@ -484,9 +489,6 @@ func (g *Grouper) packVariant(p *Product, mt *meta, ref RowRef, file uint32, r *
 	g.buf = b
 	s := g.arena.string(b)
 	n := len(r.Variant.SKU)
-	if r.Command == mapping.CommandDelete && r.Role != mapping.RoleProduct {
-		file |= deleteBit
-	}
 	return Variant{SKU: s[:n], data: s[n:], nm: g.nm, line: int32(ref.Line), file: file}, true
 }
 
