@@ -79,7 +79,7 @@ func (l *Line) notUndone() string {
 	case l.Op == state.OpArchive:
 		return fmt.Sprintf("the run archived %s, and the service has no way to unarchive a product: unarchive it in the account if it must be sold again", l.name())
 	case l.Resource == state.ResourceFile:
-		return fmt.Sprintf("the run deleted file %s (lading's upload, replaced by new content), and the service has no way to bring back a deleted file", l.RecordID)
+		return fmt.Sprintf("the run deleted file %s of product %s, and the service has no way to bring back a deleted file: an import uploads its image anew", l.RecordID, l.ParentID)
 	}
 	return fmt.Sprintf("the run deleted %s, and the service has no way to bring back a deleted record: import it again to create it anew", l.name())
 }
