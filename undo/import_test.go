@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -247,14 +246,7 @@ func TestUndoImportInterrupted(t *testing.T) {
 	before, changed := e.changedCatalog()
 	rep := e.importCatalog(changed)
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cut, err := api.NewClient(e.URL, sandboxtest.Token, api.WithRate(1000, 100), api.WithRetries(0),
-		api.WithHTTPClient(&http.Client{Transport: cutOff{cancel, http.DefaultTransport}}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := undo.Undo(ctx, undo.Options{Client: cut, State: e.State, Scope: scope, Run: rep.RunID, ResultsFile: filepath.Join(e.Dir, "cut.csv")})
+	first, err := e.undoCut(rep.RunID)
 	if !errors.Is(err, engine.ErrInterrupted) || first.Rows[engine.Failed] == 0 {
 		t.Fatalf("interrupted undo: %v %v; want the first batch failed without an answer", first.Rows, err)
 	}
