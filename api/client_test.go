@@ -323,6 +323,8 @@ func TestWriteOperations(t *testing.T) {
 			"/api2/v1/Products/detail", `{"action":"write","Products":[{"id":"11","links":{"ProductTags":[{"id":"3"},{"name":"new"}]}}]}`, 1},
 		{"bulk tag", func() (*WriteResult, error) { return c.Products.BulkTag(ctx, []ID{"11", "12"}, []ID{"3"}) },
 			"/api2/v1/Products/detail", `{"action":"write","bulk_action":{"Tags":[{"id":"3","assign":1}]},"Products":[{"id":"11"},{"id":"12"}]}`, 2},
+		{"bulk untag", func() (*WriteResult, error) { return c.Products.BulkUntag(ctx, []ID{"11"}, []ID{"3", "4"}) },
+			"/api2/v1/Products/detail", `{"action":"write","bulk_action":{"Tags":[{"assign":0,"id":"3"},{"assign":0,"id":"4"}]},"Products":[{"id":"11"}]}`, 1},
 		{"delete product", func() (*WriteResult, error) { return c.Products.Delete(ctx, "11") },
 			"/api2/v1/Products/detail", `{"action":"write","Products":[{"id":"11","delete":1}]}`, 1},
 		{"create variant", func() (*WriteResult, error) {

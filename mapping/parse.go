@@ -108,7 +108,7 @@ func syntaxError(name string, err error) error {
 	return &Error{File: name, Msg: "YAML syntax: " + err.Error()}
 }
 
-var topKeys = []string{"source", "group", "product", "variant", "options", "tiers", "images", "skip", "join", "tables", "stock", "shipments", "slips"}
+var topKeys = []string{"source", "group", "product", "variant", "options", "tiers", "images", "command", "skip", "join", "tables", "stock", "shipments", "slips"}
 
 func (d *decoder) top(m *Mapping, body ast.Node) {
 	es := d.entries(body, "the mapping")
@@ -129,6 +129,8 @@ func (d *decoder) top(m *Mapping, body ast.Node) {
 			d.tiers(&m.Tiers, e.Value, "tiers")
 		case "images":
 			m.Images = d.images(e.Value)
+		case "command":
+			m.Command = d.value(e.Value, "command", KindText)
 		case "skip":
 			m.Skip = d.skip(e.Value, "skip")
 		case "join":
