@@ -113,6 +113,25 @@ func TestThrottleRate(t *testing.T) {
 	}
 }
 
+// NoRetryAfter leaves Retry-After out of the throttles of ThrottleRate
+// only: those of the token's bucket still say how long to wait.
+func TestNoRetryAfter(t *testing.T) {
+	e := newEnv(t, Options{ThrottleRate: 1, Seed: 7, NoRetryAfter: true})
+	r := e.read(wire.ListPath(wire.Products), nil).expect(t, http.StatusTooManyRequests)
+	if ra, ok := r.header[wire.HeaderRetryAfter]; ok {
+		t.Errorf("an injected throttle with NoRetryAfter has Retry-After %q", ra)
+	}
+	if r.message() == "" {
+		t.Error("429 without message")
+	}
+	e = newEnv(t, Options{Rate: 0.5, Burst: 1, NoRetryAfter: true})
+	e.read(wire.ListPath(wire.Products), nil).expect(t, 200)
+	r = e.read(wire.ListPath(wire.Products), nil).expect(t, http.StatusTooManyRequests)
+	if ra, err := strconv.Atoi(r.header.Get(wire.HeaderRetryAfter)); err != nil || ra < 1 || ra > 2 {
+		t.Errorf("a throttle of the rate with NoRetryAfter: Retry-After %q; want its wait", r.header.Get(wire.HeaderRetryAfter))
+	}
+}
+
 func countOf(xs []int, x int) int {
 	n := 0
 	for _, v := range xs {
