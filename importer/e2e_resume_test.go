@@ -311,7 +311,7 @@ func childImport(url string) error {
 		return err
 	}
 	defer st.Close()
-	c, err := api.NewClient(url+"/api2", "tok", api.WithRate(1000, 100))
+	c, err := api.NewClient(url+"/api2", "tok", fastClient...)
 	if err != nil {
 		return err
 	}

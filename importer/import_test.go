@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"lading/api"
 	"lading/engine"
@@ -34,6 +35,10 @@ type env struct {
 	dir   string
 }
 
+// fastClient paces far above anything the tests send, and backs off in
+// milliseconds, so that only the sandbox's own faults slow a test.
+var fastClient = []api.Option{api.WithRate(1000, 100), api.WithBackoff(time.Millisecond, 10*time.Millisecond)}
+
 func newEnv(t *testing.T, opts sandbox.Options) *env {
 	t.Helper()
 	srv, err := sandbox.New(opts)
@@ -46,7 +51,7 @@ func newEnv(t *testing.T, opts sandbox.Options) *env {
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	c, err := api.NewClient(hs.URL+"/api2", "tok", api.WithRate(1000, 100))
+	c, err := api.NewClient(hs.URL+"/api2", "tok", fastClient...)
 	if err != nil {
 		t.Fatal(err)
 	}
