@@ -37,6 +37,7 @@ const (
 )
 
 func TestShipmentsAndSlipsFaultSoak(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the 3PL fault soak takes several seconds; run without -short")
 	}
