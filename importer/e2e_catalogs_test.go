@@ -72,6 +72,7 @@ func retypedBarcodes(text string) string {
 // variant row fails, saying so and naming the column, and nothing is
 // written but the products' rows that carry no variant.
 func TestImportRoundedBarcodes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	in := e.copyTo(catalogFile(t, "shopify-product-template.csv"), nil)
 	rep, err := e.importFile(context.Background(), "shopify", in, nil)
@@ -139,6 +140,7 @@ func (s snapshot) prices(tier string) []string {
 }
 
 func TestImportRealCatalogs(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		file, template   string
 		products, varnts int

@@ -33,6 +33,7 @@ const (
 )
 
 func TestImportFaultSoak(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the fault soak takes about ten seconds; run without -short")
 	}

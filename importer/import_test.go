@@ -148,6 +148,7 @@ func readResults(t *testing.T, path string) [][]string {
 }
 
 func TestImportShopifyApparel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	in := e.copyTo(catalogFile(t, "shopify-apparel.csv"), nil)
 	rep, err := e.importFile(context.Background(), "shopify", in, nil)
@@ -198,6 +199,7 @@ func TestImportShopifyApparel(t *testing.T) {
 // the joined file is found beside the input, and its rows get result lines
 // under their own file name.
 func TestImportJoinedFiles(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	mappingText := []byte(`
 source: {delimiter: ";"}
@@ -267,6 +269,7 @@ func (l loseAnswers) RoundTrip(r *http.Request) (*http.Response, error) {
 // An update whose answer is lost is looked up, found applied, not sent
 // again, and reported as updated with what changed.
 func TestImportUpdateWithLostAnswer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	in := e.copyTo("../samples/catalog.csv", nil)
 	if _, err := e.importFile(context.Background(), "generic", in, nil); err != nil {
