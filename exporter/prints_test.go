@@ -20,6 +20,7 @@ import (
 // LibreOffice, a page a fulfillment, each with the header row and every
 // column.
 func TestPickingPrints(t *testing.T) {
+	t.Parallel()
 	a := reportAccount(t)
 	text, err := templates.Get("picking")
 	if err != nil {

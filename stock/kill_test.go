@@ -51,6 +51,7 @@ func childPush(url string) error {
 // every level right, and no level set twice: the batches the killed push
 // left without an answer are read back, not sent again blindly.
 func TestPushKilledAndRunAgain(t *testing.T) {
+	t.Parallel()
 	seed := time.Now().UnixNano()
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))
 	for i := range 3 {
