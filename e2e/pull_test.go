@@ -286,14 +286,6 @@ func ladingBinary(t *testing.T) string {
 	return built.bin
 }
 
-// TestMain removes the lading command the tests built.
-func TestMain(m *testing.M) {
-	m.Run()
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
-	}
-}
-
 // pullLine is what a pull prints with --json.
 type pullLine struct {
 	Files   []string `json:"files"`
