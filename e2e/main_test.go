@@ -2,9 +2,12 @@ package e2e
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -18,11 +21,23 @@ import (
 // for milliseconds where the lading command waits for half a second.
 const childLading = "LADING_E2E_CHILD"
 
-// TestMain runs lading in a child process, else the tests, then removes
-// the lading command they built.
+// parallel is how many tests run at once unless -parallel says: most of
+// them wait, on a sandbox's pacing or latency, a Retry-After, lading's
+// --every or a child process, far more than they compute, so that one a
+// CPU (go test's default) would leave the CPUs idle.
+const parallel = 8
+
+// TestMain runs lading in a child process, else the tests, parallel at
+// once, then removes the lading command they built.
 func TestMain(m *testing.M) {
 	if os.Getenv(childLading) != "" {
 		os.Exit(runLading(os.Args[1:]))
+	}
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(max(parallel, runtime.GOMAXPROCS(0))))
 	}
 	m.Run()
 	if built.dir != "" {
