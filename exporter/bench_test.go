@@ -625,9 +625,9 @@ func readCells(t *testing.T, path string) [][]xcell {
 			if err != nil {
 				t.Fatal(err)
 			}
-			shown, err := f.GetCellValue(name, cell)
-			if err != nil {
-				t.Fatal(err)
+			shown := "" // GetRows gives each cell as shown, and ends a row at its last value
+			if c < len(rows[r]) {
+				shown = rows[r][c]
 			}
 			out[r][c] = xcell{typ, shown}
 		}
