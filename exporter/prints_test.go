@@ -31,6 +31,7 @@ func TestPickingPrints(t *testing.T) {
 		name, template string
 	}{{"picking", string(text)}, {"by-order", grouped}} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r, err := exporter.ParseReport(tt.name, []byte(tt.template))
 			if err != nil {
 				t.Fatal(err)

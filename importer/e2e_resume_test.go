@@ -342,6 +342,7 @@ func TestImportResumeKilled(t *testing.T) {
 	for i := range 3 {
 		k := int64(2 + rng.IntN(45))
 		t.Run(fmt.Sprint("kill", i), func(t *testing.T) {
+			t.Parallel()
 			t.Logf("seed %d: killing after %d writes", seed, k)
 			// Latency keeps the child's writes slow enough to be caught.
 			e := newEnv(t, sandbox.Options{Latency: 3 * time.Millisecond})

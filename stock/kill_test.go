@@ -57,6 +57,7 @@ func TestPushKilledAndRunAgain(t *testing.T) {
 	for i := range 3 {
 		k := int64(2 + rng.IntN(killRows/killBatch-10))
 		t.Run(fmt.Sprint("kill", i), func(t *testing.T) {
+			t.Parallel()
 			t.Logf("seed %d: killing after %d stock writes", seed, k)
 			e := newEnv(t, sandbox.Options{})
 			e.seed(killRows, func(int) int64 { return 1 })
