@@ -11,6 +11,7 @@ package app
 
 import (
 	"io"
+	"net/http"
 	"os"
 	"time"
 
@@ -40,6 +41,9 @@ type Env struct {
 	// Reload, when lading run asks for it, passes on each request to read
 	// the jobs file again (main: SIGHUP); nil for none.
 	Reload func() <-chan struct{}
+	// ImageTransport carries the downloads of an import's images; nil is
+	// the network. Tests give one that serves them locally.
+	ImageTransport http.RoundTripper
 }
 
 // New builds the lading application.

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"lading/images/imagestest"
 	"lading/sandbox"
 	"lading/state"
 )
@@ -24,19 +25,23 @@ import (
 func run(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := Run(context.Background(), Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}, append([]string{"lading"}, args...))
+	err := Run(context.Background(), Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()}, append([]string{"lading"}, args...))
 	return out.String(), errb.String(), err
 }
 
-// sampleCopy copies samples/name into a new temporary folder and returns
-// the folder and the copy's path (results and state go beside it).
+// sampleCopy copies samples/name, with the images the samples name, into
+// a new temporary folder and returns the folder and the copy's path
+// (results and state go beside it).
 func sampleCopy(t *testing.T, name string) (dir, path string) {
 	t.Helper()
+	dir = t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "images"), os.DirFS(filepath.Join("..", "samples", "images"))); err != nil {
+		t.Fatal(err)
+	}
 	b, err := os.ReadFile(filepath.Join("..", "samples", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir = t.TempDir()
 	path = filepath.Join(dir, name)
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
@@ -107,6 +112,7 @@ func said(err error) string {
 }
 
 func TestTemplatesAndMappingInit(t *testing.T) {
+	t.Parallel()
 	out, _, err := run(t, "templates", "list")
 	if err != nil {
 		t.Fatal(err)
@@ -232,6 +238,7 @@ func TestImportExitCodesAndOutput(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, errOut, err := run(t, "demo", "--out", dir)
 	if err != nil {
@@ -241,6 +248,12 @@ func TestDemo(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)
 		}
+	}
+	// The sample's five images are uploaded by the first import, and by
+	// neither of the two after it.
+	step1, rest, _ := strings.Cut(out, "\n2. ")
+	if !strings.Contains(step1, "images:   5 uploaded (") || strings.Count(rest, "images:   5 unchanged\n") != 2 || strings.Contains(rest, "uploaded") {
+		t.Errorf("the demo's imports do not upload the sample's images once:\n%s", out)
 	}
 	for _, f := range []string{"catalog.csv.results.csv", "catalog.xlsx.results.csv", "plan.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
@@ -261,6 +274,7 @@ func TestDemo(t *testing.T) {
 }
 
 func TestPartialErrorReads(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		err  PartialError
 		want string
@@ -269,6 +283,8 @@ func TestPartialErrorReads(t *testing.T) {
 		{PartialError{Failed: 2, Total: 4, See: "R.csv"}, "2 of 4 rows failed; see R.csv"},
 		{PartialError{Failed: 1, Total: 4, Note: "nothing was sent (--strict)", See: "R.csv"},
 			"1 of 4 rows failed; nothing was sent (--strict); see R.csv"},
+		{PartialError{Failed: 2, Total: 9, Of: "image", Note: "their products were written", See: "R.csv"},
+			"2 of 9 images failed; their products were written; see R.csv"},
 	} {
 		if got := tc.err.Error(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.err, got, tc.want)
@@ -436,7 +452,7 @@ func TestUnwritableOutput(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if e.Name() != "catalog.csv" {
+		if e.Name() != "catalog.csv" && e.Name() != "images" { // the inputs
 			t.Errorf("left %s behind", e.Name())
 		}
 	}
@@ -453,11 +469,11 @@ func TestDryRunWritesOnlyWhatIsNamed(t *testing.T) {
 		flags []string
 		want  []string // the files in dir after the run
 	}{
-		{nil, []string{"catalog.csv"}},
-		{[]string{"--plan", filepath.Join(dir, "plan.json")}, []string{"catalog.csv", "plan.json"}},
-		{[]string{"--results", filepath.Join(dir, "r.csv")}, []string{"catalog.csv", "r.csv"}},
+		{nil, []string{"catalog.csv", "images"}},
+		{[]string{"--plan", filepath.Join(dir, "plan.json")}, []string{"catalog.csv", "images", "plan.json"}},
+		{[]string{"--results", filepath.Join(dir, "r.csv")}, []string{"catalog.csv", "images", "r.csv"}},
 		// Named, the default path is written too.
-		{[]string{"--results", filepath.Join(dir, "catalog.csv.results.csv")}, []string{"catalog.csv", "catalog.csv.results.csv"}},
+		{[]string{"--results", filepath.Join(dir, "catalog.csv.results.csv")}, []string{"catalog.csv", "catalog.csv.results.csv", "images"}},
 	} {
 		args := append([]string{"--base-url", base, "--token", token, "import", "--template", "generic", "--dry-run",
 			"--state", filepath.Join(dir, "state.db")}, tc.flags...)
@@ -468,7 +484,7 @@ func TestDryRunWritesOnlyWhatIsNamed(t *testing.T) {
 		var got []string
 		for _, e := range entries {
 			got = append(got, e.Name())
-			if e.Name() != "catalog.csv" {
+			if e.Name() != "catalog.csv" && e.Name() != "images" { // the inputs
 				os.Remove(filepath.Join(dir, e.Name()))
 			}
 		}
@@ -481,6 +497,7 @@ func TestDryRunWritesOnlyWhatIsNamed(t *testing.T) {
 // mapping init finds a two-file layout's second file beside the first,
 // and says to give it when it is not there.
 func TestMappingInitSecondFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, f := range []string{"prestashop-products_import.csv", "prestashop-combinations_import.csv"} {
 		b, err := os.ReadFile(filepath.Join("..", "testdata", "catalogs", f))

@@ -17,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lading/api"
+	"lading/images/imagestest"
 	"lading/sandbox"
 	"lading/templates"
 )
@@ -76,6 +77,12 @@ func (a *account) lading(t *testing.T, args ...string) (string, string, error) {
 	return run(t, append(slices.Clone(a.flags), args...)...)
 }
 
+// unpaced are the API options of the tests' commands that give no --rate:
+// a client far above anything a test sends, which backs off for
+// milliseconds, so that a test waits on nothing but the sandbox (lading's
+// default pace, 5 requests a second, would hold it back).
+var unpaced = []api.Option{api.WithRate(1000, 100), api.WithBackoff(time.Millisecond, 2*time.Millisecond)}
+
 // runWith runs lading in env, with its outputs captured.
 func runWith(t *testing.T, env Env, args ...string) (string, string, error) {
 	t.Helper()
@@ -83,6 +90,9 @@ func runWith(t *testing.T, env Env, args ...string) (string, string, error) {
 	env.Stdout, env.Stderr = &out, &errb
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
+	}
+	if env.ImageTransport == nil {
+		env.ImageTransport = imagestest.Offline()
 	}
 	err := Run(context.Background(), env, append([]string{"lading"}, args...))
 	return out.String(), errb.String(), err
@@ -111,7 +121,7 @@ func TestRunFunctionsTakeOptions(t *testing.T) {
 	a := newAccount(t)
 	_, in := sampleCopy(t, "catalog.csv")
 	var out bytes.Buffer
-	env := &Env{Stdout: &out, Stderr: &bytes.Buffer{}, Getenv: func(string) string { return "" }}
+	env := &Env{Stdout: &out, Stderr: &bytes.Buffer{}, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()}
 	o := &importOptions{
 		globalOptions: globalOptions{BaseURL: a.flags[1], Token: cliToken, Rate: 500, Burst: 50, Concurrency: 4},
 		jobOptions: jobOptions{mappingOptions: mappingOptions{Template: "generic", MaxPartSize: "4GiB", MaxCellSize: "1MiB"},
@@ -124,6 +134,11 @@ func TestRunFunctionsTakeOptions(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "dry run (nothing written)") || !strings.Contains(out.String(), "8 created") {
 		t.Errorf("runImport printed:\n%s", out.String())
+	}
+	// The sample's five images: the dry run counts them, their size and
+	// the requests they would take.
+	if !strings.Contains(out.String(), "\n  images: 5 to upload (997 B)\n") || !strings.Contains(out.String(), "writes needed: 6 requests (5 of them for images)") {
+		t.Errorf("the dry run does not count the sample's images:\n%s", out.String())
 	}
 	o.BatchSize = 0
 	if err := runImport(t.Context(), env, o); !isUsage(err) || !strings.Contains(err.Error(), "--batch-size 0") {
@@ -404,7 +419,7 @@ func TestServiceDownAndRefusedToken(t *testing.T) {
 	}
 	down := "http://" + l.Addr().String()
 	l.Close()
-	env := Env{APIOptions: []api.Option{api.WithBackoff(time.Millisecond, 2*time.Millisecond)}}
+	env := Env{APIOptions: unpaced}
 	dir := t.TempDir()
 	stock := filepath.Join(dir, "stock.csv")
 	writeOld(t, dir, map[string]string{"stock.csv": "sku,quantity\nA1,3\n"})

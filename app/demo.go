@@ -39,7 +39,8 @@ func demoCommand(b *builder) *cli.Command {
 		Name:  "demo",
 		Usage: "try lading end to end on a built-in sandbox: import the sample catalog, re-import it, change a price, push stock levels, run a 3PL's fulfillment loop, export",
 		Description: "Starts an in-memory sandbox on a free loopback port, writes the sample catalog (CSV and XLSX)\n" +
-			"to --out, imports it, imports it again (nothing to write), then imports a copy with one price\n" +
+			"and its images to --out, imports it (the images uploaded as product files), imports it again\n" +
+			"(nothing to write, no image uploaded again), then imports a copy with one price\n" +
 			"changed (one variant updated). Then it writes a stock file of the catalog's SKUs and quantities,\n" +
 			"pushes it (every level sent: none was pushed before), and pushes a copy in which 3 quantities\n" +
 			"changed (3 levels sent, the rest unchanged). Then a 3PL's day: an order for a sold-out SKU waits, a\n" +

@@ -18,6 +18,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"lading/images/imagestest"
 	"lading/sandbox"
 	"lading/source/sourcetest"
 	"lading/templates"
@@ -316,7 +317,7 @@ func runDocCommand(t *testing.T, args []string) (string, string, error) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	var out, errOut bytes.Buffer
-	env := Env{Stdout: &out, Stderr: &errOut, Getenv: folderHome(t)}
+	env := Env{Stdout: &out, Stderr: &errOut, Getenv: folderHome(t), ImageTransport: imagestest.Offline(), APIOptions: unpaced}
 	sandbox := len(args) > 0 && args[0] == "sandbox"
 	if sandbox {
 		args = append(slices.Clone(args), "--addr", "127.0.0.1:0")
@@ -377,20 +378,30 @@ type docFixture struct {
 // docInputs are the files the docs' commands read, by the name the docs
 // give them, and the file of the repository each is a copy of.
 var docInputs = map[string]string{
-	"products_export.csv":                 "testdata/catalogs/shopify-apparel.csv",
-	"products_export_1.csv":               "testdata/catalogs/shopify-apparel.csv",
-	"wc-product-export.csv":               "testdata/catalogs/woocommerce-sample-products.csv",
-	"wc-product-export-1-5-2024.csv":      "testdata/catalogs/woocommerce-sample-products.csv",
-	"products-2024-05-01.csv":             "testdata/catalogs/bigcommerce-machdemo.csv",
-	"products-2024-05-01-bulk-edit.csv":   "testdata/catalogs/bigcommerce-bulk-edit-skus.csv",
-	"squarespace-products.csv":            "testdata/catalogs/squarespace-vallcan.csv",
-	"catalog_product_20240501_101010.csv": "testdata/catalogs/magento2-sample-data-hoodies.csv",
-	"products.csv":                        "testdata/catalogs/prestashop-products_import.csv",
-	"combinations.csv":                    "testdata/catalogs/prestashop-combinations_import.csv",
-	"inventory_export.csv":                "testdata/stock/shopify-inventory-export.csv",
-	"catalog.csv":                         "samples/catalog.csv",
-	"catalog.xlsx":                        "samples/catalog.xlsx",
-	"samples/catalog.csv":                 "samples/catalog.csv",
+	"products_export.csv":                  "testdata/catalogs/shopify-apparel.csv",
+	"products_export_1.csv":                "testdata/catalogs/shopify-apparel.csv",
+	"wc-product-export.csv":                "testdata/catalogs/woocommerce-sample-products.csv",
+	"wc-product-export-1-5-2024.csv":       "testdata/catalogs/woocommerce-sample-products.csv",
+	"products-2024-05-01.csv":              "testdata/catalogs/bigcommerce-machdemo.csv",
+	"products-2024-05-01-bulk-edit.csv":    "testdata/catalogs/bigcommerce-bulk-edit-skus.csv",
+	"squarespace-products.csv":             "testdata/catalogs/squarespace-vallcan.csv",
+	"catalog_product_20240501_101010.csv":  "testdata/catalogs/magento2-sample-data-hoodies.csv",
+	"products.csv":                         "testdata/catalogs/prestashop-products_import.csv",
+	"combinations.csv":                     "testdata/catalogs/prestashop-combinations_import.csv",
+	"inventory_export.csv":                 "testdata/stock/shopify-inventory-export.csv",
+	"catalog.csv":                          "samples/catalog.csv",
+	"catalog.xlsx":                         "samples/catalog.xlsx",
+	"samples/catalog.csv":                  "samples/catalog.csv",
+	"images/tee-classic-front.png":         "samples/images/tee-classic-front.png",
+	"samples/images/tee-classic-front.png": "samples/images/tee-classic-front.png",
+	"images/tee-classic-back.png":          "samples/images/tee-classic-back.png",
+	"samples/images/tee-classic-back.png":  "samples/images/tee-classic-back.png",
+	"images/mug-enamel.png":                "samples/images/mug-enamel.png",
+	"samples/images/mug-enamel.png":        "samples/images/mug-enamel.png",
+	"images/cap-canvas.png":                "samples/images/cap-canvas.png",
+	"samples/images/cap-canvas.png":        "samples/images/cap-canvas.png",
+	"images/tote-canvas.png":               "samples/images/tote-canvas.png",
+	"samples/images/tote-canvas.png":       "samples/images/tote-canvas.png",
 }
 
 // docFolders are the folders the docs' cron lines and services write in.
@@ -467,7 +478,7 @@ func (fx *docFixture) shipAndPack(t *testing.T, a *account) {
 		orders = append(orders, id)
 	}
 	open := filepath.Join(t.TempDir(), "open.csv")
-	if _, errOut, err := a.lading(t, "--quiet", "fulfillments", "pull", "-o", open); err != nil {
+	if _, errOut, err := a.lading(t, "--quiet", "fulfillments", "pull", "--state", filepath.Join(t.TempDir(), "state.db"), "-o", open); err != nil {
 		t.Fatalf("pulling the open fulfillments: %v\n%s", said(err), errOut)
 	}
 	lines := byHeader(t, open)

@@ -42,12 +42,18 @@ func asUsage(err error) error {
 // details are in its output (results file, summary).
 type PartialError struct {
 	Failed, Total int
-	Note          string // what else happened, e.g. "nothing was sent (--strict)"
-	See           string // where the details are: the results file
+	// Of is what failed: "row" when "" (an import's images: "image").
+	Of   string
+	Note string // what else happened, e.g. "nothing was sent (--strict)"
+	See  string // where the details are: the results file
 }
 
 func (e *PartialError) Error() string {
-	s := fmt.Sprintf("%d of %s failed", e.Failed, plural.Count(e.Total, "row"))
+	of := e.Of
+	if of == "" {
+		of = "row"
+	}
+	s := fmt.Sprintf("%d of %s failed", e.Failed, plural.Count(e.Total, of))
 	if e.Note != "" {
 		s += "; " + e.Note
 	}

@@ -26,7 +26,7 @@ var ExitCodes = []struct {
 	{ExitOK, "done: every row written, unchanged or skipped as the mapping says"},
 	{ExitFailure, "an error stopped the command; the message says what happened and what to do"},
 	{ExitUsage, "a flag, argument, file or mapping is wrong; nothing was sent"},
-	{ExitPartial, "some rows failed and the others were done; the results file names each failure"},
+	{ExitPartial, "some rows (or images of an import) failed and the others were done; the results file names each failure"},
 	{ExitLocked, "another lading process is running this job on this account; nothing was sent"},
 	{ExitInterrupted, "stopped by Ctrl-C or SIGTERM after recording what was done; run it again to continue"},
 }

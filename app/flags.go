@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lading/api/wire"
+	"lading/images"
 	"lading/mapping"
 	"lading/source"
 	"lading/state"
@@ -309,4 +311,46 @@ func inRange(name string, v, lo, hi float64, want string) error {
 		return Usagef("--%s %v: want %s", name, v, want)
 	}
 	return nil
+}
+
+// imageOptions say where an import reads the images its mapping names
+// from, and how large they may be.
+type imageOptions struct {
+	Images       string
+	MaxImageSize string
+	NoImages     bool
+}
+
+// imageFlags declares --images, --max-image-size and --no-images.
+func imageFlags(o *imageOptions) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "images", Destination: &o.Images, DefaultText: "the input file's folder",
+			Usage: "folder the images' paths are relative to (http and https URLs are downloaded)"},
+		&cli.StringFlag{Name: "max-image-size", Value: strings.ReplaceAll(humanize.IBytes(images.DefaultMaxSize), " ", ""), Destination: &o.MaxImageSize,
+			Usage: fmt.Sprintf("largest image read, e.g. 5MiB (at most %s); a larger one fails its line", humanize.IBytes(wire.MaxProductFileBytes))},
+		&cli.BoolFlag{Name: "no-images", Destination: &o.NoImages, Usage: "leave the images the mapping names out: no download, no upload"},
+	}
+}
+
+// options checks the image flags and gives the importer's image options.
+func (o *imageOptions) options(transport http.RoundTripper) (images.Options, error) {
+	if o.NoImages && o.Images != "" {
+		return images.Options{}, Usagef("give --images or --no-images, not both")
+	}
+	size := o.MaxImageSize
+	if size == "" {
+		size = humanize.IBytes(images.DefaultMaxSize)
+	}
+	n, err := humanize.ParseBytes(size)
+	if err != nil || n == 0 || n > wire.MaxProductFileBytes {
+		return images.Options{}, Usagef("--max-image-size %q: want a size from 1 byte to %s, like 5MiB", o.MaxImageSize, humanize.IBytes(wire.MaxProductFileBytes))
+	}
+	if o.Images != "" {
+		if fi, err := os.Stat(o.Images); err != nil {
+			return images.Options{}, Usagef("--images: %w", err)
+		} else if !fi.IsDir() {
+			return images.Options{}, Usagef("--images %s: not a folder; give the folder the images' paths are relative to", o.Images)
+		}
+	}
+	return images.Options{Dir: o.Images, MaxSize: int64(n), Transport: transport}, nil
 }

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/urfave/cli/v2"
 
 	"lading/engine"
@@ -26,6 +28,7 @@ import (
 type importOptions struct {
 	globalOptions
 	jobOptions
+	imageOptions
 	Mode    string
 	Plan    string
 	ReadIDs bool
@@ -39,6 +42,7 @@ var importExamples = []example{
 	{"import it; run the same command again after a failure or Ctrl-C to continue", "lading import --template shopify products_export.csv"},
 	{"PrestaShop's products and combinations, two files", "lading import --template prestashop products.csv combinations.csv"},
 	{"your own layout: write a mapping, edit it, import through it", "lading mapping init catalog.xlsx && lading import --mapping catalog.mapping.yaml catalog.xlsx"},
+	{"archive, delete or skip rows through the file's command column (the generic layout's command)", "lading import --template generic --dry-run commands.csv"},
 }
 
 const importExample = "lading import --template shopify products_export.csv"
@@ -62,12 +66,19 @@ func importCommand(b *builder) *cli.Command {
 			"(state in .lading/state.db); running it on an imported file writes nothing.\n\n" +
 			"A mapping that reads variants from a second file (a join, like --template prestashop's\n" +
 			"combinations) takes that file after FILE. Without it, the file the mapping names (join.file) is\n" +
-			"read from FILE's folder.",
-		Flags: append(flags,
-			&cli.StringFlag{Name: "mode", Value: "upsert", Destination: &o.Mode, Usage: "upsert, create-only (never update) or update-only (never create)"},
+			"read from FILE's folder.\n\n" +
+			"The images the mapping names (http and https URLs, paths under --images) are downloaded beside the\n" +
+			"writes and uploaded once each as files of their products; an image that cannot be had fails its\n" +
+			"own line and the import ends with exit 3. --no-images leaves them out.\n\n" +
+			"A mapping's command (a column, like the generic layout's command or Matrixify's Command) says\n" +
+			"per row what to do: upsert, create, update, archive, delete or skip; --mode is the default for\n" +
+			"rows that say nothing. Every record written is kept in the run's history (lading runs show), and\n" +
+			"lading undo takes the import back.",
+		Flags: append(append(flags,
+			&cli.StringFlag{Name: "mode", Value: "upsert", Destination: &o.Mode, Usage: "upsert, create-only (never update) or update-only (never create), for rows whose command says none"},
 			&cli.StringFlag{Name: "plan", Destination: &o.Plan, Usage: "write the plan (every product's action and field changes) as JSON to this file"},
 			&cli.BoolFlag{Name: "read-ids", Destination: &o.ReadIDs, Usage: "read created products back at the end for their variants' ids (results file, later stock pushes); one read per 250 products"},
-		),
+		), imageFlags(&o.imageOptions)...),
 		Action: func(c *cli.Context) error {
 			o.Files = c.Args().Slice()
 			return runImport(c.Context, b.env, o)
@@ -85,6 +96,10 @@ func runImport(ctx context.Context, env *Env, o *importOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.Images, err = o.imageOptions.options(env.ImageTransport); err != nil {
+		return err
+	}
+	opts.NoImages = o.NoImages
 	client, token, err := o.client(env)
 	if err != nil {
 		return err
@@ -106,7 +121,20 @@ func runImport(ctx context.Context, env *Env, o *importOptions) error {
 			return perr
 		}
 	}
-	return outcome(reportOf(rep), o.refit(err))
+	return importOutcome(rep, o.refit(err))
+}
+
+// importOutcome is outcome, and when that is success but some images
+// could not be had (their products were written), a partial outcome
+// naming them.
+func importOutcome(rep *importer.Report, err error) error {
+	if err := outcome(reportOf(rep), err); err != nil || rep == nil {
+		return err
+	}
+	if n := rep.Images.Failed(); n > 0 {
+		return &PartialError{Failed: n, Total: rep.Images.Total(), Of: "image", Note: "their products were written", See: rep.Results}
+	}
+	return nil
 }
 
 // check checks the arguments and flags of an import before anything is
@@ -222,9 +250,14 @@ func printReport(w io.Writer, rep *importer.Report, rate float64) {
 	fmt.Fprintf(w, "  products: %s\n", countsText(rep.Products))
 	fmt.Fprintf(w, "  variants: %s\n", countsText(rep.Variants))
 	fmt.Fprintf(w, "  rows:     %s\n", countsText(rep.Rows))
+	printImages(w, rep)
 	if rep.DryRun {
 		est := time.Duration(float64(rep.RequestsPlanned) / rate * float64(time.Second)).Round(time.Second)
-		fmt.Fprintf(w, "  writes needed: %s, about %s at %.4g requests/s\n", plural.Count(rep.RequestsPlanned, "request"), est, rate)
+		of := ""
+		if rep.ImageRequests > 0 {
+			of = fmt.Sprintf(" (%d of them for images)", rep.ImageRequests)
+		}
+		fmt.Fprintf(w, "  writes needed: %s%s, about %s at %.4g requests/s\n", plural.Count(rep.RequestsPlanned, "request"), of, est, rate)
 	} else {
 		printTraffic(w, "  requests: ", rep.Traffic, rep.Elapsed)
 	}
@@ -234,4 +267,28 @@ func printReport(w io.Writer, rep *importer.Report, rate float64) {
 	if rep.PlanFile != "" {
 		fmt.Fprintf(w, "  plan:     %s\n", rep.PlanFile)
 	}
+}
+
+// printImages prints the images' line of an import that has some: in a
+// dry run "images: N to upload (SIZE)", then what else became of them.
+func printImages(w io.Writer, rep *importer.Report) {
+	if rep.Images == nil {
+		return
+	}
+	size := humanize.IBytes(uint64(rep.ImageBytes))
+	if rep.DryRun {
+		rest := maps.Clone(rep.Images)
+		delete(rest, importer.ToUpload)
+		line := fmt.Sprintf("  images: %d to upload (%s)", rep.Images[importer.ToUpload], size)
+		if len(rest) > 0 {
+			line += "; " + countsText(rest)
+		}
+		fmt.Fprintln(w, line)
+		return
+	}
+	fmt.Fprintf(w, "  images:   %s", countsText(rep.Images))
+	if n := rep.Images[importer.Uploaded]; n > 0 {
+		fmt.Fprintf(w, " (%s)", size)
+	}
+	fmt.Fprintln(w)
 }

@@ -42,6 +42,9 @@ func (g *Grouper) Finish() *Result {
 		if len(p.Errs) > 1 {
 			slices.SortStableFunc(p.Errs, func(a, b RowError) int { return compareRef(a.Row, b.Row) })
 		}
+		if len(p.Images) > 1 {
+			slices.SortStableFunc(p.Images, func(a, b Image) int { return compareRef(a.Row, b.Row) })
+		}
 		res.Products = append(res.Products, p)
 	}
 	g.products, g.meta, g.byKey, g.aliases = nil, nil, nil, nil
@@ -73,6 +76,7 @@ func (g *Grouper) merge(i, j int32) {
 	p.Variants = append(p.Variants, q.Variants...)
 	p.ProductRows = append(p.ProductRows, q.ProductRows...)
 	p.Errs = append(p.Errs, q.Errs...)
+	p.Images = append(p.Images, q.Images...)
 	mi, mj := &g.meta[i], &g.meta[j]
 	// Attribute names given on j's rows name i's options too (pairs
 	// whose name is given on one row only).

@@ -50,7 +50,7 @@ type meta struct {
 	// variantRows: a variant or both row was seen, valid or not; the
 	// variant of the product's own row (x.alone) is then none of its.
 	variantRows bool
-	lines       [4]int32  // rows that gave name, description, notes, tags
+	lines       [5]int32  // rows that gave name, description, notes, tags, command
 	slots       [3]uint32 // name id + 1 of option pairs 1-3, from rows giving them
 	x           *metaExtra
 }
@@ -175,6 +175,7 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 	}
 	i := g.product(key, ref)
 	p, mt := g.products[i], &g.meta[i]
+	g.images(p, ref, r)
 	if r.Role != mapping.RoleVariant {
 		g.define(i, ref, r)
 	}
@@ -201,6 +202,19 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 	g.addVariant(p, mt, ref, file, r)
 }
 
+// images adds the images row ref names to p's; those of its variant
+// (Image.Variant) carry the variant's SKU.
+func (g *Grouper) images(p *Product, ref RowRef, r *mapping.Row) {
+	for _, im := range r.Images {
+		ci := Image{Source: strings.Clone(im.Source), Row: ref, Column: strings.Clone(im.Column), Alt: strings.Clone(im.Alt),
+			Position: im.Position, Err: strings.Clone(im.Err)}
+		if im.Variant {
+			ci.Variant = strings.Clone(r.Variant.SKU)
+		}
+		p.Images = append(p.Images, ci)
+	}
+}
+
 // children records the keys of the variant rows a product row lists.
 func (g *Grouper) children(mt *meta, ref RowRef, r *mapping.Row) {
 	if len(r.ChildKeys) == 0 {
@@ -213,11 +227,13 @@ func (g *Grouper) children(mt *meta, ref RowRef, r *mapping.Row) {
 	x.childRow, x.childCol = ref, strings.Clone(r.ChildColumn)
 }
 
-// define records a product or both row's product values and alias.
+// define records a product or both row's product values, command and
+// alias.
 func (g *Grouper) define(i int32, ref RowRef, r *mapping.Row) {
 	mt := &g.meta[i]
 	mt.defined = true
 	g.productFields(g.products[i], mt, ref, r)
+	g.command(g.products[i], mt, ref, r)
 	if r.Alias != "" {
 		if _, ok := g.aliases[r.Alias]; !ok {
 			g.aliases[strings.Clone(r.Alias)] = i
@@ -404,9 +420,13 @@ func (g *Grouper) productFields(p *Product, mt *meta, ref RowRef, r *mapping.Row
 // maxOptions is the most attribute options a variant may have.
 const maxOptions = 8
 
-// addVariant adds the row's variant to p.
+// addVariant adds the row's variant to p (a variant row's, or a both
+// row's), marked to delete when the row says delete.
 func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, file uint32, r *mapping.Row) {
 	if v, ok := g.packVariant(p, mt, ref, file, r); ok {
+		if r.Command == mapping.CommandDelete {
+			v.file |= deleteBit
+		}
 		g.appendVariant(p, v)
 	}
 }
@@ -470,6 +490,28 @@ func (g *Grouper) packVariant(p *Product, mt *meta, ref RowRef, file uint32, r *
 	s := g.arena.string(b)
 	n := len(r.Variant.SKU)
 	return Variant{SKU: s[:n], data: s[n:], nm: g.nm, line: int32(ref.Line), file: file}, true
+}
+
+// command records the command a product row, or a row that is both, gives
+// its product: rows that give one give the same. A delete on a row that is
+// both is its variant's (packVariant).
+func (g *Grouper) command(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
+	c := r.Command
+	if c == mapping.CommandNone || (c == mapping.CommandDelete && r.Role == mapping.RoleBoth) {
+		return
+	}
+	if p.Command == mapping.CommandNone {
+		p.Command, mt.lines[4] = c, int32(ref.Line)
+		return
+	}
+	if p.Command != c {
+		var spec *mapping.ValueSpec
+		if g.m != nil {
+			spec = g.m.Command
+		}
+		p.Errs = append(p.Errs, RowError{Row: ref, Column: spec.Describe(), Value: string(c), Target: "command",
+			Rule: fmt.Sprintf("differs from %q given on row %d for the same product; give it once or the same on every row", p.Command, mt.lines[4])})
+	}
 }
 
 // alone keeps the variant a product row gives for a product that no

@@ -99,6 +99,29 @@ type Product struct {
 	Errs []RowError
 	// First is the first row of the product in the input.
 	First RowRef
+	// Images are the images its rows name, in the order of the rows.
+	Images []Image
+	// Command is what its rows ask of an import (mapping.Command): the
+	// command of its product rows, and of its rows that are both but for
+	// delete, which such a row says of its variant (Variant.Delete).
+	Command mapping.Command
+}
+
+// Image is an image (or a PDF) a product's rows name, for an import to
+// upload as a product file: where it is read, as the cell gives it (a URL
+// or a path); the row and column that name it; its alt text and
+// position where the layout gives them (0: none); and the key of the
+// variant whose row names it as that variant's image ("" for the
+// product's own). Images are in row order.
+type Image struct {
+	Source   string
+	Row      RowRef
+	Column   string
+	Alt      string
+	Position int
+	Variant  string
+	// Err says why the row's value could not be read as images.
+	Err string
 }
 
 // Valid reports whether the product may be written.

@@ -16,6 +16,7 @@ import (
 	"lading/api/wire"
 	"lading/app"
 	"lading/auth"
+	"lading/images/imagestest"
 )
 
 // syncBuffer is an output a command writes while the test reads it.
@@ -57,7 +58,7 @@ func (r *run) output() string {
 // lading runs the command line with args (after "lading") until it returns.
 func lading(ctx context.Context, args ...string) *run {
 	r := &run{args: args}
-	r.err = app.Run(ctx, app.Env{Stdout: &r.stdout, Stderr: &r.stderr, Stdin: strings.NewReader(""),
+	r.err = app.Run(ctx, app.Env{Stdout: &r.stdout, Stderr: &r.stderr, Stdin: strings.NewReader(""), ImageTransport: imagestest.Offline(),
 		Getenv: func(string) string { return "" }}, append([]string{"lading"}, args...))
 	return r
 }
@@ -189,6 +190,7 @@ func TestCLIAuth(t *testing.T) {
 // TestCLISandbox: `lading sandbox --token T` serves the interface with T
 // ready, at the root and under /api2, until interrupted.
 func TestCLISandbox(t *testing.T) {
+	t.Parallel()
 	const token = "cli-sandbox-token"
 	ctx, cancel := context.WithCancel(t.Context())
 	r := &run{args: []string{"sandbox", "--addr", "127.0.0.1:0", "--token", token}}

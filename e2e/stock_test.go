@@ -14,6 +14,7 @@ import (
 
 	"lading/api/wire"
 	"lading/app"
+	"lading/images/imagestest"
 	"lading/sandbox"
 	"lading/state"
 )
@@ -38,6 +39,7 @@ func writeCSV(t *testing.T, path string, rows ...[]string) {
 // changed with no reads, a push running with --every holds the lock so a
 // second one exits 4 naming it, and the first stops cleanly on Ctrl-C.
 func TestCLIStockPush(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{}, wire.APIPrefix)
 	dir := t.TempDir()
 	st := filepath.Join(dir, "state.db")
@@ -74,7 +76,7 @@ func TestCLIStockPush(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		a := app.New(app.Env{Stdout: &sched.stdout, Stderr: &sched.stderr, Stdin: strings.NewReader(""),
+		a := app.New(app.Env{Stdout: &sched.stdout, Stderr: &sched.stderr, Stdin: strings.NewReader(""), ImageTransport: imagestest.Offline(),
 			Getenv: func(string) string { return "" }})
 		args := append(append([]string{"lading"}, common...), "stock", "push", "--template", "stock", "--state", st,
 			"--settle", "0", "--json", "--every", "1h", stock)

@@ -5,20 +5,26 @@ import (
 	"strings"
 
 	"lading/api"
+	"lading/api/wire"
 )
 
 // catalogColumns are the generic template's columns (templates/generic.yaml)
 // before its pricing tiers, one column each, named tierPrefix + tier name.
+// The last, file_ids, lists the ids of the product's files (its images),
+// separated by "|", on each of its rows: a report shows which products
+// still lack an image. An import through the generic template does not
+// read it.
 var catalogColumns = []string{"product_key", "product_name", "product_description", "product_notes", "tags",
 	"sku", "description", "weight", "cost", "upc", "stock",
-	"option1_name", "option1_value", "option2_name", "option2_value", "option3_name", "option3_value"}
+	"option1_name", "option1_value", "option2_name", "option2_value", "option3_name", "option3_value", "file_ids"}
 
 const (
 	tierPrefix    = "tier:"
 	catalogPairs  = 3 // option name/value pairs of the layout
 	tagSeparator  = "|"
 	firstOption   = 11 // index of option1_name
-	catalogFields = 17
+	fileIDs       = 17 // index of file_ids
+	catalogFields = 18
 )
 
 // catalogRows turns a page of products into rows of the generic layout,
@@ -31,6 +37,10 @@ func catalogRows(p *api.ProductPage, emit func(spoolRow) error) error {
 		vs := p.VariantsOf(prod)
 		key := productKey(prod, vs)
 		tags := strings.Join(p.Tags(prod), tagSeparator)
+		var files []string
+		for _, id := range prod.Links.IDs(wire.ProductFiles) {
+			files = append(files, string(id))
+		}
 		for _, v := range vs {
 			if v.Deleted.Bool() {
 				continue
@@ -46,6 +56,7 @@ func catalogRows(p *api.ProductPage, emit func(spoolRow) error) error {
 			for i, o := range opts {
 				cells[firstOption+2*i], cells[firstOption+2*i+1] = o.Attribute, o.Value
 			}
+			cells[fileIDs] = strings.Join(files, tagSeparator)
 			var tiers map[string]string
 			for name, price := range p.Prices(v) {
 				if tiers == nil {

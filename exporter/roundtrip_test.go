@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"lading/api"
@@ -64,7 +65,7 @@ func (a *account) load(template, path string) *importer.Report {
 	if err != nil {
 		a.t.Fatal(err)
 	}
-	rep, err := importer.Import(context.Background(), importer.Options{Options: engine.Options{Client: a.c, State: a.state, Scope: "test", Mapping: m, Input: path, Concurrency: 1, ResultsFile: filepath.Join(a.dir, "results.csv")}, MappingText: text})
+	rep, err := importer.Import(context.Background(), importer.Options{Options: engine.Options{Client: a.c, State: a.state, Scope: "test", Mapping: m, Input: path, Concurrency: 1, ResultsFile: filepath.Join(a.dir, "results.csv")}, MappingText: text, NoImages: true})
 	if err != nil {
 		a.t.Fatalf("importing %s: %v", path, err)
 	}
@@ -114,6 +115,7 @@ func (a *account) export(name string) string {
 // account writing nothing, and into an empty account recreates a catalog
 // whose export is the same file.
 func TestCatalogRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ file, template string }{
 		{"shopify-apparel.csv", "shopify"},
 		{"shopify-product-template.csv", "shopify"},
@@ -148,6 +150,7 @@ func head(b []byte) string {
 // A product name a spreadsheet would run as a formula is neutralised in the
 // CSV export and imports back as the same name.
 func TestFormulaNameRoundTrip(t *testing.T) {
+	t.Parallel()
 	a := newAccount(t)
 	const name = `=HYPERLINK("http://x","y")`
 	in := filepath.Join(a.dir, "in.csv")
@@ -172,5 +175,45 @@ func TestFormulaNameRoundTrip(t *testing.T) {
 		if string(p.Name) != name {
 			t.Errorf("the product imported from the export is named %q, want %q", p.Name, name)
 		}
+	}
+}
+
+// The catalog export lists each product's files (its images) in
+// file_ids, on every row of the product, and nothing for a product
+// without one; a report choosing product_key and file_ids shows which
+// still lack an image.
+func TestCatalogFileIDs(t *testing.T) {
+	a := newAccount(t)
+	in := filepath.Join(a.dir, "in.csv")
+	os.WriteFile(in, []byte("product_key,product_name,sku,option1_name,option1_value\n"+
+		"tee,Tee,TEE-S,Size,S\ntee,Tee,TEE-M,Size,M\nmug,Mug,MUG-1,,\n"), 0o644)
+	a.load("generic", in)
+	var tee api.ID
+	for p, err := range a.c.Products.List(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Name == "Tee" {
+			tee = p.ID
+		}
+	}
+	var files []string
+	for _, name := range []string{"front.png", "back.png"} {
+		res, err := a.c.ProductFiles.Upload(context.Background(), tee, name, bytes.NewReader([]byte("\x89PNG\r\n\x1a\n0000")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, string(res.IDs[0]))
+	}
+	out := filepath.Join(a.dir, "lack.csv")
+	if _, err := exporter.Export(context.Background(), exporter.Options{Client: a.c, Resource: exporter.Products, Output: out,
+		Columns: []string{"product_key", "sku", "file_ids"}}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	ids := strings.Join(files, "|")
+	want := "product_key,sku,file_ids\nTEE-S,TEE-S," + ids + "\nTEE-S,TEE-M," + ids + "\nMUG-1,MUG-1,\n"
+	if string(b) != want {
+		t.Errorf("export:\n%s\nwant:\n%s", b, want)
 	}
 }

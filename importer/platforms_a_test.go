@@ -49,8 +49,9 @@ var exportCasesA = []exportCaseA{
 	},
 	{
 		// Shopify's template of 2023: Product Category, Cost per item, Status.
+		// Its image-only row gives the jeans an image, and no variant.
 		file: "shopify-product-template.csv", template: "shopify", products: 3, variants: 16,
-		skipped: []string{"image-only row"}, edit: retypedBarcodes,
+		edit: retypedBarcodes,
 		check: func(t *testing.T, s snapshot) {
 			wantVariantsA(t, s, "Example Jeans", []string{
 				// Variant Grams 226.796185 is 0.226796185 kg, exactly
@@ -220,6 +221,7 @@ func wantVariantsA(t *testing.T, s snapshot, name string, want []string) {
 // writes nothing; the export saved as .xlsx imports alike; and mapping
 // init recognises the export's layout.
 func TestImportPlatformExports(t *testing.T) {
+	t.Parallel()
 	for _, tc := range exportCasesA {
 		t.Run(tc.file, func(t *testing.T) {
 			csvEnv := newEnv(t, sandbox.Options{})
@@ -373,6 +375,7 @@ func spreadsheetValueA(c string, header bool) any {
 // file that starts with such rows, and a product row a skip rule skips.
 // Each row's results line says what became of it and why.
 func TestImportRowsWithoutAKey(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, template string
 		// edit changes the export's records (the header first).

@@ -20,6 +20,7 @@ import (
 	"lading/api"
 	"lading/app"
 	"lading/engine"
+	"lading/images/imagestest"
 	"lading/importer"
 	"lading/mapping"
 	"lading/sandbox"
@@ -49,6 +50,7 @@ type platformCase struct {
 }
 
 func TestImportPlatformsB(t *testing.T) {
+	t.Parallel()
 	for _, tc := range platformCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, sandbox.Options{})
@@ -327,6 +329,7 @@ func magentoProductTypes() platformCase {
 // lading mapping init recognises every sample's layout and writes its
 // template.
 func TestPlatformsBRecognised(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, tc := range platformCases() {
 		f := tc.files[0]
@@ -451,7 +454,7 @@ func wooCase(name, weight, dim, beanieWeight, beanieSize string) platformCase {
 func (e *env) runLading(args ...string) (string, error) {
 	e.t.Helper()
 	var out bytes.Buffer
-	a := app.New(app.Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }})
+	a := app.New(app.Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()})
 	common := []string{"lading", "--base-url", e.url + "/api2", "--token", "tok", "--rate", "500", "--burst", "50"}
 	err := a.RunContext(context.Background(), append(common, args...))
 	return out.String(), err

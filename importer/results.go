@@ -15,8 +15,8 @@ import (
 	"lading/results"
 )
 
-// resultLine is one input row's line in the results file.
-type resultLine struct {
+// ResultLine is one input row's line in an import's results file.
+type ResultLine struct {
 	File       string        `csv:"file"`
 	Row        int           `csv:"row"`
 	ProductKey string        `csv:"product_key"`
@@ -25,6 +25,41 @@ type resultLine struct {
 	ProductID  string        `csv:"product_id"`
 	VariantID  string        `csv:"variant_id"`
 	Message    string        `csv:"message"`
+}
+
+// resultLine is a line of the results file: an input row's, or an
+// image's (Image set), after the line of the row that names it. Image is
+// the image's source as its row gives it, FileID the product file holding
+// it: the columns of an import with images.
+type resultLine struct {
+	ResultLine
+	Image  string `csv:"image"`
+	FileID string `csv:"file_id"`
+}
+
+// lineWriter writes the lines of a results file, with the image columns
+// or without.
+type lineWriter interface {
+	write(*resultLine) error
+	Close() error
+	Discard()
+}
+
+type withImages struct{ *results.File[resultLine] }
+
+func (w withImages) write(l *resultLine) error { return w.Write(*l) }
+
+type withoutImages struct{ *results.File[ResultLine] }
+
+func (w withoutImages) write(l *resultLine) error { return w.Write(l.ResultLine) }
+
+func createResults(path string, images bool) (lineWriter, error) {
+	if images {
+		f, err := results.Create[resultLine](path)
+		return withImages{f}, err
+	}
+	f, err := results.Create[ResultLine](path)
+	return withoutImages{f}, err
 }
 
 func changesText(cs []Change) string {
@@ -36,25 +71,29 @@ func changesText(cs []Change) string {
 }
 
 // writeResults writes the results file at path (none when path is "")
-// with one line per input row, in file and row order, and counts the rows
-// by action. Lines are made and written one at a time.
-func writeResults(path string, in *Input, plan *Plan) (engine.Counts, error) {
-	var w *results.File[resultLine]
+// with one line per input row, in file and row order, each followed by
+// the lines of the images it names first when images says the import
+// has some, and counts the rows by action. Lines are made and written one
+// at a time.
+func writeResults(path string, in *Input, plan *Plan, images bool) (engine.Counts, error) {
+	var w lineWriter
 	if path != "" {
 		var err error
-		if w, err = results.Create[resultLine](path); err != nil {
+		if w, err = createResults(path, images); err != nil {
 			return nil, err
 		}
 		defer w.Discard()
 	}
 	counts := engine.Counts{}
 	err := eachResult(in, plan, func(l *resultLine) error {
-		counts[l.Action]++
+		if l.Image == "" {
+			counts[l.Action]++
+		}
 		if w == nil {
 			return nil
 		}
 		l.File = in.Label(l.File)
-		return w.Write(*l)
+		return w.write(l)
 	})
 	if err == nil && w != nil {
 		err = w.Close()
@@ -246,9 +285,37 @@ func (e *emitter) emitProductRow(r rowAt) bool {
 	if e.err != nil {
 		return false
 	}
-	productLine(&e.line, e.plan.Products[r.at], e.ref(r), r.sub)
-	e.err = e.fn(&e.line)
+	e.emitProductLine(e.plan.Products[r.at], e.ref(r), r.sub)
 	return e.err == nil
+}
+
+// emitProductLine emits the line of row ref of pp, then the lines of the
+// images it names first.
+func (e *emitter) emitProductLine(pp *ProductPlan, ref catalog.RowRef, sub int32) {
+	productLine(&e.line, pp, ref, sub)
+	if e.err = e.fn(&e.line); e.err != nil {
+		return
+	}
+	for _, ip := range pp.Images {
+		if ip.Image.Row == ref {
+			imageLine(&e.line, pp, ip)
+			if e.err = e.fn(&e.line); e.err != nil {
+				return
+			}
+		}
+	}
+}
+
+// imageLine sets l to the line of image ip of pp.
+func imageLine(l *resultLine, pp *ProductPlan, ip *ImagePlan) {
+	*l = resultLine{ResultLine: ResultLine{File: ip.Image.Row.File, Row: ip.Image.Row.Line, ProductKey: pp.P.Key, Action: ip.Action,
+		Message: ip.Reason}, Image: ip.Image.Source, FileID: string(ip.FileID)}
+	if id := pp.ID(); id != "" {
+		l.ProductID = string(id)
+	}
+	if l.Action == "" {
+		l.Action = engine.Skipped
+	}
 }
 
 // emitOthers emits the other rows that come before r (all when r is nil).
@@ -259,7 +326,7 @@ func (e *emitter) emitOthers(r *rowAt) {
 		ref := e.ref(o)
 		switch o.sub {
 		case subSkipped:
-			e.line = resultLine{File: ref.File, Row: ref.Line, Action: engine.Skipped, Message: e.in.Skipped[o.at].Reason}
+			e.line = resultLine{ResultLine: ResultLine{File: ref.File, Row: ref.Line, Action: engine.Skipped, Message: e.in.Skipped[o.at].Reason}}
 		case subError:
 			// A row's errors are next to each other: one line says them all.
 			msg := e.in.Errors[o.at].Error()
@@ -267,9 +334,10 @@ func (e *emitter) emitOthers(r *rowAt) {
 				msg += "; " + e.in.Errors[e.others[0].at].Error()
 				e.others = e.others[1:]
 			}
-			e.line = resultLine{File: ref.File, Row: ref.Line, Action: engine.Failed, Message: msg}
+			e.line = resultLine{ResultLine: ResultLine{File: ref.File, Row: ref.Line, Action: engine.Failed, Message: msg}}
 		default:
-			productLine(&e.line, e.plan.Products[o.at], ref, o.sub)
+			e.emitProductLine(e.plan.Products[o.at], ref, o.sub)
+			continue
 		}
 		e.err = e.fn(&e.line)
 	}
@@ -284,7 +352,7 @@ func (e *emitter) ref(r rowAt) catalog.RowRef {
 // first row, and the row's errors when it has some.
 func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32) {
 	p := pp.P
-	*l = resultLine{File: ref.File, Row: ref.Line, ProductKey: p.Key, Action: pp.Action, Message: pp.Reason}
+	*l = resultLine{ResultLine: ResultLine{File: ref.File, Row: ref.Line, ProductKey: p.Key, Action: pp.Action, Message: pp.Reason}}
 	if id := pp.ID(); id != "" {
 		l.ProductID = string(id)
 	}
@@ -350,6 +418,24 @@ type planProductJSON struct {
 	Reason   string            `json:"reason,omitempty"`
 	Changes  []Change          `json:"changes,omitempty"`
 	Variants []planVariantJSON `json:"variants"`
+	Images   []planImageJSON   `json:"images,omitempty"`
+}
+
+// planImageJSON is an image of a product in the plan file, with the
+// variant whose row names it, its alt text and position where the layout
+// gives them (the service's files take neither): what becomes of it (to
+// upload, unchanged, failed or skipped) and why.
+type planImageJSON struct {
+	Source   string        `json:"source"`
+	Row      string        `json:"row"`
+	Variant  string        `json:"variant,omitempty"`
+	Alt      string        `json:"alt,omitempty"`
+	Position int           `json:"position,omitempty"`
+	Action   engine.Status `json:"action"`
+	Reason   string        `json:"reason,omitempty"`
+	Size     int64         `json:"size,omitempty"`
+	FileID   string        `json:"file_id,omitempty"`
+	Replaces string        `json:"replaces,omitempty"`
 }
 
 type planVariantJSON struct {
@@ -373,6 +459,11 @@ func planProduct(pp *ProductPlan) planProductJSON {
 			vj.ID = string(vp.Live.ID)
 		}
 		pj.Variants = append(pj.Variants, vj)
+	}
+	for _, ip := range pp.Images {
+		pj.Images = append(pj.Images, planImageJSON{Source: ip.Image.Source, Row: ip.Image.Row.String(), Variant: ip.Image.Variant,
+			Alt: ip.Image.Alt, Position: ip.Image.Position, Action: ip.Action,
+			Reason: ip.Reason, Size: ip.Size, FileID: string(ip.FileID), Replaces: string(ip.Replaces)})
 	}
 	return pj
 }

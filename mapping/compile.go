@@ -29,6 +29,7 @@ type Program struct {
 	skip                               []skipProg
 	role, key, parent, alias, children *valueProg
 	name, description, notes, tags     *valueProg
+	cmd                                *valueProg
 	variantProg
 	// alone is join.alone: a main row's variant, for a product no
 	// joined row names.
@@ -44,6 +45,7 @@ type Program struct {
 	optWhen            *expr.Expr
 	listSep, valuesSep string
 	ignore             []string
+	images             []imageProg
 }
 
 // variantProg binds a variant's values: SKU, opening stock, the other
@@ -278,6 +280,8 @@ func (m *Mapping) Compile(file string, header []string) (*Program, error) {
 	p.description = b.value(m.Product.Description)
 	p.notes = b.value(m.Product.Notes)
 	p.tags = b.value(m.Product.Tags)
+	p.cmd = b.value(m.Command)
+	p.images = b.bindImages(m.Images, true, m.Join == nil)
 	if m.Join == nil {
 		b.products = p.fill.productCells()
 		p.bindVariant(b)
@@ -315,6 +319,7 @@ func (m *Mapping) compileJoin(file string, header []string, products *productCel
 	p.skip = b.skips(m.Join.Skip)
 	p.parent = b.value(m.Join.Key)
 	p.bindVariant(b)
+	p.images = b.bindImages(m.Images, false, true)
 	if len(b.errs) > 0 {
 		return nil, b.mismatch()
 	}

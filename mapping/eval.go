@@ -41,6 +41,7 @@ func (p *Program) Eval(row []string, out *Row) error {
 	if filled && p.role == nil {
 		out.Role = RoleVariant // a row of the product above it
 	}
+	p.command(row, out)
 
 	switch {
 	case out.Role == RoleVariant && p.by == ByParent:
@@ -64,6 +65,7 @@ func (p *Program) Eval(row []string, out *Row) error {
 	default:
 		p.declared(row, out)
 	}
+	p.evalImages(row, out)
 	return p.result(out)
 }
 
@@ -87,6 +89,7 @@ func (p *Program) evalJoined(row []string, out *Row) error {
 		p.required(p.parent, out, "every row of the joined file needs its product's key")
 	}
 	p.variant(row, out)
+	p.evalImages(row, out)
 	return p.result(out)
 }
 

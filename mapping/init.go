@@ -264,6 +264,7 @@ func starter(header []string, sourceName string) []byte {
 	} else {
 		w("  # columns:\n  #   Retail: <price column>\n")
 	}
+	b.WriteString(starterImages(header, used))
 	w("\n# skip:\n#   - when: 'col(\"Status\") == \"archived\"'\n#     reason: archived product\n")
 	return []byte(b.String())
 }

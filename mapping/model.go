@@ -14,11 +14,16 @@ type Mapping struct {
 	Variant VariantSpec
 	Options OptionsSpec
 	Tiers   TiersSpec
+	// Command is what each row asks of an import (see Command); nil
+	// leaves every row to the import's mode.
+	Command *ValueSpec
 	// Skip rules are tried in order on each row of the main file; the first
 	// that matches skips the row with its reason.
 	Skip []SkipRule
 	// Join, when set, reads variants from a second file; see Join.
 	Join *Join
+	// Images are where the rows name the products' images (ImageSpec).
+	Images []ImageSpec
 	// Tables are the lookup tables of lookup(table, key).
 	Tables map[string]map[string]string
 	// Stock, when set, maps rows to stock levels (CompileStock). A
@@ -39,6 +44,23 @@ type StockSpec struct {
 	SKU, Quantity, Warehouse *ValueSpec // Warehouse may be nil
 	// Pos is where the stock section is in the mapping file.
 	Pos Pos
+}
+
+// ImageSpec is one place the rows name images: Source gives one image or
+// a list of them (a column split on its separator, default ",", or an
+// expression giving a list), each an http or https URL or a path under
+// the import's images folder; Alt and Position give their alt text and
+// position where the layout has them. Variant says they are the image
+// of the row's variant (Shopify's Variant Image): such an entry is read
+// on variant rows, from the joined file when the mapping joins one;
+// the others on every row of the main file. Every image is uploaded as a
+// file of the row's product.
+type ImageSpec struct {
+	Source   *ValueSpec
+	Alt      *ValueSpec // may be nil
+	Position *ValueSpec // may be nil
+	Variant  bool
+	Pos      Pos
 }
 
 // Source describes how to read the input file. Zero values mean "detect"

@@ -108,7 +108,7 @@ func syntaxError(name string, err error) error {
 	return &Error{File: name, Msg: "YAML syntax: " + err.Error()}
 }
 
-var topKeys = []string{"source", "group", "product", "variant", "options", "tiers", "skip", "join", "tables", "stock", "shipments", "slips"}
+var topKeys = []string{"source", "group", "product", "variant", "options", "tiers", "images", "command", "skip", "join", "tables", "stock", "shipments", "slips"}
 
 func (d *decoder) top(m *Mapping, body ast.Node) {
 	es := d.entries(body, "the mapping")
@@ -127,6 +127,10 @@ func (d *decoder) top(m *Mapping, body ast.Node) {
 			d.options(&m.Options, e.Value)
 		case "tiers":
 			d.tiers(&m.Tiers, e.Value, "tiers")
+		case "images":
+			m.Images = d.images(e.Value)
+		case "command":
+			m.Command = d.value(e.Value, "command", KindText)
 		case "skip":
 			m.Skip = d.skip(e.Value, "skip")
 		case "join":

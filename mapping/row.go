@@ -68,8 +68,30 @@ type Row struct {
 	Alone       bool
 	AloneErrors RowErrors
 
+	// Images are the images the row names (images:).
+	Images []Image
+
+	// Command is what the row asks of an import (command:), CommandNone
+	// when it asks nothing. A variant row's is CommandNone or
+	// CommandDelete; a joined file's rows give none.
+	Command Command
+
 	// Errors lists the invalid values of the row; Eval returns them too.
 	Errors RowErrors
+}
+
+// Image is an image a row names: its source as given (a URL or a path),
+// the column it was read from, its alt text and position (0: none), and
+// whether it is the image of the row's variant. Err, when set, says why
+// the row's value could not be read as images: the image fails, not the
+// row.
+type Image struct {
+	Source   string
+	Column   string
+	Alt      string
+	Position int
+	Variant  bool
+	Err      string
 }
 
 // ProductFields are the product values of a row.
@@ -130,4 +152,6 @@ func (r *Row) reset() {
 	r.Tiers = r.Tiers[:0]
 	r.Errors = r.Errors[:0]
 	r.Alone, r.AloneErrors = false, r.AloneErrors[:0]
+	r.Images = r.Images[:0]
+	r.Command = CommandNone
 }

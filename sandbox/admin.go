@@ -23,6 +23,7 @@ import (
 //	POST /tokens   {"token": "..."}      -> Account
 //	POST /reset                          -> {"reset": true}
 //	GET  /counters                       -> Counters
+//	GET  /files/ID                       -> the bytes of product file ID
 //
 // For example, a packing slip of order 100000042 packing 2 units of one
 // line, shipped in one package:
@@ -39,6 +40,10 @@ import (
 // "seed": 7, "month": "2026-01", "unshipped": 10, "locations": true}.
 func (s *Server) handleAdmin(w http.ResponseWriter, r *http.Request, path string) {
 	path = strings.TrimSuffix(path, "/")
+	if id, ok := strings.CutPrefix(path, filesPath); ok {
+		s.serveFile(w, r, id)
+		return
+	}
 	posts := s.adminPosts()
 	if path == "/counters" {
 		if r.Method != http.MethodGet {

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"mime"
 	"net/http"
 	"path/filepath"
+	"strconv"
 
 	"lading/api/wire"
 )
@@ -42,7 +44,7 @@ func renderProductFiles(t *txn, c *call, ids []int64, res *readResult) error {
 		products.add(product)
 		recs[id] = map[string]any{
 			"id": itoa(id), "file_name": name, "orig_file_name": name, "file_type": typ, "size": itoa(size),
-			"deleted": boolStr(deleted), "created_at": created, "updated_at": updated,
+			"cdn_original": cdnOriginal(c.r, id), "deleted": boolStr(deleted), "created_at": created, "updated_at": updated,
 			wire.KeyLinks: map[string]any{wire.Products: idLinks([]int64{product})},
 		}
 		return nil
@@ -62,6 +64,64 @@ func renderProductFiles(t *txn, c *call, ids []int64, res *readResult) error {
 		res.add(wire.Products, itoa(id), ps.recs[id])
 	}
 	return nil
+}
+
+// cdnOriginal is where a file's bytes are served, in the form the
+// service's records give it [A.3]: a JSON array, as a string, of
+// {public_uri, public_ssl_uri}. The sandbox serves them itself
+// (serveFile).
+func cdnOriginal(r *http.Request, id int64) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	uri := scheme + "://" + r.Host + wire.SandboxAdminPrefix + filesPath + itoa(id)
+	b, _ := json.Marshal([]map[string]string{{"public_uri": uri, "public_ssl_uri": uri}})
+	return string(b)
+}
+
+// filesPath is where, under wire.SandboxAdminPrefix, the sandbox serves
+// the bytes of product files by id.
+const filesPath = "/files/"
+
+// serveFile answers GET /_sandbox/files/ID with the bytes of product file
+// ID, deleted or not, as a CDN keeps them.
+func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, id string) {
+	if r.Method != http.MethodGet {
+		writeError(w, newAPIError(http.StatusMethodNotAllowed, "%s%s answers GET", wire.SandboxAdminPrefix, filesPath))
+		return
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		writeError(w, newAPIError(http.StatusNotFound, "no product file %q", id))
+		return
+	}
+	var typ string
+	var old []byte // the bytes of a file stored by an older sandbox, in the database
+	err = s.st.read(r.Context(), func(t *txn) error {
+		return t.each(`SELECT file_type, content FROM product_files WHERE id = ?`, []any{n}, func(rows *sql.Rows) error {
+			return rows.Scan(&typ, &old)
+		})
+	})
+	if err != nil {
+		s.writeFailure(w, err)
+		return
+	}
+	data, err := s.files.get(n)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && old != nil:
+		data = old
+	case errors.Is(err, fs.ErrNotExist) || typ == "":
+		writeError(w, newAPIError(http.StatusNotFound, "no product file %d", n))
+		return
+	case err != nil:
+		s.writeFailure(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", typ)
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(data)
 }
 
 func productFileWriter() *writer {
@@ -116,9 +176,11 @@ func applyProductFile(t *txn, c *call, i int, rec record) (int64, error) {
 	}
 	c.upload.used = true
 	id = t.newID()
-	_, err = t.exec(`INSERT INTO product_files(id, account_id, product_id, file_name, file_type, size, content, created_at, updated_at)
-		VALUES(?,?,?,?,?,?,?,?,?)`, id, account, pids[0], name, c.upload.contentType, len(c.upload.data), c.upload.data, t.now, t.now)
-	return id, err
+	if _, err := t.exec(`INSERT INTO product_files(id, account_id, product_id, file_name, file_type, size, created_at, updated_at)
+		VALUES(?,?,?,?,?,?,?,?)`, id, account, pids[0], name, c.upload.contentType, len(c.upload.data), t.now, t.now); err != nil {
+		return 0, err
+	}
+	return id, c.srv.files.put(id, c.upload.data)
 }
 
 // readMultipart reads a product file upload: the `json` part holds the
@@ -157,6 +219,9 @@ func (s *Server) readMultipart(r *http.Request) (record, *upload, *apiError) {
 			b, _ := io.ReadAll(io.LimitReader(part, 64))
 			action = string(bytes.TrimSpace(b))
 		case wire.MultipartFilePart:
+			if up != nil {
+				return nil, nil, badRequest("the multipart body has two %q parts: one upload carries one file", wire.MultipartFilePart)
+			}
 			data, err := io.ReadAll(io.LimitReader(part, limit+1))
 			if err != nil {
 				var mbe *http.MaxBytesError
@@ -185,11 +250,17 @@ func (s *Server) readMultipart(r *http.Request) (record, *upload, *apiError) {
 	if env == nil {
 		return nil, nil, badRequest("the multipart body has no %q part with the write envelope", wire.MultipartJSONPart)
 	}
+	if action != "" && action != wire.ActionWrite {
+		return nil, nil, badRequest("the %q part of an upload is %q, not %q", wire.KeyAction, action, wire.ActionWrite)
+	}
 	if _, has := env[wire.KeyAction]; !has && action != "" {
 		env[wire.KeyAction] = action
 	}
 	if up == nil {
 		return nil, nil, badRequest("the multipart body has no %q part", wire.MultipartFilePart)
+	}
+	if len(up.data) == 0 {
+		return nil, nil, badRequest("the %q part %q is empty: a product file needs content", wire.MultipartFilePart, up.name)
 	}
 	return env, up, nil
 }

@@ -23,6 +23,7 @@ type Server struct {
 	opts     Options
 	log      *slog.Logger
 	st       *store
+	files    *fileStore
 	tokens   sync.Map // token hash -> access
 	oauth    *oauthState
 	throttle *throttler
@@ -79,8 +80,16 @@ func New(opts Options) (*Server, error) {
 			return nil, fmt.Errorf("sandbox: client %q needs an id, a secret and a redirect URI", c.ID)
 		}
 	}
+	if opts.MaxMemoryFileBytes == 0 {
+		opts.MaxMemoryFileBytes = defaultMemoryFileBytes
+	}
+	files, err := newFileStore(opts.DBPath, opts.MaxMemoryFileBytes)
+	if err != nil {
+		return nil, err
+	}
 	st, err := openStore(opts.DBPath)
 	if err != nil {
+		files.close()
 		return nil, err
 	}
 	log := opts.Logger
@@ -91,6 +100,7 @@ func New(opts Options) (*Server, error) {
 		opts:     opts,
 		log:      log,
 		st:       st,
+		files:    files,
 		oauth:    newOAuthState(opts.Clients),
 		throttle: newThrottler(opts.Rate, opts.Burst),
 		faults:   newFaults(opts),
@@ -98,14 +108,16 @@ func New(opts Options) (*Server, error) {
 	}
 	if err := st.do(context.Background(), func(t *txn) error { _, err := t.defaultAccount(); return err }); err != nil {
 		st.close()
+		files.close()
 		return nil, err
 	}
 	s.routes = s.buildRoutes()
 	return s, nil
 }
 
-// Close releases the database.
-func (s *Server) Close() error { return s.st.close() }
+// Close releases the database, and the temporary folder of an in-memory
+// sandbox's product files.
+func (s *Server) Close() error { return errors.Join(s.st.close(), s.files.close()) }
 
 // Counters returns what the sandbox has counted since start or reset.
 func (s *Server) Counters() Counters { return s.counters.snapshot() }
@@ -124,6 +136,9 @@ func (s *Server) Reset() error {
 		return t.execDynamic("UPDATE accounts SET next_local = 1000")
 	})
 	if err != nil {
+		return err
+	}
+	if err := s.files.reset(); err != nil {
 		return err
 	}
 	s.counters.reset()
@@ -232,13 +247,18 @@ func (s *Server) serveInterface(w http.ResponseWriter, r *http.Request, path str
 	// request is counted against its token's bucket when it arrives, not
 	// after the database has looked the token up.
 	ok, wait := s.throttle.allow(tokenHash(r.Header.Get(wire.HeaderToken)))
-	if ok && s.faults.throttled() {
+	injected := ok && s.faults.throttled()
+	if injected {
 		ok, wait = false, time.Second
 	}
 	if !ok {
 		s.counters.update(func(c *Counters) { c.Throttled++ })
 		if s.opts.ThrottleStatus == http.StatusForbidden {
 			writeJSON(w, http.StatusForbidden, wire.ErrorBody{Message: wire.ThrottleText})
+			return
+		}
+		if injected && s.opts.NoRetryAfter {
+			writeError(w, newAPIError(http.StatusTooManyRequests, "too many requests for this access token: slow down"))
 			return
 		}
 		w.Header().Set(wire.HeaderRetryAfter, strconv.FormatInt(retryAfterSeconds(wait), 10))

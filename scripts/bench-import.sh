@@ -29,21 +29,6 @@ go run ./scripts/gencatalog -products "$PRODUCTS" -variants "$VARIANTS" -o "$WOR
 ROWS=$((PRODUCTS * VARIANTS))
 echo "input: $ROWS rows ($PRODUCTS products x $VARIANTS variants), $(($(stat -c %s "$WORK/catalog.csv") / 1000000)) MB, $(nproc) cores"
 
-# start_sandbox starts an empty in-memory sandbox on PORT.
-start_sandbox() {
-	if [[ -n $SANDBOX_PID ]]; then
-		kill "$SANDBOX_PID" && wait "$SANDBOX_PID" 2>/dev/null || true
-	fi
-	"$WORK/lading" sandbox --addr "127.0.0.1:$PORT" --token "$TOKEN" >"$WORK/sandbox.log" 2>&1 &
-	SANDBOX_PID=$!
-	for _ in $(seq 100); do
-		grep -q "listening" "$WORK/sandbox.log" && return 0
-		sleep 0.1
-	done
-	cat "$WORK/sandbox.log" >&2
-	fail "the sandbox did not start on port $PORT (PORT=... picks another)"
-}
-
 # measure LABEL CMD...: runs CMD under GNU time and prints its wall time,
 # rows/s and peak RSS; sets SECS.
 measure() {

@@ -1,7 +1,7 @@
 # lib.sh: what the scripts share; source it after setting PORT and TOKEN.
 # It sets ROOT (the repository) and WORK (a temporary directory removed on
 # exit, with the sandbox the script started: SANDBOX_PID), and defines
-# fail, and for the bench scripts field and measure.
+# fail, and for the bench scripts field, start_sandbox and measure.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=$(mktemp -d)
@@ -24,6 +24,23 @@ fail() {
 # field NAME: the number NAME of the JSON summary in $WORK/out.
 field() {
 	grep -o "\"$1\": *[0-9]*" "$WORK/out" | head -1 | grep -o '[0-9]*$'
+}
+
+# start_sandbox starts an empty in-memory sandbox ($WORK/lading) on PORT
+# with TOKEN, stopping the one it started before.
+start_sandbox() {
+	if [[ -n $SANDBOX_PID ]]; then
+		kill "$SANDBOX_PID" && wait "$SANDBOX_PID" 2>/dev/null || true
+	fi
+	: >"$WORK/sandbox.log"
+	"$WORK/lading" sandbox --addr "127.0.0.1:$PORT" --token "$TOKEN" >"$WORK/sandbox.log" 2>&1 &
+	SANDBOX_PID=$!
+	for _ in $(seq 100); do
+		grep -q "listening" "$WORK/sandbox.log" && return 0
+		sleep 0.1
+	done
+	cat "$WORK/sandbox.log" >&2
+	fail "the sandbox did not start on port $PORT (PORT=... picks another)"
 }
 
 # measure LABEL CMD...: runs CMD under GNU time -v (its output in

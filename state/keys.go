@@ -12,6 +12,11 @@ import "strings"
 // groups rows) and the product ids imports gave them.
 func KeyProducts(account string) string { return account + "|product" }
 
+// KeyFiles is the scope of the product files imports uploaded to an
+// account (or found there holding the same content), by product id and
+// place (Files).
+func KeyFiles(account string) string { return account + "|files" }
+
 // KeySKUs is the scope of an account's SKUs and their variant ids, filled
 // by imports and read by stock pushes.
 func KeySKUs(account string) string { return account + "|variant" }

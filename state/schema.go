@@ -68,6 +68,25 @@ var migrations = []string{
 	);
 	CREATE INDEX changes_of_run ON changes (run_id, intent_id, seq);
 	CREATE INDEX changes_of_record ON changes (resource, record_id);`,
+	// 3: the product files imports uploaded, by product and place.
+	`CREATE TABLE files (
+		scope      TEXT    NOT NULL,
+		product    TEXT    NOT NULL,
+		place      TEXT    NOT NULL,
+		file_id    TEXT    NOT NULL,
+		hash       TEXT    NOT NULL,
+		size       INTEGER NOT NULL,
+		name       TEXT    NOT NULL,
+		ours       INTEGER NOT NULL,
+		etag       TEXT    NOT NULL DEFAULT '',
+		modified   TEXT    NOT NULL DEFAULT '',
+		updated_at INTEGER NOT NULL,
+		PRIMARY KEY (scope, product, place)
+	) WITHOUT ROWID;
+	CREATE INDEX files_place ON files (scope, place);`,
+	// 4: a batch's changes found by the batch, as they are confirmed
+	// record by record.
+	`CREATE INDEX changes_of_intent ON changes (intent_id, seq);`,
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -82,8 +82,11 @@ const (
 	MaxPageSize     = 250
 	MaxWriteRecords = 100
 	MaxConditionals = 2
-	// MaxProductFileBytes is the largest product file the sandbox stores. [lading]
-	MaxProductFileBytes = 10 << 20
+	// MaxProductFileBytes is the largest product file the sandbox stores,
+	// and the most an import's --max-image-size allows. [lading] The
+	// service's limit is not shown; 20 MiB holds the largest images the
+	// platforms lading reads export (Shopify takes at most 20 MB).
+	MaxProductFileBytes = 20 << 20
 )
 
 // Operations allowed in a filter condition; "=" is the default. [A.8]
@@ -106,7 +109,7 @@ const TimeLayout = "2006-01-02T15:04:05-0700"
 
 // Bulk actions on Products: {"action":"write","bulk_action":{...},"Products":[{id}...]}.
 // [Spec] "Bulk archive products" {archive: 1}; "Bulk tag products"
-// {Tags: [{id, assign: 1}]}.
+// {Tags: [{id, assign: 1}]}; [lading] assign 0 takes a tag off.
 const (
 	BulkArchive = "archive"
 	BulkTags    = "Tags"
