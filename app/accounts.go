@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -24,7 +25,7 @@ func accountsCommand(b *builder) *cli.Command {
 	return b.group(&cli.Command{
 		Name:        "accounts",
 		Usage:       "name the merchants' accounts lading works on (3PLs): each its base URL, token and state",
-		Subcommands: []*cli.Command{accountsAddCommand(b), accountsListCommand(b), accountsRemoveCommand(b)},
+		Subcommands: []*cli.Command{accountsAddCommand(b), accountsListCommand(b), accountsDefaultCommand(b), accountsRemoveCommand(b)},
 	}, doc{examples: accountsExamples})
 }
 
@@ -47,7 +48,7 @@ func accountsAddCommand(b *builder) *cli.Command {
 			"data folder ($XDG_DATA_HOME, else ~/.local/share: lading/accounts/NAME/state.db), so that nothing\n" +
 			"of one account is read for another. --rate and --burst, when given, pace its token from then on.\n" +
 			"The first account added is the default: commands given no --account (nor --base-url or --token)\n" +
-			"work on it; --default makes another the default.",
+			"work on it; --default makes another the default (as lading accounts default NAME does later).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "token-file", Destination: &o.TokenFile, Usage: "file holding the account's token (else lading auth login --account NAME stores one)"},
 			&cli.BoolFlag{Name: "default", Destination: &o.Default, Usage: "make it the default account"},
@@ -85,7 +86,18 @@ func runAccountsAdd(env *Env, o *accountsAddOptions) error {
 	if !o.typed["base-url"] && !o.fromEnv["base-url"] {
 		return usageHint("For example: "+accountsExamples[0].line, "give the account's base URL: --base-url https://HOST/api2")
 	}
-	a := ops.Account{Name: o.Name, BaseURL: o.BaseURL, TokenFile: o.TokenFile}
+	a := ops.Account{Name: o.Name, BaseURL: o.BaseURL}
+	if o.TokenFile != "" {
+		if _, err := auth.ReadTokenFile(o.TokenFile); err != nil {
+			return Usagef("--token-file: %w", err)
+		}
+		// Kept whole, so that the file is found from any folder.
+		abs, err := filepath.Abs(o.TokenFile)
+		if err != nil {
+			return err
+		}
+		a.TokenFile = abs
+	}
 	if o.typed["rate"] {
 		a.Rate = o.Rate
 	}
@@ -208,6 +220,7 @@ func runAccountsRemove(env *Env, o *accountsRemoveOptions) error {
 	if err != nil {
 		return err
 	}
+	wasDefault := reg.Default == o.Name
 	a, err := reg.Remove(o.Name)
 	if err != nil {
 		return usageHint("lading accounts list shows the accounts.", "%w", err)
@@ -220,11 +233,52 @@ func runAccountsRemove(env *Env, o *accountsRemoveOptions) error {
 		return fmt.Errorf("the account is removed, but its stored token could not be forgotten: %w", err)
 	}
 	state := dirs.StatePath(a.Name)
-	return o.emit(env, map[string]any{"removed": a.Name, "token_forgotten": forgot, "state": state}, func(w io.Writer) {
+	return o.emit(env, map[string]any{"removed": a.Name, "token_forgotten": forgot, "state": state, "was_default": wasDefault}, func(w io.Writer) {
 		fmt.Fprintf(w, "removed account %s (%s)", a.Name, auth.NormalizeBaseURL(a.BaseURL))
 		if forgot {
 			fmt.Fprint(w, "; its stored token is forgotten (it stays valid until access is revoked in the account)")
 		}
 		fmt.Fprintf(w, "\nits state is kept in %s: delete %s when it is no longer wanted\n", state, filepath.Dir(state))
+		if wasDefault && len(reg.Accounts) > 0 {
+			fmt.Fprintf(w, "it was the default account, and no account is now: give --account NAME, or make one the default with lading accounts default NAME (%s)\n",
+				strings.Join(reg.Names(), ", "))
+		}
+	})
+}
+
+// accountsDefaultOptions are the options of accounts default.
+type accountsDefaultOptions struct {
+	globalOptions
+	Name string
+}
+
+func accountsDefaultCommand(b *builder) *cli.Command {
+	o := &accountsDefaultOptions{}
+	return b.oneArg(&cli.Command{
+		Name:      "default",
+		Usage:     "make an account the default: the one commands given no --account work on",
+		ArgsUsage: "NAME",
+	}, &o.globalOptions, &o.Name, "the account's name", doc{examples: []example{{"commands without --account work on globex from now on", "lading accounts default globex"}}},
+		func(context.Context) error { return runAccountsDefault(b.env, o) })
+}
+
+func runAccountsDefault(env *Env, o *accountsDefaultOptions) error {
+	dirs, err := env.dirs()
+	if err != nil {
+		return err
+	}
+	reg, err := ops.OpenRegistry(dirs)
+	if err != nil {
+		return err
+	}
+	if err := reg.SetDefault(o.Name); err != nil {
+		return usageHint("lading accounts list shows the accounts.", "%w", err)
+	}
+	if err := reg.Save(); err != nil {
+		return err
+	}
+	line := accountLineOf(reg, dirs, reg.Accounts[o.Name])
+	return o.emit(env, line, func(w io.Writer) {
+		fmt.Fprintf(w, "%s (%s) is the default account: commands without --account work on it\n", line.Name, line.BaseURL)
 	})
 }

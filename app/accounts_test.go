@@ -3,6 +3,7 @@ package app
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -228,7 +229,261 @@ jobs:
 		t.Errorf("jobs check --json: %v\n%s", err, out)
 	}
 	os.Remove(filepath.Join(dir, "acme.token"))
-	if _, _, err := runWith(t, h.env, "jobs", "check", file); !isUsage(err) || !strings.Contains(said(err), "jobs.yaml:4: account acme: reading its token file") {
+	if _, _, err := runWith(t, h.env, "jobs", "check", file); !isUsage(err) || !strings.Contains(said(err), "jobs.yaml:4: account acme: token file "+filepath.Join(dir, "acme.token")+": there is no such file") {
 		t.Errorf("a token file that is gone: %v", said(err))
+	}
+}
+
+// accounts add refuses what could not work, saying why in the words of its
+// flags, and saves nothing then: a name that is no folder's, a base URL
+// that is no service's, a name taken, a token file that is missing or
+// empty, pacing that is no pace.
+func TestAccountsAddMistakes(t *testing.T) {
+	t.Parallel()
+	h := newHome(t)
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.token")
+	os.WriteFile(empty, []byte(" \n"), 0o600)
+	if _, _, err := runWith(t, h.env, "accounts", "add", "acme", "--base-url", "https://host/api2"); err != nil {
+		t.Fatal(said(err))
+	}
+	registry, err := os.ReadFile(filepath.Join(h.dirs.Config, "lading", "accounts.json"))
+	if err != nil {
+		t.Fatalf("the accounts file: %v", err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"acme", "--base-url", "https://other/api2"}, "an account of that name exists: acme (lading accounts remove acme first to replace it)"},
+		{[]string{"a b", "--base-url", "https://host/api2"}, `account name "a b": use 1 to 64 letters, digits`},
+		{[]string{".acme", "--base-url", "https://host/api2"}, `account name ".acme"`},
+		{[]string{"acme/eu", "--base-url", "https://host/api2"}, `account name "acme/eu"`},
+		{[]string{strings.Repeat("a", 65), "--base-url", "https://host/api2"}, "use 1 to 64 letters"},
+		{[]string{"globex", "--base-url", "host/api2"}, `account globex: api: base URL "host/api2": want an http or https URL such as https://host/api2`},
+		{[]string{"globex", "--base-url", "ftp://host/api2"}, "want an http or https URL"},
+		{[]string{"globex", "--base-url", "https:///api2"}, `base URL "https:///api2" has no host`},
+		{[]string{"globex", "--base-url", "https://user:pw@host/api2"}, "the base URL carries credentials"},
+		{[]string{"globex", "--base-url", "https://host/api2?x=1"}, "remove the query or fragment"},
+		{[]string{"globex"}, "give the account's base URL: --base-url https://HOST/api2"},
+		{[]string{"--base-url", "https://host/api2"}, "takes the account's name"},
+		{[]string{"globex", "initech", "--base-url", "https://host/api2"}, "takes the account's name"},
+		{[]string{"globex", "--base-url", "https://host/api2", "--token-file", filepath.Join(dir, "nope.token")},
+			"--token-file: token file " + filepath.Join(dir, "nope.token") + ": there is no such file"},
+		{[]string{"globex", "--base-url", "https://host/api2", "--token-file", empty}, "--token-file: token file " + empty + " is empty"},
+		{[]string{"globex", "--base-url", "https://host/api2", "--rate", "0"}, "--rate 0: want a number of requests per second above 0"},
+	} {
+		out, _, err := runWith(t, h.env, append([]string{"accounts", "add"}, tc.args...)...)
+		if !isUsage(err) || !strings.Contains(said(err), tc.want) {
+			t.Errorf("accounts add %s: %v\n%s\nwant a usage error saying %q", strings.Join(tc.args, " "), said(err), out, tc.want)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(h.dirs.Config, "lading", "accounts.json")); string(after) != string(registry) {
+		t.Errorf("the mistakes changed the accounts file:\n%s\nwas:\n%s", after, registry)
+	}
+}
+
+// The first account added is the default; --default, or accounts default
+// later, makes another the default; removing the default leaves none, and
+// says so, and commands then work on no account until one is named.
+func TestDefaultAccount(t *testing.T) {
+	t.Parallel()
+	h := newHome(t)
+	_, acmeURL := newSandboxServer(t, cliToken)
+	_, globexURL := newSandboxServer(t, cliToken)
+	dir := t.TempDir()
+	token := filepath.Join(dir, "t.token")
+	os.WriteFile(token, []byte(cliToken), 0o600)
+	defaultOf := func() string {
+		t.Helper()
+		out, _, err := runWith(t, h.env, "accounts", "list", "--json")
+		if err != nil {
+			t.Fatal(said(err))
+		}
+		name := ""
+		for _, l := range jsonLines(t, out) {
+			if l["default"] == true {
+				if name != "" {
+					t.Fatalf("two default accounts:\n%s", out)
+				}
+				name = l["name"].(string)
+			}
+		}
+		return name
+	}
+	statusURL := func() string {
+		t.Helper()
+		out, _, err := runWith(t, h.env, "auth", "status", "--json")
+		if err != nil {
+			return said(err)
+		}
+		return jsonLines(t, out)[0]["base_url"].(string)
+	}
+	steps := []struct {
+		args        []string
+		wantDefault string
+		wantStatus  string // auth status's base URL, or what its error says
+	}{
+		{[]string{"accounts", "add", "acme", "--base-url", acmeURL, "--token-file", token}, "acme", acmeURL},
+		{[]string{"accounts", "add", "globex", "--base-url", globexURL, "--token-file", token}, "acme", acmeURL},
+		{[]string{"accounts", "default", "globex"}, "globex", globexURL},
+		{[]string{"accounts", "add", "initech", "--base-url", acmeURL, "--token-file", token, "--default"}, "initech", acmeURL},
+		{[]string{"accounts", "remove", "initech"}, "", "no token for " + DefaultBaseURL},
+		{[]string{"accounts", "default", "acme"}, "acme", acmeURL},
+	}
+	for _, s := range steps {
+		if _, _, err := runWith(t, h.env, s.args...); err != nil {
+			t.Fatalf("lading %s: %v", strings.Join(s.args, " "), said(err))
+		}
+		if got := defaultOf(); got != s.wantDefault {
+			t.Errorf("after lading %s the default is %q, want %q", strings.Join(s.args, " "), got, s.wantDefault)
+		}
+		if got := statusURL(); !strings.Contains(got, s.wantStatus) {
+			t.Errorf("after lading %s auth status says %q, want %q", strings.Join(s.args, " "), got, s.wantStatus)
+		}
+	}
+	out, _, err := runWith(t, h.env, "accounts", "remove", "acme")
+	if err != nil || !strings.Contains(out, "it was the default account, and no account is now: give --account NAME, or make one the default with lading accounts default NAME (globex)") {
+		t.Errorf("removing the default: %v\n%s", said(err), out)
+	}
+	out, _, err = runWith(t, h.env, "accounts", "remove", "globex")
+	if err != nil || strings.Contains(out, "default") {
+		t.Errorf("removing the last account, which is not the default, says: %v\n%s", said(err), out)
+	}
+	if _, _, err := runWith(t, h.env, "accounts", "default", "acme"); !isUsage(err) || !strings.Contains(said(err), `no account is called "acme": lading knows no account yet`) {
+		t.Errorf("accounts default of an account removed: %v", said(err))
+	}
+}
+
+// Two merchants on two services: --account, else LADING_ACCOUNT, else the
+// default account chooses the base URL, the token and the state file of a
+// command, and nothing of one account is sent to, or kept for, the
+// other: each import creates the whole catalog in its own service, and
+// leaves the other account's state as it was.
+func TestAccountsKeepApart(t *testing.T) {
+	h := newHome(t)
+	acmeURL := newSandbox(t, "acme-token-0123456789")
+	globexURL := newSandbox(t, "globex-token-0123456789")
+	dir, catalog := sampleCopy(t, "catalog.csv")
+	for name, token := range map[string]string{"acme": "acme-token-0123456789", "globex": "globex-token-0123456789"} {
+		file := filepath.Join(dir, name+".token")
+		os.WriteFile(file, []byte(token), 0o600)
+		url := map[string]string{"acme": acmeURL, "globex": globexURL}[name]
+		if _, _, err := runWith(t, h.env, "accounts", "add", name, "--base-url", url); err != nil {
+			t.Fatal(said(err))
+		}
+		if _, _, err := runWith(t, h.env, "auth", "login", "--account", name, "--token-file", file); err != nil {
+			t.Fatal(said(err))
+		}
+	}
+	// variants counts the variants in an account's service, as auth
+	// status finds them with the account's token.
+	variants := func(name string) float64 {
+		t.Helper()
+		out, _, err := runWith(t, h.env, "--account", name, "auth", "status", "--json")
+		if err != nil {
+			t.Fatalf("auth status of %s: %v", name, said(err))
+		}
+		return jsonLines(t, out)[0]["variants"].(float64)
+	}
+	stateOf := func(name string) string {
+		b, _ := os.ReadFile(h.dirs.StatePath(name))
+		return string(b)
+	}
+	importWith := func(env Env, args ...string) string {
+		t.Helper()
+		args = append(args, "--quiet", "import", "--template", "generic", "--read-ids", "--results", filepath.Join(dir, "r.csv"), catalog)
+		out, errOut, err := runWith(t, env, args...)
+		if err != nil {
+			t.Fatalf("lading %s: %v\n%s", strings.Join(args, " "), said(err), errOut)
+		}
+		return out
+	}
+
+	// The default, acme.
+	if out := importWith(h.env); !strings.Contains(out, "26 created") {
+		t.Fatalf("the import to the default account:\n%s", out)
+	}
+	if a, g := variants("acme"), variants("globex"); a == 0 || g != 0 {
+		t.Fatalf("after the default's import: acme's service has %v variants, globex's %v", a, g)
+	}
+	acmeState := stateOf("acme")
+
+	// LADING_ACCOUNT names globex: its own service, token and state; the
+	// whole catalog is new there, as nothing of acme's ids is read.
+	env := h.env
+	t.Setenv("LADING_ACCOUNT", "globex")
+	if out := importWith(env); !strings.Contains(out, "26 created") {
+		t.Fatalf("the import with LADING_ACCOUNT=globex:\n%s", out)
+	}
+	if a, g := variants("acme"), variants("globex"); g != a {
+		t.Errorf("after globex's import: acme's service has %v variants, globex's %v", a, g)
+	}
+	if stateOf("acme") != acmeState {
+		t.Error("globex's import changed acme's state file")
+	}
+	if _, err := os.Stat(h.dirs.StatePath("globex")); err != nil {
+		t.Errorf("globex's state: %v", err)
+	}
+
+	// --account wins over LADING_ACCOUNT: acme again, where all is there.
+	if out := importWith(env, "--account", "acme"); !strings.Contains(out, "26 unchanged") {
+		t.Errorf("the import with --account acme over LADING_ACCOUNT=globex:\n%s", out)
+	}
+	out, _, err := runWith(t, env, "auth", "status", "--json")
+	if s := jsonLines(t, out); err != nil || s[0]["account"] != "globex" || s[0]["base_url"] != globexURL || s[0]["service"] != "accepted" {
+		t.Errorf("auth status with LADING_ACCOUNT=globex: %v\n%s", said(err), out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".lading")); err == nil {
+		t.Error("a state was made in the working folder")
+	}
+}
+
+// auth login --account NAME --token-file FILE stores the file's token
+// for the account, in the store (mode 0600) under the account's name,
+// and says so without the token; a file that is missing, empty or of many
+// lines is named in a usage error, and nothing is stored.
+func TestLoginTokenFile(t *testing.T) {
+	t.Parallel()
+	h := newHome(t)
+	dir := t.TempDir()
+	files := map[string]string{"good": "  acme-token-0123456789\n", "empty": "\n", "lines": "acme-token\nother-token\n"}
+	for name, text := range files {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600)
+	}
+	if _, _, err := runWith(t, h.env, "accounts", "add", "acme", "--base-url", "https://host/api2"); err != nil {
+		t.Fatal(said(err))
+	}
+	for _, tc := range []struct {
+		file, want string
+	}{
+		{"missing", "--token-file: token file " + filepath.Join(dir, "missing") + ": there is no such file: put the account's access token in it"},
+		{"empty", "--token-file: token file " + filepath.Join(dir, "empty") + " is empty: put the account's access token in it"},
+		{"lines", "--token-file: token file " + filepath.Join(dir, "lines") + " holds more than one line"},
+	} {
+		_, _, err := runWith(t, h.env, "auth", "login", "--account", "acme", "--token-file", filepath.Join(dir, tc.file))
+		if !isUsage(err) || !strings.Contains(said(err), tc.want) || strings.Contains(said(err), "other-token") {
+			t.Errorf("--token-file %s: %v\nwant a usage error saying %q", tc.file, said(err), tc.want)
+		}
+	}
+	if _, err := os.Stat(h.dirs.Store().Path); err == nil {
+		t.Error("a token store was written for the files refused")
+	}
+	if _, _, err := runWith(t, h.env, "auth", "login", "--account", "acme", "--token-file", filepath.Join(dir, "good"), "--client-id", "x"); !isUsage(err) || !strings.Contains(said(err), "not both") {
+		t.Errorf("--token-file with --client-id: %v", said(err))
+	}
+	out, errOut, err := runWith(t, h.env, "auth", "login", "--account", "acme", "--token-file", filepath.Join(dir, "good"))
+	if err != nil || !strings.Contains(out, "Stored the token of "+filepath.Join(dir, "good")+" for account acme (https://host/api2)") || strings.Contains(out+errOut, "acme-token-0123456789") {
+		t.Fatalf("auth login --token-file: %v\n%s%s", said(err), out, errOut)
+	}
+	store := h.dirs.Store()
+	if fi, err := os.Stat(store.Path); err != nil || runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Errorf("the token store: %v, want mode 0600", err)
+	}
+	if cred, ok, err := store.GetAccount("acme"); err != nil || !ok || cred.Token != "acme-token-0123456789" || cred.Account != "acme" {
+		t.Errorf("the token stored for acme: %+v %v %v", cred, ok, err)
+	}
+	if _, ok, _ := store.Get("https://host/api2"); ok {
+		t.Error("the account's token is stored for its base URL too, where another account on it would find it")
 	}
 }

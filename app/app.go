@@ -41,6 +41,9 @@ type Env struct {
 	// Reload, when lading run asks for it, passes on each request to read
 	// the jobs file again (main: SIGHUP); nil for none.
 	Reload func() <-chan struct{}
+	// Now is the time, for what a command says of the time to come
+	// (jobs check's next runs); nil is time.Now.
+	Now func() time.Time
 	// ImageTransport carries the downloads of an import's images; nil is
 	// the network. Tests give one that serves them locally.
 	ImageTransport http.RoundTripper

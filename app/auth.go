@@ -190,13 +190,9 @@ func (o *loginOptions) refuseStored(store *auth.Store, cred auth.Credential) err
 // login at base.
 func (o *loginOptions) newToken(ctx context.Context, env *Env, base string) (string, error) {
 	if o.TokenFile != "" {
-		b, err := os.ReadFile(o.TokenFile)
+		token, err := auth.ReadTokenFile(o.TokenFile)
 		if err != nil {
 			return "", Usagef("--token-file: %w", err)
-		}
-		token := strings.TrimSpace(string(b))
-		if token == "" {
-			return "", Usagef("--token-file %s is empty: put the account's access token in it", o.TokenFile)
 		}
 		return token, nil
 	}

@@ -288,6 +288,7 @@ func notRun(args []string) string {
 		{[]string{"run"}, "it runs the jobs of a jobs file naming the 3PL's folders and token files (e2e/run_test.go runs such files)"},
 		{[]string{"jobs", "check"}, "it checks a jobs file naming the 3PL's folders and token files (app and ops check such files)"},
 		{[]string{"accounts", "remove"}, "the account it removes is added on another page"},
+		{[]string{"accounts", "default"}, "the account it makes the default is added on another page"},
 	} {
 		for i := range args {
 			if slices.Equal(args[i:min(i+len(r.words), len(args))], r.words) {
@@ -439,6 +440,8 @@ func newDocFixture(t *testing.T, dir string, given map[string]docFile) *docFixtu
 	files["my-layout.yaml"] = string(generic)
 	levels := "sku,quantity\nTEE-BLA-S,4\nTEE-BLA-M,7\nMUG-350,12\n"
 	files["outbox/stock.csv"], files["srv/exchange/stock.csv"] = levels, levels
+	// The token files the accounts of the pages are added with.
+	files["etc/lading/acme.token"], files["etc/lading/globex.token"] = cliToken+"\n", cliToken+"\n"
 	writeOld(t, dir, files)
 	priceList(t, filepath.Join(dir, "price-list.xlsx"))
 	if _, err := a.srv.Seed(t.Context(), sandbox.SeedSpec{Token: cliToken, Orders: 12, Seed: 1, Month: "2026-10"}); err != nil {

@@ -206,7 +206,10 @@ type plannedLine struct {
 	Next    time.Time `json:"next"`
 	Zone    string    `json:"zone,omitempty"`
 	LastRun time.Time `json:"last_run,omitzero"`
-	Waiting int       `json:"waiting,omitempty"`
+	// Unfinished: the last run was cut short (killed, stopped); the next
+	// resumes it.
+	Unfinished bool `json:"unfinished,omitempty"`
+	Waiting    int  `json:"waiting,omitempty"`
 }
 
 func runJobsCheck(ctx context.Context, env *Env, o *jobsCheckOptions) error {
@@ -218,13 +221,16 @@ func runJobsCheck(ctx context.Context, env *Env, o *jobsCheckOptions) error {
 		return usageHint("Mend these, then check again.", "%w", err)
 	}
 	now := time.Now()
+	if env.Now != nil {
+		now = env.Now()
+	}
 	plan, err := ops.Plan(ctx, jobs, dirs, now)
 	if err != nil {
 		return err
 	}
 	var lines []plannedLine
 	for _, p := range plan {
-		l := plannedLine{Account: p.Job.Account, Job: p.Job.Name, Command: p.Job.Kind, Line: p.Job.Line, When: p.Job.When(), Next: p.Next, LastRun: p.Times.Started, Waiting: p.Waiting}
+		l := plannedLine{Account: p.Job.Account, Job: p.Job.Name, Command: p.Job.Kind, Line: p.Job.Line, When: p.Job.When(), Next: p.Next, LastRun: p.Times.Started, Unfinished: p.Times.Unfinished(), Waiting: p.Waiting}
 		if p.Job.Zone != nil {
 			l.Zone = p.Job.Zone.String()
 		}
@@ -261,6 +267,8 @@ func printPlan(w io.Writer, jobs *ops.Jobs, lines []plannedLine, now time.Time, 
 			next = "as files come (" + plural.Count(l.Waiting, "file") + " waiting)"
 		case !l.Next.After(now) && l.LastRun.IsZero():
 			next = "at start (never ran)"
+		case l.Unfinished:
+			next = "at start (resumes its run cut short at " + l.LastRun.In(at).Format("2006-01-02 15:04:05 MST") + ")"
 		case !l.Next.After(now):
 			next = "at start (due since " + l.Next.In(at).Format("2006-01-02 15:04:05 MST") + ")"
 		}

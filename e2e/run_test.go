@@ -290,19 +290,19 @@ func TestRunJobsOfThreeAccounts(t *testing.T) {
 	// The refused account: its runs fail, the others' go on, and the
 	// metrics say so.
 	m := scrape(t, metrics)
-	for _, want := range []string{`lading_job_runs_total{account="broken",job="stock push",outcome="failed"}`,
-		`lading_job_runs_total{account="acme",job="stock push",outcome="ok"}`, `lading_job_runs_total{account="globex",job="stock push",outcome="ok"}`,
-		`lading_job_rows_total{account="acme",action="posted",job="shipments push"}`, `lading_job_requests_total{account="acme",job="shipments push"}`} {
+	for _, want := range []string{`lading_job_runs_total{account="broken",job_name="stock push",outcome="failed"}`,
+		`lading_job_runs_total{account="acme",job_name="stock push",outcome="ok"}`, `lading_job_runs_total{account="globex",job_name="stock push",outcome="ok"}`,
+		`lading_job_rows_total{account="acme",action="posted",job_name="shipments push"}`, `lading_job_requests_total{account="acme",job_name="shipments push"}`} {
 		if m[want] < 1 {
 			t.Errorf("%s = %v, want 1 or more", want, m[want])
 		}
 	}
-	if m[`lading_job_last_success_timestamp_seconds{account="broken",job="stock push"}`] != 0 ||
-		m[`lading_job_last_success_timestamp_seconds{account="acme",job="export"}`] < float64(time.Now().Add(-time.Minute).Unix()) {
-		t.Errorf("the last successes: broken %v, acme's export %v", m[`lading_job_last_success_timestamp_seconds{account="broken",job="stock push"}`],
-			m[`lading_job_last_success_timestamp_seconds{account="acme",job="export"}`])
+	if m[`lading_job_last_success_timestamp_seconds{account="broken",job_name="stock push"}`] != 0 ||
+		m[`lading_job_last_success_timestamp_seconds{account="acme",job_name="export"}`] < float64(time.Now().Add(-time.Minute).Unix()) {
+		t.Errorf("the last successes: broken %v, acme's export %v", m[`lading_job_last_success_timestamp_seconds{account="broken",job_name="stock push"}`],
+			m[`lading_job_last_success_timestamp_seconds{account="acme",job_name="export"}`])
 	}
-	if _, ok := m[`lading_folder_files_waiting{account="acme",folder="`+filepath.Join(w.dir, "in")+`",job="shipments push"}`]; !ok {
+	if _, ok := m[`lading_folder_files_waiting{account="acme",folder="`+filepath.Join(w.dir, "in")+`",job_name="shipments push"}`]; !ok {
 		t.Error("no lading_folder_files_waiting for acme's drop folder")
 	}
 	if res, err := http.Get(strings.TrimSuffix(metrics, "/metrics") + "/healthz"); err != nil || res.StatusCode != 200 {

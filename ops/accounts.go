@@ -71,13 +71,9 @@ func (a Account) Check() error {
 // file's name, or the store's), never the token.
 func (a Account) Token(store *auth.Store) (token, source string, err error) {
 	if a.TokenFile != "" {
-		b, err := os.ReadFile(a.TokenFile)
+		token, err := auth.ReadTokenFile(a.TokenFile)
 		if err != nil {
-			return "", "", fmt.Errorf("account %s: reading its token file: %w", a.Name, err)
-		}
-		token = strings.TrimSpace(string(b))
-		if token == "" {
-			return "", "", fmt.Errorf("account %s: its token file %s is empty: put the account's access token in it", a.Name, a.TokenFile)
+			return "", "", fmt.Errorf("account %s: %w", a.Name, err)
 		}
 		return token, "file " + a.TokenFile, nil
 	}
@@ -200,6 +196,16 @@ func (r *Registry) Add(a Account, makeDefault bool) error {
 	if makeDefault || len(r.Accounts) == 1 {
 		r.Default = a.Name
 	}
+	return nil
+}
+
+// SetDefault makes the account called name the default; it is saved by
+// Save.
+func (r *Registry) SetDefault(name string) error {
+	if _, err := r.Account(name); err != nil {
+		return err
+	}
+	r.Default = name
 	return nil
 }
 

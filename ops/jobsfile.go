@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+	// A schedule's zone loads on a host without the zone database too
+	// (a container image, a Windows machine).
+	_ "time/tzdata"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"

@@ -31,7 +31,10 @@ type Metrics struct {
 	waiting     *prometheus.GaugeVec
 }
 
-var jobLabels = []string{"account", "job"}
+// jobLabels name a job's series: its account, and its name (job_name, as
+// Prometheus gives "job" to the scrape's own label: a series' "job" would
+// become "exported_job").
+var jobLabels = []string{"account", "job_name"}
 
 // NewMetrics registers the runner's metrics, and the Go runtime's and the
 // process's, in a registry of their own.

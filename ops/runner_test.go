@@ -292,11 +292,11 @@ func TestRunnerReloadsAndStops(t *testing.T) {
 	}
 	st := w.state("acme")
 	quick, err := loadTimes(t.Context(), st, "acme", "quick")
-	if err != nil || quick.Started.IsZero() || quick.unfinished() || quick.Success.IsZero() {
+	if err != nil || quick.Started.IsZero() || quick.Unfinished() || quick.Success.IsZero() {
 		t.Errorf("quick's times: %+v %v, want a run that ended well", quick, err)
 	}
 	stuckTimes, err := loadTimes(t.Context(), st, "acme", "stuck")
-	if err != nil || !stuckTimes.unfinished() {
+	if err != nil || !stuckTimes.Unfinished() {
 		t.Errorf("stuck's times: %+v %v, want a run that never ended", stuckTimes, err)
 	}
 	if j := next.Jobs[1]; !j.Next(stuckTimes, time.Now()).Before(time.Now()) {

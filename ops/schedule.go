@@ -25,8 +25,9 @@ type Times struct {
 	Success time.Time `json:"success,omitzero"`
 }
 
-// unfinished reports whether the last run started and never ended.
-func (t Times) unfinished() bool { return !t.Started.IsZero() && t.Ended.Before(t.Started) }
+// Unfinished reports whether the last run started and never ended (it
+// was killed or stopped): the next run resumes it.
+func (t Times) Unfinished() bool { return !t.Started.IsZero() && t.Ended.Before(t.Started) }
 
 // Next is when the job runs next, after runs as t says, at now: at or
 // before now means it is due. A run that never ended is due at once (it
@@ -39,7 +40,7 @@ func (t Times) unfinished() bool { return !t.Started.IsZero() && t.Ended.Before(
 // its folder every interval.
 func (j *Job) Next(t Times, now time.Time) time.Time {
 	switch {
-	case j.Folder != "", t.unfinished():
+	case j.Folder != "", t.Unfinished():
 		return now
 	case j.cron != nil:
 		from := t.Started
