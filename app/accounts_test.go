@@ -218,7 +218,7 @@ jobs:
 	}
 	now := time.Now().In(berlin)
 	first := time.Date(now.Year(), now.Month()+1, 1, 6, 0, 0, 0, berlin)
-	for _, want := range []string{"3 jobs of 1 account, no mistakes", "every 15m0s", "at start (never ran)",
+	for _, want := range []string{"3 jobs of 1 account, no mistakes", "every 15m", "at start (never ran)",
 		"0 6 1 * * (Europe/Berlin)", first.Format("2006-01-02 15:04:05 MST"), "as files come (1 file waiting)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("jobs check says:\n%s\nwant %q", out, want)

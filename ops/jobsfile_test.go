@@ -54,11 +54,11 @@ func TestParseTheIssuesFile(t *testing.T) {
 		options              []string
 		folder, scheduleZone string
 	}{
-		{5, "stock push", "every 15m0s", []string{"file=/srv/acme/stock.csv", "template=stock"}, "", ""},
-		{6, "fulfillments pull", "every 5m0s", []string{"output=/srv/acme/orders/{time}.csv", "new=true"}, "", ""},
+		{5, "stock push", "every 15m", []string{"file=/srv/acme/stock.csv", "template=stock"}, "", ""},
+		{6, "fulfillments pull", "every 5m", []string{"output=/srv/acme/orders/{time}.csv", "new=true"}, "", ""},
 		{7, "shipments push", "each file dropped in " + filepath.Join(w.dir, "confirmations") + " (looked at every 10s)", []string{"template=shipments"}, filepath.Join(w.dir, "confirmations"), ""},
 		{8, "export", "0 6 1 * * (UTC)", []string{"output=/srv/acme/reports/{month}.xlsx", "report=packing-slips", "template=accounting-slips"}, "", "UTC"},
-		{9, "stock push", "every 1h0m0s", []string{"file=/srv/globex/stock.csv", "template=stock", "batch_size=100", "where=a,b"}, "", ""},
+		{9, "stock push", "every 1h", []string{"file=/srv/globex/stock.csv", "template=stock", "batch_size=100", "where=a,b"}, "", ""},
 	}
 	for i, wj := range want {
 		j := jobs.Jobs[i]

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"time"
 
 	"lading/state"
@@ -78,11 +79,24 @@ func (j *Job) turnAfter(t time.Time) time.Time {
 func (j *Job) When() string {
 	switch {
 	case j.Folder != "":
-		return fmt.Sprintf("each file dropped in %s (looked at every %s)", j.Folder, j.Every)
+		return fmt.Sprintf("each file dropped in %s (looked at every %s)", j.Folder, short(j.Every))
 	case j.cron != nil:
 		return fmt.Sprintf("%s (%s)", j.Schedule, j.Zone)
 	}
-	return "every " + j.Every.String()
+	return "every " + short(j.Every)
+}
+
+// short is d as a person writes it in a jobs file: 15m, 1h, 1h30m, 90s
+// as 1m30s (not 15m0s, 1h0m0s).
+func short(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // Interval is about how long there is between two turns of the job: its
