@@ -104,18 +104,8 @@ func runAccountsAdd(env *Env, o *accountsAddOptions) error {
 	if o.typed["burst"] {
 		a.Burst = o.Burst
 	}
-	dirs, err := env.dirs()
+	reg, dirs, err := changeRegistry(env, func(reg *ops.Registry) error { return reg.Add(a, o.Default) })
 	if err != nil {
-		return err
-	}
-	reg, err := ops.OpenRegistry(dirs)
-	if err != nil {
-		return err
-	}
-	if err := reg.Add(a, o.Default); err != nil {
-		return asUsage(err)
-	}
-	if err := reg.Save(); err != nil {
 		return err
 	}
 	line := accountLineOf(reg, dirs, reg.Accounts[a.Name])
@@ -195,37 +185,57 @@ func runAccountsList(env *Env, o *globalOptions) error {
 	return w.Flush()
 }
 
-// accountsRemoveOptions are the options of accounts remove.
-type accountsRemoveOptions struct {
+// accountNameOptions are the options of a command on one account, by
+// name (accounts remove, accounts default).
+type accountNameOptions struct {
 	globalOptions
 	Name string
 }
 
-func accountsRemoveCommand(b *builder) *cli.Command {
-	o := &accountsRemoveOptions{}
-	return b.oneArg(&cli.Command{
-		Name:      "remove",
-		Usage:     "forget an account and its stored token (its state file is kept)",
-		ArgsUsage: "NAME",
-	}, &o.globalOptions, &o.Name, "the account's name", doc{examples: []example{{"forget the account acme", "lading accounts remove acme"}}},
-		func(context.Context) error { return runAccountsRemove(b.env, o) })
+// accountNameCommand finishes c, a command on the account its argument
+// names, which run does.
+func (b *builder) accountNameCommand(c *cli.Command, ex example, run func(*Env, *accountNameOptions) error) *cli.Command {
+	o := &accountNameOptions{}
+	c.ArgsUsage = "NAME"
+	return b.oneArg(c, &o.globalOptions, &o.Name, "the account's name", doc{examples: []example{ex}},
+		func(context.Context) error { return run(b.env, o) })
 }
 
-func runAccountsRemove(env *Env, o *accountsRemoveOptions) error {
+// changeRegistry opens the accounts, changes them and saves them; an
+// error of change is the user's (a name that is none, or taken).
+func changeRegistry(env *Env, change func(*ops.Registry) error) (*ops.Registry, ops.Dirs, error) {
 	dirs, err := env.dirs()
 	if err != nil {
-		return err
+		return nil, dirs, err
 	}
 	reg, err := ops.OpenRegistry(dirs)
 	if err != nil {
+		return nil, dirs, err
+	}
+	if err := change(reg); err != nil {
+		return nil, dirs, usageHint("lading accounts list shows the accounts.", "%w", err)
+	}
+	return reg, dirs, reg.Save()
+}
+
+func accountsRemoveCommand(b *builder) *cli.Command {
+	return b.accountNameCommand(&cli.Command{
+		Name:  "remove",
+		Usage: "forget an account and its stored token (its state file is kept)",
+	}, example{"forget the account acme", "lading accounts remove acme"}, runAccountsRemove)
+}
+
+func runAccountsRemove(env *Env, o *accountNameOptions) error {
+	var (
+		a          ops.Account
+		wasDefault bool
+	)
+	reg, dirs, err := changeRegistry(env, func(reg *ops.Registry) (err error) {
+		wasDefault = reg.Default == o.Name
+		a, err = reg.Remove(o.Name)
 		return err
-	}
-	wasDefault := reg.Default == o.Name
-	a, err := reg.Remove(o.Name)
+	})
 	if err != nil {
-		return usageHint("lading accounts list shows the accounts.", "%w", err)
-	}
-	if err := reg.Save(); err != nil {
 		return err
 	}
 	forgot, err := dirs.Store().DeleteAccount(a.Name)
@@ -246,35 +256,16 @@ func runAccountsRemove(env *Env, o *accountsRemoveOptions) error {
 	})
 }
 
-// accountsDefaultOptions are the options of accounts default.
-type accountsDefaultOptions struct {
-	globalOptions
-	Name string
-}
-
 func accountsDefaultCommand(b *builder) *cli.Command {
-	o := &accountsDefaultOptions{}
-	return b.oneArg(&cli.Command{
-		Name:      "default",
-		Usage:     "make an account the default: the one commands given no --account work on",
-		ArgsUsage: "NAME",
-	}, &o.globalOptions, &o.Name, "the account's name", doc{examples: []example{{"commands without --account work on globex from now on", "lading accounts default globex"}}},
-		func(context.Context) error { return runAccountsDefault(b.env, o) })
+	return b.accountNameCommand(&cli.Command{
+		Name:  "default",
+		Usage: "make an account the default: the one commands given no --account work on",
+	}, example{"commands without --account work on globex from now on", "lading accounts default globex"}, runAccountsDefault)
 }
 
-func runAccountsDefault(env *Env, o *accountsDefaultOptions) error {
-	dirs, err := env.dirs()
+func runAccountsDefault(env *Env, o *accountNameOptions) error {
+	reg, dirs, err := changeRegistry(env, func(reg *ops.Registry) error { return reg.SetDefault(o.Name) })
 	if err != nil {
-		return err
-	}
-	reg, err := ops.OpenRegistry(dirs)
-	if err != nil {
-		return err
-	}
-	if err := reg.SetDefault(o.Name); err != nil {
-		return usageHint("lading accounts list shows the accounts.", "%w", err)
-	}
-	if err := reg.Save(); err != nil {
 		return err
 	}
 	line := accountLineOf(reg, dirs, reg.Accounts[o.Name])
