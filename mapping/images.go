@@ -21,8 +21,6 @@ import (
 //	    alt: Image Alt Text
 //	    position: Image Position
 //	  - {column: Variant Image, variant: true} # the row's variant's image
-var imageKeys = []string{"alt", "position", "variant"}
-
 // images reads the images: section.
 func (d *decoder) images(n ast.Node) []ImageSpec {
 	var out []ImageSpec
@@ -62,7 +60,7 @@ func (d *decoder) images(n ast.Node) []ImageSpec {
 	return out
 }
 
-// imageValueNode is item without the entries of imageKeys: the value's
+// imageValueNode is item without its alt, position and variant entries: the value's
 // own keys, for decoder.value to read; nil when none is left.
 func imageValueNode(item ast.Node, rest []*ast.MappingValueNode) ast.Node {
 	switch {
