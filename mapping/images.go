@@ -21,6 +21,7 @@ import (
 //	    alt: Image Alt Text
 //	    position: Image Position
 //	  - {column: Variant Image, variant: true} # the row's variant's image
+//
 // images reads the images: section.
 func (d *decoder) images(n ast.Node) []ImageSpec {
 	var out []ImageSpec
