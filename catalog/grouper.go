@@ -146,31 +146,7 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 		key = r.ParentRef
 	}
 	if len(r.Errors) > 0 {
-		errs := make([]RowError, len(r.Errors))
-		sku := ""
-		if r.Role != mapping.RoleProduct {
-			sku = strings.Clone(r.Variant.SKU)
-		}
-		for i, e := range r.Errors {
-			errs[i] = RowError{Row: ref, Column: strings.Clone(e.Column), Value: strings.Clone(e.Value), Target: e.Target, Rule: strings.Clone(e.Rule), SKU: sku}
-		}
-		if key == "" {
-			g.orphans = append(g.orphans, errs...)
-			return
-		}
-		i := g.product(key, ref)
-		g.products[i].Errs = append(g.products[i].Errs, errs...)
-		if r.Role != mapping.RoleProduct {
-			g.meta[i].variantRows = true
-		}
-		if r.Role != mapping.RoleVariant {
-			// The row still says the product exists, how it is known and
-			// which rows are its variants (they must not be written on
-			// their own); its valid product values keep other messages
-			// accurate.
-			g.define(i, ref, r)
-			g.children(&g.meta[i], ref, r)
-		}
+		g.addErrors(ref, key, r)
 		return
 	}
 	i := g.product(key, ref)
@@ -185,21 +161,55 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 			g.alone(p, mt, ref, file, r)
 		}
 		if len(r.Declared) > 0 && (mt.x == nil || mt.x.declared == nil) {
-			x := mt.extra()
-			x.declRow = ref
-			for _, a := range r.Declared {
-				vals := make([]string, len(a.Values))
-				for k, v := range a.Values {
-					vals[k] = strings.Clone(v)
-				}
-				x.declared = append(x.declared, mapping.Attribute{Name: g.nm.list[g.nm.id(a.Name)], Values: vals, Column: strings.Clone(a.Column)})
-			}
+			g.declare(mt, ref, r)
 		}
 		g.children(mt, ref, r)
 		return
 	}
 	mt.variantRows = true
 	g.addVariant(p, mt, ref, file, r)
+}
+
+// addErrors takes a row with errors: they go to its product (or, with
+// no key, to the orphans), and a product or both row still says the
+// product exists, how it is known and which rows are its variants (they
+// must not be written on their own); its valid product values keep other
+// messages accurate.
+func (g *Grouper) addErrors(ref RowRef, key string, r *mapping.Row) {
+	errs := make([]RowError, len(r.Errors))
+	sku := ""
+	if r.Role != mapping.RoleProduct {
+		sku = strings.Clone(r.Variant.SKU)
+	}
+	for i, e := range r.Errors {
+		errs[i] = RowError{Row: ref, Column: strings.Clone(e.Column), Value: strings.Clone(e.Value), Target: e.Target, Rule: strings.Clone(e.Rule), SKU: sku}
+	}
+	if key == "" {
+		g.orphans = append(g.orphans, errs...)
+		return
+	}
+	i := g.product(key, ref)
+	g.products[i].Errs = append(g.products[i].Errs, errs...)
+	if r.Role != mapping.RoleProduct {
+		g.meta[i].variantRows = true
+	}
+	if r.Role != mapping.RoleVariant {
+		g.define(i, ref, r)
+		g.children(&g.meta[i], ref, r)
+	}
+}
+
+// declare keeps the attributes and values a product row declares.
+func (g *Grouper) declare(mt *meta, ref RowRef, r *mapping.Row) {
+	x := mt.extra()
+	x.declRow = ref
+	for _, a := range r.Declared {
+		vals := make([]string, len(a.Values))
+		for k, v := range a.Values {
+			vals[k] = strings.Clone(v)
+		}
+		x.declared = append(x.declared, mapping.Attribute{Name: g.nm.list[g.nm.id(a.Name)], Values: vals, Column: strings.Clone(a.Column)})
+	}
 }
 
 // images adds the images row ref names to p's; those of its variant
