@@ -59,8 +59,19 @@ func (r *run) output() string {
 func lading(ctx context.Context, args ...string) *run {
 	r := &run{args: args}
 	r.err = app.Run(ctx, app.Env{Stdout: &r.stdout, Stderr: &r.stderr, Stdin: strings.NewReader(""), ImageTransport: imagestest.Offline(),
-		Getenv: func(string) string { return "" }}, append([]string{"lading"}, args...))
+		Getenv: userFolders}, append([]string{"lading"}, args...))
 	return r
+}
+
+// userFolders is an environment of the user's folders alone (those of the
+// test's process: a test sets XDG_CONFIG_HOME to keep the token store its
+// own), where lading keeps its token store, accounts and their state.
+func userFolders(k string) string {
+	switch k {
+	case "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME":
+		return os.Getenv(k)
+	}
+	return ""
 }
 
 // waitFor polls out until re matches, and returns the first submatch.
@@ -126,7 +137,7 @@ func TestCLIAuth(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		a := app.New(app.Env{Stdout: &r.stdout, Stderr: &r.stderr, Getenv: func(string) string { return "" }})
+		a := app.New(app.Env{Stdout: &r.stdout, Stderr: &r.stderr, Getenv: userFolders})
 		r.err = a.RunContext(t.Context(), append([]string{"lading"}, login...))
 	}()
 	authURL := waitFor(t, &r.stderr, regexp.MustCompile(`(?m)^\s+(http://\S+/authorize\?\S+)$`))
