@@ -365,11 +365,11 @@ func TestAccountsKeepApart(t *testing.T) {
 	acmeURL := newSandbox(t, "acme-token-0123456789")
 	globexURL := newSandbox(t, "globex-token-0123456789")
 	dir, catalog := sampleCopy(t, "catalog.csv")
-	for name, token := range map[string]string{"acme": "acme-token-0123456789", "globex": "globex-token-0123456789"} {
+	for _, a := range []struct{ name, url string }{{"acme", acmeURL}, {"globex", globexURL}} { // acme first: the default
+		name := a.name
 		file := filepath.Join(dir, name+".token")
-		os.WriteFile(file, []byte(token), 0o600)
-		url := map[string]string{"acme": acmeURL, "globex": globexURL}[name]
-		if _, _, err := runWith(t, h.env, "accounts", "add", name, "--base-url", url); err != nil {
+		os.WriteFile(file, []byte(name+"-token-0123456789"), 0o600)
+		if _, _, err := runWith(t, h.env, "accounts", "add", name, "--base-url", a.url); err != nil {
 			t.Fatal(said(err))
 		}
 		if _, _, err := runWith(t, h.env, "auth", "login", "--account", name, "--token-file", file); err != nil {
@@ -436,6 +436,18 @@ func TestAccountsKeepApart(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".lading")); err == nil {
 		t.Error("a state was made in the working folder")
+	}
+
+	// A token file named from the folder it is in is kept whole, and
+	// read from any other.
+	t.Chdir(dir)
+	if _, _, err := runWith(t, h.env, "accounts", "add", "initech", "--base-url", acmeURL, "--token-file", "acme.token"); err != nil {
+		t.Fatal(said(err))
+	}
+	t.Chdir(t.TempDir())
+	out, _, err = runWith(t, h.env, "--account", "initech", "auth", "status", "--json")
+	if s := jsonLines(t, out); err != nil || s[0]["source"] != "file "+filepath.Join(dir, "acme.token") || s[0]["service"] != "accepted" {
+		t.Errorf("auth status of an account added with a token file in the folder, from another: %v\n%s", said(err), out)
 	}
 }
 
