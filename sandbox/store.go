@@ -221,6 +221,8 @@ type txn struct {
 	// levelsSet counts the ReconcileInventory entries applied so far by
 	// the records that did not fail.
 	levelsSet int64
+	// memo is what this write looked up or made.
+	memo memo
 	// version is the state of the data a read sees: the number of writes
 	// committed before it, plus one; 0 when it cannot be told.
 	version uint64
@@ -240,6 +242,10 @@ func (st *store) do(ctx context.Context, fn func(t *txn) error) error {
 	rollback := func() { st.conn.ExecContext(bg, "ROLLBACK") }
 	t := &txn{st: st, ctx: bg, now: time.Now().UTC().Format(timeLayout), conn: st.conn, stmts: st.stmts}
 	if err := fn(t); err != nil {
+		rollback()
+		return err
+	}
+	if err := t.keepMemo(); err != nil {
 		rollback()
 		return err
 	}
@@ -424,7 +430,11 @@ func (t *txn) savepoint(fn func() error) error {
 		return err
 	}
 	ferr := fn()
+	if ferr == nil {
+		ferr = t.keepMemo()
+	}
 	if ferr != nil {
+		t.forgetMemo()
 		if err := t.execDynamic("ROLLBACK TO rec"); err != nil {
 			return err
 		}
