@@ -11,6 +11,53 @@ type memo struct {
 	attrs   map[memoKey]int64 // by product and name
 	options map[memoKey]int64 // by attribute and value
 	local   map[int64]int64   // the last local id handed out, by account, not yet written
+	// made are the products and attributes this transaction created:
+	// what they hold was made here too, nothing to look up.
+	made map[int64]bool
+	// combos are the combinations of options of the variants created in
+	// products made here; edited are the products one of whose variants
+	// was edited since, whose combinations are looked up again.
+	combos map[int64]map[string]bool
+	edited map[int64]bool
+}
+
+// make records that the product or attribute id was created here.
+func (m *memo) make(id int64) {
+	if m.made == nil {
+		m.made = map[int64]bool{}
+	}
+	m.made[id] = true
+}
+
+// combo reports whether a variant of product has the combination key;
+// known is false when the memo cannot tell.
+func (m *memo) combo(product int64, key string) (has, known bool) {
+	if !m.made[product] || m.edited[product] {
+		return false, false
+	}
+	return m.combos[product][key], true
+}
+
+// addCombo records a variant created in product with the combination key.
+func (m *memo) addCombo(product int64, key string) {
+	if !m.made[product] {
+		return
+	}
+	if m.combos == nil {
+		m.combos = map[int64]map[string]bool{}
+	}
+	if m.combos[product] == nil {
+		m.combos[product] = map[string]bool{}
+	}
+	m.combos[product][key] = true
+}
+
+// editing records that a variant of product is edited or deleted.
+func (m *memo) editing(product int64) {
+	if m.edited == nil {
+		m.edited = map[int64]bool{}
+	}
+	m.edited[product] = true
 }
 
 // memoKey is a name within its owner.

@@ -116,7 +116,7 @@ func (t *txn) attributeByName(account, product int64, name string, ord *int64) (
 	a := attrRef{name: name}
 	var err error
 	found := false
-	if a.id, found = lookup(t.memo.attrs, product, name); !found {
+	if a.id, found = lookup(t.memo.attrs, product, name); !found && !t.memo.made[product] {
 		if found, err = t.row(`SELECT id FROM attributes WHERE product_id = ? AND name = ?`, []any{product, name}, &a.id); err != nil {
 			return a, err
 		}
@@ -136,6 +136,7 @@ func (t *txn) attributeByName(account, product int64, name string, ord *int64) (
 	}
 	a.id = t.newID()
 	remember(&t.memo.attrs, product, name, a.id)
+	t.memo.make(a.id)
 	_, err = t.exec(`INSERT INTO attributes(id, account_id, product_id, name, ord, created_at, updated_at) VALUES(?,?,?,?,?,?,?)`,
 		a.id, account, product, name, o, t.now, t.now)
 	return a, err
@@ -147,9 +148,12 @@ func (t *txn) optionOf(account, attr int64, value string, ord int64) (int64, err
 		return id, nil
 	}
 	var id int64
-	found, err := t.row(`SELECT id FROM attribute_options WHERE attribute_id = ? AND name = ?`, []any{attr, value}, &id)
-	if err != nil {
-		return id, err
+	found := false
+	if !t.memo.made[attr] {
+		var err error
+		if found, err = t.row(`SELECT id FROM attribute_options WHERE attribute_id = ? AND name = ?`, []any{attr, value}, &id); err != nil {
+			return id, err
+		}
 	}
 	if !found {
 		id = t.newID()
@@ -158,7 +162,7 @@ func (t *txn) optionOf(account, attr int64, value string, ord int64) (int64, err
 	if found {
 		return id, nil
 	}
-	_, err = t.exec(`INSERT INTO attribute_options(id, account_id, attribute_id, name, ord, created_at, updated_at) VALUES(?,?,?,?,?,?,?)`,
+	_, err := t.exec(`INSERT INTO attribute_options(id, account_id, attribute_id, name, ord, created_at, updated_at) VALUES(?,?,?,?,?,?,?)`,
 		id, account, attr, value, ord, t.now, t.now)
 	return id, err
 }
@@ -250,6 +254,9 @@ func comboText(opts []chosenOption) string {
 // checkCombo refuses a combination another live variant of the product has.
 func (t *txn) checkCombo(product int64, opts []chosenOption, self int64, path string) (string, error) {
 	key := comboKey(opts)
+	if has, known := t.memo.combo(product, key); known && self == 0 && !has {
+		return key, nil
+	}
 	var other int64
 	found, err := t.row(`SELECT id FROM variants WHERE product_id = ? AND combo = ? AND deleted = 0 AND id <> ? LIMIT 1`,
 		[]any{product, key, self}, &other)
@@ -412,6 +419,7 @@ func (t *txn) createVariant(c *call, product productRef, productAttrs []attrRef,
 		sortOrder, qty, combo, auto, autoTyped, t.now, t.now); err != nil {
 		return 0, err
 	}
+	t.memo.addCombo(product.id, combo)
 	for i, o := range opts {
 		if _, err := t.exec(`INSERT INTO variant_options(variant_id, option_id, position) VALUES(?,?,?)`, id, o.option, i); err != nil {
 			return 0, err
