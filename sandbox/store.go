@@ -91,7 +91,7 @@ func openStore(path string) (*store, error) {
 func openFile(path, syncMode string) (*store, error) {
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(" + syncMode + ")" +
-		fmt.Sprintf("&_pragma=cache_size(%d)", -cacheKiB)
+		fmt.Sprintf("&_pragma=cache_size(%d)&_pragma=temp_store(MEMORY)", -cacheKiB)
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: open database %q: %w", path, err)
