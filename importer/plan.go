@@ -156,7 +156,13 @@ func (pl *Planner) Plan(products []*catalog.Product) *Plan {
 	plan := &Plan{Mode: pl.Mode, live: pl.Live, Products: make([]*ProductPlan, len(products))}
 	s := newPlanSlab(products)
 	for i, p := range products {
-		plan.Products[i] = pl.planProduct(s.product(p))
+		pp := s.product(p)
+		if lp := pl.Live.sameProduct(i, p); lp != nil {
+			pp.unchanged(lp)
+		} else {
+			pl.planProduct(pp)
+		}
+		plan.Products[i] = pp
 	}
 	return plan
 }
@@ -280,6 +286,14 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 	return pp
 }
 
+// unchanged plans pp as found equal to lp, with every variant.
+func (pp *ProductPlan) unchanged(lp *LiveProduct) {
+	pp.Live, pp.Action = lp, engine.Unchanged
+	for j, vp := range pp.Variants {
+		vp.Live, vp.Action = &lp.same[j], engine.Unchanged
+	}
+}
+
 func (pp *ProductPlan) fail(reason string) {
 	pp.Action, pp.Reason = engine.Failed, reason
 	for _, vp := range pp.Variants {
@@ -309,23 +323,29 @@ func invalidReason(p *catalog.Product) string {
 }
 
 func (pp *ProductPlan) diffProduct() {
-	p, lp := pp.P, pp.Live
+	pp.Changes, pp.TagsChanged = productChanges(pp.P, pp.Live)
+}
+
+// productChanges lists the product fields and tags of p that differ from
+// those of lp.
+func productChanges(p *catalog.Product, lp *LiveProduct) (changes []Change, tagsChanged bool) {
 	for _, f := range []struct {
 		name string
 		v    catalog.Value
 		live string
 	}{{"name", p.Name, lp.Name}, {"description", p.Description, lp.Description}, {"notes", p.Notes, lp.Notes}} {
 		if f.v.Set && f.v.S != f.live {
-			pp.Changes = append(pp.Changes, Change{Field: f.name, From: f.live, To: f.v.S})
+			changes = append(changes, Change{Field: f.name, From: f.live, To: f.v.S})
 		}
 	}
 	if p.TagsSet {
 		want := normTags(p.Tags)
 		if !slices.Equal(want, lp.Tags) {
-			pp.TagsChanged = true
-			pp.Changes = append(pp.Changes, Change{Field: "tags", From: strings.Join(lp.Tags, "|"), To: strings.Join(want, "|")})
+			tagsChanged = true
+			changes = append(changes, Change{Field: "tags", From: strings.Join(lp.Tags, "|"), To: strings.Join(want, "|")})
 		}
 	}
+	return changes, tagsChanged
 }
 
 func normTags(tags []string) []string {
@@ -367,8 +387,8 @@ func optionKey(attrs, values []string) string {
 }
 
 func liveOptionKey(lv *LiveVariant) string {
-	parts := make([]string, 0, len(lv.Options))
-	for _, o := range lv.Options {
+	parts := make([]string, 0, len(lv.Options()))
+	for _, o := range lv.Options() {
 		parts = append(parts, strings.ToLower(o.Attribute)+"="+o.Value)
 	}
 	sort.Strings(parts)
@@ -386,7 +406,7 @@ func optionConflicts(attrs, values []string, lv *LiveVariant) string {
 			continue
 		}
 		have, found := "", false
-		for _, o := range lv.Options {
+		for _, o := range lv.Options() {
 			if strings.EqualFold(o.Attribute, a) {
 				have, found = o.Value, true
 				break
@@ -419,32 +439,10 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 		return
 	}
 	vp.Live = lv
-	if differ := optionConflicts(pp.P.Attributes, pp.P.OptionValues(vp.V), lv); differ != "" {
+	differ, changes, tiers := compareVariant(pp.P, vp.V, lv, pl.Live.TierIDs)
+	if differ != "" {
 		vp.set(engine.Failed, fmt.Sprintf("its options differ from the account's variant %s (%s), and the service cannot change an existing variant's options: change them in the account, or give this row a new SKU to create a variant with these options", lv.ID, differ))
 		return
-	}
-	var (
-		changes []Change
-		tiers   []api.TierValue
-	)
-	for _, f := range vp.V.Fields() {
-		if f.Name == "sku" {
-			continue
-		}
-		if have := lv.Field(f.Name); !sameValue(slices.Contains(wire.NumericVariantFields, f.Name), have, f.Value) {
-			changes = append(changes, Change{Field: f.Name, From: have, To: f.Value})
-		}
-	}
-	for _, t := range vp.V.Tiers() {
-		have, ok := lv.Price(t.Name)
-		if !ok || !sameValue(true, have, t.Value) {
-			changes = append(changes, Change{Field: "tier " + t.Name, From: have, To: t.Value})
-			tv := api.TierValue{Name: t.Name, Value: t.Value}
-			if id, ok := pl.Live.TierIDs[t.Name]; ok {
-				tv = api.TierValue{ID: id, Value: t.Value}
-			}
-			tiers = append(tiers, tv)
-		}
 	}
 	vp.Action = engine.Unchanged
 	vp.setChanges(changes, tiers)
@@ -455,6 +453,36 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 			vp.setChanges(nil, nil)
 		}
 	}
+}
+
+// compareVariant compares v, a variant of p, with lv: differ says how
+// their options differ ("" when they agree), changes lists the fields and
+// tier prices of v that differ from lv's, and tiers the changed prices as
+// a write gives them (by the tier's id where tierIDs knows it).
+func compareVariant(p *catalog.Product, v *catalog.Variant, lv *LiveVariant, tierIDs map[string]api.ID) (differ string, changes []Change, tiers []api.TierValue) {
+	if differ = optionConflicts(p.Attributes, p.OptionValues(v), lv); differ != "" {
+		return differ, nil, nil
+	}
+	for _, f := range v.Fields() {
+		if f.Name == "sku" {
+			continue
+		}
+		if have := lv.Field(f.Name); !sameValue(slices.Contains(wire.NumericVariantFields, f.Name), have, f.Value) {
+			changes = append(changes, Change{Field: f.Name, From: have, To: f.Value})
+		}
+	}
+	for _, t := range v.Tiers() {
+		have, ok := lv.Price(t.Name)
+		if !ok || !sameValue(true, have, t.Value) {
+			changes = append(changes, Change{Field: "tier " + t.Name, From: have, To: t.Value})
+			tv := api.TierValue{Name: t.Name, Value: t.Value}
+			if id, ok := tierIDs[t.Name]; ok {
+				tv = api.TierValue{ID: id, Value: t.Value}
+			}
+			tiers = append(tiers, tv)
+		}
+	}
+	return "", changes, tiers
 }
 
 // sameValue compares a live value with the file's value by the field's

@@ -225,7 +225,7 @@ func (x *importer) startRun(ctx context.Context, in *Input, rep *Report) error {
 // plan reads the part of the live catalog the input touches and classifies
 // every product against it, writing the plan file if asked.
 func (x *importer) plan(ctx context.Context, in *Input, rep *Report, remembered map[string]string) (*Planner, *Plan, error) {
-	live, err := FetchLive(ctx, x.Client, wantFor(in.Products, remembered))
+	live, err := FetchLive(ctx, x.Client, Want{Products: in.Products, Remembered: remembered})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -299,32 +299,6 @@ func (x *importer) rememberedIDs(ctx context.Context, products []*catalog.Produc
 		keys[i] = p.Key
 	}
 	return x.State.IDs(ctx, state.KeyProducts(x.Scope), keys)
-}
-
-func wantFor(products []*catalog.Product, remembered map[string]string) Want {
-	var w Want
-	for _, p := range products {
-		if !p.Valid() {
-			continue
-		}
-		skus := p.SKUs()
-		w.SKUs = append(w.SKUs, skus...)
-		if len(skus) == 0 && p.Name.Set {
-			w.Names = append(w.Names, p.Name.S)
-		}
-		if id, ok := remembered[p.Key]; ok {
-			w.ProductIDs = append(w.ProductIDs, api.ID(id))
-		}
-	}
-	ids := make([]string, len(w.ProductIDs))
-	for i, id := range w.ProductIDs {
-		ids[i] = string(id)
-	}
-	w.ProductIDs = w.ProductIDs[:0]
-	for _, id := range dedupe(ids) {
-		w.ProductIDs = append(w.ProductIDs, api.ID(id))
-	}
-	return w
 }
 
 // loadPrevious learns what earlier attempts of the run wrote, so that rows
@@ -428,7 +402,7 @@ func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*
 			remembered[pp.P.Key] = string(id)
 		}
 	}
-	fresh, err := FetchLive(ctx, x.Client, wantFor(again, remembered))
+	fresh, err := FetchLive(ctx, x.Client, Want{Products: again, Remembered: remembered})
 	if err != nil {
 		return nil, err
 	}

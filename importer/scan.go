@@ -1,0 +1,258 @@
+package importer
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"lading/api"
+	"lading/api/wire"
+	"lading/catalog"
+)
+
+// scan compares the live catalog with the file's products as its pages
+// come, so that a snapshot of a large account need not hold it whole: a
+// variant found by its SKU and equal to the file's (options, fields, tier
+// prices, and its product's fields and tags) leaves its id alone; a
+// product of the file with something that differs, or found in more than
+// one live product, is read again in full at the end, for the plan to say
+// what differs field by field. Everything is kept by the file's product
+// and variant numbers, in arrays: no map holds a million entries but the
+// file's SKUs, for as long as the scan lasts.
+type scan struct {
+	w     Want
+	live  *Live
+	index map[string]int32 // a SKU of the file: its variant's number
+	owner []int32          // a variant's number: its product's
+	first []int32          // a product's number: its first variant's
+	found []scanFound      // by product number
+	ids   []api.ID         // by variant number: the id of the live variant found equal
+	// full are the live products to read in full.
+	full map[api.ID]bool
+	// names are the names of the file's products without SKUs.
+	names map[string]bool
+	// read is where a live variant is read to be compared.
+	read   LiveVariant
+	detail liveDetail
+}
+
+// scanFound is what the scan found of a product of the file.
+type scanFound struct {
+	// lp is the live product its SKUs were first found in, with its ids
+	// and files alone.
+	lp *LiveProduct
+	// equal counts its variants found equal to the account's.
+	equal int32
+	// differs says it must be read in full: something of it differs, or
+	// its SKUs are in more than one live product.
+	differs bool
+}
+
+func newScan(w Want, names []string, l *Live) *scan {
+	n := 0
+	for _, p := range w.Products {
+		n += len(p.Variants)
+	}
+	s := &scan{w: w, live: l, index: make(map[string]int32, n), owner: make([]int32, n),
+		first: make([]int32, len(w.Products)), found: make([]scanFound, len(w.Products)),
+		ids: make([]api.ID, n), full: map[api.ID]bool{}, names: make(map[string]bool, len(names))}
+	for _, name := range names {
+		s.names[name] = true
+	}
+	k := int32(0)
+	for i, p := range w.Products {
+		s.first[i] = k
+		for j := range p.Variants {
+			s.owner[k] = int32(i)
+			if sku := p.Variants[j].SKU; sku != "" && p.Valid() {
+				s.index[sku] = k
+			}
+			k++
+		}
+	}
+	return s
+}
+
+// readListing reads the whole Variants listing, page after page.
+func (s *scan) readListing(ctx context.Context, c *api.Client) error {
+	for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{PageSize: wire.MaxPageSize}) {
+		s.live.Requests++
+		if err != nil {
+			return fmt.Errorf("reading the live catalog: %w", err)
+		}
+		s.page(pg)
+	}
+	return nil
+}
+
+// lookUp looks the variants of skus up, and the products named names.
+func (s *scan) lookUp(ctx context.Context, c *api.Client, skus, names []string) error {
+	for part := range slices.Chunk(skus, lookupChunk) {
+		conds := make([]api.Cond, len(part))
+		for i, sku := range part {
+			conds[i] = api.Where("sku", "", sku)
+		}
+		for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{Filter: api.Or(conds...)}) {
+			s.live.Requests++
+			if err != nil {
+				return fmt.Errorf("looking SKUs up: %w", err)
+			}
+			s.page(pg)
+		}
+	}
+	for part := range slices.Chunk(names, lookupChunk) {
+		conds := make([]api.Cond, len(part))
+		for i, name := range part {
+			conds[i] = api.Where("name", "", name)
+		}
+		for pg, err := range c.Products.ListPages(ctx, &api.ListOptions{Filter: api.Or(conds...)}) {
+			s.live.Requests++
+			if err != nil {
+				return fmt.Errorf("looking products up by name: %w", err)
+			}
+			for _, p := range pg.Products {
+				s.full[clone(p.ID)] = true
+			}
+		}
+	}
+	return nil
+}
+
+// page compares the variants of a page with the file's.
+func (s *scan) page(pg *api.VariantPage) {
+	s.live.addIDs(&pg.Sideloads)
+	for _, v := range pg.Variants {
+		if v.Deleted.Bool() {
+			continue
+		}
+		pid := v.ProductID()
+		p := pg.Sideloads.Products[pid]
+		if p != nil && p.Deleted.Bool() {
+			continue
+		}
+		if p != nil && s.names[string(p.Name)] {
+			s.full[clone(pid)] = true
+		}
+		if k, ok := s.index[string(v.SKU)]; ok && v.SKU != "" {
+			s.compare(k, v, pid, p, &pg.Sideloads)
+		}
+	}
+}
+
+// compare compares live variant v, of product pid (p, nil when not
+// sideloaded), with the file's variant number k.
+func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *api.Sideloads) {
+	i := s.owner[k]
+	f, fp := &s.found[i], s.w.Products[i]
+	switch {
+	case f.lp == nil:
+		f.lp = &LiveProduct{ID: clone(pid)}
+		if p == nil {
+			f.differs = true
+			break
+		}
+		f.lp.FilesKnown = p.Links != nil
+		for _, id := range p.Links.IDs(wire.ProductFiles) {
+			f.lp.FileIDs = append(f.lp.FileIDs, clone(id))
+		}
+		read := LiveProduct{Name: string(p.Name), Description: string(p.Description), Notes: string(p.Notes), Tags: sl.Tags(p)}
+		if changes, _ := productChanges(fp, &read); len(changes) > 0 {
+			f.differs = true
+		}
+	case f.lp.ID != pid:
+		f.differs = true
+		s.full[clone(pid)] = true
+	}
+	if f.differs || s.ids[k] != "" {
+		// A SKU found twice is left to the plan, which reads it in full.
+		f.differs = true
+		return
+	}
+	readVariant(&s.read, &s.detail, v, pid, sl)
+	if differ, changes, _ := compareVariant(fp, &fp.Variants[k-s.first[i]], &s.read, nil); differ != "" || len(changes) > 0 {
+		f.differs = true
+		return
+	}
+	s.ids[k] = clone(v.ID)
+	f.equal++
+}
+
+// finish reads in full the live products the plan needs whole: those of
+// the file's products that differ, and those remembered for products none
+// of whose SKUs were found; it gives the products found equal their ids.
+func (s *scan) finish(ctx context.Context, c *api.Client) error {
+	l := s.live
+	same := 0
+	for i, p := range s.w.Products {
+		f := &s.found[i]
+		switch {
+		case f.lp == nil:
+			if id, ok := s.w.Remembered[p.Key]; ok && p.Valid() {
+				s.full[api.ID(id)] = true
+			}
+		case !f.differs && int(f.equal) == len(p.Variants):
+			same += len(p.Variants)
+		default:
+			s.full[f.lp.ID] = true
+		}
+	}
+	if same > 0 {
+		s.keepSame(same)
+	}
+	if len(s.full) == 0 {
+		return nil
+	}
+	ids := make([]api.ID, 0, len(s.full))
+	for id := range s.full {
+		ids = append(ids, id)
+	}
+	got, err := fetchProducts(ctx, c, ids)
+	if err != nil {
+		return err
+	}
+	l.Products, l.BySKU, l.byName = got.Products, got.BySKU, got.byName
+	for name, id := range got.TagIDs {
+		l.TagIDs[name] = id
+	}
+	for name, id := range got.TierIDs {
+		l.TierIDs[name] = id
+	}
+	l.Requests += got.Requests
+	return nil
+}
+
+// keepSame gives each product found equal its live variants, n in all,
+// with their ids alone.
+func (s *scan) keepSame(n int) {
+	l := s.live
+	slab := make([]LiveVariant, n)
+	l.wanted, l.same = s.w.Products, make([]*LiveProduct, len(s.w.Products))
+	for i, p := range s.w.Products {
+		f := &s.found[i]
+		if f.lp == nil || f.differs || int(f.equal) != len(p.Variants) {
+			continue
+		}
+		m := len(p.Variants)
+		vs := slab[:m:m]
+		slab = slab[m:]
+		for j := range vs {
+			vs[j] = LiveVariant{ID: s.ids[s.first[i]+int32(j)], ProductID: f.lp.ID, SKU: p.Variants[j].SKU, d: sameAsFile}
+		}
+		f.lp.same = vs
+		l.same[i] = f.lp
+	}
+}
+
+// sameProduct is the live product of p, product number i of the products
+// the snapshot was read for, when the snapshot found it equal to the
+// file's: it holds its ids alone. Else nil.
+func (l *Live) sameProduct(i int, p *catalog.Product) *LiveProduct {
+	if i < len(l.same) && l.wanted[i] == p {
+		return l.same[i]
+	}
+	return nil
+}
+
+// clone copies an id out of the answer it was read from.
+func clone(id api.ID) api.ID { return api.ID(strings.Clone(string(id))) }
