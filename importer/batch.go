@@ -45,7 +45,7 @@ type record struct {
 // or its product's.
 func (r *record) key() string {
 	if r.vp != nil {
-		return r.vp.Key
+		return r.vp.Key()
 	}
 	return r.pp.P.Key
 }

@@ -46,7 +46,6 @@ func (c Change) String() string { return fmt.Sprintf("%s %q → %q", c.Field, c.
 // VariantPlan is what an import does with one variant.
 type VariantPlan struct {
 	V      *catalog.Variant
-	Key    string
 	Live   *LiveVariant // nil when the variant is new
 	Action engine.Status
 	// why holds the reason and the changes, which most variants (created
@@ -56,9 +55,19 @@ type VariantPlan struct {
 }
 
 type variantWhy struct {
+	key     string // the key of a variant without SKU
 	reason  string
 	changes []Change
 	tiers   []api.TierValue
+}
+
+// Key is what the variant is known by in the state and the plan file: its
+// SKU, else its product's key and its option values.
+func (vp *VariantPlan) Key() string {
+	if vp.V.SKU != "" || vp.why == nil {
+		return vp.V.SKU
+	}
+	return vp.why.key
 }
 
 // Reason says why the variant was failed or skipped.
@@ -194,7 +203,10 @@ func (s *planSlab) product(p *catalog.Product) *ProductPlan {
 	s.variants, s.ptrs = s.variants[n:], s.ptrs[n:]
 	for i := range p.Variants {
 		v := &p.Variants[i]
-		vps[i] = VariantPlan{V: v, Key: p.VariantKey(v)}
+		vps[i] = VariantPlan{V: v}
+		if v.SKU == "" {
+			vps[i].why = &variantWhy{key: p.VariantKey(v)}
+		}
 		ptrs[i] = &vps[i]
 	}
 	*pp = ProductPlan{P: p, Variants: ptrs}
@@ -432,7 +444,7 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 			}
 		}
 		if pl.Mode == ModeUpdateOnly {
-			vp.set(engine.Skipped, fmt.Sprintf("variant %s is not in the account, and this import only updates what exists (mode update-only)", vp.Key))
+			vp.set(engine.Skipped, fmt.Sprintf("variant %s is not in the account, and this import only updates what exists (mode update-only)", vp.Key()))
 			return
 		}
 		vp.Action = engine.Created
@@ -449,7 +461,7 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 	if len(changes) > 0 {
 		vp.Action = engine.Updated
 		if pl.Mode == ModeCreateOnly {
-			vp.set(engine.Skipped, fmt.Sprintf("variant %s exists in the account (id %s), and this import only creates what is new (mode create-only)", vp.Key, lv.ID))
+			vp.set(engine.Skipped, fmt.Sprintf("variant %s exists in the account (id %s), and this import only creates what is new (mode create-only)", vp.Key(), lv.ID))
 			vp.setChanges(nil, nil)
 		}
 	}

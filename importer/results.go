@@ -454,7 +454,7 @@ func planProduct(pp *ProductPlan) planProductJSON {
 		pj.ID = string(id)
 	}
 	for _, vp := range pp.Variants {
-		vj := planVariantJSON{Key: vp.Key, SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action, Reason: vp.Reason(), Changes: vp.Changes()}
+		vj := planVariantJSON{Key: vp.Key(), SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action, Reason: vp.Reason(), Changes: vp.Changes()}
 		if vp.Live != nil {
 			vj.ID = string(vp.Live.ID)
 		}

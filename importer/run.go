@@ -342,7 +342,7 @@ func (x *importer) applyPrevious(plan *Plan) {
 			if vp.Action != engine.Unchanged {
 				continue
 			}
-			if a, ok := x.prev[vp.Key]; ok {
+			if a, ok := x.prev[vp.Key()]; ok {
 				vp.Action = a
 			} else if a, ok := x.prev[pp.P.Key]; ok && a == engine.Created {
 				vp.Action = engine.Created
@@ -479,7 +479,7 @@ func (x *importer) settleOpenIntents(ctx context.Context, plan *Plan) error {
 	for _, pp := range plan.Products {
 		now[pp.P.Key] = seen{pp.Live != nil, pp.Live != nil && len(pp.Changes) == 0}
 		for _, vp := range pp.Variants {
-			now[vp.Key] = seen{vp.Live != nil, vp.Live != nil && len(vp.Changes()) == 0}
+			now[vp.Key()] = seen{vp.Live != nil, vp.Live != nil && len(vp.Changes()) == 0}
 		}
 	}
 	for _, it := range open {
