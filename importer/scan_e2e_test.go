@@ -134,7 +134,7 @@ func TestImportReimportReads(t *testing.T) {
 			in := e.catalogRows("again.csv", tt.products, tt.edit)
 			plan := filepath.Join(e.dir, "plan.json")
 			before := e.srv.Counters().Requests
-			rep, err := e.importFile(ctx, "generic", in, func(o *importer.Options) { 
+			rep, err := e.importFile(ctx, "generic", in, func(o *importer.Options) {
 				o.DryRun, o.PlanFile, o.ResultsFile = true, plan, filepath.Join(e.dir, "results.csv")
 			})
 			if err != nil {
