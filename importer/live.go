@@ -16,12 +16,10 @@ import (
 // compares. A snapshot of a large account may hold a million of them, so
 // it keeps its text apart from the answer it was read from, and what is
 // compared behind a pointer: a variant the snapshot found equal to the
-// file's as it read the account keeps its ids alone (Same).
+// file's as it read the account keeps its id alone (Same).
 type LiveVariant struct {
-	ID        api.ID
-	ProductID api.ID
-	SKU       string
-	d         *liveDetail
+	ID api.ID
+	d  *liveDetail
 }
 
 // numVariantFields is len(wire.VariantWriteFields) (a test checks it).
@@ -29,6 +27,8 @@ const numVariantFields = 9
 
 // liveDetail is what an import compares of a live variant.
 type liveDetail struct {
+	productID api.ID
+	sku       string
 	// fields holds the writable scalar fields, in the order of
 	// wire.VariantWriteFields.
 	fields  [numVariantFields]string
@@ -44,6 +44,23 @@ var sameAsFile = &liveDetail{}
 // Same says the snapshot found the variant equal to the file's as it read
 // the account (its fields, options and prices are not kept).
 func (lv *LiveVariant) Same() bool { return lv.d == sameAsFile }
+
+// ProductID is the id of the variant's product ("" when the snapshot
+// keeps its id alone).
+func (lv *LiveVariant) ProductID() api.ID {
+	if lv.d == nil {
+		return ""
+	}
+	return lv.d.productID
+}
+
+// SKU is the variant's SKU ("" when the snapshot keeps its id alone).
+func (lv *LiveVariant) SKU() string {
+	if lv.d == nil {
+		return ""
+	}
+	return lv.d.sku
+}
 
 // Options are the live variant's options.
 func (lv *LiveVariant) Options() []LiveOption {
@@ -80,14 +97,12 @@ func (lv *LiveVariant) Price(tier string) (string, bool) {
 	return "", false
 }
 
-// LiveProduct is a product as the service has it.
+// LiveProduct is a product as the service has it: its ids and files, and
+// what an import compares (nil when the snapshot found it equal to the
+// file's: then same holds its variants).
 type LiveProduct struct {
-	ID          api.ID
-	Name        string
-	Description string
-	Notes       string
-	Tags        []string // sorted
-	Variants    []*LiveVariant
+	ID api.ID
+	*LiveText
 	// FileIDs are the ids of its product files, when FilesKnown: the
 	// record read had links [A.3] (a stub made for a variant whose product
 	// was not sideloaded has none).
@@ -96,6 +111,16 @@ type LiveProduct struct {
 	// same are its variants when the snapshot found it equal to the
 	// file's, in the file's order, with their ids alone (Same).
 	same []LiveVariant
+}
+
+// LiveText is what an import compares of a live product, with its
+// variants.
+type LiveText struct {
+	Name        string
+	Description string
+	Notes       string
+	Tags        []string // sorted
+	Variants    []*LiveVariant
 }
 
 // Live is a snapshot of the part of the live catalog an import touches.
@@ -143,8 +168,8 @@ func variantFields(v *api.Variant) (f [numVariantFields]string) {
 // liveProduct is p as a snapshot keeps it: its text copied out of the
 // answer, which can then be let go.
 func liveProduct(p *api.Product, s *api.Sideloads) *LiveProduct {
-	lp := &LiveProduct{ID: clone(p.ID), Name: strings.Clone(string(p.Name)),
-		Description: strings.Clone(string(p.Description)), Notes: strings.Clone(string(p.Notes)),
+	lp := &LiveProduct{ID: clone(p.ID), LiveText: &LiveText{Name: strings.Clone(string(p.Name)),
+		Description: strings.Clone(string(p.Description)), Notes: strings.Clone(string(p.Notes))},
 		FilesKnown: p.Links != nil}
 	for _, t := range s.Tags(p) {
 		lp.Tags = append(lp.Tags, strings.Clone(t))
@@ -166,12 +191,13 @@ func readVariant(lv *LiveVariant, d *liveDetail, v *api.Variant, pid api.ID, s *
 	for _, o := range s.Options(v) {
 		d.options = append(d.options, LiveOption{Attribute: o.Attribute, Value: o.Value})
 	}
-	*lv = LiveVariant{ID: v.ID, ProductID: pid, SKU: string(v.SKU), d: d}
+	d.productID, d.sku = pid, string(v.SKU)
+	*lv = LiveVariant{ID: v.ID, d: d}
 }
 
 // keep copies lv and its detail out of the answer they were read from.
 func (lv *LiveVariant) keep() *LiveVariant {
-	d := &liveDetail{}
+	d := &liveDetail{productID: lv.d.productID, sku: strings.Clone(lv.d.sku)}
 	for i, f := range lv.d.fields {
 		d.fields[i] = strings.Clone(f)
 	}
@@ -181,7 +207,7 @@ func (lv *LiveVariant) keep() *LiveVariant {
 	for _, p := range lv.d.prices {
 		d.prices = append(d.prices, LivePrice{strings.Clone(p.Tier), strings.Clone(p.Value)})
 	}
-	return &LiveVariant{ID: clone(lv.ID), ProductID: lv.ProductID, SKU: strings.Clone(lv.SKU), d: d}
+	return &LiveVariant{ID: clone(lv.ID), d: d}
 }
 
 // addProduct records p and those of its variants the sideloads carry.
@@ -228,8 +254,8 @@ func (l *Live) addVariant(lp *LiveProduct, v *api.Variant, s *api.Sideloads) {
 	readVariant(&read, &liveDetail{}, v, lp.ID, s)
 	lv := read.keep()
 	lp.Variants = append(lp.Variants, lv)
-	if lv.SKU != "" {
-		l.BySKU[lv.SKU] = lv
+	if sku := lv.SKU(); sku != "" {
+		l.BySKU[sku] = lv
 	}
 }
 

@@ -220,7 +220,7 @@ func (pl *Planner) findProduct(p *catalog.Product) (*LiveProduct, string) {
 		if lv == nil {
 			continue
 		}
-		lp := pl.Live.Products[lv.ProductID]
+		lp := pl.Live.Products[lv.ProductID()]
 		if found != nil && lp != found {
 			return nil, fmt.Sprintf("its SKUs belong to different products in the account (ids %s and %s): fix the file's grouping or merge them in the account", found.ID, lp.ID)
 		}
@@ -335,12 +335,12 @@ func invalidReason(p *catalog.Product) string {
 }
 
 func (pp *ProductPlan) diffProduct() {
-	pp.Changes, pp.TagsChanged = productChanges(pp.P, pp.Live)
+	pp.Changes, pp.TagsChanged = productChanges(pp.P, pp.Live.LiveText)
 }
 
 // productChanges lists the product fields and tags of p that differ from
 // those of lp.
-func productChanges(p *catalog.Product, lp *LiveProduct) (changes []Change, tagsChanged bool) {
+func productChanges(p *catalog.Product, lp *LiveText) (changes []Change, tagsChanged bool) {
 	for _, f := range []struct {
 		name string
 		v    catalog.Value
@@ -370,14 +370,14 @@ func normTags(tags []string) []string {
 // within the live product.
 func (pp *ProductPlan) matchVariant(vp *VariantPlan, live *Live) *LiveVariant {
 	if vp.V.SKU != "" {
-		if lv := live.BySKU[vp.V.SKU]; lv != nil && lv.ProductID == pp.Live.ID {
+		if lv := live.BySKU[vp.V.SKU]; lv != nil && lv.ProductID() == pp.Live.ID {
 			return lv
 		}
 		return nil
 	}
 	want := optionKey(pp.P.Attributes, pp.P.OptionValues(vp.V))
 	for _, lv := range pp.Live.Variants {
-		if lv.SKU != "" {
+		if lv.SKU() != "" {
 			continue
 		}
 		if liveOptionKey(lv) == want {
@@ -439,7 +439,7 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 	if lv == nil {
 		if vp.V.SKU != "" {
 			if other := pl.Live.BySKU[vp.V.SKU]; other != nil {
-				vp.set(engine.Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", vp.V.SKU, other.ProductID, pp.Live.ID))
+				vp.set(engine.Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", vp.V.SKU, other.ProductID(), pp.Live.ID))
 				return
 			}
 		}

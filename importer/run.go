@@ -648,7 +648,7 @@ func (x *importer) settleAnswer(ctx context.Context, b *batch, intent int64, res
 			r.pp.created = res.IDs[i]
 			ids[r.key()] = string(res.IDs[i])
 		case i < len(res.IDs) && res.IDs[i] != "" && b.kind == kindVariantCreate && r.vp.V.SKU != "":
-			r.vp.Live = &LiveVariant{ID: res.IDs[i], ProductID: r.pp.ID(), SKU: r.vp.V.SKU}
+			r.vp.Live = &LiveVariant{ID: res.IDs[i]}
 		}
 	}
 	x.mu.Unlock()
@@ -742,8 +742,8 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 			}
 			if lv := pp.matchVariant(vp, live); lv != nil {
 				vp.Live = lv
-				if lv.SKU != "" {
-					skuIDs[lv.SKU] = string(lv.ID)
+				if sku := lv.SKU(); sku != "" {
+					skuIDs[sku] = string(lv.ID)
 				}
 			}
 		}

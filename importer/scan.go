@@ -156,7 +156,7 @@ func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *
 		for _, id := range p.Links.IDs(wire.ProductFiles) {
 			f.lp.FileIDs = append(f.lp.FileIDs, clone(id))
 		}
-		read := LiveProduct{Name: string(p.Name), Description: string(p.Description), Notes: string(p.Notes), Tags: sl.Tags(p)}
+		read := LiveText{Name: string(p.Name), Description: string(p.Description), Notes: string(p.Notes), Tags: sl.Tags(p)}
 		if changes, _ := productChanges(fp, &read); len(changes) > 0 {
 			f.differs = true
 		}
@@ -237,7 +237,7 @@ func (s *scan) keepSame(n int) {
 		vs := slab[:m:m]
 		slab = slab[m:]
 		for j := range vs {
-			vs[j] = LiveVariant{ID: s.ids[s.first[i]+int32(j)], ProductID: f.lp.ID, SKU: p.Variants[j].SKU, d: sameAsFile}
+			vs[j] = LiveVariant{ID: s.ids[s.first[i]+int32(j)], d: sameAsFile}
 		}
 		f.lp.same = vs
 		l.same[i] = f.lp
