@@ -3,6 +3,7 @@ package importer
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -18,16 +19,17 @@ import (
 // product of the file with something that differs, or found in more than
 // one live product, is read again in full at the end, for the plan to say
 // what differs field by field. Everything is kept by the file's product
-// and variant numbers, in arrays: no map holds a million entries but the
-// file's SKUs, for as long as the scan lasts.
+// and variant numbers, in arrays: no map holds a million entries.
 type scan struct {
 	w     Want
 	live  *Live
-	index map[string]int32 // a SKU of the file: its variant's number
-	owner []int32          // a variant's number: its product's
-	first []int32          // a product's number: its first variant's
-	found []scanFound      // by product number
-	ids   []api.ID         // by variant number: the id of the live variant found equal
+	index skuIndex    // the SKUs of the file: their variants' numbers
+	owner []int32     // a variant's number: its product's
+	first []int32     // a product's number: its first variant's
+	found []scanFound // by product number
+	// same are, by variant number, the live variants found equal (Same),
+	// with their ids: the products found equal keep their part.
+	same []LiveVariant
 	// full are the live products to read in full.
 	full map[api.ID]bool
 	// names are the names of the file's products without SKUs.
@@ -54,9 +56,10 @@ func newScan(w Want, names []string, l *Live) *scan {
 	for _, p := range w.Products {
 		n += len(p.Variants)
 	}
-	s := &scan{w: w, live: l, index: make(map[string]int32, n), owner: make([]int32, n),
+	s := &scan{w: w, live: l, owner: make([]int32, n),
 		first: make([]int32, len(w.Products)), found: make([]scanFound, len(w.Products)),
-		ids: make([]api.ID, n), full: map[api.ID]bool{}, names: make(map[string]bool, len(names))}
+		same: make([]LiveVariant, n), full: map[api.ID]bool{}, names: make(map[string]bool, len(names))}
+	s.index = newSKUIndex(n, s.sku)
 	for _, name := range names {
 		s.names[name] = true
 	}
@@ -65,8 +68,8 @@ func newScan(w Want, names []string, l *Live) *scan {
 		s.first[i] = k
 		for j := range p.Variants {
 			s.owner[k] = int32(i)
-			if sku := p.Variants[j].SKU; sku != "" && p.Valid() {
-				s.index[sku] = k
+			if p.Variants[j].SKU != "" && p.Valid() {
+				s.index.add(k)
 			}
 			k++
 		}
@@ -134,7 +137,10 @@ func (s *scan) page(pg *api.VariantPage) {
 		if p != nil && s.names[string(p.Name)] {
 			s.full[clone(pid)] = true
 		}
-		if k, ok := s.index[string(v.SKU)]; ok && v.SKU != "" {
+		if v.SKU == "" {
+			continue
+		}
+		if k := s.index.find(string(v.SKU)); k >= 0 {
 			s.compare(k, v, pid, p, &pg.Sideloads)
 		}
 	}
@@ -164,7 +170,7 @@ func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *
 		f.differs = true
 		s.full[clone(pid)] = true
 	}
-	if f.differs || s.ids[k] != "" {
+	if f.differs || s.same[k].d != nil {
 		// A SKU found twice is left to the plan, which reads it in full.
 		f.differs = true
 		return
@@ -174,7 +180,7 @@ func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *
 		f.differs = true
 		return
 	}
-	s.ids[k] = clone(v.ID)
+	s.same[k] = LiveVariant{ID: clone(v.ID), d: sameAsFile}
 	f.equal++
 }
 
@@ -183,7 +189,6 @@ func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *
 // of whose SKUs were found; it gives the products found equal their ids.
 func (s *scan) finish(ctx context.Context, c *api.Client) error {
 	l := s.live
-	same := 0
 	for i, p := range s.w.Products {
 		f := &s.found[i]
 		switch {
@@ -192,13 +197,15 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 				s.full[api.ID(id)] = true
 			}
 		case !f.differs && int(f.equal) == len(p.Variants):
-			same += len(p.Variants)
+			if l.same == nil {
+				l.wanted, l.same = s.w.Products, make([]*LiveProduct, len(s.w.Products))
+			}
+			m := len(p.Variants)
+			f.lp.same = s.same[s.first[i] : int(s.first[i])+m : int(s.first[i])+m]
+			l.same[i] = f.lp
 		default:
 			s.full[f.lp.ID] = true
 		}
-	}
-	if same > 0 {
-		s.keepSame(same)
 	}
 	if len(s.full) == 0 {
 		return nil
@@ -222,28 +229,6 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 	return nil
 }
 
-// keepSame gives each product found equal its live variants, n in all,
-// with their ids alone.
-func (s *scan) keepSame(n int) {
-	l := s.live
-	slab := make([]LiveVariant, n)
-	l.wanted, l.same = s.w.Products, make([]*LiveProduct, len(s.w.Products))
-	for i, p := range s.w.Products {
-		f := &s.found[i]
-		if f.lp == nil || f.differs || int(f.equal) != len(p.Variants) {
-			continue
-		}
-		m := len(p.Variants)
-		vs := slab[:m:m]
-		slab = slab[m:]
-		for j := range vs {
-			vs[j] = LiveVariant{ID: s.ids[s.first[i]+int32(j)], d: sameAsFile}
-		}
-		f.lp.same = vs
-		l.same[i] = f.lp
-	}
-}
-
 // sameProduct is the live product of p, product number i of the products
 // the snapshot was read for, when the snapshot found it equal to the
 // file's: it holds its ids alone. Else nil.
@@ -256,3 +241,53 @@ func (l *Live) sameProduct(i int, p *catalog.Product) *LiveProduct {
 
 // clone copies an id out of the answer it was read from.
 func clone(id api.ID) api.ID { return api.ID(strings.Clone(string(id))) }
+
+// sku is the SKU of the file's variant number k.
+func (s *scan) sku(k int32) string {
+	i := s.owner[k]
+	return s.w.Products[i].Variants[k-s.first[i]].SKU
+}
+
+// skuIndex finds the file's variants by SKU: an open-addressing table of
+// variant numbers, 8 bytes a variant where a map of the SKUs takes 40.
+type skuIndex struct {
+	slots []int32 // a variant's number plus 1; 0: empty
+	seed  maphash.Seed
+	sku   func(int32) string
+}
+
+func newSKUIndex(n int, sku func(int32) string) skuIndex {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	return skuIndex{slots: make([]int32, size), seed: maphash.MakeSeed(), sku: sku}
+}
+
+// add indexes variant k, unless a variant with its SKU is indexed.
+func (x *skuIndex) add(k int32) {
+	sku := x.sku(k)
+	mask := uint64(len(x.slots) - 1)
+	for i := maphash.String(x.seed, sku) & mask; ; i = (i + 1) & mask {
+		switch {
+		case x.slots[i] == 0:
+			x.slots[i] = k + 1
+			return
+		case x.sku(x.slots[i]-1) == sku:
+			return
+		}
+	}
+}
+
+// find is the number of the variant with sku, -1 if none.
+func (x *skuIndex) find(sku string) int32 {
+	mask := uint64(len(x.slots) - 1)
+	for i := maphash.String(x.seed, sku) & mask; ; i = (i + 1) & mask {
+		switch k := x.slots[i]; {
+		case k == 0:
+			return -1
+		case x.sku(k-1) == sku:
+			return k - 1
+		}
+	}
+}
