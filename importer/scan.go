@@ -10,6 +10,7 @@ import (
 	"lading/api"
 	"lading/api/wire"
 	"lading/catalog"
+	"lading/internal/arena"
 )
 
 // scan compares the live catalog with the file's products as its pages
@@ -34,6 +35,8 @@ type scan struct {
 	full map[api.ID]bool
 	// names are the names of the file's products without SKUs.
 	names map[string]bool
+	// ids holds the ids kept: a million of them in a few hundred chunks.
+	ids arena.Arena
 	// read is where a live variant is read to be compared.
 	read   LiveVariant
 	detail liveDetail
@@ -153,14 +156,14 @@ func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *
 	f, fp := &s.found[i], s.w.Products[i]
 	switch {
 	case f.lp == nil:
-		f.lp = &LiveProduct{ID: clone(pid)}
+		f.lp = &LiveProduct{ID: s.keep(pid)}
 		if p == nil {
 			f.differs = true
 			break
 		}
 		f.lp.FilesKnown = p.Links != nil
 		for _, id := range p.Links.IDs(wire.ProductFiles) {
-			f.lp.FileIDs = append(f.lp.FileIDs, clone(id))
+			f.lp.FileIDs = append(f.lp.FileIDs, s.keep(id))
 		}
 		read := LiveText{Name: string(p.Name), Description: string(p.Description), Notes: string(p.Notes), Tags: sl.Tags(p)}
 		if changes, _ := productChanges(fp, &read); len(changes) > 0 {
@@ -180,7 +183,7 @@ func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *
 		f.differs = true
 		return
 	}
-	s.same[k] = LiveVariant{ID: clone(v.ID), d: sameAsFile}
+	s.same[k] = LiveVariant{ID: s.keep(v.ID), d: sameAsFile}
 	f.equal++
 }
 
@@ -241,6 +244,9 @@ func (l *Live) sameProduct(i int, p *catalog.Product) *LiveProduct {
 
 // clone copies an id out of the answer it was read from.
 func clone(id api.ID) api.ID { return api.ID(strings.Clone(string(id))) }
+
+// keep copies an id out of the answer it was read from.
+func (s *scan) keep(id api.ID) api.ID { return api.ID(s.ids.Clone(string(id))) }
 
 // sku is the SKU of the file's variant number k.
 func (s *scan) sku(k int32) string {
