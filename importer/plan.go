@@ -119,20 +119,68 @@ func (vp *VariantPlan) more() *variantWhy {
 
 // ProductPlan is what an import does with one product.
 type ProductPlan struct {
-	P       *catalog.Product
-	Live    *LiveProduct // nil when the product is new
-	Action  engine.Status
-	Reason  string
-	Changes []Change
-	// TagsChanged says the product's tag set must be rewritten.
-	TagsChanged bool
-	Variants    []*VariantPlan
+	P        *catalog.Product
+	Live     *LiveProduct // nil when the product is new
+	Action   engine.Status
+	Variants []*VariantPlan
+	// why holds the reason and the changes, which most products do not
+	// have (see variantWhy).
+	why *productWhy
 	// Images are what becomes of the images its rows name.
 	Images []*ImagePlan
 	// created is the id the service gave the product when this run
 	// created it (Live stays nil: a snapshot of it would cost a million
 	// rows' import tens of megabytes).
 	created api.ID
+}
+
+type productWhy struct {
+	reason  string
+	changes []Change
+	// tagsChanged says the product's tag set must be rewritten.
+	tagsChanged bool
+}
+
+// Reason says why the product was failed or skipped.
+func (pp *ProductPlan) Reason() string {
+	if pp.why == nil {
+		return ""
+	}
+	return pp.why.reason
+}
+
+// Changes are the product's fields (and tags) an update changes.
+func (pp *ProductPlan) Changes() []Change {
+	if pp.why == nil {
+		return nil
+	}
+	return pp.why.changes
+}
+
+// TagsChanged says the product's tag set must be rewritten.
+func (pp *ProductPlan) TagsChanged() bool { return pp.why != nil && pp.why.tagsChanged }
+
+// set gives the product an action and a reason.
+func (pp *ProductPlan) set(a engine.Status, reason string) {
+	pp.Action = a
+	if reason != "" || pp.why != nil {
+		pp.more().reason = reason
+	}
+}
+
+// setChanges replaces the product's changes.
+func (pp *ProductPlan) setChanges(cs []Change, tagsChanged bool) {
+	if len(cs) > 0 || tagsChanged || pp.why != nil {
+		w := pp.more()
+		w.changes, w.tagsChanged = cs, tagsChanged
+	}
+}
+
+func (pp *ProductPlan) more() *productWhy {
+	if pp.why == nil {
+		pp.why = &productWhy{}
+	}
+	return pp.why
 }
 
 // ID is the product's id in the account: the live one, or the one it was
@@ -281,12 +329,12 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 		pl.planVariant(pp, vp)
 	}
 	pp.Action = engine.Unchanged
-	if len(pp.Changes) > 0 || pp.TagsChanged {
+	if len(pp.Changes()) > 0 || pp.TagsChanged() {
 		pp.Action = engine.Updated
 	}
 	if pp.Action == engine.Updated && pl.Mode == ModeCreateOnly {
-		pp.Action, pp.Reason = engine.Skipped, fmt.Sprintf("exists in the account (id %s), and this import only creates what is new (mode create-only)", lp.ID)
-		pp.Changes, pp.TagsChanged = nil, false
+		pp.set(engine.Skipped, fmt.Sprintf("exists in the account (id %s), and this import only creates what is new (mode create-only)", lp.ID))
+		pp.setChanges(nil, false)
 	}
 	for _, vp := range pp.Variants {
 		if vp.Action == engine.Created || vp.Action == engine.Updated {
@@ -307,14 +355,14 @@ func (pp *ProductPlan) unchanged(lp *LiveProduct) {
 }
 
 func (pp *ProductPlan) fail(reason string) {
-	pp.Action, pp.Reason = engine.Failed, reason
+	pp.set(engine.Failed, reason)
 	for _, vp := range pp.Variants {
 		vp.set(engine.Failed, reason)
 	}
 }
 
 func (pp *ProductPlan) skip(reason string) {
-	pp.Action, pp.Reason = engine.Skipped, reason
+	pp.set(engine.Skipped, reason)
 	for _, vp := range pp.Variants {
 		vp.set(engine.Skipped, reason)
 	}
@@ -335,7 +383,7 @@ func invalidReason(p *catalog.Product) string {
 }
 
 func (pp *ProductPlan) diffProduct() {
-	pp.Changes, pp.TagsChanged = productChanges(pp.P, pp.Live.LiveText)
+	pp.setChanges(productChanges(pp.P, pp.Live.LiveText))
 }
 
 // productChanges lists the product fields and tags of p that differ from

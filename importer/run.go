@@ -440,7 +440,7 @@ func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*
 // changes (the results file reports them).
 func mergePlan(orig, npp *ProductPlan) {
 	if npp.Action == engine.Failed || npp.Action == engine.Skipped {
-		orig.Action, orig.Reason = npp.Action, npp.Reason
+		orig.set(npp.Action, npp.Reason())
 	}
 	if npp.Live != nil {
 		orig.Live = npp.Live
@@ -459,8 +459,8 @@ func mergePlan(orig, npp *ProductPlan) {
 			ovp.setChanges(nvp.Changes(), nvp.Tiers())
 		}
 	}
-	if len(npp.Changes) > 0 {
-		orig.Changes, orig.TagsChanged = npp.Changes, npp.TagsChanged
+	if len(npp.Changes()) > 0 {
+		orig.setChanges(npp.Changes(), npp.TagsChanged())
 	}
 }
 
@@ -477,7 +477,7 @@ func (x *importer) settleOpenIntents(ctx context.Context, plan *Plan) error {
 	type seen struct{ exists, current bool }
 	now := map[string]seen{}
 	for _, pp := range plan.Products {
-		now[pp.P.Key] = seen{pp.Live != nil, pp.Live != nil && len(pp.Changes) == 0}
+		now[pp.P.Key] = seen{pp.Live != nil, pp.Live != nil && len(pp.Changes()) == 0}
 		for _, vp := range pp.Variants {
 			now[vp.Key()] = seen{vp.Live != nil, vp.Live != nil && len(vp.Changes()) == 0}
 		}
@@ -554,7 +554,7 @@ func (x *importer) stopped() {
 		case kindProductCreate:
 			r.pp.skip(notSentMessage)
 		case kindProductUpdate:
-			r.pp.Action, r.pp.Reason = engine.Skipped, notSentMessage
+			r.pp.set(engine.Skipped, notSentMessage)
 		default:
 			r.vp.set(engine.Skipped, notSentMessage)
 		}
@@ -693,7 +693,7 @@ func (x *importer) recordFailed(r *record, msg string) {
 		r.pp.fail(msg)
 		return
 	}
-	r.pp.Action, r.pp.Reason = engine.Failed, msg
+	r.pp.set(engine.Failed, msg)
 }
 
 // readIDs reads back the variants of the products this run created, to
