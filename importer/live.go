@@ -373,11 +373,7 @@ func fetchProducts(ctx context.Context, c *api.Client, pids []api.ID) (*Live, er
 		ids[i] = string(id)
 	}
 	for part := range slices.Chunk(dedupe(ids), lookupChunk) {
-		conds := make([]api.Cond, len(part))
-		for i, s := range part {
-			conds[i] = api.Where("id", "", s)
-		}
-		for pg, err := range c.Products.ListPages(ctx, &api.ListOptions{Filter: api.Or(conds...)}) {
+		for pg, err := range c.Products.ListPages(ctx, anyOf("id", part)) {
 			l.Requests++
 			if err != nil {
 				return nil, fmt.Errorf("reading products: %w", err)
@@ -386,6 +382,16 @@ func fetchProducts(ctx context.Context, c *api.Client, pids []api.ID) (*Live, er
 		}
 	}
 	return l, nil
+}
+
+// anyOf lists the records whose field has any of values (an `or` of
+// equal conditions).
+func anyOf(field string, values []string) *api.ListOptions {
+	conds := make([]api.Cond, len(values))
+	for i, v := range values {
+		conds[i] = api.Where(field, "", v)
+	}
+	return &api.ListOptions{Filter: api.Or(conds...)}
 }
 
 func variantTotal(ctx context.Context, c *api.Client) (int, error) {

@@ -95,11 +95,7 @@ func (s *scan) readListing(ctx context.Context, c *api.Client) error {
 // lookUp looks the variants of skus up, and the products named names.
 func (s *scan) lookUp(ctx context.Context, c *api.Client, skus, names []string) error {
 	for part := range slices.Chunk(skus, lookupChunk) {
-		conds := make([]api.Cond, len(part))
-		for i, sku := range part {
-			conds[i] = api.Where("sku", "", sku)
-		}
-		for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{Filter: api.Or(conds...)}) {
+		for pg, err := range c.Variants.ListPages(ctx, anyOf("sku", part)) {
 			s.live.Requests++
 			if err != nil {
 				return fmt.Errorf("looking SKUs up: %w", err)
@@ -108,11 +104,7 @@ func (s *scan) lookUp(ctx context.Context, c *api.Client, skus, names []string) 
 		}
 	}
 	for part := range slices.Chunk(names, lookupChunk) {
-		conds := make([]api.Cond, len(part))
-		for i, name := range part {
-			conds[i] = api.Where("name", "", name)
-		}
-		for pg, err := range c.Products.ListPages(ctx, &api.ListOptions{Filter: api.Or(conds...)}) {
+		for pg, err := range c.Products.ListPages(ctx, anyOf("name", part)) {
 			s.live.Requests++
 			if err != nil {
 				return fmt.Errorf("looking products up by name: %w", err)
