@@ -108,6 +108,7 @@ type LiveProduct struct {
 	// was not sideloaded has none).
 	FileIDs    []api.ID
 	FilesKnown bool
+	Archived   bool
 	// same are its variants when the snapshot found it equal to the
 	// file's, in the file's order, with their ids alone (Same).
 	same []LiveVariant
@@ -170,7 +171,7 @@ func variantFields(v *api.Variant) (f [numVariantFields]string) {
 func liveProduct(p *api.Product, s *api.Sideloads) *LiveProduct {
 	lp := &LiveProduct{ID: clone(p.ID), LiveText: &LiveText{Name: strings.Clone(string(p.Name)),
 		Description: strings.Clone(string(p.Description)), Notes: strings.Clone(string(p.Notes))},
-		FilesKnown: p.Links != nil}
+		FilesKnown: p.Links != nil, Archived: p.Archived.Bool()}
 	for _, t := range s.Tags(p) {
 		lp.Tags = append(lp.Tags, strings.Clone(t))
 	}
@@ -349,6 +350,33 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 		return nil, err
 	}
 	return l, s.finish(ctx, c)
+}
+
+// FetchProducts reads the products ids in full (every variant, option,
+// price and tag), through `or` filters of lookupChunk ids, or the whole
+// variant listing when that takes fewer requests.
+func FetchProducts(ctx context.Context, c *api.Client, ids []api.ID) (*Live, error) {
+	if len(ids) == 0 {
+		return newLive(), nil
+	}
+	total, err := variantTotal(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	l := newLive()
+	if total > 0 {
+		if pages(total) <= chunks(len(ids)) {
+			l, err = readAllVariants(ctx, c)
+		} else {
+			l, err = fetchProducts(ctx, c, ids)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	l.Requests++
+	l.Total = total
+	return l, nil
 }
 
 // readAllVariants reads the whole Variants listing with its products.

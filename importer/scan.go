@@ -11,6 +11,7 @@ import (
 	"lading/api/wire"
 	"lading/catalog"
 	"lading/internal/arena"
+	"lading/mapping"
 )
 
 // scan compares the live catalog with the file's products as its pages
@@ -149,11 +150,11 @@ func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *
 	switch {
 	case f.lp == nil:
 		f.lp = &LiveProduct{ID: s.keep(pid)}
-		if p == nil {
+		if p == nil || !updatesOnly(fp) {
 			f.differs = true
 			break
 		}
-		f.lp.FilesKnown = p.Links != nil
+		f.lp.FilesKnown, f.lp.Archived = p.Links != nil, p.Archived.Bool()
 		for _, id := range p.Links.IDs(wire.ProductFiles) {
 			f.lp.FileIDs = append(f.lp.FileIDs, s.keep(id))
 		}
@@ -177,6 +178,23 @@ func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *
 	}
 	s.same[k] = LiveVariant{ID: s.keep(v.ID), d: sameAsFile}
 	f.equal++
+}
+
+// updatesOnly says p's rows create, update or leave its product and
+// variants, which a product found equal to the account's leaves as they
+// are: they neither archive nor delete (planned against the whole
+// product), nor skip it.
+func updatesOnly(p *catalog.Product) bool {
+	switch p.Command {
+	case mapping.CommandSkip, mapping.CommandArchive, mapping.CommandDelete:
+		return false
+	}
+	for i := range p.Variants {
+		if p.Variants[i].Delete() {
+			return false
+		}
+	}
+	return true
 }
 
 // finish reads in full the live products the plan needs whole: those of
