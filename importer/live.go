@@ -99,7 +99,7 @@ func (lv *LiveVariant) Price(tier string) (string, bool) {
 
 // LiveProduct is a product as the service has it: its ids and files, and
 // what an import compares (nil when the snapshot found it equal to the
-// file's: then same holds its variants).
+// file's: then its variants are in Live.sameVariants from first).
 type LiveProduct struct {
 	ID api.ID
 	*LiveText
@@ -109,9 +109,7 @@ type LiveProduct struct {
 	FileIDs    []api.ID
 	FilesKnown bool
 	Archived   bool
-	// same are its variants when the snapshot found it equal to the
-	// file's, in the file's order, with their ids alone (Same).
-	same []LiveVariant
+	first      int32
 }
 
 // LiveText is what an import compares of a live product, with its
@@ -138,9 +136,12 @@ type Live struct {
 	// did not need to know.
 	Total int
 	// same holds, by number in wanted (the products the snapshot was read
-	// for), the live products found equal to the file's (see sameProduct).
-	wanted []*catalog.Product
-	same   []*LiveProduct
+	// for), the live products found equal to the file's, and
+	// sameVariants their variants, with their ids alone, by the number
+	// of the file's variant (see sameProduct).
+	wanted       []*catalog.Product
+	same         []*LiveProduct
+	sameVariants []LiveVariant
 }
 
 func newLive() *Live {

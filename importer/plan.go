@@ -128,11 +128,9 @@ type ProductPlan struct {
 	Live     *LiveProduct // nil when the product is new
 	Action   engine.Status
 	Variants []*VariantPlan
-	// why holds the reason and the changes, which most products do not
-	// have (see variantWhy).
+	// why holds the reason, the changes and the images, which most
+	// products do not have (see variantWhy).
 	why *productWhy
-	// Images are what becomes of the images its rows name.
-	Images []*ImagePlan
 	// created is the id the service gave the product when this run
 	// created it (Live stays nil: a snapshot of it would cost a million
 	// rows' import tens of megabytes).
@@ -143,6 +141,8 @@ type ProductPlan struct {
 }
 
 type productWhy struct {
+	// images are what becomes of the images its rows name.
+	images  []*ImagePlan
 	reason  string
 	changes []Change
 	// tagsChanged says the product's tag set must be rewritten.
@@ -163,6 +163,21 @@ func (pp *ProductPlan) Changes() []Change {
 		return nil
 	}
 	return pp.why.changes
+}
+
+// Images are what becomes of the images its rows name.
+func (pp *ProductPlan) Images() []*ImagePlan {
+	if pp.why == nil {
+		return nil
+	}
+	return pp.why.images
+}
+
+// setImages gives the product the plans of its images.
+func (pp *ProductPlan) setImages(ips []*ImagePlan) {
+	if len(ips) > 0 || pp.why != nil {
+		pp.more().images = ips
+	}
 }
 
 // TagsChanged says the product's tag set must be rewritten.
@@ -222,8 +237,8 @@ func (pl *Planner) Plan(products []*catalog.Product) *Plan {
 	s := newPlanSlab(products)
 	for i, p := range products {
 		pp := s.product(p)
-		if lp := pl.Live.sameProduct(i, p); lp != nil {
-			pp.unchanged(lp)
+		if lp, vs := pl.Live.sameProduct(i, p); lp != nil {
+			pp.unchanged(lp, vs)
 		} else {
 			pl.planProduct(pp)
 		}
@@ -362,11 +377,11 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 	return pp
 }
 
-// unchanged plans pp as found equal to lp, with every variant.
-func (pp *ProductPlan) unchanged(lp *LiveProduct) {
+// unchanged plans pp as found equal to lp, and its variants to vs.
+func (pp *ProductPlan) unchanged(lp *LiveProduct, vs []LiveVariant) {
 	pp.Live, pp.Action = lp, engine.Unchanged
 	for j, vp := range pp.Variants {
-		vp.Live, vp.Action = &lp.same[j], engine.Unchanged
+		vp.Live, vp.Action = &vs[j], engine.Unchanged
 	}
 }
 

@@ -296,7 +296,7 @@ func (e *emitter) emitProductLine(pp *ProductPlan, ref catalog.RowRef, sub int32
 	if e.err = e.fn(&e.line); e.err != nil {
 		return
 	}
-	for _, ip := range pp.Images {
+	for _, ip := range pp.Images() {
 		if ip.Image.Row == ref {
 			imageLine(&e.line, pp, ip)
 			if e.err = e.fn(&e.line); e.err != nil {
@@ -460,7 +460,7 @@ func planProduct(pp *ProductPlan) planProductJSON {
 		}
 		pj.Variants = append(pj.Variants, vj)
 	}
-	for _, ip := range pp.Images {
+	for _, ip := range pp.Images() {
 		pj.Images = append(pj.Images, planImageJSON{Source: ip.Image.Source, Row: ip.Image.Row.String(), Variant: ip.Image.Variant,
 			Alt: ip.Image.Alt, Position: ip.Image.Position, Action: ip.Action,
 			Reason: ip.Reason, Size: ip.Size, FileID: string(ip.FileID), Replaces: string(ip.Replaces)})

@@ -211,10 +211,9 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 			}
 		case !f.differs && int(f.equal) == len(p.Variants):
 			if l.same == nil {
-				l.wanted, l.same = s.w.Products, make([]*LiveProduct, len(s.w.Products))
+				l.wanted, l.same, l.sameVariants = s.w.Products, make([]*LiveProduct, len(s.w.Products)), s.same
 			}
-			m := len(p.Variants)
-			f.lp.same = s.same[s.first[i] : int(s.first[i])+m : int(s.first[i])+m]
+			f.lp.first = s.first[i]
 			l.same[i] = f.lp
 		default:
 			s.full[f.lp.ID] = true
@@ -243,13 +242,15 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 }
 
 // sameProduct is the live product of p, product number i of the products
-// the snapshot was read for, when the snapshot found it equal to the
-// file's: it holds its ids alone. Else nil.
-func (l *Live) sameProduct(i int, p *catalog.Product) *LiveProduct {
-	if i < len(l.same) && l.wanted[i] == p {
-		return l.same[i]
+// the snapshot was read for, with its variants in p's order, when the
+// snapshot found it equal to the file's: they hold their ids alone. Else
+// nil.
+func (l *Live) sameProduct(i int, p *catalog.Product) (*LiveProduct, []LiveVariant) {
+	if i >= len(l.same) || l.wanted[i] != p || l.same[i] == nil {
+		return nil, nil
 	}
-	return nil
+	lp := l.same[i]
+	return lp, l.sameVariants[lp.first : int(lp.first)+len(p.Variants)]
 }
 
 // clone copies an id out of the answer it was read from.
