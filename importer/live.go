@@ -16,7 +16,7 @@ import (
 // compares. A snapshot of a large account may hold a million of them, so
 // it keeps its text apart from the answer it was read from, and what is
 // compared behind a pointer: a variant the snapshot found equal to the
-// file's as it read the account keeps its id alone (Same).
+// file's as it read the account keeps its id alone (sameAsFile).
 type LiveVariant struct {
 	ID api.ID
 	d  *liveDetail
@@ -40,10 +40,6 @@ type liveDetail struct {
 // sameAsFile is the detail of the live variants found equal to the file's
 // as the snapshot was read: nothing of them is kept to compare.
 var sameAsFile = &liveDetail{}
-
-// Same says the snapshot found the variant equal to the file's as it read
-// the account (its fields, options and prices are not kept).
-func (lv *LiveVariant) Same() bool { return lv.d == sameAsFile }
 
 // ProductID is the id of the variant's product ("" when the snapshot
 // keeps its id alone).

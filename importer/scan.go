@@ -29,7 +29,7 @@ type scan struct {
 	owner []int32     // a variant's number: its product's
 	first []int32     // a product's number: its first variant's
 	found []scanFound // by product number
-	// same are, by variant number, the live variants found equal (Same),
+	// same are, by variant number, the live variants found equal,
 	// with their ids: the products found equal keep their part.
 	same []LiveVariant
 	// full are the live products to read in full.
