@@ -38,6 +38,10 @@ type scan struct {
 	names map[string]bool
 	// ids holds the ids kept: a million of them in a few hundred chunks.
 	ids arena.Arena
+	// next is the number of the file's variant after the one last found:
+	// an account that took the file in its order lists its variants in
+	// that order, and looking there first spares a look-up in the table.
+	next int32
 	// read is where a live variant is read to be compared.
 	read   LiveVariant
 	detail liveDetail
@@ -136,7 +140,7 @@ func (s *scan) page(pg *api.VariantPage) {
 		if v.SKU == "" {
 			continue
 		}
-		if k := s.index.find(string(v.SKU)); k >= 0 {
+		if k := s.find(string(v.SKU)); k >= 0 {
 			s.compare(k, v, pid, p, &pg.Sideloads)
 		}
 	}
@@ -255,6 +259,19 @@ func (l *Live) sameProduct(i int, p *catalog.Product) (*LiveProduct, []LiveVaria
 
 // clone copies an id out of the answer it was read from.
 func clone(id api.ID) api.ID { return api.ID(strings.Clone(string(id))) }
+
+// find is the number of the file's variant with sku, -1 if none: the one
+// after the last found, if it has it, else the table's.
+func (s *scan) find(sku string) int32 {
+	k := s.next
+	if int(k) >= len(s.owner) || s.sku(k) != sku || !s.w.Products[s.owner[k]].Valid() {
+		if k = s.index.find(sku); k < 0 {
+			return -1
+		}
+	}
+	s.next = k + 1
+	return k
+}
 
 // keep copies an id out of the answer it was read from.
 func (s *scan) keep(id api.ID) api.ID { return api.ID(s.ids.Clone(string(id))) }
