@@ -167,17 +167,17 @@ func CheckBaseURL(baseURL string) error {
 func parseBase(baseURL string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(baseURL))
 	if err != nil {
-		return nil, fmt.Errorf("api: base URL %q: %v", baseURL, err)
+		return nil, fmt.Errorf("the base URL %q: %v", baseURL, err)
 	}
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, fmt.Errorf("api: base URL %q: want an http or https URL such as https://host/api2", baseURL)
+		return nil, fmt.Errorf("the base URL %q: want an http or https URL such as https://host/api2", baseURL)
 	case u.Host == "":
-		return nil, fmt.Errorf("api: base URL %q has no host", baseURL)
+		return nil, fmt.Errorf("the base URL %q has no host", baseURL)
 	case u.User != nil:
-		return nil, errors.New("api: the base URL carries credentials (user:password@); remove them, the token is sent in a header")
+		return nil, errors.New("the base URL carries credentials (user:password@); remove them, the token is sent in a header")
 	case u.RawQuery != "" || u.Fragment != "":
-		return nil, fmt.Errorf("api: base URL %s://%s%s: remove the query or fragment", u.Scheme, u.Host, u.Path)
+		return nil, fmt.Errorf("the base URL %s://%s%s: remove the query or fragment", u.Scheme, u.Host, u.Path)
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""

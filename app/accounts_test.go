@@ -260,7 +260,7 @@ func TestAccountsAddMistakes(t *testing.T) {
 		{[]string{".acme", "--base-url", "https://host/api2"}, `account name ".acme"`},
 		{[]string{"acme/eu", "--base-url", "https://host/api2"}, `account name "acme/eu"`},
 		{[]string{strings.Repeat("a", 65), "--base-url", "https://host/api2"}, "use 1 to 64 letters"},
-		{[]string{"globex", "--base-url", "host/api2"}, `account globex: api: base URL "host/api2": want an http or https URL such as https://host/api2`},
+		{[]string{"globex", "--base-url", "host/api2"}, `account globex: the base URL "host/api2": want an http or https URL such as https://host/api2`},
 		{[]string{"globex", "--base-url", "ftp://host/api2"}, "want an http or https URL"},
 		{[]string{"globex", "--base-url", "https:///api2"}, `base URL "https:///api2" has no host`},
 		{[]string{"globex", "--base-url", "https://user:pw@host/api2"}, "the base URL carries credentials"},

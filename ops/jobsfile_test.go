@@ -95,7 +95,7 @@ func TestParseMistakes(t *testing.T) {
 		{"account key", "accounts:\n  acme: {base_url: \"https://h\", token: x}\njobs:\n  - {account: acme, job: export, report: tags, every: 1h}\n",
 			[]string{`jobs.yaml:2: account acme: unknown key "token"`, "token_file"}},
 		{"account without base_url", "accounts:\n  acme: {token_file: x}\njobs:\n  - {account: acme, job: export, report: tags, every: 1h}\n", []string{"jobs.yaml:2: account acme has no base_url"}},
-		{"bad base_url", "accounts:\n  acme: {base_url: ftp://h}\njobs:\n  - {account: acme, job: export, every: 1h}\n", []string{"jobs.yaml:2: account acme: api: base URL \"ftp://h\": want an http or https URL"}},
+		{"bad base_url", "accounts:\n  acme: {base_url: ftp://h}\njobs:\n  - {account: acme, job: export, every: 1h}\n", []string{"jobs.yaml:2: account acme: the base URL \"ftp://h\": want an http or https URL"}},
 		{"bad account name", "accounts:\n  a/b: {base_url: \"https://h\"}\njobs:\n  - {account: a/b, job: export, every: 1h}\n", []string{`account name "a/b"`}},
 		{"unknown account", "jobs:\n  - {account: globx, job: stock push, file: x, every: 1m}\n", []string{`jobs.yaml:2: no account is called "globx"; did you mean globex?`, "lading accounts add"}},
 		{"unknown command", "jobs:\n  - {account: globex, job: stock pusj, file: x, every: 1m}\n", []string{`jobs.yaml:2: job "stock pusj": no such command`, "did you mean stock push?"}},
