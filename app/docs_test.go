@@ -313,7 +313,7 @@ func runDocCommand(t *testing.T, args []string) (string, string, error) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	var out, errOut bytes.Buffer
-	env := Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()}
+	env := Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline(), APIOptions: unpaced}
 	sandbox := len(args) > 0 && args[0] == "sandbox"
 	if sandbox {
 		args = append(slices.Clone(args), "--addr", "127.0.0.1:0")

@@ -265,9 +265,10 @@ func reportOf[R interface {
 // by status: what was done, what a dry run would do, what was left, what
 // failed.
 var statusOrder = []engine.Status{engine.Created, engine.ToCreate, engine.Updated, engine.ToUpdate,
+	engine.Archived, engine.ToArchive, engine.Deleted, engine.ToDelete,
 	importer.Uploaded, importer.ToUpload,
 	stock.Sent, stock.ToSend, shipments.Posted, shipments.ToPost, shipments.AlreadyShipped,
-	undo.Restored, undo.ToRestore, undo.Deleted, undo.ToDelete, undo.Archived, undo.ToArchive,
+	undo.Restored, undo.ToRestore,
 	engine.Unchanged, engine.Skipped, engine.Unknown, engine.Refused, engine.Conflict, engine.Invalid, engine.Failed}
 
 // countsText is counts for a summary line: "3 created, 1 failed", or

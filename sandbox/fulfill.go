@@ -321,59 +321,22 @@ func shipmentWriter() *writer {
 // completes, leaves the open list, and its stock leaves the warehouse.
 func applyShipment(t *txn, c *call, i int, rec record) (int64, error) {
 	account := c.acc.account
-	shippedAt, present, err := strField(rec, "shipped_at", "")
+	shippedAt, fields, err := shipmentFields(rec)
 	if err != nil {
-		return 0, err
-	}
-	if !present || shippedAt == "" {
-		return 0, fieldErr("shipped_at", "shipped_at is required: an ISO 8601 date-time like 2016-02-08T22:57:11+0000")
-	}
-	if shippedAt, err = normalizeTime(shippedAt, "shipped_at"); err != nil {
 		return 0, err
 	}
 	links, err := linksOf(rec, "")
 	if err != nil {
 		return 0, err
 	}
-	fids, err := linkIDs(links[wire.Fulfillments], "links.Fulfillments")
+	f, warehouse, err := t.openFulfillment(account, links)
 	if err != nil {
 		return 0, err
-	}
-	if len(fids) != 1 {
-		return 0, fieldErr("links.Fulfillments", "a shipment needs links.Fulfillments with exactly one fulfillment, got %d", len(fids))
-	}
-	f := fids[0]
-	var complete bool
-	var warehouse int64
-	found, err := t.row(`SELECT complete, warehouse_id FROM fulfillments WHERE id = ? AND account_id = ? AND deleted = 0`,
-		[]any{f, account}, &complete, &warehouse)
-	if err != nil {
-		return 0, err
-	}
-	if !found {
-		return 0, fieldErr("links.Fulfillments[0].id", "no Fulfillments record with id %d in this account", f)
-	}
-	if complete {
-		return 0, fieldErr("links.Fulfillments[0].id", "fulfillment %d is already complete", f)
 	}
 	lis := links[wire.LineItems]
 	if len(lis) == 0 {
 		return 0, fieldErr("links.LineItems", "a shipment needs links.LineItems [{\"id\", \"quantity\"}]")
 	}
-	fields := map[string]string{}
-	for _, k := range []string{"tracking_number", "tracking_link", "carrier", "cost"} {
-		s, _, err := strField(rec, k, "")
-		if err != nil {
-			return 0, err
-		}
-		fields[k] = s
-	}
-	if c := fields["cost"]; c != "" {
-		if v, err := strconv.ParseFloat(c, 64); err != nil || v < 0 {
-			return 0, fieldErr("cost", "cost %q is not an amount of 0 or more like 8.95", c)
-		}
-	}
-	var packed []OrderLine
 	sid := t.newID()
 	var cost any
 	if c := fields["cost"]; c != "" {
@@ -383,45 +346,9 @@ func applyShipment(t *txn, c *call, i int, rec record) (int64, error) {
 		VALUES(?,?,?,?,?,?,?,?,?)`, sid, account, f, shippedAt, fields["tracking_number"], fields["tracking_link"], fields["carrier"], cost, t.now); err != nil {
 		return 0, err
 	}
-	for j, l := range lis {
-		p := fmt.Sprintf("links.LineItems[%d].", j)
-		li, present, err := idField(l, p)
-		if err != nil {
-			return 0, err
-		}
-		if !present {
-			return 0, fieldErr(p+"id", "%sid is required", p)
-		}
-		var qty, shipped int64
-		var sku string
-		found, err := t.row(`SELECT quantity, shipped_quantity, sku FROM line_items WHERE id = ? AND fulfillment_id = ?`, []any{li, f}, &qty, &shipped, &sku)
-		if err != nil {
-			return 0, err
-		}
-		if !found {
-			return 0, fieldErr(p+"id", "%sid: line item %d is not part of fulfillment %d", p, li, f)
-		}
-		n, present, err := intField(l, "quantity", p)
-		if err != nil {
-			return 0, err
-		}
-		if !present {
-			n = qty - shipped
-		}
-		if n <= 0 {
-			return 0, fieldErr(p+"quantity", "%squantity must be at least 1 (line item %d has %d left to ship)", p, li, qty-shipped)
-		}
-		if shipped+n > qty {
-			return 0, fieldErr(p+"quantity", "%squantity %d would ship %d of line item %d, which has only %d ordered (%d shipped already)",
-				p, n, shipped+n, li, qty, shipped)
-		}
-		if _, err := t.exec(`UPDATE line_items SET shipped_quantity = shipped_quantity + ? WHERE id = ?`, n, li); err != nil {
-			return 0, err
-		}
-		if _, err := t.exec(`INSERT INTO shipment_lines(shipment_id, line_item_id, quantity) VALUES(?,?,?)`, sid, li, n); err != nil {
-			return 0, err
-		}
-		packed = append(packed, OrderLine{SKU: sku, Quantity: n})
+	packed, err := t.shipLines(f, sid, lis)
+	if err != nil {
+		return 0, err
 	}
 	pkg, err := t.packageOfShipment(account, f, shippedAt, fields, packed)
 	if err != nil {
@@ -430,17 +357,126 @@ func applyShipment(t *txn, c *call, i int, rec record) (int64, error) {
 	if _, err := t.exec(`UPDATE shipments SET package_id = ? WHERE id = ?`, pkg, sid); err != nil {
 		return 0, err
 	}
+	return sid, t.afterShipment(account, f, warehouse)
+}
+
+// shipmentFields reads a shipment record's shipped_at (required,
+// normalised) and its tracking number, link, carrier and cost (checked).
+func shipmentFields(rec record) (string, map[string]string, error) {
+	shippedAt, present, err := strField(rec, "shipped_at", "")
+	if err != nil {
+		return "", nil, err
+	}
+	if !present || shippedAt == "" {
+		return "", nil, fieldErr("shipped_at", "shipped_at is required: an ISO 8601 date-time like 2016-02-08T22:57:11+0000")
+	}
+	if shippedAt, err = normalizeTime(shippedAt, "shipped_at"); err != nil {
+		return "", nil, err
+	}
+	fields := map[string]string{}
+	for _, k := range []string{"tracking_number", "tracking_link", "carrier", "cost"} {
+		s, _, err := strField(rec, k, "")
+		if err != nil {
+			return "", nil, err
+		}
+		fields[k] = s
+	}
+	if c := fields["cost"]; c != "" {
+		if v, err := strconv.ParseFloat(c, 64); err != nil || v < 0 {
+			return "", nil, fieldErr("cost", "cost %q is not an amount of 0 or more like 8.95", c)
+		}
+	}
+	return shippedAt, fields, nil
+}
+
+// openFulfillment is the one open fulfillment of the account a shipment's
+// links name, with its warehouse.
+func (t *txn) openFulfillment(account int64, links map[string][]record) (f, warehouse int64, err error) {
+	fids, err := linkIDs(links[wire.Fulfillments], "links.Fulfillments")
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(fids) != 1 {
+		return 0, 0, fieldErr("links.Fulfillments", "a shipment needs links.Fulfillments with exactly one fulfillment, got %d", len(fids))
+	}
+	f = fids[0]
+	var complete bool
+	found, err := t.row(`SELECT complete, warehouse_id FROM fulfillments WHERE id = ? AND account_id = ? AND deleted = 0`,
+		[]any{f, account}, &complete, &warehouse)
+	switch {
+	case err != nil:
+		return 0, 0, err
+	case !found:
+		return 0, 0, fieldErr("links.Fulfillments[0].id", "no Fulfillments record with id %d in this account", f)
+	case complete:
+		return 0, 0, fieldErr("links.Fulfillments[0].id", "fulfillment %d is already complete", f)
+	}
+	return f, warehouse, nil
+}
+
+// shipLines ships the line items of fulfillment f a shipment sid names
+// (a line's quantity defaults to what it has left), refusing a line of
+// another fulfillment or more units than are left; it returns what it
+// shipped.
+func (t *txn) shipLines(f, sid int64, lis []record) ([]OrderLine, error) {
+	var packed []OrderLine
+	for j, l := range lis {
+		p := fmt.Sprintf("links.LineItems[%d].", j)
+		li, present, err := idField(l, p)
+		if err != nil {
+			return nil, err
+		}
+		if !present {
+			return nil, fieldErr(p+"id", "%sid is required", p)
+		}
+		var qty, shipped int64
+		var sku string
+		found, err := t.row(`SELECT quantity, shipped_quantity, sku FROM line_items WHERE id = ? AND fulfillment_id = ?`, []any{li, f}, &qty, &shipped, &sku)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, fieldErr(p+"id", "%sid: line item %d is not part of fulfillment %d", p, li, f)
+		}
+		n, present, err := intField(l, "quantity", p)
+		if err != nil {
+			return nil, err
+		}
+		if !present {
+			n = qty - shipped
+		}
+		if n <= 0 {
+			return nil, fieldErr(p+"quantity", "%squantity must be at least 1 (line item %d has %d left to ship)", p, li, qty-shipped)
+		}
+		if shipped+n > qty {
+			return nil, fieldErr(p+"quantity", "%squantity %d would ship %d of line item %d, which has only %d ordered (%d shipped already)",
+				p, n, shipped+n, li, qty, shipped)
+		}
+		if _, err := t.exec(`UPDATE line_items SET shipped_quantity = shipped_quantity + ? WHERE id = ?`, n, li); err != nil {
+			return nil, err
+		}
+		if _, err := t.exec(`INSERT INTO shipment_lines(shipment_id, line_item_id, quantity) VALUES(?,?,?)`, sid, li, n); err != nil {
+			return nil, err
+		}
+		packed = append(packed, OrderLine{SKU: sku, Quantity: n})
+	}
+	return packed, nil
+}
+
+// afterShipment completes fulfillment f when every line of it is shipped,
+// and marks it updated.
+func (t *txn) afterShipment(account, f, warehouse int64) error {
 	var left int64
 	if _, err := t.row(`SELECT COUNT(*) FROM line_items WHERE fulfillment_id = ? AND shipped_quantity < quantity`, []any{f}, &left); err != nil {
-		return 0, err
+		return err
 	}
 	if left == 0 {
 		if err := t.completeFulfillment(account, f, warehouse); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	_, err = t.exec(`UPDATE fulfillments SET updated_at = ? WHERE id = ?`, t.now, f)
-	return sid, err
+	_, err := t.exec(`UPDATE fulfillments SET updated_at = ? WHERE id = ?`, t.now, f)
+	return err
 }
 
 // packageOfShipment records a posted shipment as the account records one
