@@ -58,7 +58,7 @@ stock_file() {
 stock_file "$WORK/base.csv" 0
 stock_file "$WORK/changed.csv" 1000
 echo "input: $ROWS SKUs ($PRODUCTS products x $VARIANTS variants), $CHANGED levels changed," \
-	"$(($(stat -c %s "$WORK/changed.csv") / 1000)) kB, $(nproc) cores"
+	"$(($(stat -c %s "$WORK/changed.csv") / 1000)) kB, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 "$WORK/lading" sandbox --addr "127.0.0.1:$PORT" --token "$TOKEN" --db "$WORK/sandbox.db" >"$WORK/sandbox.log" 2>&1 &
 SANDBOX_PID=$!
@@ -73,8 +73,8 @@ STATE=(--state "$WORK/state.db")
 
 # row LABEL [WRITES READS]: prints the last measure's figures.
 row() {
-	awk -v l="$1" -v s="$SECS" -v n="$ROWS" -v m="$RSS_MB" -v w="${2:--}" -v r="${3:--}" \
-		'BEGIN { printf "%-16s %8.3f s %10s rows/s %6d MB peak RSS %7s writes %6s reads\n", l, s, (s > 0 ? sprintf("%.0f", n / s) : "-"), m, w, r }'
+	awk -v l="$1" -v s="$SECS" -v n="$ROWS" -v m="$RSS_MB" -v c="$CPU" -v w="${2:--}" -v r="${3:--}" \
+		'BEGIN { printf "%-16s %8.3f s %10s rows/s %6d MB peak RSS %6.2f s CPU %7s writes %6s reads\n", l, s, (s > 0 ? sprintf("%.0f", n / s) : "-"), m, c, w, r }'
 }
 
 measure "seeding" "${LADING[@]}" import --template generic --read-ids "${STATE[@]}" --json \
@@ -90,7 +90,7 @@ measure "1% dry run" "${LADING[@]}" stock push --template stock --settle 0 --dry
 	--results "$WORK/dry.results.csv" "$WORK/changed.csv"
 row "dry run, 1%" "$(field writes)" "$(field reads)"
 [[ $(field writes) -eq 0 && $(field reads) -eq 0 ]] || fail "the dry run sent $(field writes) writes and $(field reads) reads, want none"
-DRY=$SECS DRY_RSS=$RSS_MB
+DRY=$SECS DRY_RSS=$RSS_MB DRY_CPU=$CPU
 
 measure "1% push" "${LADING[@]}" stock push --template stock --settle 0 "${STATE[@]}" --json \
 	--results "$WORK/changed.results.csv" "$WORK/changed.csv"
@@ -104,4 +104,4 @@ measure "bare read" "$WORK/readrows" "$WORK/changed.csv"
 [[ $(cat "$WORK/out") -eq $ROWS ]] || fail "the bare read counted $(cat "$WORK/out") rows, want $ROWS"
 row "bare read"
 awk -v a="$PUSH" -v b="$SECS" 'BEGIN { if (b > 0) printf "the 1%% push takes %.1fx the bare read\n", a / b }'
-awk -v a="$DRY" -v n="$ROWS" -v m="$DRY_RSS" 'BEGIN { if (a > 0) printf "local work (the dry run): %.0f rows/s (goal: 500,000 or more), %d MB peak RSS (goal: under 100 MB)\n", n / a, m }'
+awk -v a="$DRY" -v n="$ROWS" -v m="$DRY_RSS" -v c="$DRY_CPU" 'BEGIN { if (a > 0) printf "local work (the dry run): %.0f rows/s (goal: 500,000 or more; %.0f rows a second of its CPU time), %d MB peak RSS (goal: under 100 MB)\n", n / a, (c > 0 ? n / c : 0), m }'
