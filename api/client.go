@@ -157,6 +157,13 @@ func NewClient(baseURL, token string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
+// CheckBaseURL checks a base URL as NewClient would take it: an http or
+// https URL with a host, and neither credentials, query nor fragment.
+func CheckBaseURL(baseURL string) error {
+	_, err := parseBase(baseURL)
+	return err
+}
+
 func parseBase(baseURL string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(baseURL))
 	if err != nil {
