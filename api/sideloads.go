@@ -155,26 +155,19 @@ func readIndex[T any](d *jsonReader, id func(*T) ID) (map[ID]*T, error) {
 	}
 	switch c {
 	case '[':
-		d.pos++
 		out := map[ID]*T{}
-		for i := 0; ; i++ {
-			done, err := d.elem(i == 0)
-			if err != nil || done {
-				return out, err
-			}
-			r, err := readRecord[T](d)
-			if err != nil {
-				return nil, fmt.Errorf("record %d: %w", i, err)
-			}
-			if r == nil {
-				continue
-			}
+		err := eachInArray(d, func(i int, r *T) error {
 			k := id(r)
 			if k == "" {
-				return nil, fmt.Errorf("record %d has no id", i)
+				return fmt.Errorf("record %d has no id", i)
 			}
 			out[k] = r
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
+		return out, nil
 	case '{':
 		out := map[ID]*T{}
 		err := eachKeyed(d, func(key string, r *T) {
@@ -190,6 +183,28 @@ func readIndex[T any](d *jsonReader, id func(*T) ID) (map[ID]*T, error) {
 		return nil, err
 	}
 	return nil, nil
+}
+
+// eachInArray reads an array of records, calling fn with each that is not
+// null and its place in the array.
+func eachInArray[T any](d *jsonReader, fn func(i int, r *T) error) error {
+	d.pos++ // the '[' peeked
+	for i := 0; ; i++ {
+		done, err := d.elem(i == 0)
+		if err != nil || done {
+			return err
+		}
+		r, err := readRecord[T](d)
+		if err != nil {
+			return fmt.Errorf("record %d: %w", i, err)
+		}
+		if r == nil {
+			continue
+		}
+		if err := fn(i, r); err != nil {
+			return err
+		}
+	}
 }
 
 // eachKeyed reads an object of records keyed by id, calling fn with each
@@ -243,21 +258,15 @@ func readList[T any](d *jsonReader) ([]*T, error) {
 	}
 	switch c {
 	case '[':
-		d.pos++
 		var out []*T
-		for i := 0; ; i++ {
-			done, err := d.elem(i == 0)
-			if err != nil || done {
-				return out, err
-			}
-			r, err := readRecord[T](d)
-			if err != nil {
-				return nil, fmt.Errorf("record %d: %w", i, err)
-			}
-			if r != nil {
-				out = append(out, r)
-			}
+		err := eachInArray(d, func(_ int, r *T) error {
+			out = append(out, r)
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
+		return out, nil
 	case '{':
 		type keyed struct {
 			key string

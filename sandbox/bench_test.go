@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"syscall"
 	"testing"
 	"time"
 
@@ -115,7 +114,7 @@ func BenchmarkPageAtDepth(b *testing.B) {
 	}{{"page-1", 1, false}, {"last-page", last, false}, {"deep-in-order", max(1, last-last/10), true}} {
 		b.Run(c.name, func(b *testing.B) {
 			srv.page(b, c.first) // the first answer of a listing counts it
-			cpu0 := cpuTime()
+			cpu := sourcetest.StartCPU()
 			n := c.first
 			for b.Loop() {
 				srv.page(b, n)
@@ -125,7 +124,7 @@ func BenchmarkPageAtDepth(b *testing.B) {
 					}
 				}
 			}
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/page")
+			cpu.Report(b, b.N, time.Millisecond, "cpu-ms/page")
 		})
 	}
 }
@@ -210,11 +209,4 @@ func serveDirect(srv *Server, path string, body []byte) *recorder {
 	w := &recorder{header: http.Header{}}
 	srv.ServeHTTP(w, req)
 	return w
-}
-
-// cpuTime is the CPU time the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
