@@ -97,15 +97,15 @@ func (db *DB) IDs(ctx context.Context, scope string, keys []string) (map[string]
 // AllIDs returns every remembered key and id of scope.
 func (db *DB) AllIDs(ctx context.Context, scope string) (map[string]string, error) {
 	out := map[string]string{}
-	err := db.EachID(ctx, scope, func(k []byte) bool { return true }, func(k, id string) { out[k] = id })
+	err := db.EachID(ctx, scope, func(k, id []byte) { out[string(k)] = string(id) })
 	return out, err
 }
 
-// EachID calls fn with every remembered key of scope that want takes, and
-// its id: want sees the key's bytes, valid during the call only, so that
-// keys not wanted cost no copy. It holds no map of its own: a caller
-// keeping a few of many keys keeps only those.
-func (db *DB) EachID(ctx context.Context, scope string, want func(key []byte) bool, fn func(key, id string)) error {
+// EachID calls fn with every remembered key of scope and its id, as bytes
+// valid during the call only: a caller keeping a few of many keys copies
+// only those, and one that holds the key already copies none. It holds no
+// map of its own.
+func (db *DB) EachID(ctx context.Context, scope string, fn func(key, id []byte)) error {
 	rows, err := db.sql.QueryContext(ctx, `SELECT key, id FROM ids WHERE scope = ?`, scope)
 	if err == nil {
 		defer rows.Close()
@@ -114,9 +114,7 @@ func (db *DB) EachID(ctx context.Context, scope string, want func(key []byte) bo
 			if err = rows.Scan(&k, &id); err != nil {
 				break
 			}
-			if want(k) {
-				fn(string(k), string(id))
-			}
+			fn(k, id)
 		}
 		if err == nil {
 			err = rows.Err()
