@@ -183,16 +183,17 @@ const warehouseProbe = 10
 // extra request.
 func (p *Pusher) lookUps(lines []Line, f *facts, token api.ID) []string {
 	var unknown, known []string
-	seen := make(map[string]bool, len(lines))
+	seen := map[string]bool{} // of the unknown SKUs: the known are most, and need none
 	for i := range lines {
 		l := &lines[i]
-		if !l.Pending() || seen[l.SKU] {
-			continue
-		}
-		seen[l.SKU] = true
-		if f.ids[l.SKU] == "" {
-			unknown = append(unknown, l.SKU)
-		} else if len(known) < warehouseProbe {
+		switch {
+		case !l.Pending():
+		case f.ids[l.SKU] == "":
+			if !seen[l.SKU] {
+				seen[l.SKU] = true
+				unknown = append(unknown, l.SKU)
+			}
+		case len(known) < warehouseProbe && !slices.Contains(known, l.SKU):
 			known = append(known, l.SKU)
 		}
 	}
