@@ -106,24 +106,30 @@ func (db *DB) AllIDs(ctx context.Context, scope string) (map[string]string, erro
 // only those, and one that holds the key already copies none. It holds no
 // map of its own.
 func (db *DB) EachID(ctx context.Context, scope string, fn func(key, id []byte)) error {
-	rows, err := db.sql.QueryContext(ctx, `SELECT key, id FROM ids WHERE scope = ?`, scope)
-	if err == nil {
-		defer rows.Close()
-		var k, id sql.RawBytes // reused: Scan appends to them
-		for rows.Next() {
-			if err = rows.Scan(&k, &id); err != nil {
-				break
-			}
-			fn(k, id)
-		}
-		if err == nil {
-			err = rows.Err()
-		}
-	}
+	var k, id sql.RawBytes // reused: Scan appends to them
+	err := db.eachRow(ctx, `SELECT key, id FROM ids WHERE scope = ?`, []any{scope}, []any{&k, &id}, func() { fn(k, id) })
 	if err != nil {
 		return fmt.Errorf("state: ids (%s): %w", scope, err)
 	}
 	return nil
+}
+
+// eachRow runs query with args and, for each row, scans it into dest and
+// calls fn: a caller streams the rows through destinations of its own,
+// reused from row to row, and keeps only what it copies.
+func (db *DB) eachRow(ctx context.Context, query string, args, dest []any, fn func()) error {
+	rows, err := db.sql.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return err
+		}
+		fn()
+	}
+	return rows.Err()
 }
 
 func (db *DB) collectIDs(ctx context.Context, out map[string]string, query string, args ...any) error {

@@ -93,21 +93,9 @@ func (db *DB) Stock(ctx context.Context, scope string) (map[string]float64, erro
 // and its level. The key's bytes are valid during the call only: a caller
 // matching the keys against its own copies none.
 func (db *DB) EachStock(ctx context.Context, scope string, fn func(key []byte, level float64)) error {
-	rows, err := db.sql.QueryContext(ctx, `SELECT key, level FROM stock WHERE scope = ?`, scope)
-	if err == nil {
-		defer rows.Close()
-		var k sql.RawBytes // reused: Scan appends to it
-		var v float64
-		for rows.Next() {
-			if err = rows.Scan(&k, &v); err != nil {
-				break
-			}
-			fn(k, v)
-		}
-		if err == nil {
-			err = rows.Err()
-		}
-	}
+	var k sql.RawBytes // reused: Scan appends to it
+	var v float64
+	err := db.eachRow(ctx, `SELECT key, level FROM stock WHERE scope = ?`, []any{scope}, []any{&k, &v}, func() { fn(k, v) })
 	if err != nil {
 		return fmt.Errorf("state: stock (%s): %w", scope, err)
 	}
