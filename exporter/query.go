@@ -148,3 +148,19 @@ func checkValue(attr, value string) error {
 	}
 	return nil
 }
+
+// CheckQuery checks q as an export of resource (one of ResourceNames, or
+// PullLines) checks it before its first request, so that a jobs file's
+// conditions are found wrong when it is read, not when the job runs.
+func CheckQuery(resource string, q Query) error {
+	w := wire.Products
+	if resource != Products {
+		res, ok := resources[resource]
+		if !ok {
+			return fmt.Errorf("no export of %q; exports: %s", resource, strings.Join(ResourceNames, ", "))
+		}
+		w = res.wire
+	}
+	_, err := q.ListOptions(w)
+	return err
+}
