@@ -1,0 +1,27 @@
+// lading ui: the few things a page does without a round trip. Every page
+// works without it: a task's page reloads, a form's buttons submit.
+"use strict";
+document.addEventListener("DOMContentLoaded", () => {
+  // A task's progress, as the job counts it, from its server-sent events.
+  const task = document.querySelector("[data-events]");
+  if (task && window.EventSource) {
+    const bar = task.querySelector("progress");
+    const text = task.querySelector(".text");
+    const eta = task.querySelector(".eta");
+    const events = new EventSource(task.dataset.events);
+    events.addEventListener("progress", (e) => {
+      const p = JSON.parse(e.data);
+      if (p.total > 0) { bar.value = p.percent; bar.textContent = p.percent + "%"; } else { bar.removeAttribute("value"); }
+      text.textContent = p.text;
+      eta.textContent = p.eta;
+    });
+    events.addEventListener("done", (e) => {
+      events.close();
+      window.location.assign(JSON.parse(e.data).next);
+    });
+  }
+  // Choosing what to export shows its attributes and layouts at once.
+  for (const sel of document.querySelectorAll("select[data-autosubmit]")) {
+    sel.addEventListener("change", () => sel.form.submit());
+  }
+});
