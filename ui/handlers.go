@@ -128,11 +128,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request, k *kind) {
 		s.handleKind(w, r, k, fmt.Sprintf("%s cannot be read: %v", wk.Name, err))
 		return
 	}
-	if t := fields["template"]; t != "" {
-		wk.useTemplate(t)
-	} else {
-		wk.recognise()
-	}
+	wk.recognise(fields["template"])
 	if err := s.makePreview(r.Context(), wk); err != nil {
 		os.RemoveAll(wk.dir)
 		s.handleKind(w, r, k, fmt.Sprintf("%s cannot be read: %v", wk.Name, err))

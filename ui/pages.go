@@ -99,6 +99,14 @@ func statusClass(s engine.Status) string {
 	return "st-done"
 }
 
+// durationText is a duration for people: "about 4m10s", "under a second".
+func durationText(d time.Duration) string {
+	if d < time.Second {
+		return "under a second"
+	}
+	return d.Round(time.Second).String()
+}
+
 // view is what every page shows: the account, the session's token for
 // its forms, where the visitor is, and the page's own data.
 type view struct {

@@ -202,6 +202,13 @@ func productPreview(prod *catalog.Product) previewProduct {
 	}
 	for _, e := range prod.Errs {
 		i, ok := rowVariant[e.Row]
+		if !ok && e.Row.Line > 0 && e.Target != "" && !strings.HasPrefix(e.Target, "product") {
+			// The row gives no variant, for its values are wrong: it is
+			// shown with them.
+			i, ok = len(pp.Variants), true
+			rowVariant[e.Row] = i
+			pp.Variants = append(pp.Variants, previewVariant{Row: e.Row.Line, SKU: previewCell{Text: e.SKU}})
+		}
 		if !ok || !placeError(&pp.Variants[i], e) {
 			pp.Errs = append(pp.Errs, e.Error())
 		}
@@ -250,6 +257,8 @@ func placeError(pv *previewVariant, e catalog.RowError) bool {
 	}
 	if c.Bad != "" {
 		c.Bad += "; "
+	} else if c.Text == "" {
+		c.Text = e.Value
 	}
 	c.Bad += msg
 	return true

@@ -55,7 +55,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Referrer-Policy", "same-origin") // no-referrer would make a browser send Origin: null with our own forms
 	h.Set("Cache-Control", "no-store")
 	if s.allowed == nil || !s.allowed(r.Host) {
 		http.Error(w, "lading ui answers only requests for its own address: open the address lading ui printed", http.StatusMisdirectedRequest)

@@ -226,11 +226,11 @@ func header(path string) ([]string, error) {
 }
 
 // recognise chooses the work's mapping from its file's header, as mapping
-// init does: the template of the layout the file has (adapted when the
-// file names its columns otherwise), else for a catalog a starter mapping
-// listing its columns, else the job's own template. A file of another
-// job's layout is said so.
-func (w *work) recognise() {
+// init does: the template chosen, else the template of the layout the
+// file has (adapted when the file names its columns otherwise), else for a
+// catalog a starter mapping listing its columns, else the job's own
+// template. A file of another job's layout is said so.
+func (w *work) recognise(chosen string) {
 	d, ok := mapping.Recognise(w.header)
 	if ok {
 		w.Recognised = &d
@@ -240,6 +240,8 @@ func (w *work) recognise() {
 	}
 	name, text := mapping.Init(w.header, w.Name)
 	switch {
+	case chosen != "":
+		w.useTemplate(chosen)
 	case name != "" && w.Elsewhere == nil && len(d.Columns) == 0:
 		w.useTemplate(name)
 	case name != "" && w.Elsewhere == nil:

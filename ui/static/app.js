@@ -9,6 +9,12 @@ document.addEventListener("DOMContentLoaded", () => {
     const text = task.querySelector(".text");
     const eta = task.querySelector(".eta");
     const events = new EventSource(task.dataset.events);
+    let leaving = false;
+    // Stopping leaves the page by its form: the stream is closed first, so
+    // that its last event does not lead elsewhere meanwhile.
+    for (const form of document.querySelectorAll("form")) {
+      form.addEventListener("submit", () => { leaving = true; events.close(); });
+    }
     events.addEventListener("progress", (e) => {
       const p = JSON.parse(e.data);
       if (p.total > 0) { bar.value = p.percent; bar.textContent = p.percent + "%"; } else { bar.removeAttribute("value"); }
@@ -17,7 +23,10 @@ document.addEventListener("DOMContentLoaded", () => {
     });
     events.addEventListener("done", (e) => {
       events.close();
-      window.location.assign(JSON.parse(e.data).next);
+      if (!leaving) {
+        leaving = true;
+        window.location.replace(JSON.parse(e.data).next);
+      }
     });
   }
   // Choosing what to export shows its attributes and layouts at once.

@@ -1,0 +1,356 @@
+package ui_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/xuri/excelize/v2"
+
+	"lading/api"
+	"lading/app"
+	"lading/sandbox"
+	"lading/ui"
+)
+
+type css = chromedp.CSS
+
+// A person imports the sample catalog (a wrong layout chosen first, the
+// right one taken from the page's suggestion), sees its preview, a dry
+// run's diff filtered to one product, runs it, reads the results and
+// downloads them; pushes a stock file with a bad row; exports variants
+// with a condition (a wrong one first, shown at its row); reads the runs
+// and the dry run of an undo. A form from another page and a request for
+// another host name are refused. No page shows the token.
+func TestPageEndToEnd(t *testing.T) {
+	fx := newFixture(t, sandbox.Options{}, ui.Config{})
+	tb := newTab(t, fx)
+	t.Run("import", func(t *testing.T) { tb.t = t; importCatalog(tb) })
+	t.Run("invalid cells", func(t *testing.T) { tb.t = t; invalidCells(tb) })
+	t.Run("stock", func(t *testing.T) { tb.t = t; pushStock(tb) })
+	t.Run("export", func(t *testing.T) { tb.t = t; exportVariants(tb) })
+	t.Run("runs", func(t *testing.T) { tb.t = t; runsAndUndo(tb) })
+	t.Run("forged", func(t *testing.T) { tb.t = t; forgedRequests(tb) })
+	tb.t = t
+	tb.noToken()
+}
+
+func importCatalog(tb *tab) {
+	fx := tb.fx
+	tb.open("/", "h1")
+	tb.look("home")
+	tb.open("/import", "#file")
+	tb.look("import")
+	tb.follow("#mapping-problem", chromedp.SetUploadFiles(chromedp.ID("file"), []string{fx.catalog}), chromedp.SetValue(chromedp.ID("template"), "shopify"),
+		chromedp.Click(css("form.panel button[type=submit]")))
+	tb.has("#mapping-problem", "cannot be read through this mapping", "generic layout")
+	if tb.count(".listing li.bad .msg") == 0 {
+		tb.t.Error("the mapping's problems are not shown at their lines")
+	}
+	tb.look("import-mapping")
+	tb.follow("#preview-h", chromedp.Click(css("#mapping-problem button")))
+	tb.has("#preview", "26 rows read", "8 products", "Classic Cotton Tee", "TEE-BLA-S", "Color: Black", "Retail 24", "2 images")
+	tb.look("import-preview")
+
+	tb.follow("#diff-h", chromedp.Click(css("form[action$='/dry-run'] button")))
+	tb.has(".summary", "8 created", "6 requests")
+	tb.has("#diff", "Classic Cotton Tee", "new variant")
+	tb.look("import-dry-run")
+	tb.follow("#diff-h", chromedp.SetValue(chromedp.ID("q"), "mug"), chromedp.Click(css("form.filter button")))
+	if n := tb.count("table.diff tbody"); n != 1 {
+		tb.t.Errorf("searching mug shows %d products, want 1", n)
+	}
+	tb.has("table.diff", "Enamel")
+
+	tb.follow("#results-h", chromedp.Click(css(".actions form[action$='/run'] button")))
+	tb.has(".summary", "8 created", "requests")
+	tb.look("import-results")
+	lines := readCSV(tb.t, tb.download("a[href$='run/download?format=csv']"))
+	if len(lines) < 27 || strings.Join(lines[0][:3], ",") != "file,row,product_key" {
+		tb.t.Errorf("the results CSV: %d lines, header %q", len(lines), lines[0])
+	}
+	if x := tb.download("a[href$='run/download?format=xlsx']"); !bytes.HasPrefix(x, []byte("PK")) {
+		tb.t.Errorf("the results XLSX is not a workbook: %q", x[:min(20, len(x))])
+	}
+}
+
+// invalidCells uploads a copy of the catalog with a price and a weight
+// that are not numbers: the preview marks their cells with their
+// messages.
+func invalidCells(tb *tab) {
+	text, err := os.ReadFile(tb.fx.catalog)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	bad := strings.Replace(string(text), "TEE-BLA-M,Black / M,0.22,7.5,084012300111,30,Color,Black,Size,M,,,24,", "TEE-BLA-M,Black / M,heavy,7.5,084012300111,30,Color,Black,Size,M,,,24 EUR,", 1)
+	if bad == string(text) {
+		tb.t.Fatal("the sample catalog's second row is not as the test expects")
+	}
+	path := filepath.Join(tb.fx.dir, "catalog-broken.csv")
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+	tb.open("/import", "#file")
+	tb.follow("#preview-h", chromedp.SetUploadFiles(chromedp.ID("file"), []string{path}), chromedp.Click(css("form.panel button[type=submit]")))
+	tb.has("#preview", "1 with invalid values")
+	if n := tb.count("tbody.invalid td.bad mark"); n < 2 {
+		tb.t.Errorf("%d invalid cells marked, want the price's and the weight's", n)
+	}
+	tb.has("tbody.invalid", "heavy", "24 EUR")
+	tb.look("import-preview-invalid")
+}
+
+func pushStock(tb *tab) {
+	path := filepath.Join(tb.fx.dir, "stock.csv")
+	if err := os.WriteFile(path, []byte("sku,quantity\nTEE-BLA-M,40\nTEE-BLA-L,many\nTEE-WHI-S,0\nNOPE-1,3\n"), 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+	tb.open("/stock", "#file")
+	tb.look("stock")
+	tb.follow("#preview-h", chromedp.SetUploadFiles(chromedp.ID("file"), []string{path}), chromedp.Click(css("form.panel button[type=submit]")))
+	tb.has("#layout-h + p", "stock")
+	if n := tb.count("tr.invalid td.bad mark"); n != 1 {
+		tb.t.Errorf("%d cells marked invalid, want the quantity many", n)
+	}
+	tb.has("tr.invalid", "many", "invalid")
+	tb.look("stock-preview")
+	tb.follow("#results-h", chromedp.Click(css("form[action$='/dry-run'] button")))
+	tb.has(".summary", "2 to send", "1 invalid", "1 unknown")
+	tb.look("stock-dry-run")
+	tb.follow("#results-h", chromedp.Click(css(".actions form[action$='/run'] button")))
+	tb.has(".summary", "2 sent")
+	if first := tb.text("table.results tbody tr:first-child"); !strings.Contains(first, "invalid") && !strings.Contains(first, "unknown") {
+		tb.t.Errorf("the first line of the results is not a failed one: %q", first)
+	}
+	tb.look("stock-results")
+}
+
+func exportVariants(tb *tab) {
+	tb.open("/export", "#resource")
+	tb.follow("#attr-0 option[value=sku]", void(chromedp.Evaluate[bool](`(s => { s.value = "variants"; s.dispatchEvent(new Event("change")); return true })(document.getElementById("resource"))`)))
+	tb.follow("#cond-err-0", chromedp.SetValue(chromedp.ID("attr-0"), "stock"), chromedp.SetValue(chromedp.ID("op-0"), ">="), chromedp.SetValue(chromedp.ID("value-0"), "lots"),
+		chromedp.Click(css("button.go")))
+	tb.has("#cond-err-0", "stock is a number")
+	tb.look("export-condition")
+	tb.follow("a.button.go", chromedp.SetValue(chromedp.ID("value-0"), "20"), chromedp.Click(css("button.go")))
+	tb.has("main", "variants-", "--where \"stock >= 20\"")
+	tb.look("export-done")
+	book, err := excelize.OpenReader(bytes.NewReader(tb.download("a.button.go")))
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	rows, err := book.GetRows(book.GetSheetName(0))
+	if err != nil || len(rows) < 2 {
+		tb.t.Fatalf("the export: %d rows, %v", len(rows), err)
+	}
+	col := -1
+	for i, h := range rows[0] {
+		if h == "stock" {
+			col = i
+		}
+	}
+	for _, r := range rows[1:] {
+		if n, err := strconv.ParseFloat(r[col], 64); err != nil || n < 20 {
+			tb.t.Errorf("a variant with stock %q in an export of stock >= 20", r[col])
+		}
+	}
+	if len(rows)-1 >= 26 {
+		tb.t.Errorf("the export of stock >= 20 holds %d variants: all of them", len(rows)-1)
+	}
+}
+
+func runsAndUndo(tb *tab) {
+	tb.open("/runs", "table")
+	tb.has("table", "import", "stock push")
+	tb.look("runs")
+	tb.follow("#undo-h", void(chromedp.Evaluate[bool](`[...document.querySelectorAll("tbody tr")].find(r => r.textContent.includes("stock push")).querySelector("a").click() || true`)))
+	tb.has("main", "stock push", "available")
+	tb.look("run")
+	tb.follow("#results-h", chromedp.Click(css("button[name=dry]")))
+	tb.has("h1", "Dry run of the undo")
+	tb.has(".summary", "records")
+	if n := tb.count("table.results tbody tr"); n != 2 {
+		tb.t.Errorf("the undo's dry run lists %d records, want the 2 levels the push set", n)
+	}
+	tb.look("undo-dry-run")
+}
+
+// forgedRequests: a page served elsewhere (on another port of this
+// computer: the same site to a browser) posts a form to the page, and a
+// name made to point at 127.0.0.1 asks for it; both are refused.
+func forgedRequests(tb *tab) {
+	runs := func() int { tb.open("/runs", "table"); return tb.count("tbody tr") }
+	before := runs()
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<!DOCTYPE html><title>prize</title><form method="post" action="%s/runs/1/undo"><input name="force" value="1"></form><script>document.forms[0].submit()</script>`, tb.fx.url)
+	}))
+	defer evil.Close()
+	tb.do(chromedp.Navigate(evil.URL), chromedp.WaitVisible(css("body")))
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(tb.text("body"), "did not come from lading ui's own page") {
+		if time.Now().After(deadline) {
+			tb.t.Fatalf("a forged form was not refused: %s", tb.text("body"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if after := runs(); after != before {
+		tb.t.Errorf("a forged form ran something: %d runs, %d before", after, before)
+	}
+	port := tb.fx.url[strings.LastIndex(tb.fx.url, ":"):]
+	tb.do(chromedp.Navigate("http://rebind.test"+port+"/runs"), chromedp.WaitVisible(css("body")))
+	if body := tb.text("body"); !strings.Contains(body, "answers only requests for its own address") {
+		tb.t.Errorf("a request for rebind.test was answered: %s", body)
+	}
+}
+
+// void is an action whose value is not wanted.
+func void[T any](a chromedp.Action[T]) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := a(ctx, t)
+		return chromedp.Void{}, err
+	}
+}
+
+func readCSV(t *testing.T, b []byte) [][]string {
+	t.Helper()
+	r := csv.NewReader(bytes.NewReader(b))
+	r.FieldsPerRecord = -1
+	lines, err := r.ReadAll()
+	if err != nil || len(lines) == 0 {
+		t.Fatalf("reading a CSV download: %v\n%s", err, b)
+	}
+	return lines
+}
+
+// A run stopped in the page stops as Ctrl-C would; run again from the page
+// it continues, and stopped again it continues from the command line: the
+// catalog ends whole, nothing written twice. The page is lading ui itself,
+// started as the command is.
+func TestPageStopsARunThatContinuesHereOrInATerminal(t *testing.T) {
+	sb, err := sandbox.New(sandbox.Options{Latency: 150 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	if _, err := sb.RegisterToken(token); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(sb)
+	t.Cleanup(hs.Close)
+	dir := t.TempDir()
+	var text strings.Builder
+	text.WriteString("product_key,product_name,sku,stock\n")
+	const products = 800
+	for i := range products {
+		fmt.Fprintf(&text, "p%04d,Product %d,SKU-%04d,%d\n", i, i, i, i%9)
+	}
+	catalog := filepath.Join(dir, "big.csv")
+	if err := os.WriteFile(catalog, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stateFile := filepath.Join(dir, "state.db")
+	flags := []string{"lading", "--base-url", hs.URL, "--token", token, "--rate", "500", "--burst", "50", "--concurrency", "1"}
+	url := startUI(t, append(flags, "ui", "--addr", "127.0.0.1:0", "--state", stateFile))
+	tb := newTab(t, &fixture{url: url})
+
+	stop := func(name string) {
+		tb.until(`document.getElementById("bar").value > 0`)
+		if name != "" {
+			tb.look(name)
+		}
+		tb.follow("#results-h", chromedp.Click(css("button.stop")))
+		tb.has("p.warning", "Stopped")
+	}
+	tb.open("/import", "#file")
+	tb.follow("#preview-h", chromedp.SetUploadFiles(chromedp.ID("file"), []string{catalog}), chromedp.Click(css("form.panel button[type=submit]")))
+	tb.follow("#bar", chromedp.Click(css(".actions form[action$='/run'] button")))
+	stop("import-progress")
+	tb.look("import-stopped")
+	tb.follow("#bar", chromedp.Click(css(".actions button.go")))
+	stop("")
+	tb.has("main", "continued an unfinished one")
+
+	var out, errOut bytes.Buffer
+	env := app.Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
+	if err := app.New(env).RunContext(t.Context(), append(flags, "import", "--template", "generic", "--state", stateFile, catalog)); err != nil {
+		t.Fatalf("lading import: %v\n%s%s", err, out.String(), errOut.String())
+	}
+	if !strings.Contains(out.String(), "resumed an unfinished run") {
+		t.Errorf("the command line did not continue the page's run:\n%s", out.String())
+	}
+	client, err := api.NewClient(hs.URL, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pg, err := range client.Products.ListPages(t.Context(), &api.ListOptions{PageSize: 1, MaxPages: 1}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pg.Meta.Total != products {
+			t.Errorf("the account holds %d products, want %d: none twice, none left out", pg.Meta.Total, products)
+		}
+	}
+}
+
+// startUI runs lading ui with args until the test ends, and returns the
+// address it prints.
+func startUI(t *testing.T, args []string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &lockedBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- app.New(app.Env{Stdout: out, Stderr: out, Getenv: func(string) string { return "" }}).RunContext(ctx, args)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("lading ui: %v", err)
+		}
+	})
+	addr := regexp.MustCompile(`lading ui: (http://\S+)`)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if m := addr.FindStringSubmatch(out.String()); m != nil {
+			return m[1]
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("lading ui ended: %v\n%s", err, out.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("lading ui printed no address:\n%s", out.String())
+		}
+	}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
