@@ -212,6 +212,19 @@ func (tb *tab) look(name string) {
 	tb.do(chromedp.EmulateViewport(widths[0].width, widths[0].height))
 }
 
+// part writes a screenshot of the element sel alone, at the laptop's
+// width, as name.png (the README's picture of a dry run's changes).
+func (tb *tab) part(name, sel string) {
+	tb.t.Helper()
+	png, err := chromedp.Run(tb.ctx, chromedp.Screenshot(css(sel)))
+	if err != nil {
+		tb.t.Fatalf("screenshot of %s: %v", sel, err)
+	}
+	if err := os.WriteFile(filepath.Join(tb.shots, name+".png"), png, 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+}
+
 // maxShot bounds a screenshot's height: a results page of hundreds of
 // lines is shown from its top (a capture far taller than this never ends
 // in headless Chromium).

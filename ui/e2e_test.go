@@ -38,6 +38,7 @@ func TestPageEndToEnd(t *testing.T) {
 	fx := newFixture(t, sandbox.Options{}, ui.Config{})
 	tb := newTab(t, fx)
 	t.Run("import", func(t *testing.T) { tb.t = t; importCatalog(tb) })
+	t.Run("changes", func(t *testing.T) { tb.t = t; importChanges(tb) })
 	t.Run("invalid cells", func(t *testing.T) { tb.t = t; invalidCells(tb) })
 	t.Run("stock", func(t *testing.T) { tb.t = t; pushStock(tb) })
 	t.Run("export", func(t *testing.T) { tb.t = t; exportVariants(tb) })
@@ -68,11 +69,6 @@ func importCatalog(tb *tab) {
 	tb.has(".summary", "8 created", "6 requests")
 	tb.has("#diff", "Classic Cotton Tee", "new variant")
 	tb.look("import-dry-run")
-	tb.follow("#diff-h", chromedp.SetValue(chromedp.ID("q"), "mug"), chromedp.Click(css("form.filter button")))
-	if n := tb.count("table.diff tbody"); n != 1 {
-		tb.t.Errorf("searching mug shows %d products, want 1", n)
-	}
-	tb.has("table.diff", "Enamel")
 
 	tb.follow("#results-h", chromedp.Click(css(".actions form[action$='/run'] button")))
 	tb.has(".summary", "8 created", "requests")
@@ -80,10 +76,54 @@ func importCatalog(tb *tab) {
 	lines := readCSV(tb.t, tb.download("a[href$='run/download?format=csv']"))
 	if len(lines) < 27 || strings.Join(lines[0][:3], ",") != "file,row,product_key" {
 		tb.t.Errorf("the results CSV: %d lines, header %q", len(lines), lines[0])
+	} else if lines[1][0] != "catalog.csv" {
+		tb.t.Errorf("the results CSV names the file %q, want it as uploaded, catalog.csv", lines[1][0])
 	}
 	if x := tb.download("a[href$='run/download?format=xlsx']"); !bytes.HasPrefix(x, []byte("PK")) {
 		tb.t.Errorf("the results XLSX is not a workbook: %q", x[:min(20, len(x))])
 	}
+}
+
+// importChanges uploads the catalog again, after the import, with the
+// tee's name and prices changed and the mug's name: the dry run says what
+// would change, field by field, against the account.
+func importChanges(tb *tab) {
+	text, err := os.ReadFile(tb.fx.catalog)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	changed := strings.Replace(string(text), "Classic Cotton Tee", "Classic Organic Tee", 1)
+	changed = regexp.MustCompile(`(?m)^(tee-classic,.*),24,12\.5,`).ReplaceAllString(changed, "$1,26,13,")
+	changed = strings.Replace(changed, "Enamel Camp Mug,", "Enamel Camp Mug 350 ml,", 1)
+	if strings.Count(changed, ",26,13,") != 6 || !strings.Contains(changed, "Mug 350 ml") {
+		tb.t.Fatal("the sample catalog is not as the test expects")
+	}
+	path := filepath.Join(tb.fx.dir, "catalog-spring.csv")
+	if err := os.WriteFile(path, []byte(changed), 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+	tb.open("/import", "#file")
+	tb.follow("#preview-h", chromedp.SetUploadFiles(chromedp.ID("file"), []string{path}), chromedp.Click(css("form.panel button[type=submit]")))
+	tb.follow("#diff-h", chromedp.Click(css("form[action$='/dry-run'] button")))
+	tb.has(".summary", "2 updated", "6 unchanged", "variants6 updated20 unchanged")
+	tb.has("#diff", "Classic Organic Tee", "Classic Cotton Tee", "26", "Enamel Camp Mug 350 ml")
+	if n := tb.count("table.diff td.from"); n < 7 {
+		tb.t.Errorf("%d changes shown, want the name's and the six variants' prices at least", n)
+	}
+	if strings.Contains(tb.text("main"), tb.fx.srv.Dir()) {
+		tb.t.Errorf("the page names lading ui's private folder %s", tb.fx.srv.Dir())
+	}
+	tb.follow("#diff-h", chromedp.SetValue(chromedp.ID("action"), "updated"), chromedp.Click(css("form.filter button")))
+	if n := tb.count("table.diff tbody"); n != 2 {
+		tb.t.Errorf("the products to update: %d shown, want 2", n)
+	}
+	tb.look("import-dry-run-changes")
+	tb.part("import-dry-run-diff", "#diff")
+	tb.follow("#diff-h", chromedp.SetValue(chromedp.ID("action"), ""), chromedp.SetValue(chromedp.ID("q"), "mug"), chromedp.Click(css("form.filter button")))
+	if n := tb.count("table.diff tbody"); n != 1 {
+		tb.t.Errorf("searching mug shows %d products, want 1", n)
+	}
+	tb.has("table.diff", "Enamel")
 }
 
 // invalidCells uploads a copy of the catalog with a price and a weight

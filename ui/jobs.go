@@ -91,7 +91,39 @@ func (s *Server) job(ctx context.Context, w *work, dry bool, prog *progress.Prog
 		failedFirst(t)
 		o.table = t
 	}
+	o.rename(w.uploaded)
 	return o, nil
+}
+
+// rename gives the files the outcome names (its results' file column and
+// messages, its plan's rows) the names they were uploaded with.
+func (o *outcome) rename(name func(string) string) {
+	o.Err = name(o.Err)
+	for i := range o.Notes {
+		o.Notes[i] = name(o.Notes[i])
+	}
+	if o.table != nil {
+		for _, l := range o.table.Lines {
+			for i := range l {
+				l[i] = name(l[i])
+			}
+		}
+	}
+	if o.plan == nil {
+		return
+	}
+	for i := range o.plan.Products {
+		pp := &o.plan.Products[i]
+		pp.Reason = name(pp.Reason)
+		for j := range pp.Variants {
+			v := &pp.Variants[j]
+			v.Row, v.Reason = name(v.Row), name(v.Reason)
+		}
+		for j := range pp.Images {
+			im := &pp.Images[j]
+			im.Row, im.Reason = name(im.Row), name(im.Reason)
+		}
+	}
 }
 
 // ended says how the job ended: stopped (as Ctrl-C would), failed, or

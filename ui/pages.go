@@ -59,7 +59,8 @@ func loadPages() (*pages, error) {
 		"text":        summary.Text,
 		"failed":      func(s engine.Status) bool { return s.Failed() },
 		"statusClass": statusClass,
-		"duration":    func(d time.Duration) string { return d.Round(time.Second).String() },
+		"duration":    durationText,
+		"rowOnly":     rowOnly,
 		"plural":      plural.Count[int],
 		"join":        strings.Join,
 		"add":         func(a, b int) int { return a + b },
@@ -99,7 +100,16 @@ func statusClass(s engine.Status) string {
 	return "st-done"
 }
 
-// durationText is a duration for people: "about 4m10s", "under a second".
+// rowOnly is "row 7" of "catalog.csv row 7": the row of a file the page
+// already names.
+func rowOnly(ref string) string {
+	if i := strings.LastIndex(ref, " row "); i >= 0 {
+		return ref[i+1:]
+	}
+	return ref
+}
+
+// durationText is a duration for people: "4m10s", "under a second".
 func durationText(d time.Duration) string {
 	if d < time.Second {
 		return "under a second"

@@ -140,6 +140,9 @@ func (s *Server) makePreview(ctx context.Context, w *work) error {
 	default:
 		w.preview, err = s.previewPush(ctx, w)
 	}
+	if w.preview != nil {
+		w.preview.rename(w.uploaded)
+	}
 	var (
 		list     mapping.ErrorList
 		one      *mapping.Error
@@ -238,7 +241,13 @@ func variantPreview(prod *catalog.Product, v *catalog.Variant) previewVariant {
 // placeError puts a row's problem in the cell of the value it is about,
 // when the preview shows that value.
 func placeError(pv *previewVariant, e catalog.RowError) bool {
-	msg := e.Error()
+	msg := e.Rule // its row is the line's, its value the cell's
+	if e.Target != "" {
+		msg = e.Target + " " + msg
+	}
+	if e.Column != "" {
+		msg = fmt.Sprintf("column %q: %s", e.Column, msg)
+	}
 	t := strings.ToLower(e.Target)
 	var c *previewCell
 	switch {
@@ -262,6 +271,39 @@ func placeError(pv *previewVariant, e catalog.RowError) bool {
 	}
 	c.Bad += msg
 	return true
+}
+
+// rename gives the files the preview's messages name the names they
+// were uploaded with.
+func (p *preview) rename(name func(string) string) {
+	cells := func(cs ...*previewCell) {
+		for _, c := range cs {
+			c.Bad = name(c.Bad)
+		}
+	}
+	for i := range p.Products {
+		pp := &p.Products[i]
+		for j := range pp.Errs {
+			pp.Errs[j] = name(pp.Errs[j])
+		}
+		for j := range pp.Images {
+			cells(&pp.Images[j])
+		}
+		for j := range pp.Variants {
+			v := &pp.Variants[j]
+			cells(&v.SKU, &v.Options, &v.Prices, &v.Stock, &v.Details)
+		}
+	}
+	for i := range p.Orphans {
+		p.Orphans[i] = name(p.Orphans[i])
+	}
+	for i := range p.Lines {
+		l := &p.Lines[i]
+		l.Msg = name(l.Msg)
+		for j := range l.Cells {
+			cells(&l.Cells[j])
+		}
+	}
 }
 
 // previewPush reads a push's file as the job does, and shows its first

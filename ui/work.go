@@ -107,6 +107,13 @@ type work struct {
 	last    *outcome
 }
 
+// uploaded gives the work's files named in s the names they were
+// uploaded with, rather than their paths in lading ui's private folder,
+// which mean nothing to the person (and are gone when lading ui stops).
+func (w *work) uploaded(s string) string {
+	return strings.ReplaceAll(s, w.dir+string(filepath.Separator), "")
+}
+
 // mappingFile is the name the work's mapping has in the commands it
 // gives: the template's, or the file the page lets one download.
 func (w *work) mappingFile() string {
