@@ -1,0 +1,88 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"lading/images/imagestest"
+)
+
+// lockedBuffer is a buffer written by one goroutine and read by another.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// lading demo --ui walks through the demo, then serves lading ui on its
+// account until Ctrl-C: the page lists the demo's runs.
+func TestDemoUIServesTheDemosAccount(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &lockedBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Env{Stdout: out, Stderr: out, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()},
+			[]string{"lading", "demo", "--out", t.TempDir(), "--ui", "--addr", "127.0.0.1:0"})
+	}()
+	addr := regexp.MustCompile(`lading ui: (http://\S+)`)
+	var url string
+	for deadline := time.Now().Add(2 * time.Minute); url == ""; {
+		if m := addr.FindStringSubmatch(out.String()); m != nil {
+			url = m[1]
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("lading demo --ui ended before serving the page: %v\n%s", err, out.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("lading demo --ui printed no address:\n%s", out.String())
+		}
+	}
+	if strings.Contains(out.String(), "What next") {
+		t.Errorf("with --ui the demo still lists what to try next on the command line:\n%s", out.String())
+	}
+	res, err := http.Get(url + "/runs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /runs: %d, %v", res.StatusCode, err)
+	}
+	for _, want := range []string{"the demo&#39;s sandbox", "catalog.csv", "stock-changed.csv"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the page of runs lacks %q:\n%s", want, body)
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("lading demo --ui, stopped: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("lading demo --ui did not stop with its context")
+	}
+}
