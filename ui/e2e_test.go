@@ -41,6 +41,7 @@ func TestPageEndToEnd(t *testing.T) {
 	t.Run("changes", func(t *testing.T) { tb.t = t; importChanges(tb) })
 	t.Run("invalid cells", func(t *testing.T) { tb.t = t; invalidCells(tb) })
 	t.Run("stock", func(t *testing.T) { tb.t = t; pushStock(tb) })
+	t.Run("shipments", func(t *testing.T) { tb.t = t; pushShipments(tb) })
 	t.Run("export", func(t *testing.T) { tb.t = t; exportVariants(tb) })
 	t.Run("runs", func(t *testing.T) { tb.t = t; runsAndUndo(tb) })
 	t.Run("forged", func(t *testing.T) { tb.t = t; forgedRequests(tb) })
@@ -175,6 +176,54 @@ func pushStock(tb *tab) {
 		tb.t.Errorf("the first line of the results is not a failed one: %q", first)
 	}
 	tb.look("stock-results")
+}
+
+// pushShipments: an order for 2 tees arrives, its fulfillment opens (the
+// stock push left them in stock); a warehouse's confirmation file ships
+// them, with a row for a fulfillment the account does not have. The
+// preview, the dry run, the push and its results say so.
+func pushShipments(tb *tab) {
+	ctx := tb.t.Context()
+	if _, err := tb.fx.sb.CreateOrder(ctx, sandbox.OrderSpec{Token: token, PONum: "PO-UI-1",
+		ShippingAddress: map[string]string{"contact": "Ada Lovelace", "street1": "12 Analytical Way", "city": "London", "zip": "N1 7GU", "country": "GB"},
+		Lines:           []sandbox.OrderLine{{SKU: "TEE-BLA-M", Quantity: 2}}}); err != nil {
+		tb.t.Fatal(err)
+	}
+	client, err := api.NewClient(tb.fx.base, token)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	var fulfillment api.ID
+	for pg, err := range client.Fulfillments.ListPages(ctx, nil) {
+		if err != nil {
+			tb.t.Fatal(err)
+		}
+		for _, f := range pg.Fulfillments {
+			fulfillment = f.ID
+		}
+	}
+	if fulfillment == "" {
+		tb.t.Fatal("the order's fulfillment did not open")
+	}
+	path := filepath.Join(tb.fx.dir, "shipped.csv")
+	text := "fulfillment_id,sku,quantity,tracking_number,carrier\n" + string(fulfillment) + ",TEE-BLA-M,2,1ZUI0001,UPS\n999999999,TEE-BLA-M,1,1ZUI0002,UPS\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+	tb.open("/shipments", "#file")
+	tb.look("shipments")
+	tb.follow("#preview-h", chromedp.SetUploadFiles(chromedp.ID("file"), []string{path}), chromedp.Click(css("form.panel button[type=submit]")))
+	tb.has("#preview", "2 rows read", "1ZUI0001")
+	tb.look("shipments-preview")
+	tb.follow("#results-h", chromedp.Click(css("form[action$='/dry-run'] button")))
+	tb.has(".summary", "1 shipment to post")
+	tb.look("shipments-dry-run")
+	tb.follow("#results-h", chromedp.Click(css(".actions form[action$='/run'] button")))
+	tb.has(".summary", "1 shipment posted", "1 fulfillment completed")
+	if first := tb.text("table.results tbody tr:first-child"); !strings.Contains(first, "999999999") {
+		tb.t.Errorf("the first line of the results is not the failed one: %q", first)
+	}
+	tb.look("shipments-results")
 }
 
 func exportVariants(tb *tab) {
