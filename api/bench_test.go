@@ -42,6 +42,7 @@ func BenchmarkDecodeVariantPage250(b *testing.B) {
 }
 
 func TestVariantPage250Decodes(t *testing.T) {
+	t.Parallel()
 	var p VariantPage
 	if err := json.Unmarshal(variantPage250(), &p); err != nil {
 		t.Fatal(err)

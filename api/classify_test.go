@@ -15,6 +15,7 @@ import (
 )
 
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	closed := httptest.NewServer(http.NotFoundHandler())
 	refusedURL := closed.URL
 	closed.Close()
@@ -212,6 +213,7 @@ func TestClassify(t *testing.T) {
 }
 
 func TestClassifyPlainErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err  error
 		want Outcome
@@ -246,6 +248,7 @@ func TestClassifyPlainErrors(t *testing.T) {
 }
 
 func TestAccessDenied(t *testing.T) {
+	t.Parallel()
 	for code, want := range map[int]bool{400: false, 401: true, 403: true, 404: false, 429: false, 500: false} {
 		err := fmt.Errorf("wrapped: %w", &APIError{StatusCode: code})
 		if got := errors.Is(err, ErrAccessDenied); got != want {
@@ -255,6 +258,7 @@ func TestAccessDenied(t *testing.T) {
 }
 
 func TestCancelledBeforeSendingIsRetryable(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) { writeAnswer(w, body) })
 	c := newTestClient(t, srv.URL)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -271,6 +275,7 @@ func TestCancelledBeforeSendingIsRetryable(t *testing.T) {
 // TestTokenNeverLeaks drives errors, logs and the debug trace through
 // answers that echo the token, and looks for it everywhere.
 func TestTokenNeverLeaks(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		tok := r.Header.Get("access_token")
 		switch r.URL.Path {
@@ -334,6 +339,7 @@ func TestTokenNeverLeaks(t *testing.T) {
 // message (300 bytes) and the debug trace (2048 bytes of a body) are cut:
 // a prefix of the token must not survive the cut.
 func TestTokenCutByTruncationNeverLeaks(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		tok := r.Header.Get("access_token")
 		msg := strings.Repeat("x", 300-6) + tok // APIError quotes 300 bytes
@@ -365,6 +371,7 @@ func TestTokenCutByTruncationNeverLeaks(t *testing.T) {
 }
 
 func TestClipKeepsRunesWhole(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		n    int
@@ -385,6 +392,7 @@ func TestClipKeepsRunesWhole(t *testing.T) {
 }
 
 func TestErrorsListTenRecordsAndCountTheRest(t *testing.T) {
+	t.Parallel()
 	var recs []RecordError
 	for i := range 12 {
 		recs = append(recs, RecordError{Index: i, Message: "bad"})

@@ -16,6 +16,7 @@ import (
 )
 
 func TestNewClientRejectsBadBase(t *testing.T) {
+	t.Parallel()
 	for _, base := range []string{"", "ftp://x", "https://", "https://u:p@host/api2", "https://host/api2?access_token=" + testToken, "://bad"} {
 		_, err := NewClient(base, testToken)
 		if err == nil {
@@ -54,6 +55,7 @@ func variantsPages(total int) func(w http.ResponseWriter, r *http.Request, body 
 }
 
 func TestListPagesToLastPageWithPrefix(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, variantsPages(7))
 	c := newTestClient(t, srv.URL+"/api2/")
 	var skus []string
@@ -88,6 +90,7 @@ func TestListPagesToLastPageWithPrefix(t *testing.T) {
 }
 
 func TestListStopsWhenConsumerBreaks(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, variantsPages(100))
 	c := newTestClient(t, srv.URL)
 	n := 0
@@ -106,6 +109,7 @@ func TestListStopsWhenConsumerBreaks(t *testing.T) {
 }
 
 func TestListMaxPagesAndStartPage(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, variantsPages(100))
 	c := newTestClient(t, srv.URL)
 	var pages []int
@@ -123,6 +127,7 @@ func TestListMaxPagesAndStartPage(t *testing.T) {
 }
 
 func TestListEmptyResult(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		w.Write(readFixture(t, "variant_not_found.json"))
 	})
@@ -143,6 +148,7 @@ func TestListEmptyResult(t *testing.T) {
 }
 
 func TestListInvalidFilterSendsNothing(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, variantsPages(1))
 	c := newTestClient(t, srv.URL)
 	var gotErr error
@@ -165,6 +171,7 @@ func TestListInvalidFilterSendsNothing(t *testing.T) {
 }
 
 func TestDetailReadPaths(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		w.Write([]byte(`{"meta":{"current_page":"1","last_page":"1"}}`))
 	})
@@ -198,6 +205,7 @@ func TestDetailReadPaths(t *testing.T) {
 }
 
 func TestListingPaths(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		w.Write([]byte(`{"meta":{"current_page":"1","last_page":"1"}}`))
 	})
@@ -229,6 +237,7 @@ func TestListingPaths(t *testing.T) {
 }
 
 func TestBySKUChunksOrConditions(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		var req struct {
 			Filter struct {
@@ -268,6 +277,7 @@ func TestBySKUChunksOrConditions(t *testing.T) {
 
 // TestWriteOperations checks the exact request of every write operation.
 func TestWriteOperations(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) { writeAnswer(w, body) })
 	c := newTestClient(t, srv.URL+"/api2")
 	ctx := context.Background()
@@ -323,6 +333,8 @@ func TestWriteOperations(t *testing.T) {
 			"/api2/v1/Products/detail", `{"action":"write","Products":[{"id":"11","links":{"ProductTags":[{"id":"3"},{"name":"new"}]}}]}`, 1},
 		{"bulk tag", func() (*WriteResult, error) { return c.Products.BulkTag(ctx, []ID{"11", "12"}, []ID{"3"}) },
 			"/api2/v1/Products/detail", `{"action":"write","bulk_action":{"Tags":[{"id":"3","assign":1}]},"Products":[{"id":"11"},{"id":"12"}]}`, 2},
+		{"bulk untag", func() (*WriteResult, error) { return c.Products.BulkUntag(ctx, []ID{"11"}, []ID{"3", "4"}) },
+			"/api2/v1/Products/detail", `{"action":"write","bulk_action":{"Tags":[{"assign":0,"id":"3"},{"assign":0,"id":"4"}]},"Products":[{"id":"11"}]}`, 1},
 		{"delete product", func() (*WriteResult, error) { return c.Products.Delete(ctx, "11") },
 			"/api2/v1/Products/detail", `{"action":"write","Products":[{"id":"11","delete":1}]}`, 1},
 		{"create variant", func() (*WriteResult, error) {
@@ -373,6 +385,7 @@ func TestWriteOperations(t *testing.T) {
 }
 
 func TestWriteLimitsBeforeSending(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) { writeAnswer(w, body) })
 	c := newTestClient(t, srv.URL)
 	ctx := context.Background()
@@ -392,6 +405,7 @@ func TestWriteLimitsBeforeSending(t *testing.T) {
 }
 
 func TestUploadProductFile(t *testing.T) {
+	t.Parallel()
 	type part struct{ name, file, content string }
 	var parts []part
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
@@ -433,6 +447,7 @@ func TestUploadProductFile(t *testing.T) {
 }
 
 func TestPartialWriteIsRejectedPerRecord(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		w.Write([]byte(`{"Variants":[{"id":"1"},{"error":{"index":1,"field":"sku","message":"sku already exists"}},{"id":3},{"error":"weight must be a number"}]}`))
 	})
@@ -454,6 +469,7 @@ func TestPartialWriteIsRejectedPerRecord(t *testing.T) {
 // [A.5]; when it says more pages follow, Get fails instead of returning
 // part of the records asked for.
 func TestDetailReadRefusesAPagedAnswer(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		w.Write([]byte(`{"meta":{"current_page":"1","last_page":"2","per_page":"1","total":"2"},"Variants":[{"id":"1"}]}`))
 	})
@@ -471,6 +487,7 @@ func TestDetailReadRefusesAPagedAnswer(t *testing.T) {
 // header to the host it names (Go forwards headers it does not know as
 // sensitive), and says where it pointed.
 func TestRedirectsAreNotFollowed(t *testing.T) {
+	t.Parallel()
 	elsewhere := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		w.Write([]byte(`{"meta":{"current_page":"1","last_page":"1"},"Variants":[]}`))
 	})
@@ -496,6 +513,7 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 // TestListStopsAtLastPageWhateverCurrentPageSays: an answer that ignores
 // page_num (current_page stays 1) must not make the listing loop forever.
 func TestListStopsAtLastPageWhateverCurrentPageSays(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		w.Write([]byte(`{"meta":{"current_page":"1","last_page":"3"},"Variants":[{"id":"1"}]}`))
 	})

@@ -22,6 +22,7 @@ func readFixture(t testing.TB, name string) []byte {
 
 // TestFixturesDecode decodes every recorded answer with the client's types.
 func TestFixturesDecode(t *testing.T) {
+	t.Parallel()
 	entries, err := os.ReadDir(fixtureDir)
 	if err != nil {
 		t.Fatal(err)
@@ -167,6 +168,7 @@ func mustUnmarshal(t *testing.T, b []byte, v any) {
 }
 
 func TestIDDecode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want ID
@@ -196,6 +198,7 @@ func TestIDDecode(t *testing.T) {
 }
 
 func TestFlexDecode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want Flex
@@ -234,6 +237,7 @@ func TestFlexDecode(t *testing.T) {
 }
 
 func TestLinksDecode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want Links
@@ -262,6 +266,7 @@ func TestLinksDecode(t *testing.T) {
 }
 
 func TestSideloadsAsArrays(t *testing.T) {
+	t.Parallel()
 	body := `{"meta":{"current_page":1,"last_page":1},"Products":[{"id":7,"name":"Mug","links":{"ProductTags":[{"id":"3"}],"Variants":[{"id":"8"}]}}],
 		"ProductTags":[{"id":"3","name":"kitchen"}],"Variants":[{"id":8,"sku":"MUG-1"}]}`
 	var p ProductPage
@@ -278,6 +283,7 @@ func TestSideloadsAsArrays(t *testing.T) {
 }
 
 func TestDecodeErrorsNameThePlace(t *testing.T) {
+	t.Parallel()
 	var p VariantPage
 	err := json.Unmarshal([]byte(`{"meta":{"current_page":"x"},"Variants":[]}`), &p)
 	if err == nil || !contains(err.Error(), "meta.current_page") {

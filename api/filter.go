@@ -82,73 +82,84 @@ func (f *Filter) MarshalJSON() ([]byte, error) {
 }
 
 func (f *Filter) compile(resource string) (*statement, error) {
-	qe := func(rule, attr, detail string, allowed []string) error {
-		return &QueryError{Resource: resource, Part: "filter", Rule: rule, Attr: attr, Detail: detail, Allowed: allowed}
-	}
+	fc := &filterCompiler{resource: resource, st: &statement{}}
 	if f == nil {
-		return nil, qe(RuleEmpty, "", "the filter is nil", nil)
+		return nil, fc.err(RuleEmpty, "the filter is nil", nil)
 	}
 	if resource != "" {
 		if _, ok := wire.Filterable[resource]; !ok {
-			return nil, qe(RuleResource, "", fmt.Sprintf("%s has no listing to filter", resource), wire.Listable)
+			return nil, fc.err(RuleResource, fmt.Sprintf("%s has no listing to filter", resource), wire.Listable)
 		}
 	}
-	st := &statement{}
-	var orSeen bool
-	var walk func(g *Filter, into *[]wireCond) error
-	walk = func(g *Filter, into *[]wireCond) error {
-		if g.Conj != wire.CondAnd && g.Conj != wire.CondOr {
-			return qe(RuleConditional, "", fmt.Sprintf("conditional %q is unknown", g.Conj), []string{wire.CondAnd, wire.CondOr})
-		}
-		if len(g.Conds) == 0 {
-			return qe(RuleEmpty, "", fmt.Sprintf("the %q conditional holds no conditions; give at least one", g.Conj), nil)
-		}
-		for _, c := range g.Conds {
-			switch c := c.(type) {
-			case Condition:
-				wc, err := compileCond(resource, c)
-				if err != nil {
-					return err
-				}
-				*into = append(*into, wc)
-			case *Filter:
-				if c == nil {
-					return qe(RuleEmpty, "", "a nested conditional is nil", nil)
-				}
-				switch {
-				case c.Conj == g.Conj:
-					// and inside and, or inside or: the same list.
-					if err := walk(c, into); err != nil {
-						return err
-					}
-				case g.Conj == wire.CondAnd && c.Conj == wire.CondOr && into == &st.and:
-					if orSeen {
-						return qe(RuleConditionals, "", fmt.Sprintf("a filter holds at most %d conditionals (one and, one or); this one needs more", wire.MaxConditionals), []string{wire.CondAnd, wire.CondOr})
-					}
-					orSeen = true
-					if err := walk(c, &st.or); err != nil {
-						return err
-					}
-				default:
-					return qe(RuleNesting, "", fmt.Sprintf("an %q inside an %q cannot be sent: the wire allows one and-list and one or-list, meaning (all of and) AND (any of or)", c.Conj, g.Conj), nil)
-				}
-			case nil:
-				return qe(RuleEmpty, "", "a condition is nil", nil)
-			default:
-				return qe(RuleConditional, "", fmt.Sprintf("condition of type %T is unknown", c), nil)
-			}
-		}
-		return nil
-	}
-	top := &st.and
+	top := &fc.st.and
 	if f.Conj == wire.CondOr {
-		top = &st.or
-		orSeen = true
+		top = &fc.st.or
+		fc.orSeen = true
 	}
-	if err := walk(f, top); err != nil {
+	if err := fc.walk(f, top); err != nil {
 		return nil, err
 	}
-	return st, nil
+	return fc.st, nil
+}
+
+// filterCompiler flattens a filter into the wire's one and-list and one
+// or-list.
+type filterCompiler struct {
+	resource string
+	st       *statement
+	orSeen   bool
+}
+
+func (fc *filterCompiler) err(rule, detail string, allowed []string) error {
+	return &QueryError{Resource: fc.resource, Part: "filter", Rule: rule, Detail: detail, Allowed: allowed}
+}
+
+// walk adds g's conditions to into, nested conditionals of the same kind
+// flattened and one or inside the top and made the or-list.
+func (fc *filterCompiler) walk(g *Filter, into *[]wireCond) error {
+	if g.Conj != wire.CondAnd && g.Conj != wire.CondOr {
+		return fc.err(RuleConditional, fmt.Sprintf("conditional %q is unknown", g.Conj), []string{wire.CondAnd, wire.CondOr})
+	}
+	if len(g.Conds) == 0 {
+		return fc.err(RuleEmpty, fmt.Sprintf("the %q conditional holds no conditions; give at least one", g.Conj), nil)
+	}
+	for _, c := range g.Conds {
+		switch c := c.(type) {
+		case Condition:
+			wc, err := compileCond(fc.resource, c)
+			if err != nil {
+				return err
+			}
+			*into = append(*into, wc)
+		case *Filter:
+			if err := fc.nested(g, c, into); err != nil {
+				return err
+			}
+		case nil:
+			return fc.err(RuleEmpty, "a condition is nil", nil)
+		default:
+			return fc.err(RuleConditional, fmt.Sprintf("condition of type %T is unknown", c), nil)
+		}
+	}
+	return nil
+}
+
+// nested adds a conditional c found inside g.
+func (fc *filterCompiler) nested(g, c *Filter, into *[]wireCond) error {
+	switch {
+	case c == nil:
+		return fc.err(RuleEmpty, "a nested conditional is nil", nil)
+	case c.Conj == g.Conj:
+		// and inside and, or inside or: the same list.
+		return fc.walk(c, into)
+	case g.Conj == wire.CondAnd && c.Conj == wire.CondOr && into == &fc.st.and:
+		if fc.orSeen {
+			return fc.err(RuleConditionals, fmt.Sprintf("a filter holds at most %d conditionals (one and, one or); this one needs more", wire.MaxConditionals), []string{wire.CondAnd, wire.CondOr})
+		}
+		fc.orSeen = true
+		return fc.walk(c, &fc.st.or)
+	}
+	return fc.err(RuleNesting, fmt.Sprintf("an %q inside an %q cannot be sent: the wire allows one and-list and one or-list, meaning (all of and) AND (any of or)", c.Conj, g.Conj), nil)
 }
 
 func compileCond(resource string, c Condition) (wireCond, error) {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestFilterValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		resource string
@@ -67,6 +68,7 @@ func TestFilterValidate(t *testing.T) {
 }
 
 func TestFilterWireForm(t *testing.T) {
+	t.Parallel()
 	day := time.Date(2024, 3, 9, 15, 4, 0, 0, time.UTC)
 	tests := []struct {
 		f    *Filter
@@ -91,6 +93,7 @@ func TestFilterWireForm(t *testing.T) {
 }
 
 func TestListOptionsValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		opts *ListOptions
 		rule string

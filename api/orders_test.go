@@ -33,6 +33,7 @@ const slipAnswer = `{"meta":{"current_page":"1","last_page":"1","per_page":"15",
 "PackageCarrierTypes":{"71":{"id":"71","name":"UPS"}}}`
 
 func TestSlipHelpers(t *testing.T) {
+	t.Parallel()
 	var p PackingSlipPage
 	mustUnmarshal(t, []byte(slipAnswer), &p)
 	one, two := p.PackingSlips[0], p.PackingSlips[1]
@@ -90,6 +91,7 @@ const fulfillmentAnswer = `{"meta":{"current_page":"1","last_page":"1","per_page
  "62":{"id":"62","sku":"MUG","location_1":"C-07"}}}`
 
 func TestPickLines(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, mugQty, compUnits string
 		want                    []PickLine
@@ -134,6 +136,7 @@ func TestPickLines(t *testing.T) {
 // open fulfillments with what to pick and where, a bundle's line as its
 // components.
 func TestSlipsAndPickingFromSandbox(t *testing.T) {
+	t.Parallel()
 	srv, err := sandbox.New(sandbox.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestRetryAfterBlocksEveryClientOfTheLimiter(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var throttledAt time.Time
 	arrivals := map[string][]time.Time{}
@@ -66,6 +67,7 @@ func TestRetryAfterBlocksEveryClientOfTheLimiter(t *testing.T) {
 }
 
 func TestForbiddenThrottlingIsRetried(t *testing.T) {
+	t.Parallel()
 	n := 0
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		n++
@@ -87,6 +89,7 @@ func TestForbiddenThrottlingIsRetried(t *testing.T) {
 }
 
 func TestForbiddenPermissionIsNotRetried(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		w.WriteHeader(http.StatusForbidden)
 		w.Write([]byte(`{"message":"third-party stock control is off"}`))
@@ -103,6 +106,7 @@ func TestForbiddenPermissionIsNotRetried(t *testing.T) {
 }
 
 func TestThrottlingExhaustsRetries(t *testing.T) {
+	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		w.WriteHeader(http.StatusTooManyRequests)
 	})
@@ -118,6 +122,7 @@ func TestThrottlingExhaustsRetries(t *testing.T) {
 }
 
 func TestLimiterAIMD(t *testing.T) {
+	t.Parallel()
 	l := NewLimiter(100, 10)
 	gen := func() uint64 { l.mu.Lock(); defer l.mu.Unlock(); return l.gen }
 	g0, err := l.acquire(context.Background())
@@ -161,6 +166,7 @@ func TestLimiterAIMD(t *testing.T) {
 // service's burst is kept in reserve. The reserve also absorbs the pauses
 // of a machine running other tests (up to one interval, 100 ms).
 func TestPacedAtTheServiceRateIsNotThrottled(t *testing.T) {
+	t.Parallel()
 	const perSecond, burst = 10, 4
 	server := rate.NewLimiter(perSecond, burst)
 	var n atomic.Int64
@@ -197,6 +203,7 @@ func TestPacedAtTheServiceRateIsNotThrottled(t *testing.T) {
 // succeed, the rate must come down, and most requests must not be
 // throttled.
 func TestAIMDConverges(t *testing.T) {
+	t.Parallel()
 	server := rate.NewLimiter(40, 2)
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		if !server.Allow() {
@@ -236,6 +243,7 @@ func TestAIMDConverges(t *testing.T) {
 }
 
 func TestWaitsRespectContext(t *testing.T) {
+	t.Parallel()
 	t.Run("retry-after", func(t *testing.T) {
 		srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 			w.Header().Set("Retry-After", "30")
@@ -278,6 +286,7 @@ func TestWaitsRespectContext(t *testing.T) {
 }
 
 func TestRetryAfterParsing(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 	tests := []struct {
 		in   string

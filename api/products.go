@@ -114,12 +114,22 @@ func (s *ProductsService) BulkArchive(ctx context.Context, ids []ID) (*WriteResu
 
 // BulkTag assigns tags (by id) to products with one bulk action.
 func (s *ProductsService) BulkTag(ctx context.Context, ids []ID, tagIDs []ID) (*WriteResult, error) {
+	return s.bulkTags(ctx, ids, tagIDs, 1)
+}
+
+// BulkUntag takes tags (by id) off products with one bulk action: the bulk
+// tag with assign 0. [lading] The specification shows assign 1 only.
+func (s *ProductsService) BulkUntag(ctx context.Context, ids []ID, tagIDs []ID) (*WriteResult, error) {
+	return s.bulkTags(ctx, ids, tagIDs, 0)
+}
+
+func (s *ProductsService) bulkTags(ctx context.Context, ids []ID, tagIDs []ID, assign int) (*WriteResult, error) {
 	if len(tagIDs) == 0 {
 		return nil, fmt.Errorf("api: Products bulk tag: %w: no tag ids given", ErrInvalid)
 	}
 	tags := make([]map[string]any, len(tagIDs))
 	for i, t := range tagIDs {
-		tags[i] = map[string]any{"id": t, wire.BulkAssign: 1}
+		tags[i] = map[string]any{"id": t, wire.BulkAssign: assign}
 	}
 	return s.c.write(ctx, writeSpec{
 		resource: wire.Products, records: Refs(ids...), n: len(ids),

@@ -3,6 +3,7 @@ package api
 import "testing"
 
 func TestRecordErrorNoSuchRecord(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		e    RecordError
 		want bool

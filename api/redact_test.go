@@ -14,6 +14,7 @@ import (
 // to be, the access_token header and the credential fields of a body and
 // of a URL, and the rest of the trace and errors are left readable.
 func TestShortTokenRedactedWhereItIsKnown(t *testing.T) {
+	t.Parallel()
 	for _, tok := range []string{"a", "e", "abcdefghi"} {
 		t.Run(tok, func(t *testing.T) {
 			srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
@@ -60,6 +61,7 @@ func TestShortTokenRedactedWhereItIsKnown(t *testing.T) {
 // TestLongTokenRedactedAnywhere: a token of 16 characters or more is
 // redacted wherever it appears, in free text too.
 func TestLongTokenRedactedAnywhere(t *testing.T) {
+	t.Parallel()
 	const tok = "0123456789abcdefXYZ"
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		w.WriteHeader(http.StatusUnauthorized)
@@ -80,6 +82,7 @@ func TestLongTokenRedactedAnywhere(t *testing.T) {
 }
 
 func TestRedact(t *testing.T) {
+	t.Parallel()
 	const long = "0123456789abcdefXYZ"
 	for _, tc := range []struct{ token, in, want string }{
 		{"a", "a bad access token", "a bad access token"},

@@ -9,6 +9,7 @@ import (
 // A record sent without links to its related records is still resolved
 // through the related records that link back to it.
 func TestResolveFollowsLinksBack(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, variantLinks, productLinks string
 	}{

@@ -16,6 +16,7 @@ import (
 
 // TestDecide goes through the retry decision case by case.
 func TestDecide(t *testing.T) {
+	t.Parallel()
 	refused := &url.Error{Op: "Post", URL: "http://127.0.0.1:1/v2/Variants", Err: &net.OpError{Op: "dial", Err: errors.New("connection refused")}}
 	reset := &url.Error{Op: "Post", URL: "http://127.0.0.1:1/v1/Variants/detail", Err: io.ErrUnexpectedEOF}
 	timeout := &url.Error{Op: "Post", URL: "http://127.0.0.1:1/v1/Variants/detail", Err: context.DeadlineExceeded}
@@ -95,6 +96,7 @@ func TestDecide(t *testing.T) {
 // before a retry the decision allows; it never makes a write retried or a
 // permanent answer tried again.
 func TestRetryAfterDoesNotChangeTheDecision(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		status   int
 		write    bool

@@ -12,6 +12,7 @@ import (
 // TestSetCoversTheWireFieldLists sets every writable field by name and
 // checks it is sent under that name.
 func TestSetCoversTheWireFieldLists(t *testing.T) {
+	t.Parallel()
 	var v VariantWrite
 	fields := append(append([]string(nil), wire.VariantWriteFields...), wire.VariantQuantity)
 	for i, f := range fields {
@@ -57,6 +58,7 @@ func TestSetCoversTheWireFieldLists(t *testing.T) {
 // WriteField reads each writable field of a decoded variant under the name
 // the wire gives it.
 func TestWriteFieldReadsTheWireNames(t *testing.T) {
+	t.Parallel()
 	rec := map[string]string{"id": "1"}
 	for i, f := range wire.VariantWriteFields {
 		rec[f] = fmt.Sprint("v", i)

@@ -16,6 +16,7 @@ import (
 )
 
 func TestAdvice(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		err  error
@@ -79,6 +80,7 @@ func TestXLSXLimitFlags(t *testing.T) {
 // Every command that reads an input file takes --sheet and --header-row;
 // a blank sheet name and a negative row are usage errors.
 func TestSheetFlags(t *testing.T) {
+	t.Parallel()
 	commands := map[string]bool{"import": false, "stock push": false, "shipments push": false, "slips push": false, "mapping init": false}
 	var walk func(prefix string, cmds []*cli.Command)
 	walk = func(prefix string, cmds []*cli.Command) {

@@ -112,6 +112,7 @@ func said(err error) string {
 }
 
 func TestTemplatesAndMappingInit(t *testing.T) {
+	t.Parallel()
 	out, _, err := run(t, "templates", "list")
 	if err != nil {
 		t.Fatal(err)
@@ -237,6 +238,7 @@ func TestImportExitCodesAndOutput(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, errOut, err := run(t, "demo", "--out", dir)
 	if err != nil {
@@ -272,6 +274,7 @@ func TestDemo(t *testing.T) {
 }
 
 func TestPartialErrorReads(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		err  PartialError
 		want string
@@ -494,6 +497,7 @@ func TestDryRunWritesOnlyWhatIsNamed(t *testing.T) {
 // mapping init finds a two-file layout's second file beside the first,
 // and says to give it when it is not there.
 func TestMappingInitSecondFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, f := range []string{"prestashop-products_import.csv", "prestashop-combinations_import.csv"} {
 		b, err := os.ReadFile(filepath.Join("..", "testdata", "catalogs", f))

@@ -77,6 +77,12 @@ func (a *account) lading(t *testing.T, args ...string) (string, string, error) {
 	return run(t, append(slices.Clone(a.flags), args...)...)
 }
 
+// unpaced are the API options of the tests' commands that give no --rate:
+// a client far above anything a test sends, which backs off for
+// milliseconds, so that a test waits on nothing but the sandbox (lading's
+// default pace, 5 requests a second, would hold it back).
+var unpaced = []api.Option{api.WithRate(1000, 100), api.WithBackoff(time.Millisecond, 2*time.Millisecond)}
+
 // runWith runs lading in env, with its outputs captured.
 func runWith(t *testing.T, env Env, args ...string) (string, string, error) {
 	t.Helper()
@@ -413,7 +419,7 @@ func TestServiceDownAndRefusedToken(t *testing.T) {
 	}
 	down := "http://" + l.Addr().String()
 	l.Close()
-	env := Env{APIOptions: []api.Option{api.WithBackoff(time.Millisecond, 2*time.Millisecond)}}
+	env := Env{APIOptions: unpaced}
 	dir := t.TempDir()
 	stock := filepath.Join(dir, "stock.csv")
 	writeOld(t, dir, map[string]string{"stock.csv": "sku,quantity\nA1,3\n"})

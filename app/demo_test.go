@@ -40,6 +40,7 @@ func readRecords(t *testing.T, path, key string) (header []string, byKey map[str
 }
 
 func TestDemoStockPushes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, errOut, err := run(t, "demo", "--out", dir)
 	if err != nil {
@@ -104,6 +105,7 @@ func TestDemoStockPushes(t *testing.T) {
 }
 
 func TestChangeLevels(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		units []int64
@@ -158,6 +160,7 @@ func countPositive(ns []int64) int {
 // catalog in the import layout and the packing slips report (which has the
 // loop's parcels), both named in its output.
 func TestDemoLoopAndExports(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, errOut, err := run(t, "demo", "--out", dir)
 	if err != nil {
@@ -217,6 +220,7 @@ func TestDemoLoopAndExports(t *testing.T) {
 // every formula recomputed by LibreOffice, the pages read the same: the
 // summary's formulas give the values lading wrote.
 func TestDemoReportPrints(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if out, errOut, err := run(t, "demo", "--out", dir); err != nil {
 		t.Fatalf("demo: %v\n%s\n%s", err, out, errOut)

@@ -306,19 +306,23 @@ func countCron(cmds []docCommand) int {
 
 // runDocCommand runs lading with args. A command that runs until stopped
 // is stopped as Ctrl-C would: one with --every once its first run has
-// ended (its summary printed, or "next ... at"), a sandbox once it
-// listens, on a free port rather than its own.
+// ended (its summary printed, or "next ... at"), a sandbox or lading ui
+// (lading demo --ui) once it listens, on a free port rather than its own.
 func runDocCommand(t *testing.T, args []string) (string, string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	var out, errOut bytes.Buffer
-	env := Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()}
+	env := Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline(), APIOptions: unpaced}
 	sandbox := len(args) > 0 && args[0] == "sandbox"
-	if sandbox {
+	page := len(args) > 0 && (args[0] == "ui" || args[0] == "demo" && slices.Contains(args, "--ui"))
+	if sandbox || page {
 		args = append(slices.Clone(args), "--addr", "127.0.0.1:0")
 	}
-	if sandbox || slices.Contains(args, "--every") {
+	switch {
+	case page:
+		env.Stdout = &stopOnWrite{w: &out, stop: cancel, after: "lading ui: http"}
+	case sandbox || slices.Contains(args, "--every"):
 		env.Stdout = &stopOnWrite{w: &out, stop: cancel}
 		env.Stderr = &stopOnWrite{w: &errOut, stop: cancel, after: "next "}
 	}

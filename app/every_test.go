@@ -26,6 +26,7 @@ import (
 // error that would end every later run too; other errors are logged and
 // the next run goes ahead.
 func TestSchedule(t *testing.T) {
+	t.Parallel()
 	unreachable := errors.New("the service did not answer")
 	for _, tt := range []struct {
 		name string
@@ -114,6 +115,7 @@ func boolInt(b bool) int {
 // The next run is the first turn after now: a run that overran skips the
 // turns it missed, and the turns keep their times.
 func TestNextRun(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC)
 	for _, tt := range []struct {
 		now  time.Duration // after t0

@@ -9,6 +9,7 @@ import (
 
 // --every goes with --new only, and {time} in the name only.
 func TestPullFlags(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tt := range []struct {
 		args []string

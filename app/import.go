@@ -42,6 +42,7 @@ var importExamples = []example{
 	{"import it; run the same command again after a failure or Ctrl-C to continue", "lading import --template shopify products_export.csv"},
 	{"PrestaShop's products and combinations, two files", "lading import --template prestashop products.csv combinations.csv"},
 	{"your own layout: write a mapping, edit it, import through it", "lading mapping init catalog.xlsx && lading import --mapping catalog.mapping.yaml catalog.xlsx"},
+	{"archive, delete or skip rows through the file's command column (the generic layout's command)", "lading import --template generic --dry-run commands.csv"},
 }
 
 const importExample = "lading import --template shopify products_export.csv"
@@ -68,9 +69,13 @@ func importCommand(b *builder) *cli.Command {
 			"read from FILE's folder.\n\n" +
 			"The images the mapping names (http and https URLs, paths under --images) are downloaded beside the\n" +
 			"writes and uploaded once each as files of their products; an image that cannot be had fails its\n" +
-			"own line and the import ends with exit 3. --no-images leaves them out.",
+			"own line and the import ends with exit 3. --no-images leaves them out.\n\n" +
+			"A mapping's command (a column, like the generic layout's command or Matrixify's Command) says\n" +
+			"per row what to do: upsert, create, update, archive, delete or skip; --mode is the default for\n" +
+			"rows that say nothing. Every record written is kept in the run's history (lading runs show), and\n" +
+			"lading undo takes the import back.",
 		Flags: append(append(flags,
-			&cli.StringFlag{Name: "mode", Value: "upsert", Destination: &o.Mode, Usage: "upsert, create-only (never update) or update-only (never create)"},
+			&cli.StringFlag{Name: "mode", Value: "upsert", Destination: &o.Mode, Usage: "upsert, create-only (never update) or update-only (never create), for rows whose command says none"},
 			&cli.StringFlag{Name: "plan", Destination: &o.Plan, Usage: "write the plan (every product's action and field changes) as JSON to this file"},
 			&cli.BoolFlag{Name: "read-ids", Destination: &o.ReadIDs, Usage: "read created products back at the end for their variants' ids (results file, later stock pushes); one read per 250 products"},
 		), imageFlags(&o.imageOptions)...),

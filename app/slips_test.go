@@ -15,6 +15,7 @@ import (
 
 // How a slips push ends decides the command's error, and so its exit code.
 func TestSlipsOutcome(t *testing.T) {
+	t.Parallel()
 	rep := &slips.Report{Lines: make([]slips.Line, 4)}
 	rep.Results, rep.Rows = "in.csv.results.csv", engine.Counts{engine.Created: 3, engine.Invalid: 1}
 	done := &slips.Report{}
@@ -47,6 +48,7 @@ func TestSlipsOutcome(t *testing.T) {
 }
 
 func TestPrintSlipsReport(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	rep := &slips.Report{Slips: engine.Counts{engine.ToCreate: 1, engine.Unchanged: 1}, Packages: engine.Counts{engine.ToCreate: 1},
 		Lines: []slips.Line{{Fate: engine.Fate{Row: 2, Action: engine.ToCreate, Msg: "slip to create; shipment to create"}, Values: mapping.SlipRow{Key: "K1"}}}}

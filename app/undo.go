@@ -10,6 +10,7 @@ import (
 
 	"lading/engine"
 	"lading/plural"
+	"lading/state"
 	"lading/summary"
 	"lading/undo"
 )
@@ -35,11 +36,13 @@ func undoCommand(b *builder) *cli.Command {
 		Usage:     "take back what an import or a stock push wrote (lading runs list shows the runs)",
 		ArgsUsage: "RUN",
 		Description: "Reads what RUN recorded before it sent each batch, reads the account, and takes back what still holds\n" +
-			"RUN's values: records it created are deleted (--archive archives products instead), fields it\n" +
-			"changed and stock levels it set are set back to what they were before. A value changed since by\n" +
+			"RUN's values: products, variants and product files it created are deleted (--archive archives\n" +
+			"products instead), fields, prices and stock levels it changed are set back to what they were\n" +
+			"before, tags it added are taken off and those it took off put back. A value changed since by\n" +
 			"someone else is a conflict: kept as it is and reported with its three values (--force sets it\n" +
-			"back). An undo is a run of its own: interrupted, it continues when run again, and undoing it does\n" +
-			"RUN again. Shipments and packing slips are not undone.",
+			"back). What RUN archived or deleted stays so: the service cannot unarchive a product or bring\n" +
+			"back a deleted record. An undo is a run of its own: interrupted, it continues when run again,\n" +
+			"and undoing it does RUN's changes of fields again. Shipments and packing slips are not undone.",
 		Flags: append(runsFlags(&o.runsOptions),
 			&cli.BoolFlag{Name: "dry-run", Destination: &o.DryRun, Usage: "read the account and show what would be taken back; write nothing"},
 			&cli.BoolFlag{Name: "force", Destination: &o.Force, Usage: "set back values changed since the run too"},
@@ -99,16 +102,53 @@ func printUndoReport(w io.Writer, rep *undo.Report) {
 		for i, id := range rep.Later {
 			ids[i] = fmt.Sprint(id)
 		}
-		fmt.Fprintf(w, "  warning: %s since wrote some of these records again (%s); what %s did to them is taken back too\n",
-			plural.Count(len(rep.Later), "later run"), strings.Join(ids, ", "), plural.Word(len(rep.Later), "it", "they"))
+		fmt.Fprintf(w, "  warning: %s since wrote some of these records again (%s): a value %s changed is a conflict, kept unless --force; one %s left as this run set it is taken back\n",
+			plural.Count(len(rep.Later), "later run"), strings.Join(ids, ", "), plural.Word(len(rep.Later), "it", "they"), plural.Word(len(rep.Later), "it", "they"))
 	}
-	for _, l := range rep.Lines {
-		if l.Action == undo.ToRestore || l.Action == engine.Conflict {
-			fmt.Fprintf(w, "    %s %s: %s\n", l.Action, l.Key, l.Msg)
-		}
+	if n := notUndone(rep.Lines); n > 0 {
+		fmt.Fprintf(w, "  not taken back: %s the run archived or deleted (the service cannot unarchive a product or bring back a deleted record)\n",
+			plural.Count(n, "record"))
+	}
+	printUndoLines(w, rep.Lines)
+	if rep.DryRun {
+		fmt.Fprintf(w, "  writes needed: %s\n", plural.Count(rep.RequestsPlanned, "request"))
 	}
 	printTraffic(w, "  requests: ", rep.Traffic, rep.Elapsed)
 	if rep.Results != "" {
 		fmt.Fprintf(w, "  results:  %s\n", rep.Results)
 	}
+}
+
+// shownLines is how many of the records an undo would write, or keeps
+// as conflicts, its report lists; the results file lists them all.
+const shownLines = 20
+
+// printUndoLines lists what the undo would write, and the conflicts.
+func printUndoLines(w io.Writer, lines []undo.Line) {
+	n := 0
+	for _, l := range lines {
+		switch l.Action {
+		case undo.ToRestore, engine.ToDelete, engine.ToArchive, engine.Conflict:
+		default:
+			continue
+		}
+		if n++; n <= shownLines {
+			fmt.Fprintf(w, "    %s %s %s: %s\n", l.Action, l.Resource, l.Key, l.Msg)
+		}
+	}
+	if n > shownLines {
+		fmt.Fprintf(w, "    ... and %d more (the results file lists every record)\n", n-shownLines)
+	}
+}
+
+// notUndone counts the records the run archived or deleted, which an undo
+// cannot take back.
+func notUndone(lines []undo.Line) int {
+	n := 0
+	for _, l := range lines {
+		if l.Action == engine.Skipped && (l.Op == state.OpArchive || l.Op == state.OpDelete) {
+			n++
+		}
+	}
+	return n
 }

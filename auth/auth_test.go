@@ -16,6 +16,7 @@ import (
 )
 
 func TestStorePermissionsAndOverwrite(t *testing.T) {
+	t.Parallel()
 	s := &Store{Path: filepath.Join(t.TempDir(), "cfg", "credentials.json")}
 	c := Credential{BaseURL: "http://x/api2/", Token: "tok-secret-123456", ClientID: "c"}
 	if err := s.Put(c, false); err != nil {
@@ -52,6 +53,7 @@ func TestStorePermissionsAndOverwrite(t *testing.T) {
 // TestMaskShowsLittle: a short token is masked whole; a long one shows at
 // most a quarter of itself, at its ends, to tell two apart.
 func TestMaskShowsLittle(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ token, want string }{
 		{"", ""},
 		{"a", "********"},
@@ -73,6 +75,7 @@ func TestMaskShowsLittle(t *testing.T) {
 }
 
 func TestMaskNeverShowsWholeToken(t *testing.T) {
+	t.Parallel()
 	for _, tok := range []string{"", "abc", "12345678", "abcdefghijklmnop"} {
 		m := Mask(tok)
 		if tok != "" && strings.Contains(m, tok) {
@@ -85,6 +88,7 @@ func TestMaskNeverShowsWholeToken(t *testing.T) {
 }
 
 func TestValidateRedirect(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in      string
 		wantErr string
@@ -132,6 +136,7 @@ func fakeProvider(t *testing.T, got *url.Values) *httptest.Server {
 }
 
 func TestLoginFlow(t *testing.T) {
+	t.Parallel()
 	var sent url.Values
 	prov := fakeProvider(t, &sent)
 	defer prov.Close()
@@ -181,6 +186,7 @@ func TestLoginFlow(t *testing.T) {
 }
 
 func TestLoginRejectsForeignState(t *testing.T) {
+	t.Parallel()
 	var sent url.Values
 	prov := fakeProvider(t, &sent)
 	defer prov.Close()
@@ -207,6 +213,7 @@ func TestLoginRejectsForeignState(t *testing.T) {
 }
 
 func TestLoginHonoursContext(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	redirect := fmt.Sprintf("http://127.0.0.1:%d/callback", freePort(t))
 	done := make(chan error, 1)
@@ -229,6 +236,7 @@ func TestLoginHonoursContext(t *testing.T) {
 // TestLoginNeverShowsTheSecret has the token endpoint echo the client secret
 // in its error answer, raw and form-encoded as the request carried it.
 func TestLoginNeverShowsTheSecret(t *testing.T) {
+	t.Parallel()
 	const secret = "s3/cr+t&x=y"
 	for name, echo := range map[string]string{
 		"raw":          secret,
@@ -258,6 +266,7 @@ func TestLoginNeverShowsTheSecret(t *testing.T) {
 // TestLoginDoesNotFollowATokenRedirect: a token endpoint that redirects
 // (307 keeps the body) must not get the client secret sent elsewhere.
 func TestLoginDoesNotFollowATokenRedirect(t *testing.T) {
+	t.Parallel()
 	var leaked url.Values
 	elsewhere := fakeProvider(t, &leaked)
 	defer elsewhere.Close()

@@ -132,10 +132,30 @@ func Login(ctx context.Context, lc LoginConfig) (string, error) {
 		Endpoint:     Endpoints(lc.BaseURL),
 		RedirectURL:  lc.RedirectURI,
 	}
+	results, stop, err := listenForCallback(ru, state)
+	if err != nil {
+		return "", err
+	}
+	defer stop()
+	if lc.OpenURL != nil {
+		if err := lc.OpenURL(AuthCodeURL(cfg, lc.Scope, state)); err != nil {
+			return "", err
+		}
+	}
+	code, err := waitForCallback(ctx, results, lc)
+	if err != nil {
+		return "", err
+	}
+	return exchange(ctx, cfg, code, lc)
+}
 
+// listenForCallback serves the redirect URI's path on its loopback host
+// and port until stop; the first callback, checked against state, comes
+// on the channel.
+func listenForCallback(ru *url.URL, state string) (<-chan callback, func(), error) {
 	ln, err := net.Listen("tcp", ru.Host)
 	if err != nil {
-		return "", fmt.Errorf("listening for the login callback on %s: %w (is another login running, or the port taken?)", ru.Host, err)
+		return nil, nil, fmt.Errorf("listening for the login callback on %s: %w (is another login running, or the port taken?)", ru.Host, err)
 	}
 	results := make(chan callback, 1)
 	path := ru.Path
@@ -144,18 +164,7 @@ func Login(ctx context.Context, lc LoginConfig) (string, error) {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
-		var cb callback
-		switch {
-		case q.Get("error") != "":
-			cb.err = fmt.Errorf("the service refused the authorization: %s %s", q.Get("error"), q.Get("error_description"))
-		case q.Get("state") != state:
-			cb.err = errors.New("the callback's state does not match this login: possible cross-site request forgery, login aborted")
-		case q.Get("code") == "":
-			cb.err = errors.New("the callback carries no authorization code")
-		default:
-			cb.code = q.Get("code")
-		}
+		cb := readCallback(r.URL.Query(), state)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		if cb.err != nil {
 			w.WriteHeader(http.StatusBadRequest)
@@ -170,37 +179,51 @@ func Login(ctx context.Context, lc LoginConfig) (string, error) {
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
-	defer srv.Close()
+	return results, func() { srv.Close() }, nil
+}
 
-	if lc.OpenURL != nil {
-		if err := lc.OpenURL(AuthCodeURL(cfg, lc.Scope, state)); err != nil {
-			return "", err
-		}
+// readCallback reads the callback's query: its code, or why it has none.
+func readCallback(q url.Values, state string) callback {
+	switch {
+	case q.Get("error") != "":
+		return callback{err: fmt.Errorf("the service refused the authorization: %s %s", q.Get("error"), q.Get("error_description"))}
+	case q.Get("state") != state:
+		return callback{err: errors.New("the callback's state does not match this login: possible cross-site request forgery, login aborted")}
+	case q.Get("code") == "":
+		return callback{err: errors.New("the callback carries no authorization code")}
 	}
+	return callback{code: q.Get("code")}
+}
+
+// waitForCallback waits for the callback's code, at most lc.Timeout
+// (default five minutes).
+func waitForCallback(ctx context.Context, results <-chan callback, lc LoginConfig) (string, error) {
 	timeout := lc.Timeout
 	if timeout == 0 {
 		timeout = 5 * time.Minute
 	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	var cb callback
 	select {
 	case <-ctx.Done():
 		return "", ctx.Err()
 	case <-timer.C:
 		return "", fmt.Errorf("no login callback on %s within %s: open the printed URL in a browser, or run again", lc.RedirectURI, timeout)
-	case cb = <-results:
+	case cb := <-results:
+		return cb.code, cb.err
 	}
-	if cb.err != nil {
-		return "", cb.err
-	}
+}
+
+// exchange trades the code for an access token at the token endpoint,
+// following no redirect; the client secret never appears in its errors.
+func exchange(ctx context.Context, cfg *oauth2.Config, code string, lc LoginConfig) (string, error) {
 	hc := http.Client{Timeout: time.Minute}
 	if lc.HTTPClient != nil {
 		hc = *lc.HTTPClient
 	}
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, &hc)
-	tok, err := cfg.Exchange(ctx, cb.code, oauth2.SetAuthURLParam("scope", lc.Scope))
+	tok, err := cfg.Exchange(ctx, code, oauth2.SetAuthURLParam("scope", lc.Scope))
 	if err != nil {
 		return "", fmt.Errorf("exchanging the authorization code at %s: %w", cfg.Endpoint.TokenURL, redactErr(err, lc.ClientSecret))
 	}

@@ -33,6 +33,7 @@ skip:
 var bulkEditHeader = []string{"Type", "ID", "Name", "SKU", "Price"}
 
 func TestGroupFillDown(t *testing.T) {
+	t.Parallel()
 	res := group(t, bulkEdit, bulkEditHeader,
 		[]string{"Product", "1", "Shirt", "SH", "20"},   // 2
 		[]string{"  SKU", "", "Size=S", "SH-S", ""},     // 3

@@ -370,37 +370,61 @@ func checkCombinations(p *Product) {
 // maxListedRows is how many other rows a duplicate-SKU message names.
 const maxListedRows = 10
 
+// skuAt is a variant with a SKU: the SKU's hash, the product's index and
+// the variant's.
+type skuAt struct {
+	h    uint64
+	p, v int32
+}
+
+func (g *Grouper) variantAt(r skuAt) *Variant { return &g.products[r.p].Variants[r.v] }
+
 // duplicateSKUs reports every row whose SKU another row has too, naming up
-// to maxListedRows of the others. It sorts the SKUs' hashes (cheaper than a
-// map of a million strings) and compares the strings of equal hashes only.
+// to maxListedRows of the others.
 func (g *Grouper) duplicateSKUs() {
-	type at struct {
-		h    uint64
-		p, v int32
+	col := ""
+	if g.m != nil {
+		col = g.m.Variant.SKU.Describe()
 	}
+	all := g.sortedSKUs()
+	for lo := 0; lo < len(all); {
+		hi := lo + 1
+		for hi < len(all) && all[hi].h == all[lo].h && g.variantAt(all[hi]).SKU == g.variantAt(all[lo]).SKU {
+			hi++
+		}
+		if run := all[lo:hi]; len(run) > 1 {
+			g.reportDuplicates(run, col)
+		}
+		lo = hi
+	}
+}
+
+// sortedSKUs lists the variants with a SKU of the products not removed,
+// equal SKUs next to each other in the order of their rows. It sorts the
+// SKUs' hashes (cheaper than a map of a million strings) and compares the
+// strings of equal hashes only.
+func (g *Grouper) sortedSKUs() []skuAt {
 	total := 0
 	for _, p := range g.products {
 		total += len(p.Variants)
 	}
 	seed := maphash.MakeSeed()
-	all := make([]at, 0, total)
+	all := make([]skuAt, 0, total)
 	for i, p := range g.products {
 		if g.meta[i].removed {
 			continue
 		}
 		for k := range p.Variants {
 			if s := p.Variants[k].SKU; s != "" {
-				all = append(all, at{maphash.String(seed, s), int32(i), int32(k)})
+				all = append(all, skuAt{maphash.String(seed, s), int32(i), int32(k)})
 			}
 		}
 	}
-	variant := func(r at) *Variant { return &g.products[r.p].Variants[r.v] }
-	// Equal SKUs end up next to each other.
-	slices.SortFunc(all, func(a, b at) int {
+	slices.SortFunc(all, func(a, b skuAt) int {
 		if a.h != b.h {
 			return cmp.Compare(a.h, b.h)
 		}
-		if c := strings.Compare(variant(a).SKU, variant(b).SKU); c != 0 {
+		if c := strings.Compare(g.variantAt(a).SKU, g.variantAt(b).SKU); c != 0 {
 			return c
 		}
 		if a.p != b.p {
@@ -408,33 +432,25 @@ func (g *Grouper) duplicateSKUs() {
 		}
 		return cmp.Compare(a.v, b.v)
 	})
-	col := ""
-	if g.m != nil {
-		col = g.m.Variant.SKU.Describe()
-	}
-	for lo := 0; lo < len(all); {
-		hi := lo + 1
-		for hi < len(all) && all[hi].h == all[lo].h && variant(all[hi]).SKU == variant(all[lo]).SKU {
-			hi++
-		}
-		if run := all[lo:hi]; len(run) > 1 {
-			for k, r := range run {
-				// The first rows of the run, this one left out.
-				var others []string
-				for j, o := range run[:min(len(run), maxListedRows+1)] {
-					if j != k && len(others) < maxListedRows {
-						others = append(others, variant(o).Row().String())
-					}
-				}
-				rule := "duplicate SKU: also on " + strings.Join(others, ", ")
-				if more := len(run) - 1 - len(others); more > 0 {
-					rule += fmt.Sprintf(" and %d more rows", more)
-				}
-				v := variant(r)
-				p := g.products[r.p]
-				p.Errs = append(p.Errs, RowError{Row: v.Row(), Column: col, Value: v.SKU, Target: "variant.sku", Rule: rule})
+	return all
+}
+
+// reportDuplicates gives each row of a run of one SKU an error naming the
+// run's first other rows.
+func (g *Grouper) reportDuplicates(run []skuAt, col string) {
+	for k, r := range run {
+		var others []string
+		for j, o := range run[:min(len(run), maxListedRows+1)] {
+			if j != k && len(others) < maxListedRows {
+				others = append(others, g.variantAt(o).Row().String())
 			}
 		}
-		lo = hi
+		rule := "duplicate SKU: also on " + strings.Join(others, ", ")
+		if more := len(run) - 1 - len(others); more > 0 {
+			rule += fmt.Sprintf(" and %d more rows", more)
+		}
+		v := g.variantAt(r)
+		p := g.products[r.p]
+		p.Errs = append(p.Errs, RowError{Row: v.Row(), Column: col, Value: v.SKU, Target: "variant.sku", Rule: rule})
 	}
 }

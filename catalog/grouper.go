@@ -50,7 +50,7 @@ type meta struct {
 	// variantRows: a variant or both row was seen, valid or not; the
 	// variant of the product's own row (x.alone) is then none of its.
 	variantRows bool
-	lines       [4]int32  // rows that gave name, description, notes, tags
+	lines       [5]int32  // rows that gave name, description, notes, tags, command
 	slots       [3]uint32 // name id + 1 of option pairs 1-3, from rows giving them
 	x           *metaExtra
 }
@@ -146,31 +146,7 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 		key = r.ParentRef
 	}
 	if len(r.Errors) > 0 {
-		errs := make([]RowError, len(r.Errors))
-		sku := ""
-		if r.Role != mapping.RoleProduct {
-			sku = strings.Clone(r.Variant.SKU)
-		}
-		for i, e := range r.Errors {
-			errs[i] = RowError{Row: ref, Column: strings.Clone(e.Column), Value: strings.Clone(e.Value), Target: e.Target, Rule: strings.Clone(e.Rule), SKU: sku}
-		}
-		if key == "" {
-			g.orphans = append(g.orphans, errs...)
-			return
-		}
-		i := g.product(key, ref)
-		g.products[i].Errs = append(g.products[i].Errs, errs...)
-		if r.Role != mapping.RoleProduct {
-			g.meta[i].variantRows = true
-		}
-		if r.Role != mapping.RoleVariant {
-			// The row still says the product exists, how it is known and
-			// which rows are its variants (they must not be written on
-			// their own); its valid product values keep other messages
-			// accurate.
-			g.define(i, ref, r)
-			g.children(&g.meta[i], ref, r)
-		}
+		g.addErrors(ref, key, r)
 		return
 	}
 	i := g.product(key, ref)
@@ -185,21 +161,55 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 			g.alone(p, mt, ref, file, r)
 		}
 		if len(r.Declared) > 0 && (mt.x == nil || mt.x.declared == nil) {
-			x := mt.extra()
-			x.declRow = ref
-			for _, a := range r.Declared {
-				vals := make([]string, len(a.Values))
-				for k, v := range a.Values {
-					vals[k] = strings.Clone(v)
-				}
-				x.declared = append(x.declared, mapping.Attribute{Name: g.nm.list[g.nm.id(a.Name)], Values: vals, Column: strings.Clone(a.Column)})
-			}
+			g.declare(mt, ref, r)
 		}
 		g.children(mt, ref, r)
 		return
 	}
 	mt.variantRows = true
 	g.addVariant(p, mt, ref, file, r)
+}
+
+// addErrors takes a row with errors: they go to its product (or, with
+// no key, to the orphans), and a product or both row still says the
+// product exists, how it is known and which rows are its variants (they
+// must not be written on their own); its valid product values keep other
+// messages accurate.
+func (g *Grouper) addErrors(ref RowRef, key string, r *mapping.Row) {
+	errs := make([]RowError, len(r.Errors))
+	sku := ""
+	if r.Role != mapping.RoleProduct {
+		sku = strings.Clone(r.Variant.SKU)
+	}
+	for i, e := range r.Errors {
+		errs[i] = RowError{Row: ref, Column: strings.Clone(e.Column), Value: strings.Clone(e.Value), Target: e.Target, Rule: strings.Clone(e.Rule), SKU: sku}
+	}
+	if key == "" {
+		g.orphans = append(g.orphans, errs...)
+		return
+	}
+	i := g.product(key, ref)
+	g.products[i].Errs = append(g.products[i].Errs, errs...)
+	if r.Role != mapping.RoleProduct {
+		g.meta[i].variantRows = true
+	}
+	if r.Role != mapping.RoleVariant {
+		g.define(i, ref, r)
+		g.children(&g.meta[i], ref, r)
+	}
+}
+
+// declare keeps the attributes and values a product row declares.
+func (g *Grouper) declare(mt *meta, ref RowRef, r *mapping.Row) {
+	x := mt.extra()
+	x.declRow = ref
+	for _, a := range r.Declared {
+		vals := make([]string, len(a.Values))
+		for k, v := range a.Values {
+			vals[k] = strings.Clone(v)
+		}
+		x.declared = append(x.declared, mapping.Attribute{Name: g.nm.list[g.nm.id(a.Name)], Values: vals, Column: strings.Clone(a.Column)})
+	}
 }
 
 // images adds the images row ref names to p's; those of its variant
@@ -227,11 +237,13 @@ func (g *Grouper) children(mt *meta, ref RowRef, r *mapping.Row) {
 	x.childRow, x.childCol = ref, strings.Clone(r.ChildColumn)
 }
 
-// define records a product or both row's product values and alias.
+// define records a product or both row's product values, command and
+// alias.
 func (g *Grouper) define(i int32, ref RowRef, r *mapping.Row) {
 	mt := &g.meta[i]
 	mt.defined = true
 	g.productFields(g.products[i], mt, ref, r)
+	g.command(g.products[i], mt, ref, r)
 	if r.Alias != "" {
 		if _, ok := g.aliases[r.Alias]; !ok {
 			g.aliases[strings.Clone(r.Alias)] = i
@@ -418,9 +430,13 @@ func (g *Grouper) productFields(p *Product, mt *meta, ref RowRef, r *mapping.Row
 // maxOptions is the most attribute options a variant may have.
 const maxOptions = 8
 
-// addVariant adds the row's variant to p.
+// addVariant adds the row's variant to p (a variant row's, or a both
+// row's), marked to delete when the row says delete.
 func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, file uint32, r *mapping.Row) {
 	if v, ok := g.packVariant(p, mt, ref, file, r); ok {
+		if r.Command == mapping.CommandDelete {
+			v.file |= deleteBit
+		}
 		g.appendVariant(p, v)
 	}
 }
@@ -484,6 +500,28 @@ func (g *Grouper) packVariant(p *Product, mt *meta, ref RowRef, file uint32, r *
 	s := g.arena.string(b)
 	n := len(r.Variant.SKU)
 	return Variant{SKU: s[:n], data: s[n:], nm: g.nm, line: int32(ref.Line), file: file}, true
+}
+
+// command records the command a product row, or a row that is both, gives
+// its product: rows that give one give the same. A delete on a row that is
+// both is its variant's (packVariant).
+func (g *Grouper) command(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
+	c := r.Command
+	if c == mapping.CommandNone || (c == mapping.CommandDelete && r.Role == mapping.RoleBoth) {
+		return
+	}
+	if p.Command == mapping.CommandNone {
+		p.Command, mt.lines[4] = c, int32(ref.Line)
+		return
+	}
+	if p.Command != c {
+		var spec *mapping.ValueSpec
+		if g.m != nil {
+			spec = g.m.Command
+		}
+		p.Errs = append(p.Errs, RowError{Row: ref, Column: spec.Describe(), Value: string(c), Target: "command",
+			Rule: fmt.Sprintf("differs from %q given on row %d for the same product; give it once or the same on every row", p.Command, mt.lines[4])})
+	}
 }
 
 // alone keeps the variant a product row gives for a product that no

@@ -67,6 +67,7 @@ tiers:
 var keyHeader = []string{"key", "name", "tags", "sku", "weight", "stock", "o1n", "o1v", "o2n", "o2v", "tier:Retail"}
 
 func TestGroupNonContiguous(t *testing.T) {
+	t.Parallel()
 	res := group(t, keyMapping, keyHeader,
 		[]string{"A", "Alpha", "x|y", "A-S", "1", "5", "Size", "S", "", "", "10"},
 		[]string{"B", "Beta", "", "B-1", "", "", "", "", "", "", ""},
@@ -121,6 +122,7 @@ func TestGroupNonContiguous(t *testing.T) {
 }
 
 func TestGroupCarriesNamesGivenLater(t *testing.T) {
+	t.Parallel()
 	res := group(t, keyMapping, keyHeader,
 		[]string{"A", "", "", "", "", "", "", "Red", "", "S", ""},
 		[]string{"A", "Alpha", "", "", "", "", "Color", "Blue", "Size", "M", ""},
@@ -141,6 +143,7 @@ func TestGroupCarriesNamesGivenLater(t *testing.T) {
 }
 
 func TestGroupValidation(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		rows    [][]string
@@ -239,6 +242,7 @@ func TestGroupValidation(t *testing.T) {
 }
 
 func TestGroupOrphansAndSkips(t *testing.T) {
+	t.Parallel()
 	src := keyMapping + "skip:\n  - when: sku == \"skip\"\n    reason: \"not for sale ({name})\"\n"
 	res := group(t, src, keyHeader,
 		[]string{"", "Nameless", "", "S1", "", "", "", "", "", "", ""},
@@ -276,6 +280,7 @@ options:
 var parentHeader = []string{"id", "type", "sku", "name", "parent", "an", "av", "bn", "bv"}
 
 func TestGroupParentReference(t *testing.T) {
+	t.Parallel()
 	res := group(t, parentMapping, parentHeader,
 		[]string{"10", "variation", "tee-red", "Tee - Red", "tee", "Color", "Red", "Size", ""},
 		[]string{"1", "variable", "tee", "Tee", "", "Color", "Red, Blue", "Size", "S, M"},
@@ -312,6 +317,7 @@ func TestGroupParentReference(t *testing.T) {
 }
 
 func TestGroupParentErrors(t *testing.T) {
+	t.Parallel()
 	res := group(t, parentMapping, parentHeader,
 		[]string{"1", "variable", "tee", "Tee", "", "Color", "Red, Blue", "", ""},
 		[]string{"10", "variation", "tee-green", "", "tee", "Color", "Green", "", ""},
@@ -339,6 +345,7 @@ func TestGroupParentErrors(t *testing.T) {
 }
 
 func TestGroupChildren(t *testing.T) {
+	t.Parallel()
 	src := `
 group:
   by: children
@@ -384,6 +391,7 @@ options:
 // An attribute name given on one child row names the option of another
 // child row of the same product (Shopify-style pairs after a merge).
 func TestGroupChildrenCarryNamesAcrossRows(t *testing.T) {
+	t.Parallel()
 	src := `
 group:
   by: children
@@ -420,6 +428,7 @@ options:
 // A SKU shared by many rows (a placeholder like "N/A") gives each row one
 // message of bounded length, not a list of every other row.
 func TestGroupManyDuplicateSKUs(t *testing.T) {
+	t.Parallel()
 	const n = 1000
 	rows := make([][]string, n)
 	for i := range rows {
@@ -443,6 +452,7 @@ func TestGroupManyDuplicateSKUs(t *testing.T) {
 // The variant rows a product row lists go with it when the product row is
 // invalid: none of them may be written as a product of its own.
 func TestGroupInvalidProductRowKeepsChildren(t *testing.T) {
+	t.Parallel()
 	src := `
 group:
   by: children
@@ -473,6 +483,7 @@ variant:
 }
 
 func TestGroupJoin(t *testing.T) {
+	t.Parallel()
 	src := `
 group:
   key: id
@@ -527,6 +538,7 @@ join:
 }
 
 func TestRowErrorMessage(t *testing.T) {
+	t.Parallel()
 	e := &RowError{Row: RowRef{"a.csv", 7}, Column: "Variant Grams", Value: strings.Repeat("x", 100), Target: "variant.weight", Rule: "must be a number"}
 	want := `a.csv row 7, column "Variant Grams", value "` + strings.Repeat("x", 77) + `...": variant.weight must be a number`
 	if e.Error() != want {
@@ -535,6 +547,7 @@ func TestRowErrorMessage(t *testing.T) {
 }
 
 func TestGroupManyInterleaved(t *testing.T) {
+	t.Parallel()
 	// Interleaved rows of many products, and one product with more
 	// variants than a chunk's share, keep every variant in order.
 	var rows [][]string
@@ -574,6 +587,7 @@ func TestGroupManyInterleaved(t *testing.T) {
 }
 
 func TestGroupCarriesManyPairs(t *testing.T) {
+	t.Parallel()
 	src := "group:\n  key: k\nproduct:\n  name: n\noptions:\n  pairs:\n"
 	header := []string{"k", "n"}
 	for i := 1; i <= 5; i++ {
@@ -598,6 +612,7 @@ func TestGroupCarriesManyPairs(t *testing.T) {
 }
 
 func TestGroupInvalidProductRowKeepsIdentity(t *testing.T) {
+	t.Parallel()
 	src := strings.Replace(parentMapping, "variant:\n  sku: sku\n", "variant:\n  sku: sku\n  weight: w\n", 1)
 	header := append(slices.Clone(parentHeader), "w")
 	res := group(t, src, header,

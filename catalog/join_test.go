@@ -13,6 +13,7 @@ import (
 // joined rows keeps only those, and its own row's invalid values do not
 // matter.
 func TestGroupJoinAlone(t *testing.T) {
+	t.Parallel()
 	src := `
 group:
   key: id

@@ -101,6 +101,10 @@ type Product struct {
 	First RowRef
 	// Images are the images its rows name, in the order of the rows.
 	Images []Image
+	// Command is what its rows ask of an import (mapping.Command): the
+	// command of its product rows, and of its rows that are both but for
+	// delete, which such a row says of its variant (Variant.Delete).
+	Command mapping.Command
 }
 
 // Image is an image (or a PDF) a product's rows name, for an import to

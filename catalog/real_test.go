@@ -107,6 +107,7 @@ func find(t *testing.T, ps []*Product, key string) *Product {
 }
 
 func TestShopifyApparel(t *testing.T) {
+	t.Parallel()
 	res := importFile(t, "shopify", "shopify-apparel.csv")
 	if len(res.Products) != 20 || countVariants(res.Products) != 22 {
 		t.Fatalf("got %d products, %d variants; want 20, 22", len(res.Products), countVariants(res.Products))
@@ -153,6 +154,7 @@ func TestShopifyApparel(t *testing.T) {
 // ("3.65275E+11"): every variant row fails, naming the column. Without its
 // barcodes it imports whole.
 func TestShopifyProductTemplate(t *testing.T) {
+	t.Parallel()
 	m := templateMapping(t, "shopify")
 	lost := 0
 	for _, p := range groupFile(t, m, "shopify-product-template.csv").Products {
@@ -225,6 +227,7 @@ func TestShopifyProductTemplate(t *testing.T) {
 }
 
 func TestWooCommerceSample(t *testing.T) {
+	t.Parallel()
 	res := importFile(t, "woocommerce", "woocommerce-sample-products.csv")
 	if len(res.Products) != 16 || countVariants(res.Products) != 21 {
 		t.Fatalf("got %d products, %d variants; want 16, 21", len(res.Products), countVariants(res.Products))

@@ -10,6 +10,7 @@ import (
 // Products with the same tags or attributes share one list, which cannot
 // be appended to in place; different lists stay apart.
 func TestProductsShareEqualLists(t *testing.T) {
+	t.Parallel()
 	g := NewGrouper(nil)
 	add := func(line int, key string, tags []string, attrs ...string) {
 		r := &mapping.Row{GroupKey: key, Variant: mapping.VariantFields{SKU: key},

@@ -15,13 +15,20 @@ type Variant struct {
 	data string
 	nm   *names
 	line int32  // the row's line
-	file uint32 // the row's file, in nm.files
+	file uint32 // the row's file, in nm.files, and deleteBit
 }
+
+// deleteBit, in Variant.file, says the variant's row asks to delete it.
+const deleteBit = 1 << 31
 
 // Row is the row the variant came from.
 func (v *Variant) Row() RowRef {
-	return RowRef{File: v.nm.files[v.file], Line: int(v.line)}
+	return RowRef{File: v.nm.files[v.file&^deleteBit], Line: int(v.line)}
 }
+
+// Delete reports whether the variant's row asks to delete it (its command
+// is delete, on a variant row or a row that is both).
+func (v *Variant) Delete() bool { return v.file&deleteBit != 0 }
 
 // Option is an attribute option of a variant.
 type Option struct{ Name, Value string }

@@ -6,6 +6,7 @@ import (
 )
 
 func TestPackedEntriesRoundTrip(t *testing.T) {
+	t.Parallel()
 	type entry struct {
 		kind byte
 		id   uint32

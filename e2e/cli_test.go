@@ -190,6 +190,7 @@ func TestCLIAuth(t *testing.T) {
 // TestCLISandbox: `lading sandbox --token T` serves the interface with T
 // ready, at the root and under /api2, until interrupted.
 func TestCLISandbox(t *testing.T) {
+	t.Parallel()
 	const token = "cli-sandbox-token"
 	ctx, cancel := context.WithCancel(t.Context())
 	r := &run{args: []string{"sandbox", "--addr", "127.0.0.1:0", "--token", token}}

@@ -17,6 +17,7 @@ import (
 // summary; conditions, columns and templates that do not fit are usage
 // errors (exit 2) sent before any request, and write no file.
 func TestCLIExport(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{}, wire.APIPrefix)
 	dir := t.TempDir()
 	common := []string{"--base-url", e.base, "--token", testToken, "--quiet"}

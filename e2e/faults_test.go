@@ -15,6 +15,7 @@ import (
 
 // TestFailRateReads: injected 500s on reads are retried until they succeed.
 func TestFailRateReads(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{FailRate: 0.5, Seed: 3}, wire.APIPrefix)
 	for i := 0; i < 10; i++ {
 		if _, err := collectErr(e.c.ProductTags.List(t.Context(), nil)); err != nil {
@@ -32,6 +33,7 @@ func TestFailRateReads(t *testing.T) {
 // after sending may have applied), and the sandbox, which fails before
 // applying, indeed applied nothing.
 func TestFailRateWrites(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{FailRate: 0.5, Seed: 3}, "")
 	var ok, unknown []string
 	for i := 0; i < 12; i++ {
@@ -67,6 +69,7 @@ func TestFailRateWrites(t *testing.T) {
 // TestDropRateWrites: a write applied and then answered by closing the
 // connection is Unknown to the client, and the record IS stored.
 func TestDropRateWrites(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{DropRate: 0.5, Seed: 5}, wire.APIPrefix)
 	var all, unknown []string
 	for i := 0; i < 12; i++ {
@@ -104,6 +107,7 @@ func TestDropRateWrites(t *testing.T) {
 // TestLatency: latency beyond the client's HTTP timeout makes a read fail
 // as not applied (after its retries) and a write unknown.
 func TestLatency(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{Latency: 400 * time.Millisecond}, "",
 		api.WithHTTPClient(&http.Client{Timeout: 100 * time.Millisecond}), api.WithRetries(1))
 	_, err := collectErr(e.c.ProductTags.List(t.Context(), nil))

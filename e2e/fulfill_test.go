@@ -66,6 +66,7 @@ func (e *env) createOrder(spec sandbox.OrderSpec) string {
 // assigned to the integration's warehouse, the stock is there and the
 // shipping address is populated. [Spec] workflow step 4
 func TestFulfillmentConditions(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		warehouse string
@@ -106,6 +107,7 @@ func TestFulfillmentConditions(t *testing.T) {
 // TestStockOpensWaitingFulfillment: an order short of stock waits; a stock
 // write through the client opens it.
 func TestStockOpensWaitingFulfillment(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandboxOpts(), "")
 	ids := e.parts(1, 0)
 	e.createOrder(sandbox.OrderSpec{ShippingAddress: shipTo, Lines: []sandbox.OrderLine{{SKU: "A", Quantity: 3}}})
@@ -126,6 +128,7 @@ func TestStockOpensWaitingFulfillment(t *testing.T) {
 // posted through the client complete the fulfillment, which then leaves the
 // open list; the status is a free string.
 func TestFulfillmentWorkflow(t *testing.T) {
+	t.Parallel()
 	for _, prefix := range prefixes {
 		t.Run("base"+prefix, func(t *testing.T) {
 			e := newEnv(t, sandboxOpts(), prefix)

@@ -101,6 +101,7 @@ var listings = []listing{
 // at a time to the last page, sorted by id descending, and filtered by id,
 // at the root and under /api2.
 func TestListings(t *testing.T) {
+	t.Parallel()
 	for _, prefix := range prefixes {
 		for _, l := range listings {
 			t.Run(l.resource+prefix, func(t *testing.T) {
@@ -144,6 +145,7 @@ func cmpID(a, b api.ID) int {
 // TestVariantListingFilter selects variants with both conditionals: (all of
 // and) AND (any of or), as the wire defines them.
 func TestVariantListingFilter(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandboxOpts(), wire.APIPrefix)
 	e.createProduct(shirt("A"))
 	e.createProduct(shirt("B"))

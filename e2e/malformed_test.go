@@ -273,6 +273,7 @@ func pathCases() []malformedCase {
 // exactly what should have been written: nothing after a fatal or usage
 // error, the valid products only after row errors.
 func TestMalformedCorpus(t *testing.T) {
+	t.Parallel()
 	var cases []malformedCase
 	for _, family := range [][]malformedCase{parseCases(), readableCases(), fatalCases(), valueCases(), mappingCases(), pathCases()} {
 		cases = append(cases, family...)

@@ -119,6 +119,7 @@ func (o *oauthEnv) config(b *browser) auth.LoginConfig {
 // token that works on the interface; the same client cannot authenticate a
 // second time for the account.
 func TestOAuthLogin(t *testing.T) {
+	t.Parallel()
 	for _, prefix := range prefixes {
 		t.Run("base"+prefix, func(t *testing.T) {
 			o := newOAuthEnv(t, prefix)
@@ -157,6 +158,7 @@ func TestOAuthLogin(t *testing.T) {
 // not the registered one is refused by the service and never reaches the
 // callback; the login gives up when told to.
 func TestOAuthWrongRedirect(t *testing.T) {
+	t.Parallel()
 	o := newOAuthEnv(t, "")
 	b := newBrowser()
 	cfg := o.config(b)
@@ -178,6 +180,7 @@ func TestOAuthWrongRedirect(t *testing.T) {
 // and succeeds); a callback with another state is refused as possible
 // request forgery, and no token is issued.
 func TestOAuthState(t *testing.T) {
+	t.Parallel()
 	o := newOAuthEnv(t, "")
 	b := newBrowser()
 	b.rewrite = func(loc *url.URL) {
@@ -206,6 +209,7 @@ func TestOAuthState(t *testing.T) {
 // TestOAuthWrongSecret: a wrong client secret is refused at the token
 // exchange, and the error does not repeat it.
 func TestOAuthWrongSecret(t *testing.T) {
+	t.Parallel()
 	o := newOAuthEnv(t, "")
 	b := newBrowser()
 	cfg := o.config(b)

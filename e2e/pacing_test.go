@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"net/http/httptest"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -10,6 +9,7 @@ import (
 
 	"lading/api"
 	"lading/sandbox"
+	"lading/sandbox/sandboxtest"
 )
 
 // pacing is one run of throttled reads: the sandbox allows rate requests per
@@ -44,31 +44,22 @@ func (p pacing) ceiling() float64 { return float64(p.reads) / (float64(p.reads-p
 // sandbox's limit).
 func (p pacing) run(tb testing.TB) pacingResult {
 	tb.Helper()
-	srv, err := sandbox.New(sandbox.Options{Rate: p.rate, Burst: p.burst})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	defer func() { ts.Close(); srv.Close() }()
-	if _, err := srv.RegisterToken(testToken); err != nil {
-		tb.Fatal(err)
-	}
-	c, err := api.NewClient(ts.URL, testToken, api.WithRate(p.clientRate, p.clientBurst))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	e := sandboxtest.New(tb, sandbox.Options{})
 	ctx := tb.Context()
-	res, err := c.Products.Write(ctx, []api.ProductWrite{shirt("TEE")})
+	res, err := e.C.Products.Write(ctx, []api.ProductWrite{shirt("TEE")})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	if len(res.Failed) > 0 {
 		tb.Fatalf("the product was rejected: %v", res.Failed)
 	}
-	// Let the sandbox's bucket refill after the write, so every read starts
-	// from the same state: a full burst.
-	time.Sleep(time.Duration(float64(p.burst)/p.rate*float64(time.Second)) + 50*time.Millisecond)
-	before := srv.Counters().Throttled
+	// A new server of the same data, whose buckets are full: every run
+	// starts from the same state, a whole burst.
+	e.Restart(sandbox.Options{Rate: p.rate, Burst: p.burst})
+	c, err := api.NewClient(e.URL, sandboxtest.Token, api.WithRate(p.clientRate, p.clientBurst))
+	if err != nil {
+		tb.Fatal(err)
+	}
 
 	var (
 		left  atomic.Int64
@@ -110,7 +101,7 @@ func (p pacing) run(tb testing.TB) pacingResult {
 		})
 	}
 	wg.Wait()
-	return pacingResult{elapsed: time.Since(start), throttled: srv.Counters().Throttled - before, stats: c.Stats(), err: first}
+	return pacingResult{elapsed: time.Since(start), throttled: e.Srv.Counters().Throttled, stats: c.Stats(), err: first}
 }
 
 type errCount int
@@ -129,6 +120,7 @@ func (n errCount) Error() string {
 // burst 5 at 20/s each throttled answer would cost 15 requests of capacity
 // whatever the pacing does.
 func TestPacingShort(t *testing.T) {
+	t.Parallel()
 	p := pacing{rate: 20, burst: 20, clientRate: 200, clientBurst: 200, reads: 80, workers: 8}
 	r := p.run(t)
 	if r.err != nil {

@@ -10,6 +10,7 @@ import (
 // TestProductWrites round-trips every product write over HTTP, at the root
 // and under /api2, reading each effect back through the client.
 func TestProductWrites(t *testing.T) {
+	t.Parallel()
 	for _, prefix := range prefixes {
 		t.Run("base"+prefix, func(t *testing.T) { productWrites(t, prefix) })
 	}

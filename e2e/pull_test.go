@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -29,6 +30,7 @@ import (
 // writes no file when nothing is new, and a status set from the command
 // line shows on the next pull.
 func TestCLIFulfillmentsPull(t *testing.T) {
+	t.Parallel()
 	e, common, dir, st := pullAccount(t)
 	ctx := context.Background()
 	addr := map[string]string{"company": "Acme", "street1": "1 Main St", "city": "Springfield", "zip": "12345", "country": "US"}
@@ -160,6 +162,7 @@ func readCSV(t *testing.T, path string) (header []string, rows [][]string) {
 // street lines in street1, the phone (the address's, else the customer's)
 // and the quantity left; shipping_method is empty.
 func TestCLIPullShipStream(t *testing.T) {
+	t.Parallel()
 	e, common, dir, st := pullAccount(t)
 	ctx := context.Background()
 	for _, o := range []sandbox.OrderSpec{
@@ -246,21 +249,41 @@ func TestCLIPullShipStream(t *testing.T) {
 	}
 }
 
-// ladingBinary builds the lading command into a temporary folder, for the
-// tests that run it as a process of its own (signals, exit codes).
+// built is the lading command, built once for the tests that run it as a
+// process of its own, into a folder TestMain removes.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// ladingBinary builds the lading command, once for all the tests that run
+// it as a process of its own (signals, exit codes), and returns its path.
 func ladingBinary(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("building lading needs the go command: %v", err)
+	built.once.Do(func() {
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			built.err = fmt.Errorf("building lading needs the go command: %w", err)
+			return
+		}
+		if built.dir, built.err = os.MkdirTemp("", "lading-e2e-"); built.err != nil {
+			return
+		}
+		bin := filepath.Join(built.dir, "lading")
+		cmd := exec.Command(goTool, "build", "-o", bin, "lading")
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %w\n%s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	bin := filepath.Join(t.TempDir(), "lading")
-	cmd := exec.Command(goTool, "build", "-o", bin, "lading")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return built.bin
 }
 
 // pullLine is what a pull prints with --json.
@@ -275,6 +298,7 @@ type pullLine struct {
 // meanwhile exits 4 naming the running one, and SIGTERM between pulls
 // ends it with exit 0.
 func TestCLIPullEvery(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("SIGTERM is not sent on Windows")
 	}

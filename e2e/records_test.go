@@ -14,6 +14,7 @@ import (
 // shipment writes over HTTP, at the root and under /api2, reading each
 // effect back through the client.
 func TestRecordWrites(t *testing.T) {
+	t.Parallel()
 	for _, prefix := range prefixes {
 		t.Run("base"+prefix, func(t *testing.T) { recordWrites(t, prefix) })
 	}

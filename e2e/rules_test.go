@@ -23,6 +23,7 @@ func (e *env) listRequests(resource string) int64 {
 // client refuses a third before sending; the sandbox answers a raw one 400
 // and still serves two.
 func TestFilterConditionals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandboxOpts(), wire.APIPrefix)
 	e.createProduct(shirt("A"))
 
@@ -53,6 +54,7 @@ func TestFilterConditionals(t *testing.T) {
 // TestPageSizeLimit: page_size 251 is refused by the client before sending
 // and by the sandbox; 250 is served.
 func TestPageSizeLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandboxOpts(), "")
 	_, err := collectErr(e.c.Products.List(t.Context(), &api.ListOptions{PageSize: wire.MaxPageSize + 1}))
 	var qe *api.QueryError
@@ -75,6 +77,7 @@ func TestPageSizeLimit(t *testing.T) {
 // TestWriteBatchLimit: a write of 101 records is refused by the client
 // before sending and by the sandbox, which applies none of them; 100 pass.
 func TestWriteBatchLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandboxOpts(), "")
 	names := func(n int) []string {
 		out := make([]string, n)
@@ -113,6 +116,7 @@ func TestWriteBatchLimit(t *testing.T) {
 // TestUnauthorized: a wrong token is a typed 401 that proves nothing was
 // applied and does not repeat the token.
 func TestUnauthorized(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandboxOpts(), wire.APIPrefix)
 	const bad = "not-the-token-91f2"
 	c := e.client(bad)
@@ -142,6 +146,7 @@ func TestUnauthorized(t *testing.T) {
 // TestThrottling429: the sandbox throttles the token with 429 and
 // Retry-After; the client honours it and every read succeeds.
 func TestThrottling429(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{Rate: 4, Burst: 2}, wire.APIPrefix)
 	st, h, _ := e.readUntilRefused()
 	if st != http.StatusTooManyRequests {
@@ -156,6 +161,7 @@ func TestThrottling429(t *testing.T) {
 // TestThrottling403: the gateway's 403 "Throttling due to too many
 // requests" is throttling, not a permission error.
 func TestThrottling403(t *testing.T) {
+	t.Parallel()
 	// Without Retry-After the client relies on its backoff and on halving
 	// its rate at each throttled answer: from 8/s it drops below the
 	// sandbox's 4/s after one, so it cannot exhaust its retries.
@@ -206,6 +212,7 @@ func readsThrottled(t *testing.T, e *env) {
 // TestThrottledOut: a client that may not retry gives up with a
 // RateLimitError, which proves nothing was applied.
 func TestThrottledOut(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{Rate: 0.5, Burst: 1}, "", api.WithRetries(0))
 	applied(t)(e.c.ProductTags.Create(t.Context(), "first"))
 	_, err := e.c.ProductTags.Create(t.Context(), "second")

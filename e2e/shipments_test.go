@@ -18,6 +18,7 @@ import (
 // (appended) the rest, which completes the fulfillment; the same file again
 // posts nothing; a row over what is left exits 3 naming it.
 func TestCLIShipmentsPush(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{}, wire.APIPrefix)
 	dir := t.TempDir()
 	common := []string{"--base-url", e.base, "--token", testToken, "--quiet"}

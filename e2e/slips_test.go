@@ -17,6 +17,7 @@ import (
 // slips section or a time zone that does not exist exit 2 before any
 // request.
 func TestCLISlipsPush(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{}, wire.APIPrefix)
 	dir := t.TempDir()
 	st := filepath.Join(dir, "state.db")
@@ -36,7 +37,7 @@ func TestCLISlipsPush(t *testing.T) {
 		[]string{"WMS-1", o1, "2026-11-20 14:30", "1Z001", "UPS", "8.95", "no"},
 		[]string{"WMS-2", o2, "2026-11-20 15:00", "1Z002", "ups", "", "yes"})
 	push := func(extra ...string) (*run, map[string]any) {
-		args := append(append(append([]string{}, common...), "slips", "push", "--template", "slips", "--state", st, "--json"), extra...)
+		args := append(append(append([]string{}, common...), "slips", "push", "--template", "slips", "--state", st, "--json", "--settle", "0s"), extra...)
 		r := lading(ctx, args...)
 		var rep map[string]any
 		if r.err == nil || exitCodeOf(r.err) == 3 {

@@ -21,13 +21,15 @@ import (
 )
 
 // The 3PL fault soak: a shipments file and a slips file of a few hundred
-// rows pushed by the lading command into a sandbox that fails 10% of calls
-// (500), throttles 5% (429, Retry-After 1 s) and drops the answer of 2% of
-// writes after applying them, while the process is killed (SIGKILL) at
-// random moments and the state file is deleted once midway. Pushing each
-// file again until it exits 0 must leave the account exactly as the files
-// say: every line shipped and packed once, one shipment per tracking
-// number, one slip per key, no shipment (package) twice.
+// rows pushed by lading processes (lading's command line, run by this test
+// binary: see childLading) into a sandbox that fails 10% of calls (500),
+// throttles 5% (429 without Retry-After, so that lading backs off on its
+// own, for milliseconds, rather than a second each time) and drops the
+// answer of 2% of writes after applying them, while the process is killed
+// (SIGKILL) at random moments and the state file is deleted once midway.
+// Pushing each file again until it exits 0 must leave the account exactly
+// as the files say: every line shipped and packed once, one shipment per
+// tracking number, one slip per key, no shipment (package) twice.
 const (
 	soakShipOrders = 80 // 5 rows, 3 parcels each
 	soakSlipOrders = 50 // 2 slips, 4 rows, 3 shipments each
@@ -36,17 +38,17 @@ const (
 )
 
 func TestShipmentsAndSlipsFaultSoak(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("the 3PL fault soak takes about half a minute; run without -short")
+		t.Skip("the 3PL fault soak takes several seconds; run without -short")
 	}
-	bin := ladingBinary(t)
 	seed := time.Now().UnixNano()
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))
 	t.Logf("seed %d", seed)
 	e := sandboxtest.New(t, sandbox.Options{})
-	s := newSoak(t, e, bin)
+	s := newSoak(t, e)
 	ship, slip := s.shipmentsFile(), s.slipsFile()
-	e.Restart(sandbox.Options{FailRate: 0.1, ThrottleRate: 0.05, DropRate: 0.02, Seed: seed, Latency: time.Millisecond})
+	e.Restart(sandbox.Options{FailRate: 0.1, ThrottleRate: 0.05, NoRetryAfter: true, DropRate: 0.02, Seed: seed, Latency: time.Millisecond})
 	start := time.Now()
 
 	jobs := []soakJob{{"shipments", ship, []string{wire.WritePath(wire.Shipments)}, 3 * soakShipOrders / soakBatch},
@@ -104,7 +106,6 @@ func allRequests(m map[string]int64) int64 {
 type soak struct {
 	t     *testing.T
 	e     *sandboxtest.Env
-	bin   string
 	state string
 	// ships are the shipments file's parcels: tracking number → the
 	// fulfillment and the units of each line item.
@@ -136,7 +137,7 @@ type soakJob struct {
 	writes int
 }
 
-func newSoak(t *testing.T, e *sandboxtest.Env, bin string) *soak {
+func newSoak(t *testing.T, e *sandboxtest.Env) *soak {
 	ctx := context.Background()
 	p := api.ProductWrite{Name: api.String("Soak"), Links: &api.ProductLinks{Attributes: []api.AttributeRef{{Name: "Kind"}}}}
 	for _, sku := range []string{"A", "B", "C"} {
@@ -153,7 +154,7 @@ func newSoak(t *testing.T, e *sandboxtest.Env, bin string) *soak {
 			t.Fatal(err)
 		}
 	}
-	return &soak{t: t, e: e, bin: bin, state: filepath.Join(e.Dir, "soak-state.db"), ships: map[string]soakParcel{}, slips: map[string]soakSlip{}}
+	return &soak{t: t, e: e, state: filepath.Join(e.Dir, "soak-state.db"), ships: map[string]soakParcel{}, slips: map[string]soakSlip{}}
 }
 
 // open reads the open fulfillments: each one's order and its line items
@@ -247,7 +248,7 @@ func (s *soak) write(name string, rows [][]string) string {
 func (s *soak) command(j soakJob) *exec.Cmd {
 	args := []string{"--base-url", s.e.URL, "--token", sandboxtest.Token, "--quiet", "--rate", "400", "--burst", "40",
 		j.name, "push", "--template", j.name, "--state", s.state, "--batch-size", fmt.Sprint(soakBatch), "--settle", "0s"}
-	return exec.Command(s.bin, append(args, j.file)...)
+	return ladingProcess(append(args, j.file)...)
 }
 
 // push runs j's push to its end and gives its exit code and output.

@@ -39,6 +39,7 @@ func writeCSV(t *testing.T, path string, rows ...[]string) {
 // changed with no reads, a push running with --every holds the lock so a
 // second one exits 4 naming it, and the first stops cleanly on Ctrl-C.
 func TestCLIStockPush(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{}, wire.APIPrefix)
 	dir := t.TempDir()
 	st := filepath.Join(dir, "state.db")

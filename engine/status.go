@@ -11,9 +11,15 @@ const (
 	Created   Status = "created"
 	Updated   Status = "updated"
 	Unchanged Status = "unchanged"
-	// ToCreate and ToUpdate: what a dry run would do.
-	ToCreate Status = "to create"
-	ToUpdate Status = "to update"
+	// Archived and Deleted: a product archived, a product or a variant
+	// deleted (an import's command, an undo of what a run created).
+	Archived Status = "archived"
+	Deleted  Status = "deleted"
+	// ToCreate, ToUpdate, ToArchive and ToDelete: what a dry run would do.
+	ToCreate  Status = "to create"
+	ToUpdate  Status = "to update"
+	ToArchive Status = "to archive"
+	ToDelete  Status = "to delete"
 	// Skipped: a skip rule matched, or the row was not sent (a strict
 	// run with invalid rows, an interruption).
 	Skipped Status = "skipped"

@@ -507,6 +507,7 @@ func newTestAccount(t *testing.T) *benchAccount {
 // than the bound; a replayed export (twice: recording, then from the
 // files) writes the file the sandbox's export writes.
 func TestExportRequestBound(t *testing.T) {
+	t.Parallel()
 	a := newTestAccount(t)
 	want := map[string]int64{Variants: 8, Products: 8} // 2,000 variants ÷ 250
 	for _, r := range a.exportRuns(true) {
@@ -562,6 +563,7 @@ func sameFile(t *testing.T, a, b string) bool {
 // export writes, of the same types and shown the same, so that the
 // benchmark compares the same work.
 func TestBareStreamWriterCells(t *testing.T) {
+	t.Parallel()
 	a := newTestAccount(t)
 	dir := t.TempDir()
 	a.export(t, a.client(t), dir, exportRun{resource: Variants, ext: "xlsx", rows: a.variants, maxRequests: pagesFor(a.variants)})
@@ -623,9 +625,9 @@ func readCells(t *testing.T, path string) [][]xcell {
 			if err != nil {
 				t.Fatal(err)
 			}
-			shown, err := f.GetCellValue(name, cell)
-			if err != nil {
-				t.Fatal(err)
+			shown := "" // GetRows gives each cell as shown, and ends a row at its last value
+			if c < len(rows[r]) {
+				shown = rows[r][c]
 			}
 			out[r][c] = xcell{typ, shown}
 		}

@@ -49,6 +49,7 @@ func (f *fakeListing) list(ctx context.Context, o *api.ListOptions) iter.Seq2[fa
 func fakeMeta(p fakePage) api.Meta { return api.Meta{CurrentPage: p.n, LastPage: p.last} }
 
 func TestReadPagesInOrder(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ last, limit int }{{1, 4}, {2, 1}, {37, 4}, {100, 3}} {
 		f := &fakeListing{last: tt.last, rng: rand.New(rand.NewPCG(1, uint64(tt.last)))}
 		var got []int
@@ -71,6 +72,7 @@ func TestReadPagesInOrder(t *testing.T) {
 }
 
 func TestReadPagesStopsAtAnError(t *testing.T) {
+	t.Parallel()
 	f := &fakeListing{last: 50, failAt: 9, rng: rand.New(rand.NewPCG(2, 2))}
 	var got []int
 	_, err := readPages(context.Background(), f.list, &api.ListOptions{}, fakeMeta, 4, func(p fakePage) error {

@@ -20,6 +20,7 @@ import (
 // LibreOffice, a page a fulfillment, each with the header row and every
 // column.
 func TestPickingPrints(t *testing.T) {
+	t.Parallel()
 	a := reportAccount(t)
 	text, err := templates.Get("picking")
 	if err != nil {
@@ -30,6 +31,7 @@ func TestPickingPrints(t *testing.T) {
 		name, template string
 	}{{"picking", string(text)}, {"by-order", grouped}} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r, err := exporter.ParseReport(tt.name, []byte(tt.template))
 			if err != nil {
 				t.Fatal(err)

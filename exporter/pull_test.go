@@ -9,6 +9,7 @@ import (
 )
 
 func TestSplitName(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ full, first, last string }{
 		{"Ana María Pérez", "Ana María", "Pérez"},
 		{"  Jo   Doe ", "Jo", "Doe"},
@@ -24,6 +25,7 @@ func TestSplitName(t *testing.T) {
 // A report column may be a fixed value instead of a field: it is written
 // in every row, and a column with both, or neither, is refused.
 func TestReportValueColumns(t *testing.T) {
+	t.Parallel()
 	r, err := ParseReport("t", []byte(`report: t
 resource: fulfillment-lines
 sheets:
@@ -75,6 +77,7 @@ sheets:
 // only: leaves out the rows whose field is 0, and takes numeric fields
 // only.
 func TestReportOnly(t *testing.T) {
+	t.Parallel()
 	src := "report: t\nresource: fulfillment-lines\nsheets:\n  - name: S\n    rows: lines\n    only: %s\n    columns:\n      - {field: sku}\n"
 	r, err := ParseReport("t", fmt.Appendf(nil, src, "quantity_left"))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestQueryListOptions(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name     string
 		resource string

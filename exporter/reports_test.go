@@ -62,6 +62,7 @@ func reportAccount(t *testing.T) *account {
 // a summary, check boxes, columns kept off print and page breaks leave
 // CSV alone.
 func TestReportsGolden(t *testing.T) {
+	t.Parallel()
 	a := reportAccount(t)
 	for _, tt := range []struct{ template, resource string }{
 		{"accounting-slips", exporter.PackingSlips},

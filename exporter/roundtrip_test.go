@@ -115,6 +115,7 @@ func (a *account) export(name string) string {
 // account writing nothing, and into an empty account recreates a catalog
 // whose export is the same file.
 func TestCatalogRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ file, template string }{
 		{"shopify-apparel.csv", "shopify"},
 		{"shopify-product-template.csv", "shopify"},
@@ -149,6 +150,7 @@ func head(b []byte) string {
 // A product name a spreadsheet would run as a formula is neutralised in the
 // CSV export and imports back as the same name.
 func TestFormulaNameRoundTrip(t *testing.T) {
+	t.Parallel()
 	a := newAccount(t)
 	const name = `=HYPERLINK("http://x","y")`
 	in := filepath.Join(a.dir, "in.csv")

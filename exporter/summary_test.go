@@ -70,6 +70,7 @@ func slipsAccount(t *testing.T) *account {
 // status totals are the Slips sheet's totals row; and the chart draws the
 // shipping cost of each carrier by month.
 func TestSlipsSummary(t *testing.T) {
+	t.Parallel()
 	a := slipsAccount(t)
 	text, err := templates.Get("accounting-slips")
 	if err != nil {

@@ -4,14 +4,18 @@ import (
 	"lading/api"
 	"lading/catalog"
 	"lading/engine"
+	"lading/state"
 )
 
 // Batch kinds, as recorded in the state's intents.
 const (
-	KindProductCreate = "products.create"
-	KindProductUpdate = "products.update"
-	KindVariantCreate = "variants.create"
-	KindVariantUpdate = "variants.update"
+	KindProductCreate  = "products.create"
+	KindProductUpdate  = "products.update"
+	KindVariantCreate  = "variants.create"
+	KindVariantUpdate  = "variants.update"
+	KindProductArchive = "products.archive"
+	KindProductDelete  = "products.delete"
+	KindVariantDelete  = "variants.delete"
 )
 
 // writeKind is a batch kind, small enough for every record to carry.
@@ -22,11 +26,56 @@ const (
 	kindProductUpdate
 	kindVariantCreate
 	kindVariantUpdate
+	kindProductArchive
+	kindProductDelete
+	kindVariantDelete
 )
 
 // String is the kind as the state's intents record it.
 func (k writeKind) String() string {
-	return [...]string{KindProductCreate, KindProductUpdate, KindVariantCreate, KindVariantUpdate}[k]
+	return [...]string{KindProductCreate, KindProductUpdate, KindVariantCreate, KindVariantUpdate,
+		KindProductArchive, KindProductDelete, KindVariantDelete}[k]
+}
+
+// Kinds of batches that mix records of several kinds (a batch of one
+// kind is named by it), and classes of batches: the records of one class
+// go in the same request.
+const (
+	KindProductWrite = "products.write"
+	KindVariantWrite = "variants.write"
+)
+
+type writeClass uint8
+
+const (
+	classProducts writeClass = iota // Products writes: creates, edits, deletes
+	classArchive                    // one bulk archive of products
+	classVariants                   // Variants writes: creates, edits, deletes
+)
+
+// class is the class of the kind's records.
+func (k writeKind) class() writeClass {
+	switch k {
+	case kindProductArchive:
+		return classArchive
+	case kindVariantCreate, kindVariantUpdate, kindVariantDelete:
+		return classVariants
+	}
+	return classProducts
+}
+
+// kindOf is the kind of a record of a batch of kind (the state's intent's
+// kind), by what its change did (op) to what (resource): a mixed batch
+// says it of each record.
+func kindOf(kind string, c *state.Change) string {
+	if kind != KindProductWrite && kind != KindVariantWrite || c == nil {
+		return kind
+	}
+	what := "products."
+	if c.Resource == state.ResourceVariant {
+		what = "variants."
+	}
+	return what + string(c.Op)
 }
 
 // record is one entry of a write array, with the plan it carries out. A
@@ -50,10 +99,25 @@ func (r *record) key() string {
 	return r.pp.P.Key
 }
 
-// batch is one write request.
+// batch is one write request: records of one class.
 type batch struct {
-	kind    writeKind
+	class   writeClass
 	records []*record
+}
+
+// kind is the batch's kind in the state: its records' kind when they
+// share one, else what they are (KindProductWrite, KindVariantWrite).
+func (b *batch) kind() string {
+	k := b.records[0].kind
+	for _, r := range b.records[1:] {
+		if r.kind != k {
+			if b.class == classVariants {
+				return KindVariantWrite
+			}
+			return KindProductWrite
+		}
+	}
+	return k.String()
 }
 
 func (b *batch) keys() []string {
@@ -66,11 +130,16 @@ func (b *batch) keys() []string {
 
 // eachWrite calls fn for each record that carries out the plan, with its
 // kind: a product create (with its variants, attributes, tiers and tags)
-// for each new product; for existing products an edit of what changed,
-// variant creates and variant edits. vp is nil for product records.
+// for each new product; for existing products an archive, a delete, or
+// an edit of what changed with variant creates, edits and deletes. vp is
+// nil for product records.
 func (p *Plan) eachWrite(fn func(kind writeKind, pp *ProductPlan, vp *VariantPlan)) {
 	for _, pp := range p.Products {
 		switch {
+		case pp.Action == engine.Archived:
+			fn(kindProductArchive, pp, nil)
+		case pp.Action == engine.Deleted:
+			fn(kindProductDelete, pp, nil)
 		case pp.Action == engine.Created && pp.Live == nil:
 			fn(kindProductCreate, pp, nil)
 		case pp.Live != nil && pp.Action != engine.Failed && pp.Action != engine.Skipped:
@@ -83,6 +152,8 @@ func (p *Plan) eachWrite(fn func(kind writeKind, pp *ProductPlan, vp *VariantPla
 					fn(kindVariantCreate, pp, vp)
 				case engine.Updated:
 					fn(kindVariantUpdate, pp, vp)
+				case engine.Deleted:
+					fn(kindVariantDelete, pp, vp)
 				}
 			}
 		}
@@ -117,32 +188,39 @@ func (r *record) build(live *Live) {
 		r.variant.Links.Products = api.Refs(r.pp.Live.ID)
 	case kindVariantUpdate:
 		r.variant = variantUpdate(r.vp)
+	case kindProductArchive:
+		r.product = &api.ProductWrite{ID: r.pp.Live.ID, Archive: 1}
+	case kindProductDelete:
+		r.product = &api.ProductWrite{ID: r.pp.Live.ID, Delete: 1}
+	case kindVariantDelete:
+		r.variant = &api.VariantWrite{ID: r.vp.Live.ID, Delete: 1}
 	}
 }
 
 // requests is how many write requests of at most size records carrying
 // out the plan takes, counted without building the records.
 func (p *Plan) requests(size int) int {
-	var perKind [kindVariantUpdate + 1]int
-	p.eachWrite(func(kind writeKind, _ *ProductPlan, _ *VariantPlan) { perKind[kind]++ })
+	var perClass [classVariants + 1]int
+	p.eachWrite(func(kind writeKind, _ *ProductPlan, _ *VariantPlan) { perClass[kind.class()]++ })
 	n := 0
-	for _, k := range perKind {
+	for _, k := range perClass {
 		n += (k + size - 1) / size
 	}
 	return n
 }
 
 // batches splits records into write arrays of at most size records of one
-// kind, in plan order.
+// class, in plan order: creates, edits and deletes of variants share
+// requests, as do those of products; archives go in bulk archives.
 func batches(records []*record, size int) []*batch {
-	byKind := map[writeKind]*batch{}
+	byClass := map[writeClass]*batch{}
 	var out []*batch
 	for _, r := range records {
-		k := r.kind
-		b := byKind[k]
+		c := r.kind.class()
+		b := byClass[c]
 		if b == nil || len(b.records) == size {
-			b = &batch{kind: k}
-			byKind[k] = b
+			b = &batch{class: c}
+			byClass[c] = b
 			out = append(out, b)
 		}
 		b.records = append(b.records, r)
@@ -178,7 +256,9 @@ func newProduct(pp *ProductPlan, live *Live) *api.ProductWrite {
 		w.Links.Attributes = append(w.Links.Attributes, api.AttributeRef{Name: a, Order: i})
 	}
 	for _, vp := range pp.Variants {
-		w.Links.Variants = append(w.Links.Variants, *variantWrite(prod, vp.V, live))
+		if !vp.V.Delete() { // its row deletes it: it is not created
+			w.Links.Variants = append(w.Links.Variants, *variantWrite(prod, vp.V, live))
+		}
 	}
 	if prod.TagsSet {
 		w.Links.ProductTags = tagRefs(prod.Tags, live)

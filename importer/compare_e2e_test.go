@@ -16,6 +16,7 @@ import (
 // the account is written again, while a price or cost spelled differently
 // ("1.50" for "1.5") is left alone.
 func TestImportComparesByKind(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	const header = "product_key,product_name,product_description,product_notes,tags,sku,description,weight,cost,upc,stock," +
 		"option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,tier:Retail,tier:Wholesale\n"
@@ -85,6 +86,7 @@ func (e *env) variant(sku string) *api.Variant {
 // change an existing variant's options, so a row that changes one, or adds
 // an attribute, fails saying what to do, and nothing is sent for it.
 func TestImportOptionChangesFail(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	ctx := context.Background()
 	in := e.copyTo("../samples/catalog.csv", nil)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestSameValue(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		numeric    bool
@@ -46,6 +47,7 @@ func TestSameValue(t *testing.T) {
 // A live variant keeps every writable field the wire lists, each read from
 // its own field of the answer.
 func TestLiveVariantFields(t *testing.T) {
+	t.Parallel()
 	if len(wire.VariantWriteFields) != numVariantFields {
 		t.Fatalf("wire lists %d writable variant fields, LiveVariant keeps %d", len(wire.VariantWriteFields), numVariantFields)
 	}

@@ -58,6 +58,7 @@ func retypedBarcodes(text string) string {
 // variant row fails, saying so and naming the column, and with them the
 // row of the jeans that carries only an image; nothing is written.
 func TestImportRoundedBarcodes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	in := e.copyTo(catalogFile(t, "shopify-product-template.csv"), nil)
 	rep, err := e.importFile(context.Background(), "shopify", in, nil)
@@ -125,6 +126,7 @@ func (s snapshot) prices(tier string) []string {
 }
 
 func TestImportRealCatalogs(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		file, template   string
 		products, varnts int

@@ -84,6 +84,7 @@ func dropConnection(w http.ResponseWriter, _ *http.Request, _ http.Handler) {
 // sent once; a write without an answer, or throttled throughout, is tried
 // in five rounds. The results files are compared with golden files.
 func TestImportResultsWhenWritesFail(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		answer  func(w http.ResponseWriter, r *http.Request, next http.Handler)

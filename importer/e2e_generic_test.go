@@ -15,6 +15,7 @@ import (
 // layout cannot do without, and a SKU and opening stock: no column is
 // missing, and a second import writes nothing.
 func TestGenericMinimalFile(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	in := filepath.Join(e.dir, "minimal.csv")
 	csv := "product_key,product_name,sku,stock\n" +
@@ -57,6 +58,7 @@ func TestGenericMinimalFile(t *testing.T) {
 // TestGenericRequiresKeyAndName: without product_key or product_name the
 // mapping cannot bind, and says which column is missing.
 func TestGenericRequiresKeyAndName(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ header, missing string }{
 		{"product_name,sku", `no column "product_key"`},
 		{"product_key,sku", `no column "product_name"`},

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"lading/api"
 	"lading/api/wire"
 	"lading/source/sourcetest"
 )
@@ -61,7 +62,9 @@ func pages[P any](t testing.TB, seq iter.Seq2[P, error]) []P {
 	return out
 }
 
-// read lists every product and every variant of the sandbox.
+// read lists every product of the sandbox and its variants, which a
+// listing of products sideloads with their options and prices (one
+// listing: the variants' own would render them all a second time).
 func (e *env) read() snapshot {
 	e.t.Helper()
 	ctx := context.Background()
@@ -71,33 +74,30 @@ func (e *env) read() snapshot {
 			if !p.Deleted.Bool() {
 				s.Products[string(p.Name)]++
 			}
-		}
-	}
-	for _, pg := range pages(e.t, e.c.Variants.ListPages(ctx, nil)) {
-		for _, v := range pg.Variants {
-			if v.Deleted.Bool() {
-				continue
+			for _, v := range pg.Sideloads.VariantsOf(p) {
+				if !v.Deleted.Bool() {
+					s.Variants = append(s.Variants, live(&pg.Sideloads, string(p.Name), v))
+				}
 			}
-			var opts, ps []string
-			for _, o := range pg.Sideloads.Options(v) {
-				opts = append(opts, o.Attribute+"="+o.Value)
-			}
-			for k, p := range pg.Sideloads.Prices(v) {
-				ps = append(ps, k+":"+normNum(string(p)))
-			}
-			sort.Strings(opts)
-			sort.Strings(ps)
-			name := ""
-			if p := pg.Sideloads.Product(v); p != nil {
-				name = string(p.Name)
-			}
-			s.Variants = append(s.Variants, liveVariant{Product: name, SKU: string(v.SKU),
-				Options: strings.Join(opts, ","), Prices: strings.Join(ps, ","),
-				Stock: normNum(string(v.Stock)), Weight: normNum(string(v.Weight))})
 		}
 	}
 	sort.Slice(s.Variants, func(i, j int) bool { return s.Variants[i].String() < s.Variants[j].String() })
 	return s
+}
+
+// live is variant v of the product named product, as read compares it.
+func live(side *api.Sideloads, product string, v *api.Variant) liveVariant {
+	var opts, ps []string
+	for _, o := range side.Options(v) {
+		opts = append(opts, o.Attribute+"="+o.Value)
+	}
+	for k, p := range side.Prices(v) {
+		ps = append(ps, k+":"+normNum(string(p)))
+	}
+	sort.Strings(opts)
+	sort.Strings(ps)
+	return liveVariant{Product: product, SKU: string(v.SKU), Options: strings.Join(opts, ","), Prices: strings.Join(ps, ","),
+		Stock: normNum(string(v.Stock)), Weight: normNum(string(v.Weight))}
 }
 
 // normNum drops trailing decimal zeros: "25.00" → "25", "0.200" → "0.2".

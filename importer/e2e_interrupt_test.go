@@ -34,6 +34,7 @@ func (c *cancelAfterReads) RoundTrip(r *http.Request) (*http.Response, error) {
 // reported created, the account holds nothing, and running it again
 // creates everything.
 func TestImportInterruptedBeforeTheFirstWrite(t *testing.T) {
+	t.Parallel()
 	{
 		e := newEnv(t, sandbox.Options{})
 		in := e.generate("gen.csv", 30, 2)

@@ -62,6 +62,7 @@ const (
 )
 
 func TestImportJoinAloneAndProductCells(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	in := filepath.Join(e.dir, "products.csv")
 	for name, text := range map[string]string{"products.csv": joinProducts, "combinations.csv": joinCombinations} {

@@ -159,6 +159,7 @@ func noOpenIntents(t *testing.T, st *state.DB, runID int64) {
 }
 
 func TestImportResumeDroppedAnswers(t *testing.T) {
+	t.Parallel()
 	for _, seed := range []int64{1, 7} {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			e := newEnv(t, sandbox.Options{DropRate: 0.3, Seed: seed})
@@ -220,6 +221,7 @@ func trimAPI(p string) string {
 }
 
 func TestImportResumeCancelled(t *testing.T) {
+	t.Parallel()
 	for _, k := range []int64{1, 9, 40} {
 		t.Run(fmt.Sprint("after", k, "writes"), func(t *testing.T) {
 			e := newEnv(t, sandbox.Options{})
@@ -311,7 +313,7 @@ func childImport(url string) error {
 		return err
 	}
 	defer st.Close()
-	c, err := api.NewClient(url+"/api2", "tok", api.WithRate(1000, 100))
+	c, err := api.NewClient(url+"/api2", "tok", fastClient...)
 	if err != nil {
 		return err
 	}
@@ -334,11 +336,13 @@ func childImport(url string) error {
 }
 
 func TestImportResumeKilled(t *testing.T) {
+	t.Parallel()
 	seed := time.Now().UnixNano()
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))
 	for i := range 3 {
 		k := int64(2 + rng.IntN(45))
 		t.Run(fmt.Sprint("kill", i), func(t *testing.T) {
+			t.Parallel()
 			t.Logf("seed %d: killing after %d writes", seed, k)
 			// Latency keeps the child's writes slow enough to be caught.
 			e := newEnv(t, sandbox.Options{Latency: 3 * time.Millisecond})

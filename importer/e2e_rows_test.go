@@ -70,6 +70,7 @@ func resultOf(t *testing.T, results, sku string) []string {
 }
 
 func TestImportBadRow(t *testing.T) {
+	t.Parallel()
 	const badSKU = "P000004-Red-M"
 	e := newEnv(t, sandbox.Options{})
 	gen := e.generate("gen.csv", 10, 3)
@@ -144,6 +145,7 @@ func TestImportBadRow(t *testing.T) {
 }
 
 func TestImportEmptyCellKeepsValue(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	gen := e.generate("gen.csv", 5, 2)
 	if _, err := e.importFile(context.Background(), "generic", gen, nil); err != nil {
@@ -190,6 +192,7 @@ func modesFixture(t *testing.T, e *env) string {
 }
 
 func TestImportModes(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		mode               importer.Mode
 		products, variants engine.Counts
@@ -253,6 +256,7 @@ func TestImportModes(t *testing.T) {
 }
 
 func TestImportDryRunPlan(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	gen := e.generate("gen.csv", 4, 2)
 	plan := filepath.Join(e.dir, "plan.json")
@@ -340,6 +344,7 @@ func TestImportDryRunPlan(t *testing.T) {
 }
 
 func TestImportResultsXLSX(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	in := e.copyTo("../samples/catalog.csv", nil)
 	out := filepath.Join(e.dir, "results.xlsx")
@@ -375,6 +380,7 @@ func TestImportResultsXLSX(t *testing.T) {
 }
 
 func TestImportSamplesCSVAndXLSXAlike(t *testing.T) {
+	t.Parallel()
 	csvEnv := newEnv(t, sandbox.Options{})
 	if _, err := csvEnv.importFile(context.Background(), "generic", csvEnv.copyTo("../samples/catalog.csv", nil), nil); err != nil {
 		t.Fatal(err)
@@ -400,6 +406,7 @@ func TestImportSamplesCSVAndXLSXAlike(t *testing.T) {
 }
 
 func TestImportTokenNeverShown(t *testing.T) {
+	t.Parallel()
 	const secret = "s3cret-T0KEN-value"
 	e := newEnv(t, sandbox.Options{})
 	if _, err := e.srv.RegisterToken(secret); err != nil {
@@ -454,6 +461,7 @@ func TestImportTokenNeverShown(t *testing.T) {
 // variants none. With ReadIDs, one read per 250 created products at the end
 // gives every row its variant's id and fills the state's SKU cache.
 func TestImportReadsCreatedBack(t *testing.T) {
+	t.Parallel()
 	for _, readIDs := range []bool{false, true} {
 		t.Run(fmt.Sprintf("ReadIDs=%v", readIDs), func(t *testing.T) {
 			e := newEnv(t, sandbox.Options{})

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 
 	"lading/api"
 	"lading/api/wire"
@@ -171,6 +172,11 @@ func (x *importer) uploader(plan *Plan) *engine.Sender[*ImagePlan, uploadRec] {
 			return k.Product + "|" + k.Place, uploadRec{Product: k.Product, Place: k.Place, Name: ip.name, Size: ip.Size,
 				Hash: ip.hash, ETag: ip.etag, Modified: ip.modified, Before: filesBefore(ip)}
 		},
+		// The file is the run's to delete, should it be undone.
+		Change: func(ip *ImagePlan) *state.Change {
+			return &state.Change{Op: state.OpCreate, Resource: state.ResourceFile, Key: ip.src.Key, ParentID: string(ip.pp.ID()),
+				After: map[string]string{"name": ip.name, "size": strconv.FormatInt(ip.Size, 10)}}
+		},
 		Write: func(ctx context.Context, batch []*ImagePlan) (*api.WriteResult, error) {
 			ip := batch[0]
 			rc, err := x.imgs.fetcher.Open(ctx, ip.img)
@@ -294,6 +300,9 @@ func (x *importer) deleter() *engine.Sender[*ImagePlan, deleteRec] {
 		State: x.State, Run: x.run, Kind: KindFileDelete, Words: fileWords, Size: x.BatchSize, Parallel: x.Concurrency,
 		Record: func(ip *ImagePlan) (string, deleteRec) {
 			return string(ip.Replaces), deleteRec{File: string(ip.Replaces), Product: string(ip.pp.ID())}
+		},
+		Change: func(ip *ImagePlan) *state.Change {
+			return &state.Change{Op: state.OpDelete, Resource: state.ResourceFile, Key: ip.src.Key, RecordID: string(ip.Replaces), ParentID: string(ip.pp.ID())}
 		},
 		Write: func(ctx context.Context, batch []*ImagePlan) (*api.WriteResult, error) {
 			ids := make([]api.ID, len(batch))

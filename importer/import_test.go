@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"lading/api"
 	"lading/engine"
@@ -34,6 +35,10 @@ type env struct {
 	dir   string
 }
 
+// fastClient paces far above anything the tests send, and backs off in
+// milliseconds, so that only the sandbox's own faults slow a test.
+var fastClient = []api.Option{api.WithRate(1000, 100), api.WithBackoff(time.Millisecond, 10*time.Millisecond)}
+
 func newEnv(t *testing.T, opts sandbox.Options) *env {
 	t.Helper()
 	srv, err := sandbox.New(opts)
@@ -46,7 +51,7 @@ func newEnv(t *testing.T, opts sandbox.Options) *env {
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	c, err := api.NewClient(hs.URL+"/api2", "tok", api.WithRate(1000, 100))
+	c, err := api.NewClient(hs.URL+"/api2", "tok", fastClient...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,6 +149,7 @@ func readResults(t *testing.T, path string) [][]string {
 }
 
 func TestImportShopifyApparel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	in := e.copyTo(catalogFile(t, "shopify-apparel.csv"), nil)
 	rep, err := e.importFile(context.Background(), "shopify", in, nil)
@@ -194,6 +200,7 @@ func TestImportShopifyApparel(t *testing.T) {
 // the joined file is found beside the input, and its rows get result lines
 // under their own file name.
 func TestImportJoinedFiles(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	mappingText := []byte(`
 source: {delimiter: ";"}
@@ -263,6 +270,7 @@ func (l loseAnswers) RoundTrip(r *http.Request) (*http.Response, error) {
 // An update whose answer is lost is looked up, found applied, not sent
 // again, and reported as updated with what changed.
 func TestImportUpdateWithLostAnswer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	in := e.copyTo("../samples/catalog.csv", nil)
 	if _, err := e.importFile(context.Background(), "generic", in, nil); err != nil {

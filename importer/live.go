@@ -60,6 +60,7 @@ type LiveProduct struct {
 	Description string
 	Notes       string
 	Tags        []string // sorted
+	Archived    bool
 	Variants    []*LiveVariant
 	// FileIDs are the ids of its product files, when FilesKnown: the
 	// record read had links [A.3] (a stub made for a variant whose product
@@ -114,7 +115,7 @@ func (l *Live) addProduct(p *api.Product, s *api.Sideloads, variants []*api.Vari
 	lp := l.Products[p.ID]
 	if lp == nil {
 		lp = &LiveProduct{ID: p.ID, Name: string(p.Name), Description: string(p.Description),
-			Notes: string(p.Notes), Tags: s.Tags(p),
+			Notes: string(p.Notes), Tags: s.Tags(p), Archived: p.Archived.Bool(),
 			FileIDs: p.Links.IDs(wire.ProductFiles), FilesKnown: p.Links != nil}
 		l.Products[p.ID] = lp
 		l.byName[lp.Name] = append(l.byName[lp.Name], lp)

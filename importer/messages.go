@@ -42,8 +42,8 @@ func refusedValue(m *mapping.Mapping, r *record, field string) (vp *VariantPlan,
 	vp = r.vp
 	if rest, ok := strings.CutPrefix(field, "links.Variants["); ok && vp == nil {
 		i, after, _ := strings.Cut(rest, "]")
-		if n, err := strconv.Atoi(i); err == nil && n >= 0 && n < len(r.pp.Variants) {
-			vp, field = r.pp.Variants[n], strings.TrimPrefix(after, ".")
+		if n, err := strconv.Atoi(i); err == nil {
+			vp, field = r.pp.sentVariant(n), strings.TrimPrefix(after, ".")
 		}
 	}
 	var spec *mapping.ValueSpec

@@ -10,6 +10,7 @@ import (
 	"lading/api/wire"
 	"lading/catalog"
 	"lading/engine"
+	"lading/mapping"
 	"lading/mapping/cell"
 )
 
@@ -59,6 +60,9 @@ type variantWhy struct {
 	reason  string
 	changes []Change
 	tiers   []api.TierValue
+	// missing says the variant was to be deleted and the account does
+	// not have it.
+	missing bool
 }
 
 // Reason says why the variant was failed or skipped.
@@ -89,7 +93,8 @@ func (vp *VariantPlan) Tiers() []api.TierValue {
 func (vp *VariantPlan) set(a engine.Status, reason string) {
 	vp.Action = a
 	if reason != "" || vp.why != nil {
-		vp.more().reason = reason
+		w := vp.more()
+		w.reason, w.missing = reason, false
 	}
 }
 
@@ -124,6 +129,9 @@ type ProductPlan struct {
 	// created it (Live stays nil: a snapshot of it would cost a million
 	// rows' import tens of megabytes).
 	created api.ID
+	// missing says the product was to be archived or deleted and the
+	// account does not have it.
+	missing bool
 }
 
 // ID is the product's id in the account: the live one, or the one it was
@@ -234,11 +242,16 @@ func (pl *Planner) findProduct(p *catalog.Product) (*LiveProduct, string) {
 	return nil, ""
 }
 
-// planProduct classifies pp's product and its variants.
+// planProduct classifies pp's product and its variants, by its rows'
+// command, else by the import's mode.
 func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 	p := pp.P
 	if !p.Valid() {
 		pp.fail(invalidReason(p))
+		return pp
+	}
+	if p.Command == mapping.CommandSkip {
+		pp.skip("its command is skip: left as it is")
 		return pp
 	}
 	lp, problem := pl.findProduct(p)
@@ -246,38 +259,64 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 		pp.fail(problem)
 		return pp
 	}
+	switch p.Command {
+	case mapping.CommandArchive:
+		pl.planArchive(pp, lp)
+		return pp
+	case mapping.CommandDelete:
+		pl.planDelete(pp, lp)
+		return pp
+	}
+	r := pl.ruleOf(p.Command)
 	if lp == nil {
-		if pl.Mode == ModeUpdateOnly {
-			pp.skip(fmt.Sprintf("%s is not in the account, and this import only updates what exists (mode update-only)", describeProduct(p)))
-			return pp
-		}
-		pp.Action = engine.Created
-		for _, vp := range pp.Variants {
-			vp.Action = engine.Created
-		}
+		pl.planNew(pp, r)
 		return pp
 	}
 	pp.Live = lp
 	pp.diffProduct()
 	for _, vp := range pp.Variants {
-		pl.planVariant(pp, vp)
+		pl.planVariant(pp, vp, r)
 	}
 	pp.Action = engine.Unchanged
 	if len(pp.Changes) > 0 || pp.TagsChanged {
 		pp.Action = engine.Updated
 	}
-	if pp.Action == engine.Updated && pl.Mode == ModeCreateOnly {
-		pp.Action, pp.Reason = engine.Skipped, fmt.Sprintf("exists in the account (id %s), and this import only creates what is new (mode create-only)", lp.ID)
+	if pp.Action == engine.Updated && r.mode == ModeCreateOnly {
+		pp.Action, pp.Reason = engine.Skipped, fmt.Sprintf("exists in the account (id %s), and %s", lp.ID, r.only())
 		pp.Changes, pp.TagsChanged = nil, false
 	}
 	for _, vp := range pp.Variants {
-		if vp.Action == engine.Created || vp.Action == engine.Updated {
+		if vp.Action == engine.Created || vp.Action == engine.Updated || vp.Action == engine.Deleted {
 			if pp.Action == engine.Unchanged {
 				pp.Action = engine.Updated
 			}
 		}
 	}
+	pp.deletesAll()
 	return pp
+}
+
+// planNew plans a product the account does not have: created with its
+// variants, but for those its rows delete (there is nothing to delete).
+func (pl *Planner) planNew(pp *ProductPlan, r rule) {
+	p := pp.P
+	if r.mode == ModeUpdateOnly {
+		pp.skip(fmt.Sprintf("%s is not in the account, and %s", describeProduct(p), r.only()))
+		return
+	}
+	created := 0
+	for _, vp := range pp.Variants {
+		if vp.V.Delete() {
+			vp.gone(fmt.Sprintf("variant %s is not in the account: there is nothing to delete", vp.Key))
+			continue
+		}
+		vp.Action = engine.Created
+		created++
+	}
+	pp.Action = engine.Created
+	if created == 0 && len(pp.Variants) > 0 {
+		pp.Action, pp.Reason = engine.Skipped, fmt.Sprintf("%s is not in the account: there is nothing to delete", describeProduct(p))
+	}
 }
 
 func (pp *ProductPlan) fail(reason string) {
@@ -402,27 +441,45 @@ func optionConflicts(attrs, values []string, lv *LiveVariant) string {
 	return strings.Join(diffs, "; ")
 }
 
-func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
+func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan, r rule) {
 	lv := pp.matchVariant(vp, pl.Live)
 	if lv == nil {
-		if vp.V.SKU != "" {
-			if other := pl.Live.BySKU[vp.V.SKU]; other != nil {
-				vp.set(engine.Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", vp.V.SKU, other.ProductID, pp.Live.ID))
-				return
-			}
+		switch {
+		case vp.V.SKU != "" && pl.Live.BySKU[vp.V.SKU] != nil:
+			vp.set(engine.Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", vp.V.SKU, pl.Live.BySKU[vp.V.SKU].ProductID, pp.Live.ID))
+		case vp.V.Delete():
+			vp.gone(fmt.Sprintf("variant %s is not in the account: there is nothing to delete", vp.Key))
+		case r.mode == ModeUpdateOnly:
+			vp.set(engine.Skipped, fmt.Sprintf("variant %s is not in the account, and %s", vp.Key, r.only()))
+		default:
+			vp.Action = engine.Created
 		}
-		if pl.Mode == ModeUpdateOnly {
-			vp.set(engine.Skipped, fmt.Sprintf("variant %s is not in the account, and this import only updates what exists (mode update-only)", vp.Key))
-			return
-		}
-		vp.Action = engine.Created
 		return
 	}
 	vp.Live = lv
+	if vp.V.Delete() {
+		vp.Action = engine.Deleted
+		return
+	}
 	if differ := optionConflicts(pp.P.Attributes, pp.P.OptionValues(vp.V), lv); differ != "" {
 		vp.set(engine.Failed, fmt.Sprintf("its options differ from the account's variant %s (%s), and the service cannot change an existing variant's options: change them in the account, or give this row a new SKU to create a variant with these options", lv.ID, differ))
 		return
 	}
+	changes, tiers := pl.diffVariant(vp, lv)
+	vp.Action = engine.Unchanged
+	vp.setChanges(changes, tiers)
+	if len(changes) > 0 {
+		vp.Action = engine.Updated
+		if r.mode == ModeCreateOnly {
+			vp.set(engine.Skipped, fmt.Sprintf("variant %s exists in the account (id %s), and %s", vp.Key, lv.ID, r.only()))
+			vp.setChanges(nil, nil)
+		}
+	}
+}
+
+// diffVariant lists the fields and tier prices of vp that differ from
+// the live variant lv, with the tiers to write.
+func (pl *Planner) diffVariant(vp *VariantPlan, lv *LiveVariant) ([]Change, []api.TierValue) {
 	var (
 		changes []Change
 		tiers   []api.TierValue
@@ -438,7 +495,7 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 	for _, t := range vp.V.Tiers() {
 		have, ok := lv.Price(t.Name)
 		if !ok || !sameValue(true, have, t.Value) {
-			changes = append(changes, Change{Field: "tier " + t.Name, From: have, To: t.Value})
+			changes = append(changes, Change{Field: TierField(t.Name), From: have, To: t.Value})
 			tv := api.TierValue{Name: t.Name, Value: t.Value}
 			if id, ok := pl.Live.TierIDs[t.Name]; ok {
 				tv = api.TierValue{ID: id, Value: t.Value}
@@ -446,15 +503,19 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan) {
 			tiers = append(tiers, tv)
 		}
 	}
-	vp.Action = engine.Unchanged
-	vp.setChanges(changes, tiers)
-	if len(changes) > 0 {
-		vp.Action = engine.Updated
-		if pl.Mode == ModeCreateOnly {
-			vp.set(engine.Skipped, fmt.Sprintf("variant %s exists in the account (id %s), and this import only creates what is new (mode create-only)", vp.Key, lv.ID))
-			vp.setChanges(nil, nil)
-		}
-	}
+	return changes, tiers
+}
+
+// TierField is how a change names a price in pricing tier name: "tier
+// Retail".
+func TierField(name string) string { return "tier " + name }
+
+// SameValue reports whether the live value of a variant's field (or its
+// price in a tier, TierField) is value, as an import compares them:
+// numbers and prices by value, every other field as text.
+func SameValue(field, live, value string) bool {
+	numeric := slices.Contains(wire.NumericVariantFields, field) || strings.HasPrefix(field, TierField(""))
+	return sameValue(numeric, live, value)
 }
 
 // sameValue compares a live value with the file's value by the field's

@@ -221,6 +221,7 @@ func wantVariantsA(t *testing.T, s snapshot, name string, want []string) {
 // writes nothing; the export saved as .xlsx imports alike; and mapping
 // init recognises the export's layout.
 func TestImportPlatformExports(t *testing.T) {
+	t.Parallel()
 	for _, tc := range exportCasesA {
 		t.Run(tc.file, func(t *testing.T) {
 			csvEnv := newEnv(t, sandbox.Options{})
@@ -374,6 +375,7 @@ func spreadsheetValueA(c string, header bool) any {
 // file that starts with such rows, and a product row a skip rule skips.
 // Each row's results line says what became of it and why.
 func TestImportRowsWithoutAKey(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, template string
 		// edit changes the export's records (the header first).

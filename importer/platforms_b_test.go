@@ -50,6 +50,7 @@ type platformCase struct {
 }
 
 func TestImportPlatformsB(t *testing.T) {
+	t.Parallel()
 	for _, tc := range platformCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, sandbox.Options{})
@@ -328,6 +329,7 @@ func magentoProductTypes() platformCase {
 // lading mapping init recognises every sample's layout and writes its
 // template.
 func TestPlatformsBRecognised(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, tc := range platformCases() {
 		f := tc.files[0]

@@ -33,6 +33,7 @@ func genericMapping(t *testing.T) *mapping.Mapping {
 // chunks: every row must arrive once, in order, with its line, across chunk
 // boundaries, unreadable rows included.
 func TestReadEveryRowOnce(t *testing.T) {
+	t.Parallel()
 	const products = 700 // 1400 rows: several chunks
 	var b strings.Builder
 	b.WriteString(strings.Join(sourcetest.GenericColumns, ",") + "\n")
@@ -92,6 +93,7 @@ func TestReadEveryRowOnce(t *testing.T) {
 }
 
 func TestReadCancelled(t *testing.T) {
+	t.Parallel()
 	e := &env{t: t, dir: t.TempDir()}
 	p := e.generate("big.csv", 5000, 4)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -50,6 +50,7 @@ func resultsFixture() (*Input, *Plan) {
 }
 
 func TestResultsOneLinePerRowInFileOrder(t *testing.T) {
+	t.Parallel()
 	in, plan := resultsFixture()
 	bErr := `not written: main.csv row 8, column "weight", value "x": variant.weight is not a number`
 	want := []string{
@@ -111,6 +112,7 @@ func TestResultsCountsWithoutAFile(t *testing.T) {
 // The plan file is what json.MarshalIndent made of the whole plan when it
 // was built in memory.
 func TestEncodePlanAsMarshalIndent(t *testing.T) {
+	t.Parallel()
 	_, full := resultsFixture()
 	for _, plan := range []*Plan{{Mode: ModeCreateOnly}, full} {
 		whole := PlanFile{Mode: plan.Mode, Products: []PlannedProduct{}}
@@ -160,6 +162,7 @@ func TestReadPlan(t *testing.T) {
 // When the products' rows come one product after the other, the other
 // rows are merged in between them.
 func TestResultsMergeRowsOfProductsInOrder(t *testing.T) {
+	t.Parallel()
 	ref := func(line int) catalog.RowRef { return catalog.RowRef{File: "in.csv", Line: line} }
 	name := mapping.ProductFields{Name: mapping.Value{S: "N", Set: true}}
 	g := catalog.NewGrouper(nil)

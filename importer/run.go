@@ -11,6 +11,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -334,15 +335,27 @@ func (x *importer) loadPrevious(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	kinds, err := x.recordKinds(ctx, intents)
+	if err != nil {
+		return err
+	}
 	x.prev = map[string]engine.Status{}
 	for _, it := range intents {
-		act := engine.Updated
-		if it.Kind == KindProductCreate || it.Kind == KindVariantCreate {
-			act = engine.Created
+		if it.Outcome == state.OutcomeRejected || it.Outcome == state.OutcomeNotApplied {
+			continue // it wrote nothing
 		}
 		// Open intents may or may not have been applied: planning against
 		// the live catalog (which looks their keys up) settles them below.
-		for _, k := range it.Keys {
+		for i, k := range it.Keys {
+			act := engine.Updated
+			switch kinds(it, i) {
+			case KindProductCreate, KindVariantCreate:
+				act = engine.Created
+			case KindProductArchive:
+				act = engine.Archived
+			case KindProductDelete, KindVariantDelete:
+				act = engine.Deleted
+			}
 			if _, ok := x.prev[k]; !ok || act == engine.Created {
 				x.prev[k] = act
 			}
@@ -351,27 +364,52 @@ func (x *importer) loadPrevious(ctx context.Context) error {
 	return nil
 }
 
-// applyPrevious reports as created (or updated) what an earlier attempt of
-// the run wrote and the live catalog now shows unchanged. It also settles
-// the earlier attempts' open intents, which the planning has just looked up.
+// recordKinds gives the kind of each record of intents: their batch's, or
+// for a batch of mixed kinds what its change says it did.
+func (x *importer) recordKinds(ctx context.Context, intents []state.Intent) (func(it state.Intent, i int) string, error) {
+	var mixed []int64
+	for _, it := range intents {
+		if it.Kind == KindProductWrite || it.Kind == KindVariantWrite {
+			mixed = append(mixed, it.ID)
+		}
+	}
+	changes := map[int64]map[int]*state.Change{}
+	if len(mixed) > 0 {
+		cs, err := x.State.IntentChanges(ctx, mixed)
+		if err != nil {
+			return nil, err
+		}
+		for i := range cs {
+			c := &cs[i]
+			if changes[c.IntentID] == nil {
+				changes[c.IntentID] = map[int]*state.Change{}
+			}
+			changes[c.IntentID][c.Seq] = c
+		}
+	}
+	return func(it state.Intent, i int) string { return kindOf(it.Kind, changes[it.ID][i]) }, nil
+}
+
+// applyPrevious reports as created, updated, archived or deleted what an
+// earlier attempt of the run wrote and the live catalog now shows done
+// (unchanged, archived already, or no longer there).
 func (x *importer) applyPrevious(plan *Plan) {
 	if x.prev == nil {
 		return
 	}
 	for _, pp := range plan.Products {
-		if pp.Action == engine.Unchanged {
-			if a, ok := x.prev[pp.P.Key]; ok {
-				pp.Action = a
-			}
+		if a, ok := x.prev[pp.P.Key]; ok && (pp.Action == engine.Unchanged || pp.missing) {
+			pp.Action, pp.Reason, pp.missing = a, "", false
 		}
+		whole := pp.Action == engine.Created || pp.Action == engine.Archived || pp.Action == engine.Deleted
 		for _, vp := range pp.Variants {
-			if vp.Action != engine.Unchanged {
+			if vp.Action != engine.Unchanged && !vp.missing() {
 				continue
 			}
 			if a, ok := x.prev[vp.Key]; ok {
-				vp.Action = a
-			} else if a, ok := x.prev[pp.P.Key]; ok && a == engine.Created {
-				vp.Action = engine.Created
+				vp.set(a, "")
+			} else if a := x.prev[pp.P.Key]; a == engine.Created || (whole && a == pp.Action) {
+				vp.set(a, "")
 			}
 		}
 	}
@@ -465,7 +503,9 @@ func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*
 // create or update and the re-plan finds done keeps the original action and
 // changes (the results file reports them).
 func mergePlan(orig, npp *ProductPlan) {
-	if npp.Action == engine.Failed || npp.Action == engine.Skipped {
+	// What the re-plan finds gone was deleted by the write it looked up.
+	done := npp.missing && orig.Action == engine.Deleted
+	if (npp.Action == engine.Failed || npp.Action == engine.Skipped) && !done {
 		orig.Action, orig.Reason = npp.Action, npp.Reason
 	}
 	if npp.Live != nil {
@@ -476,7 +516,7 @@ func mergePlan(orig, npp *ProductPlan) {
 		if nvp.Live != nil {
 			ovp.Live = nvp.Live
 		}
-		if nvp.Action == engine.Failed || nvp.Action == engine.Skipped {
+		if (nvp.Action == engine.Failed || nvp.Action == engine.Skipped) && !done && !(nvp.missing() && ovp.Action == engine.Deleted) {
 			ovp.set(nvp.Action, nvp.Reason())
 		}
 		// What remains to write is in the re-plan's records; the original
@@ -493,45 +533,90 @@ func mergePlan(orig, npp *ProductPlan) {
 // settleOpenIntents settles the intents an earlier attempt left open (sent
 // or about to be sent when it stopped): the plan was made from the live
 // catalog, so it tells whether their records were applied. A create was
-// applied if its record now exists; an update if nothing is left to change.
-// Nothing of theirs is re-sent blindly: what is missing was planned again.
+// applied if its record now exists; an update if nothing is left to
+// change; an archive if the product is archived; a delete if the record
+// is gone. Nothing of theirs is re-sent blindly: what is missing was
+// planned again. Which records were written, with the ids of those
+// created, is recorded with the run's changes.
 func (x *importer) settleOpenIntents(ctx context.Context, plan *Plan) error {
 	open, err := x.State.OpenIntents(ctx, x.run.ID)
 	if err != nil || len(open) == 0 {
 		return err
 	}
-	type seen struct{ exists, current bool }
-	now := map[string]seen{}
-	for _, pp := range plan.Products {
-		now[pp.P.Key] = seen{pp.Live != nil, pp.Live != nil && len(pp.Changes) == 0}
-		for _, vp := range pp.Variants {
-			now[vp.Key] = seen{vp.Live != nil, vp.Live != nil && len(vp.Changes()) == 0}
-		}
+	kinds, err := x.recordKinds(ctx, open)
+	if err != nil {
+		return err
 	}
+	products, variants := foundIn(plan)
 	for _, it := range open {
 		if it.Kind == KindFileUpload || it.Kind == KindFileDelete {
 			continue // resumeImages checked them
 		}
-		create := it.Kind == KindProductCreate || it.Kind == KindVariantCreate
-		done := 0
-		for _, k := range it.Keys {
-			if s := now[k]; (create && s.exists) || (!create && s.current) {
-				done++
+		took := map[int]string{}
+		for i, k := range it.Keys {
+			kind, seen := kinds(it, i), products
+			if strings.HasPrefix(kind, "variants.") {
+				seen = variants
+			}
+			if f := seen[k]; f.written(kind) {
+				took[i] = f.id
 			}
 		}
 		outcome := state.OutcomePartial
-		switch done {
+		switch len(took) {
 		case len(it.Keys):
 			outcome = state.OutcomeApplied
 		case 0:
 			outcome = state.OutcomeNotApplied
 		}
-		note, _ := json.Marshal(map[string]any{"reconciled": "keys looked up in the live catalog", "applied": done, "of": len(it.Keys)})
+		note, _ := json.Marshal(map[string]any{"reconciled": "keys looked up in the live catalog", "applied": len(took), "of": len(it.Keys)})
 		if err := x.State.RecordOutcome(ctx, it.ID, outcome, note); err != nil {
+			return err
+		}
+		if err := x.State.ConfirmChanges(ctx, it.ID, took); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// found is what a plan found in the account of a record a batch wrote.
+type found struct {
+	planned, exists, current, archived bool
+	id                                 string
+}
+
+// written reports whether a batch of kind wrote the record found so.
+func (f found) written(kind string) bool {
+	switch kind {
+	case KindProductCreate, KindVariantCreate:
+		return f.exists
+	case KindProductArchive:
+		return f.archived
+	case KindProductDelete, KindVariantDelete:
+		return f.planned && !f.exists
+	}
+	return f.current
+}
+
+// foundIn is what plan found of its products and variants, by key.
+func foundIn(plan *Plan) (products, variants map[string]found) {
+	products, variants = map[string]found{}, map[string]found{}
+	for _, pp := range plan.Products {
+		f := found{planned: true}
+		if lp := pp.Live; lp != nil {
+			f = found{planned: true, exists: true, current: len(pp.Changes) == 0, archived: lp.Archived, id: string(lp.ID)}
+		}
+		products[pp.P.Key] = f
+		for _, vp := range pp.Variants {
+			f := found{planned: true}
+			if lv := vp.Live; lv != nil {
+				f = found{planned: true, exists: true, current: len(vp.Changes()) == 0, id: string(lv.ID)}
+			}
+			variants[vp.Key] = f
+		}
+	}
+	return products, variants
 }
 
 // sendAll sends the batches through the shared pool: at most Concurrency
@@ -577,7 +662,7 @@ func (x *importer) stopped() {
 			continue
 		}
 		switch r.kind {
-		case kindProductCreate:
+		case kindProductCreate, kindProductArchive, kindProductDelete:
 			r.pp.skip(notSentMessage)
 		case kindProductUpdate:
 			r.pp.Action, r.pp.Reason = engine.Skipped, notSentMessage
@@ -587,13 +672,16 @@ func (x *importer) stopped() {
 	}
 }
 
-// send writes one batch: intent first, then the request, then the outcome.
+// send writes one batch: intent first, with the changes its records
+// make, then the request, then the outcome.
 func (x *importer) send(ctx context.Context, b *batch) error {
 	n := len(b.records)
 	products := make([]api.ProductWrite, 0, n)
 	variants := make([]api.VariantWrite, 0, n)
-	for _, r := range b.records {
+	changes := make([]state.Change, n)
+	for i, r := range b.records {
 		r.build(x.live)
+		changes[i] = r.change(i)
 		if r.product != nil {
 			products = append(products, *r.product)
 		} else {
@@ -601,18 +689,29 @@ func (x *importer) send(ctx context.Context, b *batch) error {
 		}
 		r.product, r.variant = nil, nil // the batch holds the body now
 	}
-	var payload any = variants
-	write := func(ctx context.Context) (*api.WriteResult, error) { return x.Client.Variants.Write(ctx, variants) }
-	if len(products) > 0 {
-		payload = products
-		write = func(ctx context.Context) (*api.WriteResult, error) { return x.Client.Products.Write(ctx, products) }
-	}
-	p, err := engine.Post(ctx, x.State, x.run, b.kind.String(), b.keys(), payload, nil, write)
+	payload, write := x.writer(b.class, products, variants)
+	p, err := engine.Post(ctx, x.State, x.run, b.kind(), b.keys(), payload, changes, write)
 	if err != nil {
 		return err
 	}
 	x.Progress.Sent(n, p.Err == nil)
 	return x.settle(ctx, b, p)
+}
+
+// writer is the request of a batch of class, and what the state records
+// of it: archives go as one bulk archive.
+func (x *importer) writer(class writeClass, products []api.ProductWrite, variants []api.VariantWrite) (any, func(context.Context) (*api.WriteResult, error)) {
+	switch class {
+	case classArchive:
+		ids := make([]api.ID, len(products))
+		for i, p := range products {
+			ids[i] = p.ID
+		}
+		return products, func(ctx context.Context) (*api.WriteResult, error) { return x.Client.Products.BulkArchive(ctx, ids) }
+	case classProducts:
+		return products, func(ctx context.Context) (*api.WriteResult, error) { return x.Client.Products.Write(ctx, products) }
+	}
+	return variants, func(ctx context.Context) (*api.WriteResult, error) { return x.Client.Variants.Write(ctx, variants) }
 }
 
 // settle settles what became of a sent batch on the plans of its records,
@@ -637,10 +736,15 @@ func (x *importer) settle(ctx context.Context, b *batch, p *engine.Posted) error
 			x.recordFailed(r, msg)
 		}
 		x.mu.Unlock()
-		return nil
+		return x.State.ConfirmChanges(ctx, p.Intent, nil)
+	case api.Retryable:
+		// Nothing was applied: its products are looked up and planned
+		// again before anything of them goes again.
+		x.markRetry(b, engine.SetbackOf(p.Err))
+		return x.State.ConfirmChanges(ctx, p.Intent, nil)
 	}
-	// Nothing was applied, or it may have been: its products are looked
-	// up and planned again before anything of them goes again.
+	// It may have been applied: its products are looked up and planned
+	// again, which settles what it wrote (settleOpenIntents).
 	x.markRetry(b, engine.SetbackOf(p.Err))
 	return nil
 }
@@ -659,27 +763,40 @@ func (x *importer) settleAnswer(ctx context.Context, b *batch, intent int64, res
 	case len(b.records):
 		outcome = state.OutcomeRejected
 	}
-	ids := map[string]string{}
+	ids, took := map[string]string{}, map[int]string{}
 	x.mu.Lock()
 	for i, r := range b.records {
 		f, bad := failed[i]
+		var id api.ID
+		if i < len(res.IDs) {
+			id = res.IDs[i]
+		}
 		switch {
 		case bad && f.Whole:
 			// Not written, for other records' errors: it goes again
 			// in the next round, without them.
 			x.retry[r.pp] = engine.Setback{Kind: engine.WithOthers, Cause: f.Message}
+			continue
+		case bad && f.Field == "id" && (r.kind == kindProductArchive || r.kind == kindProductDelete || r.kind == kindVariantDelete):
+			x.vanished(r)
+			continue
 		case bad:
 			x.refuse(r, f)
-		case i < len(res.IDs) && res.IDs[i] != "" && b.kind == kindProductCreate:
-			r.pp.created = res.IDs[i]
-			ids[r.key()] = string(res.IDs[i])
-		case i < len(res.IDs) && res.IDs[i] != "" && b.kind == kindVariantCreate && r.vp.V.SKU != "":
-			r.vp.Live = &LiveVariant{ID: res.IDs[i], ProductID: r.pp.ID(), SKU: r.vp.V.SKU}
+			continue
+		case id != "" && r.kind == kindProductCreate:
+			r.pp.created = id
+			ids[r.key()] = string(id)
+		case id != "" && r.kind == kindVariantCreate && r.vp.V.SKU != "":
+			r.vp.Live = &LiveVariant{ID: id, ProductID: r.pp.ID(), SKU: r.vp.V.SKU}
 		}
+		took[i] = string(id)
 	}
 	x.mu.Unlock()
 	results, _ := json.Marshal(map[string]any{"ids": res.IDs, "failed": failed})
 	if err := x.State.RecordOutcome(ctx, intent, outcome, results); err != nil {
+		return err
+	}
+	if err := x.State.ConfirmChanges(ctx, intent, took); err != nil {
 		return err
 	}
 	if len(ids) == 0 {
@@ -708,6 +825,21 @@ func (x *importer) refuse(r *record, f api.RecordError) {
 	}
 }
 
+// vanished settles a record that archives or deletes what the account
+// no longer has (it went between the reading and the write): reported as
+// not there, as planning would have. The caller holds x.mu.
+func (x *importer) vanished(r *record) {
+	what := "archive"
+	if r.kind != kindProductArchive {
+		what = "delete"
+	}
+	if r.vp != nil {
+		r.vp.gone(fmt.Sprintf("variant %s is no longer in the account: there is nothing to %s", r.vp.Key, what))
+		return
+	}
+	r.pp.nothingTo(what)
+}
+
 // recordFailed marks what a refused record carried as failed, saying msg.
 // The caller holds x.mu.
 func (x *importer) recordFailed(r *record, msg string) {
@@ -715,7 +847,7 @@ func (x *importer) recordFailed(r *record, msg string) {
 		r.vp.set(engine.Failed, msg)
 		return
 	}
-	if r.kind == kindProductCreate {
+	if r.kind == kindProductCreate || r.kind == kindProductArchive || r.kind == kindProductDelete {
 		r.pp.fail(msg)
 		return
 	}

@@ -29,6 +29,7 @@ type Program struct {
 	skip                               []skipProg
 	role, key, parent, alias, children *valueProg
 	name, description, notes, tags     *valueProg
+	cmd                                *valueProg
 	variantProg
 	// alone is join.alone: a main row's variant, for a product no
 	// joined row names.
@@ -279,6 +280,7 @@ func (m *Mapping) Compile(file string, header []string) (*Program, error) {
 	p.description = b.value(m.Product.Description)
 	p.notes = b.value(m.Product.Notes)
 	p.tags = b.value(m.Product.Tags)
+	p.cmd = b.value(m.Command)
 	p.images = b.bindImages(m.Images, true, m.Join == nil)
 	if m.Join == nil {
 		b.products = p.fill.productCells()

@@ -66,6 +66,8 @@
 //	  - {column: Image Src, alt: Image Alt Text, position: Image Position}
 //	  - {column: Images, split: ","}
 //	  - {column: Variant Image, variant: true}
+//	command: Command            # per row: upsert | create | update | archive |
+//	                            # delete | skip; empty: the import's mode (see Commands)
 //	skip:
 //	  - when: Type in ["grouped", "external"]
 //	    reason: "{Type} products are not imported"   # {Column} is replaced by the cell
@@ -208,6 +210,50 @@
 //	  - {column: Image Src, alt: Image Alt Text, position: Image Position}
 //	  - {column: Variant Image, variant: true}
 //	  - {expr: '[base_image, small_image, thumbnail_image]'}
+//
+// # Commands
+//
+// command gives each row a command, a value like any other (a column,
+// or an expression over the row): what an import does with the row's
+// product, or its variant. The words are read in any case, spaces around
+// them trimmed:
+//
+//	upsert    create the product if it is new, update it if it changed
+//	create    create it if it is new; leave it as it is if it exists
+//	update    update it if it exists; report it if it does not
+//	archive   archive it (a product in the account; its rows' values are
+//	          not written); one already archived is unchanged
+//	delete    delete it, or the row's variant (below)
+//	skip      leave it as it is; its rows are reported skipped
+//
+// An empty value asks nothing: the row goes by the import's mode (--mode,
+// upsert unless it says otherwise); upsert, create and update ask for a
+// product what the modes upsert, create-only and update-only ask for the
+// whole import. Any other word is an error of its row, naming the
+// column, the value and the words allowed.
+//
+// A product's command is the one its product rows give, and its rows
+// that are both (one row per variant, like Shopify's); rows that give one
+// give the same, or the second is an error of its row. delete says what
+// its row is: on a product row it deletes the product with its variants;
+// on a variant row, the row's variant; on a row that is both, the row's
+// variant, and when a product's rows delete every variant the account
+// holds of it, the product. A variant row may say delete or nothing (upsert
+// is taken as nothing); another word is an error of its row.
+//
+// A product or variant to archive or delete that is not in the account is
+// reported on its rows, not written, and is no error of the import. With
+// join, the command is read on the main file's rows, the products; the
+// joined file's rows give none. Platforms whose exports carry such a
+// column (Matrixify's Command: MERGE, NEW, UPDATE, DELETE, IGNORE) map it
+// through a lookup table:
+//
+//	command:
+//	  column: Command
+//	  optional: true
+//	  expr: 'lookup("commands", upper(value), value)'
+//	tables:
+//	  commands: {MERGE: upsert, NEW: create, UPDATE: update, DELETE: delete, IGNORE: skip}
 //
 // # Joined files
 //

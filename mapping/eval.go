@@ -41,6 +41,7 @@ func (p *Program) Eval(row []string, out *Row) error {
 	if filled && p.role == nil {
 		out.Role = RoleVariant // a row of the product above it
 	}
+	p.command(row, out)
 
 	switch {
 	case out.Role == RoleVariant && p.by == ByParent:

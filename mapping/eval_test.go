@@ -31,6 +31,7 @@ func eval(t *testing.T, p *Program, cells ...string) *Row {
 }
 
 func TestExpressionHelpers(t *testing.T) {
+	t.Parallel()
 	header := []string{"A", "B", "Long Name"}
 	tests := []struct {
 		expr   string
@@ -102,6 +103,7 @@ func TestExpressionHelpers(t *testing.T) {
 }
 
 func TestCompileErrors(t *testing.T) {
+	t.Parallel()
 	header := []string{"Handle", "Title", "Variant Grams", "Variant SKU", "Dup", "Dup", "tier:", "tier:  ", "tier:Retail"}
 	tests := []struct {
 		name, src string
@@ -178,6 +180,7 @@ skip:
 var shopifyHeader = []string{"Handle", "Title", "Notes", "Tags", "SKU", "Weight", "Qty", "Desc", "UPC", "O1N", "O1V", "O2N", "O2V", "Color", "Attrs", "Price", "tier:Wholesale"}
 
 func TestEvalRow(t *testing.T) {
+	t.Parallel()
 	p := program(t, shopifyLike, shopifyHeader...)
 	// Handle Title Notes Tags SKU Weight Qty Desc UPC O1N O1V O2N O2V Color Attrs Price tier:Wholesale
 	r := eval(t, p, "h", " Shirt ", "", "a, b,,c", "S1", "1.50", "3", "", "u1", "Size", "M", "Title", "Default Title", "Red", "Fit=Slim", "9.90", "7")
@@ -246,6 +249,7 @@ func TestEvalRow(t *testing.T) {
 }
 
 func TestEvalErrors(t *testing.T) {
+	t.Parallel()
 	p := program(t, shopifyLike, shopifyHeader...)
 	var r Row
 	err := p.Eval([]string{"", "T", "", "", "S1", "heavy", "2.5", "", "", "", "", "", "", "", "Fit", "1,5", "", ""}, &r)
@@ -285,6 +289,7 @@ func TestEvalErrors(t *testing.T) {
 }
 
 func TestEvalParentRoles(t *testing.T) {
+	t.Parallel()
 	src := `
 group:
   by: parent
@@ -336,6 +341,7 @@ options:
 }
 
 func TestEvalChildrenAndJoin(t *testing.T) {
+	t.Parallel()
 	src := `
 group:
   by: children
@@ -408,6 +414,7 @@ join:
 }
 
 func TestProgramClone(t *testing.T) {
+	t.Parallel()
 	p := program(t, minimal+"variant:\n  upc: {expr: 'upper(Title)'}\n", "Handle", "Title")
 	c := p.Clone()
 	done := make(chan string)
@@ -428,6 +435,7 @@ func TestProgramClone(t *testing.T) {
 }
 
 func TestEmptyCellSkipsColumnExpression(t *testing.T) {
+	t.Parallel()
 	p := program(t, minimal+"variant:\n  weight: {column: W, expr: 'number(value) / 1000'}\n  cost: {expr: 'number(W) + 1'}\n", "Handle", "Title", "W")
 	r := eval(t, p, "h", "T", "")
 	if len(r.Variant.Fields) != 1 || r.Variant.Fields[0] != (FieldValue{"cost", "1"}) {
@@ -440,6 +448,7 @@ func TestEmptyCellSkipsColumnExpression(t *testing.T) {
 }
 
 func TestLoadAndKinds(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := dir + "/m.yaml"
 	src := "source:\n  date_formats: [DD.MM.YYYY]\n" + minimal + "variant:\n  notes: {column: D, type: date}\n  upc: {expr: 'A == \"y\"'}\n  description: {expr: 'list(A)'}\n  location_1: {column: A, type: integer}\n"
@@ -480,6 +489,7 @@ func TestLoadAndKinds(t *testing.T) {
 // A joined file's dates are read, and explained in errors, with the
 // formats of join.source, not those of the main file.
 func TestJoinDateFormats(t *testing.T) {
+	t.Parallel()
 	src := "source:\n  date_formats: [DD.MM.YYYY]\n" + minimal +
 		"variant:\n  notes: {column: made, type: date}\n" +
 		"join:\n  file: combos.csv\n  key: pid\n  source:\n    date_formats: [DD/MM/YYYY]\n"
@@ -503,6 +513,7 @@ func TestJoinDateFormats(t *testing.T) {
 }
 
 func TestDeclaredFromFixedColumns(t *testing.T) {
+	t.Parallel()
 	src := "group:\n  by: parent\n  key: sku\n  parent: parent\n  role: {expr: 'parent == \"\" ? \"product\" : \"variant\"'}\nproduct:\n  name: name\nvariant:\n  sku: sku\noptions:\n  columns: [Color]\n  values_separator: \"/\"\n"
 	p := program(t, src, "sku", "parent", "name", "Color")
 	r := eval(t, p, "tee", "", "Tee", "Red/Blue")
@@ -515,6 +526,7 @@ func TestDeclaredFromFixedColumns(t *testing.T) {
 }
 
 func TestEvalNegativeQuantities(t *testing.T) {
+	t.Parallel()
 	src := minimal + `variant:
   weight: W
   cost: C
@@ -571,6 +583,7 @@ tiers:
 }
 
 func TestEvalDateWithTimeOfDay(t *testing.T) {
+	t.Parallel()
 	src := minimal + `variant:
   notes: {column: Made, type: date}
   description: {column: Made, expr: date(value)}
@@ -608,6 +621,7 @@ func TestEvalDateWithTimeOfDay(t *testing.T) {
 // other negative, and a number an expression computes (written with
 // '.') is read as the number it is.
 func TestEvalDecimalComma(t *testing.T) {
+	t.Parallel()
 	src := "source:\n  decimal: \",\"\n" + minimal + `variant:
   weight: W
   cost: {expr: 'number(C) / 4'}

@@ -44,6 +44,7 @@ type fillRow struct {
 }
 
 func TestFillDown(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		src  string
@@ -124,6 +125,7 @@ func describeFillRow(r *Row) string {
 }
 
 func TestFillDownProductOrBoth(t *testing.T) {
+	t.Parallel()
 	src := `group:
   key: {column: ID, fill_down: true}
   role: {expr: 'trim(Kind) == "Product" ? "product_or_both" : "variant"'}
@@ -180,6 +182,7 @@ tiers:
 }
 
 func TestFillDownErrors(t *testing.T) {
+	t.Parallel()
 	parse := []struct {
 		name, src string
 		wantAll   []string

@@ -9,7 +9,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 )
 
-// The images: section lists where the rows name images, each entry a
+// images reads the images: section. It lists where the rows name images, each entry a
 // value (a column name, or a mapping with column, value or expr and
 // split) with, beside the value's keys, the optional keys alt, position
 // and variant:
@@ -21,9 +21,6 @@ import (
 //	    alt: Image Alt Text
 //	    position: Image Position
 //	  - {column: Variant Image, variant: true} # the row's variant's image
-var imageKeys = []string{"alt", "position", "variant"}
-
-// images reads the images: section.
 func (d *decoder) images(n ast.Node) []ImageSpec {
 	var out []ImageSpec
 	for i, item := range d.seq(n, "images") {
@@ -62,7 +59,7 @@ func (d *decoder) images(n ast.Node) []ImageSpec {
 	return out
 }
 
-// imageValueNode is item without the entries of imageKeys: the value's
+// imageValueNode is item without its alt, position and variant entries: the value's
 // own keys, for decoder.value to read; nil when none is left.
 func imageValueNode(item ast.Node, rest []*ast.MappingValueNode) ast.Node {
 	switch {

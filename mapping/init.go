@@ -184,87 +184,115 @@ func guess(header []string, used map[string]bool, words ...string) string {
 func yq(s string) string { return fmt.Sprintf("%q", s) }
 
 func starter(header []string, sourceName string) []byte {
-	used := map[string]bool{}
-	var b strings.Builder
-	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	line := func(key, col, comment string) {
-		if col == "" {
-			w("  # %s: <column>   # %s\n", key, comment)
-		} else {
-			w("  %s: %s   # %s\n", key, yq(col), comment)
-		}
-	}
-	w("# Starter mapping for %s.\n", sourceName)
-	w("# The layout was not recognised; lines with a column name are guesses,\n")
-	w("# commented lines are targets to fill in. A value is a column name, or a\n")
-	w("# mapping with column, value (a constant) or expr (an expression over the\n")
-	w("# row, like 'lower(col(\"Colour\"))'). An empty cell never erases a value.\n")
-	w("#\n# Columns of %s:\n", sourceName)
-	for i, h := range header {
-		w("#   %d. %s\n", i+1, yq(strings.TrimSpace(h)))
-	}
-	w("\nsource:\n  # format: csv          # csv or xlsx; default from the extension\n")
-	w("  # delimiter: \",\"       # , ; tab |; default detected\n")
-	w("  # encoding: utf-8      # utf-8, utf-16, windows-1252\n")
-	w("  decimal: \".\"          # decimal separator of numbers: . or ,\n")
-	w("  # date_formats: [\"DD/MM/YYYY\"]\n")
+	st := &starterText{header: header, used: map[string]bool{}}
+	st.intro(sourceName)
+	st.groupAndProduct()
+	st.variantAndOptions()
+	st.tiers()
+	st.b.WriteString(starterImages(header, st.used))
+	st.w("\n# skip:\n#   - when: 'col(\"Status\") == \"archived\"'\n#     reason: archived product\n")
+	return []byte(st.b.String())
+}
 
-	key := guess(header, used, "product_key", "handle", "parent sku", "group", "product id", "sku", "reference", "id")
-	if key == "" && len(header) > 0 {
-		key = strings.TrimSpace(header[0])
-	}
-	w("\ngroup:\n  by: key               # key: rows with the same key form a product; parent; children\n")
-	line("key", key, "the product key of each row")
-	w("  # parent: <column>    # with by: parent, the column naming a variant's product\n")
+// starterText is a starter mapping as it is written: the header's
+// columns, those a target has taken, and the text so far.
+type starterText struct {
+	header []string
+	used   map[string]bool
+	b      strings.Builder
+}
 
-	w("\nproduct:\n")
-	line("name", guess(header, used, "product name", "name", "title"), "required")
-	line("description", guess(header, used, "description", "body"), "")
-	line("notes", guess(header, used, "notes", "note"), "")
-	tags := guess(header, used, "tags", "tag", "keywords")
-	if tags == "" {
-		w("  # tags: {column: <column>, split: \",\"}\n")
+func (st *starterText) w(format string, args ...any) { fmt.Fprintf(&st.b, format, args...) }
+
+// line writes a target with its guessed column, or commented out.
+func (st *starterText) line(key, col, comment string) {
+	if col == "" {
+		st.w("  # %s: <column>   # %s\n", key, comment)
 	} else {
-		w("  tags: {column: %s, split: \",\"}\n", yq(tags))
+		st.w("  %s: %s   # %s\n", key, yq(col), comment)
 	}
+}
 
-	w("\nvariant:\n")
-	line("sku", guess(header, used, "sku", "article", "item number"), "variants without SKU are matched by product key + options")
-	line("weight", guess(header, used, "weight"), "number")
-	line("cost", guess(header, used, "cost"), "number")
-	line("upc", guess(header, used, "upc", "ean", "barcode", "gtin"), "")
-	line("stock", guess(header, used, "stock", "quantity", "qty", "inventory"), "opening stock of new variants")
+func (st *starterText) guess(words ...string) string { return guess(st.header, st.used, words...) }
 
-	w("\noptions:\n  # name/value column pairs, fixed columns, or a \"k=v,k=v\" cell:\n")
-	w("  # pairs:\n  #   - {name: <attribute name column>, value: <option value column>}\n")
+// intro writes what the file is, the file's columns and the source section.
+func (st *starterText) intro(sourceName string) {
+	st.w("# Starter mapping for %s.\n", sourceName)
+	st.w("# The layout was not recognised; lines with a column name are guesses,\n")
+	st.w("# commented lines are targets to fill in. A value is a column name, or a\n")
+	st.w("# mapping with column, value (a constant) or expr (an expression over the\n")
+	st.w("# row, like 'lower(col(\"Colour\"))'). An empty cell never erases a value.\n")
+	st.w("#\n# Columns of %s:\n", sourceName)
+	for i, h := range st.header {
+		st.w("#   %d. %s\n", i+1, yq(strings.TrimSpace(h)))
+	}
+	st.w("\nsource:\n  # format: csv          # csv or xlsx; default from the extension\n")
+	st.w("  # delimiter: \",\"       # , ; tab |; default detected\n")
+	st.w("  # encoding: utf-8      # utf-8, utf-16, windows-1252\n")
+	st.w("  decimal: \".\"          # decimal separator of numbers: . or ,\n")
+	st.w("  # date_formats: [\"DD/MM/YYYY\"]\n")
+}
+
+// groupAndProduct writes the group and product sections.
+func (st *starterText) groupAndProduct() {
+	key := st.guess("product_key", "handle", "parent sku", "group", "product id", "sku", "reference", "id")
+	if key == "" && len(st.header) > 0 {
+		key = strings.TrimSpace(st.header[0])
+	}
+	st.w("\ngroup:\n  by: key               # key: rows with the same key form a product; parent; children\n")
+	st.line("key", key, "the product key of each row")
+	st.w("  # parent: <column>    # with by: parent, the column naming a variant's product\n")
+
+	st.w("\nproduct:\n")
+	st.line("name", st.guess("product name", "name", "title"), "required")
+	st.line("description", st.guess("description", "body"), "")
+	st.line("notes", st.guess("notes", "note"), "")
+	if tags := st.guess("tags", "tag", "keywords"); tags == "" {
+		st.w("  # tags: {column: <column>, split: \",\"}\n")
+	} else {
+		st.w("  tags: {column: %s, split: \",\"}\n", yq(tags))
+	}
+}
+
+// variantAndOptions writes the variant and options sections.
+func (st *starterText) variantAndOptions() {
+	st.w("\nvariant:\n")
+	st.line("sku", st.guess("sku", "article", "item number"), "variants without SKU are matched by product key + options")
+	st.line("weight", st.guess("weight"), "number")
+	st.line("cost", st.guess("cost"), "number")
+	st.line("upc", st.guess("upc", "ean", "barcode", "gtin"), "")
+	st.line("stock", st.guess("stock", "quantity", "qty", "inventory"), "opening stock of new variants")
+
+	st.w("\noptions:\n  # name/value column pairs, fixed columns, or a \"k=v,k=v\" cell:\n")
+	st.w("  # pairs:\n  #   - {name: <attribute name column>, value: <option value column>}\n")
 	cols := []string{}
 	for _, word := range []string{"color", "colour", "size", "material", "style"} {
-		if c := guess(header, used, word); c != "" {
+		if c := st.guess(word); c != "" {
 			cols = append(cols, yq(c))
 		}
 	}
 	if len(cols) > 0 {
-		w("  columns: [%s]\n", strings.Join(cols, ", "))
+		st.w("  columns: [%s]\n", strings.Join(cols, ", "))
 	} else {
-		w("  # columns: [Color, Size]\n")
+		st.w("  # columns: [Color, Size]\n")
 	}
-	w("  # list: <column>       # cells like \"Color=Red,Size=L\"\n")
+	st.w("  # list: <column>       # cells like \"Color=Red,Size=L\"\n")
+}
 
-	w("\ntiers:\n  # pricing tier name: column\n")
+// tiers writes the tiers section: every column not taken whose name
+// says price.
+func (st *starterText) tiers() {
+	st.w("\ntiers:\n  # pricing tier name: column\n")
 	var tiers []string
-	for _, h := range header {
-		lh := strings.ToLower(h)
-		if !used[h] && strings.Contains(lh, "price") {
-			used[h] = true
+	for _, h := range st.header {
+		if !st.used[h] && strings.Contains(strings.ToLower(h), "price") {
+			st.used[h] = true
 			tiers = append(tiers, fmt.Sprintf("    %s: %s\n", yq(strings.TrimSpace(h)), yq(strings.TrimSpace(h))))
 		}
 	}
 	if len(tiers) > 0 {
-		w("  columns:\n%s", strings.Join(tiers, ""))
+		st.w("  columns:\n%s", strings.Join(tiers, ""))
 	} else {
-		w("  # columns:\n  #   Retail: <price column>\n")
+		st.w("  # columns:\n  #   Retail: <price column>\n")
 	}
-	b.WriteString(starterImages(header, used))
-	w("\n# skip:\n#   - when: 'col(\"Status\") == \"archived\"'\n#     reason: archived product\n")
-	return []byte(b.String())
 }

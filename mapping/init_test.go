@@ -33,6 +33,7 @@ func readHeaderIn(t *testing.T, dir, file string, delimiter rune) []string {
 }
 
 func TestInitRecognisesLayouts(t *testing.T) {
+	t.Parallel()
 	for file, want := range map[string]string{
 		"shopify-apparel.csv":                "shopify",
 		"shopify-product-template.csv":       "shopify",
@@ -68,6 +69,7 @@ func TestInitRecognisesLayouts(t *testing.T) {
 // WooCommerce headers carry the store's units ("Weight (kg)"): the template
 // reads any of them as it is.
 func TestInitWooAnyWeightUnit(t *testing.T) {
+	t.Parallel()
 	header := []string{"ID", "Type", "SKU", "Name", "Description", "Tags", "Stock", "Weight (kg)", "Regular price", "Sale price", "Parent",
 		"Attribute 1 name", "Attribute 1 value(s)"}
 	name, text := Init(header, "woo.csv")
@@ -84,6 +86,7 @@ func TestInitWooAnyWeightUnit(t *testing.T) {
 }
 
 func TestInitGeneric(t *testing.T) {
+	t.Parallel()
 	header := []string{"product_key", "product_name", "product_description", "product_notes", "tags", "sku", "description", "weight",
 		"cost", "upc", "stock", "option1_name", "option1_value", "option2_name", "option2_value", "option3_name", "option3_value", "tier:Retail"}
 	name, text := Init(header, "catalog.csv")
@@ -106,6 +109,7 @@ func TestInitGeneric(t *testing.T) {
 }
 
 func TestInitStarter(t *testing.T) {
+	t.Parallel()
 	header := []string{"Reference", "Product Name", "Long text", "Colour", "Size", "Price", "Stock qty", "Weight kg", "Barcode"}
 	name, text := Init(header, "odd.csv")
 	if name != "" {
@@ -242,6 +246,7 @@ func slipRow(want SlipRow) func(t *testing.T, m *Mapping, header, row []string) 
 // Init says which template it chose and what in the header gave the
 // layout away, in the header's own spelling.
 func TestInitSaysWhy(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		header []string

@@ -41,6 +41,7 @@ var (
 )
 
 func TestJoinAloneAndProductCells(t *testing.T) {
+	t.Parallel()
 	m, err := Parse("m.yaml", []byte(prestashop))
 	if err != nil {
 		t.Fatal(err)
@@ -117,6 +118,7 @@ func TestJoinAloneAndProductCells(t *testing.T) {
 }
 
 func TestJoinErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
 		parse     bool // the error is Parse's, else the main Compile's or the joined one's
@@ -166,6 +168,7 @@ func TestJoinErrors(t *testing.T) {
 }
 
 func TestJoinWithoutProductCells(t *testing.T) {
+	t.Parallel()
 	// Mapping.CompileJoin binds a join whose rows read no product cells;
 	// product() is then an error saying where it works.
 	m, err := Parse("m.yaml", []byte(minimal+"variant:\n  cost: {expr: 'product(\"Title\")'}\njoin:\n  file: c.csv\n  key: K\n"))

@@ -11,6 +11,7 @@ import (
 // amounts are written out, as Compile errors; otherwise as errors of the
 // row.
 func TestExpressionLimitsAtCompile(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ expr, want string }{
 		{`shift(value, 3000000000)`, "shift(…, 3000000000): a shift moves the decimal point at most 30 places"},
 		{`shift(value, -31)`, "at most 30 places"},
@@ -37,6 +38,7 @@ func TestExpressionLimitsAtCompile(t *testing.T) {
 }
 
 func TestExpressionLimitsOnRows(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 2000)
 	const tooLong = "would make a text longer than 1048576 bytes (1 MiB), the most an expression may make"
 	const listTooLong = "the list's items are longer in all than 1048576 bytes (1 MiB)"
@@ -76,6 +78,7 @@ func TestExpressionLimitsOnRows(t *testing.T) {
 
 // Within the limits, the helpers that are bounded work as expr's own.
 func TestBoundedHelpers(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ expr, want string }{
 		{`repeat(A, 3)`, "ababab"},
 		{`replace(A, "b", "-")`, "a-"},

@@ -7,6 +7,7 @@ import (
 )
 
 func TestPairsAndDropLast(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		expr   string
 		cells  []string
@@ -55,6 +56,7 @@ func TestPairsAndDropLast(t *testing.T) {
 }
 
 func TestOptionsListFromPairs(t *testing.T) {
+	t.Parallel()
 	src := `group:
   key: {value: k}
 product:
@@ -105,6 +107,7 @@ options:
 }
 
 func TestOptionsListOfItems(t *testing.T) {
+	t.Parallel()
 	// A list an expression gives is read item by item: a value may hold
 	// the list separator; an item without "=" is an error.
 	p := program(t, "group:\n  key: {value: k}\nproduct:\n  name: {value: n}\noptions:\n  list: {expr: 'split(A, \";\")'}\n", "A")

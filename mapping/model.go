@@ -14,6 +14,9 @@ type Mapping struct {
 	Variant VariantSpec
 	Options OptionsSpec
 	Tiers   TiersSpec
+	// Command is what each row asks of an import (see Command); nil
+	// leaves every row to the import's mode.
+	Command *ValueSpec
 	// Skip rules are tried in order on each row of the main file; the first
 	// that matches skips the row with its reason.
 	Skip []SkipRule

@@ -108,7 +108,7 @@ func syntaxError(name string, err error) error {
 	return &Error{File: name, Msg: "YAML syntax: " + err.Error()}
 }
 
-var topKeys = []string{"source", "group", "product", "variant", "options", "tiers", "images", "skip", "join", "tables", "stock", "shipments", "slips"}
+var topKeys = []string{"source", "group", "product", "variant", "options", "tiers", "images", "command", "skip", "join", "tables", "stock", "shipments", "slips"}
 
 func (d *decoder) top(m *Mapping, body ast.Node) {
 	es := d.entries(body, "the mapping")
@@ -129,6 +129,8 @@ func (d *decoder) top(m *Mapping, body ast.Node) {
 			d.tiers(&m.Tiers, e.Value, "tiers")
 		case "images":
 			m.Images = d.images(e.Value)
+		case "command":
+			m.Command = d.value(e.Value, "command", KindText)
 		case "skip":
 			m.Skip = d.skip(e.Value, "skip")
 		case "join":
@@ -321,48 +323,60 @@ func (d *decoder) value(n ast.Node, where string, kind Kind) *ValueSpec {
 	es := d.entries(n, where)
 	d.checkKeys(es, where, valueKeys)
 	for _, e := range es {
-		k := keyOf(e)
-		w := where + "." + k
-		switch k {
-		case "column":
-			s.Column = strings.TrimSpace(d.str(e.Value, w))
-		case "value":
-			s.Const, s.HasConst = d.str(e.Value, w), true
-		case "expr":
-			s.Expr = d.str(e.Value, w)
-			s.Pos = nodePos(e.Value)
-			if err := expr.CheckSyntax(s.Expr); err != nil {
-				d.fail(e.Value, "%s: expression does not parse: %v", w, err)
-			}
-		case "type":
-			allowed := kindNames[:KindList]
-			if kind == KindList {
-				allowed = kindNames[KindList:]
-			}
-			t := d.oneOf(e.Value, w, allowed)
-			if i := slices.Index(kindNames, t); i >= 0 {
-				s.Kind = Kind(i)
-			}
-		case "required":
-			s.Required = d.boolean(e.Value, w)
-		case "clear_when_empty":
-			s.ClearWhenEmpty = d.boolean(e.Value, w)
-		case "optional":
-			s.Optional = d.boolean(e.Value, w)
-		case "default":
-			s.Default, s.HasDefault = d.str(e.Value, w), true
-		case "fill_down":
-			if where != "group.key" {
-				d.fail(e.Key, "%s: fill_down applies only to group.key (a row without a key belongs to the product of the row above it)", w)
-			}
-			s.FillDown = d.boolean(e.Value, w)
-		case "split":
-			if kind != KindList {
-				d.fail(e.Key, "%s: split applies only to list values (product.tags, group.children)", w)
-			}
-			s.Split = d.str(e.Value, w)
-		}
+		d.valueEntry(s, e, where, kind)
 	}
+	d.checkSources(s, n, where)
+	return s
+}
+
+// valueEntry reads one key of a value spec's mapping into s.
+func (d *decoder) valueEntry(s *ValueSpec, e *ast.MappingValueNode, where string, kind Kind) {
+	k := keyOf(e)
+	w := where + "." + k
+	switch k {
+	case "column":
+		s.Column = strings.TrimSpace(d.str(e.Value, w))
+	case "value":
+		s.Const, s.HasConst = d.str(e.Value, w), true
+	case "expr":
+		s.Expr = d.str(e.Value, w)
+		s.Pos = nodePos(e.Value)
+		if err := expr.CheckSyntax(s.Expr); err != nil {
+			d.fail(e.Value, "%s: expression does not parse: %v", w, err)
+		}
+	case "type":
+		allowed := kindNames[:KindList]
+		if kind == KindList {
+			allowed = kindNames[KindList:]
+		}
+		t := d.oneOf(e.Value, w, allowed)
+		if i := slices.Index(kindNames, t); i >= 0 {
+			s.Kind = Kind(i)
+		}
+	case "required":
+		s.Required = d.boolean(e.Value, w)
+	case "clear_when_empty":
+		s.ClearWhenEmpty = d.boolean(e.Value, w)
+	case "optional":
+		s.Optional = d.boolean(e.Value, w)
+	case "default":
+		s.Default, s.HasDefault = d.str(e.Value, w), true
+	case "fill_down":
+		if where != "group.key" {
+			d.fail(e.Key, "%s: fill_down applies only to group.key (a row without a key belongs to the product of the row above it)", w)
+		}
+		s.FillDown = d.boolean(e.Value, w)
+	case "split":
+		if kind != KindList {
+			d.fail(e.Key, "%s: split applies only to list values (product.tags, group.children)", w)
+		}
+		s.Split = d.str(e.Value, w)
+	}
+}
+
+// checkSources fails a value spec that does not give exactly one of
+// column, value or expr (expr may read a column).
+func (d *decoder) checkSources(s *ValueSpec, n ast.Node, where string) {
 	given := 0
 	if s.Column != "" {
 		given++
@@ -379,7 +393,6 @@ func (d *decoder) value(n ast.Node, where string, kind Kind) *ValueSpec {
 	if s.Expr != "" && s.HasConst {
 		d.fail(n, "%s: value (a constant) cannot be combined with expr", where)
 	}
-	return s
 }
 
 var optionKeys = []string{"pairs", "columns", "list", "list_separator", "ignore", "values_separator", "when"}
@@ -393,61 +406,11 @@ func (d *decoder) options(o *OptionsSpec, n ast.Node) {
 		switch k {
 		case "pairs":
 			for i, item := range d.seq(e.Value, w) {
-				wi := fmt.Sprintf("%s[%d]", w, i)
-				ies := d.entries(item, wi)
-				d.checkKeys(ies, wi, []string{"name", "value"})
-				p := OptionPair{Pos: nodePos(item)}
-				for _, ie := range ies {
-					switch keyOf(ie) {
-					case "name":
-						p.Name = d.value(ie.Value, wi+".name", KindText)
-					case "value":
-						p.Value = d.value(ie.Value, wi+".value", KindText)
-					}
-				}
-				if d.err == nil && (p.Name == nil || p.Value == nil) {
-					d.fail(item, "%s needs both name and value (the columns holding the attribute name and its option value)", wi)
-				}
-				o.Pairs = append(o.Pairs, p)
+				o.Pairs = append(o.Pairs, d.optionPair(item, fmt.Sprintf("%s[%d]", w, i)))
 			}
 		case "columns":
 			for i, item := range d.seq(e.Value, w) {
-				wi := fmt.Sprintf("%s[%d]", w, i)
-				c := OptionColumn{Pos: nodePos(item)}
-				if text, ok := scalarText(item); ok {
-					c.Name = strings.TrimSpace(text)
-					c.Value = &ValueSpec{Target: "option " + c.Name, Column: c.Name, Pos: c.Pos}
-				} else {
-					ies := d.entries(item, wi)
-					var rest []*ast.MappingValueNode
-					for _, ie := range ies {
-						if keyOf(ie) == "name" {
-							c.Name = d.str(ie.Value, wi+".name")
-						} else {
-							rest = append(rest, ie)
-						}
-					}
-					d.checkKeys(rest, wi, append([]string{"name"}, valueKeys...))
-					if len(rest) == 0 {
-						if c.Name == "" {
-							d.fail(item, "%s needs a name (the attribute name, also its column unless column is given)", wi)
-						}
-						c.Value = &ValueSpec{Target: "option " + c.Name, Column: c.Name, Pos: c.Pos}
-						o.Columns = append(o.Columns, c)
-						continue
-					}
-					c.Value = d.value(&ast.MappingNode{BaseNode: &ast.BaseNode{}, Values: rest}, wi, KindText)
-					if c.Value != nil {
-						c.Value.Pos = c.Pos
-						if c.Name == "" {
-							c.Name = c.Value.Column
-						}
-					}
-					if d.err == nil && c.Name == "" {
-						d.fail(item, "%s needs a name (the attribute name)", wi)
-					}
-				}
-				o.Columns = append(o.Columns, c)
+				o.Columns = append(o.Columns, d.optionColumn(item, fmt.Sprintf("%s[%d]", w, i)))
 			}
 		case "list":
 			o.List = d.value(e.Value, w, KindText)
@@ -461,6 +424,64 @@ func (d *decoder) options(o *OptionsSpec, n ast.Node) {
 			o.When = d.condition(e.Value, w)
 		}
 	}
+}
+
+// optionPair reads one of options.pairs: the columns of an attribute's
+// name and of its option value.
+func (d *decoder) optionPair(item ast.Node, where string) OptionPair {
+	ies := d.entries(item, where)
+	d.checkKeys(ies, where, []string{"name", "value"})
+	p := OptionPair{Pos: nodePos(item)}
+	for _, ie := range ies {
+		switch keyOf(ie) {
+		case "name":
+			p.Name = d.value(ie.Value, where+".name", KindText)
+		case "value":
+			p.Value = d.value(ie.Value, where+".value", KindText)
+		}
+	}
+	if d.err == nil && (p.Name == nil || p.Value == nil) {
+		d.fail(item, "%s needs both name and value (the columns holding the attribute name and its option value)", where)
+	}
+	return p
+}
+
+// optionColumn reads one of options.columns: a column named for its
+// attribute, or a name with a value spec.
+func (d *decoder) optionColumn(item ast.Node, where string) OptionColumn {
+	c := OptionColumn{Pos: nodePos(item)}
+	if text, ok := scalarText(item); ok {
+		c.Name = strings.TrimSpace(text)
+		c.Value = &ValueSpec{Target: "option " + c.Name, Column: c.Name, Pos: c.Pos}
+		return c
+	}
+	var rest []*ast.MappingValueNode
+	for _, ie := range d.entries(item, where) {
+		if keyOf(ie) == "name" {
+			c.Name = d.str(ie.Value, where+".name")
+		} else {
+			rest = append(rest, ie)
+		}
+	}
+	d.checkKeys(rest, where, append([]string{"name"}, valueKeys...))
+	if len(rest) == 0 {
+		if c.Name == "" {
+			d.fail(item, "%s needs a name (the attribute name, also its column unless column is given)", where)
+		}
+		c.Value = &ValueSpec{Target: "option " + c.Name, Column: c.Name, Pos: c.Pos}
+		return c
+	}
+	c.Value = d.value(&ast.MappingNode{BaseNode: &ast.BaseNode{}, Values: rest}, where, KindText)
+	if c.Value != nil {
+		c.Value.Pos = c.Pos
+		if c.Name == "" {
+			c.Name = c.Value.Column
+		}
+	}
+	if d.err == nil && c.Name == "" {
+		d.fail(item, "%s needs a name (the attribute name)", where)
+	}
+	return c
 }
 
 // condition reads an expression given as plain text.

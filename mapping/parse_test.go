@@ -9,6 +9,7 @@ import (
 const minimal = "group:\n  key: Handle\nproduct:\n  name: Title\n"
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		yaml      string
@@ -73,6 +74,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestParseFull(t *testing.T) {
+	t.Parallel()
 	src := `
 source:
   format: xlsx

@@ -7,6 +7,7 @@ import (
 )
 
 func TestColumnPatterns(t *testing.T) {
+	t.Parallel()
 	const head = "group:\n  key: SKU\nproduct:\n  name: Name\n"
 	tests := []struct {
 		name, src string
@@ -99,6 +100,7 @@ func TestColumnPatterns(t *testing.T) {
 }
 
 func TestColumnPatternInSkipReasonAndJoin(t *testing.T) {
+	t.Parallel()
 	src := "group:\n  key: ID\nproduct:\n  name: Name\nvariant:\n  sku: {column: \"Ref*\"}\n" +
 		"skip:\n  - when: 'Type == \"pack\"'\n    reason: \"{Type (*)} packs are not imported\"\n" +
 		"join:\n  file: c.csv\n  key: \"Product ID*\"\n"

@@ -71,6 +71,11 @@ type Row struct {
 	// Images are the images the row names (images:).
 	Images []Image
 
+	// Command is what the row asks of an import (command:), CommandNone
+	// when it asks nothing. A variant row's is CommandNone or
+	// CommandDelete; a joined file's rows give none.
+	Command Command
+
 	// Errors lists the invalid values of the row; Eval returns them too.
 	Errors RowErrors
 }
@@ -148,4 +153,5 @@ func (r *Row) reset() {
 	r.Errors = r.Errors[:0]
 	r.Alone, r.AloneErrors = false, r.AloneErrors[:0]
 	r.Images = r.Images[:0]
+	r.Command = CommandNone
 }

@@ -24,6 +24,7 @@ skip:
 `
 
 func TestParseShipments(t *testing.T) {
+	t.Parallel()
 	m, err := Parse("m.yaml", []byte(shipmentsSrc))
 	if err != nil {
 		t.Fatal(err)
@@ -51,6 +52,7 @@ func TestParseShipments(t *testing.T) {
 }
 
 func TestEvalShipments(t *testing.T) {
+	t.Parallel()
 	m, err := Parse("m.yaml", []byte(shipmentsSrc))
 	if err != nil {
 		t.Fatal(err)
@@ -114,6 +116,7 @@ func TestEvalShipments(t *testing.T) {
 }
 
 func TestRecogniseShipments(t *testing.T) {
+	t.Parallel()
 	for _, h := range [][]string{
 		{"fulfillment_id", "sku", "line_item_id", "quantity", "tracking_number", "carrier", "tracking_link", "cost", "shipped_at", "status"},
 		{"order_number", "sku", "quantity", "tracking_number"},

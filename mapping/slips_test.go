@@ -45,6 +45,7 @@ func slipsProgram(t *testing.T, src string, tz *time.Location, header ...string)
 }
 
 func TestParseSlips(t *testing.T) {
+	t.Parallel()
 	m, err := Parse("m.yaml", []byte(slipsFull))
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +63,7 @@ func TestParseSlips(t *testing.T) {
 }
 
 func TestParseSlipsErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		yaml      string
@@ -91,6 +93,7 @@ func TestParseSlipsErrors(t *testing.T) {
 }
 
 func TestCompileSlipsErrors(t *testing.T) {
+	t.Parallel()
 	m, err := Parse("m.yaml", []byte(slipsFull))
 	if err != nil {
 		t.Fatal(err)
@@ -111,6 +114,7 @@ func TestCompileSlipsErrors(t *testing.T) {
 }
 
 func TestEvalSlips(t *testing.T) {
+	t.Parallel()
 	berlin, err := time.LoadLocation("Europe/Berlin")
 	if err != nil {
 		t.Skip("no time zone database:", err)

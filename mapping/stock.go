@@ -68,10 +68,10 @@ func (d *decoder) stockValueKeys(n ast.Node, s *ValueSpec) {
 func (m *Mapping) StockOnly() bool { return m.Stock != nil && !m.hasCatalog() }
 
 // hasCatalog reports whether the mapping maps any part of a catalog:
-// group, product, variant, options, tiers or join.
+// group, product, variant, options, tiers, command or join.
 func (m *Mapping) hasCatalog() bool {
 	g, o, v := &m.Group, &m.Options, &m.Variant
-	return g.By != "" || g.Key != nil || g.Parent != nil || g.Alias != nil || g.Children != nil || g.Role != nil ||
+	return g.By != "" || m.Command != nil || g.Key != nil || g.Parent != nil || g.Alias != nil || g.Children != nil || g.Role != nil ||
 		m.Product != (ProductSpec{}) || v.SKU != nil || v.Stock != nil || len(v.Fields) > 0 ||
 		len(o.Pairs) > 0 || len(o.Columns) > 0 || o.List != nil || o.When != nil ||
 		len(m.Tiers.Columns) > 0 || m.Tiers.Prefix != "" || m.Join != nil

@@ -23,6 +23,7 @@ func stockProgram(t *testing.T, src string, header ...string) *StockProgram {
 }
 
 func TestParseStock(t *testing.T) {
+	t.Parallel()
 	src := `source:
   decimal: ","
   delimiter: ";"
@@ -73,6 +74,7 @@ skip:
 }
 
 func TestParseStockErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		yaml      string
@@ -118,6 +120,7 @@ func TestParseStockErrors(t *testing.T) {
 }
 
 func TestCompileStockErrors(t *testing.T) {
+	t.Parallel()
 	header := []string{"SKU", "Quantity", "Location", "Dup", "Dup"}
 	tests := []struct {
 		name, src string
@@ -152,6 +155,7 @@ func TestCompileStockErrors(t *testing.T) {
 }
 
 func TestStockAndCatalogMismatch(t *testing.T) {
+	t.Parallel()
 	// An import of a stock-only mapping says what the mapping is for.
 	m, err := Parse("m.yaml", []byte("source:\n  decimal: \",\"\n"+stockMinimal))
 	if err != nil {
@@ -189,6 +193,7 @@ func TestStockAndCatalogMismatch(t *testing.T) {
 }
 
 func TestEvalStock(t *testing.T) {
+	t.Parallel()
 	header := []string{"SKU", "Qty", "Location", "Status"}
 	skip := "skip:\n  - when: Status == \"discontinued\"\n    reason: \"{SKU} is discontinued\"\n"
 	dot := stockMinimal + "  warehouse: Location\n" + skip
@@ -287,6 +292,7 @@ func TestEvalStock(t *testing.T) {
 }
 
 func TestEvalStockValueSettings(t *testing.T) {
+	t.Parallel()
 	header := []string{"Item", "On Hand", "Reserved", "Site"}
 	tests := []struct {
 		name, stock string
@@ -344,6 +350,7 @@ func TestEvalStockValueSettings(t *testing.T) {
 }
 
 func TestEvalStockOptionalWarehouse(t *testing.T) {
+	t.Parallel()
 	src := stockMinimal + "  warehouse: {column: Location, optional: true}\n"
 	with := stockProgram(t, src, "SKU", "Qty", "Location")
 	without := stockProgram(t, src, "SKU", "Qty")
@@ -359,6 +366,7 @@ func TestEvalStockOptionalWarehouse(t *testing.T) {
 // A skip rule whose expression fails reports the error and the row goes
 // on; a StockRow reused for the next row holds nothing of the last.
 func TestEvalStockReuse(t *testing.T) {
+	t.Parallel()
 	src := stockMinimal + "skip:\n  - when: number(Qty) > 100\n    reason: too many\n"
 	p := stockProgram(t, src, "SKU", "Qty")
 	var r StockRow
@@ -376,6 +384,7 @@ func TestEvalStockReuse(t *testing.T) {
 }
 
 func TestStockProgramClone(t *testing.T) {
+	t.Parallel()
 	p := stockProgram(t, "stock:\n  sku: {expr: 'upper(SKU)'}\n  quantity: Qty\n", "SKU", "Qty")
 	c := p.Clone()
 	done := make(chan string)

@@ -14,6 +14,7 @@ func weightProgram(t *testing.T, dec, target, expr string) *Program {
 }
 
 func TestUnitConversions(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, dec, expr string
 		cells           []string
@@ -73,6 +74,7 @@ func TestUnitConversions(t *testing.T) {
 }
 
 func TestUnitErrorsAtCompile(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ expr, errHas string }{
 		{`weight(W, "stone")`, `weight: "stone" is not a weight unit; weight units: g, kg, lb, lbs, oz`},
 		{`weight(W, "kg", "tonnes")`, `weight: "tonnes" is not a weight unit`},
@@ -94,6 +96,7 @@ func TestUnitErrorsAtCompile(t *testing.T) {
 }
 
 func TestComputedNumbersHaveNoFloatNoise(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		expr  string
 		cells []string

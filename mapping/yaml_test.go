@@ -12,6 +12,7 @@ import (
 // Hostile YAML is refused before the YAML parser, whose time and memory
 // grow with the square of the nesting: 1 MB of "[" took gigabytes.
 func TestYAMLLimits(t *testing.T) {
+	t.Parallel()
 	var blocks, tiers strings.Builder
 	blocks.WriteString("a:\n")
 	for i := 1; i <= 200; i++ {
@@ -109,6 +110,7 @@ func BenchmarkLookupTable200k(b *testing.B) {
 // Tables read on the side are what the YAML parser reads; the others are
 // left to it.
 func TestFastTablesAgreeWithYAML(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, tables string
 		fast         bool // read on the side
@@ -150,6 +152,7 @@ func TestFastTablesAgreeWithYAML(t *testing.T) {
 }
 
 func TestFastTableDuplicateKey(t *testing.T) {
+	t.Parallel()
 	_, err := Parse("m.yaml", []byte(minimal+"tables:\n  t:\n    a: b\n    c: d\n    'a': e\n"))
 	if err == nil || err.Error() != `m.yaml:9:5: tables.t: key "a" is given twice (lines 7 and 9); keep one` {
 		t.Errorf("error %v", err)

@@ -59,6 +59,7 @@ func wantRecords(lines []line) [][]string {
 }
 
 func TestCSV(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		lines []line
@@ -94,6 +95,7 @@ func TestCSV(t *testing.T) {
 }
 
 func TestXLSX(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "out.XLSX")
 	write(t, path, sample)
 	f, err := excelize.OpenFile(path)
@@ -125,6 +127,7 @@ func TestXLSX(t *testing.T) {
 }
 
 func TestDiscardLeavesNothing(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"out.csv", "out.xlsx"} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -148,6 +151,7 @@ func TestDiscardLeavesNothing(t *testing.T) {
 }
 
 func TestCreateInMissingDirectory(t *testing.T) {
+	t.Parallel()
 	_, err := Create[line](filepath.Join(t.TempDir(), "no", "such", "out.csv"))
 	if err == nil || !strings.Contains(err.Error(), "results") {
 		t.Fatalf("err = %v, want one about the results file", err)
@@ -168,6 +172,7 @@ func assertOnlyFile(t *testing.T, path string) {
 }
 
 func TestInert(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"", ""},
 		{"P1", "P1"},
@@ -189,6 +194,7 @@ func TestInert(t *testing.T) {
 
 // Cells a spreadsheet would run as formulas reach the CSV file as text.
 func TestCSVFormulasAreInert(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "out.results.csv")
 	write(t, path, []line{{"=in.csv", 2, "=HYPERLINK(\"http://x\")", "created", "@cmd"}})
 	b, err := os.ReadFile(path)
@@ -207,6 +213,7 @@ func TestCSVFormulasAreInert(t *testing.T) {
 
 // Revive undoes Inert, and leaves other text alone.
 func TestReviveUndoesInert(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{`=HYPERLINK("http://x","y")`, "+1", "-x", "@SUM(A1)", "\tx", "\rx", "plain", "", "'", "'plain", "12", "'quoted'", "'=x", "''=x", "'@"} {
 		if got := Revive(Inert(s)); got != s {
 			t.Errorf("Revive(Inert(%q)) = %q", s, got)
@@ -221,6 +228,7 @@ func TestReviveUndoesInert(t *testing.T) {
 // nothing for no path; more lines than a block go out whole, and text that
 // is not UTF-8 is made so.
 func TestWrite(t *testing.T) {
+	t.Parallel()
 	lines := slices.Repeat([]line{{"in.csv", 2, "A", "sent", "caf\xe9"}}, block+3)
 	if err := Write("", slices.Values(lines)); err != nil {
 		t.Fatal(err)
@@ -292,6 +300,7 @@ func BenchmarkWrite(b *testing.B) {
 // they are written as U+FFFD (one for a run of bad bytes), in CSV and
 // XLSX files alike.
 func TestValidUTF8(t *testing.T) {
+	t.Parallel()
 	lines := []line{{"caf\xe9.csv", 2, "SKU-\xe9\xe8", "a\x00b", "ok é"}}
 	want := []string{"caf\uFFFD.csv", "2", "SKU-\uFFFD", "a\uFFFDb", "ok é"}
 	for _, name := range []string{"out.csv", "out.xlsx"} {

@@ -15,6 +15,7 @@ var customer = map[string]string{"name": "Ada Byron", "email": "ada@example.com"
 // A bundle's variant record names its components and the units of each
 // in one bundle; other variants carry no such link.
 func TestBundleComponentsLink(t *testing.T) {
+	t.Parallel()
 	e := stockedEnv(t, 10, 10)
 	if _, err := e.srv.CreateBundle(context.Background(), BundleSpec{Token: e.token, SKU: "KIT",
 		Components: []OrderLine{{SKU: "A", Quantity: 2}, {SKU: "B", Quantity: 1}}}); err != nil {
@@ -38,6 +39,7 @@ func TestBundleComponentsLink(t *testing.T) {
 // A fulfillment read sideloads the variants of its line items (with their
 // location) and the contact of its order.
 func TestFulfillmentSideloadsLineVariants(t *testing.T) {
+	t.Parallel()
 	e := stockedEnv(t, 10, 10)
 	if _, err := e.srv.CreateBundle(context.Background(), BundleSpec{Token: e.token, SKU: "KIT",
 		Components: []OrderLine{{SKU: "A", Quantity: 2}}}); err != nil {
@@ -69,6 +71,7 @@ func TestFulfillmentSideloadsLineVariants(t *testing.T) {
 // A database file made before orders had dates, contacts and prices gets
 // those columns when opened.
 func TestOldDatabaseGetsNewColumns(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "old.db")
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestUnauthorized(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	for _, tok := range []string{"", "not-a-token"} {
 		r := e.postToken(tok, wire.ListPath(wire.Variants), map[string]any{"action": "read"}).expect(t, 401)
@@ -25,6 +26,7 @@ func TestUnauthorized(t *testing.T) {
 }
 
 func TestPathsAndPrefix(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	e.read(wire.APIPrefix+wire.ListPath(wire.Products), nil).expect(t, 200)
 	r := e.read("/v2/Nothing", nil).expect(t, 404)
@@ -37,6 +39,7 @@ func TestPathsAndPrefix(t *testing.T) {
 }
 
 func TestEmptyListingShape(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	r := e.read(wire.ListPath(wire.Variants), nil).expect(t, 200)
 	want := `{"meta":{"current_page":"1","last_page":"0","per_page":"15","total":"0","from":"0","to":"0"},"Variants":[]}`
@@ -46,6 +49,7 @@ func TestEmptyListingShape(t *testing.T) {
 }
 
 func TestPageSizeLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	r := e.read(wire.ListPath(wire.Variants), map[string]any{"page_size": wire.MaxPageSize + 1}).expect(t, 400)
 	if !strings.Contains(r.message(), fmt.Sprint(wire.MaxPageSize)) {
@@ -55,6 +59,7 @@ func TestPageSizeLimit(t *testing.T) {
 }
 
 func TestWriteBatchLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	recs := make([]any, wire.MaxWriteRecords+1)
 	for i := range recs {
@@ -73,6 +78,7 @@ func TestWriteBatchLimit(t *testing.T) {
 }
 
 func TestFilterRules(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	e.mustIDs(wire.Products, product("Shirt", "A", "B", "C"), product("Hat", "D"))
 	cond := func(k string, v any) map[string]any { return map[string]any{k: v} }
@@ -117,6 +123,7 @@ func TestFilterRules(t *testing.T) {
 }
 
 func TestNumericFilterAndSort(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	e.mustIDs(wire.Products, map[string]any{"name": "W", "links": map[string]any{
 		"Attributes": []any{map[string]any{"name": "Size"}},
@@ -141,6 +148,7 @@ func TestNumericFilterAndSort(t *testing.T) {
 }
 
 func TestPaging(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	recs := make([]any, 7)
 	for i := range recs {
@@ -161,6 +169,7 @@ func TestPaging(t *testing.T) {
 }
 
 func TestProductCreateShape(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	ids := e.mustIDs(wire.Products, map[string]any{
 		"name": "Filament", "description": "1kg",
@@ -234,6 +243,7 @@ func TestProductCreateShape(t *testing.T) {
 }
 
 func TestProductWithoutVariants(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	ids := e.mustIDs(wire.Products, map[string]any{"name": "Plain", "links": map[string]any{"Variants": []any{map[string]any{}}}})
 	r := e.read(wire.DetailPath(wire.Products), map[string]any{"Products": []any{map[string]any{"id": ids[0]}}}).expect(t, 200)
@@ -247,6 +257,7 @@ func TestProductWithoutVariants(t *testing.T) {
 }
 
 func TestDistinctCombinations(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	dup := product("Dup", "X1", "X2")
 	vs := dup["links"].(map[string]any)["Variants"].([]any)
@@ -284,6 +295,7 @@ func TestDistinctCombinations(t *testing.T) {
 }
 
 func TestUniqueSKUAndPartialWrite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	e.mustIDs(wire.Products, product("A", "SKU-1"))
 	r := e.write(wire.Products, product("B", "SKU-1"), map[string]any{"name": ""}).expect(t, 400)
@@ -297,6 +309,7 @@ func TestUniqueSKUAndPartialWrite(t *testing.T) {
 }
 
 func TestDeleteArchiveAndBulk(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	ids := e.mustIDs(wire.Products, product("A", "a"), product("B", "b"), product("C", "c"))
 	e.mustIDs(wire.Products, map[string]any{"id": ids[0], "delete": 1})
@@ -357,6 +370,7 @@ func TestDeleteArchiveAndBulk(t *testing.T) {
 }
 
 func TestVariantEditAndDelete(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	e.mustIDs(wire.Products, product("A", "a1", "a2"))
 	v, _ := e.variantBySKU("a1")
@@ -380,6 +394,7 @@ func TestVariantEditAndDelete(t *testing.T) {
 }
 
 func TestStockReconcile(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	e.mustIDs(wire.Products, product("A", "s1"))
 	v, _ := e.variantBySKU("s1")
@@ -408,6 +423,7 @@ func TestStockReconcile(t *testing.T) {
 }
 
 func TestRestartKeepsData(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sandbox.db")
 	srv, err := New(Options{DBPath: path})
 	if err != nil {
@@ -442,6 +458,7 @@ func TestRestartKeepsData(t *testing.T) {
 }
 
 func TestReset(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	e.mustIDs(wire.Products, product("A", "r1"))
 	res, err := e.ts.Client().Post(e.ts.URL+wire.SandboxAdminPrefix+"/reset", "application/json", nil)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"path/filepath"
 	"strconv"
@@ -222,28 +223,9 @@ func (s *Server) readMultipart(r *http.Request) (record, *upload, *apiError) {
 			if up != nil {
 				return nil, nil, badRequest("the multipart body has two %q parts: one upload carries one file", wire.MultipartFilePart)
 			}
-			data, err := io.ReadAll(io.LimitReader(part, limit+1))
-			if err != nil {
-				var mbe *http.MaxBytesError
-				if errors.As(err, &mbe) {
-					return nil, nil, tooLarge(limit)
-				}
-				return nil, nil, badRequest("cannot read the %q part: %v", wire.MultipartFilePart, err)
-			}
-			if int64(len(data)) > limit {
-				return nil, nil, tooLarge(limit)
-			}
-			ct := part.Header.Get("Content-Type")
-			if ct == "" || ct == "application/octet-stream" {
-				if bt := mime.TypeByExtension(filepath.Ext(part.FileName())); bt != "" {
-					ct = bt
-				} else {
-					ct = http.DetectContentType(data)
-				}
-			}
-			up = &upload{name: filepath.Base(part.FileName()), contentType: ct, data: data}
-			if up.name == "." || up.name == "/" {
-				up.name = "file"
+			var bad *apiError
+			if up, bad = readFilePart(part, limit); bad != nil {
+				return nil, nil, bad
 			}
 		}
 	}
@@ -263,6 +245,35 @@ func (s *Server) readMultipart(r *http.Request) (record, *upload, *apiError) {
 		return nil, nil, badRequest("the %q part %q is empty: a product file needs content", wire.MultipartFilePart, up.name)
 	}
 	return env, up, nil
+}
+
+// readFilePart reads an upload's file part, at most limit bytes; its
+// content type is the part's, else its name's, else its content's.
+func readFilePart(part *multipart.Part, limit int64) (*upload, *apiError) {
+	data, err := io.ReadAll(io.LimitReader(part, limit+1))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, tooLarge(limit)
+		}
+		return nil, badRequest("cannot read the %q part: %v", wire.MultipartFilePart, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, tooLarge(limit)
+	}
+	ct := part.Header.Get("Content-Type")
+	if ct == "" || ct == "application/octet-stream" {
+		if bt := mime.TypeByExtension(filepath.Ext(part.FileName())); bt != "" {
+			ct = bt
+		} else {
+			ct = http.DetectContentType(data)
+		}
+	}
+	up := &upload{name: filepath.Base(part.FileName()), contentType: ct, data: data}
+	if up.name == "." || up.name == "/" {
+		up.name = "file"
+	}
+	return up, nil
 }
 
 func tooLarge(limit int64) *apiError {

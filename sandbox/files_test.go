@@ -160,6 +160,7 @@ func TestProductFileUploadChecks(t *testing.T) {
 }
 
 func TestProductFiles(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{MaxFileBytes: 1000})
 	pid := e.mustIDs(wire.Products, product("Pic", "p1"))[0]
 	r := e.upload(pid, "front.png", bytes.Repeat([]byte{1}, 600)).expect(t, 200)
@@ -195,6 +196,7 @@ func TestProductFiles(t *testing.T) {
 }
 
 func TestPackingSlipsAndPackages(t *testing.T) {
+	t.Parallel()
 	e := stockedEnv(t, 10, 10)
 	order := e.order(OrderSpec{ShippingAddress: shipTo, Lines: []OrderLine{{SKU: "A", Quantity: 2}}})
 	line := linkIDsOf(e.read(wire.DetailPath(wire.SalesOrders), map[string]any{wire.SalesOrders: []any{map[string]any{"id": order}}}).

@@ -43,6 +43,7 @@ func (e *env) order(spec OrderSpec) string {
 }
 
 func TestFulfillmentInitialisation(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		warehouse string
@@ -77,6 +78,7 @@ func TestFulfillmentInitialisation(t *testing.T) {
 }
 
 func TestWaitingOrderRecheckedOnStockChange(t *testing.T) {
+	t.Parallel()
 	e := stockedEnv(t, 1, 0)
 	e.order(OrderSpec{ShippingAddress: shipTo, Lines: []OrderLine{{SKU: "A", Quantity: 3}}})
 	if n := len(e.openFulfillments().records(wire.Fulfillments)); n != 0 {
@@ -95,6 +97,7 @@ func TestWaitingOrderRecheckedOnStockChange(t *testing.T) {
 }
 
 func TestBundleSplitAndCompletion(t *testing.T) {
+	t.Parallel()
 	e := stockedEnv(t, 10, 10)
 	if _, err := e.srv.CreateBundle(context.Background(), BundleSpec{Token: e.token, SKU: "KIT",
 		Components: []OrderLine{{SKU: "A", Quantity: 2}, {SKU: "B", Quantity: 1}}}); err != nil {
@@ -170,6 +173,7 @@ func TestBundleSplitAndCompletion(t *testing.T) {
 }
 
 func TestFulfillmentStatus(t *testing.T) {
+	t.Parallel()
 	e := stockedEnv(t, 10, 10)
 	e.order(OrderSpec{ShippingAddress: shipTo, Lines: []OrderLine{{SKU: "A", Quantity: 1}}})
 	fid := e.openFulfillments().records(wire.Fulfillments)[0]["id"].(string)
@@ -186,6 +190,7 @@ func TestFulfillmentStatus(t *testing.T) {
 }
 
 func TestAdminAPI(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	post := func(path string, body any) (int, map[string]any) {
 		b, _ := json.Marshal(body)
@@ -235,6 +240,7 @@ func TestAdminAPI(t *testing.T) {
 // Admin calls name the account in their errors and refuse ids with
 // trailing junk instead of reading their leading digits.
 func TestOrderAccountErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{})
 	lines := []OrderLine{{SKU: "A", Quantity: 1}}
 	for _, tc := range []struct {
@@ -256,6 +262,7 @@ func TestOrderAccountErrors(t *testing.T) {
 // have is refused, naming the fields they do have: the recipient of an
 // address is "contact", and a "name" there would leave it empty.
 func TestCreateOrderRefusesUnknownFields(t *testing.T) {
+	t.Parallel()
 	e := stockedEnv(t, 10, 10)
 	for _, spec := range []OrderSpec{
 		{ShippingAddress: map[string]string{"name": "Ada", "street1": "1 Main St"}, Lines: []OrderLine{{SKU: "A", Quantity: 1}}},

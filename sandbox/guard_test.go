@@ -20,6 +20,7 @@ func (f *faults) setRates(fail, drop float64) {
 }
 
 func TestThrottle429(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{Rate: 0.5, Burst: 2})
 	for i := 0; i < 2; i++ {
 		e.read(wire.ListPath(wire.Products), nil).expect(t, 200)
@@ -43,6 +44,7 @@ func TestThrottle429(t *testing.T) {
 }
 
 func TestThrottle403(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{Rate: 0.1, Burst: 1, ThrottleStatus: 403})
 	e.read(wire.ListPath(wire.Products), nil).expect(t, 200)
 	r := e.read(wire.ListPath(wire.Products), nil).expect(t, 403)
@@ -52,6 +54,7 @@ func TestThrottle403(t *testing.T) {
 }
 
 func TestFailRate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{FailRate: 1, Seed: 1})
 	r := e.write(wire.Products, product("F", "f1")).expect(t, 500)
 	if r.message() == "" {
@@ -67,6 +70,7 @@ func TestFailRate(t *testing.T) {
 }
 
 func TestFailRateSeeded(t *testing.T) {
+	t.Parallel()
 	pattern := func() []int {
 		e := newEnv(t, Options{FailRate: 0.5, Seed: 42})
 		var out []int
@@ -93,6 +97,7 @@ func TestFailRateSeeded(t *testing.T) {
 // ThrottleRate answers a share of calls as throttled, seeded, with
 // Retry-After, whatever the configured rate.
 func TestThrottleRate(t *testing.T) {
+	t.Parallel()
 	pattern := func() []int {
 		e := newEnv(t, Options{ThrottleRate: 0.5, Seed: 7})
 		var out []int
@@ -113,6 +118,26 @@ func TestThrottleRate(t *testing.T) {
 	}
 }
 
+// NoRetryAfter leaves Retry-After out of the throttles of ThrottleRate
+// only: those of the token's bucket still say how long to wait.
+func TestNoRetryAfter(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{ThrottleRate: 1, Seed: 7, NoRetryAfter: true})
+	r := e.read(wire.ListPath(wire.Products), nil).expect(t, http.StatusTooManyRequests)
+	if ra, ok := r.header[wire.HeaderRetryAfter]; ok {
+		t.Errorf("an injected throttle with NoRetryAfter has Retry-After %q", ra)
+	}
+	if r.message() == "" {
+		t.Error("429 without message")
+	}
+	e = newEnv(t, Options{Rate: 0.5, Burst: 1, NoRetryAfter: true})
+	e.read(wire.ListPath(wire.Products), nil).expect(t, 200)
+	r = e.read(wire.ListPath(wire.Products), nil).expect(t, http.StatusTooManyRequests)
+	if ra, err := strconv.Atoi(r.header.Get(wire.HeaderRetryAfter)); err != nil || ra < 1 || ra > 2 {
+		t.Errorf("a throttle of the rate with NoRetryAfter: Retry-After %q; want its wait", r.header.Get(wire.HeaderRetryAfter))
+	}
+}
+
 func countOf(xs []int, x int) int {
 	n := 0
 	for _, v := range xs {
@@ -124,6 +149,7 @@ func countOf(xs []int, x int) int {
 }
 
 func TestDropRate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{DropRate: 1, Seed: 3})
 	// Reads are never dropped.
 	e.read(wire.ListPath(wire.Products), nil).expect(t, 200)
@@ -149,6 +175,7 @@ func TestDropRate(t *testing.T) {
 }
 
 func TestLatency(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{Latency: 50 * time.Millisecond})
 	start := time.Now()
 	e.read(wire.ListPath(wire.Products), nil).expect(t, 200)

@@ -13,6 +13,7 @@ import (
 // became) and its order's shipments; a sales order read by id carries
 // the order's lines, fulfillments, slips and shipments. [B.5] [B.8]
 func TestReadsShowWhatAnOrderShipped(t *testing.T) {
+	t.Parallel()
 	e := stockedEnv(t, 10, 10)
 	order := e.order(OrderSpec{ShippingAddress: shipTo, Lines: []OrderLine{{SKU: "A", Quantity: 3}, {SKU: "B", Quantity: 1}}})
 	f := e.openFulfillments()

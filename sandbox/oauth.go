@@ -105,6 +105,37 @@ func (s *Server) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 
 // handleToken exchanges a code for a permanent access token. Parameters
 // come from the query or a form body. [Spec] Authentication 4, [A.11]
+// checkCodeGrant checks a token request's client, redirect URI and code,
+// which is used up whatever the outcome.
+func (s *Server) checkCodeGrant(p url.Values) *apiError {
+	id := p.Get("client_id")
+	s.oauth.mu.Lock()
+	c, ok := s.oauth.clients[id]
+	s.oauth.mu.Unlock()
+	if !ok || subtle.ConstantTimeCompare([]byte(p.Get("client_secret")), []byte(c.Secret)) != 1 {
+		return newAPIError(http.StatusUnauthorized, "unknown client_id or wrong client_secret")
+	}
+	redirect := p.Get("redirect_uri")
+	if redirect != c.RedirectURI {
+		return badRequest("redirect_uri %q is not the redirect URL registered for client %q", redirect, id)
+	}
+	code := p.Get("code")
+	s.oauth.mu.Lock()
+	ac, ok := s.oauth.codes[code]
+	delete(s.oauth.codes, code) // single use, even when the exchange fails
+	expired := s.oauth.now().After(ac.expires)
+	s.oauth.mu.Unlock()
+	switch {
+	case !ok || code == "":
+		return badRequest("the code is unknown or was already used: authorize again")
+	case expired:
+		return badRequest("the code has expired (codes live %s): authorize again", codeTTL)
+	case ac.client != id || ac.redirect != redirect:
+		return badRequest("the code was issued to another client or redirect URI")
+	}
+	return nil
+}
+
 func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
@@ -126,33 +157,8 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := p.Get("client_id")
-	s.oauth.mu.Lock()
-	c, ok := s.oauth.clients[id]
-	s.oauth.mu.Unlock()
-	if !ok || subtle.ConstantTimeCompare([]byte(p.Get("client_secret")), []byte(c.Secret)) != 1 {
-		writeError(w, newAPIError(http.StatusUnauthorized, "unknown client_id or wrong client_secret"))
-		return
-	}
-	redirect := p.Get("redirect_uri")
-	if redirect != c.RedirectURI {
-		writeError(w, badRequest("redirect_uri %q is not the redirect URL registered for client %q", redirect, id))
-		return
-	}
-	code := p.Get("code")
-	s.oauth.mu.Lock()
-	ac, ok := s.oauth.codes[code]
-	delete(s.oauth.codes, code) // single use, even when the exchange fails
-	expired := s.oauth.now().After(ac.expires)
-	s.oauth.mu.Unlock()
-	switch {
-	case !ok || code == "":
-		writeError(w, badRequest("the code is unknown or was already used: authorize again"))
-		return
-	case expired:
-		writeError(w, badRequest("the code has expired (codes live %s): authorize again", codeTTL))
-		return
-	case ac.client != id || ac.redirect != redirect:
-		writeError(w, badRequest("the code was issued to another client or redirect URI"))
+	if err := s.checkCodeGrant(p); err != nil {
+		writeError(w, err)
 		return
 	}
 	token := randomHex(24)

@@ -68,6 +68,7 @@ func exchangeQuery(t *testing.T, e *env, p url.Values) resp {
 }
 
 func TestAuthorizeRedirect(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{Clients: []Client{testClient}})
 	res := authorize(t, e, authQuery())
 	loc, _ := url.Parse(res.Header.Get("Location"))
@@ -93,6 +94,7 @@ func TestAuthorizeRedirect(t *testing.T) {
 }
 
 func TestTokenExchange(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{Clients: []Client{testClient}, Logger: nil})
 	code := codeOf(t, authorize(t, e, authQuery()))
 	// Wrong redirect URI is refused (and burns the code).
@@ -143,6 +145,7 @@ func TestTokenExchange(t *testing.T) {
 }
 
 func TestCodeExpires(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{Clients: []Client{testClient}})
 	code := codeOf(t, authorize(t, e, authQuery()))
 	e.srv.oauth.setClock(func() time.Time { return time.Now().Add(codeTTL + time.Second) })
@@ -159,6 +162,7 @@ func TestCodeExpires(t *testing.T) {
 // Codes that are never exchanged are dropped once expired, so repeated
 // authorizations do not grow the server's memory without bound.
 func TestUnexchangedCodesDropped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{Clients: []Client{testClient}})
 	for range 5 {
 		codeOf(t, authorize(t, e, authQuery()))

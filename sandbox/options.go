@@ -23,13 +23,19 @@ type Options struct {
 	// is applied; DropRate the share of writes applied and then answered by
 	// closing the connection; Latency is added to every interface call.
 	// ThrottleRate is the share of interface calls answered as throttled
-	// (ThrottleStatus, Retry-After 1 s) whatever the rate, as a gateway
-	// under load does. Seed makes the fault sequence reproducible.
+	// (ThrottleStatus, Retry-After 1 s unless NoRetryAfter) whatever the
+	// rate, as a gateway under load does. Seed makes the fault sequence
+	// reproducible.
 	FailRate     float64
 	DropRate     float64
 	ThrottleRate float64
 	Latency      time.Duration
 	Seed         int64
+	// NoRetryAfter leaves Retry-After out of the 429s of ThrottleRate, as
+	// a service that does not say how long to wait: the client backs off
+	// on its own, which a test can make milliseconds where a Retry-After
+	// would cost it a second each time. Throttles of Rate keep theirs.
+	NoRetryAfter bool
 	// Clients are the OAuth clients allowed to authorize.
 	Clients []Client
 	// Logger receives one debug line per request; nil discards.

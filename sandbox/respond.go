@@ -2,9 +2,10 @@ package sandbox
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
+
+	json "github.com/goccy/go-json"
 
 	"lading/api/wire"
 )

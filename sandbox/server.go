@@ -247,13 +247,18 @@ func (s *Server) serveInterface(w http.ResponseWriter, r *http.Request, path str
 	// request is counted against its token's bucket when it arrives, not
 	// after the database has looked the token up.
 	ok, wait := s.throttle.allow(tokenHash(r.Header.Get(wire.HeaderToken)))
-	if ok && s.faults.throttled() {
+	injected := ok && s.faults.throttled()
+	if injected {
 		ok, wait = false, time.Second
 	}
 	if !ok {
 		s.counters.update(func(c *Counters) { c.Throttled++ })
 		if s.opts.ThrottleStatus == http.StatusForbidden {
 			writeJSON(w, http.StatusForbidden, wire.ErrorBody{Message: wire.ThrottleText})
+			return
+		}
+		if injected && s.opts.NoRetryAfter {
+			writeError(w, newAPIError(http.StatusTooManyRequests, "too many requests for this access token: slow down"))
 			return
 		}
 		w.Header().Set(wire.HeaderRetryAfter, strconv.FormatInt(retryAfterSeconds(wait), 10))

@@ -14,6 +14,7 @@ import (
 // names them (the order's line, or its fulfillment's), across the order's
 // live slips that are not void.
 func TestSlipWritesAreCheckedAgainstTheOrder(t *testing.T) {
+	t.Parallel()
 	e := pricedEnv(t)
 	order := e.order(OrderSpec{ShippingAddress: shipTo, Lines: []OrderLine{{SKU: "TEE-S", Quantity: 3}}})
 	e.order(OrderSpec{ShippingAddress: shipTo, Lines: []OrderLine{{SKU: "TEE-S", Quantity: 1}}})

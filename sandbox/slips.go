@@ -224,35 +224,37 @@ var slipFields = []struct {
 	dateish bool
 }{{"local_id", false}, {"packing_slip_date", true}, {"ship_date", true}, {"status", false}, {"notes", false}}
 
-func applyPackingSlip(t *txn, c *call, i int, rec record) (int64, error) {
-	account := c.acc.account
+// recordOf finds the record rec names by id, live in the account (and
+// deletes it when rec says delete: then deleted is true), or makes a new
+// one with create.
+func (t *txn) recordOf(rec record, table, resource string, account int64, create func(id int64) error) (id int64, deleted bool, err error) {
 	id, hasID, err := idField(rec, "")
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	if hasID {
-		if err := t.live("packing_slips", "PackingSlips", id, account); err != nil {
-			return 0, err
-		}
-		if flag(rec["delete"]) {
-			_, err := t.markDeleted("packing_slips", id)
-			return id, err
-		}
-	} else {
+	if !hasID {
 		id = t.newID()
-		localID, err := t.nextLocalID(account)
-		if err != nil {
-			return 0, err
+		if err := create(id); err != nil {
+			return 0, false, err
 		}
-		if _, err := t.exec(`INSERT INTO packing_slips(id, account_id, local_id, created_at, updated_at) VALUES(?,?,?,?,?)`,
-			id, account, "PS"+localID, t.now, t.now); err != nil {
-			return 0, err
-		}
+		return id, false, nil
 	}
+	if err := t.live(table, resource, id, account); err != nil {
+		return 0, false, err
+	}
+	if flag(rec["delete"]) {
+		_, err := t.markDeleted(table, id)
+		return id, true, err
+	}
+	return id, false, nil
+}
+
+// setSlipFields writes the slip's scalars rec gives.
+func (t *txn) setSlipFields(id int64, rec record) error {
 	for _, f := range slipFields {
 		s, present, err := strField(rec, f.key, "")
 		if err != nil {
-			return 0, err
+			return err
 		}
 		if !present {
 			continue
@@ -262,17 +264,37 @@ func applyPackingSlip(t *txn, c *call, i int, rec record) (int64, error) {
 			if s == "" {
 				arg = nil
 			} else if arg, err = normalizeTime(s, f.key); err != nil {
-				return 0, err
+				return err
 			}
 		}
 		if _, err := t.exec(`UPDATE packing_slips SET `+f.key+` = ? WHERE id = ?`, arg, id); err != nil {
-			return 0, err
+			return err
 		}
 	}
 	if v, has := rec["void"]; has {
 		if _, err := t.exec(`UPDATE packing_slips SET void = ? WHERE id = ?`, flag(v), id); err != nil {
-			return 0, err
+			return err
 		}
+	}
+	return nil
+}
+
+func applyPackingSlip(t *txn, c *call, i int, rec record) (int64, error) {
+	account := c.acc.account
+	id, deleted, err := t.recordOf(rec, "packing_slips", "PackingSlips", account, func(id int64) error {
+		localID, err := t.nextLocalID(account)
+		if err != nil {
+			return err
+		}
+		_, err = t.exec(`INSERT INTO packing_slips(id, account_id, local_id, created_at, updated_at) VALUES(?,?,?,?,?)`,
+			id, account, "PS"+localID, t.now, t.now)
+		return err
+	})
+	if err != nil || deleted {
+		return id, err
+	}
+	if err := t.setSlipFields(id, rec); err != nil {
+		return 0, err
 	}
 	links, err := linksOf(rec, "")
 	if err != nil {
@@ -290,6 +312,29 @@ func applyPackingSlip(t *txn, c *call, i int, rec record) (int64, error) {
 	return id, err
 }
 
+// packageField is the column value of a package's field rec gives.
+func packageField(rec record, key string) (arg any, present bool, err error) {
+	var s string
+	if key == "cost" {
+		s, present, err = numericField(rec, key, "")
+	} else {
+		s, present, err = strField(rec, key, "")
+	}
+	if err != nil || !present {
+		return nil, present, err
+	}
+	switch {
+	case (key == "cost" || key == "ship_date") && s == "":
+		return nil, true, nil
+	case key == "ship_date":
+		arg, err = normalizeTime(s, key)
+		return arg, true, err
+	case key == "delivered":
+		return boolStr(flag(s)), true, nil
+	}
+	return s, true, nil
+}
+
 func packageWriter() *writer {
 	return &writer{resource: wire.Packages, apply: applyPackage}
 }
@@ -298,49 +343,20 @@ func packageWriter() *writer {
 // packing slips must be live records of the account.
 func applyPackage(t *txn, c *call, i int, rec record) (int64, error) {
 	account := c.acc.account
-	id, hasID, err := idField(rec, "")
-	if err != nil {
-		return 0, err
-	}
-	if hasID {
-		if err := t.live("packages", "Packages", id, account); err != nil {
-			return 0, err
-		}
-		if flag(rec["delete"]) {
-			_, err := t.markDeleted("packages", id)
-			return id, err
-		}
-	} else {
-		id = t.newID()
-		if _, err := t.exec(`INSERT INTO packages(id, account_id, created_at, updated_at) VALUES(?,?,?,?)`, id, account, t.now, t.now); err != nil {
-			return 0, err
-		}
+	id, deleted, err := t.recordOf(rec, "packages", "Packages", account, func(id int64) error {
+		_, err := t.exec(`INSERT INTO packages(id, account_id, created_at, updated_at) VALUES(?,?,?,?)`, id, account, t.now, t.now)
+		return err
+	})
+	if err != nil || deleted {
+		return id, err
 	}
 	for _, key := range []string{"ship_date", "notes", "tracking_link", "tracking_number", "cost", "delivered"} {
-		var s string
-		var present bool
-		if key == "cost" {
-			s, present, err = numericField(rec, key, "")
-		} else {
-			s, present, err = strField(rec, key, "")
-		}
+		arg, present, err := packageField(rec, key)
 		if err != nil {
 			return 0, err
 		}
 		if !present {
 			continue
-		}
-		var arg any = s
-		if key == "ship_date" && s != "" {
-			if arg, err = normalizeTime(s, key); err != nil {
-				return 0, err
-			}
-		}
-		if key == "delivered" {
-			arg = boolStr(flag(s))
-		}
-		if (key == "cost" || key == "ship_date") && s == "" {
-			arg = nil
 		}
 		if _, err := t.exec(`UPDATE packages SET `+key+` = ? WHERE id = ?`, arg, id); err != nil {
 			return 0, err

@@ -43,6 +43,7 @@ func (e *env) slip(spec SlipSpec) SlipResult {
 // address and contact, the shipments and their carriers. The listing and
 // the read by id answer alike.
 func TestSlipReadJoins(t *testing.T) {
+	t.Parallel()
 	e := pricedEnv(t)
 	order := e.order(OrderSpec{ShippingAddress: shipTo, Contact: customer, PONum: "#1042", OrderDate: "2026-01-05T09:00:00+0000",
 		Lines: []OrderLine{{SKU: "TEE-S", Quantity: 2}, {SKU: "TEE-M", Quantity: 1, Price: "17.50"}, {SKU: "MUG", Quantity: 3}}})
@@ -111,6 +112,7 @@ func TestSlipReadJoins(t *testing.T) {
 // leave them when deleted; a slip written through the interface may name
 // a fulfillment's line items, which are sideloaded as such.
 func TestSlipFollowsInterfaceWrites(t *testing.T) {
+	t.Parallel()
 	e := pricedEnv(t)
 	order := e.order(OrderSpec{ShippingAddress: shipTo, Lines: []OrderLine{{SKU: "TEE-S", Quantity: 2}}})
 	f := e.openFulfillments()
@@ -141,6 +143,7 @@ func TestSlipFollowsInterfaceWrites(t *testing.T) {
 }
 
 func TestCreateSlipErrors(t *testing.T) {
+	t.Parallel()
 	e := pricedEnv(t)
 	order := e.order(OrderSpec{ShippingAddress: shipTo, Lines: []OrderLine{{SKU: "TEE-S", Quantity: 2}}})
 	for _, tc := range []struct {
@@ -173,6 +176,7 @@ func TestCreateSlipErrors(t *testing.T) {
 // Order lines take the price given, else the variant's first tier price;
 // a price that is not an amount is refused naming the line.
 func TestOrderLinePrices(t *testing.T) {
+	t.Parallel()
 	e := pricedEnv(t)
 	_, err := e.srv.CreateOrder(context.Background(), OrderSpec{Token: e.token, Lines: []OrderLine{{SKU: "TEE-S", Quantity: 1, Price: "x"}}})
 	if err == nil || !strings.Contains(err.Error(), `line 0 (TEE-S): price "x" is not an amount`) {
@@ -235,6 +239,7 @@ var (
 )
 
 func TestSeed(t *testing.T) {
+	t.Parallel()
 	spec := SeedSpec{Orders: 30, Seed: 7, Month: "2025-10", Unshipped: new(6)}
 	seeded := func(seed int64) (*env, SeedResult, resp) {
 		e := seedEnv(t)
@@ -273,6 +278,7 @@ func TestSeed(t *testing.T) {
 // With locations, every stocked variant without one gets an aisle, bay
 // and shelf; a variant's own location and bundles are left alone.
 func TestSeedLocations(t *testing.T) {
+	t.Parallel()
 	e := seedEnv(t)
 	if _, err := e.srv.CreateBundle(context.Background(), BundleSpec{Token: e.token, SKU: "CAP", Components: []OrderLine{{SKU: "MUG", Quantity: 1}}}); err != nil {
 		t.Fatal(err)
@@ -349,6 +355,7 @@ func checkSeededSlips(t *testing.T, r resp) {
 }
 
 func TestSeedErrors(t *testing.T) {
+	t.Parallel()
 	e := seedEnv(t)
 	empty := newEnv(t, Options{})
 	for _, tc := range []struct {
@@ -374,6 +381,7 @@ func TestSeedErrors(t *testing.T) {
 // The admin API takes slips and seeds as JSON and answers what it made,
 // or 400 with the reason.
 func TestAdminSlipsAndSeed(t *testing.T) {
+	t.Parallel()
 	e := pricedEnv(t)
 	order := e.order(OrderSpec{ShippingAddress: shipTo, Lines: []OrderLine{{SKU: "TEE-S", Quantity: 1}}})
 	post := func(path string, body any) (int, map[string]any) {

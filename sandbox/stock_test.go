@@ -37,6 +37,7 @@ func (e *env) adminCounters() map[string]any {
 // naming the id; the other records of the request are applied. Only the
 // entries applied count as levels set.
 func TestStockWriteCounters(t *testing.T) {
+	t.Parallel()
 	e := stockedEnv(t, 1, 1)
 	ids := map[string]string{}
 	for _, sku := range []string{"A", "B", "KIT"} {
@@ -97,6 +98,7 @@ func TestStockWriteCounters(t *testing.T) {
 // write gives the warehouse enough, and not before; a write setting too
 // little leaves it waiting.
 func TestWaitingOrderOpensOnlyWithEnoughStock(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		writes []int // available units of A set, one write each

@@ -13,6 +13,7 @@ import (
 // while writes go on, each sees only committed writes, and a read after a
 // write sees it.
 func TestFileStoreReadsBesideWrites(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Options{DBPath: filepath.Join(t.TempDir(), "s.db")})
 	if e.srv.st.readers == nil {
 		t.Fatal("a store on a file has no read connections")

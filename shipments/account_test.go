@@ -23,6 +23,7 @@ var lineHeader = []string{"fulfillment_id", "line_item_id", "sku", "quantity", "
 // fulfillment is invalid: nothing of its parcel is sent, and the message
 // names both and what each is.
 func TestPushRefusesALineItemAndSKUThatDisagree(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed("TEE-S", "MUG")
 	f := e.order("TEE-S", 2, "MUG", 1)
@@ -61,6 +62,7 @@ func TestPushRefusesALineItemAndSKUThatDisagree(t *testing.T) {
 // posted again, whether its rows name the line by SKU or by id; the new
 // state learns it, so that a third push reads nothing.
 func TestPushWithAnotherStateFindsWhatTheAccountShipped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed("A", "B")
 	f := e.order("A", 3, "B", 1)
@@ -102,6 +104,7 @@ func TestPushWithAnotherStateFindsWhatTheAccountShipped(t *testing.T) {
 // tracking number, what the row says and what to do; the account keeps
 // what it has, with the state that posted it or without.
 func TestPushFailsACorrectedQuantity(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed("A")
 	f := e.order("A", 5)
@@ -133,6 +136,7 @@ func TestPushFailsACorrectedQuantity(t *testing.T) {
 // slips push recorded it) is not posted as a fulfillment shipment too:
 // the accountants' report would count it twice. The row says so.
 func TestPushRefusesAParcelASlipHolds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed("A")
 	f := e.order("A", 2)
@@ -161,6 +165,7 @@ func TestPushRefusesAParcelASlipHolds(t *testing.T) {
 // A shipments file's bad counts are refused in a shipment's words, not a
 // stock level's.
 func TestPushRefusesBadUnitsInItsOwnWords(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed("A")
 	f := e.order("A", 5)

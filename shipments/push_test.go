@@ -14,6 +14,7 @@ import (
 // A file completes the fulfillments it ships in full, leaves the others
 // open with what is left, and run again posts nothing.
 func TestPushCompletesAndPostsOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed("TEE-S", "TEE-M", "MUG")
 	a := e.order("TEE-S", 2, "MUG", 1)
@@ -77,6 +78,7 @@ func TestPushCompletesAndPostsOnce(t *testing.T) {
 // A row asking for more than is left is refused on its row, with the
 // other rows of its parcel; nothing of that parcel is sent.
 func TestPushRefusesOverLeft(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed("TEE-S", "MUG")
 	a := e.order("TEE-S", 2, "MUG", 1)
@@ -121,6 +123,7 @@ func TestPushRefusesOverLeft(t *testing.T) {
 // every line exactly once: each parcel is one shipment, and no line has
 // more shipped than the file says.
 func TestPushExactlyOnceUnderFaults(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	skus := []string{"A", "B", "C"}
 	e.seed(skus...)

@@ -16,6 +16,7 @@ import (
 // reads the fulfillments back before posting anything: a shipment the
 // service recorded is not posted again, one it never got is posted once.
 func TestPushResumesAKilledRun(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		landed bool
@@ -71,6 +72,7 @@ func TestPushResumesAKilledRun(t *testing.T) {
 
 // A dry run posts nothing and says what it would post.
 func TestDryRun(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed("A")
 	f := e.order("A", 2)

@@ -23,6 +23,7 @@ func withState(st *state.DB) func(*slips.Options) { return func(o *slips.Options
 // nothing twice; the new state learns them, so that the next push reads
 // nothing.
 func TestPushWithAnotherStateFindsTheSlips(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.carriers()
 	o1, l1 := e.order()
@@ -60,6 +61,7 @@ func TestPushWithAnotherStateFindsTheSlips(t *testing.T) {
 // Rows that give one line item of a slip twice add up, as a shipments
 // push adds a line given on two rows of one parcel.
 func TestPushAddsALineGivenTwice(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	o, l := e.order()
 	rep, err := e.push(e.file("ship.csv",
@@ -77,6 +79,7 @@ func TestPushAddsALineGivenTwice(t *testing.T) {
 // another order, and an order the account does not have are refused on
 // their rows; the others go.
 func TestPushChecksSlipsAgainstTheirOrders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	o1, l1 := e.order()
 	o2, l2 := e.order()
@@ -124,6 +127,7 @@ func TestPushChecksSlipsAgainstTheirOrders(t *testing.T) {
 // account also records as a slip of the order) is not pushed again as a
 // slip: the accountants' report would count it twice. The rows say so.
 func TestPushRefusesAParcelAShipmentHolds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	o, l := e.order()
 	_, err := e.C.Fulfillments.PostShipments(context.Background(), []api.ShipmentWrite{{ShippedAt: "2026-02-01T10:00:00+0000", TrackingNumber: "1ZSHIP",

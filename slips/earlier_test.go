@@ -19,6 +19,7 @@ import (
 // the account first, remembers the one it finds and creates only the one
 // that was never made.
 func TestNextPushFindsWhatAKilledPushCreated(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e := sandboxtest.New(t, sandbox.Options{})
 	c, st, dir := e.C, e.State, e.Dir

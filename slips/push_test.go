@@ -20,6 +20,7 @@ import (
 // them against what the account holds) and one of the carriers' names;
 // the same file pushed again sends nothing and reads nothing.
 func TestPushCreatesThenSendsNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.carriers()
 	o1, l1 := e.order()
@@ -124,6 +125,7 @@ func checkResults(t *testing.T, path, key, pkg, action, msg string) {
 // sends those two fields alone: one write of one slip, one of one
 // shipment, and nothing else.
 func TestPushSendsOnlyWhatChanged(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	var rows [][]string
 	orders := make([]string, 5)
@@ -168,6 +170,7 @@ func TestPushSendsOnlyWhatChanged(t *testing.T) {
 // Bad rows are reported on their rows, and nothing of their slip is
 // written; the other slips are. A strict push writes nothing.
 func TestPushReportsBadRowsAndWritesNothingOfTheirSlip(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	o, l := e.order()
 	rows := [][]string{
@@ -213,6 +216,7 @@ func TestPushReportsBadRowsAndWritesNothingOfTheirSlip(t *testing.T) {
 // them is sent again: after pushes repeated until every row is done, each
 // slip and each shipment exists once.
 func TestPushWithLostAnswersCreatesEachSlipOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	const n = 60
 	var rows [][]string

@@ -21,6 +21,7 @@ func TestMain(m *testing.M) { sourcetest.Main(m) }
 
 // The bare reads must read the way the sources do, or the floor is not one.
 func TestBareReadsUseTheSourceSettings(t *testing.T) {
+	t.Parallel()
 	if sourcetest.CSVBufferSize != csvBufferSize {
 		t.Errorf("bare CSV buffer %d, the source's %d", sourcetest.CSVBufferSize, csvBufferSize)
 	}

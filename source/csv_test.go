@@ -69,6 +69,7 @@ func openTestSource(t *testing.T, path string, o Options) Source {
 }
 
 func TestCSVSource(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		file   string
@@ -233,6 +234,7 @@ func TestCSVSource(t *testing.T) {
 }
 
 func TestCSVEncodings(t *testing.T) {
+	t.Parallel()
 	const text = "sku;name\nK1;Café crème\nK2;Ærø – “quoted”\n"
 	want := [][]string{{"K1", "Café crème"}, {"K2", "Ærø – “quoted”"}}
 	utf16le, err := unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder().String(text)
@@ -284,6 +286,7 @@ func TestCSVEncodings(t *testing.T) {
 }
 
 func TestCSVRowReuse(t *testing.T) {
+	t.Parallel()
 	src := openTestSource(t, writeFile(t, "r.csv", []byte("a,b\n1,2\n3,4\n")), Options{})
 	first, _, err := src.Next()
 	if err != nil {
@@ -303,6 +306,7 @@ func TestCSVRowReuse(t *testing.T) {
 }
 
 func TestOpenErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, data string
 		opts             Options
@@ -348,6 +352,7 @@ func TestOpenErrors(t *testing.T) {
 }
 
 func TestOpenSniffsUnknownExtension(t *testing.T) {
+	t.Parallel()
 	p := writeFile(t, "export.dat", []byte("a;b\n1;2\n"))
 	src := openTestSource(t, p, Options{})
 	if _, ok := src.(*csvSource); !ok {
@@ -360,6 +365,7 @@ func TestOpenSniffsUnknownExtension(t *testing.T) {
 }
 
 func TestCSVUnterminatedQuote(t *testing.T) {
+	t.Parallel()
 	p := writeFile(t, "q.csv", []byte("a,b\n1,\"open\n2,x\n"))
 	src := openTestSource(t, p, Options{})
 	rows := readAll(t, src)
@@ -371,6 +377,7 @@ func TestCSVUnterminatedQuote(t *testing.T) {
 // With short rows allowed they are padded, and the source still counts
 // them and keeps the lines of the first few.
 func TestCSVShortRowsCounted(t *testing.T) {
+	t.Parallel()
 	data := "a,b\n" + strings.Repeat("1,2\n3\n", 7)
 	src := openTestSource(t, writeFile(t, "s.csv", []byte(data)), Options{AllowShortRows: true})
 	for _, r := range readAll(t, src) {
@@ -388,6 +395,7 @@ func TestCSVShortRowsCounted(t *testing.T) {
 // that the caller knows whose row it is: its cells come with the error,
 // which names the cell at fault. The rows after it read as usual.
 func TestCSVRefusedRowKeepsItsCells(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, row string
 		want      []string
@@ -425,6 +433,7 @@ func TestCSVRefusedRowKeepsItsCells(t *testing.T) {
 // A cell lading neutralised when it wrote the file (a quote before = + - @)
 // reads back as the original text; other quotes stay.
 func TestCSVRevivesNeutralisedCells(t *testing.T) {
+	t.Parallel()
 	data := []byte("name,note\n\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",'-3\n'plain,'\n")
 	src := openTestSource(t, writeFile(t, "n.csv", data), Options{})
 	var got [][]string

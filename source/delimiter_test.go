@@ -6,6 +6,7 @@ import (
 )
 
 func TestDetectDelimiter(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		sample string
@@ -35,6 +36,7 @@ func TestDetectDelimiter(t *testing.T) {
 }
 
 func TestDetectDelimiterLooksAtFirstLinesOnly(t *testing.T) {
+	t.Parallel()
 	// Past detectLines records a different shape must not matter.
 	sample := strings.Repeat("a;b\n", detectLines) + strings.Repeat("a,b,c,d,e\n", 3*detectLines)
 	if got := DetectDelimiter([]byte(sample)); got != ';' {

@@ -13,6 +13,7 @@ import (
 // Each hands on good rows, rows with a complaint (cells or none), and
 // stops at a cancelled context.
 func TestEach(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "in.csv")
 	os.WriteFile(path, []byte("sku,qty\nA,1\nB,2,extra\n\"C,3\nD,4\n"), 0o644)

@@ -14,6 +14,7 @@ import (
 // has inline or shared strings. The sheet is larger
 // than the 1 MiB unzip limit, so it is streamed from a temporary file.
 func TestGeneratedXLSXMatchesCSV(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes a 12,000-row workbook")
 	}

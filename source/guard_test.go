@@ -11,6 +11,7 @@ import (
 // must be caught wherever a chunk boundary falls, and a valid rune cut by
 // one must not be taken for a bad byte.
 func TestUTF8GuardChunkBoundaries(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, text string
 		invalid    bool

@@ -8,6 +8,7 @@ import (
 // TestSamplesReadAlike reads samples/catalog.csv and samples/catalog.xlsx
 // through the sources: same header, same cells.
 func TestSamplesReadAlike(t *testing.T) {
+	t.Parallel()
 	assertSameRows(t, "../samples/catalog.csv", "../samples/catalog.xlsx", 26)
 	src := openTestSource(t, "../samples/catalog.csv", Options{})
 	rows := readAll(t, src)
@@ -21,6 +22,7 @@ func TestSamplesReadAlike(t *testing.T) {
 // TestRealCatalogsRead reads the public platform exports in
 // testdata/catalogs without a single row error.
 func TestRealCatalogsRead(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		file       string
 		cols, rows int

@@ -30,6 +30,7 @@ func writeSettleFile(t *testing.T, path, text string) {
 }
 
 func TestWaitSettledQuietFile(t *testing.T) {
+	t.Parallel()
 	const settle = 40 * time.Millisecond
 	cases := []struct {
 		name   string
@@ -100,6 +101,7 @@ func appendSlowly(t *testing.T, path string, keepTime bool, mod time.Time, done 
 // A file being appended to settles only after the writer stops, also when
 // its modification time does not move (only its size does).
 func TestWaitSettledWhileWritten(t *testing.T) {
+	t.Parallel()
 	for _, keepTime := range []bool{false, true} {
 		name := map[bool]string{false: "size and time change", true: "only the size changes"}[keepTime]
 		t.Run(name, func(t *testing.T) {
@@ -130,6 +132,7 @@ func TestWaitSettledWhileWritten(t *testing.T) {
 }
 
 func TestWaitSettledCannotRead(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.csv")
 	var w waits
@@ -148,6 +151,7 @@ func TestWaitSettledCannotRead(t *testing.T) {
 // WaitSettled never waits past its context: a long settle ends when the
 // context does.
 func TestWaitSettledContextEnds(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		ctx  func() (context.Context, context.CancelFunc)

@@ -74,6 +74,7 @@ func writeWorkbook(t *testing.T, sheets map[string][]cellSpec, order []string, d
 }
 
 func TestXLSXSource(t *testing.T) {
+	t.Parallel()
 	day := serial(time.Date(2024, 3, 15, 0, 0, 0, 0, time.UTC))
 	afternoon := serial(time.Date(2024, 3, 15, 13, 30, 0, 0, time.UTC))
 	cells := []cellSpec{
@@ -113,6 +114,7 @@ func TestXLSXSource(t *testing.T) {
 }
 
 func TestXLSXSheetAndHeaderRow(t *testing.T) {
+	t.Parallel()
 	sheets := map[string][]cellSpec{
 		"Notes": {{ref: "A1", value: "read me"}},
 		"Stock": {
@@ -149,6 +151,7 @@ func TestXLSXSheetAndHeaderRow(t *testing.T) {
 }
 
 func TestXLSXDate1904(t *testing.T) {
+	t.Parallel()
 	cells := []cellSpec{{ref: "A1", value: "d"}, {ref: "A2", value: 1, numFmt: 14}}
 	p := writeWorkbook(t, map[string][]cellSpec{"S": cells}, []string{"S"}, true)
 	rows := readAll(t, openTestSource(t, p, Options{}))
@@ -160,6 +163,7 @@ func TestXLSXDate1904(t *testing.T) {
 // Files that are not workbooks say what they are and what to do, not
 // "EOF" or "zip: not a valid zip file".
 func TestXLSXNotAWorkbook(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		path func(t *testing.T) string
@@ -201,6 +205,7 @@ func TestXLSXNotAWorkbook(t *testing.T) {
 // A cell that refers to a shared string the workbook does not have is an
 // error on its row, not an empty cell.
 func TestXLSXSharedStringOutOfRange(t *testing.T) {
+	t.Parallel()
 	rows := headerRow + `<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2" t="s"><v>7</v></c></row>` +
 		`<row r="3"><c r="A3" t="s"><v>0</v></c></row>`
 	p := writeZip(t, "book.xlsx", workbookParts(rows, `<si><t>Tee</t></si>`))
@@ -252,6 +257,7 @@ func TestXLSXSharedStringsTemporaryFile(t *testing.T) {
 
 // NUL characters (Excel writes them _x0000_) are refused on their row.
 func TestXLSXNULIsARowError(t *testing.T) {
+	t.Parallel()
 	rows := headerRow + `<row r="2"><c t="inlineStr"><is><t>S1</t></is></c><c t="inlineStr"><is><t>a_x0000_b</t></is></c></row>`
 	p := writeZip(t, "book.xlsx", workbookParts(rows, ""))
 	got := readAll(t, openTestSource(t, p, Options{}))
@@ -261,6 +267,7 @@ func TestXLSXNULIsARowError(t *testing.T) {
 }
 
 func TestCustomDateKind(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		code string
 		want dateKind
@@ -290,6 +297,7 @@ func TestCustomDateKind(t *testing.T) {
 }
 
 func TestBuiltinDateKind(t *testing.T) {
+	t.Parallel()
 	for id, want := range map[int]dateKind{0: notDate, 2: notDate, 14: dateOnly, 17: dateOnly, 18: timeOnly, 22: dateTime, 46: notDate, 49: notDate, 57: dateOnly} {
 		if got := builtinDateKind(id); got != want {
 			t.Errorf("builtinDateKind(%d) = %d, want %d", id, got, want)

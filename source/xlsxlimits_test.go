@@ -113,6 +113,7 @@ func TestXLSXBombsAreRefused(t *testing.T) {
 // The bombs above are built by repeating deflated blocks; a workbook built
 // that way reads whole when it is within the limits.
 func TestXLSXRepeatedBlocksRead(t *testing.T) {
+	t.Parallel()
 	row := `<row><c t="inlineStr"><is><t>S</t></is></c><c t="s"><v>0</v></c></row>`
 	p := writeZip(t, "big.xlsx", withPart(workbookParts("", `<si><t>Tee</t></si>`), sheetPart(headerRow, row, 40000, "")))
 	rowErrs, err := readToEnd(p, Options{})

@@ -67,6 +67,8 @@ const (
 	ResourceProduct = "product"
 	ResourceVariant = "variant"
 	ResourceLevel   = "level"
+	// ResourceFile is a product file (an image an import uploaded).
+	ResourceFile = "file"
 )
 
 // recordChanges records the changes of the batch intentID of run in tx.
@@ -128,11 +130,38 @@ func (db *DB) ConfirmChanges(ctx context.Context, intentID int64, took map[int]s
 
 // Changes returns the changes of run in the order they were recorded.
 func (db *DB) Changes(ctx context.Context, runID int64) ([]Change, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT c.id, c.run_id, c.intent_id, c.seq, c.op, c.resource, c.key, c.record_id, c.parent_id,
-		c.before, c.after, c.written FROM changes c JOIN intents i ON i.id = c.intent_id
-		WHERE c.run_id = ? ORDER BY i.seq, c.seq`, runID)
+	out, err := db.changes(ctx, `c.run_id = ?`, runID)
 	if err != nil {
 		return nil, fmt.Errorf("state: reading what run %d wrote: %w", runID, err)
+	}
+	return out, nil
+}
+
+// IntentChanges returns the changes of the batches intentIDs, in the order
+// they were recorded.
+func (db *DB) IntentChanges(ctx context.Context, intentIDs []int64) ([]Change, error) {
+	var out []Change
+	for chunk := range slices.Chunk(intentIDs, idChunk) {
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		cs, err := db.changes(ctx, `c.intent_id IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("state: reading what %d batches wrote: %w", len(intentIDs), err)
+		}
+		out = append(out, cs...)
+	}
+	return out, nil
+}
+
+// changes returns the changes where cond holds, in the order recorded.
+func (db *DB) changes(ctx context.Context, cond string, args ...any) ([]Change, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT c.id, c.run_id, c.intent_id, c.seq, c.op, c.resource, c.key, c.record_id, c.parent_id,
+		c.before, c.after, c.written FROM changes c JOIN intents i ON i.id = c.intent_id
+		WHERE `+cond+` ORDER BY i.run_id, i.seq, c.seq`, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	var out []Change
@@ -143,17 +172,17 @@ func (db *DB) Changes(ctx context.Context, runID int64) ([]Change, error) {
 			written           sql.NullBool
 		)
 		if err := rows.Scan(&c.ID, &c.RunID, &c.IntentID, &c.Seq, &op, &c.Resource, &c.Key, &c.RecordID, &c.ParentID, &before, &after, &written); err != nil {
-			return nil, fmt.Errorf("state: reading what run %d wrote: %w", runID, err)
+			return nil, err
 		}
 		c.Op, c.Written = Op(op), WrittenUnknown
 		if written.Valid {
 			c.Written = map[bool]Written{true: WrittenYes, false: WrittenNo}[written.Bool]
 		}
 		if err := json.Unmarshal([]byte(before), &c.Before); err != nil {
-			return nil, fmt.Errorf("state: reading change %d: %w", c.ID, err)
+			return nil, fmt.Errorf("change %d: %w", c.ID, err)
 		}
 		if err := json.Unmarshal([]byte(after), &c.After); err != nil {
-			return nil, fmt.Errorf("state: reading change %d: %w", c.ID, err)
+			return nil, fmt.Errorf("change %d: %w", c.ID, err)
 		}
 		out = append(out, c)
 	}

@@ -35,6 +35,7 @@ func lockedError(t *testing.T, db *DB, name string) *LockedError {
 }
 
 func TestHoldNamesTheHolder(t *testing.T) {
+	t.Parallel()
 	db1, p := openTemp(t)
 	db2, err := Open(p) // another process, as far as locks go
 	if err != nil {
@@ -76,6 +77,7 @@ func TestHoldNamesTheHolder(t *testing.T) {
 }
 
 func TestHoldReleaseAndClose(t *testing.T) {
+	t.Parallel()
 	db1, p := openTemp(t)
 	db2, err := Open(p)
 	if err != nil {
@@ -103,6 +105,7 @@ func TestHoldReleaseAndClose(t *testing.T) {
 // A record left in the lock file by a process that died names nobody: the
 // lock is free, and taking it rewrites the record.
 func TestHoldIgnoresStaleRecord(t *testing.T) {
+	t.Parallel()
 	db, p := openTemp(t)
 	f, err := openLockFile(p, holdPrefix+holdName)
 	if err != nil {
@@ -129,6 +132,7 @@ func TestHoldIgnoresStaleRecord(t *testing.T) {
 }
 
 func TestLockedErrorMessage(t *testing.T) {
+	t.Parallel()
 	since := time.Date(2026, 11, 22, 15, 3, 5, 0, time.FixedZone("CET", 3600))
 	for _, c := range []struct {
 		e    LockedError
@@ -169,6 +173,7 @@ func holdAndHang(p string) error {
 // named, and once it is killed (SIGKILL, no cleanup) the lock is free at
 // once.
 func TestHoldFreedWhenHolderKilled(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "state.db")
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), holdHelperEnv+"="+p)

@@ -84,6 +84,9 @@ var migrations = []string{
 		PRIMARY KEY (scope, product, place)
 	) WITHOUT ROWID;
 	CREATE INDEX files_place ON files (scope, place);`,
+	// 4: a batch's changes found by the batch, as they are confirmed
+	// record by record.
+	`CREATE INDEX changes_of_intent ON changes (intent_id, seq);`,
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -41,6 +41,7 @@ func reopen(t testing.TB, db *DB, p string) *DB {
 }
 
 func TestOpenCreatesPrivateFileInWALMode(t *testing.T) {
+	t.Parallel()
 	db, p := openTemp(t)
 	if fi, err := os.Stat(filepath.Dir(p)); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("dir mode %v, %v; want 0700", fi.Mode().Perm(), err)
@@ -66,6 +67,7 @@ func TestOpenCreatesPrivateFileInWALMode(t *testing.T) {
 }
 
 func TestOpenRefusesNewerSchema(t *testing.T) {
+	t.Parallel()
 	db, p := openTemp(t)
 	if _, err := db.sql.Exec(`UPDATE schema_version SET version = 99`); err != nil {
 		t.Fatal(err)
@@ -78,12 +80,14 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 }
 
 func TestOpenRejectsQueryCharacters(t *testing.T) {
+	t.Parallel()
 	if _, err := Open(filepath.Join(t.TempDir(), "a?mode=ro")); err == nil {
 		t.Error("no error for a path with ?")
 	}
 }
 
 func TestRunResumesAfterReopen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := openTemp(t)
 	meta := map[string]string{"input": "catalog.csv", "mode": "upsert"}
@@ -128,6 +132,7 @@ func TestRunResumesAfterReopen(t *testing.T) {
 }
 
 func TestFinishRunErrors(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, _ := openTemp(t)
 	run, _, err := db.StartRun(ctx, "fp", "import", nil)
@@ -158,6 +163,7 @@ func TestFinishRunErrors(t *testing.T) {
 }
 
 func TestIntentsAndOutcomesPersist(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := openTemp(t)
 	run, _, err := db.StartRun(ctx, "fp", "import", nil)
@@ -240,6 +246,7 @@ func TestIntentsAndOutcomesPersist(t *testing.T) {
 }
 
 func TestRecordOutcomeErrors(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, _ := openTemp(t)
 	run, _, _ := db.StartRun(ctx, "fp", "import", nil)
@@ -262,6 +269,7 @@ func TestRecordOutcomeErrors(t *testing.T) {
 }
 
 func TestConcurrentRecordIntent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := openTemp(t)
 	run, _, err := db.StartRun(ctx, "fp", "import", nil)
@@ -363,6 +371,7 @@ func recordAndHang(p string) error {
 // right after it recorded an intent: the intent must be on disk, open, and
 // the run must resume.
 func TestKilledBetweenIntentAndOutcome(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "state.db")
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), helperEnv+"="+p)
@@ -413,6 +422,7 @@ func TestKilledBetweenIntentAndOutcome(t *testing.T) {
 }
 
 func TestIDs(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := openTemp(t)
 	const scope = "https://a.example variant"
@@ -463,6 +473,7 @@ func TestIDs(t *testing.T) {
 }
 
 func TestStock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := openTemp(t)
 	const scope = "https://a.example warehouse 3"
@@ -488,6 +499,7 @@ func TestStock(t *testing.T) {
 // LeaveRun lets another DB resume the run, unfinished, and the leaving DB
 // start it again.
 func TestLeaveRun(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db1, p := openTemp(t)
 	db2, err := Open(p)
@@ -515,6 +527,7 @@ func TestLeaveRun(t *testing.T) {
 }
 
 func TestRunHeldUntilFinishOrClose(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db1, p := openTemp(t)
 	db2, err := Open(p) // another process, as far as locks go
@@ -556,6 +569,7 @@ func TestRunHeldUntilFinishOrClose(t *testing.T) {
 
 // ConfirmIDs writes the outcome and the ids together, or neither.
 func TestConfirmIDs(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := openTemp(t)
 	run, _, err := db.StartRun(ctx, "fp", "slips push", nil)

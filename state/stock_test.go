@@ -11,6 +11,7 @@ import (
 const stockScope = "https://a.example|warehouse 3"
 
 func TestConfirmStock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := openTemp(t)
 	run, _, err := db.StartRun(ctx, "fp", "stock push", nil)
@@ -52,6 +53,7 @@ func TestConfirmStock(t *testing.T) {
 // ConfirmStock writes both or neither: when the outcome cannot be
 // recorded, the levels written before it in the transaction are undone.
 func TestConfirmStockAllOrNothing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := openTemp(t)
 	run, _, err := db.StartRun(ctx, "fp", "stock push", nil)
@@ -91,6 +93,7 @@ func TestConfirmStockAllOrNothing(t *testing.T) {
 }
 
 func TestForgetStock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := openTemp(t)
 	levels := map[string]float64{}

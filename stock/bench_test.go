@@ -387,6 +387,7 @@ func BenchmarkStockLocal(b *testing.B) {
 
 // The contract at a size a test affords: 2,000 SKUs, 8 pages of a listing.
 func TestPushRequestCounts(t *testing.T) {
+	t.Parallel()
 	const rows = 2000
 	a, err := newAccount(t, t.TempDir(), rows) // checks the first push
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 // connection, or failed with a 500 before applying) are read back before
 // anything is sent again: every level ends right, and none is set twice.
 func TestPushChecksUnansweredWritesBeforeSendingAgain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed(600, func(int) int64 { return 1 })
 	e.Restart(sandbox.Options{DropRate: 0.3, FailRate: 0.2, Seed: 7})
@@ -47,6 +48,7 @@ func TestPushChecksUnansweredWritesBeforeSendingAgain(t *testing.T) {
 // A second push of the same account and warehouse while one runs stops at
 // once, naming the process that holds the lock.
 func TestConcurrentPushIsLocked(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed(2, func(int) int64 { return 1 })
 	f := e.levelsFile("stock.csv", 2, func(int) int64 { return 3 })
@@ -86,6 +88,7 @@ func TestConcurrentPushIsLocked(t *testing.T) {
 // A row may name its warehouse by id or label; one the account does not
 // have makes the row invalid.
 func TestWarehouseColumn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed(3, func(int) int64 { return 1 })
 	f := e.file("stock.csv",

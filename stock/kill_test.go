@@ -51,11 +51,13 @@ func childPush(url string) error {
 // every level right, and no level set twice: the batches the killed push
 // left without an answer are read back, not sent again blindly.
 func TestPushKilledAndRunAgain(t *testing.T) {
+	t.Parallel()
 	seed := time.Now().UnixNano()
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))
 	for i := range 3 {
 		k := int64(2 + rng.IntN(killRows/killBatch-10))
 		t.Run(fmt.Sprint("kill", i), func(t *testing.T) {
+			t.Parallel()
 			t.Logf("seed %d: killing after %d stock writes", seed, k)
 			e := newEnv(t, sandbox.Options{})
 			e.seed(killRows, func(int) int64 { return 1 })

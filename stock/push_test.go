@@ -12,6 +12,7 @@ import (
 // Only the levels that changed since the last push are sent; the first
 // push of a cold cache looks the SKUs up in one read.
 func TestPushSendsOnlyChangedLevels(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed(30, func(int) int64 { return 5 })
 	first := e.levelsFile("first.csv", 30, func(i int) int64 { return int64(10 + i) })
@@ -58,6 +59,7 @@ func TestPushSendsOnlyChangedLevels(t *testing.T) {
 // cache still means no look-up read, and SKUs the cache holds beyond the
 // file's do not count.
 func TestPushManySKUsReadsTheCacheWhole(t *testing.T) {
+	t.Parallel()
 	const n = 5100
 	e := newEnv(t, sandbox.Options{})
 	e.seed(n, func(int) int64 { return 1 })

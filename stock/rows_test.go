@@ -17,6 +17,7 @@ import (
 // Bad rows are reported on their rows and the rest goes ahead; nothing is
 // ever created.
 func TestPushReportsBadRowsAndSendsTheRest(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed(6, func(int) int64 { return 1 })
 	f := e.file("stock.csv",
@@ -73,6 +74,7 @@ func TestPushReportsBadRowsAndSendsTheRest(t *testing.T) {
 
 // A strict push sends nothing when a row is bad, and says so on each row.
 func TestStrictPushSendsNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed(3, func(int) int64 { return 1 })
 	f := e.file("stock.csv", []string{sku(0), "7"}, []string{"NOPE", "3"})
@@ -93,6 +95,7 @@ func TestStrictPushSendsNothing(t *testing.T) {
 // back, which a delta push cannot see; it also remembers the live levels
 // that match.
 func TestVerifyRepairsALevelChangedElsewhere(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed(20, func(int) int64 { return 1 })
 	f := e.levelsFile("stock.csv", 20, func(i int) int64 { return int64(i) })
@@ -129,6 +132,7 @@ func TestVerifyRepairsALevelChangedElsewhere(t *testing.T) {
 // now belongs to another variant is sent to it, one that is gone is
 // unknown and forgotten.
 func TestPushLooksUpDeletedVariantsAgain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed(3, func(int) int64 { return 1 })
 	f := e.levelsFile("stock.csv", 3, func(int) int64 { return 2 })
@@ -173,6 +177,7 @@ func TestPushLooksUpDeletedVariantsAgain(t *testing.T) {
 // longer shows (renamed here) is unknown and forgotten, and its old
 // variant is left alone.
 func TestVerifyForgetsSKUsTheAccountNoLongerShows(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed(3, func(int) int64 { return 1 })
 	f := e.levelsFile("stock.csv", 3, func(int) int64 { return 2 })
@@ -205,6 +210,7 @@ func TestVerifyForgetsSKUsTheAccountNoLongerShows(t *testing.T) {
 // a file read with decimal "."; such a count, and one with an exponent,
 // is refused on its row and never sent: the account keeps its level.
 func TestPushRefusesAmbiguousCounts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed(4, func(int) int64 { return 5 })
 	f := e.file("stock.csv",
@@ -234,6 +240,7 @@ func TestPushRefusesAmbiguousCounts(t *testing.T) {
 // the levels again and leaves the account exactly as the file says,
 // never doubled.
 func TestPushWithAnotherStateSetsTheSameLevels(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.seed(5, func(int) int64 { return 1 })
 	f := e.levelsFile("stock.csv", 5, func(i int) int64 { return int64(10 + i) })

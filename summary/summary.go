@@ -24,9 +24,10 @@ import (
 // status: what was done, what a dry run would do, what was left, what
 // failed.
 var Order = []engine.Status{engine.Created, engine.ToCreate, engine.Updated, engine.ToUpdate,
+	engine.Archived, engine.ToArchive, engine.Deleted, engine.ToDelete,
 	importer.Uploaded, importer.ToUpload,
 	stock.Sent, stock.ToSend, shipments.Posted, shipments.ToPost, shipments.AlreadyShipped,
-	undo.Restored, undo.ToRestore, undo.Deleted, undo.ToDelete, undo.Archived, undo.ToArchive,
+	undo.Restored, undo.ToRestore,
 	engine.Unchanged, engine.Skipped, engine.Unknown, engine.Refused, engine.Conflict, engine.Invalid, engine.Failed}
 
 // Count is how many rows have a status.

@@ -17,6 +17,7 @@ import (
 // saved as .xlsx alike: their source settings leave the format to the
 // file's extension.
 func TestTemplatesReadCSVAndXLSX(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ template, export string }{
 		{"shopify", "shopify-apparel.csv"},
 		{"woocommerce", "woocommerce-sample-products.csv"},

@@ -12,6 +12,7 @@ import (
 // The slips template maps packing slips only, and reads its sample
 // (testdata/slips/slips.csv) without an error on any row.
 func TestSlipsTemplateReadsItsSample(t *testing.T) {
+	t.Parallel()
 	m := parseTemplate(t, "slips")
 	if !m.SlipsOnly() {
 		t.Fatalf("the slips template maps more than packing slips: %+v", m)

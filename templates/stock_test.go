@@ -16,6 +16,7 @@ import (
 // A stock template maps stock levels only, and a catalog template has no
 // stock section: each kind of command takes its own.
 func TestTemplateKinds(t *testing.T) {
+	t.Parallel()
 	for _, in := range templates.List() {
 		t.Run(in.Name, func(t *testing.T) {
 			if in.Kind == templates.KindReport {
@@ -67,6 +68,7 @@ func TestTemplateKinds(t *testing.T) {
 // testdata/README.md) without an error on any row: every row gives a
 // level or is skipped with its reason.
 func TestStockTemplatesReadTheirSamples(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		template, sample string
 		rows, skipped    int
@@ -136,6 +138,7 @@ func TestStockTemplatesReadTheirSamples(t *testing.T) {
 // The Amazon report is read as windows-1252: read as UTF-8, a product name
 // with an accent ("crème") is a bad row, so the template's setting matters.
 func TestAmazonReportEncoding(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("..", "testdata", "stock", "amazon-fba-inventory.txt")
 	_, rows := readSource(t, path, source.Options{Delimiter: '\t', Encoding: "windows-1252"})
 	if got := rows[2][3]; got != "T-shirt crème, M" {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestListAndGet(t *testing.T) {
+	t.Parallel()
 	list := List()
 	var names []string
 	for _, in := range list {

@@ -1,8 +1,12 @@
 // Package undo takes back what a run of an import or a stock push wrote,
 // from what the run recorded before it sent each batch: the records it
-// created are deleted (or archived), the fields it changed are set back to
-// the values they had before, and the stock levels it set are set back to
-// the levels before.
+// created (products, variants, product files) are deleted (products
+// archived, if asked), the fields and prices it changed are set back to
+// the values they had before, the tags it added are taken off and those
+// it took off put back, and the stock levels it set are set back to the
+// levels before. What it archived or deleted stays so: the service has no
+// way to unarchive a product or bring back a deleted record, and each
+// such record's line says so.
 //
 // The account is read first, in the fewest requests, and only what still
 // holds the run's values is taken back: a value someone changed since (it

@@ -104,17 +104,31 @@ func levelSender(o Options, run *state.Run) *engine.Sender[*Line, sentLevel] {
 func sendLevels(ctx context.Context, o Options, run *state.Run, lines []Line) error {
 	var todo []*Line
 	for i := range lines {
-		if l := &lines[i]; l.Pending() && l.Resource == state.ResourceLevel && l.Restore != nil {
+		if l := &lines[i]; l.Pending() && l.Resource == state.ResourceLevel && l.Undo != "" {
 			todo = append(todo, l)
 		}
 	}
 	return levelSender(o, run).Send(ctx, todo)
 }
 
-// resume checks the levels an earlier attempt of the undo sent without an
-// answer.
+// levelRequests is how many writes the plan's levels take.
+func levelRequests(lines []Line) int {
+	n := 0
+	for i := range lines {
+		if l := &lines[i]; l.Resource == state.ResourceLevel && l.Undo != "" {
+			n++
+		}
+	}
+	return (n + wire.MaxWriteRecords - 1) / wire.MaxWriteRecords
+}
+
+// resume checks what an earlier attempt of the undo sent without an
+// answer: levels and catalog records.
 func resume(ctx context.Context, o Options, run *state.Run) error {
-	return levelSender(o, run).Resume(ctx)
+	if err := levelSender(o, run).Resume(ctx); err != nil {
+		return err
+	}
+	return resumeCatalog(ctx, o, run)
 }
 
 // checkLevels reads back the levels of batches that got no answer: a

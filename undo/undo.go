@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"strconv"
 	"time"
 
 	"lading/api"
 	"lading/engine"
 	"lading/history"
+	"lading/importer"
 	"lading/progress"
 	"lading/state"
 )
@@ -49,14 +51,11 @@ func DefaultResultsPath(run int64) string { return fmt.Sprintf("undo-%d.results.
 // words are how an undo speaks of its work.
 var words = engine.Words{Job: "undo", Record: "record", Again: "run the same undo again", Writes: "the catalog and its stock"}
 
-// What an undo did, or would do, with a record of the run.
+// What an undo did, or would do, with a record of the run, beside
+// engine.Deleted, engine.ToDelete, engine.Archived and engine.ToArchive.
 const (
 	Restored  engine.Status = "restored"
 	ToRestore engine.Status = "to restore"
-	Deleted   engine.Status = "deleted"
-	ToDelete  engine.Status = "to delete"
-	Archived  engine.Status = "archived"
-	ToArchive engine.Status = "to archive"
 )
 
 // NotUndoableError says why a run cannot be undone.
@@ -79,7 +78,9 @@ type Report struct {
 	// Later are the runs after it that wrote its records again, newest
 	// first: what they did to those records is taken back too.
 	Later []int64 `json:"later_runs"`
-	Lines []Line  `json:"-"`
+	// RequestsPlanned is, in a dry run, how many writes the undo takes.
+	RequestsPlanned int    `json:"requests_planned,omitempty"`
+	Lines           []Line `json:"-"`
 }
 
 // Undo takes back what run o.Run wrote; see the package comment. The
@@ -99,7 +100,7 @@ func Undo(ctx context.Context, o Options) (*Report, error) {
 	if rep.Later, err = laterRuns(ctx, o.State, run.ID, lines); err != nil {
 		return nil, err
 	}
-	fatal := carryOut(ctx, o, lines)
+	fatal := carryOut(ctx, o, lines, rep)
 	if rep.Rows, err = writeResults(rep.Results, rep.Input, lines); err != nil {
 		return nil, err
 	}
@@ -143,9 +144,29 @@ func load(ctx context.Context, o Options) (*state.Run, []Line, error) {
 		if c.Written == state.WrittenNo {
 			continue
 		}
-		lines = append(lines, Line{Fate: engine.Fate{Row: len(lines) + 1}, Change: c})
+		for _, part := range split(c) {
+			lines = append(lines, Line{Fate: engine.Fate{Row: len(lines) + 1}, Change: part})
+		}
 	}
 	return run, lines, nil
+}
+
+// split makes a product's update its fields' line and its tags' line:
+// tags are taken back on their own (planTags), in their own requests.
+func split(c state.Change) []state.Change {
+	tags, ok := c.After[importer.FieldTags]
+	if !ok || c.Op != state.OpUpdate || len(c.After) == 1 {
+		return []state.Change{c}
+	}
+	t := c
+	t.Before, t.After = map[string]string{}, map[string]string{importer.FieldTags: tags}
+	if b, ok := c.Before[importer.FieldTags]; ok {
+		t.Before[importer.FieldTags] = b
+	}
+	c.Before, c.After = maps.Clone(c.Before), maps.Clone(c.After)
+	delete(c.Before, importer.FieldTags)
+	delete(c.After, importer.FieldTags)
+	return []state.Change{c, t}
 }
 
 // undoable says why a run cannot be undone, or nil.
@@ -184,8 +205,9 @@ func laterRuns(ctx context.Context, st *state.DB, run int64, lines []Line) ([]in
 
 // carryOut reads the account, plans and (unless a dry run) sends the
 // undo, within its own run.
-func carryOut(ctx context.Context, o Options, lines []Line) (err error) {
+func carryOut(ctx context.Context, o Options, lines []Line, rep *Report) (err error) {
 	var run *state.Run
+	earlier := map[state.RecordRef]state.Op{}
 	if !o.DryRun {
 		fp := state.KeyJob("undo", o.Scope, strconv.FormatInt(o.Run, 10))
 		meta := map[string]string{"input": fmt.Sprintf("run %d", o.Run), history.MetaUndoes: strconv.FormatInt(o.Run, 10)}
@@ -194,17 +216,61 @@ func carryOut(ctx context.Context, o Options, lines []Line) (err error) {
 			return err
 		}
 		defer func() { err = engine.EndRun(ctx, o.State, run, engine.Count(lines), err) }()
+		if earlier, err = earlierTaken(ctx, o.State, run.ID); err != nil {
+			return err
+		}
 	}
 	if err := readLevels(ctx, o.Client, lines); err != nil {
 		return err
 	}
+	cat, err := readCatalog(ctx, o.Client, lines)
+	if err != nil {
+		return err
+	}
 	plan(lines, o)
+	byEarlier(lines, earlier)
 	if o.DryRun {
+		rep.RequestsPlanned = catalogRequests(lines) + levelRequests(lines)
 		return nil
 	}
-	err = sendLevels(ctx, o, run, lines)
+	if err = sendCatalog(ctx, o, run, cat, lines); err == nil {
+		err = sendLevels(ctx, o, run, lines)
+	}
 	if ctx.Err() != nil {
 		engine.SettlePending(lines, engine.Skipped, words.Interrupted())
 	}
 	return err
+}
+
+// earlierTaken is what an earlier attempt of the undo's run deleted or
+// archived.
+func earlierTaken(ctx context.Context, st *state.DB, run int64) (map[state.RecordRef]state.Op, error) {
+	changes, err := st.Changes(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	out := map[state.RecordRef]state.Op{}
+	for _, c := range changes {
+		if c.Written == state.WrittenYes && (c.Op == state.OpDelete || c.Op == state.OpArchive) {
+			out[state.RecordRef{Resource: c.Resource, ID: c.RecordID}] = c.Op
+		}
+	}
+	return out, nil
+}
+
+// byEarlier says of the records an earlier attempt of the undo deleted or
+// archived that it did: planned again, they are gone, or archived
+// already.
+func byEarlier(lines []Line, earlier map[state.RecordRef]state.Op) {
+	for i := range lines {
+		l := &lines[i]
+		op, ok := earlier[state.RecordRef{Resource: l.Resource, ID: l.RecordID}]
+		switch {
+		case !ok || l.Op != state.OpCreate:
+		case op == state.OpDelete && l.Gone:
+			l.Set(engine.Deleted, "the run created it; deleted by an earlier attempt of this undo")
+		case op == state.OpArchive && l.Action == engine.Unchanged:
+			l.Set(engine.Archived, "the run created it; archived by an earlier attempt of this undo")
+		}
+	}
 }

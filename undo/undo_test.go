@@ -193,6 +193,19 @@ func (c cutOff) RoundTrip(r *http.Request) (*http.Response, error) {
 	return res, err
 }
 
+// undoCut undoes run as a Ctrl-C during its first write, whose answer
+// never came, leaves it (cutOff).
+func (e *env) undoCut(run int64) (*undo.Report, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cut, err := api.NewClient(e.URL, sandboxtest.Token, api.WithRate(1000, 100), api.WithRetries(0),
+		api.WithHTTPClient(&http.Client{Transport: cutOff{cancel, http.DefaultTransport}}))
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return undo.Undo(ctx, undo.Options{Client: cut, State: e.State, Scope: scope, Run: run, ResultsFile: filepath.Join(e.Dir, "cut.csv")})
+}
+
 // An undo interrupted while its write's answer was lost is left to finish:
 // run again, it reads back what it sent, and ends where an undo that was
 // never interrupted ends.
@@ -205,14 +218,7 @@ func TestUndoInterruptedAndRunAgain(t *testing.T) {
 	e.push("second.csv", 10, func(i int) int { return 20 + i })
 	run := e.lastRun()
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cut, err := api.NewClient(e.URL, sandboxtest.Token, api.WithRate(1000, 100), api.WithRetries(0),
-		api.WithHTTPClient(&http.Client{Transport: cutOff{cancel, http.DefaultTransport}}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := undo.Undo(ctx, undo.Options{Client: cut, State: e.State, Scope: scope, Run: run, ResultsFile: filepath.Join(e.Dir, "cut.csv")})
+	rep, err := e.undoCut(run)
 	if !errors.Is(err, engine.ErrInterrupted) || rep.Rows[engine.Failed] != 10 {
 		t.Fatalf("interrupted undo: %v %v; want 10 failed without an answer", rep.Rows, err)
 	}

@@ -109,7 +109,7 @@ const TimeLayout = "2006-01-02T15:04:05-0700"
 
 // Bulk actions on Products: {"action":"write","bulk_action":{...},"Products":[{id}...]}.
 // [Spec] "Bulk archive products" {archive: 1}; "Bulk tag products"
-// {Tags: [{id, assign: 1}]}.
+// {Tags: [{id, assign: 1}]}; [lading] assign 0 takes a tag off.
 const (
 	BulkArchive = "archive"
 	BulkTags    = "Tags"

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseNumber(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in       string
 		kind     Kind
@@ -57,6 +58,7 @@ func TestParseNumber(t *testing.T) {
 }
 
 func TestParseTime(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		kind Kind
@@ -95,6 +97,7 @@ func TestParseTime(t *testing.T) {
 // keeps its day there: a Berlin slip of 24 November 00:30 (23:30 UTC the
 // day before) is on the 24th. A date alone stays the day it is.
 func TestTimesInAZone(t *testing.T) {
+	t.Parallel()
 	berlin, err := time.LoadLocation("Europe/Berlin")
 	if err != nil {
 		t.Skip("no time zone database:", err)
@@ -124,6 +127,7 @@ func TestTimesInAZone(t *testing.T) {
 }
 
 func TestWidths(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		v    string
 		kind Kind
@@ -155,6 +159,7 @@ func TestWidths(t *testing.T) {
 }
 
 func TestRoundTo(t *testing.T) {
+	t.Parallel()
 	sum := 0.0
 	for range 10 {
 		sum += 0.1

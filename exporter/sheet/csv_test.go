@@ -11,6 +11,7 @@ import (
 // The CSV files of the report, byte for byte: one per sheet, numbers as
 // given, text neutralised, no totals row.
 func TestCSVGolden(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		o    Options
@@ -37,6 +38,7 @@ func TestCSVGolden(t *testing.T) {
 
 // Each cell, alone in a column of its kind: what the CSV file holds.
 func TestCSVNeutralises(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		kind Kind
 		in   string
@@ -90,6 +92,7 @@ func TestCSVNeutralises(t *testing.T) {
 
 // A header a spreadsheet would run is neutralised too.
 func TestCSVNeutralisesHeaders(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "x.csv")
 	w, err := Create(path, Options{}, Sheet{Name: "x", Columns: []Column{{Header: "=cmd"}, {Header: "+VAT", Kind: Money}}})
 	if err != nil {
@@ -119,6 +122,7 @@ func readCSV(t *testing.T, path string, comma rune) [][]string {
 }
 
 func TestCSVPath(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ path, name, want string }{
 		{"out/slips.csv", "Lines", "out/slips-Lines.csv"},
 		{"slips.tsv", "Line items", "slips-Line items.tsv"},

@@ -11,6 +11,7 @@ import (
 // the 0600 of a temporary file; a raw CSV keeps text a spreadsheet would
 // run as a formula as it is, the default neutralises it.
 func TestPublishedFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ref, err := os.Create(filepath.Join(dir, "ref"))
 	if err != nil {

@@ -96,6 +96,7 @@ func entries(t *testing.T, dir string) []string {
 }
 
 func TestCreateRefuses(t *testing.T) {
+	t.Parallel()
 	col := []Column{{Header: "a"}}
 	tests := []struct {
 		name   string
@@ -143,6 +144,7 @@ func TestCreateRefuses(t *testing.T) {
 }
 
 func TestRowRefuses(t *testing.T) {
+	t.Parallel()
 	for _, path := range []string{"r.csv", "r.xlsx"} {
 		t.Run(path, func(t *testing.T) {
 			dir := t.TempDir()
@@ -168,6 +170,7 @@ func TestRowRefuses(t *testing.T) {
 // Discard and a failed Close leave nothing: no final file, no temporary
 // one.
 func TestDiscardLeavesNothing(t *testing.T) {
+	t.Parallel()
 	for _, path := range []string{"r.csv", "r.xlsx"} {
 		t.Run(path, func(t *testing.T) {
 			dir := t.TempDir()
@@ -194,6 +197,7 @@ func TestDiscardLeavesNothing(t *testing.T) {
 // Until Close, only temporary files exist: the final paths appear all at
 // once.
 func TestFilesAppearOnClose(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		path string
 		want []string

@@ -30,6 +30,7 @@ func TestXLSXGolden(t *testing.T) {
 // is in the file, in order, the widths come from the first rows only, and
 // the totals cover them all.
 func TestXLSXStreamsPastHeldRows(t *testing.T) {
+	t.Parallel()
 	const rows = 1000
 	path := filepath.Join(t.TempDir(), "long.xlsx")
 	cols := []Column{{Header: "SKU"}, {Header: "Qty", Kind: Integer, Total: true}, {Header: "Note"}}
@@ -86,6 +87,7 @@ func TestXLSXStreamsPastHeldRows(t *testing.T) {
 // rows spill to a temporary file beside the workbook, removed by Close),
 // their rows interleaved.
 func TestXLSXSheetsStreamTogether(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes two sheets of 20 MB of XML")
 	}
@@ -154,6 +156,7 @@ func TestXLSXSheetsStreamTogether(t *testing.T) {
 // A sheet without data rows has its header, its autofilter over it, and
 // no totals row.
 func TestXLSXNoRows(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "empty.xlsx")
 	w, err := Create(path, Options{}, reportSheets...)
 	if err != nil {
@@ -178,6 +181,7 @@ func TestXLSXNoRows(t *testing.T) {
 // Excel's limits are errors that name the sheet, row and column and say
 // what to do, not silent truncation.
 func TestXLSXLimits(t *testing.T) {
+	t.Parallel()
 	cols := []Column{{Header: "SKU"}, {Header: "Description"}}
 	t.Run("cell", func(t *testing.T) {
 		w, err := Create(filepath.Join(t.TempDir(), "x.xlsx"), Options{}, Sheet{Name: "Products", Columns: cols})
@@ -233,6 +237,7 @@ func TestXLSXLimits(t *testing.T) {
 // A workbook written in a zone shows its dates there and says which zone
 // it is in its properties.
 func TestXLSXInAZone(t *testing.T) {
+	t.Parallel()
 	berlin, err := time.LoadLocation("Europe/Berlin")
 	if err != nil {
 		t.Skip("no time zone database:", err)

@@ -2,6 +2,7 @@ package cell
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -106,23 +107,8 @@ func splitNumber(s string, dec byte) (neg bool, intD, fracD string, ok bool) {
 	mant, exp := s, 0
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
 		mant = s[:i]
-		e := s[i+1:]
-		eneg := false
-		if e != "" && (e[0] == '+' || e[0] == '-') {
-			eneg = e[0] == '-'
-			e = e[1:]
-		}
-		if e == "" || len(e) > 4 {
+		if exp, ok = exponent(s[i+1:]); !ok {
 			return false, "", "", false
-		}
-		for j := 0; j < len(e); j++ {
-			if e[j] < '0' || e[j] > '9' {
-				return false, "", "", false
-			}
-			exp = exp*10 + int(e[j]-'0')
-		}
-		if eneg {
-			exp = -exp
 		}
 	}
 	ip, fp := mant, ""
@@ -136,35 +122,59 @@ func splitNumber(s string, dec byte) (neg bool, intD, fracD string, ok bool) {
 		return false, "", "", false
 	}
 	if !allDigits(ip) {
-		// Grouped: d{1,3} (sep d{3})+ with one kind of separator.
-		var sep byte
-		for j := 0; j < len(ip); j++ {
-			c := ip[j]
-			if c >= '0' && c <= '9' {
-				continue
-			}
-			if c != group && c != ' ' && c != '\'' {
-				return false, "", "", false
-			}
-			if sep == 0 {
-				sep = c
-			} else if c != sep {
-				return false, "", "", false
-			}
-		}
-		parts := strings.Split(ip, string(sep))
-		if len(parts[0]) == 0 || len(parts[0]) > 3 {
+		if ip, ok = ungroup(ip, group); !ok {
 			return false, "", "", false
 		}
-		for _, p := range parts[1:] {
-			if len(p) != 3 {
-				return false, "", "", false
-			}
-		}
-		ip = strings.Join(parts, "")
 	}
 	intD, fracD = shiftDigits(ip, fp, exp)
 	return neg, intD, fracD, true
+}
+
+// exponent reads an exponent's digits (at most four) with their sign.
+func exponent(e string) (int, bool) {
+	neg := false
+	if e != "" && (e[0] == '+' || e[0] == '-') {
+		neg = e[0] == '-'
+		e = e[1:]
+	}
+	if e == "" || len(e) > 4 || !allDigits(e) {
+		return 0, false
+	}
+	n, _ := strconv.Atoi(e)
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// ungroup reads grouped integer digits, d{1,3} (sep d{3})+ with one kind
+// of separator (group, a space or an apostrophe), as plain digits.
+func ungroup(ip string, group byte) (string, bool) {
+	var sep byte
+	for j := 0; j < len(ip); j++ {
+		c := ip[j]
+		if c >= '0' && c <= '9' {
+			continue
+		}
+		if c != group && c != ' ' && c != '\'' {
+			return "", false
+		}
+		if sep == 0 {
+			sep = c
+		} else if c != sep {
+			return "", false
+		}
+	}
+	parts := strings.Split(ip, string(sep))
+	if len(parts[0]) == 0 || len(parts[0]) > 3 {
+		return "", false
+	}
+	for _, p := range parts[1:] {
+		if len(p) != 3 {
+			return "", false
+		}
+	}
+	return strings.Join(parts, ""), true
 }
 
 func allDigits(s string) bool {
