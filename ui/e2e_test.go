@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/xuri/excelize/v2"
 
 	"lading/api"
@@ -228,7 +230,7 @@ func pushShipments(tb *tab) {
 
 func exportVariants(tb *tab) {
 	tb.open("/export", "#resource")
-	tb.follow("#attr-0 option[value=sku]", void(chromedp.Evaluate[bool](`(s => { s.value = "variants"; s.dispatchEvent(new Event("change")); return true })(document.getElementById("resource"))`)))
+	tb.follow("#attr-0 option[value=sku]", chromedp.SetValue(chromedp.ID("resource"), "variants"), chromedp.Click(css("form[method=get] button")))
 	tb.follow("#cond-err-0", chromedp.SetValue(chromedp.ID("attr-0"), "stock"), chromedp.SetValue(chromedp.ID("op-0"), ">="), chromedp.SetValue(chromedp.ID("value-0"), "lots"),
 		chromedp.Click(css("button.go")))
 	tb.has("#cond-err-0", "stock is a number")
@@ -302,6 +304,72 @@ func forgedRequests(tb *tab) {
 	tb.do(chromedp.Navigate("http://rebind.test"+port+"/runs"), chromedp.WaitVisible(css("body")))
 	if body := tb.text("body"); !strings.Contains(body, "answers only requests for its own address") {
 		tb.t.Errorf("a request for rebind.test was answered: %s", body)
+	}
+}
+
+// The page is used with the keyboard alone: Tab goes from the skip link
+// through the menu to the form in reading order, each stop showing its
+// focus; the skip link moves to the content; a file is uploaded with
+// Enter; choosing what to export with the arrows does not leave the page
+// until its button is pressed.
+func TestPageByKeyboard(t *testing.T) {
+	fx := newFixture(t, sandbox.Options{}, ui.Config{})
+	tb := newTab(t, fx)
+	key := func(k string) { tb.do(chromedp.KeyEvent(k)) }
+	focused := func() string {
+		s, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](`(e => {
+			if (getComputedStyle(e).outlineStyle === "none") return "NO FOCUS RING: " + e.outerHTML.slice(0, 80);
+			return e.id ? "#" + e.id : e.textContent.trim() })(document.activeElement)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	tb.open("/stock", "#file")
+	var order []string
+	for range 20 {
+		key(kb.Tab)
+		order = append(order, focused())
+		if order[len(order)-1] == "Upload and preview" {
+			break
+		}
+	}
+	want := []string{"Skip to content", "lading", "Import", "Stock", "Shipments", "Slips", "Export", "Runs", "#file", "#template", "Upload and preview"}
+	if !slices.Equal(order, want) {
+		t.Errorf("Tab goes through\n%q\nwant\n%q", order, want)
+	}
+
+	tb.open("/stock", "#file")
+	key(kb.Tab)
+	key(kb.Enter)
+	tb.until(`document.activeElement.id === "main"`)
+
+	path := filepath.Join(fx.dir, "stock.csv")
+	if err := os.WriteFile(path, []byte("sku,quantity\nTEE-BLA-M,40\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb.do(chromedp.SetUploadFiles(chromedp.ID("file"), []string{path}), chromedp.Focus(chromedp.ID("template")))
+	tb.follow("#preview-h", chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Enter))
+	tb.has("#preview", "1 row read")
+
+	tb.open("/export", "#resource")
+	// A script's submit is counted rather than made: the form's button
+	// submits without it.
+	tb.do(void(chromedp.Evaluate[bool](`HTMLFormElement.prototype.submit = function () { window.ladingSubmits = (window.ladingSubmits || 0) + 1 }; true`)),
+		chromedp.Focus(chromedp.ID("resource")), chromedp.KeyEvent(kb.ArrowDown))
+	if got := tb.text("#resource option:checked"); got == "products" {
+		t.Fatalf("ArrowDown did not change what to export (%q)", got)
+	}
+	if n, err := chromedp.Run(tb.ctx, chromedp.Evaluate[int](`window.ladingSubmits || 0`)); err != nil || n != 0 {
+		t.Errorf("ArrowDown on what to export submitted its form (%d, %v): the page changes under the keyboard", n, err)
+	}
+	key(kb.Tab)
+	if got := focused(); got != "Choose" {
+		t.Fatalf("after ArrowDown and Tab: focus on %q, want the Choose button", got)
+	}
+	tb.follow("#attr-0", chromedp.KeyEvent(kb.Enter))
+	if !strings.Contains(tb.location(), "resource=") || strings.Contains(tb.location(), "resource=products") {
+		t.Errorf("Enter on Choose went to %s", tb.location())
 	}
 }
 

@@ -29,8 +29,13 @@ document.addEventListener("DOMContentLoaded", () => {
       }
     });
   }
-  // Choosing what to export shows its attributes and layouts at once.
+  // Choosing what to export with the mouse shows its attributes and
+  // layouts at once. From the keyboard, where the arrows change the choice
+  // as they go, the page stays until its button is pressed (WCAG 3.2.2).
   for (const sel of document.querySelectorAll("select[data-autosubmit]")) {
-    sel.addEventListener("change", () => sel.form.submit());
+    let pointer = false;
+    sel.addEventListener("pointerdown", () => { pointer = true; });
+    sel.addEventListener("keydown", () => { pointer = false; });
+    sel.addEventListener("change", () => { if (pointer) sel.form.submit(); });
   }
 });
