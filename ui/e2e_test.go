@@ -44,6 +44,7 @@ func TestPageEndToEnd(t *testing.T) {
 	t.Run("invalid cells", func(t *testing.T) { tb.t = t; invalidCells(tb) })
 	t.Run("stock", func(t *testing.T) { tb.t = t; pushStock(tb) })
 	t.Run("shipments", func(t *testing.T) { tb.t = t; pushShipments(tb) })
+	t.Run("slips", func(t *testing.T) { tb.t = t; pushSlips(tb) })
 	t.Run("export", func(t *testing.T) { tb.t = t; exportVariants(tb) })
 	t.Run("runs", func(t *testing.T) { tb.t = t; runsAndUndo(tb) })
 	t.Run("forged", func(t *testing.T) { tb.t = t; forgedRequests(tb) })
@@ -226,6 +227,57 @@ func pushShipments(tb *tab) {
 		tb.t.Errorf("the first line of the results is not the failed one: %q", first)
 	}
 	tb.look("shipments-results")
+}
+
+// pushSlips: another order arrives; a warehouse's file gives its packing
+// slip with the parcel it went in. The page previews it, dry-runs it,
+// pushes it, and the account holds the slip.
+func pushSlips(tb *tab) {
+	ctx := tb.t.Context()
+	order, err := tb.fx.sb.CreateOrder(ctx, sandbox.OrderSpec{Token: token, PONum: "PO-UI-2",
+		ShippingAddress: map[string]string{"contact": "Grace Hopper", "street1": "1 Compiler Road", "city": "Arlington", "zip": "22201", "country": "US"},
+		Lines:           []sandbox.OrderLine{{SKU: "TEE-WHI-M", Quantity: 1}}})
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	client, err := api.NewClient(tb.fx.base, token)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	o, err := client.SalesOrders.Get(ctx, api.ID(order))
+	if err != nil || len(o.SalesOrders) != 1 || len(o.OrderLines(o.SalesOrders[0])) != 1 {
+		tb.t.Fatalf("reading order %s: %v", order, err)
+	}
+	line := o.OrderLines(o.SalesOrders[0])[0].ID
+	path := filepath.Join(tb.fx.dir, "slips.csv")
+	text := "slip_key,order_id,packing_slip_date,line_item_id,quantity,package,tracking_number,cost,carrier\n" +
+		"WMS-UI-1," + order + ",2026-11-20," + string(line) + ",1,1,1ZUISLIP1,4.50,UPS\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+	tb.open("/slips", "#file")
+	tb.look("slips")
+	tb.follow("#preview-h", chromedp.SetUploadFiles(chromedp.ID("file"), []string{path}), chromedp.Click(css("form.panel button[type=submit]")))
+	tb.has("#preview", "1 row read", "WMS-UI-1")
+	tb.look("slips-preview")
+	tb.follow("#results-h", chromedp.Click(css("form[action$='/dry-run'] button")))
+	tb.has(".summary", "slips")
+	tb.look("slips-dry-run")
+	tb.follow("#results-h", chromedp.Click(css(".actions form[action$='/run'] button")))
+	tb.has("table.results", "WMS-UI-1", "slip created; shipment created")
+	tb.look("slips-results")
+	var found bool
+	for pg, err := range client.PackingSlips.ListPages(ctx, nil) {
+		if err != nil {
+			tb.t.Fatal(err)
+		}
+		for _, pk := range pg.Packages {
+			found = found || string(pk.TrackingNumber) == "1ZUISLIP1"
+		}
+	}
+	if !found {
+		tb.t.Errorf("the account holds no parcel 1ZUISLIP1 after the page pushed its slip:\n%s", tb.text("main"))
+	}
 }
 
 func exportVariants(tb *tab) {
