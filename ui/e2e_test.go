@@ -316,10 +316,13 @@ func exportVariants(tb *tab) {
 
 func runsAndUndo(tb *tab) {
 	tb.open("/runs", "table")
-	tb.has("table", "import", "stock push")
+	tb.has("table", "import", "stock push", "stock.csv (given to this page)")
+	if strings.Contains(tb.text("main"), tb.fx.srv.Dir()) {
+		tb.t.Errorf("the runs name lading ui's private folder %s", tb.fx.srv.Dir())
+	}
 	tb.look("runs")
 	tb.follow("#undo-h", void(chromedp.Evaluate[bool](`[...document.querySelectorAll("tbody tr")].find(r => r.textContent.includes("stock push")).querySelector("a").click() || true`)))
-	tb.has("main", "stock push", "available")
+	tb.has("main", "stock push", "available", "stock.csv (given to this page)")
 	tb.look("run")
 	tb.follow("#results-h", chromedp.Click(css("button[name=dry]")))
 	tb.has("h1", "Dry run of the undo")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"lading/engine"
 	"lading/history"
@@ -53,8 +54,20 @@ func (s *Server) handleRuns(w http.ResponseWriter, r *http.Request) {
 			s.render(w, r, http.StatusInternalServerError, "message", "Runs", "runs", err.Error())
 			return
 		}
+		for i := range v.Runs {
+			v.Runs[i].File = s.fileOfRun(v.Runs[i].File)
+		}
 	}
 	s.render(w, r, http.StatusOK, "runs", "Runs", "runs", v)
+}
+
+// fileOfRun is how the page names a run's file: a file given to this
+// page by its name as uploaded, not its path in the private folder.
+func (s *Server) fileOfRun(path string) string {
+	if rest, ok := strings.CutPrefix(path, s.dir+string(filepath.Separator)); ok {
+		return filepath.Base(rest) + " (given to this page)"
+	}
+	return path
 }
 
 // runView is a run with what it wrote.
@@ -78,6 +91,7 @@ func (s *Server) handleRun1(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r, fmt.Sprintf("There is no run %d in %s.", id, s.cfg.State))
 		return
 	}
+	run.File = s.fileOfRun(run.File)
 	v := runView{Run: run, Records: recs, Undoable: len(recs) > 0}
 	if len(recs) > shownLines {
 		v.Records, v.More = recs[:shownLines], len(recs)-shownLines
