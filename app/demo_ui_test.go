@@ -1,43 +1,24 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"lading/images/imagestest"
+	"lading/internal/syncbuf"
 )
-
-// lockedBuffer is a buffer written by one goroutine and read by another.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // lading demo --ui walks through the demo, then serves lading ui on its
 // account until Ctrl-C: the page lists the demo's runs.
 func TestDemoUIServesTheDemosAccount(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	out := &lockedBuffer{}
+	out := &syncbuf.Buffer{}
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, Env{Stdout: out, Stderr: out, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()},

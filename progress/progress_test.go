@@ -1,19 +1,18 @@
 package progress_test
 
 import (
-	"bytes"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"lading/internal/syncbuf"
 	"lading/progress"
 )
 
 // Off a terminal the job says what it will write, then a summary line at
 // each interval.
 func TestLinesOffTerminal(t *testing.T) {
-	var buf syncBuffer
+	var buf syncbuf.Buffer
 	p := progress.New(&buf, false, 5*time.Millisecond, func() (int64, float64) { return 7, 2.5 })
 	p.Say("read %d rows: %d products", 10, 3)
 	p.Writing("writing 3 products", 10, 2, "level")
@@ -46,28 +45,10 @@ func TestNilProgress(t *testing.T) {
 	p.Finish()
 }
 
-// syncBuffer is a bytes.Buffer safe for the ticker's goroutine.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // A watcher is told every change as a snapshot of the same counts the
 // summary line prints, with the time left at the pace of what was written.
 func TestWatch(t *testing.T) {
-	var buf syncBuffer
+	var buf syncbuf.Buffer
 	p := progress.New(&buf, false, time.Hour, func() (int64, float64) { return 3, 1.5 })
 	var got []progress.Snapshot
 	p.Watch(func(s progress.Snapshot) { got = append(got, s) })

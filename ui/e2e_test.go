@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +22,7 @@ import (
 
 	"lading/api"
 	"lading/app"
+	"lading/internal/syncbuf"
 	"lading/sandbox"
 	"lading/ui"
 )
@@ -102,12 +102,7 @@ func importChanges(tb *tab) {
 	if strings.Count(changed, ",26,13,") != 6 || !strings.Contains(changed, "Mug 350 ml") {
 		tb.t.Fatal("the sample catalog is not as the test expects")
 	}
-	path := filepath.Join(tb.fx.dir, "catalog-spring.csv")
-	if err := os.WriteFile(path, []byte(changed), 0o644); err != nil {
-		tb.t.Fatal(err)
-	}
-	tb.open("/import", "#file")
-	tb.follow("#preview-h", chromedp.SetUploadFiles(chromedp.ID("file"), []string{path}), chromedp.Click(css("form.panel button[type=submit]")))
+	tb.upload("import", "catalog-spring.csv", changed, false)
 	tb.follow("#diff-h", chromedp.Click(css("form[action$='/dry-run'] button")))
 	tb.has(".summary", "2 updated", "6 unchanged", "variants6 updated20 unchanged")
 	tb.has("#diff", "Classic Organic Tee", "Classic Cotton Tee", "26", "Enamel Camp Mug 350 ml")
@@ -142,12 +137,7 @@ func invalidCells(tb *tab) {
 	if bad == string(text) {
 		tb.t.Fatal("the sample catalog's second row is not as the test expects")
 	}
-	path := filepath.Join(tb.fx.dir, "catalog-broken.csv")
-	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
-		tb.t.Fatal(err)
-	}
-	tb.open("/import", "#file")
-	tb.follow("#preview-h", chromedp.SetUploadFiles(chromedp.ID("file"), []string{path}), chromedp.Click(css("form.panel button[type=submit]")))
+	tb.upload("import", "catalog-broken.csv", bad, false)
 	tb.has("#preview", "1 with invalid values")
 	if n := tb.count("tbody.invalid td.bad mark"); n < 2 {
 		tb.t.Errorf("%d invalid cells marked, want the price's and the weight's", n)
@@ -157,28 +147,72 @@ func invalidCells(tb *tab) {
 }
 
 func pushStock(tb *tab) {
-	path := filepath.Join(tb.fx.dir, "stock.csv")
-	if err := os.WriteFile(path, []byte("sku,quantity\nTEE-BLA-M,40\nTEE-BLA-L,many\nTEE-WHI-S,0\nNOPE-1,3\n"), 0o644); err != nil {
+	tb.pushFile("stock", "stock.csv", "sku,quantity\nTEE-BLA-M,40\nTEE-BLA-L,many\nTEE-WHI-S,0\nNOPE-1,3\n", func(step string) {
+		switch step {
+		case "preview":
+			tb.has("#layout-h + p", "stock")
+			if n := tb.count("tr.invalid td.bad mark"); n != 1 {
+				tb.t.Errorf("%d cells marked invalid, want the quantity many", n)
+			}
+			tb.has("tr.invalid", "many", "invalid")
+		case "dry-run":
+			tb.has(".summary", "2 to send", "1 invalid", "1 unknown")
+		case "results":
+			tb.has(".summary", "2 sent")
+			if first := tb.text("table.results tbody tr:first-child"); !strings.Contains(first, "invalid") && !strings.Contains(first, "unknown") {
+				tb.t.Errorf("the first line of the results is not a failed one: %q", first)
+			}
+		}
+	})
+}
+
+// pushFile writes text as name, uploads it on the page of kind, and
+// previews, dry-runs and runs it, each page screenshotted (kind,
+// kind-preview, kind-dry-run, kind-results) after check looks at it.
+func (tb *tab) pushFile(kind, name, text string, check func(step string)) {
+	tb.t.Helper()
+	tb.upload(kind, name, text, true)
+	check("preview")
+	tb.look(kind + "-preview")
+	tb.follow("#results-h", chromedp.Click(css("form[action$='/dry-run'] button")))
+	check("dry-run")
+	tb.look(kind + "-dry-run")
+	tb.follow("#results-h", chromedp.Click(css(".actions form[action$='/run'] button")))
+	check("results")
+	tb.look(kind + "-results")
+}
+
+// upload writes text as name in the test's folder and uploads it on the
+// page of kind (screenshotted first, as kind, when shoot), and waits for
+// its preview.
+func (tb *tab) upload(kind, name, text string, shoot bool) {
+	tb.t.Helper()
+	path := filepath.Join(tb.fx.dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		tb.t.Fatal(err)
 	}
-	tb.open("/stock", "#file")
-	tb.look("stock")
+	tb.open("/"+kind, "#file")
+	if shoot {
+		tb.look(kind)
+	}
 	tb.follow("#preview-h", chromedp.SetUploadFiles(chromedp.ID("file"), []string{path}), chromedp.Click(css("form.panel button[type=submit]")))
-	tb.has("#layout-h + p", "stock")
-	if n := tb.count("tr.invalid td.bad mark"); n != 1 {
-		tb.t.Errorf("%d cells marked invalid, want the quantity many", n)
+}
+
+// order creates an order for qty of sku (as a sales channel would) and
+// returns its id, and a client of the account.
+func (tb *tab) order(po, sku string, qty int64) (string, *api.Client) {
+	tb.t.Helper()
+	id, err := tb.fx.sb.CreateOrder(tb.t.Context(), sandbox.OrderSpec{Token: token, PONum: po,
+		ShippingAddress: map[string]string{"contact": "Ada Lovelace", "street1": "12 Analytical Way", "city": "London", "zip": "N1 7GU", "country": "GB"},
+		Lines:           []sandbox.OrderLine{{SKU: sku, Quantity: qty}}})
+	if err != nil {
+		tb.t.Fatal(err)
 	}
-	tb.has("tr.invalid", "many", "invalid")
-	tb.look("stock-preview")
-	tb.follow("#results-h", chromedp.Click(css("form[action$='/dry-run'] button")))
-	tb.has(".summary", "2 to send", "1 invalid", "1 unknown")
-	tb.look("stock-dry-run")
-	tb.follow("#results-h", chromedp.Click(css(".actions form[action$='/run'] button")))
-	tb.has(".summary", "2 sent")
-	if first := tb.text("table.results tbody tr:first-child"); !strings.Contains(first, "invalid") && !strings.Contains(first, "unknown") {
-		tb.t.Errorf("the first line of the results is not a failed one: %q", first)
+	client, err := api.NewClient(tb.fx.base, token)
+	if err != nil {
+		tb.t.Fatal(err)
 	}
-	tb.look("stock-results")
+	return id, client
 }
 
 // pushShipments: an order for 2 tees arrives, its fulfillment opens (the
@@ -187,15 +221,7 @@ func pushStock(tb *tab) {
 // preview, the dry run, the push and its results say so.
 func pushShipments(tb *tab) {
 	ctx := tb.t.Context()
-	if _, err := tb.fx.sb.CreateOrder(ctx, sandbox.OrderSpec{Token: token, PONum: "PO-UI-1",
-		ShippingAddress: map[string]string{"contact": "Ada Lovelace", "street1": "12 Analytical Way", "city": "London", "zip": "N1 7GU", "country": "GB"},
-		Lines:           []sandbox.OrderLine{{SKU: "TEE-BLA-M", Quantity: 2}}}); err != nil {
-		tb.t.Fatal(err)
-	}
-	client, err := api.NewClient(tb.fx.base, token)
-	if err != nil {
-		tb.t.Fatal(err)
-	}
+	_, client := tb.order("PO-UI-1", "TEE-BLA-M", 2)
 	var fulfillment api.ID
 	for pg, err := range client.Fulfillments.ListPages(ctx, nil) {
 		if err != nil {
@@ -208,25 +234,20 @@ func pushShipments(tb *tab) {
 	if fulfillment == "" {
 		tb.t.Fatal("the order's fulfillment did not open")
 	}
-	path := filepath.Join(tb.fx.dir, "shipped.csv")
 	text := "fulfillment_id,sku,quantity,tracking_number,carrier\n" + string(fulfillment) + ",TEE-BLA-M,2,1ZUI0001,UPS\n999999999,TEE-BLA-M,1,1ZUI0002,UPS\n"
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		tb.t.Fatal(err)
-	}
-	tb.open("/shipments", "#file")
-	tb.look("shipments")
-	tb.follow("#preview-h", chromedp.SetUploadFiles(chromedp.ID("file"), []string{path}), chromedp.Click(css("form.panel button[type=submit]")))
-	tb.has("#preview", "2 rows read", "1ZUI0001")
-	tb.look("shipments-preview")
-	tb.follow("#results-h", chromedp.Click(css("form[action$='/dry-run'] button")))
-	tb.has(".summary", "1 shipment to post")
-	tb.look("shipments-dry-run")
-	tb.follow("#results-h", chromedp.Click(css(".actions form[action$='/run'] button")))
-	tb.has(".summary", "1 shipment posted", "1 fulfillment completed")
-	if first := tb.text("table.results tbody tr:first-child"); !strings.Contains(first, "999999999") {
-		tb.t.Errorf("the first line of the results is not the failed one: %q", first)
-	}
-	tb.look("shipments-results")
+	tb.pushFile("shipments", "shipped.csv", text, func(step string) {
+		switch step {
+		case "preview":
+			tb.has("#preview", "2 rows read", "1ZUI0001")
+		case "dry-run":
+			tb.has(".summary", "1 shipment to post")
+		case "results":
+			tb.has(".summary", "1 shipment posted", "1 fulfillment completed")
+			if first := tb.text("table.results tbody tr:first-child"); !strings.Contains(first, "999999999") {
+				tb.t.Errorf("the first line of the results is not the failed one: %q", first)
+			}
+		}
+	})
 }
 
 // pushSlips: another order arrives; a warehouse's file gives its packing
@@ -234,38 +255,24 @@ func pushShipments(tb *tab) {
 // pushes it, and the account holds the slip.
 func pushSlips(tb *tab) {
 	ctx := tb.t.Context()
-	order, err := tb.fx.sb.CreateOrder(ctx, sandbox.OrderSpec{Token: token, PONum: "PO-UI-2",
-		ShippingAddress: map[string]string{"contact": "Grace Hopper", "street1": "1 Compiler Road", "city": "Arlington", "zip": "22201", "country": "US"},
-		Lines:           []sandbox.OrderLine{{SKU: "TEE-WHI-M", Quantity: 1}}})
-	if err != nil {
-		tb.t.Fatal(err)
-	}
-	client, err := api.NewClient(tb.fx.base, token)
-	if err != nil {
-		tb.t.Fatal(err)
-	}
+	order, client := tb.order("PO-UI-2", "TEE-WHI-M", 1)
 	o, err := client.SalesOrders.Get(ctx, api.ID(order))
 	if err != nil || len(o.SalesOrders) != 1 || len(o.OrderLines(o.SalesOrders[0])) != 1 {
 		tb.t.Fatalf("reading order %s: %v", order, err)
 	}
 	line := o.OrderLines(o.SalesOrders[0])[0].ID
-	path := filepath.Join(tb.fx.dir, "slips.csv")
 	text := "slip_key,order_id,packing_slip_date,line_item_id,quantity,package,tracking_number,cost,carrier\n" +
 		"WMS-UI-1," + order + ",2026-11-20," + string(line) + ",1,1,1ZUISLIP1,4.50,UPS\n"
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		tb.t.Fatal(err)
-	}
-	tb.open("/slips", "#file")
-	tb.look("slips")
-	tb.follow("#preview-h", chromedp.SetUploadFiles(chromedp.ID("file"), []string{path}), chromedp.Click(css("form.panel button[type=submit]")))
-	tb.has("#preview", "1 row read", "WMS-UI-1")
-	tb.look("slips-preview")
-	tb.follow("#results-h", chromedp.Click(css("form[action$='/dry-run'] button")))
-	tb.has(".summary", "slips")
-	tb.look("slips-dry-run")
-	tb.follow("#results-h", chromedp.Click(css(".actions form[action$='/run'] button")))
-	tb.has("table.results", "WMS-UI-1", "slip created; shipment created")
-	tb.look("slips-results")
+	tb.pushFile("slips", "slips.csv", text, func(step string) {
+		switch step {
+		case "preview":
+			tb.has("#preview", "1 row read", "WMS-UI-1")
+		case "dry-run":
+			tb.has(".summary", "slips")
+		case "results":
+			tb.has("table.results", "WMS-UI-1", "slip created; shipment created")
+		}
+	})
 	var found bool
 	for pg, err := range client.PackingSlips.ListPages(ctx, nil) {
 		if err != nil {
@@ -452,16 +459,7 @@ func readCSV(t *testing.T, b []byte) [][]string {
 // catalog ends whole, nothing written twice. The page is lading ui itself,
 // started as the command is.
 func TestPageStopsARunThatContinuesHereOrInATerminal(t *testing.T) {
-	sb, err := sandbox.New(sandbox.Options{Latency: 150 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	if _, err := sb.RegisterToken(token); err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(sb)
-	t.Cleanup(hs.Close)
+	_, base := newSandbox(t, sandbox.Options{Latency: 150 * time.Millisecond})
 	dir := t.TempDir()
 	var text strings.Builder
 	text.WriteString("product_key,product_name,sku,stock\n")
@@ -474,7 +472,7 @@ func TestPageStopsARunThatContinuesHereOrInATerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	stateFile := filepath.Join(dir, "state.db")
-	flags := []string{"lading", "--base-url", hs.URL, "--token", token, "--rate", "500", "--burst", "50", "--concurrency", "1"}
+	flags := []string{"lading", "--base-url", base, "--token", token, "--rate", "500", "--burst", "50", "--concurrency", "1"}
 	url := startUI(t, append(flags, "ui", "--addr", "127.0.0.1:0", "--state", stateFile))
 	tb := newTab(t, &fixture{url: url})
 
@@ -503,7 +501,7 @@ func TestPageStopsARunThatContinuesHereOrInATerminal(t *testing.T) {
 	if !strings.Contains(out.String(), "resumed an unfinished run") {
 		t.Errorf("the command line did not continue the page's run:\n%s", out.String())
 	}
-	client, err := api.NewClient(hs.URL, token)
+	client, err := api.NewClient(base, token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,7 +520,7 @@ func TestPageStopsARunThatContinuesHereOrInATerminal(t *testing.T) {
 func startUI(t *testing.T, args []string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &lockedBuffer{}
+	out := &syncbuf.Buffer{}
 	done := make(chan error, 1)
 	go func() {
 		done <- app.New(app.Env{Stdout: out, Stderr: out, Getenv: func(string) string { return "" }}).RunContext(ctx, args)
@@ -548,21 +546,4 @@ func startUI(t *testing.T, args []string) string {
 			t.Fatalf("lading ui printed no address:\n%s", out.String())
 		}
 	}
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -38,27 +38,18 @@ type fixture struct {
 // newFixture starts a sandbox (with opts) and the page for its account.
 func newFixture(t *testing.T, opts sandbox.Options, cfg ui.Config) *fixture {
 	t.Helper()
-	sb, err := sandbox.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	if _, err := sb.RegisterToken(token); err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(sb)
-	t.Cleanup(hs.Close)
-	fx := &fixture{sb: sb, base: hs.URL, dir: t.TempDir()}
+	sb, base := newSandbox(t, opts)
+	fx := &fixture{sb: sb, base: base, dir: t.TempDir()}
 	if _, err := samples.WriteTo(fx.dir); err != nil {
 		t.Fatal(err)
 	}
 	fx.catalog = filepath.Join(fx.dir, "catalog.csv")
 	fx.state = filepath.Join(t.TempDir(), "state.db")
-	client, err := api.NewClient(hs.URL, token, api.WithRate(500, 50))
+	client, err := api.NewClient(fx.base, token, api.WithRate(500, 50))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Client, cfg.Scope, cfg.Account, cfg.State, cfg.ImagesDir = client, scope(hs.URL), hs.URL, fx.state, fx.dir
+	cfg.Client, cfg.Scope, cfg.Account, cfg.State, cfg.ImagesDir = client, scope(fx.base), fx.base, fx.state, fx.dir
 	cfg.Rate = 500
 	fx.srv, err = ui.New(cfg)
 	if err != nil {
@@ -73,6 +64,23 @@ func newFixture(t *testing.T, opts sandbox.Options, cfg ui.Config) *fixture {
 	fx.srv.Allow(page.Listener.Addr().(*net.TCPAddr), page.Listener.Addr().String())
 	fx.url = page.URL
 	return fx
+}
+
+// newSandbox serves a sandbox (with opts) holding the account of token
+// until the test ends, and returns it with its URL.
+func newSandbox(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
+	t.Helper()
+	sb, err := sandbox.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	if _, err := sb.RegisterToken(token); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(sb)
+	t.Cleanup(hs.Close)
+	return sb, hs.URL
 }
 
 // scope is the state's scope of the test account, as the command line
