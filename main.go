@@ -31,12 +31,22 @@ func exitCode(err error) int {
 		u *app.UsageError
 		p *app.PartialError
 		i *app.InterruptedError
+		r *app.RunsError
 	)
 	switch {
 	case err == nil:
 		return app.ExitOK
 	case errors.As(err, &u):
 		return app.ExitUsage
+	case errors.As(err, &r):
+		// The worst of the runs: one failed, rows failed, a job locked.
+		switch {
+		case r.Failed > 0:
+			return app.ExitFailure
+		case r.Partial > 0:
+			return app.ExitPartial
+		}
+		return app.ExitLocked
 	case errors.As(err, &p):
 		return app.ExitPartial
 	case errors.Is(err, state.ErrLocked):
@@ -92,6 +102,20 @@ func nextLimit(limit, live int64) int64 {
 	return limit
 }
 
+// onHangUp passes on each SIGHUP, from when it is called (lading run asks
+// for it: other commands end on SIGHUP, as they always have).
+func onHangUp() <-chan struct{} {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGHUP)
+	out := make(chan struct{})
+	go func() {
+		for range sig {
+			out <- struct{}{}
+		}
+	}()
+	return out
+}
+
 func main() {
 	manageMemory()
 	// The first Ctrl-C cancels the context: commands stop taking new work,
@@ -105,6 +129,7 @@ func main() {
 		Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin,
 		IsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 		Local:      time.Local,
+		Reload:     onHangUp,
 	}, os.Args)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "lading: %v\n", err)

@@ -42,7 +42,7 @@ func TestClassify(t *testing.T) {
 			t.Errorf("a result with a whole-call error: %+v", res)
 		}
 	}
-	n500 := 0
+	n500, cuts := 0, 0
 	tests := []tc{
 		{name: "write refused", write: true, want: Retryable, requests: -1, check: func(t *testing.T, _ *WriteResult, err error) {
 			if !errors.Is(err, ErrNotApplied) {
@@ -73,6 +73,29 @@ func TestClassify(t *testing.T) {
 				w.Write([]byte(`{"meta":{"current_page":"1","last_page":"1"},"Variants":[]}`))
 			}},
 		{name: "read 502 every time", want: Retryable, requests: 4, handle: status(502, "")},
+		// Answers are decoded as they come: one cut short by the
+		// connection is read again; one that is not a read answer is an
+		// error, not tried again.
+		{name: "read cut short then ok", want: Applied, requests: 2,
+			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
+				answer := `{"meta":{"current_page":"1","last_page":"1"},"Variants":[{"id":"1","sku":"A"}]}`
+				if cuts++; cuts > 1 {
+					w.Write([]byte(answer))
+					return
+				}
+				conn, buf, err := w.(http.Hijacker).Hijack()
+				if err == nil {
+					fmt.Fprintf(buf, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(answer), answer[:30])
+					buf.Flush()
+					conn.Close()
+				}
+			}},
+		{name: "read answer not JSON", want: Retryable, requests: 1, handle: status(200, `<html>ok</html>`),
+			check: func(t *testing.T, _ *WriteResult, err error) {
+				if !errors.Is(err, ErrNotApplied) || !strings.Contains(err.Error(), "Variants read answer") {
+					t.Errorf("err = %v", err)
+				}
+			}},
 		{name: "write timeout", write: true, timeout: 200 * time.Millisecond, want: Unknown, requests: 1,
 			handle: func(w http.ResponseWriter, r *http.Request, body []byte) {
 				select {

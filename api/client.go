@@ -157,20 +157,27 @@ func NewClient(baseURL, token string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
+// CheckBaseURL checks a base URL as NewClient would take it: an http or
+// https URL with a host, and neither credentials, query nor fragment.
+func CheckBaseURL(baseURL string) error {
+	_, err := parseBase(baseURL)
+	return err
+}
+
 func parseBase(baseURL string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(baseURL))
 	if err != nil {
-		return nil, fmt.Errorf("api: base URL %q: %v", baseURL, err)
+		return nil, fmt.Errorf("the base URL %q: %v", baseURL, err)
 	}
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, fmt.Errorf("api: base URL %q: want an http or https URL such as https://host/api2", baseURL)
+		return nil, fmt.Errorf("the base URL %q: want an http or https URL such as https://host/api2", baseURL)
 	case u.Host == "":
-		return nil, fmt.Errorf("api: base URL %q has no host", baseURL)
+		return nil, fmt.Errorf("the base URL %q has no host", baseURL)
 	case u.User != nil:
-		return nil, errors.New("api: the base URL carries credentials (user:password@); remove them, the token is sent in a header")
+		return nil, errors.New("the base URL carries credentials (user:password@); remove them, the token is sent in a header")
 	case u.RawQuery != "" || u.Fragment != "":
-		return nil, fmt.Errorf("api: base URL %s://%s%s: remove the query or fragment", u.Scheme, u.Host, u.Path)
+		return nil, fmt.Errorf("the base URL %s://%s%s: remove the query or fragment", u.Scheme, u.Host, u.Path)
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""

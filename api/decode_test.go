@@ -294,3 +294,26 @@ func TestDecodeErrorsNameThePlace(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// FuzzReadAnswer: the page reader never panics, and takes only valid JSON.
+func FuzzReadAnswer(f *testing.F) {
+	entries, err := os.ReadDir(fixtureDir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) == ".json" {
+			f.Add(readFixture(f, e.Name()))
+		}
+	}
+	for _, s := range []string{`{}`, `null`, `{"meta":{},"Variants":{"2":{"id":2},"1":{}}}`, `{"Variants":[{"sku":"a\"b\u00e9","links":[]}]}`,
+		`{"Products":[{"id":1,"links":{"Variants":{"id":"2"}}}],"X":[1,{"a":[true,null]}]}`, `{"Variants":[{"x":tru}]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var p VariantPage
+		if p.UnmarshalJSON(b) == nil && !json.Valid(b) {
+			t.Errorf("took invalid JSON: %q", b)
+		}
+	})
+}

@@ -30,6 +30,9 @@ type call struct {
 	body        []byte
 	contentType string
 	write       bool // writes are never retried once they may have applied
+	// decode, for a read, reads a successful answer as it comes, instead
+	// of it being read into memory first.
+	decode func(io.Reader) error
 }
 
 // answer is a successful (2xx) exchange.
@@ -62,6 +65,9 @@ func (c *Client) do(ctx context.Context, cl call) (*answer, error) {
 		switch v := decide(r); v {
 		case done:
 			c.limiter.succeeded()
+			if r.undecodable != nil {
+				return nil, fmt.Errorf("api: POST %s: %w: %w", path, ErrNotApplied, r.undecodable)
+			}
 			return &answer{status: r.status, body: r.body}, nil
 		case report:
 			return &answer{status: r.status, body: r.body}, c.reportError(path, r, header)
@@ -172,6 +178,10 @@ func (c *Client) send(ctx context.Context, cl call) (reply, http.Header) {
 	}
 	defer resp.Body.Close()
 	r.sent = true
+	if cl.decode != nil && resp.StatusCode/100 == 2 && c.debug == nil {
+		c.decodeAnswer(&r, cl, resp, u.Path, start)
+		return r, resp.Header
+	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes))
 	if err != nil {
 		c.traceError(err, time.Since(start))
@@ -181,7 +191,45 @@ func (c *Client) send(ctx context.Context, cl call) (reply, http.Header) {
 	c.traceResponse(resp, body, time.Since(start))
 	c.log.Debug("api: request", "method", req.Method, "path", u.Path, "status", resp.StatusCode, "duration", time.Since(start))
 	r.status, r.body = resp.StatusCode, body
+	if cl.decode != nil && resp.StatusCode/100 == 2 {
+		r.undecodable = cl.decode(bytes.NewReader(body))
+	}
 	return r, resp.Header
+}
+
+// decodeAnswer has cl decode the successful answer resp as it comes. A
+// body cut short by the connection is a failed exchange (a read is tried
+// again); a body that is not a read answer is undecodable.
+func (c *Client) decodeAnswer(r *reply, cl call, resp *http.Response, path string, start time.Time) {
+	body := &bodyReader{r: io.LimitReader(resp.Body, maxAnswerBytes)}
+	err := cl.decode(body)
+	switch {
+	case body.err != nil:
+		c.traceError(body.err, time.Since(start))
+		r.err = fmt.Errorf("reading the %d answer: %w", resp.StatusCode, body.err)
+		return
+	case body.n >= maxAnswerBytes:
+		err = fmt.Errorf("the answer is larger than %d MiB", maxAnswerBytes>>20)
+	}
+	c.log.Debug("api: request", "method", http.MethodPost, "path", path, "status", resp.StatusCode, "duration", time.Since(start))
+	r.status, r.undecodable = resp.StatusCode, err
+}
+
+// bodyReader counts what is read of a body and keeps the error that cut
+// it short, if any.
+type bodyReader struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	if err != nil && err != io.EOF {
+		b.err = err
+	}
+	return n, err
 }
 
 // backoff is exponential with full jitter.

@@ -2,8 +2,6 @@ package api
 
 import (
 	"bytes"
-	"fmt"
-	json "github.com/goccy/go-json"
 )
 
 // Link is one related record in a read record's `links`. Entries may carry
@@ -21,51 +19,15 @@ type Links map[string][]Link
 // UnmarshalJSON accepts an object of arrays, an empty array, or null. A
 // single object in place of an array is read as a one-element array.
 func (l *Links) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	switch {
-	case len(b) == 0 || string(b) == "null":
-		*l = nil
-		return nil
-	case b[0] == '[':
-		var items []json.RawMessage
-		if err := json.Unmarshal(b, &items); err != nil {
-			return fmt.Errorf("links: %w", err)
-		}
-		if len(items) != 0 {
-			return fmt.Errorf("links: want an object of arrays, got a non-empty array")
-		}
-		*l = nil
-		return nil
+	r := recordDecoder{b: bytes.Clone(b)}
+	links, err := r.links()
+	if err == nil {
+		err = r.end()
 	}
-	var direct map[string][]Link
-	if json.Unmarshal(b, &direct) == nil { // the common shape, in one pass
-		*l = direct
-		return nil
+	if err != nil {
+		return err
 	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return fmt.Errorf("links: %w", err)
-	}
-	out := make(Links, len(raw))
-	for name, v := range raw {
-		v = bytes.TrimSpace(v)
-		var list []Link
-		switch {
-		case len(v) == 0 || string(v) == "null":
-		case v[0] == '{':
-			var one Link
-			if err := json.Unmarshal(v, &one); err != nil {
-				return fmt.Errorf("links.%s: %w", name, err)
-			}
-			list = []Link{one}
-		default:
-			if err := json.Unmarshal(v, &list); err != nil {
-				return fmt.Errorf("links.%s: %w", name, err)
-			}
-		}
-		out[name] = list
-	}
-	*l = out
+	*l = links
 	return nil
 }
 

@@ -2,8 +2,8 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"io"
 	"iter"
 
 	"lading/api/wire"
@@ -16,7 +16,7 @@ import (
 func listPages[P any, PP interface {
 	*P
 	page
-	json.Unmarshaler
+	streamed
 }](ctx context.Context, c *Client, resource string, opts *ListOptions) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
 		first := 1
@@ -63,18 +63,19 @@ func listPages[P any, PP interface {
 	}
 }
 
-// readPage sends one read and decodes its answer.
+// readPage sends one read and decodes its answer straight from the
+// response body.
 func readPage[P any, PP interface {
 	*P
-	json.Unmarshaler
+	streamed
 }](ctx context.Context, c *Client, path string, body []byte) (*P, error) {
-	ans, err := c.do(ctx, call{path: path, body: body})
+	var p *P
+	_, err := c.do(ctx, call{path: path, body: body, decode: func(r io.Reader) error {
+		p = new(P) // each attempt reads a page of its own
+		return PP(p).readFrom(r)
+	}})
 	if err != nil {
 		return nil, err
-	}
-	p := new(P)
-	if err := PP(p).UnmarshalJSON(ans.body); err != nil {
-		return nil, fmt.Errorf("api: POST %s%s: %w: %w", c.base.Path, path, ErrNotApplied, err)
 	}
 	return p, nil
 }
@@ -85,7 +86,7 @@ func readPage[P any, PP interface {
 func getPage[P any, PP interface {
 	*P
 	page
-	json.Unmarshaler
+	streamed
 }](ctx context.Context, c *Client, resource string, ids []ID) (*P, error) {
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("api: %s detail read: %w: no ids given", resource, ErrInvalid)

@@ -1,35 +1,58 @@
 package api
 
 import (
+	"bytes"
 	"fmt"
-	json "github.com/goccy/go-json"
+	"io"
 
 	"lading/api/wire"
 )
 
-// decodePage splits a read answer into its meta, the requested resource's
-// records and the sideloads.
-func decodePage[T any](b []byte, resource string, meta *Meta, items *[]*T, side *Sideloads) error {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(b, &top); err != nil {
-		return fmt.Errorf("%s read answer: %w", resource, err)
+// readAnswer reads a read answer from r, as it comes: its meta, the
+// requested resource's records and the sideloads.
+func readAnswer[T any](r io.Reader, resource string, meta *Meta, items *[]*T, side *Sideloads) error {
+	d := newJSONReader(r)
+	fail := func(err error) error { return fmt.Errorf("%s read answer: %w", resource, err) }
+	if c, err := d.peek(); err != nil {
+		return fail(err)
+	} else if c == 'n' { // null: an empty answer
+		if err := d.skip(); err != nil {
+			return fail(err)
+		}
+		return fail(d.finish())
 	}
-	for name, raw := range top {
-		var err error
-		switch name {
+	if err := d.expect('{'); err != nil {
+		return fail(err)
+	}
+	var kb []byte
+	for first := true; ; first = false {
+		key, done, err := d.key(kb, first)
+		if err != nil {
+			return fail(err)
+		}
+		if done {
+			break
+		}
+		kb = key
+		switch name := string(key); name {
 		case wire.KeyMeta:
-			err = json.Unmarshal(raw, meta)
+			var raw []byte
+			if raw, err = d.value(); err == nil {
+				err = meta.UnmarshalJSON(raw)
+			}
 		case resource:
-			*items, err = decodeList[T](raw)
-			if err != nil {
+			if *items, err = readList[T](d); err != nil {
 				err = fmt.Errorf("%s: %w", resource, err)
 			}
 		default:
-			err = side.decodeSideload(name, raw)
+			err = side.readSideload(d, name)
 		}
 		if err != nil {
-			return fmt.Errorf("%s read answer: %w", resource, err)
+			return fail(err)
 		}
+	}
+	if err := d.finish(); err != nil {
+		return fail(err)
 	}
 	return nil
 }
@@ -40,6 +63,11 @@ type page interface {
 	pageLen() int
 }
 
+// streamed is a page type read from an answer as it comes.
+type streamed interface {
+	readFrom(r io.Reader) error
+}
+
 // VariantPage is one page of a Variants read, with its sideloads.
 type VariantPage struct {
 	Meta     Meta
@@ -48,8 +76,11 @@ type VariantPage struct {
 }
 
 // UnmarshalJSON decodes a Variants read answer.
-func (p *VariantPage) UnmarshalJSON(b []byte) error {
-	return decodePage(b, wire.Variants, &p.Meta, &p.Variants, &p.Sideloads)
+func (p *VariantPage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
+
+// readFrom reads the answer from r as it comes.
+func (p *VariantPage) readFrom(r io.Reader) error {
+	return readAnswer(r, wire.Variants, &p.Meta, &p.Variants, &p.Sideloads)
 }
 func (p *VariantPage) pageMeta() Meta { return p.Meta }
 func (p *VariantPage) pageLen() int   { return len(p.Variants) }
@@ -62,8 +93,11 @@ type ProductPage struct {
 }
 
 // UnmarshalJSON decodes a Products read answer.
-func (p *ProductPage) UnmarshalJSON(b []byte) error {
-	return decodePage(b, wire.Products, &p.Meta, &p.Products, &p.Sideloads)
+func (p *ProductPage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
+
+// readFrom reads the answer from r as it comes.
+func (p *ProductPage) readFrom(r io.Reader) error {
+	return readAnswer(r, wire.Products, &p.Meta, &p.Products, &p.Sideloads)
 }
 func (p *ProductPage) pageMeta() Meta { return p.Meta }
 func (p *ProductPage) pageLen() int   { return len(p.Products) }
@@ -76,8 +110,11 @@ type ProductTagPage struct {
 }
 
 // UnmarshalJSON decodes a ProductTags read answer.
-func (p *ProductTagPage) UnmarshalJSON(b []byte) error {
-	return decodePage(b, wire.ProductTags, &p.Meta, &p.ProductTags, &p.Sideloads)
+func (p *ProductTagPage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
+
+// readFrom reads the answer from r as it comes.
+func (p *ProductTagPage) readFrom(r io.Reader) error {
+	return readAnswer(r, wire.ProductTags, &p.Meta, &p.ProductTags, &p.Sideloads)
 }
 func (p *ProductTagPage) pageMeta() Meta { return p.Meta }
 func (p *ProductTagPage) pageLen() int   { return len(p.ProductTags) }
@@ -90,8 +127,11 @@ type ProductFilePage struct {
 }
 
 // UnmarshalJSON decodes a ProductFiles read answer.
-func (p *ProductFilePage) UnmarshalJSON(b []byte) error {
-	return decodePage(b, wire.ProductFiles, &p.Meta, &p.ProductFiles, &p.Sideloads)
+func (p *ProductFilePage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
+
+// readFrom reads the answer from r as it comes.
+func (p *ProductFilePage) readFrom(r io.Reader) error {
+	return readAnswer(r, wire.ProductFiles, &p.Meta, &p.ProductFiles, &p.Sideloads)
 }
 func (p *ProductFilePage) pageMeta() Meta { return p.Meta }
 func (p *ProductFilePage) pageLen() int   { return len(p.ProductFiles) }
@@ -104,8 +144,11 @@ type PackingSlipPage struct {
 }
 
 // UnmarshalJSON decodes a PackingSlips read answer.
-func (p *PackingSlipPage) UnmarshalJSON(b []byte) error {
-	return decodePage(b, wire.PackingSlips, &p.Meta, &p.PackingSlips, &p.Sideloads)
+func (p *PackingSlipPage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
+
+// readFrom reads the answer from r as it comes.
+func (p *PackingSlipPage) readFrom(r io.Reader) error {
+	return readAnswer(r, wire.PackingSlips, &p.Meta, &p.PackingSlips, &p.Sideloads)
 }
 func (p *PackingSlipPage) pageMeta() Meta { return p.Meta }
 func (p *PackingSlipPage) pageLen() int   { return len(p.PackingSlips) }
@@ -118,8 +161,11 @@ type FulfillmentPage struct {
 }
 
 // UnmarshalJSON decodes a fulfillments read answer.
-func (p *FulfillmentPage) UnmarshalJSON(b []byte) error {
-	return decodePage(b, wire.Fulfillments, &p.Meta, &p.Fulfillments, &p.Sideloads)
+func (p *FulfillmentPage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
+
+// readFrom reads the answer from r as it comes.
+func (p *FulfillmentPage) readFrom(r io.Reader) error {
+	return readAnswer(r, wire.Fulfillments, &p.Meta, &p.Fulfillments, &p.Sideloads)
 }
 func (p *FulfillmentPage) pageMeta() Meta { return p.Meta }
 func (p *FulfillmentPage) pageLen() int   { return len(p.Fulfillments) }
@@ -133,8 +179,11 @@ type SalesOrderPage struct {
 }
 
 // UnmarshalJSON decodes a SalesOrders read answer.
-func (p *SalesOrderPage) UnmarshalJSON(b []byte) error {
-	return decodePage(b, wire.SalesOrders, &p.Meta, &p.SalesOrders, &p.Sideloads)
+func (p *SalesOrderPage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
+
+// readFrom reads the answer from r as it comes.
+func (p *SalesOrderPage) readFrom(r io.Reader) error {
+	return readAnswer(r, wire.SalesOrders, &p.Meta, &p.SalesOrders, &p.Sideloads)
 }
 func (p *SalesOrderPage) pageMeta() Meta { return p.Meta }
 func (p *SalesOrderPage) pageLen() int   { return len(p.SalesOrders) }
@@ -147,6 +196,9 @@ type PackageCarrierTypePage struct {
 }
 
 // UnmarshalJSON decodes a PackageCarrierTypes read answer.
-func (p *PackageCarrierTypePage) UnmarshalJSON(b []byte) error {
-	return decodePage(b, wire.PackageCarrierTypes, &p.Meta, &p.PackageCarrierTypes, &p.Sideloads)
+func (p *PackageCarrierTypePage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
+
+// readFrom reads the answer from r as it comes.
+func (p *PackageCarrierTypePage) readFrom(r io.Reader) error {
+	return readAnswer(r, wire.PackageCarrierTypes, &p.Meta, &p.PackageCarrierTypes, &p.Sideloads)
 }

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"bytes"
+
 	json "github.com/goccy/go-json"
 )
 
@@ -32,15 +34,18 @@ func (r RawRecord) Fields() map[string]Flex {
 	return m
 }
 
-// RawJSON returns the JSON the record was decoded from.
-func (r RawRecord) RawJSON() json.RawMessage { return json.RawMessage(r.raw) }
+// RawJSON returns (a copy of) the JSON the record was decoded from.
+func (r RawRecord) RawJSON() json.RawMessage { return bytes.Clone(r.raw) }
 
-// decodeRecord decodes b into dst (a method-less alias of the record type)
-// and keeps a copy of b in raw.
-func decodeRecord(b []byte, dst any, raw *RawRecord) error {
-	if err := json.Unmarshal(b, dst); err != nil {
+// unmarshalRecord decodes b, the JSON of one record, into dst, keeping a
+// copy of b as its RawRecord.
+func unmarshalRecord[T any](b []byte, dst *T) error {
+	r, err := decodeRecordJSON[T](bytes.Clone(b))
+	if err != nil {
 		return err
 	}
-	raw.raw = append([]byte(nil), b...)
+	if r != nil {
+		*dst = *r
+	}
 	return nil
 }

@@ -17,8 +17,7 @@ type Product struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (p *Product) UnmarshalJSON(b []byte) error {
-	type plain Product
-	return decodeRecord(b, (*plain)(p), &p.RawRecord)
+	return unmarshalRecord(b, p)
 }
 
 // Variant is a read variant record. [A.3]
@@ -57,8 +56,7 @@ type Variant struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (v *Variant) UnmarshalJSON(b []byte) error {
-	type plain Variant
-	return decodeRecord(b, (*plain)(v), &v.RawRecord)
+	return unmarshalRecord(b, v)
 }
 
 // ProductID returns the id of the variant's product, or "".
@@ -78,8 +76,7 @@ type Attribute struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (a *Attribute) UnmarshalJSON(b []byte) error {
-	type plain Attribute
-	return decodeRecord(b, (*plain)(a), &a.RawRecord)
+	return unmarshalRecord(b, a)
 }
 
 // AttributeOption is one value of an attribute. The read form names the
@@ -98,8 +95,7 @@ type AttributeOption struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (o *AttributeOption) UnmarshalJSON(b []byte) error {
-	type plain AttributeOption
-	return decodeRecord(b, (*plain)(o), &o.RawRecord)
+	return unmarshalRecord(b, o)
 }
 
 // Label returns the option's value: `name`, or `value` when name is empty.
@@ -124,8 +120,7 @@ type PricingTier struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (t *PricingTier) UnmarshalJSON(b []byte) error {
-	type plain PricingTier
-	return decodeRecord(b, (*plain)(t), &t.RawRecord)
+	return unmarshalRecord(b, t)
 }
 
 // VariantPrice is the price of one variant in one pricing tier. [A.3]
@@ -141,8 +136,7 @@ type VariantPrice struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (p *VariantPrice) UnmarshalJSON(b []byte) error {
-	type plain VariantPrice
-	return decodeRecord(b, (*plain)(p), &p.RawRecord)
+	return unmarshalRecord(b, p)
 }
 
 // ProductTag is a label attached to products. [Spec]
@@ -158,8 +152,7 @@ type ProductTag struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (t *ProductTag) UnmarshalJSON(b []byte) error {
-	type plain ProductTag
-	return decodeRecord(b, (*plain)(t), &t.RawRecord)
+	return unmarshalRecord(b, t)
 }
 
 // ProductFile is a file (usually an image) attached to a product. [A.3]
@@ -179,6 +172,5 @@ type ProductFile struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (f *ProductFile) UnmarshalJSON(b []byte) error {
-	type plain ProductFile
-	return decodeRecord(b, (*plain)(f), &f.RawRecord)
+	return unmarshalRecord(b, f)
 }

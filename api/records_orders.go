@@ -30,8 +30,7 @@ type SalesOrder struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (o *SalesOrder) UnmarshalJSON(b []byte) error {
-	type plain SalesOrder
-	return decodeRecord(b, (*plain)(o), &o.RawRecord)
+	return unmarshalRecord(b, o)
 }
 
 // Address is a postal address (billing, shipping). [A.3]
@@ -57,8 +56,7 @@ type Address struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (a *Address) UnmarshalJSON(b []byte) error {
-	type plain Address
-	return decodeRecord(b, (*plain)(a), &a.RawRecord)
+	return unmarshalRecord(b, a)
 }
 
 // Contact is a customer or supplier (resource Contacts), as sideloaded
@@ -80,8 +78,7 @@ type Contact struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (c *Contact) UnmarshalJSON(b []byte) error {
-	type plain Contact
-	return decodeRecord(b, (*plain)(c), &c.RawRecord)
+	return unmarshalRecord(b, c)
 }
 
 // LineItem is a line of an order, packing slip or fulfillment: a variant
@@ -105,8 +102,7 @@ type LineItem struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (l *LineItem) UnmarshalJSON(b []byte) error {
-	type plain LineItem
-	return decodeRecord(b, (*plain)(l), &l.RawRecord)
+	return unmarshalRecord(b, l)
 }
 
 // PackingSlip is a read packing slip record. [Spec]
@@ -128,8 +124,7 @@ type PackingSlip struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (p *PackingSlip) UnmarshalJSON(b []byte) error {
-	type plain PackingSlip
-	return decodeRecord(b, (*plain)(p), &p.RawRecord)
+	return unmarshalRecord(b, p)
 }
 
 // Package is a shipment record (resource Packages). [Spec]
@@ -150,8 +145,7 @@ type Package struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (p *Package) UnmarshalJSON(b []byte) error {
-	type plain Package
-	return decodeRecord(b, (*plain)(p), &p.RawRecord)
+	return unmarshalRecord(b, p)
 }
 
 // PackageCarrierType is a carrier a shipment can name (USPS, UPS...). [A.3]
@@ -167,8 +161,7 @@ type PackageCarrierType struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (c *PackageCarrierType) UnmarshalJSON(b []byte) error {
-	type plain PackageCarrierType
-	return decodeRecord(b, (*plain)(c), &c.RawRecord)
+	return unmarshalRecord(b, c)
 }
 
 // Fulfillment is an open (or complete) fulfillment: what must be shipped
@@ -185,8 +178,7 @@ type Fulfillment struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (f *Fulfillment) UnmarshalJSON(b []byte) error {
-	type plain Fulfillment
-	return decodeRecord(b, (*plain)(f), &f.RawRecord)
+	return unmarshalRecord(b, f)
 }
 
 // Shipment is a shipment posted against a fulfillment, read back: its
@@ -207,6 +199,5 @@ type Shipment struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (s *Shipment) UnmarshalJSON(b []byte) error {
-	type plain Shipment
-	return decodeRecord(b, (*plain)(s), &s.RawRecord)
+	return unmarshalRecord(b, s)
 }

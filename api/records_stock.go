@@ -30,8 +30,7 @@ type AccountAddress struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (a *AccountAddress) UnmarshalJSON(b []byte) error {
-	type plain AccountAddress
-	return decodeRecord(b, (*plain)(a), &a.RawRecord)
+	return unmarshalRecord(b, a)
 }
 
 // IsWarehouse reports whether the address is a warehouse.
@@ -52,8 +51,7 @@ type WarehouseStockLevel struct {
 
 // UnmarshalJSON decodes the tolerant wire form and keeps the raw record.
 func (w *WarehouseStockLevel) UnmarshalJSON(b []byte) error {
-	type plain WarehouseStockLevel
-	return decodeRecord(b, (*plain)(w), &w.RawRecord)
+	return unmarshalRecord(b, w)
 }
 
 // WarehouseID returns the warehouse of the level: account_address_id, or

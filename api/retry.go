@@ -14,6 +14,9 @@ type reply struct {
 	body      []byte // the answer's body
 	err       error  // the exchange failed: no usable answer
 	cancelled bool   // the caller's context has ended
+	// undecodable is why a successful answer could not be read as the
+	// call asked.
+	undecodable error
 }
 
 // verdict is what [Client.do] does after an attempt.

@@ -14,7 +14,7 @@ type ID string
 
 // UnmarshalJSON accepts "123", 123 and null.
 func (id *ID) UnmarshalJSON(b []byte) error {
-	s, err := scalarText(b)
+	s, err := scalar(b, false)
 	if err != nil {
 		return fmt.Errorf("id: %w", err)
 	}
@@ -39,21 +39,23 @@ type Flex string
 
 // UnmarshalJSON accepts any JSON value; see [Flex].
 func (f *Flex) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && (b[0] == '{' || b[0] == '[') {
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, b); err != nil {
-			return err
-		}
-		*f = Flex(buf.String())
-		return nil
-	}
-	s, err := scalarText(b)
+	s, err := scalar(b, true)
 	if err != nil {
 		return err
 	}
 	*f = Flex(s)
 	return nil
+}
+
+// scalar is the text of the JSON value b as Flex (composite) or ID reads
+// it, copied out of b.
+func scalar(b []byte, composite bool) (string, error) {
+	r := recordDecoder{b: b}
+	s, err := r.text(composite)
+	if err == nil {
+		err = r.end()
+	}
+	return strings.Clone(s), err
 }
 
 // MarshalJSON writes the value as a JSON string.
@@ -98,43 +100,6 @@ func (f Flex) Float() (float64, error) {
 func (f Flex) Bool() bool {
 	s := strings.TrimSpace(string(f))
 	return s == "1" || strings.EqualFold(s, "true")
-}
-
-// scalarText turns a JSON scalar into text: strings unquoted, numbers as
-// written, true/false as "1"/"0", null as "".
-func scalarText(b []byte) (string, error) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return "", fmt.Errorf("empty value")
-	}
-	switch b[0] {
-	case '"':
-		if len(b) >= 2 && b[len(b)-1] == '"' && bytes.IndexByte(b[1:len(b)-1], '\\') < 0 {
-			return string(b[1 : len(b)-1]), nil
-		}
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return "", err
-		}
-		return s, nil
-	case 'n':
-		if string(b) == "null" {
-			return "", nil
-		}
-	case 't':
-		if string(b) == "true" {
-			return "1", nil
-		}
-	case 'f':
-		if string(b) == "false" {
-			return "0", nil
-		}
-	default:
-		if (b[0] == '-' || (b[0] >= '0' && b[0] <= '9')) && json.Valid(b) {
-			return string(b), nil
-		}
-	}
-	return "", fmt.Errorf("want a string, number, bool or null, got %.40s", b)
 }
 
 // String returns a pointer to s, for the optional fields of write records.

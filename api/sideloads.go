@@ -1,11 +1,12 @@
 package api
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
-	json "github.com/goccy/go-json"
 	"sort"
 	"strconv"
+
+	json "github.com/goccy/go-json"
 
 	"lading/api/wire"
 )
@@ -37,141 +38,252 @@ type Sideloads struct {
 	Raw                  map[string]json.RawMessage
 }
 
-// decodeSideload decodes one top-level key of a read answer into s.
-func (s *Sideloads) decodeSideload(name string, raw json.RawMessage) error {
-	var err error
-	switch name {
-	case wire.Products:
-		s.Products, err = decodeIndex(raw, func(r *Product) ID { return r.ID })
-	case wire.Variants:
-		s.Variants, err = decodeIndex(raw, func(r *Variant) ID { return r.ID })
-	case wire.Attributes:
-		s.Attributes, err = decodeIndex(raw, func(r *Attribute) ID { return r.ID })
-	case wire.AttributeOptions:
-		s.AttributeOptions, err = decodeIndex(raw, func(r *AttributeOption) ID { return r.ID })
-	case wire.PricingTiers:
-		s.PricingTiers, err = decodeIndex(raw, func(r *PricingTier) ID { return r.ID })
-	case wire.VariantPrices:
-		s.VariantPrices, err = decodeIndex(raw, func(r *VariantPrice) ID { return r.ID })
-	case wire.ProductTags:
-		s.ProductTags, err = decodeIndex(raw, func(r *ProductTag) ID { return r.ID })
-	case wire.ProductFiles:
-		s.ProductFiles, err = decodeIndex(raw, func(r *ProductFile) ID { return r.ID })
-	case wire.AccountAddresses:
-		s.AccountAddresses, err = decodeIndex(raw, func(r *AccountAddress) ID { return r.ID })
-	case wire.WarehouseStockLevels:
-		s.WarehouseStockLevels, err = decodeIndex(raw, func(r *WarehouseStockLevel) ID { return r.ID })
-	case wire.LineItems:
-		s.LineItems, err = decodeIndex(raw, func(r *LineItem) ID { return r.ID })
-	case wire.SalesOrderLineItems:
-		s.SalesOrderLineItems, err = decodeIndex(raw, func(r *LineItem) ID { return r.ID })
-	case wire.Fulfillments:
-		s.Fulfillments, err = decodeIndex(raw, func(r *Fulfillment) ID { return r.ID })
-	case wire.Shipments:
-		s.Shipments, err = decodeIndex(raw, func(r *Shipment) ID { return r.ID })
-	case wire.SalesOrders:
-		s.SalesOrders, err = decodeIndex(raw, func(r *SalesOrder) ID { return r.ID })
-	case wire.Addresses:
-		s.Addresses, err = decodeIndex(raw, func(r *Address) ID { return r.ID })
-	case wire.Contacts:
-		s.Contacts, err = decodeIndex(raw, func(r *Contact) ID { return r.ID })
-	case wire.PackingSlips:
-		s.PackingSlips, err = decodeIndex(raw, func(r *PackingSlip) ID { return r.ID })
-	case wire.Packages:
-		s.Packages, err = decodeIndex(raw, func(r *Package) ID { return r.ID })
-	case wire.PackageCarrierTypes:
-		s.PackageCarrierTypes, err = decodeIndex(raw, func(r *PackageCarrierType) ID { return r.ID })
-	default:
+// sideloadReaders read each kind of sideload this package types.
+var sideloadReaders = map[string]func(d *jsonReader, s *Sideloads) error{
+	wire.Products: func(d *jsonReader, s *Sideloads) (err error) {
+		s.Products, err = readIndex(d, func(r *Product) ID { return r.ID })
+		return err
+	},
+	wire.Variants: func(d *jsonReader, s *Sideloads) (err error) {
+		s.Variants, err = readIndex(d, func(r *Variant) ID { return r.ID })
+		return err
+	},
+	wire.Attributes: func(d *jsonReader, s *Sideloads) (err error) {
+		s.Attributes, err = readIndex(d, func(r *Attribute) ID { return r.ID })
+		return err
+	},
+	wire.AttributeOptions: func(d *jsonReader, s *Sideloads) (err error) {
+		s.AttributeOptions, err = readIndex(d, func(r *AttributeOption) ID { return r.ID })
+		return err
+	},
+	wire.PricingTiers: func(d *jsonReader, s *Sideloads) (err error) {
+		s.PricingTiers, err = readIndex(d, func(r *PricingTier) ID { return r.ID })
+		return err
+	},
+	wire.VariantPrices: func(d *jsonReader, s *Sideloads) (err error) {
+		s.VariantPrices, err = readIndex(d, func(r *VariantPrice) ID { return r.ID })
+		return err
+	},
+	wire.ProductTags: func(d *jsonReader, s *Sideloads) (err error) {
+		s.ProductTags, err = readIndex(d, func(r *ProductTag) ID { return r.ID })
+		return err
+	},
+	wire.ProductFiles: func(d *jsonReader, s *Sideloads) (err error) {
+		s.ProductFiles, err = readIndex(d, func(r *ProductFile) ID { return r.ID })
+		return err
+	},
+	wire.AccountAddresses: func(d *jsonReader, s *Sideloads) (err error) {
+		s.AccountAddresses, err = readIndex(d, func(r *AccountAddress) ID { return r.ID })
+		return err
+	},
+	wire.WarehouseStockLevels: func(d *jsonReader, s *Sideloads) (err error) {
+		s.WarehouseStockLevels, err = readIndex(d, func(r *WarehouseStockLevel) ID { return r.ID })
+		return err
+	},
+	wire.LineItems: func(d *jsonReader, s *Sideloads) (err error) {
+		s.LineItems, err = readIndex(d, func(r *LineItem) ID { return r.ID })
+		return err
+	},
+	wire.SalesOrderLineItems: func(d *jsonReader, s *Sideloads) (err error) {
+		s.SalesOrderLineItems, err = readIndex(d, func(r *LineItem) ID { return r.ID })
+		return err
+	},
+	wire.Fulfillments: func(d *jsonReader, s *Sideloads) (err error) {
+		s.Fulfillments, err = readIndex(d, func(r *Fulfillment) ID { return r.ID })
+		return err
+	},
+	wire.Shipments: func(d *jsonReader, s *Sideloads) (err error) {
+		s.Shipments, err = readIndex(d, func(r *Shipment) ID { return r.ID })
+		return err
+	},
+	wire.SalesOrders: func(d *jsonReader, s *Sideloads) (err error) {
+		s.SalesOrders, err = readIndex(d, func(r *SalesOrder) ID { return r.ID })
+		return err
+	},
+	wire.Addresses: func(d *jsonReader, s *Sideloads) (err error) {
+		s.Addresses, err = readIndex(d, func(r *Address) ID { return r.ID })
+		return err
+	},
+	wire.Contacts: func(d *jsonReader, s *Sideloads) (err error) {
+		s.Contacts, err = readIndex(d, func(r *Contact) ID { return r.ID })
+		return err
+	},
+	wire.PackingSlips: func(d *jsonReader, s *Sideloads) (err error) {
+		s.PackingSlips, err = readIndex(d, func(r *PackingSlip) ID { return r.ID })
+		return err
+	},
+	wire.Packages: func(d *jsonReader, s *Sideloads) (err error) {
+		s.Packages, err = readIndex(d, func(r *Package) ID { return r.ID })
+		return err
+	},
+	wire.PackageCarrierTypes: func(d *jsonReader, s *Sideloads) (err error) {
+		s.PackageCarrierTypes, err = readIndex(d, func(r *PackageCarrierType) ID { return r.ID })
+		return err
+	},
+}
+
+// readSideload reads the top-level key name of a read answer into s:
+// kinds this package does not type are kept as they came, in Raw.
+func (s *Sideloads) readSideload(d *jsonReader, name string) error {
+	read, ok := sideloadReaders[name]
+	if !ok {
+		raw, err := d.value()
+		if err == nil && !json.Valid(raw) {
+			err = errors.New("not valid JSON")
+		}
+		if err != nil {
+			return fmt.Errorf("sideloaded %s: %w", name, err)
+		}
 		if s.Raw == nil {
 			s.Raw = make(map[string]json.RawMessage)
 		}
 		s.Raw[name] = raw
+		return nil
 	}
-	if err != nil {
+	if err := read(d, s); err != nil {
 		return fmt.Errorf("sideloaded %s: %w", name, err)
 	}
 	return nil
 }
 
-// decodeIndex reads records sideloaded as an object keyed by id (the wire's
+// readIndex reads records sideloaded as an object keyed by id (the wire's
 // form) or as an array. A record without its own id takes its key.
-func decodeIndex[T any](raw json.RawMessage, id func(*T) ID) (map[ID]*T, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	if raw[0] == '[' {
-		var list []*T
-		if err := json.Unmarshal(raw, &list); err != nil {
-			return nil, err
-		}
-		out := make(map[ID]*T, len(list))
-		for i, r := range list {
-			if r == nil {
-				continue
-			}
-			k := id(r)
-			if k == "" {
-				return nil, fmt.Errorf("record %d has no id", i)
-			}
-			out[k] = r
-		}
-		return out, nil
-	}
-	var byKey map[string]*T
-	if err := json.Unmarshal(raw, &byKey); err != nil {
+func readIndex[T any](d *jsonReader, id func(*T) ID) (map[ID]*T, error) {
+	c, err := d.peek()
+	if err != nil {
 		return nil, err
 	}
-	out := make(map[ID]*T, len(byKey))
-	for k, r := range byKey {
+	switch c {
+	case '[':
+		out := map[ID]*T{}
+		err := eachInArray(d, func(i int, r *T) error {
+			k := id(r)
+			if k == "" {
+				return fmt.Errorf("record %d has no id", i)
+			}
+			out[k] = r
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	case '{':
+		out := map[ID]*T{}
+		err := eachKeyed(d, func(key string, r *T) {
+			if own := id(r); own != "" {
+				out[own] = r
+			} else {
+				out[ID(key)] = r
+			}
+		})
+		return out, err
+	}
+	if err := skipNull(d); err != nil {
+		return nil, err
+	}
+	return nil, nil
+}
+
+// eachInArray reads an array of records, calling fn with each that is not
+// null and its place in the array.
+func eachInArray[T any](d *jsonReader, fn func(i int, r *T) error) error {
+	d.pos++ // the '[' peeked
+	for i := 0; ; i++ {
+		done, err := d.elem(i == 0)
+		if err != nil || done {
+			return err
+		}
+		r, err := readRecord[T](d)
+		if err != nil {
+			return fmt.Errorf("record %d: %w", i, err)
+		}
 		if r == nil {
 			continue
 		}
-		if own := id(r); own != "" {
-			out[own] = r
-		} else {
-			out[ID(k)] = r
+		if err := fn(i, r); err != nil {
+			return err
 		}
 	}
-	return out, nil
 }
 
-// decodeList reads the requested resource: an array, or (tolerated) an
-// object keyed by id, returned in ascending id order.
-func decodeList[T any](raw json.RawMessage) ([]*T, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	if raw[0] != '{' {
-		var list []*T
-		if err := json.Unmarshal(raw, &list); err != nil {
-			return nil, err
+// eachKeyed reads an object of records keyed by id, calling fn with each
+// that is not null.
+func eachKeyed[T any](d *jsonReader, fn func(key string, r *T)) error {
+	d.pos++ // the '{' peeked
+	var kb []byte
+	for first := true; ; first = false {
+		key, done, err := d.key(kb, first)
+		if err != nil || done {
+			return err
 		}
-		kept := list[:0]
-		for _, r := range list {
-			if r != nil {
-				kept = append(kept, r)
-			}
+		kb = key
+		r, err := readRecord[T](d)
+		if err != nil {
+			return fmt.Errorf("record %s: %w", key, err)
 		}
-		return kept, nil
+		if r != nil {
+			fn(string(key), r)
+		}
 	}
-	var byKey map[string]*T
-	if err := json.Unmarshal(raw, &byKey); err != nil {
+}
+
+// readRecord reads the next record.
+func readRecord[T any](d *jsonReader) (*T, error) {
+	raw, err := d.value()
+	if err != nil {
 		return nil, err
 	}
-	keys := make([]string, 0, len(byKey))
-	for k := range byKey {
-		keys = append(keys, k)
+	return decodeRecordJSON[T](raw)
+}
+
+// skipNull reads a null, which holds no records.
+func skipNull(d *jsonReader) error {
+	raw, err := d.value()
+	if err != nil {
+		return err
 	}
-	sort.Slice(keys, func(i, j int) bool { return idLess(keys[i], keys[j]) })
-	out := make([]*T, 0, len(keys))
-	for _, k := range keys {
-		if r := byKey[k]; r != nil {
+	if string(raw) != "null" {
+		return fmt.Errorf("want records, got %.40s", raw)
+	}
+	return nil
+}
+
+// readList reads the requested resource: an array, or (tolerated) an
+// object keyed by id, returned in ascending id order.
+func readList[T any](d *jsonReader) ([]*T, error) {
+	c, err := d.peek()
+	if err != nil {
+		return nil, err
+	}
+	switch c {
+	case '[':
+		var out []*T
+		err := eachInArray(d, func(_ int, r *T) error {
 			out = append(out, r)
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
+		return out, nil
+	case '{':
+		type keyed struct {
+			key string
+			r   *T
+		}
+		var all []keyed
+		if err := eachKeyed(d, func(key string, r *T) { all = append(all, keyed{key, r}) }); err != nil {
+			return nil, err
+		}
+		sort.SliceStable(all, func(i, j int) bool { return idLess(all[i].key, all[j].key) })
+		out := make([]*T, len(all))
+		for i, k := range all {
+			out[i] = k.r
+		}
+		return out, nil
 	}
-	return out, nil
+	return nil, skipNull(d)
 }
 
 // idLess orders numeric ids numerically, others as text.

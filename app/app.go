@@ -38,6 +38,12 @@ type Env struct {
 	// APIOptions are added to those of every client a command makes (a
 	// test's backoff of milliseconds).
 	APIOptions []api.Option
+	// Reload, when lading run asks for it, passes on each request to read
+	// the jobs file again (main: SIGHUP); nil for none.
+	Reload func() <-chan struct{}
+	// Now is the time, for what a command says of the time to come
+	// (jobs check's next runs); nil is time.Now.
+	Now func() time.Time
 	// ImageTransport carries the downloads of an import's images; nil is
 	// the network. Tests give one that serves them locally.
 	ImageTransport http.RoundTripper
@@ -86,6 +92,9 @@ func New(env Env) *cli.App {
 		templatesCommand(b),
 		mappingCommand(b),
 		authCommand(b),
+		accountsCommand(b),
+		jobsCommand(b),
+		runCommand(b),
 		sandboxCommand(b),
 		versionCommand(b),
 		helpCommand(b),

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -20,9 +21,17 @@ import (
 
 var authExamples = []example{
 	{"authorize lading for an account, once", "lading --base-url https://HOST/api2 auth login --client-id ID --redirect-uri http://127.0.0.1:8765/callback --client-secret-file secret.txt"},
+	{"store the token a merchant's account gave, for the account lading calls acme", "lading auth login --account acme --token-file acme.token"},
 	{"which token is used, and whether the service takes it", "lading auth status"},
 	{"forget the stored token", "lading auth logout"},
 }
+
+// The examples of each auth command.
+var (
+	loginExamples  = authExamples[:2]
+	statusExamples = authExamples[2:3]
+	logoutExamples = authExamples[3:]
+)
 
 func authCommand(b *builder) *cli.Command {
 	return b.group(&cli.Command{
@@ -36,6 +45,7 @@ func authCommand(b *builder) *cli.Command {
 type loginOptions struct {
 	globalOptions
 	ClientID, RedirectURI, SecretFile, Scope string
+	TokenFile                                string
 	NoBrowser, Force                         bool
 	Timeout                                  time.Duration
 }
@@ -49,7 +59,10 @@ func loginCommand(b *builder) *cli.Command {
 			"exchanges the code and stores the token (mode 0600) in the user's config directory.\n" +
 			"Each authentication creates a channel and a warehouse in the account, and a client may\n" +
 			"authenticate only once per account: login refuses when a token is already stored unless --force.\n" +
-			"The client secret is read from --client-secret-file or LADING_CLIENT_SECRET, never from a flag value.",
+			"The client secret is read from --client-secret-file or LADING_CLIENT_SECRET, never from a flag value.\n\n" +
+			"With --account NAME the token is stored for that account (lading accounts add NAME first), apart\n" +
+			"from other accounts on the same base URL. --token-file FILE stores a token issued elsewhere (read\n" +
+			"from FILE) instead of logging in.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "client-id", Destination: &o.ClientID, Usage: "OAuth client id from the developer portal"},
 			&cli.StringFlag{Name: "redirect-uri", Destination: &o.RedirectURI, Usage: "redirect URL registered for the client, e.g. http://127.0.0.1:8765/callback"},
@@ -58,6 +71,7 @@ func loginCommand(b *builder) *cli.Command {
 			&cli.BoolFlag{Name: "no-browser", Destination: &o.NoBrowser, Usage: "print the authorization URL instead of opening a browser"},
 			&cli.BoolFlag{Name: "force", Destination: &o.Force, Usage: "authenticate again although a token is stored (creates another channel and warehouse)"},
 			&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Destination: &o.Timeout, Usage: "how long to wait for the browser's callback"},
+			&cli.StringFlag{Name: "token-file", Destination: &o.TokenFile, Usage: "store the token in this file (issued elsewhere) rather than log in"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -65,12 +79,18 @@ func loginCommand(b *builder) *cli.Command {
 			}
 			return runLogin(c.Context, b.env, o)
 		},
-	}, &o.globalOptions, doc{examples: authExamples[:1]})
+	}, &o.globalOptions, doc{examples: loginExamples})
 }
 
 // check refuses a login that could not succeed, before the token store is
 // read.
 func (o *loginOptions) check() error {
+	if o.TokenFile != "" {
+		if o.ClientID != "" || o.RedirectURI != "" || o.SecretFile != "" {
+			return Usagef("give --token-file, or the flags of an OAuth login (--client-id, --redirect-uri, --client-secret-file), not both")
+		}
+		return nil
+	}
 	if o.ClientID == "" {
 		return Usagef("give --client-id: the OAuth client id from the developer portal's API credentials")
 	}
@@ -105,25 +125,83 @@ func runLogin(ctx context.Context, env *Env, o *loginOptions) error {
 	if err := o.check(); err != nil {
 		return err
 	}
+	if err := o.useAccount(env); err != nil {
+		return err
+	}
+	if o.named != nil && o.named.TokenFile != "" {
+		return usageHint("Put the new token in that file instead, or remove the account and add it again without --token-file.",
+			"account %s reads its token from %s, so a token stored for it would not be used", o.named.Name, o.named.TokenFile)
+	}
 	base := auth.NormalizeBaseURL(o.BaseURL)
-	store, err := auth.DefaultStore()
+	store, err := env.store()
 	if err != nil {
 		return err
 	}
-	if prev, ok, err := store.Get(base); err != nil {
+	cred := auth.Credential{BaseURL: base, ClientID: o.ClientID}
+	if o.named != nil {
+		cred.Account = o.named.Name
+	}
+	if err := o.refuseStored(store, cred); err != nil {
 		return err
-	} else if ok && !o.Force {
-		return usageHint("Each authentication creates a channel and a warehouse in the account, and a client may authenticate\n"+
-			"only once per account; the stored token is permanent, so lading keeps using it.\n"+
-			"If access was revoked in the account, run lading auth login --force ... to replace it.",
-			"a token for %s is already stored (since %s, token %s)", base, prev.CreatedAt.Format(time.DateOnly), auth.Mask(prev.Token))
+	}
+	if cred.Token, err = o.newToken(ctx, env, base); err != nil {
+		return err
+	}
+	cred.CreatedAt = time.Now().UTC()
+	if err := store.Put(cred, true); err != nil {
+		return fmt.Errorf("the token could not be stored: %w", err)
+	}
+	return o.emit(env, map[string]string{"account": cred.Account, "base_url": base, "token": auth.Mask(cred.Token), "stored_in": store.Path}, func(w io.Writer) {
+		verb := "Logged in to"
+		if o.TokenFile != "" {
+			verb = "Stored the token of " + o.TokenFile + " for"
+		}
+		fmt.Fprintf(w, "%s %s; token %s stored in %s\n", verb, o.target(), auth.Mask(cred.Token), store.Path)
+	})
+}
+
+// target names what a command works on for people: "account acme
+// (https://host/api2)", or the base URL.
+func (g *globalOptions) target() string {
+	if g.named != nil {
+		return fmt.Sprintf("account %s (%s)", g.named.Name, auth.NormalizeBaseURL(g.BaseURL))
+	}
+	return auth.NormalizeBaseURL(g.BaseURL)
+}
+
+// refuseStored refuses to replace a stored token unless --force: a
+// client may authenticate only once per account.
+func (o *loginOptions) refuseStored(store *auth.Store, cred auth.Credential) error {
+	get, what := store.Get, cred.BaseURL
+	if cred.Account != "" {
+		get, what = store.GetAccount, "account "+cred.Account
+	}
+	prev, ok, err := get(cmp.Or(cred.Account, cred.BaseURL))
+	if err != nil || !ok || o.Force {
+		return err
+	}
+	return usageHint("Each authentication creates a channel and a warehouse in the account, and a client may authenticate\n"+
+		"only once per account; the stored token is permanent, so lading keeps using it.\n"+
+		"If access was revoked in the account, run lading auth login --force ... to replace it.",
+		"a token for %s is already stored (since %s, token %s)", what, prev.CreatedAt.Format(time.DateOnly), auth.Mask(prev.Token))
+}
+
+// newToken is the token to store: --token-file's, else one from an OAuth
+// login at base.
+func (o *loginOptions) newToken(ctx context.Context, env *Env, base string) (string, error) {
+	if o.TokenFile != "" {
+		token, err := auth.ReadTokenFile(o.TokenFile)
+		if err != nil {
+			return "", Usagef("--token-file: %w", err)
+		}
+		return token, nil
 	}
 	if _, err := auth.ValidateRedirect(o.RedirectURI); err != nil {
-		return Usagef("--redirect-uri: %w", err)
+		return "", Usagef("--redirect-uri: %w", err)
 	}
 	secret, err := o.secret(env)
 	if err != nil {
-		return err
+		return "", err
 	}
 	open := func(u string) error {
 		if !o.NoBrowser && openBrowser(u) == nil {
@@ -134,19 +212,9 @@ func runLogin(ctx context.Context, env *Env, o *loginOptions) error {
 		return nil
 	}
 	fmt.Fprintf(env.Stderr, "Waiting for the callback on %s ...\n", o.RedirectURI)
-	token, err := auth.Login(ctx, auth.LoginConfig{
+	return auth.Login(ctx, auth.LoginConfig{
 		BaseURL: base, ClientID: o.ClientID, ClientSecret: secret,
 		RedirectURI: o.RedirectURI, Scope: o.Scope, OpenURL: open, Timeout: o.Timeout,
-	})
-	if err != nil {
-		return err
-	}
-	cred := auth.Credential{BaseURL: base, Token: token, ClientID: o.ClientID, CreatedAt: time.Now().UTC()}
-	if err := store.Put(cred, true); err != nil {
-		return fmt.Errorf("the login succeeded but the token could not be stored: %w", err)
-	}
-	return o.emit(env, map[string]string{"base_url": base, "token": auth.Mask(token), "stored_in": store.Path}, func(w io.Writer) {
-		fmt.Fprintf(w, "Logged in to %s; token %s stored in %s\n", base, auth.Mask(token), store.Path)
 	})
 }
 
@@ -177,11 +245,12 @@ func authStatusCommand(b *builder) *cli.Command {
 			}
 			return runAuthStatus(c.Context, b.env, o)
 		},
-	}, o, doc{examples: authExamples[1:2]})
+	}, o, doc{examples: statusExamples})
 }
 
 // authState is what auth status finds.
 type authState struct {
+	Account    string   `json:"account,omitempty"`
 	BaseURL    string   `json:"base_url"`
 	Token      string   `json:"token"` // masked
 	Source     string   `json:"source"`
@@ -205,8 +274,13 @@ func runAuthStatus(ctx context.Context, env *Env, o *globalOptions) error {
 		return err
 	}
 	s := authState{BaseURL: auth.NormalizeBaseURL(o.BaseURL), Token: auth.Mask(token), Source: src, Warehouses: []string{}}
-	if store, err := auth.DefaultStore(); err == nil {
-		if cred, ok, _ := store.Get(s.BaseURL); ok && cred.Token == token {
+	if store, err := env.store(); err == nil {
+		cred, ok, _ := store.Get(s.BaseURL)
+		if o.named != nil {
+			s.Account = o.named.Name
+			cred, ok, _ = store.GetAccount(o.named.Name)
+		}
+		if ok && cred.Token == token {
 			s.Client, s.Since = cred.ClientID, cred.CreatedAt.Format(time.RFC3339)
 		}
 	}
@@ -245,6 +319,9 @@ func checkService(ctx context.Context, env *Env, o *globalOptions, s *authState)
 }
 
 func printAuthState(w io.Writer, s authState) {
+	if s.Account != "" {
+		fmt.Fprintf(w, "account:   %s\n", s.Account)
+	}
 	fmt.Fprintf(w, "base URL:  %s\ntoken:     %s (%s)\n", s.BaseURL, s.Token, s.Source)
 	if s.Client != "" {
 		fmt.Fprintf(w, "client:    %s\n", s.Client)
@@ -280,26 +357,38 @@ func logoutCommand(b *builder) *cli.Command {
 			}
 			return runLogout(b.env, o)
 		},
-	}, o, doc{examples: authExamples[2:]})
+	}, o, doc{examples: logoutExamples})
 }
 
 func runLogout(env *Env, o *globalOptions) error {
-	base := auth.NormalizeBaseURL(o.BaseURL)
-	store, err := auth.DefaultStore()
+	if err := o.useAccount(env); err != nil {
+		return err
+	}
+	store, err := env.store()
 	if err != nil {
 		return err
 	}
-	ok, err := store.Delete(base)
+	var (
+		ok      bool
+		account string
+	)
+	if o.named != nil {
+		account = o.named.Name
+		ok, err = store.DeleteAccount(account)
+	} else {
+		ok, err = store.Delete(o.BaseURL)
+	}
 	if err != nil {
 		return err
 	}
-	return o.emit(env, map[string]any{"base_url": base, "forgotten": ok}, func(w io.Writer) {
+	what := o.target()
+	return o.emit(env, map[string]any{"account": account, "base_url": auth.NormalizeBaseURL(o.BaseURL), "forgotten": ok}, func(w io.Writer) {
 		if !ok {
-			fmt.Fprintf(w, "No token stored for %s.\n", base)
+			fmt.Fprintf(w, "No token stored for %s.\n", what)
 			return
 		}
 		fmt.Fprintf(w, "Forgot the token for %s.\n"+
 			"The token is permanent: it stays valid until access is revoked in the account (the service has no\n"+
-			"revoke call). Revoke it there to end access; a new login would create another channel and warehouse.\n", base)
+			"revoke call). Revoke it there to end access; a new login would create another channel and warehouse.\n", what)
 	})
 }

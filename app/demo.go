@@ -19,6 +19,7 @@ import (
 	"lading/exporter"
 	"lading/importer"
 	"lading/mapping"
+	"lading/ops"
 	"lading/samples"
 	"lading/sandbox"
 	"lading/state"
@@ -114,7 +115,7 @@ func runDemo(ctx context.Context, env *Env, o *demoOptions) error {
 		return err
 	}
 	defer st.Close()
-	d := &demo{w: env.Stdout, client: client, st: st, scope: accountOf(base, token), out: out}
+	d := &demo{w: env.Stdout, client: client, st: st, scope: ops.Scope(base, token), out: out}
 	csvPath, xlsxPath := paths[0], paths[1]
 	if err := d.imports(ctx, csvPath, xlsxPath); err != nil {
 		return err

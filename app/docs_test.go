@@ -284,6 +284,11 @@ func notRun(args []string) string {
 		why   string
 	}{
 		{[]string{"auth", "login"}, "it needs the service's authorization page, a browser and a registered client"},
+		{[]string{"--account"}, "it works on a merchant's account, with the token lading auth login stored for it"},
+		{[]string{"run"}, "it runs the jobs of a jobs file naming the 3PL's folders and token files (e2e/run_test.go runs such files)"},
+		{[]string{"jobs", "check"}, "it checks a jobs file naming the 3PL's folders and token files (app and ops check such files)"},
+		{[]string{"accounts", "remove"}, "the account it removes is added on another page"},
+		{[]string{"accounts", "default"}, "the account it makes the default is added on another page"},
 	} {
 		for i := range args {
 			if slices.Equal(args[i:min(i+len(r.words), len(args))], r.words) {
@@ -313,7 +318,7 @@ func runDocCommand(t *testing.T, args []string) (string, string, error) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	var out, errOut bytes.Buffer
-	env := Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline(), APIOptions: unpaced}
+	env := Env{Stdout: &out, Stderr: &errOut, Getenv: folderHome(t), ImageTransport: imagestest.Offline(), APIOptions: unpaced}
 	sandbox := len(args) > 0 && args[0] == "sandbox"
 	page := len(args) > 0 && (args[0] == "ui" || args[0] == "demo" && slices.Contains(args, "--ui"))
 	if sandbox || page {
@@ -326,11 +331,24 @@ func runDocCommand(t *testing.T, args []string) (string, string, error) {
 		env.Stdout = &stopOnWrite{w: &out, stop: cancel}
 		env.Stderr = &stopOnWrite{w: &errOut, stop: cancel, after: "next "}
 	}
-	err := New(env).RunContext(ctx, append([]string{"lading"}, args...))
+	err := Run(ctx, env, append([]string{"lading"}, args...))
 	if ctx.Err() == context.DeadlineExceeded {
 		t.Errorf("lading %s ran for more than a minute", strings.Join(args, " "))
 	}
 	return out.String(), errOut.String(), err
+}
+
+// folderHome is an environment whose user's folders (HOME, and the XDG
+// config and data folders, where lading accounts add keeps accounts) are
+// in the folder the command runs in: each page's own.
+func folderHome(t *testing.T) func(string) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, ".config"), "XDG_DATA_HOME": filepath.Join(dir, ".local", "share")}
+	return func(k string) string { return vars[k] }
 }
 
 // stopOnWrite calls stop once what is written to w holds after (once
@@ -426,6 +444,8 @@ func newDocFixture(t *testing.T, dir string, given map[string]docFile) *docFixtu
 	files["my-layout.yaml"] = string(generic)
 	levels := "sku,quantity\nTEE-BLA-S,4\nTEE-BLA-M,7\nMUG-350,12\n"
 	files["outbox/stock.csv"], files["srv/exchange/stock.csv"] = levels, levels
+	// The token files the accounts of the pages are added with.
+	files["etc/lading/acme.token"], files["etc/lading/globex.token"] = cliToken+"\n", cliToken+"\n"
 	writeOld(t, dir, files)
 	priceList(t, filepath.Join(dir, "price-list.xlsx"))
 	if _, err := a.srv.Seed(t.Context(), sandbox.SeedSpec{Token: cliToken, Orders: 12, Seed: 1, Month: "2026-10"}); err != nil {

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"lading/plural"
 )
@@ -60,6 +61,27 @@ func (e *PartialError) Error() string {
 		s += "; see " + e.See
 	}
 	return s
+}
+
+// RunsError says runs of lading run --once did not all succeed: some
+// failed, some had rows that failed, another process held some jobs. The
+// log names each.
+type RunsError struct {
+	Runs, Failed, Partial, Locked int
+}
+
+func (e *RunsError) Error() string {
+	var parts []string
+	if e.Failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d failed", e.Failed))
+	}
+	if e.Partial > 0 {
+		parts = append(parts, fmt.Sprintf("%d had rows that failed", e.Partial))
+	}
+	if e.Locked > 0 {
+		parts = append(parts, fmt.Sprintf("%d found another lading process running the job", e.Locked))
+	}
+	return fmt.Sprintf("of %s, %s; the log above names each", plural.Count(e.Runs, "run"), strings.Join(parts, ", "))
 }
 
 // InterruptedError says the user stopped the command (Ctrl-C) after it

@@ -86,10 +86,10 @@ func exportExamplesOf(resource string) []example {
 // exportFlags declares the flags of an export, bound to o; a pull's say
 // what they do for a pull.
 func exportFlags(o *exportOptions, pull bool) []cli.Flag {
-	output := "the file to write: .xlsx, or .csv"
+	output := "the file to write: .xlsx, or .csv; {month} (or {date}, {time}) in its name is the export's month, e.g. slips-{month}.xlsx"
 	template := "a report layout: " + strings.Join(templates.Names(templates.KindReport), ", ") + " (lading templates list describes them), or a report file of yours"
 	if pull {
-		output = "the file to write: .xlsx, or .csv; {time} in its name is the pull's time, e.g. orders-{time}.csv"
+		output = "the file to write: .xlsx, or .csv; {time} in its name is the pull's time (UTC; {date} its day), e.g. orders-{time}.csv"
 		template = "an order-file layout: shipstream, ShipStream's order import (lading templates list)"
 	}
 	return []cli.Flag{
@@ -128,16 +128,13 @@ func runExport(ctx context.Context, env *Env, o *exportOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutputs(nil, []paths.Named{{What: "--output", Path: o.Output}}); err != nil {
-		return err
-	}
 	client, _, err := o.client(env)
 	if err != nil {
 		return err
 	}
 	prog := o.progress(env, client)
 	defer prog.Finish()
-	eo.Client, eo.Output, eo.Progress = client, o.Output, prog
+	eo.Client, eo.Progress = client, prog
 	sum, err := exporter.Export(ctx, eo)
 	prog.Finish()
 	if err := exportError(ctx, err); err != nil {
@@ -165,8 +162,15 @@ func (o *exportOptions) options(env *Env, example string) (exporter.Options, err
 	if err != nil {
 		return exporter.Options{}, err
 	}
+	if err := paths.CheckFields(o.Output); err != nil {
+		return exporter.Options{}, Usagef("--output %w", err)
+	}
+	out := paths.Fill(o.Output, time.Now(), loc)
+	if err := checkOutputs(nil, []paths.Named{{What: "--output", Path: out}}); err != nil {
+		return exporter.Options{}, err
+	}
 	return exporter.Options{
-		Resource: o.Resource, Report: report, Location: loc,
+		Resource: o.Resource, Report: report, Location: loc, Output: out,
 		Query:   exporter.Query{Where: o.Where, Any: o.Any, Sort: split(o.Sort)},
 		Columns: split(o.Columns), BOM: o.BOM, Delimiter: delim, Concurrency: o.Concurrency,
 	}, nil

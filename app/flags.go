@@ -223,7 +223,7 @@ func jobFlags(o *jobOptions, w jobWords) []cli.Flag {
 	flags = append(flags,
 		&cli.BoolFlag{Name: "dry-run", Destination: &o.DryRun, Usage: w.dryRun},
 		&cli.StringFlag{Name: "results", Destination: &o.Results, Usage: "results file, .csv or .xlsx (default: FILE.results.csv)"},
-		&cli.StringFlag{Name: "state", Value: state.DefaultPath, Destination: &o.State, Usage: "local state file (" + w.state + ")"},
+		stateFlag(&o.State, w.state),
 	)
 	if w.strict != "" {
 		flags = append(flags, &cli.BoolFlag{Name: "strict", Destination: &o.Strict, Usage: "send nothing if " + w.strict})
@@ -233,6 +233,13 @@ func jobFlags(o *jobOptions, w jobWords) []cli.Flag {
 			Usage: fmt.Sprintf("%s per write request (at most %d)", w.batch, wire.MaxWriteRecords)})
 	}
 	return flags
+}
+
+// stateFlag declares --state, bound to dst ("" when not given: the
+// account's state, see stateFile); holds says what the state holds.
+func stateFlag(dst *string, holds string) cli.Flag {
+	return &cli.StringFlag{Name: "state", Destination: dst, DefaultText: state.DefaultPath + ", or the --account's own",
+		Usage: "local state file (" + holds + ")"}
 }
 
 // checkBatchSize refuses a batch size the interface does not take.

@@ -43,6 +43,16 @@ var pullExamples = []example{
 
 var statusExample = example{"put a fulfillment on hold", `lading fulfillments status 100000123 "on hold"`}
 
+// pullFlags declares the flags of fulfillments pull, bound to o.
+func pullFlags(o *pullOptions) []cli.Flag {
+	return append(exportFlags(&o.exportOptions, true),
+		&cli.StringFlag{Name: "since", Destination: &o.Since, Usage: "only fulfillments created on or after this date, YYYY-MM-DD"},
+		&cli.BoolFlag{Name: "new", Destination: &o.New, Usage: "only the fulfillments no earlier --new pull wrote; none: no file is written"},
+		everyFlag(&o.scheduleOptions, "pull the new fulfillments", "5m"),
+		stateFlag(&o.State, "what was pulled"),
+	)
+}
+
 func pullCommand(b *builder) *cli.Command {
 	o := &pullOptions{}
 	return b.leaf(&cli.Command{
@@ -57,12 +67,7 @@ func pullCommand(b *builder) *cli.Command {
 			"has not read yet is left as it is. With --every 5m (and --new) lading keeps running and pulls again\n" +
 			"on that interval. {time} in the file's name is the pull's time (UTC): -o orders-{time}.csv gives each\n" +
 			"pull its own file, orders-20261122T180953Z.csv, so that a file not yet read is never replaced.",
-		Flags: append(exportFlags(&o.exportOptions, true),
-			&cli.StringFlag{Name: "since", Destination: &o.Since, Usage: "only fulfillments created on or after this date, YYYY-MM-DD"},
-			&cli.BoolFlag{Name: "new", Destination: &o.New, Usage: "only the fulfillments no earlier --new pull wrote; none: no file is written"},
-			everyFlag(&o.scheduleOptions, "pull the new fulfillments", "5m"),
-			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Destination: &o.State, Usage: "local state file (what was pulled)"},
-		),
+		Flags: pullFlags(o),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
@@ -75,6 +80,10 @@ func pullCommand(b *builder) *cli.Command {
 // runPull pulls the open fulfillments into order files, once or on a
 // schedule.
 func runPull(ctx context.Context, env *Env, o *pullOptions) error {
+	var err error
+	if o.State, err = o.stateFile(env, o.State); err != nil {
+		return err
+	}
 	po, err := o.options(env)
 	if err != nil {
 		return err
@@ -117,15 +126,11 @@ func runPull(ctx context.Context, env *Env, o *pullOptions) error {
 // options checks the flags of a pull and gives the puller's options but
 // for the client, state and account.
 func (o *pullOptions) options(env *Env) (pull.Options, error) {
-	switch {
-	case o.Every != 0 && !o.New:
-		return pull.Options{}, usageHint("Add --new: each pull then writes only the fulfillments no earlier pull wrote (without it, every pull would write the same open fulfillments again).",
-			"--every pulls again and again, so it goes with --new")
-	case o.Every != 0 && o.Every < time.Second:
-		return pull.Options{}, Usagef("--every %s: want an interval of 1s or more, e.g. 5m (or leave it out to pull once)", o.Every)
+	if err := againAndAgain(o.Every, o.New); err != nil {
+		return pull.Options{}, err
 	}
-	if err := pull.CheckOutput(o.Output); err != nil {
-		return pull.Options{}, Usagef("--output %w", err)
+	if o.Every != 0 && o.Every < time.Second {
+		return pull.Options{}, Usagef("--every %s: want an interval of 1s or more, e.g. 5m (or leave it out to pull once)", o.Every)
 	}
 	if o.Since != "" {
 		if o.Any {
@@ -137,10 +142,20 @@ func (o *pullOptions) options(env *Env) (pull.Options, error) {
 	if err != nil {
 		return pull.Options{}, err
 	}
-	if err := checkOutputs([]paths.Named{{What: "the state file", Path: o.State}}, []paths.Named{{What: "--output", Path: pull.Name(o.Output, time.Now())}}); err != nil {
+	if err := checkOutputs([]paths.Named{{What: "the state file", Path: o.State}}, []paths.Named{{What: "--output", Path: pull.Name(o.Output, time.Now(), eo.Location)}}); err != nil {
 		return pull.Options{}, err
 	}
 	return pull.Options{Export: eo, Output: o.Output, New: o.New}, nil
+}
+
+// againAndAgain refuses a pull run every interval without --new: each
+// would write the same open fulfillments again.
+func againAndAgain(every time.Duration, isNew bool) error {
+	if every == 0 || isNew {
+		return nil
+	}
+	return usageHint("Add --new: each pull then writes only the fulfillments no earlier pull wrote (without it, every pull would write the same open fulfillments again).",
+		"--every pulls again and again, so it goes with --new")
 }
 
 func printPull(w io.Writer, s *exporter.Summary, isNew bool) {

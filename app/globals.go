@@ -2,14 +2,14 @@ package app
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,13 +17,16 @@ import (
 
 	"lading/api"
 	"lading/auth"
+	"lading/ops"
 	"lading/progress"
+	"lading/state"
 )
 
 // globalOptions are the flags every command takes, before or after its
 // name: `lading --quiet stock push ...` and `lading stock push --quiet ...`
 // are one command. Each field's tag is the name of its flag (globalFlags).
 type globalOptions struct {
+	Account     string  `flag:"account"`
 	BaseURL     string  `flag:"base-url"`
 	Token       string  `flag:"token"`
 	Rate        float64 `flag:"rate"`
@@ -32,6 +35,15 @@ type globalOptions struct {
 	Quiet       bool    `flag:"quiet"`
 	Debug       bool    `flag:"debug"`
 	JSON        bool    `flag:"json"`
+
+	// typed are the global flags given on the command line, fromEnv
+	// those set from the environment (LADING_BASE_URL, LADING_TOKEN).
+	typed, fromEnv map[string]bool
+	// named is the account the command works on (see useAccount), nil
+	// for none; namedErr why it could not be found.
+	named    *ops.Account
+	namedErr error
+	resolved bool
 }
 
 // globalCategory heads the global flags in a command's help.
@@ -52,6 +64,8 @@ func globalFlags(g *globalOptions, root bool) []cli.Flag {
 		g, category = &globalOptions{}, globalCategory
 	}
 	return []cli.Flag{
+		&cli.StringFlag{Name: "account", EnvVars: env("LADING_ACCOUNT"), Destination: &g.Account, Category: category,
+			Usage: "the account to work on, by the name lading accounts add gave it, or LADING_ACCOUNT; the default: lading accounts list"},
 		&cli.StringFlag{Name: "base-url", EnvVars: env("LADING_BASE_URL"), Value: DefaultBaseURL, Destination: &g.BaseURL, Category: category,
 			Usage: "service base URL, path prefix included (e.g. https://host/api2), or LADING_BASE_URL; the default is a local lading sandbox"},
 		&cli.StringFlag{Name: "token", EnvVars: env("LADING_TOKEN"), Destination: &g.Token, Category: category,
@@ -99,18 +113,31 @@ func withGlobals(c *cli.Command, root, dst *globalOptions) {
 // value given further out.
 func (g *globalOptions) resolve(c *cli.Context, root *globalOptions, names []string) error {
 	*g = *root
+	g.typed, g.fromEnv = map[string]bool{}, map[string]bool{}
 	v := reflect.ValueOf(g).Elem()
-	for _, ctx := range slices.Backward(c.Lineage()[:len(c.Lineage())-1]) {
+	lineage := c.Lineage()
+	app := lineage[len(lineage)-1]
+	for i := range v.NumField() {
+		if name := v.Type().Field(i).Tag.Get("flag"); name != "" && app.IsSet(name) {
+			if slices.Contains(app.LocalFlagNames(), name) {
+				g.typed[name] = true
+			} else {
+				g.fromEnv[name] = true
+			}
+		}
+	}
+	for _, ctx := range slices.Backward(lineage[:len(lineage)-1]) {
 		if ctx.Command == nil {
 			continue
 		}
 		set := ctx.LocalFlagNames()
 		for i := range v.NumField() {
 			name := v.Type().Field(i).Tag.Get("flag")
-			if ctx == c && !slices.Contains(names, name) || findFlag(ctx.Command.Flags, name) == nil || !slices.Contains(set, name) {
+			if name == "" || ctx == c && !slices.Contains(names, name) || findFlag(ctx.Command.Flags, name) == nil || !slices.Contains(set, name) {
 				continue
 			}
 			v.Field(i).Set(reflect.ValueOf(ctx.Value(name)))
+			g.typed[name] = true
 		}
 	}
 	return g.check()
@@ -190,7 +217,7 @@ func (s *sentences) WithAttrs(as []slog.Attr) slog.Handler {
 func (s *sentences) WithGroup(string) slog.Handler { return s }
 
 // client builds the service client from the global flags and the token
-// precedence (--token, LADING_TOKEN, stored token), and returns the token.
+// precedence (see token), and returns the token.
 func (g *globalOptions) client(env *Env) (*api.Client, string, error) {
 	token, _, err := g.token(env)
 	if err != nil {
@@ -211,16 +238,33 @@ func (g *globalOptions) client(env *Env) (*api.Client, string, error) {
 	return cl, token, nil
 }
 
-// token applies the precedence --token, LADING_TOKEN, stored token, and
-// says which one it used.
+// token applies the precedence: the named account's token (its token
+// file, or the one stored for its name); else --token, LADING_TOKEN, the
+// token stored for the base URL. It says which one it used.
 func (g *globalOptions) token(env *Env) (token, source string, err error) {
+	if err := g.useAccount(env); err != nil {
+		return "", "", err
+	}
+	if g.named != nil {
+		dirs, err := env.dirs()
+		if err != nil {
+			return "", "", err
+		}
+		token, source, err := g.named.Token(dirs.Store())
+		var nt *ops.NoTokenError
+		if errors.As(err, &nt) {
+			return "", "", usageHint(fmt.Sprintf("Run lading auth login --account %s, or give it a token file: lading accounts remove %s, then add it again with --token-file FILE.", nt.Account, nt.Account),
+				"account %s has no token", nt.Account)
+		}
+		return token, source, err
+	}
 	if g.Token != "" {
 		if env.Getenv("LADING_TOKEN") == g.Token {
 			return g.Token, "LADING_TOKEN", nil
 		}
 		return g.Token, "--token", nil
 	}
-	store, err := auth.DefaultStore()
+	store, err := env.store()
 	if err != nil {
 		return "", "", err
 	}
@@ -229,19 +273,102 @@ func (g *globalOptions) token(env *Env) (token, source string, err error) {
 		return "", "", err
 	}
 	if !ok {
-		return "", "", usageHint("Pass --token, set LADING_TOKEN, or run lading auth login.", "no token for %s", auth.NormalizeBaseURL(g.BaseURL))
+		return "", "", usageHint("Pass --token, set LADING_TOKEN, run lading auth login, or name an account with --account (lading accounts list).", "no token for %s", auth.NormalizeBaseURL(g.BaseURL))
 	}
 	return cred.Token, "stored in " + store.Path, nil
 }
 
-// account names the account token opens at --base-url (see accountOf).
-func (g *globalOptions) account(token string) string { return accountOf(g.BaseURL, token) }
+// useAccount finds the account the command works on, once: the one
+// --account (or LADING_ACCOUNT) names; else, unless --base-url or --token
+// is given (or LADING_BASE_URL, LADING_TOKEN), the registry's default;
+// else none, and the base URL and token are as given. The account's base
+// URL then replaces the flag's. An account named beside --base-url or
+// --token on the command line is a usage error: which one is meant?
+func (g *globalOptions) useAccount(env *Env) error {
+	if g.resolved {
+		return g.namedErr
+	}
+	g.resolved = true
+	g.named, g.namedErr = g.findAccount(env)
+	if a := g.named; a != nil {
+		g.BaseURL, g.Token = a.BaseURL, ""
+		if a.Rate > 0 && !g.typed["rate"] {
+			g.Rate = a.Rate
+		}
+		if a.Burst > 0 && !g.typed["burst"] {
+			g.Burst = a.Burst
+		}
+	}
+	return g.namedErr
+}
 
-// accountOf names the account a token opens, without the token: local
-// state (ids, runs) is kept apart per base URL and token.
-func accountOf(baseURL, token string) string {
-	h := sha256.Sum256([]byte(token))
-	return auth.NormalizeBaseURL(baseURL) + "#" + hex.EncodeToString(h[:6])
+func (g *globalOptions) findAccount(env *Env) (*ops.Account, error) {
+	name := strings.TrimSpace(g.Account)
+	if name == "" && (g.typed["base-url"] || g.typed["token"] || g.fromEnv["base-url"] || g.fromEnv["token"] || g.Token != "") {
+		return nil, nil
+	}
+	for _, flag := range []string{"base-url", "token"} {
+		if name != "" && g.typed[flag] {
+			return nil, usageHint("The account has its own base URL and token (lading accounts list); leave out --"+flag+", or --account.",
+				"--account %s and --%s do not go together", name, flag)
+		}
+	}
+	dirs, err := env.dirs()
+	if err != nil {
+		if name == "" {
+			return nil, nil // no registry to have a default
+		}
+		return nil, err
+	}
+	reg, err := ops.OpenRegistry(dirs)
+	if err != nil {
+		return nil, err
+	}
+	if name == "" {
+		name = reg.Default
+		if name == "" {
+			return nil, nil
+		}
+	}
+	a, err := reg.Account(name)
+	if err != nil {
+		return nil, usageHint("lading accounts list shows the accounts; lading accounts add NAME --base-url URL adds one.", "--account: %w", err)
+	}
+	return &a, nil
+}
+
+// stateFile is the state file of the command: --state when given, else
+// the named account's own, else state.DefaultPath in the working folder.
+func (g *globalOptions) stateFile(env *Env, given string) (string, error) {
+	if given != "" {
+		return given, nil
+	}
+	if err := g.useAccount(env); err != nil {
+		return "", err
+	}
+	if g.named == nil {
+		return state.DefaultPath, nil
+	}
+	dirs, err := env.dirs()
+	if err != nil {
+		return "", err
+	}
+	return dirs.StatePath(g.named.Name), nil
+}
+
+// account names the account token opens at --base-url (see ops.Scope).
+func (g *globalOptions) account(token string) string { return ops.Scope(g.BaseURL, token) }
+
+// dirs are the user's config and data folders (see ops.UserDirs).
+func (env *Env) dirs() (ops.Dirs, error) { return ops.UserDirs(env.Getenv) }
+
+// store is the token store.
+func (env *Env) store() (*auth.Store, error) {
+	d, err := env.dirs()
+	if err != nil {
+		return nil, err
+	}
+	return d.Store(), nil
 }
 
 // progress shows a job's progress on stderr, unless --quiet.

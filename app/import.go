@@ -88,6 +88,10 @@ func importCommand(b *builder) *cli.Command {
 
 // runImport imports o.Files.
 func runImport(ctx context.Context, env *Env, o *importOptions) error {
+	var err error
+	if o.State, err = o.stateFile(env, o.State); err != nil {
+		return err
+	}
 	opts, err := o.check()
 	if err != nil {
 		return err

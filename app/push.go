@@ -105,21 +105,15 @@ func openPush(env *Env, o *pushOptions, k pushKind) (*pushSetup, error) {
 	if err := o.scheduleOptions.check(k.every); err != nil {
 		return nil, err
 	}
+	var err error
+	if o.State, err = o.stateFile(env, o.State); err != nil {
+		return nil, err
+	}
 	if _, err := os.Stat(o.Input); err != nil && (o.Every == 0 || !errors.Is(err, os.ErrNotExist)) {
 		return nil, Usagef("input file: %w", err)
 	}
-	m, _, err := o.load()
+	m, limits, err := o.prepare(k)
 	if err != nil {
-		return nil, err
-	}
-	if !k.has(m) {
-		return nil, usageHint(k.sample, k.missing, m.File)
-	}
-	limits, err := o.reading(m)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.checkPaths(engine.DefaultResultsPath(o.Input)); err != nil {
 		return nil, err
 	}
 	client, token, err := o.client(env)
@@ -132,6 +126,26 @@ func openPush(env *Env, o *pushOptions, k pushKind) (*pushSetup, error) {
 	}
 	return &pushSetup{m: m, limits: limits, client: client, account: o.account(token),
 		st: st, prog: o.progress(env, client), log: o.logger(env), stdout: env.Stdout}, nil
+}
+
+// prepare reads the mapping of a push (which must have the push's
+// section) and its XLSX limits, and checks its paths.
+func (o *pushOptions) prepare(k pushKind) (*mapping.Mapping, source.Limits, error) {
+	m, _, err := o.load()
+	if err != nil {
+		return nil, source.Limits{}, err
+	}
+	if !k.has(m) {
+		return nil, source.Limits{}, usageHint(k.sample, k.missing, m.File)
+	}
+	limits, err := o.reading(m)
+	if err != nil {
+		return nil, source.Limits{}, err
+	}
+	if o.Input != "" {
+		err = o.checkPaths(engine.DefaultResultsPath(o.Input))
+	}
+	return m, limits, err
 }
 
 // checkPaths refuses a results file that is one of a push's inputs;

@@ -7,19 +7,22 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"lading/sandbox"
+	"lading/templates"
 )
 
 // sandboxOptions are the options of sandbox. Its --rate, --burst and
 // --token are its own: the throttle it applies, the tokens it takes.
 type sandboxOptions struct {
 	globalOptions
-	Addr, DB                         string
+	mappingOptions
+	Addr, DB, Load                   string
 	Tokens, Clients                  []string
 	Rate                             float64
 	Burst, ThrottleStatus            int
@@ -30,6 +33,7 @@ type sandboxOptions struct {
 
 var sandboxExamples = []example{
 	{"a sandbox that keeps its data, with a token of your choice", "lading sandbox --db sandbox.db --token demo-token"},
+	{"one whose account holds a catalog file, loaded once", "lading sandbox --db big.db --token demo-token --load products_export.csv --template shopify"},
 	{"one that throttles and fails like a busy service, to try lading's pacing against", "lading sandbox --token demo-token --rate 2 --fail-rate 0.05 --drop-rate 0.02"},
 }
 
@@ -42,8 +46,11 @@ func sandboxCommand(b *builder) *cli.Command {
 			"It prints its base URL and a ready token. Point lading at it with --base-url and --token,\n" +
 			"or call it with curl (see docs/sandbox.md). The admin API under /_sandbox/ creates orders, resets data\n" +
 			"and shows counters; it is not part of the real interface. Its --rate, --burst and --token are its\n" +
-			"own (the throttle it applies, the tokens it takes), not lading's global ones.",
-		Flags: []cli.Flag{
+			"own (the throttle it applies, the tokens it takes), not lading's global ones.\n\n" +
+			"--load FILE imports a catalog file into the first token's account before serving, through the mapping\n" +
+			"--template or --mapping names, as lading import would write it (without throttling, faults or images).\n" +
+			"With --db, a later start with the same file and mapping finds it loaded and leaves it as it is.",
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8700", Destination: &o.Addr, Usage: "loopback address to listen on"},
 			&cli.StringFlag{Name: "db", Destination: &o.DB, Usage: "SQLite file keeping the data across restarts (default: in memory)"},
 			&cli.GenericFlag{Name: "token", Value: &stringList{&o.Tokens}, Usage: "register a ready token (account, channel and warehouse created); a random one if none; repeatable"},
@@ -56,7 +63,8 @@ func sandboxCommand(b *builder) *cli.Command {
 			&cli.Float64Flag{Name: "throttle-rate", Destination: &o.ThrottleRate, Usage: "fraction of requests answered as throttled whatever the rate (Retry-After 1 s)"},
 			&cli.DurationFlag{Name: "latency", Destination: &o.Latency, Usage: "delay added to every request"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "seed of the fault injection, for reproducible runs"},
-		},
+			&cli.StringFlag{Name: "load", Destination: &o.Load, Usage: "catalog file (CSV or XLSX) to import into the account before serving, through --template or --mapping"},
+		}, mappingFlags(&o.mappingOptions, "", templates.KindCatalog)...),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
@@ -95,6 +103,15 @@ func (o *sandboxOptions) check() error {
 	}
 	if o.Latency < 0 {
 		return Usagef("--latency %s: want a duration of 0 or more, e.g. 50ms", o.Latency)
+	}
+	if (o.Template != "" || o.Mapping != "") && o.Load == "" {
+		return usageHint("For example: lading sandbox --load products_export.csv --template shopify",
+			"%s names the mapping of a file to load: give the file with --load", o.how())
+	}
+	if o.Load != "" {
+		if _, err := os.Stat(o.Load); err != nil {
+			return Usagef("--load: %w", err)
+		}
 	}
 	for _, err := range []error{
 		inRange("rate", o.Rate, 0, math.MaxFloat64, "a number of requests per second, or 0 for no limit"),
@@ -138,6 +155,11 @@ func runSandbox(ctx context.Context, env *Env, o *sandboxOptions) error {
 	}
 	for _, t := range tokens {
 		if _, err := srv.RegisterToken(t); err != nil {
+			return err
+		}
+	}
+	if o.Load != "" {
+		if err := loadCatalog(ctx, env, srv, tokens[0], o); err != nil {
 			return err
 		}
 	}

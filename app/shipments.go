@@ -44,8 +44,8 @@ var shipmentsKind = pushKind{
 		"    sku: <the SKU column>\n    quantity: <the units shipped>\n    tracking_number: <the tracking column>",
 }
 
-func shipmentsPushCommand(b *builder) *cli.Command {
-	o := &shipmentsOptions{}
+// shipmentsPushFlags declares the flags of shipments push, bound to o.
+func shipmentsPushFlags(o *shipmentsOptions) []cli.Flag {
 	flags := pushFlags(&o.pushOptions, shipmentsKind, jobWords{
 		section: "shipments", kinds: []string{templates.KindShipments},
 		dryRun: "check the file against the fulfillments and show what would be posted; post nothing",
@@ -53,6 +53,11 @@ func shipmentsPushCommand(b *builder) *cli.Command {
 		strict: "any row is invalid or does not fit its fulfillment in the account",
 		batch:  "shipments", batchSize: wire.MaxWriteRecords,
 	})
+	return append(flags, timezoneFlag(&o.Timezone, "time zone of shipped_at dates and times written without an offset"))
+}
+
+func shipmentsPushCommand(b *builder) *cli.Command {
+	o := &shipmentsOptions{}
 	return b.push(&cli.Command{
 		Name:  "push",
 		Usage: "post the shipments of a CSV or XLSX file against the open fulfillments, never shipping a line twice",
@@ -68,7 +73,7 @@ func shipmentsPushCommand(b *builder) *cli.Command {
 			"not sent again, so the warehouse system may keep appending to FILE). A file changed in the last\n" +
 			"--settle (5s) is waited for: have the warehouse system write FILE under another name and rename it\n" +
 			"into place when complete; a push that waited longer than one interval warns at every interval.",
-		Flags: append(flags, timezoneFlag(&o.Timezone, "time zone of shipped_at dates and times written without an offset")),
+		Flags: shipmentsPushFlags(o),
 	}, &o.pushOptions, shipmentsKind, doc{examples: shipmentsExamples, exits: exitsOfPushes}, func(ctx context.Context) error { return runShipmentsPush(ctx, b.env, o) })
 }
 

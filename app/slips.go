@@ -45,8 +45,8 @@ var slipsKind = pushKind{
 		"    order: <the sales order id column>",
 }
 
-func slipsPushCommand(b *builder) *cli.Command {
-	o := &slipsOptions{}
+// slipsPushFlags declares the flags of slips push, bound to o.
+func slipsPushFlags(o *slipsOptions) []cli.Flag {
 	flags := pushFlags(&o.pushOptions, slipsKind, jobWords{
 		section: "slips", kinds: []string{templates.KindSlips},
 		dryRun: "show the slips and shipments that would be created or changed; send nothing",
@@ -54,6 +54,11 @@ func slipsPushCommand(b *builder) *cli.Command {
 		strict: "any row is invalid or any slip does not fit its order in the account",
 		batch:  "slips or shipments", batchSize: wire.MaxWriteRecords,
 	})
+	return append(flags, timezoneFlag(&o.Timezone, "time zone of dates and times written without an offset"))
+}
+
+func slipsPushCommand(b *builder) *cli.Command {
+	o := &slipsOptions{}
 	return b.push(&cli.Command{
 		Name:  "push",
 		Usage: "create or update packing slips and their shipments from a CSV or XLSX file, by the file's own slip reference",
@@ -65,7 +70,7 @@ func slipsPushCommand(b *builder) *cli.Command {
 			"again sends nothing. A slip is checked against its order first: an order the account does not have, a\n" +
 			"line of another order, more units than the order has left to pack, or a tracking number the order\n" +
 			"already holds refuses it. A slip with an invalid row is not sent; the others go ahead.",
-		Flags: append(flags, timezoneFlag(&o.Timezone, "time zone of dates and times written without an offset")),
+		Flags: slipsPushFlags(o),
 	}, &o.pushOptions, slipsKind, doc{examples: slipsExamples, exits: exitsOfPushes}, func(ctx context.Context) error { return runSlipsPush(ctx, b.env, o) })
 }
 

@@ -48,8 +48,8 @@ var stockKind = pushKind{
 	sample:  "Use --template stock, or add to the mapping:\n  stock:\n    sku: <the SKU column>\n    quantity: <the quantity column>",
 }
 
-func stockPushCommand(b *builder) *cli.Command {
-	o := &stockOptions{}
+// stockPushFlags declares the flags of stock push, bound to o.
+func stockPushFlags(o *stockOptions) []cli.Flag {
 	flags := pushFlags(&o.pushOptions, stockKind, jobWords{
 		section: "stock", kinds: []string{templates.KindStock},
 		dryRun: "show the levels that would be sent; send nothing",
@@ -57,6 +57,21 @@ func stockPushCommand(b *builder) *cli.Command {
 		strict: "any row is invalid or its SKU unknown",
 		batch:  "levels", batchSize: wire.MaxWriteRecords,
 	})
+	return append(flags,
+		&cli.StringFlag{Name: "warehouse", Destination: &o.Warehouse, Usage: "id of the warehouse for rows that name none (default: the access token's warehouse)",
+			Action: func(_ *cli.Context, w string) error {
+				if strings.TrimSpace(w) == "" {
+					return usageHint("See lading stock push --help.", "--warehouse is empty: give the warehouse's id, or leave the flag out for the access token's warehouse")
+				}
+				return nil
+			}},
+		&cli.BoolFlag{Name: "full", Destination: &o.Full, Usage: "send every row's level, changed or not"},
+		&cli.BoolFlag{Name: "verify", Destination: &o.Verify, Usage: "compare with the live levels (reads the whole variant listing) rather than with the last push: repairs levels changed elsewhere"},
+	)
+}
+
+func stockPushCommand(b *builder) *cli.Command {
+	o := &stockOptions{}
 	return b.push(&cli.Command{
 		Name:  "push",
 		Usage: "set the account's stock levels from a CSV or XLSX file: only what changed since the last push",
@@ -67,17 +82,7 @@ func stockPushCommand(b *builder) *cli.Command {
 			"With --every 15m it keeps running and pushes FILE again on that interval. A file changed in the last\n" +
 			"--settle (5s) is waited for: have the warehouse system write FILE under another name and rename it\n" +
 			"into place when complete; a push that waited longer than one interval warns at every interval.",
-		Flags: append(flags,
-			&cli.StringFlag{Name: "warehouse", Destination: &o.Warehouse, Usage: "id of the warehouse for rows that name none (default: the access token's warehouse)",
-				Action: func(_ *cli.Context, w string) error {
-					if strings.TrimSpace(w) == "" {
-						return usageHint("See lading stock push --help.", "--warehouse is empty: give the warehouse's id, or leave the flag out for the access token's warehouse")
-					}
-					return nil
-				}},
-			&cli.BoolFlag{Name: "full", Destination: &o.Full, Usage: "send every row's level, changed or not"},
-			&cli.BoolFlag{Name: "verify", Destination: &o.Verify, Usage: "compare with the live levels (reads the whole variant listing) rather than with the last push: repairs levels changed elsewhere"},
-		),
+		Flags: stockPushFlags(o),
 	}, &o.pushOptions, stockKind, doc{examples: stockExamples, exits: exitsOfPushes}, func(ctx context.Context) error { return runStockPush(ctx, b.env, o) })
 }
 
@@ -91,7 +96,7 @@ func runStockPush(ctx context.Context, env *Env, o *stockOptions) error {
 		return err
 	}
 	defer ps.close()
-	p, err := stock.NewPusher(o.stockOptions(ps))
+	p, err := stock.NewPusher(o.stockOptions(ps, &o.pushOptions))
 	if err != nil {
 		return err
 	}
@@ -110,9 +115,10 @@ func runStockPush(ctx context.Context, env *Env, o *stockOptions) error {
 	}, stockLasting)
 }
 
-// stockOptions are the options of the stock package for this push.
-func (o *stockOptions) stockOptions(ps *pushSetup) stock.Options {
-	return stock.Options{Options: ps.options(&o.pushOptions), Warehouse: strings.TrimSpace(o.Warehouse), Full: o.Full, Verify: o.Verify}
+// stockOptions are the options of the stock package for a push of
+// po.Input (o's own, or a file a folder job took).
+func (o *stockOptions) stockOptions(ps *pushSetup, po *pushOptions) stock.Options {
+	return stock.Options{Options: ps.options(po), Warehouse: strings.TrimSpace(o.Warehouse), Full: o.Full, Verify: o.Verify}
 }
 
 // stockLasting reports whether err would stop every later push too (see

@@ -50,6 +50,43 @@ func TestStorePermissionsAndOverwrite(t *testing.T) {
 	}
 }
 
+// Two merchants' accounts on one base URL keep their tokens apart in the
+// store, by name, beside the token of the base URL itself.
+func TestStoreKeepsAccountsApart(t *testing.T) {
+	t.Parallel()
+	s := &Store{Path: filepath.Join(t.TempDir(), "credentials.json")}
+	base := "https://host/api2"
+	for _, c := range []Credential{{BaseURL: base, Token: "plain"}, {Account: "acme", BaseURL: base, Token: "acme-token"},
+		{Account: "globex", BaseURL: base + "/", Token: "globex-token"}} {
+		if err := s.Put(c, false); err != nil {
+			t.Fatalf("Put %v: %v", c, err)
+		}
+	}
+	if err := s.Put(Credential{Account: "acme", BaseURL: base, Token: "again"}, false); !errors.Is(err, ErrAlreadyStored) {
+		t.Errorf("a second token for acme: %v, want ErrAlreadyStored", err)
+	}
+	for name, want := range map[string]string{"acme": "acme-token", "globex": "globex-token"} {
+		if c, ok, err := s.GetAccount(name); err != nil || !ok || c.Token != want || c.BaseURL != base {
+			t.Errorf("GetAccount(%s) = %+v %v %v, want token %s", name, c, ok, err, want)
+		}
+	}
+	if c, ok, _ := s.Get(base); !ok || c.Token != "plain" {
+		t.Errorf("the base URL's own token: %+v %v", c, ok)
+	}
+	if ok, err := s.DeleteAccount("acme"); !ok || err != nil {
+		t.Fatalf("DeleteAccount = %v %v", ok, err)
+	}
+	if _, ok, _ := s.GetAccount("acme"); ok {
+		t.Error("acme's token is still stored")
+	}
+	if all, _ := s.List(); len(all) != 2 {
+		t.Errorf("List after deleting acme: %v, want the base URL's and globex's", all)
+	}
+	if got := fmt.Sprint(Credential{Account: "globex", BaseURL: base, Token: "globex-token-0123456789"}); strings.Contains(got, "globex-token-0123456789") {
+		t.Errorf("a credential prints its token: %s", got)
+	}
+}
+
 // TestMaskShowsLittle: a short token is masked whole; a long one shows at
 // most a quarter of itself, at its ends, to tell two apart.
 func TestMaskShowsLittle(t *testing.T) {

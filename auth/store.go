@@ -3,11 +3,13 @@
 //
 // The service's tokens never expire, and a client may authenticate only once
 // per account (each authentication creates a channel and a warehouse), so the
-// store is keyed by base URL and refuses to overwrite a stored token unless
-// asked to.
+// store refuses to overwrite a stored token unless asked to. It is keyed by
+// base URL, or by account name for the accounts lading knows by name (many
+// merchants' accounts may share one base URL).
 package auth
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,10 +20,15 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"lading/paths"
 )
 
 // Credential is what lading remembers about one account's token.
 type Credential struct {
+	// Account is the name of the account the token opens ("" for the
+	// token of a base URL).
+	Account   string    `json:"account,omitempty"`
 	BaseURL   string    `json:"base_url"`
 	Token     string    `json:"token"`
 	ClientID  string    `json:"client_id,omitempty"`
@@ -30,8 +37,24 @@ type Credential struct {
 
 // String never prints the token in full.
 func (c Credential) String() string {
+	if c.Account != "" {
+		return fmt.Sprintf("account %s (%s) token %s", c.Account, c.BaseURL, Mask(c.Token))
+	}
 	return fmt.Sprintf("%s token %s", c.BaseURL, Mask(c.Token))
 }
+
+// key is where c is kept in the store: its account's name, else its base
+// URL. A name cannot be taken for a URL: URLs have a scheme and a colon,
+// names have none (see AccountKey).
+func (c Credential) key() string {
+	if c.Account != "" {
+		return AccountKey(c.Account)
+	}
+	return NormalizeBaseURL(c.BaseURL)
+}
+
+// AccountKey is the key of the token of the account called name.
+func AccountKey(name string) string { return "account " + name }
 
 // Mask shows enough of a token to tell two apart and never much of it: a
 // token shorter than 16 characters not at all, a longer one an eighth at
@@ -49,8 +72,8 @@ func Mask(token string) string {
 	return string(r[:n]) + stars + string(r[len(r)-n:])
 }
 
-// Store is a JSON file of credentials, keyed by normalised base URL, written
-// with mode 0600.
+// Store is a JSON file of credentials, keyed by normalised base URL or by
+// account name, written with mode 0600.
 type Store struct {
 	Path string
 }
@@ -62,7 +85,13 @@ func DefaultStore() (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the config directory for the token store: %w", err)
 	}
-	return &Store{Path: filepath.Join(dir, "lading", "credentials.json")}, nil
+	return StoreIn(dir), nil
+}
+
+// StoreIn is the store in the user's config directory dir
+// ($XDG_CONFIG_HOME on Linux): dir/lading/credentials.json.
+func StoreIn(dir string) *Store {
+	return &Store{Path: filepath.Join(dir, "lading", "credentials.json")}
 }
 
 // NormalizeBaseURL makes equal URLs compare equal: no trailing slash.
@@ -89,86 +118,81 @@ func (s *Store) load() (map[string]Credential, error) {
 }
 
 func (s *Store) save(m map[string]Credential) error {
-	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
-		return fmt.Errorf("creating token store directory: %w", err)
-	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(s.Path), ".credentials-*")
-	if err != nil {
-		return fmt.Errorf("writing token store: %w", err)
+	if err := paths.WriteFile(s.Path, b, 0o600); err != nil {
+		return fmt.Errorf("token store: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing token store: %w", err)
-	}
-	// On disk before the rename: a crash must not leave an empty store, as
-	// a lost token cannot be fetched again (one login per account).
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing token store: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), s.Path)
+	return nil
 }
 
 // Get returns the credential stored for baseURL.
 func (s *Store) Get(baseURL string) (Credential, bool, error) {
+	return s.get(NormalizeBaseURL(baseURL))
+}
+
+// GetAccount returns the credential stored for the account called name.
+func (s *Store) GetAccount(name string) (Credential, bool, error) {
+	return s.get(AccountKey(name))
+}
+
+func (s *Store) get(key string) (Credential, bool, error) {
 	m, err := s.load()
 	if err != nil {
 		return Credential{}, false, err
 	}
-	c, ok := m[NormalizeBaseURL(baseURL)]
+	c, ok := m[key]
 	return c, ok, nil
 }
 
-// ErrAlreadyStored is returned by Put when a token for the base URL exists
-// and overwrite was not asked for.
+// ErrAlreadyStored is returned by Put when a token for the base URL (or
+// the account) exists and overwrite was not asked for.
 var ErrAlreadyStored = errors.New("a token is already stored for this base URL")
 
-// Put stores c. Unless overwrite, an existing token for the same base URL is
-// kept and ErrAlreadyStored returned.
+// Put stores c, under its account's name when it has one, else under its
+// base URL. Unless overwrite, an existing token there is kept and
+// ErrAlreadyStored returned.
 func (s *Store) Put(c Credential, overwrite bool) error {
 	m, err := s.load()
 	if err != nil {
 		return err
 	}
 	c.BaseURL = NormalizeBaseURL(c.BaseURL)
-	if _, ok := m[c.BaseURL]; ok && !overwrite {
+	if _, ok := m[c.key()]; ok && !overwrite {
 		return ErrAlreadyStored
 	}
-	m[c.BaseURL] = c
+	m[c.key()] = c
 	return s.save(m)
 }
 
 // Delete forgets the token of baseURL and reports whether one was stored.
-func (s *Store) Delete(baseURL string) (bool, error) {
+func (s *Store) Delete(baseURL string) (bool, error) { return s.delete(NormalizeBaseURL(baseURL)) }
+
+// DeleteAccount forgets the token of the account called name and reports
+// whether one was stored.
+func (s *Store) DeleteAccount(name string) (bool, error) { return s.delete(AccountKey(name)) }
+
+func (s *Store) delete(key string) (bool, error) {
 	m, err := s.load()
 	if err != nil {
 		return false, err
 	}
-	k := NormalizeBaseURL(baseURL)
-	if _, ok := m[k]; !ok {
+	if _, ok := m[key]; !ok {
 		return false, nil
 	}
-	delete(m, k)
+	delete(m, key)
 	return true, s.save(m)
 }
 
-// List returns every stored credential, by base URL.
+// List returns every stored credential, by base URL and account.
 func (s *Store) List() ([]Credential, error) {
 	m, err := s.load()
 	if err != nil {
 		return nil, err
 	}
-	return slices.SortedFunc(maps.Values(m), func(a, b Credential) int { return strings.Compare(a.BaseURL, b.BaseURL) }), nil
+	return slices.SortedFunc(maps.Values(m), func(a, b Credential) int {
+		return cmp.Or(strings.Compare(a.BaseURL, b.BaseURL), strings.Compare(a.Account, b.Account))
+	}), nil
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"lading/internal/arena"
 	"lading/mapping"
 )
 
@@ -30,7 +31,7 @@ type Grouper struct {
 	// attrLists are the attribute lists of products, by their name ids;
 	// tagLists their tag lists, by the tags.
 	attrLists, tagLists map[string][]string
-	arena               arena
+	arena               arena.Arena
 	vchunk              []Variant // where products' variant lists are carved from
 	// Names seen at each position of a row's fields and tiers: rows
 	// mostly repeat them, so most lookups are one string comparison.
@@ -118,7 +119,7 @@ func (g *Grouper) product(key string, ref RowRef) int32 {
 		g.last = i
 		return i
 	}
-	key = g.arena.clone(key)
+	key = g.arena.Clone(key)
 	i := int32(len(g.products))
 	if len(g.slab) == cap(g.slab) {
 		g.slab = make([]Product, 0, 1024) // fewer, larger allocations
@@ -356,7 +357,7 @@ func (g *Grouper) tag(t string) string {
 	if g.tags == nil {
 		g.tags = map[string]string{}
 	}
-	s := g.arena.clone(t)
+	s := g.arena.Clone(t)
 	g.tags[s] = s
 	return s
 }
@@ -397,7 +398,7 @@ func (g *Grouper) productFields(p *Product, mt *meta, ref RowRef, r *mapping.Row
 			return
 		}
 		if !cur.Set {
-			*cur = Value{S: g.arena.clone(v.S), Set: true}
+			*cur = Value{S: g.arena.Clone(v.S), Set: true}
 			mt.lines[k] = int32(ref.Line)
 			return
 		}
@@ -497,7 +498,7 @@ func (g *Grouper) packVariant(p *Product, mt *meta, ref RowRef, file uint32, r *
 		b = appendEntry(b, kTier, g.nameAt(g.tierIDs[:], k, t.Name), t.Value)
 	}
 	g.buf = b
-	s := g.arena.string(b)
+	s := g.arena.String(b)
 	n := len(r.Variant.SKU)
 	return Variant{SKU: s[:n], data: s[n:], nm: g.nm, line: int32(ref.Line), file: file}, true
 }

@@ -40,8 +40,19 @@ func (r *run) output() string {
 func lading(ctx context.Context, args ...string) *run {
 	r := &run{args: args}
 	r.err = app.Run(ctx, app.Env{Stdout: &r.stdout, Stderr: &r.stderr, Stdin: strings.NewReader(""), ImageTransport: imagestest.Offline(),
-		Getenv: func(string) string { return "" }}, append([]string{"lading"}, args...))
+		Getenv: userFolders}, append([]string{"lading"}, args...))
 	return r
+}
+
+// userFolders is an environment of the user's folders alone (those of the
+// test's process: a test sets XDG_CONFIG_HOME to keep the token store its
+// own), where lading keeps its token store, accounts and their state.
+func userFolders(k string) string {
+	switch k {
+	case "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME":
+		return os.Getenv(k)
+	}
+	return ""
 }
 
 // waitFor polls out until re matches, and returns the first submatch.
@@ -107,7 +118,7 @@ func TestCLIAuth(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		a := app.New(app.Env{Stdout: &r.stdout, Stderr: &r.stderr, Getenv: func(string) string { return "" }})
+		a := app.New(app.Env{Stdout: &r.stdout, Stderr: &r.stderr, Getenv: userFolders})
 		r.err = a.RunContext(t.Context(), append([]string{"lading"}, login...))
 	}()
 	authURL := waitFor(t, &r.stderr, regexp.MustCompile(`(?m)^\s+(http://\S+/authorize\?\S+)$`))
@@ -197,5 +208,65 @@ func TestCLISandbox(t *testing.T) {
 	<-done
 	if r.err != nil {
 		t.Errorf("sandbox stopped with %v", r.err)
+	}
+}
+
+// TestCLIAuthAccount: auth login --account NAME through the sandbox's
+// OAuth stores the token under the account's name, not its base URL
+// (which other merchants' accounts share), so that commands find it with
+// --account and nothing without; auth logout --account forgets it.
+func TestCLIAuthAccount(t *testing.T) {
+	t.Parallel()
+	o := newOAuthEnv(t, "/api2")
+	dir := t.TempDir()
+	home := map[string]string{"XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_DATA_HOME": filepath.Join(dir, "data")}
+	env := func(r *run) app.Env {
+		return app.Env{Stdout: &r.stdout, Stderr: &r.stderr, Stdin: strings.NewReader(""), Getenv: func(k string) string { return home[k] }}
+	}
+	cmd := func(args ...string) *run {
+		r := &run{args: args}
+		r.err = app.Run(t.Context(), env(r), append([]string{"lading"}, args...))
+		return r
+	}
+	secretFile := filepath.Join(dir, "secret")
+	os.WriteFile(secretFile, []byte(clientSecret), 0o600)
+	if r := cmd("accounts", "add", "acme", "--base-url", o.base); r.err != nil {
+		t.Fatal(r.output())
+	}
+	r := &run{args: []string{"auth", "login", "--account", "acme"}}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.err = app.Run(t.Context(), env(r), []string{"lading", "auth", "login", "--account", "acme", "--client-id", o.client.ID,
+			"--redirect-uri", o.redirect, "--client-secret-file", secretFile, "--no-browser", "--timeout", "10s"})
+	}()
+	b := newBrowser()
+	b.open(waitFor(t, &r.stderr, regexp.MustCompile(`(?m)^\s+(http://\S+/authorize\?\S+)$`)))
+	if v := <-b.seen; v.callbackStatus != 200 {
+		t.Errorf("browser: authorize %d %s, callback %d %v", v.authStatus, v.authBody, v.callbackStatus, v.err)
+	}
+	<-done
+	if r.err != nil || !strings.Contains(r.stdout.String(), "Logged in to account acme ("+o.base+")") {
+		t.Fatalf("auth login --account acme: %v\n%s", r.err, r.output())
+	}
+	store := auth.StoreIn(home["XDG_CONFIG_HOME"])
+	cred, ok, err := store.GetAccount("acme")
+	if err != nil || !ok || cred.Account != "acme" || cred.ClientID != o.client.ID {
+		t.Fatalf("the token stored for acme: %v %v %v", cred, ok, err)
+	}
+	if _, ok, _ := store.Get(o.base); ok {
+		t.Error("the account's token is stored for its base URL too")
+	}
+	if r := cmd("--account", "acme", "auth", "status"); r.err != nil || !strings.Contains(r.stdout.String(), "token accepted") || !strings.Contains(r.stdout.String(), auth.Mask(cred.Token)) {
+		t.Errorf("auth status --account acme: %v\n%s", r.err, r.output())
+	}
+	if r := cmd("--base-url", o.base, "auth", "status"); !usage(r.err) || !strings.Contains(r.output(), "no token for "+o.base) {
+		t.Errorf("auth status of the base URL, with no account: %v\n%s", r.err, r.output())
+	}
+	if r := cmd("auth", "logout", "--account", "acme"); r.err != nil || !strings.Contains(r.stdout.String(), "Forgot the token for account acme") {
+		t.Errorf("auth logout --account acme: %v\n%s", r.err, r.output())
+	}
+	if _, ok, _ := store.GetAccount("acme"); ok {
+		t.Error("acme's token is still stored after logout")
 	}
 }

@@ -276,7 +276,7 @@ func benchExport(b *testing.B, r exportRun) {
 		a.export(b, c, dir, r) // records the answers
 	}
 	b.ReportAllocs()
-	rss := sourcetest.StartPeakRSS()
+	rss, cpu := sourcetest.StartPeakRSS(), sourcetest.StartCPU()
 	var requests, pages int64
 	n, passes := 0, 0
 	for b.Loop() {
@@ -285,6 +285,7 @@ func benchExport(b *testing.B, r exportRun) {
 		passes++
 	}
 	b.StopTimer()
+	cpu.Report(b, passes, time.Second, "cpu-s/op")
 	sourcetest.ReportRows(b, r.rows, n, passes)
 	rss.Report(b)
 	b.ReportMetric(float64(requests)/float64(passes), "requests/op")
@@ -305,7 +306,7 @@ func benchBareStreamWriter(b *testing.B) {
 	rows := capturedRows(b, a)
 	path := filepath.Join(b.TempDir(), "bare.xlsx")
 	b.ReportAllocs()
-	rss := sourcetest.StartPeakRSS()
+	rss, cpu := sourcetest.StartPeakRSS(), sourcetest.StartCPU()
 	n, passes := 0, 0
 	for b.Loop() {
 		if err := bareStreamWriter(path, variantColumns(), rows); err != nil {
@@ -315,6 +316,7 @@ func benchBareStreamWriter(b *testing.B) {
 		passes++
 	}
 	b.StopTimer()
+	cpu.Report(b, passes, time.Second, "cpu-s/op")
 	sourcetest.ReportRows(b, a.variants, n, passes)
 	rss.Report(b)
 	reportFileSize(b, path)

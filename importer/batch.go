@@ -94,7 +94,7 @@ type record struct {
 // or its product's.
 func (r *record) key() string {
 	if r.vp != nil {
-		return r.vp.Key
+		return r.vp.Key()
 	}
 	return r.pp.P.Key
 }
@@ -143,7 +143,7 @@ func (p *Plan) eachWrite(fn func(kind writeKind, pp *ProductPlan, vp *VariantPla
 		case pp.Action == engine.Created && pp.Live == nil:
 			fn(kindProductCreate, pp, nil)
 		case pp.Live != nil && pp.Action != engine.Failed && pp.Action != engine.Skipped:
-			if len(pp.Changes) > 0 {
+			if len(pp.Changes()) > 0 {
 				fn(kindProductUpdate, pp, nil)
 			}
 			for _, vp := range pp.Variants {
@@ -268,10 +268,10 @@ func newProduct(pp *ProductPlan, live *Live) *api.ProductWrite {
 
 func productEdit(pp *ProductPlan, live *Live) *api.ProductWrite {
 	w := &api.ProductWrite{ID: pp.Live.ID}
-	for _, c := range pp.Changes {
+	for _, c := range pp.Changes() {
 		_ = w.Set(c.Field, c.To) // "tags" is not a field: it goes in links
 	}
-	if pp.TagsChanged {
+	if pp.TagsChanged() {
 		w.Links = &api.ProductLinks{ProductTags: tagRefs(pp.P.Tags, live)}
 	}
 	return w

@@ -36,7 +36,7 @@ func (r *record) change(seq int) state.Change {
 		c.Op, c.After = state.OpCreate, createdVariant(vp.V)
 	case kindProductUpdate:
 		c.Op = state.OpUpdate
-		c.Before, c.After = beforeAfter(pp.Changes)
+		c.Before, c.After = beforeAfter(pp.Changes())
 	case kindVariantUpdate:
 		c.Op = state.OpUpdate
 		c.Before, c.After = beforeAfter(vp.Changes())
@@ -45,7 +45,7 @@ func (r *record) change(seq int) state.Change {
 	case kindProductDelete:
 		c.Op, c.Before = state.OpDelete, map[string]string{"name": pp.Live.Name}
 	case kindVariantDelete:
-		c.Op, c.Before = state.OpDelete, map[string]string{"sku": vp.Live.SKU}
+		c.Op, c.Before = state.OpDelete, map[string]string{"sku": vp.Live.SKU()}
 	}
 	return c
 }

@@ -50,9 +50,9 @@ func (pl *Planner) planArchive(pp *ProductPlan, lp *LiveProduct) {
 		return
 	}
 	pp.Live = lp
-	pp.Action, pp.Reason = engine.Archived, ""
+	pp.set(engine.Archived, "")
 	if lp.Archived {
-		pp.Action, pp.Reason = engine.Unchanged, fmt.Sprintf("archived already (id %s)", lp.ID)
+		pp.set(engine.Unchanged, fmt.Sprintf("archived already (id %s)", lp.ID))
 	}
 	for _, vp := range pp.Variants {
 		vp.Live = pp.matchVariant(vp, pl.Live)
@@ -68,10 +68,10 @@ func (pl *Planner) planDelete(pp *ProductPlan, lp *LiveProduct) {
 		return
 	}
 	pp.Live = lp
-	pp.Action, pp.Reason = engine.Deleted, ""
+	pp.set(engine.Deleted, "")
 	for _, vp := range pp.Variants {
 		if vp.Live = pp.matchVariant(vp, pl.Live); vp.Live == nil {
-			vp.gone(fmt.Sprintf("variant %s is not in the account: there is nothing to delete (its product is deleted)", vp.Key))
+			vp.gone(fmt.Sprintf("variant %s is not in the account: there is nothing to delete (its product is deleted)", vp.Key()))
 			continue
 		}
 		vp.set(engine.Deleted, "deleted with its product")
@@ -89,7 +89,7 @@ func (pp *ProductPlan) nothingTo(what string) {
 // pp's product the deletion of the product: one write, and no product
 // left without variants.
 func (pp *ProductPlan) deletesAll() {
-	if pp.Action != engine.Updated || len(pp.Changes) > 0 || len(pp.Live.Variants) == 0 {
+	if pp.Action != engine.Updated || len(pp.Changes()) > 0 || len(pp.Live.Variants) == 0 {
 		return
 	}
 	deleted := map[*LiveVariant]bool{}
@@ -106,10 +106,10 @@ func (pp *ProductPlan) deletesAll() {
 			return
 		}
 	}
-	pp.Action, pp.Reason = engine.Deleted, "its rows delete every variant it has in the account: the product is deleted with them"
+	pp.set(engine.Deleted, "its rows delete every variant it has in the account: the product is deleted with them")
 	for _, vp := range pp.Variants {
 		if vp.Action == engine.Deleted {
-			vp.set(engine.Deleted, pp.Reason)
+			vp.set(engine.Deleted, pp.Reason())
 		}
 	}
 }

@@ -53,7 +53,7 @@ func TestLiveVariantFields(t *testing.T) {
 	}
 	v := &api.Variant{SKU: "S", Description: "D", Notes: "N", Weight: "1", Cost: "2", UPC: "U",
 		Location1: "L", LowStockAlert: "3", SupplierCost: "4"}
-	lv := &LiveVariant{fields: variantFields(v)}
+	lv := &LiveVariant{d: &liveDetail{fields: variantFields(v)}}
 	seen := map[string]bool{}
 	for _, name := range wire.VariantWriteFields {
 		got := lv.Field(name)

@@ -94,7 +94,7 @@ type accountFile struct {
 func (w *imageWork) plans(plan *Plan) []*ImagePlan {
 	var out []*ImagePlan
 	for _, pp := range plan.Products {
-		out = append(out, pp.Images...)
+		out = append(out, pp.Images()...)
 	}
 	return out
 }
@@ -230,7 +230,7 @@ func (x *importer) remember(ctx context.Context, plan *Plan) error {
 	}
 	var pids []string
 	for _, pp := range plan.Products {
-		if id := pp.ID(); id != "" && len(pp.Images) > 0 {
+		if id := pp.ID(); id != "" && len(pp.Images()) > 0 {
 			pids = append(pids, string(id))
 		}
 	}
@@ -250,8 +250,8 @@ func (w *imageWork) attach(plan *Plan) {
 		return
 	}
 	for _, pp := range plan.Products {
-		pp.Images = w.byProduct[pp.P]
-		for _, ip := range pp.Images {
+		pp.setImages(w.byProduct[pp.P])
+		for _, ip := range pp.Images() {
 			ip.pp = pp
 		}
 	}

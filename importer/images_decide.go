@@ -20,7 +20,7 @@ func (x *importer) eligible(plan *Plan) {
 	for _, pp := range plan.Products {
 		why := ""
 		switch {
-		case len(pp.Images) == 0 || !pp.P.Valid():
+		case len(pp.Images()) == 0 || !pp.P.Valid():
 		case pp.Action == engine.Skipped, pp.Action == engine.Failed && pp.ID() == "":
 			why = "not uploaded: the product was not written, and its images wait for it"
 		case x.Mode == ModeCreateOnly && pp.Live != nil:
@@ -31,7 +31,7 @@ func (x *importer) eligible(plan *Plan) {
 		if why == "" {
 			continue
 		}
-		for _, ip := range pp.Images {
+		for _, ip := range pp.Images() {
 			if !ip.decided || ip.Action == ToUpload {
 				ip.set(engine.Skipped, why)
 				x.imgs.release(ip)
@@ -54,7 +54,7 @@ func (x *importer) readAccountFiles(ctx context.Context, plan *Plan) error {
 			continue
 		}
 		known := map[api.ID]bool{}
-		for _, ip := range pp.Images {
+		for _, ip := range pp.Images() {
 			if rec, ok := w.records[state.FileKey{Product: string(lp.ID), Place: ip.src.Key}]; ok {
 				known[api.ID(rec.FileID)] = true
 			}
@@ -86,7 +86,7 @@ func (x *importer) readAccountFiles(ctx context.Context, plan *Plan) error {
 // unknownImages reports whether some image of pp is not remembered at its
 // place, or remembered in a file the product no longer holds.
 func (w *imageWork) unknownImages(pp *ProductPlan) bool {
-	for _, ip := range pp.Images {
+	for _, ip := range pp.Images() {
 		if ip.decided {
 			continue
 		}

@@ -221,7 +221,7 @@ func filesBefore(ip *ImagePlan) []string {
 			out = append(out, string(id))
 		}
 	}
-	for _, o := range ip.pp.Images {
+	for _, o := range ip.pp.Images() {
 		if o.FileID != "" && o != ip {
 			out = append(out, string(o.FileID))
 		}
@@ -372,7 +372,7 @@ func (x *importer) checkDeletes(ctx context.Context, open []engine.Open[deleteRe
 func (p *Plan) imageRequests(size int) int {
 	uploads, deletes := 0, 0
 	for _, pp := range p.Products {
-		for _, ip := range pp.Images {
+		for _, ip := range pp.Images() {
 			if ip.Action == ToUpload {
 				uploads++
 				if ip.Replaces != "" {
@@ -394,7 +394,7 @@ func (x *importer) imageSummary(plan *Plan, rep *Report) {
 	rep.Images = engine.Counts{}
 	deletes := 0
 	for _, pp := range plan.Products {
-		for _, ip := range pp.Images {
+		for _, ip := range pp.Images() {
 			rep.Images[ip.Action]++
 			switch {
 			case ip.Action == ToUpload, ip.Action == Uploaded, ip.Action == engine.Failed && ip.FileID != "":

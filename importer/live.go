@@ -9,25 +9,62 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/catalog"
 )
 
 // LiveVariant is a variant as the service has it, reduced to what an import
-// compares. A snapshot of a large account holds a million of them, so it
-// is kept flat: no maps.
+// compares. A snapshot of a large account may hold a million of them, so
+// it keeps its text apart from the answer it was read from, and what is
+// compared behind a pointer: a variant the snapshot found equal to the
+// file's as it read the account keeps its id alone (sameAsFile).
 type LiveVariant struct {
-	ID        api.ID
-	ProductID api.ID
-	SKU       string
-	// fields holds the writable scalar fields, in the order of
-	// wire.VariantWriteFields.
-	fields  [numVariantFields]string
-	Options []LiveOption
-	// Prices are its prices, by pricing tier name.
-	Prices []LivePrice
+	ID api.ID
+	d  *liveDetail
 }
 
 // numVariantFields is len(wire.VariantWriteFields) (a test checks it).
 const numVariantFields = 9
+
+// liveDetail is what an import compares of a live variant.
+type liveDetail struct {
+	productID api.ID
+	sku       string
+	// fields holds the writable scalar fields, in the order of
+	// wire.VariantWriteFields.
+	fields  [numVariantFields]string
+	options []LiveOption
+	// prices are its prices, by pricing tier name.
+	prices []LivePrice
+}
+
+// sameAsFile is the detail of the live variants found equal to the file's
+// as the snapshot was read: nothing of them is kept to compare.
+var sameAsFile = &liveDetail{}
+
+// ProductID is the id of the variant's product ("" when the snapshot
+// keeps its id alone).
+func (lv *LiveVariant) ProductID() api.ID {
+	if lv.d == nil {
+		return ""
+	}
+	return lv.d.productID
+}
+
+// SKU is the variant's SKU ("" when the snapshot keeps its id alone).
+func (lv *LiveVariant) SKU() string {
+	if lv.d == nil {
+		return ""
+	}
+	return lv.d.sku
+}
+
+// Options are the live variant's options.
+func (lv *LiveVariant) Options() []LiveOption {
+	if lv.d == nil {
+		return nil
+	}
+	return lv.d.options
+}
 
 // LiveOption is one of a live variant's options.
 type LiveOption struct{ Attribute, Value string }
@@ -37,15 +74,18 @@ type LivePrice struct{ Tier, Value string }
 
 // Field returns the value of the writable field name ("" if unknown).
 func (lv *LiveVariant) Field(name string) string {
-	if i := slices.Index(wire.VariantWriteFields, name); i >= 0 {
-		return lv.fields[i]
+	if i := slices.Index(wire.VariantWriteFields, name); i >= 0 && lv.d != nil {
+		return lv.d.fields[i]
 	}
 	return ""
 }
 
 // Price returns the variant's price in tier, and whether it has one.
 func (lv *LiveVariant) Price(tier string) (string, bool) {
-	for _, p := range lv.Prices {
+	if lv.d == nil {
+		return "", false
+	}
+	for _, p := range lv.d.prices {
 		if p.Tier == tier {
 			return p.Value, true
 		}
@@ -53,20 +93,29 @@ func (lv *LiveVariant) Price(tier string) (string, bool) {
 	return "", false
 }
 
-// LiveProduct is a product as the service has it.
+// LiveProduct is a product as the service has it: its ids and files, and
+// what an import compares (nil when the snapshot found it equal to the
+// file's: then its variants are in Live.sameVariants from first).
 type LiveProduct struct {
-	ID          api.ID
-	Name        string
-	Description string
-	Notes       string
-	Tags        []string // sorted
-	Archived    bool
-	Variants    []*LiveVariant
+	ID api.ID
+	*LiveText
 	// FileIDs are the ids of its product files, when FilesKnown: the
 	// record read had links [A.3] (a stub made for a variant whose product
 	// was not sideloaded has none).
 	FileIDs    []api.ID
 	FilesKnown bool
+	Archived   bool
+	first      int32
+}
+
+// LiveText is what an import compares of a live product, with its
+// variants.
+type LiveText struct {
+	Name        string
+	Description string
+	Notes       string
+	Tags        []string // sorted
+	Variants    []*LiveVariant
 }
 
 // Live is a snapshot of the part of the live catalog an import touches.
@@ -82,6 +131,13 @@ type Live struct {
 	// Total is how many variants the account holds, -1 when the snapshot
 	// did not need to know.
 	Total int
+	// same holds, by number in wanted (the products the snapshot was read
+	// for), the live products found equal to the file's, and
+	// sameVariants their variants, with their ids alone, by the number
+	// of the file's variant (see sameProduct).
+	wanted       []*catalog.Product
+	same         []*LiveProduct
+	sameVariants []LiveVariant
 }
 
 func newLive() *Live {
@@ -107,6 +163,51 @@ func variantFields(v *api.Variant) (f [numVariantFields]string) {
 	return f
 }
 
+// liveProduct is p as a snapshot keeps it: its text copied out of the
+// answer, which can then be let go.
+func liveProduct(p *api.Product, s *api.Sideloads) *LiveProduct {
+	lp := &LiveProduct{ID: clone(p.ID), LiveText: &LiveText{Name: strings.Clone(string(p.Name)),
+		Description: strings.Clone(string(p.Description)), Notes: strings.Clone(string(p.Notes))},
+		FilesKnown: p.Links != nil, Archived: p.Archived.Bool()}
+	for _, t := range s.Tags(p) {
+		lp.Tags = append(lp.Tags, strings.Clone(t))
+	}
+	for _, id := range p.Links.IDs(wire.ProductFiles) {
+		lp.FileIDs = append(lp.FileIDs, clone(id))
+	}
+	return lp
+}
+
+// readVariant fills lv, with d, from v, a variant of product pid; its
+// text stays the answer's (see keep).
+func readVariant(lv *LiveVariant, d *liveDetail, v *api.Variant, pid api.ID, s *api.Sideloads) {
+	d.fields = variantFields(v)
+	d.options, d.prices = d.options[:0], d.prices[:0]
+	for name, p := range s.Prices(v) {
+		d.prices = append(d.prices, LivePrice{Tier: name, Value: string(p)})
+	}
+	for _, o := range s.Options(v) {
+		d.options = append(d.options, LiveOption{Attribute: o.Attribute, Value: o.Value})
+	}
+	d.productID, d.sku = pid, string(v.SKU)
+	*lv = LiveVariant{ID: v.ID, d: d}
+}
+
+// keep copies lv and its detail out of the answer they were read from.
+func (lv *LiveVariant) keep() *LiveVariant {
+	d := &liveDetail{productID: lv.d.productID, sku: strings.Clone(lv.d.sku)}
+	for i, f := range lv.d.fields {
+		d.fields[i] = strings.Clone(f)
+	}
+	for _, o := range lv.d.options {
+		d.options = append(d.options, LiveOption{strings.Clone(o.Attribute), strings.Clone(o.Value)})
+	}
+	for _, p := range lv.d.prices {
+		d.prices = append(d.prices, LivePrice{strings.Clone(p.Tier), strings.Clone(p.Value)})
+	}
+	return &LiveVariant{ID: clone(lv.ID), d: d}
+}
+
 // addProduct records p and those of its variants the sideloads carry.
 func (l *Live) addProduct(p *api.Product, s *api.Sideloads, variants []*api.Variant) {
 	if p == nil || p.Deleted.Bool() {
@@ -114,20 +215,27 @@ func (l *Live) addProduct(p *api.Product, s *api.Sideloads, variants []*api.Vari
 	}
 	lp := l.Products[p.ID]
 	if lp == nil {
-		lp = &LiveProduct{ID: p.ID, Name: string(p.Name), Description: string(p.Description),
-			Notes: string(p.Notes), Tags: s.Tags(p), Archived: p.Archived.Bool(),
-			FileIDs: p.Links.IDs(wire.ProductFiles), FilesKnown: p.Links != nil}
-		l.Products[p.ID] = lp
+		lp = liveProduct(p, s)
+		l.Products[lp.ID] = lp
 		l.byName[lp.Name] = append(l.byName[lp.Name], lp)
 	}
 	for _, v := range variants {
 		l.addVariant(lp, v, s)
 	}
+	l.addIDs(s)
+}
+
+// addIDs records the ids of the tags and pricing tiers of s.
+func (l *Live) addIDs(s *api.Sideloads) {
 	for id, t := range s.ProductTags {
-		l.TagIDs[string(t.Name)] = id
+		if have, ok := l.TagIDs[string(t.Name)]; !ok || have != id {
+			l.TagIDs[strings.Clone(string(t.Name))] = clone(id)
+		}
 	}
 	for id, t := range s.PricingTiers {
-		l.TierIDs[string(t.Name)] = id
+		if have, ok := l.TierIDs[string(t.Name)]; !ok || have != id {
+			l.TierIDs[strings.Clone(string(t.Name))] = clone(id)
+		}
 	}
 }
 
@@ -140,16 +248,12 @@ func (l *Live) addVariant(lp *LiveProduct, v *api.Variant, s *api.Sideloads) {
 			return
 		}
 	}
-	lv := &LiveVariant{ID: v.ID, ProductID: lp.ID, SKU: string(v.SKU), fields: variantFields(v)}
-	for name, p := range s.Prices(v) {
-		lv.Prices = append(lv.Prices, LivePrice{Tier: name, Value: string(p)})
-	}
-	for _, o := range s.Options(v) {
-		lv.Options = append(lv.Options, LiveOption{Attribute: o.Attribute, Value: o.Value})
-	}
+	var read LiveVariant
+	readVariant(&read, &liveDetail{}, v, lp.ID, s)
+	lv := read.keep()
 	lp.Variants = append(lp.Variants, lv)
-	if lv.SKU != "" {
-		l.BySKU[lv.SKU] = lv
+	if sku := lv.SKU(); sku != "" {
+		l.BySKU[sku] = lv
 	}
 }
 
@@ -180,21 +284,46 @@ func (l *Live) addProductPage(pg *api.ProductPage) {
 // (SKUs, ids) takes one request.
 const lookupChunk = wire.MaxPageSize
 
-// Want says what an import needs to know of the live catalog.
+// Want says what an import needs to know of the live catalog: its
+// products, in the order they are planned, and the ids earlier runs gave
+// them, by product key.
 type Want struct {
-	SKUs       []string
-	Names      []string
-	ProductIDs []api.ID // remembered from earlier runs
+	Products   []*catalog.Product
+	Remembered map[string]string
 }
 
-// FetchLive reads the part of the live catalog an import touches. It looks
-// variants up by SKU and products by name and remembered id, each through
-// `or` filters of lookupChunk conditions, unless reading the whole variant
-// listing takes fewer requests; then it reads every product found in full
-// (all its variants, options, prices and tags).
+// keys are what the valid products of w are looked up by: their SKUs, the
+// names of those without SKUs, and the ids remembered for them.
+func (w Want) keys() (skus, names, ids []string) {
+	for _, p := range w.Products {
+		if !p.Valid() {
+			continue
+		}
+		s := p.SKUs()
+		skus = append(skus, s...)
+		if len(s) == 0 && p.Name.Set {
+			names = append(names, p.Name.S)
+		}
+		if id, ok := w.Remembered[p.Key]; ok {
+			ids = append(ids, id)
+		}
+	}
+	return dedupe(skus), dedupe(names), dedupe(ids)
+}
+
+// FetchLive reads the part of the live catalog an import touches, in
+// bounded memory. It looks variants up by SKU and products by name, each
+// through `or` filters of lookupChunk conditions, unless reading the whole
+// variant listing takes fewer requests, and compares each page with the
+// file's products as it comes (see scan): a product whose every variant is
+// found equal to the account's keeps its ids alone. Then it reads in full
+// (all its variants, options, prices and tags) each product that differs,
+// or that the file may name otherwise: by name, or by an id remembered
+// for a product none of whose SKUs were found.
 func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 	l := newLive()
-	lookups := chunks(len(w.SKUs)) + chunks(len(w.Names)) + chunks(len(w.ProductIDs))
+	skus, names, ids := w.keys()
+	lookups := chunks(len(skus)) + chunks(len(names)) + chunks(len(ids))
 	if lookups == 0 {
 		return l, nil
 	}
@@ -208,64 +337,43 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 	if total == 0 {
 		return l, nil
 	}
-	if pages(total) <= lookups {
-		all, err := readAllVariants(ctx, c)
-		if err != nil {
-			return nil, err
-		}
-		all.Requests += l.Requests
-		all.Total = total
-		return all, nil
+	s := newScan(w, names, l)
+	if pages(total) <= chunks(len(skus))+chunks(len(names)) {
+		err = s.readListing(ctx, c)
+	} else {
+		err = s.lookUp(ctx, c, skus, names)
 	}
-
-	// Lookups: find the products concerned, then read them in full.
-	pids := map[api.ID]bool{}
-	for _, id := range w.ProductIDs {
-		pids[id] = true
-	}
-	for part := range slices.Chunk(dedupe(w.SKUs), lookupChunk) {
-		conds := make([]api.Cond, len(part))
-		for i, s := range part {
-			conds[i] = api.Where("sku", "", s)
-		}
-		for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{Filter: api.Or(conds...)}) {
-			l.Requests++
-			if err != nil {
-				return nil, fmt.Errorf("looking SKUs up: %w", err)
-			}
-			for _, v := range pg.Variants {
-				pids[v.ProductID()] = true
-			}
-		}
-	}
-	for part := range slices.Chunk(dedupe(w.Names), lookupChunk) {
-		conds := make([]api.Cond, len(part))
-		for i, s := range part {
-			conds[i] = api.Where("name", "", s)
-		}
-		for pg, err := range c.Products.ListPages(ctx, &api.ListOptions{Filter: api.Or(conds...)}) {
-			l.Requests++
-			if err != nil {
-				return nil, fmt.Errorf("looking products up by name: %w", err)
-			}
-			for _, p := range pg.Products {
-				pids[p.ID] = true
-			}
-		}
-	}
-	ids := make([]api.ID, 0, len(pids))
-	for id := range pids {
-		if id != "" {
-			ids = append(ids, id)
-		}
-	}
-	got, err := fetchProducts(ctx, c, ids)
 	if err != nil {
 		return nil, err
 	}
-	got.Requests += l.Requests
-	got.Total = total
-	return got, nil
+	return l, s.finish(ctx, c)
+}
+
+// FetchProducts reads the products ids in full (every variant, option,
+// price and tag), through `or` filters of lookupChunk ids, or the whole
+// variant listing when that takes fewer requests.
+func FetchProducts(ctx context.Context, c *api.Client, ids []api.ID) (*Live, error) {
+	if len(ids) == 0 {
+		return newLive(), nil
+	}
+	total, err := variantTotal(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	l := newLive()
+	if total > 0 {
+		if pages(total) <= chunks(len(ids)) {
+			l, err = readAllVariants(ctx, c)
+		} else {
+			l, err = fetchProducts(ctx, c, ids)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	l.Requests++
+	l.Total = total
+	return l, nil
 }
 
 // readAllVariants reads the whole Variants listing with its products.
@@ -290,11 +398,7 @@ func fetchProducts(ctx context.Context, c *api.Client, pids []api.ID) (*Live, er
 		ids[i] = string(id)
 	}
 	for part := range slices.Chunk(dedupe(ids), lookupChunk) {
-		conds := make([]api.Cond, len(part))
-		for i, s := range part {
-			conds[i] = api.Where("id", "", s)
-		}
-		for pg, err := range c.Products.ListPages(ctx, &api.ListOptions{Filter: api.Or(conds...)}) {
+		for pg, err := range c.Products.ListPages(ctx, anyOf("id", part)) {
 			l.Requests++
 			if err != nil {
 				return nil, fmt.Errorf("reading products: %w", err)
@@ -303,6 +407,16 @@ func fetchProducts(ctx context.Context, c *api.Client, pids []api.ID) (*Live, er
 		}
 	}
 	return l, nil
+}
+
+// anyOf lists the records whose field has any of values (an `or` of
+// equal conditions).
+func anyOf(field string, values []string) *api.ListOptions {
+	conds := make([]api.Cond, len(values))
+	for i, v := range values {
+		conds[i] = api.Where(field, "", v)
+	}
+	return &api.ListOptions{Filter: api.Or(conds...)}
 }
 
 func variantTotal(ctx context.Context, c *api.Client) (int, error) {

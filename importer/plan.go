@@ -47,7 +47,6 @@ func (c Change) String() string { return fmt.Sprintf("%s %q → %q", c.Field, c.
 // VariantPlan is what an import does with one variant.
 type VariantPlan struct {
 	V      *catalog.Variant
-	Key    string
 	Live   *LiveVariant // nil when the variant is new
 	Action engine.Status
 	// why holds the reason and the changes, which most variants (created
@@ -57,12 +56,22 @@ type VariantPlan struct {
 }
 
 type variantWhy struct {
+	key     string // the key of a variant without SKU
 	reason  string
 	changes []Change
 	tiers   []api.TierValue
 	// missing says the variant was to be deleted and the account does
 	// not have it.
 	missing bool
+}
+
+// Key is what the variant is known by in the state and the plan file: its
+// SKU, else its product's key and its option values.
+func (vp *VariantPlan) Key() string {
+	if vp.V.SKU != "" || vp.why == nil {
+		return vp.V.SKU
+	}
+	return vp.why.key
 }
 
 // Reason says why the variant was failed or skipped.
@@ -115,16 +124,13 @@ func (vp *VariantPlan) more() *variantWhy {
 
 // ProductPlan is what an import does with one product.
 type ProductPlan struct {
-	P       *catalog.Product
-	Live    *LiveProduct // nil when the product is new
-	Action  engine.Status
-	Reason  string
-	Changes []Change
-	// TagsChanged says the product's tag set must be rewritten.
-	TagsChanged bool
-	Variants    []*VariantPlan
-	// Images are what becomes of the images its rows name.
-	Images []*ImagePlan
+	P        *catalog.Product
+	Live     *LiveProduct // nil when the product is new
+	Action   engine.Status
+	Variants []*VariantPlan
+	// why holds the reason, the changes and the images, which most
+	// products do not have (see variantWhy).
+	why *productWhy
 	// created is the id the service gave the product when this run
 	// created it (Live stays nil: a snapshot of it would cost a million
 	// rows' import tens of megabytes).
@@ -132,6 +138,72 @@ type ProductPlan struct {
 	// missing says the product was to be archived or deleted and the
 	// account does not have it.
 	missing bool
+}
+
+type productWhy struct {
+	// images are what becomes of the images its rows name.
+	images  []*ImagePlan
+	reason  string
+	changes []Change
+	// tagsChanged says the product's tag set must be rewritten.
+	tagsChanged bool
+}
+
+// Reason says why the product was failed or skipped.
+func (pp *ProductPlan) Reason() string {
+	if pp.why == nil {
+		return ""
+	}
+	return pp.why.reason
+}
+
+// Changes are the product's fields (and tags) an update changes.
+func (pp *ProductPlan) Changes() []Change {
+	if pp.why == nil {
+		return nil
+	}
+	return pp.why.changes
+}
+
+// Images are what becomes of the images its rows name.
+func (pp *ProductPlan) Images() []*ImagePlan {
+	if pp.why == nil {
+		return nil
+	}
+	return pp.why.images
+}
+
+// setImages gives the product the plans of its images.
+func (pp *ProductPlan) setImages(ips []*ImagePlan) {
+	if len(ips) > 0 || pp.why != nil {
+		pp.more().images = ips
+	}
+}
+
+// TagsChanged says the product's tag set must be rewritten.
+func (pp *ProductPlan) TagsChanged() bool { return pp.why != nil && pp.why.tagsChanged }
+
+// set gives the product an action and a reason.
+func (pp *ProductPlan) set(a engine.Status, reason string) {
+	pp.Action = a
+	if reason != "" || pp.why != nil {
+		pp.more().reason = reason
+	}
+}
+
+// setChanges replaces the product's changes.
+func (pp *ProductPlan) setChanges(cs []Change, tagsChanged bool) {
+	if len(cs) > 0 || tagsChanged || pp.why != nil {
+		w := pp.more()
+		w.changes, w.tagsChanged = cs, tagsChanged
+	}
+}
+
+func (pp *ProductPlan) more() *productWhy {
+	if pp.why == nil {
+		pp.why = &productWhy{}
+	}
+	return pp.why
 }
 
 // ID is the product's id in the account: the live one, or the one it was
@@ -164,7 +236,13 @@ func (pl *Planner) Plan(products []*catalog.Product) *Plan {
 	plan := &Plan{Mode: pl.Mode, live: pl.Live, Products: make([]*ProductPlan, len(products))}
 	s := newPlanSlab(products)
 	for i, p := range products {
-		plan.Products[i] = pl.planProduct(s.product(p))
+		pp := s.product(p)
+		if lp, vs := pl.Live.sameProduct(i, p); lp != nil {
+			pp.unchanged(lp, vs)
+		} else {
+			pl.planProduct(pp)
+		}
+		plan.Products[i] = pp
 	}
 	return plan
 }
@@ -196,7 +274,10 @@ func (s *planSlab) product(p *catalog.Product) *ProductPlan {
 	s.variants, s.ptrs = s.variants[n:], s.ptrs[n:]
 	for i := range p.Variants {
 		v := &p.Variants[i]
-		vps[i] = VariantPlan{V: v, Key: p.VariantKey(v)}
+		vps[i] = VariantPlan{V: v}
+		if v.SKU == "" {
+			vps[i].why = &variantWhy{key: p.VariantKey(v)}
+		}
 		ptrs[i] = &vps[i]
 	}
 	*pp = ProductPlan{P: p, Variants: ptrs}
@@ -210,7 +291,7 @@ func (pl *Planner) findProduct(p *catalog.Product) (*LiveProduct, string) {
 		if lv == nil {
 			continue
 		}
-		lp := pl.Live.Products[lv.ProductID]
+		lp := pl.Live.Products[lv.ProductID()]
 		if found != nil && lp != found {
 			return nil, fmt.Sprintf("its SKUs belong to different products in the account (ids %s and %s): fix the file's grouping or merge them in the account", found.ID, lp.ID)
 		}
@@ -278,12 +359,12 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 		pl.planVariant(pp, vp, r)
 	}
 	pp.Action = engine.Unchanged
-	if len(pp.Changes) > 0 || pp.TagsChanged {
+	if len(pp.Changes()) > 0 || pp.TagsChanged() {
 		pp.Action = engine.Updated
 	}
 	if pp.Action == engine.Updated && r.mode == ModeCreateOnly {
-		pp.Action, pp.Reason = engine.Skipped, fmt.Sprintf("exists in the account (id %s), and %s", lp.ID, r.only())
-		pp.Changes, pp.TagsChanged = nil, false
+		pp.set(engine.Skipped, fmt.Sprintf("exists in the account (id %s), and %s", lp.ID, r.only()))
+		pp.setChanges(nil, false)
 	}
 	for _, vp := range pp.Variants {
 		if vp.Action == engine.Created || vp.Action == engine.Updated || vp.Action == engine.Deleted {
@@ -294,6 +375,14 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 	}
 	pp.deletesAll()
 	return pp
+}
+
+// unchanged plans pp as found equal to lp, and its variants to vs.
+func (pp *ProductPlan) unchanged(lp *LiveProduct, vs []LiveVariant) {
+	pp.Live, pp.Action = lp, engine.Unchanged
+	for j, vp := range pp.Variants {
+		vp.Live, vp.Action = &vs[j], engine.Unchanged
+	}
 }
 
 // planNew plans a product the account does not have: created with its
@@ -307,7 +396,7 @@ func (pl *Planner) planNew(pp *ProductPlan, r rule) {
 	created := 0
 	for _, vp := range pp.Variants {
 		if vp.V.Delete() {
-			vp.gone(fmt.Sprintf("variant %s is not in the account: there is nothing to delete", vp.Key))
+			vp.gone(fmt.Sprintf("variant %s is not in the account: there is nothing to delete", vp.Key()))
 			continue
 		}
 		vp.Action = engine.Created
@@ -315,19 +404,19 @@ func (pl *Planner) planNew(pp *ProductPlan, r rule) {
 	}
 	pp.Action = engine.Created
 	if created == 0 && len(pp.Variants) > 0 {
-		pp.Action, pp.Reason = engine.Skipped, fmt.Sprintf("%s is not in the account: there is nothing to delete", describeProduct(p))
+		pp.set(engine.Skipped, fmt.Sprintf("%s is not in the account: there is nothing to delete", describeProduct(p)))
 	}
 }
 
 func (pp *ProductPlan) fail(reason string) {
-	pp.Action, pp.Reason = engine.Failed, reason
+	pp.set(engine.Failed, reason)
 	for _, vp := range pp.Variants {
 		vp.set(engine.Failed, reason)
 	}
 }
 
 func (pp *ProductPlan) skip(reason string) {
-	pp.Action, pp.Reason = engine.Skipped, reason
+	pp.set(engine.Skipped, reason)
 	for _, vp := range pp.Variants {
 		vp.set(engine.Skipped, reason)
 	}
@@ -348,23 +437,29 @@ func invalidReason(p *catalog.Product) string {
 }
 
 func (pp *ProductPlan) diffProduct() {
-	p, lp := pp.P, pp.Live
+	pp.setChanges(productChanges(pp.P, pp.Live.LiveText))
+}
+
+// productChanges lists the product fields and tags of p that differ from
+// those of lp.
+func productChanges(p *catalog.Product, lp *LiveText) (changes []Change, tagsChanged bool) {
 	for _, f := range []struct {
 		name string
 		v    catalog.Value
 		live string
 	}{{"name", p.Name, lp.Name}, {"description", p.Description, lp.Description}, {"notes", p.Notes, lp.Notes}} {
 		if f.v.Set && f.v.S != f.live {
-			pp.Changes = append(pp.Changes, Change{Field: f.name, From: f.live, To: f.v.S})
+			changes = append(changes, Change{Field: f.name, From: f.live, To: f.v.S})
 		}
 	}
 	if p.TagsSet {
 		want := normTags(p.Tags)
 		if !slices.Equal(want, lp.Tags) {
-			pp.TagsChanged = true
-			pp.Changes = append(pp.Changes, Change{Field: "tags", From: strings.Join(lp.Tags, "|"), To: strings.Join(want, "|")})
+			tagsChanged = true
+			changes = append(changes, Change{Field: "tags", From: strings.Join(lp.Tags, "|"), To: strings.Join(want, "|")})
 		}
 	}
+	return changes, tagsChanged
 }
 
 func normTags(tags []string) []string {
@@ -377,14 +472,14 @@ func normTags(tags []string) []string {
 // within the live product.
 func (pp *ProductPlan) matchVariant(vp *VariantPlan, live *Live) *LiveVariant {
 	if vp.V.SKU != "" {
-		if lv := live.BySKU[vp.V.SKU]; lv != nil && lv.ProductID == pp.Live.ID {
+		if lv := live.BySKU[vp.V.SKU]; lv != nil && lv.ProductID() == pp.Live.ID {
 			return lv
 		}
 		return nil
 	}
 	want := optionKey(pp.P.Attributes, pp.P.OptionValues(vp.V))
 	for _, lv := range pp.Live.Variants {
-		if lv.SKU != "" {
+		if lv.SKU() != "" {
 			continue
 		}
 		if liveOptionKey(lv) == want {
@@ -406,8 +501,8 @@ func optionKey(attrs, values []string) string {
 }
 
 func liveOptionKey(lv *LiveVariant) string {
-	parts := make([]string, 0, len(lv.Options))
-	for _, o := range lv.Options {
+	parts := make([]string, 0, len(lv.Options()))
+	for _, o := range lv.Options() {
 		parts = append(parts, strings.ToLower(o.Attribute)+"="+o.Value)
 	}
 	sort.Strings(parts)
@@ -425,7 +520,7 @@ func optionConflicts(attrs, values []string, lv *LiveVariant) string {
 			continue
 		}
 		have, found := "", false
-		for _, o := range lv.Options {
+		for _, o := range lv.Options() {
 			if strings.EqualFold(o.Attribute, a) {
 				have, found = o.Value, true
 				break
@@ -446,11 +541,11 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan, r rule) {
 	if lv == nil {
 		switch {
 		case vp.V.SKU != "" && pl.Live.BySKU[vp.V.SKU] != nil:
-			vp.set(engine.Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", vp.V.SKU, pl.Live.BySKU[vp.V.SKU].ProductID, pp.Live.ID))
+			vp.set(engine.Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", vp.V.SKU, pl.Live.BySKU[vp.V.SKU].ProductID(), pp.Live.ID))
 		case vp.V.Delete():
-			vp.gone(fmt.Sprintf("variant %s is not in the account: there is nothing to delete", vp.Key))
+			vp.gone(fmt.Sprintf("variant %s is not in the account: there is nothing to delete", vp.Key()))
 		case r.mode == ModeUpdateOnly:
-			vp.set(engine.Skipped, fmt.Sprintf("variant %s is not in the account, and %s", vp.Key, r.only()))
+			vp.set(engine.Skipped, fmt.Sprintf("variant %s is not in the account, and %s", vp.Key(), r.only()))
 		default:
 			vp.Action = engine.Created
 		}
@@ -461,30 +556,31 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan, r rule) {
 		vp.Action = engine.Deleted
 		return
 	}
-	if differ := optionConflicts(pp.P.Attributes, pp.P.OptionValues(vp.V), lv); differ != "" {
+	differ, changes, tiers := compareVariant(pp.P, vp.V, lv, pl.Live.TierIDs)
+	if differ != "" {
 		vp.set(engine.Failed, fmt.Sprintf("its options differ from the account's variant %s (%s), and the service cannot change an existing variant's options: change them in the account, or give this row a new SKU to create a variant with these options", lv.ID, differ))
 		return
 	}
-	changes, tiers := pl.diffVariant(vp, lv)
 	vp.Action = engine.Unchanged
 	vp.setChanges(changes, tiers)
 	if len(changes) > 0 {
 		vp.Action = engine.Updated
 		if r.mode == ModeCreateOnly {
-			vp.set(engine.Skipped, fmt.Sprintf("variant %s exists in the account (id %s), and %s", vp.Key, lv.ID, r.only()))
+			vp.set(engine.Skipped, fmt.Sprintf("variant %s exists in the account (id %s), and %s", vp.Key(), lv.ID, r.only()))
 			vp.setChanges(nil, nil)
 		}
 	}
 }
 
-// diffVariant lists the fields and tier prices of vp that differ from
-// the live variant lv, with the tiers to write.
-func (pl *Planner) diffVariant(vp *VariantPlan, lv *LiveVariant) ([]Change, []api.TierValue) {
-	var (
-		changes []Change
-		tiers   []api.TierValue
-	)
-	for _, f := range vp.V.Fields() {
+// compareVariant compares v, a variant of p, with lv: differ says how
+// their options differ ("" when they agree), changes lists the fields and
+// tier prices of v that differ from lv's, and tiers the changed prices as
+// a write gives them (by the tier's id where tierIDs knows it).
+func compareVariant(p *catalog.Product, v *catalog.Variant, lv *LiveVariant, tierIDs map[string]api.ID) (differ string, changes []Change, tiers []api.TierValue) {
+	if differ = optionConflicts(p.Attributes, p.OptionValues(v), lv); differ != "" {
+		return differ, nil, nil
+	}
+	for _, f := range v.Fields() {
 		if f.Name == "sku" {
 			continue
 		}
@@ -492,18 +588,18 @@ func (pl *Planner) diffVariant(vp *VariantPlan, lv *LiveVariant) ([]Change, []ap
 			changes = append(changes, Change{Field: f.Name, From: have, To: f.Value})
 		}
 	}
-	for _, t := range vp.V.Tiers() {
+	for _, t := range v.Tiers() {
 		have, ok := lv.Price(t.Name)
 		if !ok || !sameValue(true, have, t.Value) {
 			changes = append(changes, Change{Field: TierField(t.Name), From: have, To: t.Value})
 			tv := api.TierValue{Name: t.Name, Value: t.Value}
-			if id, ok := pl.Live.TierIDs[t.Name]; ok {
+			if id, ok := tierIDs[t.Name]; ok {
 				tv = api.TierValue{ID: id, Value: t.Value}
 			}
 			tiers = append(tiers, tv)
 		}
 	}
-	return changes, tiers
+	return "", changes, tiers
 }
 
 // TierField is how a change names a price in pricing tier name: "tier

@@ -296,7 +296,7 @@ func (e *emitter) emitProductLine(pp *ProductPlan, ref catalog.RowRef, sub int32
 	if e.err = e.fn(&e.line); e.err != nil {
 		return
 	}
-	for _, ip := range pp.Images {
+	for _, ip := range pp.Images() {
 		if ip.Image.Row == ref {
 			imageLine(&e.line, pp, ip)
 			if e.err = e.fn(&e.line); e.err != nil {
@@ -352,7 +352,7 @@ func (e *emitter) ref(r rowAt) catalog.RowRef {
 // first row, and the row's errors when it has some.
 func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32) {
 	p := pp.P
-	*l = resultLine{ResultLine: ResultLine{File: ref.File, Row: ref.Line, ProductKey: p.Key, Action: pp.Action, Message: pp.Reason}}
+	*l = resultLine{ResultLine: ResultLine{File: ref.File, Row: ref.Line, ProductKey: p.Key, Action: pp.Action, Message: pp.Reason()}}
 	if id := pp.ID(); id != "" {
 		l.ProductID = string(id)
 	}
@@ -366,11 +366,11 @@ func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32) 
 			l.Message = changesText(vp.Changes())
 		}
 	}
-	if ref == p.First && pp.Action == engine.Updated && len(pp.Changes) > 0 {
+	if ref == p.First && pp.Action == engine.Updated && len(pp.Changes()) > 0 {
 		if l.Action == engine.Unchanged {
 			l.Action = engine.Updated
 		}
-		l.Message = strings.TrimPrefix(l.Message+"; product: "+changesText(pp.Changes), "; ")
+		l.Message = strings.TrimPrefix(l.Message+"; product: "+changesText(pp.Changes()), "; ")
 	}
 	if errs := rowErrors(p.Errs, ref); len(errs) > 0 {
 		msgs := make([]string, len(errs))
@@ -454,18 +454,18 @@ type PlannedVariant struct {
 }
 
 func planProduct(pp *ProductPlan) PlannedProduct {
-	pj := PlannedProduct{Key: pp.P.Key, Name: pp.P.Name.S, Action: pp.Action, Reason: pp.Reason, Changes: pp.Changes}
+	pj := PlannedProduct{Key: pp.P.Key, Name: pp.P.Name.S, Action: pp.Action, Reason: pp.Reason(), Changes: pp.Changes()}
 	if id := pp.ID(); id != "" {
 		pj.ID = string(id)
 	}
 	for _, vp := range pp.Variants {
-		vj := PlannedVariant{Key: vp.Key, SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action, Reason: vp.Reason(), Changes: vp.Changes()}
+		vj := PlannedVariant{Key: vp.Key(), SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action, Reason: vp.Reason(), Changes: vp.Changes()}
 		if vp.Live != nil {
 			vj.ID = string(vp.Live.ID)
 		}
 		pj.Variants = append(pj.Variants, vj)
 	}
-	for _, ip := range pp.Images {
+	for _, ip := range pp.Images() {
 		pj.Images = append(pj.Images, PlannedImage{Source: ip.Image.Source, Row: ip.Image.Row.String(), Variant: ip.Image.Variant,
 			Alt: ip.Image.Alt, Position: ip.Image.Position, Action: ip.Action,
 			Reason: ip.Reason, Size: ip.Size, FileID: string(ip.FileID), Replaces: string(ip.Replaces)})

@@ -44,7 +44,7 @@ func resultsFixture() (*Input, *Plan) {
 	plan := (&Planner{Live: newLive(), Mode: ModeUpsert}).Plan(res.Products)
 	ppA := plan.Products[0]
 	ppA.Live, ppA.Action = &LiveProduct{ID: "10"}, engine.Updated
-	ppA.Changes = []Change{{Field: "name", From: "Old", To: "New"}}
+	ppA.setChanges([]Change{{Field: "name", From: "Old", To: "New"}}, false)
 	ppA.Variants[0].Live, ppA.Variants[0].Action = &LiveVariant{ID: "11"}, engine.Unchanged
 	return in, plan
 }

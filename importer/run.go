@@ -226,7 +226,7 @@ func (x *importer) startRun(ctx context.Context, in *Input, rep *Report) error {
 // plan reads the part of the live catalog the input touches and classifies
 // every product against it, writing the plan file if asked.
 func (x *importer) plan(ctx context.Context, in *Input, rep *Report, remembered map[string]string) (*Planner, *Plan, error) {
-	live, err := FetchLive(ctx, x.Client, wantFor(in.Products, remembered))
+	live, err := FetchLive(ctx, x.Client, Want{Products: in.Products, Remembered: remembered})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -302,32 +302,6 @@ func (x *importer) rememberedIDs(ctx context.Context, products []*catalog.Produc
 	return x.State.IDs(ctx, state.KeyProducts(x.Scope), keys)
 }
 
-func wantFor(products []*catalog.Product, remembered map[string]string) Want {
-	var w Want
-	for _, p := range products {
-		if !p.Valid() {
-			continue
-		}
-		skus := p.SKUs()
-		w.SKUs = append(w.SKUs, skus...)
-		if len(skus) == 0 && p.Name.Set {
-			w.Names = append(w.Names, p.Name.S)
-		}
-		if id, ok := remembered[p.Key]; ok {
-			w.ProductIDs = append(w.ProductIDs, api.ID(id))
-		}
-	}
-	ids := make([]string, len(w.ProductIDs))
-	for i, id := range w.ProductIDs {
-		ids[i] = string(id)
-	}
-	w.ProductIDs = w.ProductIDs[:0]
-	for _, id := range dedupe(ids) {
-		w.ProductIDs = append(w.ProductIDs, api.ID(id))
-	}
-	return w
-}
-
 // loadPrevious learns what earlier attempts of the run wrote, so that rows
 // they created are reported as created, not unchanged.
 func (x *importer) loadPrevious(ctx context.Context) error {
@@ -399,14 +373,15 @@ func (x *importer) applyPrevious(plan *Plan) {
 	}
 	for _, pp := range plan.Products {
 		if a, ok := x.prev[pp.P.Key]; ok && (pp.Action == engine.Unchanged || pp.missing) {
-			pp.Action, pp.Reason, pp.missing = a, "", false
+			pp.set(a, "")
+			pp.missing = false
 		}
 		whole := pp.Action == engine.Created || pp.Action == engine.Archived || pp.Action == engine.Deleted
 		for _, vp := range pp.Variants {
 			if vp.Action != engine.Unchanged && !vp.missing() {
 				continue
 			}
-			if a, ok := x.prev[vp.Key]; ok {
+			if a, ok := x.prev[vp.Key()]; ok {
 				vp.set(a, "")
 			} else if a := x.prev[pp.P.Key]; a == engine.Created || (whole && a == pp.Action) {
 				vp.set(a, "")
@@ -466,7 +441,7 @@ func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*
 			remembered[pp.P.Key] = string(id)
 		}
 	}
-	fresh, err := FetchLive(ctx, x.Client, wantFor(again, remembered))
+	fresh, err := FetchLive(ctx, x.Client, Want{Products: again, Remembered: remembered})
 	if err != nil {
 		return nil, err
 	}
@@ -506,7 +481,7 @@ func mergePlan(orig, npp *ProductPlan) {
 	// What the re-plan finds gone was deleted by the write it looked up.
 	done := npp.missing && orig.Action == engine.Deleted
 	if (npp.Action == engine.Failed || npp.Action == engine.Skipped) && !done {
-		orig.Action, orig.Reason = npp.Action, npp.Reason
+		orig.set(npp.Action, npp.Reason())
 	}
 	if npp.Live != nil {
 		orig.Live = npp.Live
@@ -525,8 +500,8 @@ func mergePlan(orig, npp *ProductPlan) {
 			ovp.setChanges(nvp.Changes(), nvp.Tiers())
 		}
 	}
-	if len(npp.Changes) > 0 {
-		orig.Changes, orig.TagsChanged = npp.Changes, npp.TagsChanged
+	if len(npp.Changes()) > 0 {
+		orig.setChanges(npp.Changes(), npp.TagsChanged())
 	}
 }
 
@@ -605,7 +580,7 @@ func foundIn(plan *Plan) (products, variants map[string]found) {
 	for _, pp := range plan.Products {
 		f := found{planned: true}
 		if lp := pp.Live; lp != nil {
-			f = found{planned: true, exists: true, current: len(pp.Changes) == 0, archived: lp.Archived, id: string(lp.ID)}
+			f = found{planned: true, exists: true, current: len(pp.Changes()) == 0, archived: lp.Archived, id: string(lp.ID)}
 		}
 		products[pp.P.Key] = f
 		for _, vp := range pp.Variants {
@@ -613,7 +588,7 @@ func foundIn(plan *Plan) (products, variants map[string]found) {
 			if lv := vp.Live; lv != nil {
 				f = found{planned: true, exists: true, current: len(vp.Changes()) == 0, id: string(lv.ID)}
 			}
-			variants[vp.Key] = f
+			variants[vp.Key()] = f
 		}
 	}
 	return products, variants
@@ -665,7 +640,7 @@ func (x *importer) stopped() {
 		case kindProductCreate, kindProductArchive, kindProductDelete:
 			r.pp.skip(notSentMessage)
 		case kindProductUpdate:
-			r.pp.Action, r.pp.Reason = engine.Skipped, notSentMessage
+			r.pp.set(engine.Skipped, notSentMessage)
 		default:
 			r.vp.set(engine.Skipped, notSentMessage)
 		}
@@ -787,7 +762,7 @@ func (x *importer) settleAnswer(ctx context.Context, b *batch, intent int64, res
 			r.pp.created = id
 			ids[r.key()] = string(id)
 		case id != "" && r.kind == kindVariantCreate && r.vp.V.SKU != "":
-			r.vp.Live = &LiveVariant{ID: id, ProductID: r.pp.ID(), SKU: r.vp.V.SKU}
+			r.vp.Live = &LiveVariant{ID: id}
 		}
 		took[i] = string(id)
 	}
@@ -834,7 +809,7 @@ func (x *importer) vanished(r *record) {
 		what = "delete"
 	}
 	if r.vp != nil {
-		r.vp.gone(fmt.Sprintf("variant %s is no longer in the account: there is nothing to %s", r.vp.Key, what))
+		r.vp.gone(fmt.Sprintf("variant %s is no longer in the account: there is nothing to %s", r.vp.Key(), what))
 		return
 	}
 	r.pp.nothingTo(what)
@@ -851,7 +826,7 @@ func (x *importer) recordFailed(r *record, msg string) {
 		r.pp.fail(msg)
 		return
 	}
-	r.pp.Action, r.pp.Reason = engine.Failed, msg
+	r.pp.set(engine.Failed, msg)
 }
 
 // readIDs reads back the variants of the products this run created, to
@@ -900,8 +875,8 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 			}
 			if lv := pp.matchVariant(vp, live); lv != nil {
 				vp.Live = lv
-				if lv.SKU != "" {
-					skuIDs[lv.SKU] = string(lv.ID)
+				if sku := lv.SKU(); sku != "" {
+					skuIDs[sku] = string(lv.ID)
 				}
 			}
 		}

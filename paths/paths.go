@@ -4,7 +4,9 @@
 // and must be writable before the first request is sent, not found
 // unwritable after the last. The command line, a jobs runner and a web
 // page check a job's files through it alike; each names the files in its
-// own words (Named.What: "--results", "the results file").
+// own words (Named.What: "--results", "the results file"). It also fills
+// in the fields of a file name a run writes ({time}, {date}, {month}), and
+// writes small files whole or not at all (WriteFile).
 package paths
 
 import (

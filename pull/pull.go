@@ -7,8 +7,8 @@
 // Each pull writes its file in a folder of its own beside the file's
 // place (a warehouse system watching the place does not read there) and
 // moves it into place once whole; {time} in the file's name is the pull's
-// time, so that each pull keeps its own file and a file not yet read is
-// never replaced. The fulfillments are remembered once the file is in
+// time ({date} and {month} its day and month), so that each pull keeps its
+// own file and a file not yet read is never replaced. The fulfillments are remembered once the file is in
 // place. A pull of new ones holds the account's pull lock from Open to
 // Close: two pulls must not both write the same new fulfillments.
 package pull
@@ -20,23 +20,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
 	"lading/api"
 	"lading/exporter"
+	"lading/paths"
 	"lading/progress"
 	"lading/state"
 )
-
-// TimeField in a file's name is replaced by the pull's time, in UTC:
-// orders-{time}.csv gives orders-20261122T180953Z.csv.
-const TimeField = "{time}"
-
-// ErrTimeInFolder is the error of a file name with TimeField in its
-// folder rather than in the file's own name.
-var ErrTimeInFolder = errors.New(TimeField + " goes in the file's name, not in its folder")
 
 // ErrInterrupted is returned (wrapped) by a pull stopped before its file
 // was in place: no file was written and nothing remembered.
@@ -47,8 +40,8 @@ type Options struct {
 	// Export is what each pull writes and how; its Output and Keep are
 	// set for each pull, and Resource to exporter.PullLines.
 	Export exporter.Options
-	// Output is the file to write, with TimeField where the pull's time
-	// goes.
+	// Output is the file to write, with paths.TimeField where the pull's
+	// time goes.
 	Output string
 	State  *state.DB
 	// Account keeps apart what the pulls of different accounts wrote.
@@ -66,34 +59,31 @@ type Puller struct {
 	lock *state.Lock
 }
 
-// CheckOutput checks a file name pattern: TimeField, if anywhere, is in
-// the file's own name.
-func CheckOutput(pattern string) error {
-	if strings.Contains(filepath.Dir(pattern), TimeField) {
-		return fmt.Errorf("%s: %w", pattern, ErrTimeInFolder)
-	}
-	return nil
-}
+// CheckOutput checks a file name pattern: its fields ({time}, {date},
+// {month}), if anywhere, are in the file's own name.
+func CheckOutput(pattern string) error { return paths.CheckFields(pattern) }
 
-// Name is the file a pull at t writes: pattern with TimeField as
-// 20261122T180953Z.
-func Name(pattern string, t time.Time) string {
-	return strings.ReplaceAll(pattern, TimeField, t.UTC().Format("20060102T150405Z"))
-}
+// Name is the file a pull at t writes: pattern with its fields filled in
+// (paths.Fill), the day and month in loc.
+func Name(pattern string, t time.Time, loc *time.Location) string { return paths.Fill(pattern, t, loc) }
 
-// freshName is the file a pull at t writes. A {time} name that an earlier
-// pull of the same second took gets -2, -3, … after the time: each pull
-// keeps its own file.
-func freshName(pattern string, t time.Time) string {
-	out := Name(pattern, t)
-	for i := 2; strings.Contains(pattern, TimeField) && i < 1000; i++ {
+// freshName is the file a pull at t writes. A name with fields that an
+// earlier pull took (of the same second, for {time}) gets -2, -3, …
+// after them: each pull keeps its own file.
+func freshName(pattern string, t time.Time, loc *time.Location) string {
+	out := Name(pattern, t, loc)
+	for i := 2; paths.HasFields(pattern) && i < 1000; i++ {
 		if _, err := os.Lstat(out); errors.Is(err, fs.ErrNotExist) {
 			break
 		}
-		out = Name(strings.ReplaceAll(pattern, TimeField, TimeField+"-"+strconv.Itoa(i)), t)
+		out = Name(lastField.ReplaceAllString(pattern, "${1}-"+strconv.Itoa(i)), t, loc)
 	}
 	return out
 }
+
+// lastField finds the last field of a pattern, which a number follows in
+// a name taken already.
+var lastField = regexp.MustCompile(`(.*\{(?:time|date|month)\})`)
 
 // Open checks the options and, for New, takes the account's pull lock
 // (a *state.LockedError when another process holds it).
@@ -131,7 +121,7 @@ func (p *Puller) Pull(ctx context.Context, prog *progress.Progress) (*exporter.S
 		}
 		o.Keep = func(id api.ID) bool { _, done := pulled[string(id)]; return !done }
 	}
-	out := freshName(p.o.Output, p.o.Now())
+	out := freshName(p.o.Output, p.o.Now(), p.o.Export.Location)
 	stage, err := os.MkdirTemp(filepath.Dir(out), ".lading-pull-*")
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", out, err)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"lading/paths"
 )
 
 // {time} in an order file's name is the pull's time, and a name an
@@ -17,7 +19,7 @@ func TestFreshName(t *testing.T) {
 	pattern := filepath.Join(dir, "orders-{time}.csv")
 	want := []string{"orders-20261122T180953Z.csv", "orders-20261122T180953Z-2.csv", "orders-20261122T180953Z-3.csv"}
 	for _, w := range want {
-		got := freshName(pattern, at)
+		got := freshName(pattern, at, nil)
 		if got != filepath.Join(dir, w) {
 			t.Fatalf("freshName = %s, want %s", got, w)
 		}
@@ -29,7 +31,7 @@ func TestFreshName(t *testing.T) {
 	if err := os.WriteFile(fixed, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := freshName(fixed, at); got != fixed {
+	if got := freshName(fixed, at, nil); got != fixed {
 		t.Errorf("a name without {time}: %s, want %s itself", got, fixed)
 	}
 }
@@ -43,8 +45,9 @@ func TestCheckOutput(t *testing.T) {
 		{"orders.csv", false},
 		{"inbox/orders-{time}.csv", false},
 		{"inbox-{time}/orders.csv", true},
+		{"reports/{month}/slips.xlsx", true},
 	} {
-		if err := CheckOutput(tc.pattern); errors.Is(err, ErrTimeInFolder) != tc.bad {
+		if err := CheckOutput(tc.pattern); errors.Is(err, paths.ErrFieldInFolder) != tc.bad {
 			t.Errorf("%s: %v", tc.pattern, err)
 		}
 	}

@@ -1,7 +1,10 @@
 package sandbox
 
 import (
+	"cmp"
 	"database/sql"
+	"slices"
+	"strconv"
 
 	"lading/api/wire"
 )
@@ -90,9 +93,7 @@ func renderProducts(t *txn, c *call, ids []int64, res *readResult) error {
 	if err != nil {
 		return err
 	}
-	for _, id := range vs.order {
-		res.add(wire.Variants, itoa(id), vs.recs[id])
-	}
+	addVariants(res, vs)
 	if err := t.sideloadOptions(res, vs.optionIDs); err != nil {
 		return err
 	}
@@ -129,10 +130,21 @@ type levelRow struct {
 	created, updated                       string
 }
 
+// variantRow is a variant read from its table, with what it links.
+type variantRow struct {
+	id, product, sortOrder, stock, committed, available int64
+	sku, desc, notes, avgCost, loc, supCost, supID      string
+	localID, auto, autoType, created, updated           string
+	weight, cost, upc, lowStock, consignment            sql.NullString
+	bundle, component, deleted                          bool
+	options, prices, levels                             []int64
+	components                                          []component // of a bundle
+}
+
 // variantSet is a batch of rendered variants and what they link to.
 type variantSet struct {
 	order      []int64
-	recs       map[int64]map[string]any
+	recs       map[int64]rawJSON
 	productIDs []int64
 	optionIDs  []int64
 	prices     []priceRow
@@ -141,61 +153,98 @@ type variantSet struct {
 	components []int64
 }
 
-func ns(n sql.NullString) any {
-	if !n.Valid {
-		return nil
+// variantColumns are the columns variantRow.scan reads.
+const variantColumns = `id, product_id, sku, description, notes, weight, cost, average_cost, upc, location_1,
+	low_stock_alert, supplier_cost, supplier_id, consignment, local_id, sort_order, bundle, component, stock,
+	committed_stock, auto_description, auto_description_with_option_type, deleted, created_at, updated_at`
+
+func (v *variantRow) scan(rows *sql.Rows) error {
+	err := rows.Scan(&v.id, &v.product, &v.sku, &v.desc, &v.notes, &v.weight, &v.cost, &v.avgCost, &v.upc, &v.loc,
+		&v.lowStock, &v.supCost, &v.supID, &v.consignment, &v.localID, &v.sortOrder, &v.bundle, &v.component, &v.stock,
+		&v.committed, &v.auto, &v.autoType, &v.deleted, &v.created, &v.updated)
+	v.available = v.stock - v.committed
+	return err
+}
+
+// write writes the variant as the service does, its keys in order.
+func (v *variantRow) write(w *jw) {
+	w.open()
+	w.str("auto_description", v.auto)
+	w.str("auto_description_with_option_type", v.autoType)
+	w.int("available", v.available)
+	w.str("average_cost", v.avgCost)
+	w.flag("bundle", v.bundle)
+	w.int("committed_stock", v.committed)
+	w.flag("component", v.component)
+	w.null("consignment", v.consignment)
+	w.null("cost", v.cost)
+	w.str("created_at", v.created)
+	w.flag("deleted", v.deleted)
+	w.str("description", v.desc)
+	w.int("id", v.id)
+	w.key(wire.KeyLinks)
+	w.open()
+	w.links(wire.AttributeOptions, v.options)
+	if v.bundle {
+		w.key(wire.BundleComponents)
+		w.b = append(w.b, '[')
+		for i, c := range v.components {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.first = true
+			w.open()
+			w.int("id", c.variant)
+			w.int("quantity", c.quantity)
+			w.close()
+		}
+		w.b = append(w.b, ']')
 	}
-	return n.String
+	w.links(wire.Products, []int64{v.product})
+	w.links(wire.VariantPrices, v.prices)
+	w.links(wire.WarehouseStockLevels, v.levels)
+	w.close()
+	w.str("local_id", v.localID)
+	w.str("location_1", v.loc)
+	w.null("low_stock_alert", v.lowStock)
+	w.str("notes", v.notes)
+	w.str("sku", v.sku)
+	w.int("sort_order", v.sortOrder)
+	w.int("stock", v.stock)
+	w.str("supplier_cost", v.supCost)
+	w.str("supplier_id", v.supID)
+	w.null("upc", v.upc)
+	w.str("updated_at", v.updated)
+	w.null("weight", v.weight)
+	w.close()
 }
 
 // loadVariantSet renders the variants of ids (in that order) with their
 // links, in a fixed number of queries.
 func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
-	vs := &variantSet{recs: make(map[int64]map[string]any, len(ids))}
+	vs := &variantSet{recs: make(map[int64]rawJSON, len(ids))}
 	if len(ids) == 0 {
 		return vs, nil
 	}
-	list := idList(ids)
+	in := idsIn(ids)
+	rows := make(map[int64]*variantRow, len(ids))
+	for _, id := range ids {
+		rows[id] = nil
+	}
 	products := &uniq{}
-	links := map[int64]map[string]any{}
-	bundles := []int64{}
-	err := t.each(`SELECT id, product_id, sku, description, notes, weight, cost, average_cost, upc, location_1,
-		low_stock_alert, supplier_cost, supplier_id, consignment, local_id, sort_order, bundle, component, stock,
-		committed_stock, auto_description, auto_description_with_option_type, deleted, created_at, updated_at
-		FROM variants WHERE id IN `+inIDs, []any{list}, func(rows *sql.Rows) error {
-		var (
-			id, product, sortOrder, stock, committed       int64
-			sku, desc, notes, avgCost, loc, supCost, supID string
-			localID, auto, autoType, created, updated      string
-			weight, cost, upc, lowStock, consignment       sql.NullString
-			bundle, component, deleted                     bool
-		)
-		if err := rows.Scan(&id, &product, &sku, &desc, &notes, &weight, &cost, &avgCost, &upc, &loc,
-			&lowStock, &supCost, &supID, &consignment, &localID, &sortOrder, &bundle, &component, &stock,
-			&committed, &auto, &autoType, &deleted, &created, &updated); err != nil {
+	var bundles []*variantRow
+	err := t.each(`SELECT `+variantColumns+` FROM variants WHERE id `+in.cond, in.args, func(r *sql.Rows) error {
+		v := &variantRow{}
+		if err := v.scan(r); err != nil {
 			return err
 		}
-		products.add(product)
-		l := map[string]any{
-			wire.AttributeOptions:     []any{},
-			wire.Products:             idLinks([]int64{product}),
-			wire.VariantPrices:        []any{},
-			wire.WarehouseStockLevels: []any{},
+		if _, asked := rows[v.id]; !asked {
+			return nil
 		}
-		links[id] = l
-		if bundle {
-			bundles = append(bundles, id)
-		}
-		vs.recs[id] = map[string]any{
-			"id": itoa(id), "sku": sku, "description": desc, "notes": notes,
-			"weight": ns(weight), "cost": ns(cost), "average_cost": avgCost, "upc": ns(upc),
-			"location_1": loc, "low_stock_alert": ns(lowStock), "supplier_cost": supCost,
-			"supplier_id": supID, "consignment": ns(consignment), "local_id": localID,
-			"sort_order": itoa(sortOrder), "bundle": boolStr(bundle), "component": boolStr(component),
-			"stock": itoa(stock), "committed_stock": itoa(committed), "available": itoa(stock - committed),
-			"auto_description": auto, "auto_description_with_option_type": autoType,
-			"deleted": boolStr(deleted), "created_at": created, "updated_at": updated,
-			wire.KeyLinks: l,
+		rows[v.id] = v
+		products.add(v.product)
+		if v.bundle {
+			bundles = append(bundles, v)
 		}
 		return nil
 	})
@@ -203,90 +252,131 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 		return nil, err
 	}
 	for _, id := range ids {
-		if _, ok := vs.recs[id]; ok {
+		if rows[id] != nil {
 			vs.order = append(vs.order, id)
 		}
 	}
 	vs.productIDs = products.ids
-	if err := t.renderBundles(vs, links, bundles); err != nil {
+	if err := t.loadBundles(vs, bundles); err != nil {
 		return nil, err
 	}
-
-	options := &uniq{}
-	err = t.each(`SELECT variant_id, option_id FROM variant_options WHERE variant_id IN `+inIDs+` ORDER BY variant_id, position`,
-		[]any{list}, func(rows *sql.Rows) error {
-			var v, o int64
-			if err := rows.Scan(&v, &o); err != nil {
-				return err
-			}
-			options.add(o)
-			appendLink(links[v], wire.AttributeOptions, o)
-			return nil
-		})
-	if err != nil {
+	if err := t.loadVariantLinks(vs, rows, in); err != nil {
 		return nil, err
 	}
-	vs.optionIDs = options.ids
-
-	err = t.each(`SELECT id, variant_id, tier_id, price, created_at, updated_at FROM variant_prices
-		WHERE variant_id IN `+inIDs+` ORDER BY id`, []any{list}, func(rows *sql.Rows) error {
-		var p priceRow
-		if err := rows.Scan(&p.id, &p.variant, &p.tier, &p.price, &p.created, &p.updated); err != nil {
-			return err
-		}
-		vs.prices = append(vs.prices, p)
-		appendLink(links[p.variant], wire.VariantPrices, p.id)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-
-	err = t.each(`SELECT id, variant_id, address_id, stock, committed, created_at, updated_at FROM stock_levels
-		WHERE variant_id IN `+inIDs+` ORDER BY id`, []any{list}, func(rows *sql.Rows) error {
-		var l levelRow
-		if err := rows.Scan(&l.id, &l.variant, &l.address, &l.stock, &l.committed, &l.created, &l.updated); err != nil {
-			return err
-		}
-		vs.levels = append(vs.levels, l)
-		appendLink(links[l.variant], wire.WarehouseStockLevels, l.id)
-		return nil
-	})
-	if err != nil {
-		return nil, err
+	var w jw
+	for _, id := range vs.order {
+		from := len(w.b)
+		rows[id].write(&w)
+		vs.recs[id] = w.done(from)
 	}
 	return vs, nil
 }
 
-// renderBundles gives each bundle of the set its availability (from its
-// components) and links its components with the units of each in one
-// bundle. [B.7, assumed] wire.BundleComponents
-func (t *txn) renderBundles(vs *variantSet, links map[int64]map[string]any, bundles []int64) error {
-	if len(bundles) == 0 {
-		return nil
+// idSet is the SQL that picks a set of ids: "BETWEEN lo AND hi" when they
+// are close together (the records of a page in id order are), which
+// reads an index's range once; else IN the list, which seeks each. Rows
+// of the range that are not of the set are for the caller to leave out.
+type idSet struct {
+	cond string
+	args []any
+}
+
+func idsIn(ids []int64) idSet {
+	lo, hi := slices.Min(ids), slices.Max(ids)
+	if hi-lo <= int64(denseSpan*len(ids)) {
+		return idSet{"BETWEEN ? AND ?", []any{lo, hi}}
 	}
+	return idSet{"IN " + inIDs, []any{idList(ids)}}
+}
+
+// denseSpan is how far apart the ids of a set may be, on average, for a
+// range to read them: the ids between a variant's and the next one's are
+// mostly its own stock level, prices and options.
+const denseSpan = 8
+
+// loadVariantLinks reads the options, prices and levels of the variants
+// of rows (picked by in).
+func (t *txn) loadVariantLinks(vs *variantSet, rows map[int64]*variantRow, in idSet) error {
+	type chosen struct{ variant, option, position int64 }
+	var opts []chosen
+	err := t.each(`SELECT variant_id, option_id, position FROM variant_options WHERE variant_id `+in.cond, in.args, func(r *sql.Rows) error {
+		var c chosen
+		if err := r.Scan(&c.variant, &c.option, &c.position); err != nil {
+			return err
+		}
+		if rows[c.variant] != nil {
+			opts = append(opts, c)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(opts, func(a, b chosen) int {
+		return cmp.Or(cmp.Compare(a.variant, b.variant), cmp.Compare(a.position, b.position))
+	})
+	options := &uniq{}
+	for _, c := range opts {
+		options.add(c.option)
+		rows[c.variant].options = append(rows[c.variant].options, c.option)
+	}
+	vs.optionIDs = options.ids
+	err = t.each(`SELECT id, variant_id, tier_id, price, created_at, updated_at FROM variant_prices WHERE variant_id `+in.cond,
+		in.args, func(r *sql.Rows) error {
+			var p priceRow
+			if err := r.Scan(&p.id, &p.variant, &p.tier, &p.price, &p.created, &p.updated); err != nil {
+				return err
+			}
+			if rows[p.variant] != nil {
+				vs.prices = append(vs.prices, p)
+			}
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(vs.prices, func(a, b priceRow) int { return cmp.Compare(a.id, b.id) })
+	for _, p := range vs.prices {
+		rows[p.variant].prices = append(rows[p.variant].prices, p.id)
+	}
+	err = t.each(`SELECT id, variant_id, address_id, stock, committed, created_at, updated_at FROM stock_levels WHERE variant_id `+in.cond,
+		in.args, func(r *sql.Rows) error {
+			var l levelRow
+			if err := r.Scan(&l.id, &l.variant, &l.address, &l.stock, &l.committed, &l.created, &l.updated); err != nil {
+				return err
+			}
+			if rows[l.variant] != nil {
+				vs.levels = append(vs.levels, l)
+			}
+			return nil
+		})
+	slices.SortFunc(vs.levels, func(a, b levelRow) int { return cmp.Compare(a.id, b.id) })
+	for _, l := range vs.levels {
+		rows[l.variant].levels = append(rows[l.variant].levels, l.id)
+	}
+	return err
+}
+
+// loadBundles gives each bundle of the set its availability (from its
+// components) and its components with the units of each in one bundle.
+// [B.7, assumed] wire.BundleComponents
+func (t *txn) loadBundles(vs *variantSet, bundles []*variantRow) error {
 	var comps uniq
 	for _, b := range bundles {
-		avail, err := t.bundleAvailable(b)
+		avail, err := t.bundleAvailable(b.id)
 		if err != nil {
 			return err
 		}
-		vs.recs[b]["available"] = itoa(avail)
-		links[b][wire.BundleComponents] = []any{}
-	}
-	err := t.each(`SELECT bundle_id, component_id, quantity FROM bundle_components WHERE bundle_id IN `+inIDs+
-		` ORDER BY bundle_id, component_id`, []any{idList(bundles)}, func(rows *sql.Rows) error {
-		var b, c, q int64
-		if err := rows.Scan(&b, &c, &q); err != nil {
+		if b.components, err = t.components(b.id); err != nil {
 			return err
 		}
-		comps.add(c)
-		arr, _ := links[b][wire.BundleComponents].([]any)
-		links[b][wire.BundleComponents] = append(arr, map[string]any{"id": itoa(c), "quantity": itoa(q)})
-		return nil
-	})
+		b.available = avail
+		for _, c := range b.components {
+			comps.add(c.variant)
+		}
+	}
 	vs.components = comps.ids
-	return err
+	return nil
 }
 
 // sideloadVariants adds the variants of ids and the components of the
@@ -320,61 +410,77 @@ func addVariants(res *readResult, vs *variantSet) {
 	}
 }
 
-func appendLink(l map[string]any, resource string, id int64) {
-	if l == nil {
-		return
-	}
-	arr, _ := l[resource].([]any)
-	l[resource] = append(arr, map[string]any{"id": itoa(id)})
-}
-
 // productSet is a batch of rendered products and what they link to.
 type productSet struct {
 	order      []int64
-	recs       map[int64]map[string]any
+	recs       map[int64]rawJSON
 	variantIDs []int64
 	tagIDs     []int64
 }
 
+// productRow is a product read from its table, with what it links.
+type productRow struct {
+	id                                           int64
+	name, desc, notes, localID, created, updated string
+	archived, deleted                            bool
+	attributes, files, tags, variants            []int64
+}
+
+func (p *productRow) write(w *jw) {
+	w.open()
+	w.flag("archived", p.archived)
+	w.str("created_at", p.created)
+	w.flag("deleted", p.deleted)
+	w.str("description", p.desc)
+	w.int("id", p.id)
+	w.key(wire.KeyLinks)
+	w.open()
+	w.links(wire.Attributes, p.attributes)
+	w.links(wire.ProductFiles, p.files)
+	w.links(wire.ProductTags, p.tags)
+	w.links(wire.Variants, p.variants)
+	w.close()
+	w.str("local_id", p.localID)
+	w.str("name", p.name)
+	w.str("notes", p.notes)
+	w.str("updated_at", p.updated)
+	w.close()
+}
+
 // productRecords renders the products of ids with their links.
 func (t *txn) productRecords(ids []int64) (*productSet, error) {
-	ps := &productSet{recs: make(map[int64]map[string]any, len(ids))}
+	ps := &productSet{recs: make(map[int64]rawJSON, len(ids))}
 	if len(ids) == 0 {
 		return ps, nil
 	}
 	list := idList(ids)
-	links := map[int64]map[string]any{}
+	rows := make(map[int64]*productRow, len(ids))
 	if err := t.each(`SELECT id, name, description, notes, local_id, archived, deleted, created_at, updated_at
-		FROM products WHERE id IN `+inIDs, []any{list}, func(rows *sql.Rows) error {
-		var id int64
-		var name, desc, notes, localID, created, updated string
-		var archived, deleted bool
-		if err := rows.Scan(&id, &name, &desc, &notes, &localID, &archived, &deleted, &created, &updated); err != nil {
+		FROM products WHERE id IN `+inIDs, []any{list}, func(r *sql.Rows) error {
+		p := &productRow{}
+		if err := r.Scan(&p.id, &p.name, &p.desc, &p.notes, &p.localID, &p.archived, &p.deleted, &p.created, &p.updated); err != nil {
 			return err
 		}
-		l := map[string]any{wire.Attributes: []any{}, wire.ProductFiles: []any{}, wire.ProductTags: []any{}, wire.Variants: []any{}}
-		links[id] = l
-		ps.recs[id] = map[string]any{
-			"id": itoa(id), "name": name, "description": desc, "notes": notes, "local_id": localID,
-			"archived": boolStr(archived), "deleted": boolStr(deleted), "created_at": created, "updated_at": updated,
-			wire.KeyLinks: l,
-		}
+		rows[p.id] = p
 		return nil
 	}); err != nil {
 		return nil, err
 	}
 	for _, id := range ids {
-		if _, ok := ps.recs[id]; ok {
+		if _, ok := rows[id]; ok {
 			ps.order = append(ps.order, id)
 		}
 	}
-	collect := func(q, resource string, u *uniq) error {
-		return t.each(q, []any{list}, func(rows *sql.Rows) error {
+	collect := func(q string, to func(p *productRow) *[]int64, u *uniq) error {
+		return t.each(q, []any{list}, func(r *sql.Rows) error {
 			var p, id int64
-			if err := rows.Scan(&p, &id); err != nil {
+			if err := r.Scan(&p, &id); err != nil {
 				return err
 			}
-			appendLink(links[p], resource, id)
+			if row := rows[p]; row != nil {
+				l := to(row)
+				*l = append(*l, id)
+			}
 			if u != nil {
 				u.add(id)
 			}
@@ -382,21 +488,89 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 		})
 	}
 	variants, tags := &uniq{}, &uniq{}
-	if err := collect(`SELECT product_id, id FROM attributes WHERE product_id IN `+inIDs+` ORDER BY product_id, ord, id`, wire.Attributes, nil); err != nil {
+	if err := collect(`SELECT product_id, id FROM attributes WHERE product_id IN `+inIDs+` ORDER BY product_id, ord, id`,
+		func(p *productRow) *[]int64 { return &p.attributes }, nil); err != nil {
 		return nil, err
 	}
-	if err := collect(`SELECT product_id, id FROM variants WHERE deleted = 0 AND product_id IN `+inIDs+` ORDER BY product_id, id`, wire.Variants, variants); err != nil {
+	if err := collect(`SELECT product_id, id FROM variants WHERE deleted = 0 AND product_id IN `+inIDs+` ORDER BY product_id, id`,
+		func(p *productRow) *[]int64 { return &p.variants }, variants); err != nil {
 		return nil, err
 	}
 	if err := collect(`SELECT l.product_id, l.tag_id FROM product_tag_links l JOIN product_tags g ON g.id = l.tag_id
-		WHERE g.deleted = 0 AND l.product_id IN `+inIDs+` ORDER BY l.product_id, l.tag_id`, wire.ProductTags, tags); err != nil {
+		WHERE g.deleted = 0 AND l.product_id IN `+inIDs+` ORDER BY l.product_id, l.tag_id`,
+		func(p *productRow) *[]int64 { return &p.tags }, tags); err != nil {
 		return nil, err
 	}
-	if err := collect(`SELECT product_id, id FROM product_files WHERE deleted = 0 AND product_id IN `+inIDs+` ORDER BY product_id, id`, wire.ProductFiles, nil); err != nil {
+	if err := collect(`SELECT product_id, id FROM product_files WHERE deleted = 0 AND product_id IN `+inIDs+` ORDER BY product_id, id`,
+		func(p *productRow) *[]int64 { return &p.files }, nil); err != nil {
 		return nil, err
 	}
 	ps.variantIDs, ps.tagIDs = variants.ids, tags.ids
+	var w jw
+	for _, id := range ps.order {
+		from := len(w.b)
+		rows[id].write(&w)
+		ps.recs[id] = w.done(from)
+	}
 	return ps, nil
+}
+
+// namedRow is an attribute or an option: a name in an order, linked to
+// its owner (product or attribute) and to what it holds.
+type namedRow struct {
+	id, owner, ord   int64
+	name             string
+	created, updated string
+	holds            []int64
+}
+
+// write writes the attribute or option: its owner linked under owner, what
+// it holds under holds, the links in key order (ownerFirst).
+func (n *namedRow) write(w *jw, owner, holds string, ownerFirst bool) {
+	w.open()
+	w.str("created_at", n.created)
+	w.str("deleted", "0")
+	w.int("id", n.id)
+	w.key(wire.KeyLinks)
+	w.open()
+	if ownerFirst {
+		w.links(owner, []int64{n.owner})
+		w.links(holds, n.holds)
+	} else {
+		w.links(holds, n.holds)
+		w.links(owner, []int64{n.owner})
+	}
+	w.close()
+	w.str("name", n.name)
+	w.int("order", n.ord)
+	w.str("updated_at", n.updated)
+	w.close()
+}
+
+// named reads the attributes or options of ids, picked by in, with q
+// (id, owner, name, ord, created, updated).
+func (t *txn) named(q string, in idSet, ids []int64) (map[int64]*namedRow, []int64, error) {
+	out := make(map[int64]*namedRow, len(ids))
+	for _, id := range ids {
+		out[id] = nil
+	}
+	err := t.each(q, in.args, func(r *sql.Rows) error {
+		n := &namedRow{}
+		if err := r.Scan(&n.id, &n.owner, &n.name, &n.ord, &n.created, &n.updated); err != nil {
+			return err
+		}
+		if _, asked := out[n.id]; asked {
+			out[n.id] = n
+		}
+		return nil
+	})
+	var order []int64
+	for _, id := range ids {
+		if out[id] != nil {
+			order = append(order, id)
+		}
+	}
+	return out, order, err
 }
 
 // sideloadOptions adds AttributeOptions and their Attributes.
@@ -404,64 +578,105 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 	if len(optionIDs) == 0 {
 		return nil
 	}
-	list := idList(optionIDs)
+	in := idsIn(optionIDs)
+	opts, optOrder, err := t.named(`SELECT id, attribute_id, name, ord, created_at, updated_at FROM attribute_options WHERE id `+in.cond, in, optionIDs)
+	if err != nil {
+		return err
+	}
 	attrs := &uniq{}
-	optLinks := map[int64]map[string]any{}
-	if err := t.each(`SELECT id, attribute_id, name, ord, created_at, updated_at FROM attribute_options WHERE id IN `+inIDs, []any{list}, func(rows *sql.Rows) error {
-		var id, attr, ord int64
-		var name, created, updated string
-		if err := rows.Scan(&id, &attr, &name, &ord, &created, &updated); err != nil {
+	for _, id := range optOrder {
+		attrs.add(opts[id].owner)
+	}
+	if err := t.optionHolders(opts, in); err != nil {
+		return err
+	}
+	ain := idsIn(attrs.ids)
+	attributes, attrOrder, err := t.named(`SELECT id, product_id, name, ord, created_at, updated_at FROM attributes WHERE id `+ain.cond, ain, attrs.ids)
+	if err != nil {
+		return err
+	}
+	type held struct{ attr, ord, id int64 }
+	var all []held
+	if err := t.each(`SELECT attribute_id, ord, id FROM attribute_options WHERE attribute_id `+ain.cond, ain.args, func(r *sql.Rows) error {
+		var h held
+		if err := r.Scan(&h.attr, &h.ord, &h.id); err != nil {
 			return err
 		}
-		attrs.add(attr)
-		l := map[string]any{wire.Attributes: idLinks([]int64{attr}), wire.Variants: []any{}}
-		optLinks[id] = l
-		res.add(wire.AttributeOptions, itoa(id), map[string]any{
-			"id": itoa(id), "name": name, "order": itoa(ord), "deleted": "0",
-			"created_at": created, "updated_at": updated, wire.KeyLinks: l,
-		})
+		all = append(all, h)
 		return nil
 	}); err != nil {
 		return err
 	}
-	if err := t.each(`SELECT vo.option_id, vo.variant_id FROM variant_options vo JOIN variants v ON v.id = vo.variant_id
-		WHERE v.deleted = 0 AND vo.option_id IN `+inIDs+` ORDER BY vo.option_id, vo.variant_id`, []any{list}, func(rows *sql.Rows) error {
-		var o, v int64
-		if err := rows.Scan(&o, &v); err != nil {
-			return err
+	slices.SortFunc(all, func(a, b held) int {
+		return cmp.Or(cmp.Compare(a.attr, b.attr), cmp.Compare(a.ord, b.ord), cmp.Compare(a.id, b.id))
+	})
+	for _, h := range all {
+		if n := attributes[h.attr]; n != nil {
+			n.holds = append(n.holds, h.id)
 		}
-		appendLink(optLinks[o], wire.Variants, v)
-		return nil
-	}); err != nil {
-		return err
 	}
+	var w jw
+	for _, id := range optOrder {
+		from := len(w.b)
+		opts[id].write(&w, wire.Attributes, wire.Variants, true)
+		res.add(wire.AttributeOptions, itoa(id), w.done(from))
+	}
+	for _, id := range attrOrder {
+		from := len(w.b)
+		attributes[id].write(&w, wire.Products, wire.AttributeOptions, false)
+		res.add(wire.Attributes, itoa(id), w.done(from))
+	}
+	return nil
+}
 
-	alist := idList(attrs.ids)
-	attrLinks := map[int64]map[string]any{}
-	if err := t.each(`SELECT id, product_id, name, ord, created_at, updated_at FROM attributes WHERE id IN `+inIDs, []any{alist}, func(rows *sql.Rows) error {
-		var id, product, ord int64
-		var name, created, updated string
-		if err := rows.Scan(&id, &product, &name, &ord, &created, &updated); err != nil {
+// optionHolders links each option of opts (picked by in) to the live
+// variants that have it, in id order.
+func (t *txn) optionHolders(opts map[int64]*namedRow, in idSet) error {
+	type hold struct{ option, variant int64 }
+	var holds []hold
+	variants := &uniq{}
+	if err := t.each(`SELECT option_id, variant_id FROM variant_options WHERE option_id `+in.cond, in.args, func(r *sql.Rows) error {
+		var h hold
+		if err := r.Scan(&h.option, &h.variant); err != nil {
 			return err
 		}
-		l := map[string]any{wire.AttributeOptions: []any{}, wire.Products: idLinks([]int64{product})}
-		attrLinks[id] = l
-		res.add(wire.Attributes, itoa(id), map[string]any{
-			"id": itoa(id), "name": name, "order": itoa(ord), "deleted": "0",
-			"created_at": created, "updated_at": updated, wire.KeyLinks: l,
-		})
+		if opts[h.option] != nil {
+			holds = append(holds, h)
+			variants.add(h.variant)
+		}
 		return nil
 	}); err != nil {
 		return err
 	}
-	return t.each(`SELECT attribute_id, id FROM attribute_options WHERE attribute_id IN `+inIDs+` ORDER BY attribute_id, ord, id`, []any{alist}, func(rows *sql.Rows) error {
-		var a, o int64
-		if err := rows.Scan(&a, &o); err != nil {
+	live, err := t.liveIDs("variants", variants.ids)
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(holds, func(a, b hold) int { return cmp.Or(cmp.Compare(a.option, b.option), cmp.Compare(a.variant, b.variant)) })
+	for _, h := range holds {
+		if live[h.variant] {
+			opts[h.option].holds = append(opts[h.option].holds, h.variant)
+		}
+	}
+	return nil
+}
+
+// liveIDs tells which of ids are records of table not deleted.
+func (t *txn) liveIDs(table string, ids []int64) (map[int64]bool, error) {
+	live := make(map[int64]bool, len(ids))
+	if len(ids) == 0 {
+		return live, nil
+	}
+	in := idsIn(ids)
+	err := t.each(`SELECT id FROM `+table+` WHERE deleted = 0 AND id `+in.cond, in.args, func(r *sql.Rows) error {
+		var id int64
+		if err := r.Scan(&id); err != nil {
 			return err
 		}
-		appendLink(attrLinks[a], wire.AttributeOptions, o)
+		live[id] = true
 		return nil
 	})
+	return live, err
 }
 
 // sideloadPrices adds VariantPrices and their PricingTiers; a tier links
@@ -472,24 +687,45 @@ func (t *txn) sideloadPrices(res *readResult, prices []priceRow) error {
 	}
 	tiers := &uniq{}
 	tierPrices := map[int64][]int64{}
+	var w jw
 	for _, p := range prices {
 		tiers.add(p.tier)
 		tierPrices[p.tier] = append(tierPrices[p.tier], p.id)
-		res.add(wire.VariantPrices, itoa(p.id), map[string]any{
-			"id": itoa(p.id), "price": p.price, "deleted": "0", "created_at": p.created, "updated_at": p.updated,
-			wire.KeyLinks: map[string]any{wire.PricingTiers: idLinks([]int64{p.tier}), wire.Variants: idLinks([]int64{p.variant})},
-		})
+		from := len(w.b)
+		w.open()
+		w.str("created_at", p.created)
+		w.str("deleted", "0")
+		w.int("id", p.id)
+		w.key(wire.KeyLinks)
+		w.open()
+		w.links(wire.PricingTiers, []int64{p.tier})
+		w.links(wire.Variants, []int64{p.variant})
+		w.close()
+		w.str("price", p.price)
+		w.str("updated_at", p.updated)
+		w.close()
+		res.add(wire.VariantPrices, itoa(p.id), w.done(from))
 	}
-	return t.each(`SELECT id, name, created_at, updated_at FROM pricing_tiers WHERE id IN `+inIDs, []any{idList(tiers.ids)}, func(rows *sql.Rows) error {
+	return t.each(`SELECT id, name, created_at, updated_at FROM pricing_tiers WHERE id IN `+inIDs, []any{idList(tiers.ids)}, func(r *sql.Rows) error {
 		var id int64
 		var name, created, updated string
-		if err := rows.Scan(&id, &name, &created, &updated); err != nil {
+		if err := r.Scan(&id, &name, &created, &updated); err != nil {
 			return err
 		}
-		res.add(wire.PricingTiers, itoa(id), map[string]any{
-			"id": itoa(id), "name": name, "caption": "", "deleted": "0", "created_at": created, "updated_at": updated,
-			wire.KeyLinks: map[string]any{wire.VariantPrices: idLinks(tierPrices[id])},
-		})
+		from := len(w.b)
+		w.open()
+		w.str("caption", "")
+		w.str("created_at", created)
+		w.str("deleted", "0")
+		w.int("id", id)
+		w.key(wire.KeyLinks)
+		w.open()
+		w.links(wire.VariantPrices, tierPrices[id])
+		w.close()
+		w.str("name", name)
+		w.str("updated_at", updated)
+		w.close()
+		res.add(wire.PricingTiers, itoa(id), w.done(from))
 		return nil
 	})
 }
@@ -501,23 +737,36 @@ func (t *txn) sideloadLevels(res *readResult, levels []levelRow) error {
 	}
 	addrs := &uniq{}
 	addrLevels := map[int64][]int64{}
+	var w jw
 	for _, l := range levels {
 		addrs.add(l.address)
 		addrLevels[l.address] = append(addrLevels[l.address], l.id)
-		res.add(wire.WarehouseStockLevels, itoa(l.id), map[string]any{
-			"id": itoa(l.id), "account_address_id": itoa(l.address), "stock": itoa(l.stock),
-			"available": itoa(l.stock - l.committed), "low_stock_alert": nil, "deleted": "0", "updated_at": l.updated,
-			wire.KeyLinks: map[string]any{
-				wire.AccountAddresses: []any{map[string]any{"id": itoa(l.address), "type": "account_address"}},
-				wire.Variants:         idLinks([]int64{l.variant}),
-			},
-		})
+		from := len(w.b)
+		w.open()
+		w.int("account_address_id", l.address)
+		w.int("available", l.stock-l.committed)
+		w.str("deleted", "0")
+		w.int("id", l.id)
+		w.key(wire.KeyLinks)
+		w.open()
+		w.key(wire.AccountAddresses)
+		w.b = append(w.b, `[{"id":"`...)
+		w.b = strconv.AppendInt(w.b, l.address, 10)
+		w.b = append(w.b, `","type":"account_address"}]`...)
+		w.links(wire.Variants, []int64{l.variant})
+		w.close()
+		w.key("low_stock_alert")
+		w.b = append(w.b, "null"...)
+		w.int("stock", l.stock)
+		w.str("updated_at", l.updated)
+		w.close()
+		res.add(wire.WarehouseStockLevels, itoa(l.id), w.done(from))
 	}
-	return t.each(`SELECT id, label, warehouse, deleted, created_at, updated_at FROM account_addresses WHERE id IN `+inIDs, []any{idList(addrs.ids)}, func(rows *sql.Rows) error {
+	return t.each(`SELECT id, label, warehouse, deleted, created_at, updated_at FROM account_addresses WHERE id IN `+inIDs, []any{idList(addrs.ids)}, func(r *sql.Rows) error {
 		var id int64
 		var label, created, updated string
 		var warehouse, deleted bool
-		if err := rows.Scan(&id, &label, &warehouse, &deleted, &created, &updated); err != nil {
+		if err := r.Scan(&id, &label, &warehouse, &deleted, &created, &updated); err != nil {
 			return err
 		}
 		res.add(wire.AccountAddresses, itoa(id), map[string]any{

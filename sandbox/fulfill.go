@@ -593,3 +593,12 @@ func (s *Server) CreateBundle(ctx context.Context, spec BundleSpec) (string, err
 	}
 	return itoa(id), nil
 }
+
+// appendLink adds {"id": id} to the links l hold under resource.
+func appendLink(l map[string]any, resource string, id int64) {
+	if l == nil {
+		return
+	}
+	arr, _ := l[resource].([]any)
+	l[resource] = append(arr, map[string]any{"id": itoa(id)})
+}

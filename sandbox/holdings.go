@@ -121,7 +121,7 @@ func (r *readResult) merge(o *readResult, names ...string) {
 	}
 	for _, n := range names {
 		for id, rec := range o.side[n] {
-			r.add(n, id, rec.(map[string]any))
+			r.add(n, id, rec)
 		}
 	}
 }

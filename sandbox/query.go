@@ -134,9 +134,30 @@ func (fb *filterBuilder) conditionals2SQL(obj map[string]any, path string) (stri
 			}
 			subs = append(subs, s)
 		}
+		if in, ok := inList(op, subs); ok {
+			parts = append(parts, "("+in+")")
+			continue
+		}
 		parts = append(parts, "("+strings.Join(subs, " "+strings.ToUpper(op)+" ")+")")
 	}
 	return "(" + strings.Join(parts, " AND ") + ")", nil
+}
+
+// inList writes an "or" of conditions that each compare the same
+// attribute for equality ({"or": [{"sku": "A"}, {"sku": "B"}]}, how
+// clients look up many SKUs at once) as one IN: the same records, found
+// through the attribute's index rather than by testing every record.
+func inList(op string, subs []string) (string, bool) {
+	expr, ok := strings.CutSuffix(subs[0], " = ?")
+	if op != wire.CondOr || len(subs) < 2 || !ok {
+		return "", false
+	}
+	for _, s := range subs[1:] {
+		if s != subs[0] {
+			return "", false
+		}
+	}
+	return expr + " IN (" + strings.TrimSuffix(strings.Repeat("?,", len(subs)), ",") + ")", true
 }
 
 func (fb *filterBuilder) condition(c any, path string) (string, *apiError) {
@@ -281,38 +302,6 @@ func readIDs(env record, resource string) ([]int64, *apiError) {
 		ids = append(ids, id)
 	}
 	return ids, nil
-}
-
-// listing runs a parsed listing against table: total count, then one page
-// of ids in order.
-func (t *txn) listing(table, base string, account int64, q *listQuery) (ids []int64, total int, err error) {
-	where := " WHERE account_id = ?"
-	if base != "" {
-		where += " AND " + base
-	}
-	where += q.where
-	args := append([]any{account}, q.args...)
-	countQ := "SELECT COUNT(*) FROM " + table + where
-	if err := t.conn.QueryRowContext(t.ctx, countQ, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("sandbox: %q: %w", countQ, err)
-	}
-	if total == 0 {
-		return nil, 0, nil
-	}
-	args = append(args, q.size, (q.page-1)*q.size)
-	rows, err := t.queryDynamic("SELECT id FROM "+table+where+" "+q.order+" LIMIT ? OFFSET ?", args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, 0, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, total, rows.Err()
 }
 
 // existingIDs keeps the ids of table that belong to account, in order.

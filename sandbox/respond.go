@@ -66,14 +66,16 @@ func (r *readResult) encode(sideOrder []string) ([]byte, error) {
 	if err := appendJSON(&buf, r.resource); err != nil {
 		return nil, err
 	}
-	buf.WriteString(`:`)
-	recs := r.records
-	if recs == nil {
-		recs = []any{}
+	buf.WriteString(`:[`)
+	for i, rec := range r.records {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if err := appendValue(&buf, rec); err != nil {
+			return nil, err
+		}
 	}
-	if err := appendJSON(&buf, recs); err != nil {
-		return nil, err
-	}
+	buf.WriteString(`]`)
 	for _, name := range sideOrder {
 		m := r.side[name]
 		if len(m) == 0 || name == r.resource {
@@ -81,13 +83,30 @@ func (r *readResult) encode(sideOrder []string) ([]byte, error) {
 		}
 		buf.WriteString(`,`)
 		appendJSON(&buf, name)
-		buf.WriteString(`:`)
-		if err := appendJSON(&buf, m); err != nil {
-			return nil, err
+		buf.WriteString(`:{`)
+		for i, id := range sortedIDs(m) {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			buf.Write(appendJSONString(buf.AvailableBuffer(), id))
+			buf.WriteByte(':')
+			if err := appendValue(&buf, m[id]); err != nil {
+				return nil, err
+			}
 		}
+		buf.WriteString("}")
 	}
 	buf.WriteString("}")
 	return buf.Bytes(), nil
+}
+
+// appendValue writes a record: as it is when already JSON.
+func appendValue(buf *bytes.Buffer, v any) error {
+	if raw, ok := v.(rawJSON); ok {
+		buf.Write(raw)
+		return nil
+	}
+	return appendJSON(buf, v)
 }
 
 func appendJSON(buf *bytes.Buffer, v any) error {
@@ -119,7 +138,7 @@ func pageMeta(page, size, total, n int) wire.Meta {
 }
 
 // side adds a sideloaded record.
-func (r *readResult) add(resource, id string, rec map[string]any) {
+func (r *readResult) add(resource, id string, rec any) {
 	if r.side == nil {
 		r.side = map[string]map[string]any{}
 	}

@@ -2,6 +2,10 @@ package sandbox
 
 // schema creates every table the sandbox needs. Every record table has an
 // account_id column; ids come from one shared sequence (see store.newID).
+// A variant's prices and stock levels are kept in the order of their
+// variant (WITHOUT ROWID), so that a page of variants reads them in one
+// stretch; database files made before keep theirs as they were, with the
+// unique indexes they had.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS accounts (
@@ -31,7 +35,8 @@ CREATE INDEX IF NOT EXISTS attributes_product ON attributes(product_id, name);
 CREATE TABLE IF NOT EXISTS attribute_options (
 	id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, attribute_id INTEGER NOT NULL,
 	name TEXT NOT NULL, ord INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS options_attribute ON attribute_options(attribute_id, name);
+DROP INDEX IF EXISTS options_attribute;
+CREATE INDEX IF NOT EXISTS options_attribute_ord ON attribute_options(attribute_id, name, ord);
 CREATE TABLE IF NOT EXISTS variants (
 	id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, product_id INTEGER NOT NULL,
 	sku TEXT NOT NULL DEFAULT '', description TEXT NOT NULL DEFAULT '', notes TEXT NOT NULL DEFAULT '',
@@ -44,7 +49,8 @@ CREATE TABLE IF NOT EXISTS variants (
 	auto_description_with_option_type TEXT NOT NULL DEFAULT '',
 	deleted INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS variants_sku_live ON variants(account_id, sku, deleted);
-CREATE INDEX IF NOT EXISTS variants_product ON variants(product_id, combo);
+DROP INDEX IF EXISTS variants_product;
+CREATE INDEX IF NOT EXISTS variants_product_live ON variants(product_id, deleted, combo);
 CREATE INDEX IF NOT EXISTS variants_account ON variants(account_id, deleted, id);
 CREATE TABLE IF NOT EXISTS variant_options (
 	variant_id INTEGER NOT NULL, option_id INTEGER NOT NULL, position INTEGER NOT NULL,
@@ -55,14 +61,13 @@ CREATE TABLE IF NOT EXISTS pricing_tiers (
 	created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS pricing_tiers_name ON pricing_tiers(account_id, name);
 CREATE TABLE IF NOT EXISTS variant_prices (
-	id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, variant_id INTEGER NOT NULL,
-	tier_id INTEGER NOT NULL, price TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
-CREATE UNIQUE INDEX IF NOT EXISTS variant_prices_tier ON variant_prices(variant_id, tier_id);
+	id INTEGER NOT NULL, account_id INTEGER NOT NULL, variant_id INTEGER NOT NULL,
+	tier_id INTEGER NOT NULL, price TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+	PRIMARY KEY (variant_id, tier_id)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS stock_levels (
-	id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, variant_id INTEGER NOT NULL,
+	id INTEGER NOT NULL, account_id INTEGER NOT NULL, variant_id INTEGER NOT NULL,
 	address_id INTEGER NOT NULL, stock INTEGER NOT NULL DEFAULT 0, committed INTEGER NOT NULL DEFAULT 0,
-	created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
-CREATE UNIQUE INDEX IF NOT EXISTS stock_levels_variant ON stock_levels(variant_id, address_id);
+	created_at TEXT NOT NULL, updated_at TEXT NOT NULL, PRIMARY KEY (variant_id, address_id)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS product_tags (
 	id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, name TEXT NOT NULL,
 	deleted INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);

@@ -227,11 +227,26 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(path, wire.SandboxAdminPrefix+"/"):
 		s.handleAdmin(w, r, strings.TrimPrefix(path, wire.SandboxAdminPrefix))
 	default:
-		s.serveInterface(w, r, path)
+		s.serveInterface(w, r, path, false)
 	}
 }
 
-func (s *Server) serveInterface(w http.ResponseWriter, r *http.Request, path string) {
+// Loader is the interface as the sandbox's own loading sees it: the same
+// handlers and write path, without throttling and injected faults, and
+// not counted (see lading sandbox --load).
+func (s *Server) Loader() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path := r.URL.Path
+		if path == wire.APIPrefix || strings.HasPrefix(path, wire.APIPrefix+"/") {
+			path = strings.TrimPrefix(path, wire.APIPrefix)
+		}
+		s.serveInterface(w, r, path, true)
+	})
+}
+
+// serveInterface answers an interface call; loading is a call of the
+// sandbox's own loading (see Loader).
+func (s *Server) serveInterface(w http.ResponseWriter, r *http.Request, path string, loading bool) {
 	rt, ok := s.routes[path]
 	if !ok {
 		writeError(w, newAPIError(http.StatusNotFound, "no such endpoint: %s (paths look like /v2/Variants, /v1/Products/detail)", path))
@@ -242,27 +257,7 @@ func (s *Server) serveInterface(w http.ResponseWriter, r *http.Request, path str
 		writeError(w, newAPIError(http.StatusMethodNotAllowed, "%s answers POST only, not %s", path, r.Method))
 		return
 	}
-	s.counters.update(func(c *Counters) { c.Requests[path]++ })
-	// Throttling is the gateway's, in front of everything else: a
-	// request is counted against its token's bucket when it arrives, not
-	// after the database has looked the token up.
-	ok, wait := s.throttle.allow(tokenHash(r.Header.Get(wire.HeaderToken)))
-	injected := ok && s.faults.throttled()
-	if injected {
-		ok, wait = false, time.Second
-	}
-	if !ok {
-		s.counters.update(func(c *Counters) { c.Throttled++ })
-		if s.opts.ThrottleStatus == http.StatusForbidden {
-			writeJSON(w, http.StatusForbidden, wire.ErrorBody{Message: wire.ThrottleText})
-			return
-		}
-		if injected && s.opts.NoRetryAfter {
-			writeError(w, newAPIError(http.StatusTooManyRequests, "too many requests for this access token: slow down"))
-			return
-		}
-		w.Header().Set(wire.HeaderRetryAfter, strconv.FormatInt(retryAfterSeconds(wait), 10))
-		writeError(w, newAPIError(http.StatusTooManyRequests, "too many requests for this access token: retry after %d s", retryAfterSeconds(wait)))
+	if !loading && !s.admit(w, r, path) {
 		return
 	}
 	acc, ok, err := s.authenticate(r.Context(), r.Header.Get(wire.HeaderToken))
@@ -276,7 +271,7 @@ func (s *Server) serveInterface(w http.ResponseWriter, r *http.Request, path str
 			"missing or unknown %s header: authorize through %s and send the token on every call", wire.HeaderToken, wire.AuthorizePath))
 		return
 	}
-	if s.faults.sleep(r.Context()) {
+	if !loading && s.faults.sleep(r.Context()) {
 		s.counters.update(func(c *Counters) { c.Faults["latency"]++ })
 		if r.Context().Err() != nil {
 			return
@@ -294,7 +289,10 @@ func (s *Server) serveInterface(w http.ResponseWriter, r *http.Request, path str
 		writeError(w, badRequest("%s: %q must be %s, not %q", path, wire.KeyAction, rt.actions(), action))
 		return
 	}
-	fail, drop := s.faults.draw(isWrite)
+	fail, drop := false, false
+	if !loading {
+		fail, drop = s.faults.draw(isWrite)
+	}
 	if fail {
 		s.counters.update(func(c *Counters) { c.Faults["fail"]++ })
 		writeError(w, newAPIError(http.StatusInternalServerError, "internal server error (injected by the sandbox; nothing was applied)"))
@@ -311,6 +309,35 @@ func (s *Server) serveInterface(w http.ResponseWriter, r *http.Request, path str
 		return
 	}
 	writeBytes(w, status, body)
+}
+
+// admit counts an interface call and lets it through the gateway's
+// throttle (and the throttling injected), or answers it as throttled.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, path string) bool {
+	s.counters.update(func(c *Counters) { c.Requests[path]++ })
+	// Throttling is the gateway's, in front of everything else: a
+	// request is counted against its token's bucket when it arrives, not
+	// after the database has looked the token up.
+	ok, wait := s.throttle.allow(tokenHash(r.Header.Get(wire.HeaderToken)))
+	injected := ok && s.faults.throttled()
+	if injected {
+		ok, wait = false, time.Second
+	}
+	if !ok {
+		s.counters.update(func(c *Counters) { c.Throttled++ })
+		if s.opts.ThrottleStatus == http.StatusForbidden {
+			writeJSON(w, http.StatusForbidden, wire.ErrorBody{Message: wire.ThrottleText})
+			return false
+		}
+		if injected && s.opts.NoRetryAfter {
+			writeError(w, newAPIError(http.StatusTooManyRequests, "too many requests for this access token: slow down"))
+			return false
+		}
+		w.Header().Set(wire.HeaderRetryAfter, strconv.FormatInt(retryAfterSeconds(wait), 10))
+		writeError(w, newAPIError(http.StatusTooManyRequests, "too many requests for this access token: retry after %d s", retryAfterSeconds(wait)))
+		return false
+	}
+	return true
 }
 
 func (rt *route) actions() string {

@@ -4,8 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -21,13 +24,12 @@ const firstID = 100000000
 // timeLayout is how the service writes timestamps. [A.3]
 const timeLayout = "2006-01-02T15:04:05+00:00"
 
-var memDBSeq atomic.Int64
-
 // store is the SQLite database behind a Server. Writes are serialised by
-// mu on one connection. A database in a file (WAL) also serves reads on a
-// few read-only connections of their own, so that the pages of a listing
-// read concurrently are served concurrently, each from a committed
-// snapshot; an in-memory database serves reads like writes.
+// mu on one connection. Reads are served on a few read-only connections of
+// their own (WAL), so that the pages of a listing read concurrently are
+// served concurrently, each from a committed snapshot. A sandbox without a
+// database file keeps its database in a temporary folder, removed by
+// close: the same store, its pages in the operating system's cache.
 type store struct {
 	mu sync.Mutex
 	db *sql.DB
@@ -36,11 +38,20 @@ type store struct {
 	conn   *sql.Conn
 	stmts  map[string]*sql.Stmt
 	nextID int64
-	// readDB and readers serve reads (nil for an in-memory database);
-	// closed is set once close has taken the readers back.
+	// readDB and readers serve reads; closed is set once close has taken
+	// the readers back.
 	readDB  *sql.DB
 	readers chan *readConn
 	closed  atomic.Bool
+	// temp is the temporary folder of a store without a file ("" for one
+	// on a file).
+	temp string
+	// started and committed count the write transactions that began to
+	// commit and that ended: a read that finds them equal around the start
+	// of its snapshot knows which state of the data it sees (see read).
+	started, committed atomic.Uint64
+	// pages remembers where the pages of listings begin.
+	pages *pager
 }
 
 // readConn is a read-only connection with its own prepared statements.
@@ -53,15 +64,34 @@ type readConn struct {
 const readConns = 4
 
 // openStore opens (and if needed creates) the database at path, or a
-// private in-memory database when path is "".
+// private one in a temporary folder when path is "".
 func openStore(path string) (*store, error) {
-	var dsn string
+	temp, syncMode := "", "NORMAL"
 	if path == "" {
-		dsn = fmt.Sprintf("file:lading-sandbox-%d?mode=memory&cache=shared", memDBSeq.Add(1))
-	} else {
-		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() +
-			"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)"
+		dir, err := os.MkdirTemp("", "lading-sandbox-")
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: a folder for the database: %w", err)
+		}
+		// Nothing outlives the process: no write waits for the disk.
+		temp, path, syncMode = dir, filepath.Join(dir, "sandbox.db"), "OFF"
 	}
+	st, err := openFile(path, syncMode)
+	if err != nil {
+		if temp != "" {
+			os.RemoveAll(temp)
+		}
+		return nil, err
+	}
+	st.temp = temp
+	return st, nil
+}
+
+// openFile opens the database file path, committing with synchronous
+// mode syncMode.
+func openFile(path, syncMode string) (*store, error) {
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
+		"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(" + syncMode + ")" +
+		fmt.Sprintf("&_pragma=cache_size(%d)&_pragma=temp_store(MEMORY)", -cacheKiB)
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: open database %q: %w", path, err)
@@ -83,32 +113,32 @@ func openStore(path string) (*store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sandbox: connect to %q: %w", path, err)
 	}
-	st := &store{db: db, conn: conn, stmts: map[string]*sql.Stmt{}, nextID: firstID}
-	if path != "" {
-		if err := st.openReaders(dsn); err != nil {
-			conn.Close()
-			db.Close()
-			return nil, fmt.Errorf("sandbox: open read connections to %q: %w", path, err)
-		}
+	st := &store{db: db, conn: conn, stmts: map[string]*sql.Stmt{}, nextID: firstID, pages: newPager()}
+	if err := st.openReaders(dsn); err != nil {
+		conn.Close()
+		db.Close()
+		return nil, fmt.Errorf("sandbox: open read connections to %q: %w", path, err)
 	}
 	var v string
 	switch err := conn.QueryRowContext(context.Background(), `SELECT v FROM meta WHERE k='next_id'`).Scan(&v); err {
 	case nil:
 		n, perr := strconv.ParseInt(v, 10, 64)
 		if perr != nil {
-			conn.Close()
-			db.Close()
+			st.close()
 			return nil, fmt.Errorf("sandbox: database %q has a bad id sequence %q", path, v)
 		}
 		st.nextID = n
 	case sql.ErrNoRows:
 	default:
-		conn.Close()
-		db.Close()
+		st.close()
 		return nil, fmt.Errorf("sandbox: read id sequence in %q: %w", path, err)
 	}
 	return st, nil
 }
+
+// cacheKiB is the page cache of each connection: the indexes of a
+// million variants fit in it.
+const cacheKiB = 64 << 10
 
 // openReaders opens the read-only connections of a file-backed store.
 func (st *store) openReaders(dsn string) error {
@@ -157,7 +187,7 @@ func (st *store) close() error {
 		s.Close()
 	}
 	st.stmts = map[string]*sql.Stmt{}
-	if st.readers != nil && !st.closed.Swap(true) {
+	if !st.closed.Swap(true) {
 		for range readConns {
 			rc := <-st.readers
 			for _, s := range rc.stmts {
@@ -168,7 +198,12 @@ func (st *store) close() error {
 		st.readDB.Close()
 	}
 	st.conn.Close()
-	return st.db.Close()
+	err := st.db.Close()
+	if st.temp != "" {
+		err = errors.Join(err, os.RemoveAll(st.temp))
+		st.temp = ""
+	}
+	return err
 }
 
 // txn is one transaction; every handler works inside one.
@@ -186,6 +221,11 @@ type txn struct {
 	// levelsSet counts the ReconcileInventory entries applied so far by
 	// the records that did not fail.
 	levelsSet int64
+	// memo is what this write looked up or made.
+	memo memo
+	// version is the state of the data a read sees: the number of writes
+	// committed before it, plus one; 0 when it cannot be told.
+	version uint64
 }
 
 // do runs fn in a transaction under the store lock, committing when fn
@@ -205,6 +245,10 @@ func (st *store) do(ctx context.Context, fn func(t *txn) error) error {
 		rollback()
 		return err
 	}
+	if err := t.keepMemo(); err != nil {
+		rollback()
+		return err
+	}
 	if t.ids {
 		if _, err := t.exec(`INSERT INTO meta(k,v) VALUES('next_id',?) ON CONFLICT(k) DO UPDATE SET v=excluded.v`,
 			strconv.FormatInt(st.nextID, 10)); err != nil {
@@ -212,6 +256,8 @@ func (st *store) do(ctx context.Context, fn func(t *txn) error) error {
 			return err
 		}
 	}
+	st.started.Add(1)
+	defer st.committed.Add(1)
 	if _, err := st.conn.ExecContext(bg, "COMMIT"); err != nil {
 		rollback()
 		return fmt.Errorf("sandbox: commit: %w", err)
@@ -219,13 +265,11 @@ func (st *store) do(ctx context.Context, fn func(t *txn) error) error {
 	return nil
 }
 
-// read runs fn, which only reads, in a read transaction: on a reader of a
-// file-backed store, concurrently with other reads and with the writes
-// (it sees what was committed when it began), else like do.
+// read runs fn, which only reads, in a read transaction on a reader,
+// concurrently with other reads and with the writes: it sees what was
+// committed when it began. t.version tells which state of the data that
+// is, when it can be told (see pager).
 func (st *store) read(ctx context.Context, fn func(t *txn) error) error {
-	if st.readers == nil {
-		return st.do(ctx, fn)
-	}
 	if st.closed.Load() {
 		return fmt.Errorf("sandbox: the store is closed")
 	}
@@ -237,10 +281,22 @@ func (st *store) read(ctx context.Context, fn func(t *txn) error) error {
 	}
 	defer func() { st.readers <- rc }()
 	bg := context.WithoutCancel(ctx)
+	before := st.committed.Load()
 	if _, err := rc.conn.ExecContext(bg, "BEGIN"); err != nil {
 		return fmt.Errorf("sandbox: begin read: %w", err)
 	}
 	t := &txn{st: st, ctx: bg, now: time.Now().UTC().Format(timeLayout), conn: rc.conn, stmts: rc.stmts}
+	// The snapshot starts with the first statement that reads. No write
+	// began to commit between the count before it and the one after it:
+	// the snapshot holds exactly the writes committed before.
+	var one int
+	if _, err := t.row(`SELECT 1 FROM meta LIMIT 1`, nil, &one); err != nil {
+		rc.conn.ExecContext(bg, "ROLLBACK")
+		return err
+	}
+	if st.started.Load() == before {
+		t.version = before + 1 // 0 means unknown
+	}
 	err := fn(t)
 	if _, cerr := rc.conn.ExecContext(bg, "COMMIT"); err == nil && cerr != nil {
 		err = fmt.Errorf("sandbox: end read: %w", cerr)
@@ -374,7 +430,11 @@ func (t *txn) savepoint(fn func() error) error {
 		return err
 	}
 	ferr := fn()
+	if ferr == nil {
+		ferr = t.keepMemo()
+	}
 	if ferr != nil {
+		t.forgetMemo()
 		if err := t.execDynamic("ROLLBACK TO rec"); err != nil {
 			return err
 		}

@@ -114,9 +114,16 @@ func (t *txn) productAttributes(product int64) ([]attrRef, error) {
 // (last in order) when it is new.
 func (t *txn) attributeByName(account, product int64, name string, ord *int64) (attrRef, error) {
 	a := attrRef{name: name}
-	found, err := t.row(`SELECT id FROM attributes WHERE product_id = ? AND name = ?`, []any{product, name}, &a.id)
-	if err != nil || found {
-		if found && ord != nil {
+	var err error
+	found := false
+	if a.id, found = lookup(t.memo.attrs, product, name); !found && !t.memo.made[product] {
+		if found, err = t.row(`SELECT id FROM attributes WHERE product_id = ? AND name = ?`, []any{product, name}, &a.id); err != nil {
+			return a, err
+		}
+	}
+	if found {
+		remember(&t.memo.attrs, product, name, a.id)
+		if ord != nil {
 			_, err = t.exec(`UPDATE attributes SET ord = ?, updated_at = ? WHERE id = ?`, *ord, t.now, a.id)
 		}
 		return a, err
@@ -128,6 +135,8 @@ func (t *txn) attributeByName(account, product int64, name string, ord *int64) (
 		return a, err
 	}
 	a.id = t.newID()
+	remember(&t.memo.attrs, product, name, a.id)
+	t.memo.make(a.id)
 	_, err = t.exec(`INSERT INTO attributes(id, account_id, product_id, name, ord, created_at, updated_at) VALUES(?,?,?,?,?,?,?)`,
 		a.id, account, product, name, o, t.now, t.now)
 	return a, err
@@ -135,13 +144,25 @@ func (t *txn) attributeByName(account, product int64, name string, ord *int64) (
 
 // optionOf finds or creates the option value of an attribute.
 func (t *txn) optionOf(account, attr int64, value string, ord int64) (int64, error) {
-	var id int64
-	found, err := t.row(`SELECT id FROM attribute_options WHERE attribute_id = ? AND name = ?`, []any{attr, value}, &id)
-	if err != nil || found {
-		return id, err
+	if id, ok := lookup(t.memo.options, attr, value); ok {
+		return id, nil
 	}
-	id = t.newID()
-	_, err = t.exec(`INSERT INTO attribute_options(id, account_id, attribute_id, name, ord, created_at, updated_at) VALUES(?,?,?,?,?,?,?)`,
+	var id int64
+	found := false
+	if !t.memo.made[attr] {
+		var err error
+		if found, err = t.row(`SELECT id FROM attribute_options WHERE attribute_id = ? AND name = ?`, []any{attr, value}, &id); err != nil {
+			return id, err
+		}
+	}
+	if !found {
+		id = t.newID()
+	}
+	remember(&t.memo.options, attr, value, id)
+	if found {
+		return id, nil
+	}
+	_, err := t.exec(`INSERT INTO attribute_options(id, account_id, attribute_id, name, ord, created_at, updated_at) VALUES(?,?,?,?,?,?,?)`,
 		id, account, attr, value, ord, t.now, t.now)
 	return id, err
 }
@@ -233,6 +254,9 @@ func comboText(opts []chosenOption) string {
 // checkCombo refuses a combination another live variant of the product has.
 func (t *txn) checkCombo(product int64, opts []chosenOption, self int64, path string) (string, error) {
 	key := comboKey(opts)
+	if has, known := t.memo.combo(product, key); known && self == 0 && !has {
+		return key, nil
+	}
 	var other int64
 	found, err := t.row(`SELECT id FROM variants WHERE product_id = ? AND combo = ? AND deleted = 0 AND id <> ? LIMIT 1`,
 		[]any{product, key, self}, &other)
@@ -259,13 +283,6 @@ func autoDescriptions(productName string, opts []chosenOption) (string, string) 
 		typed[i] = o.attr.name + ": " + o.value
 	}
 	return productName + " (" + strings.Join(vals, ", ") + ")", productName + " (" + strings.Join(typed, ", ") + ")"
-}
-
-// nextLocalID hands out the account's next local id.
-func (t *txn) nextLocalID(account int64) (string, error) {
-	var n int64
-	_, err := t.row(`UPDATE accounts SET next_local = next_local + 1 WHERE id = ? RETURNING next_local`, []any{account}, &n)
-	return itoa(n), err
 }
 
 // resolveTiers reads links.PricingTiers [{id or name, value}], creating
@@ -309,9 +326,11 @@ func (t *txn) resolveTiers(account int64, recs []record, path string) ([]tierPri
 		if !present || strings.TrimSpace(name) == "" {
 			return nil, fieldErr(p+"name", "%s needs an id or a name", strings.TrimSuffix(p, "."))
 		}
-		found, err := t.row(`SELECT id FROM pricing_tiers WHERE account_id = ? AND name = ?`, []any{account, name}, &id)
-		if err != nil {
-			return nil, err
+		id, found := lookup(t.memo.tiers, account, name)
+		if !found {
+			if found, err = t.row(`SELECT id FROM pricing_tiers WHERE account_id = ? AND name = ?`, []any{account, name}, &id); err != nil {
+				return nil, err
+			}
 		}
 		if !found {
 			id = t.newID()
@@ -320,6 +339,7 @@ func (t *txn) resolveTiers(account int64, recs []record, path string) ([]tierPri
 				return nil, err
 			}
 		}
+		remember(&t.memo.tiers, account, name, id)
 		out = append(out, tierPrice{tier: id, value: value})
 	}
 	return out, nil
@@ -399,6 +419,7 @@ func (t *txn) createVariant(c *call, product productRef, productAttrs []attrRef,
 		sortOrder, qty, combo, auto, autoTyped, t.now, t.now); err != nil {
 		return 0, err
 	}
+	t.memo.addCombo(product.id, combo)
 	for i, o := range opts {
 		if _, err := t.exec(`INSERT INTO variant_options(variant_id, option_id, position) VALUES(?,?,?)`, id, o.option, i); err != nil {
 			return 0, err

@@ -64,6 +64,7 @@ func (t *txn) editVariant(c *call, id int64, rec record, path string, product in
 	if !found {
 		return fieldErr(path+"id", "no Variants record with id %d in this account (it may be deleted)", id)
 	}
+	t.memo.editing(productID)
 	if product != 0 && productID != product {
 		return fieldErr(path+"id", "variant %d belongs to product %d, not %d", id, productID, product)
 	}

@@ -7,10 +7,11 @@
 #
 #   scripts/bench-export.sh                 # 100,000 variants (1,000 products x 100 variants)
 #   PRODUCTS=100 scripts/bench-export.sh    # 10,000 variants
+#   PRODUCTS=10000 scripts/bench-export.sh  # 1,000,000 variants
 #   PORT=8799 scripts/bench-export.sh       # another port for the sandbox
 #
 # Steps: builds lading and barexlsx into a temporary directory; starts
-# `lading sandbox --db` there; seeds the account with `lading import` of a
+# `lading sandbox --db` there, loading into the account (--load) a
 # generated catalog (generic layout: SKU-000000 ..., a Size option, UPC,
 # weight, cost, opening stock, two tags a product, prices in two tiers);
 # then measures `lading export variants` and `lading export products`, to
@@ -55,34 +56,45 @@ awk -v n="$ROWS" -v per="$VARIANTS" 'BEGIN {
 }' >"$WORK/catalog.csv"
 echo "input: $ROWS variants ($PRODUCTS products x $VARIANTS variants), $(nproc) cores"
 
-"$WORK/lading" sandbox --addr "127.0.0.1:$PORT" --token "$TOKEN" --db "$WORK/sandbox.db" >"$WORK/sandbox.log" 2>&1 &
+# The sandbox loads the catalog into the token's account before it serves
+# (lading sandbox --load, the interface's write path without the rate
+# limit): a minute or so for 1,000,000 variants.
+LOAD_START=$(date +%s%N)
+"$WORK/lading" sandbox --addr "127.0.0.1:$PORT" --token "$TOKEN" --db "$WORK/sandbox.db" \
+	--load "$WORK/catalog.csv" --template generic >"$WORK/sandbox.log" 2>&1 &
 SANDBOX_PID=$!
-for _ in $(seq 100); do
+for _ in $(seq 6000); do
 	grep -q "listening" "$WORK/sandbox.log" && break
+	kill -0 "$SANDBOX_PID" 2>/dev/null || break
 	sleep 0.1
 done
-grep -q "listening" "$WORK/sandbox.log" || { cat "$WORK/sandbox.log" >&2; fail "the sandbox did not start on port $PORT (PORT=... picks another)"; }
+grep -q "listening" "$WORK/sandbox.log" || { cat "$WORK/sandbox.log" >&2; fail "the sandbox did not load the catalog and start on port $PORT (PORT=... picks another)"; }
+awk -v a="$LOAD_START" -v b="$(date +%s%N)" -v n="$ROWS" 'BEGIN { printf "%-18s %8.3f s %10.0f rows/s (lading sandbox --load)\n", "seed (load)", (b - a) / 1e9, n / ((b - a) / 1e9) }'
 
 LADING=("$WORK/lading" --base-url "http://127.0.0.1:$PORT" --token "$TOKEN" --quiet --rate 1000000 --burst 1000)
 
-# row LABEL [REQUESTS BOUND]: prints the last measure's figures.
-row() {
-	awk -v l="$1" -v s="$SECS" -v n="$ROWS" -v m="$RSS_MB" -v c="$CPU" -v q="${2:--}" -v b="${3:--}" \
-		'BEGIN { printf "%-18s %8.3f s %10s rows/s %6d MB peak RSS %7.2f s CPU %6s requests (bound %s)\n", l, s, (s > 0 ? sprintf("%.0f", n / s) : "-"), m, c, q, b }'
+# sandbox_cpu: the CPU seconds the sandbox process has used (user and
+# system, from /proc), to tell how much of an export's time was its.
+sandbox_cpu() {
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$SANDBOX_PID/stat"
 }
 
-measure "seeding" "${LADING[@]}" import --template generic --state "$WORK/state.db" --json \
-	--results "$WORK/import.results.csv" "$WORK/catalog.csv"
-row "seed (import)" "$(field requests)"
+# row LABEL [REQUESTS BOUND [SANDBOX_CPU]]: prints the last measure's figures.
+row() {
+	awk -v l="$1" -v s="$SECS" -v n="$ROWS" -v m="$RSS_MB" -v c="$CPU" -v q="${2:--}" -v b="${3:--}" -v sc="${4:--}" \
+		'BEGIN { printf "%-18s %8.3f s %10s rows/s %6d MB peak RSS %7.2f s CPU %6s requests (bound %s), sandbox CPU %s s\n", l, s, (s > 0 ? sprintf("%.0f", n / s) : "-"), m, c, q, b, sc }'
+}
+
 
 # export RESOURCE EXT RECORDS: measures lading export RESOURCE to a .EXT
 # file and checks its rows and requests; sets SECS_RESOURCE_EXT.
 export_one() {
-	local res=$1 ext=$2 bound=$((($3 + PAGE - 1) / PAGE))
+	local res=$1 ext=$2 bound=$((($3 + PAGE - 1) / PAGE)) cpu0
+	cpu0=$(sandbox_cpu)
 	measure "export $res $ext" "${LADING[@]}" export "$res" -o "$WORK/$res.$ext" --json
 	local rows requests
 	rows=$(field rows) requests=$(field requests)
-	row "$res $ext" "$requests" "$bound"
+	row "$res $ext" "$requests" "$bound" "$(awk -v a="$cpu0" -v b="$(sandbox_cpu)" 'BEGIN { printf "%.2f", b - a }')"
 	[[ $rows -eq $ROWS ]] || fail "the $res export to $ext wrote $rows rows, want $ROWS"
 	[[ $requests -le $bound ]] || fail "the $res export to $ext sent $requests requests, more than ceil($3 / $PAGE) = $bound"
 	printf -v "SECS_${res}_$ext" %s "$SECS"
@@ -102,6 +114,6 @@ echo "file sizes: variants.xlsx $(($(stat -c %s "$WORK/variants.xlsx") / 1024)) 
 for run in variants_xlsx variants_csv products_xlsx products_csv; do
 	s=SECS_$run m=RSS_$run c=CPU_$run
 	awk -v l="${run/_/ }" -v a="${!s}" -v b="$BARE" -v m="${!m}" -v c="${!c}" -v bc="$BARE_CPU" 'BEGIN {
-		printf "%-18s %.2fx the bare loop'"'"'s speed (goal: 0.8x or more), %d MB peak RSS (goal: 150 MB or less), %.1fx its CPU\n",
+		printf "%-18s %.2fx the bare loop'"'"'s speed (goal end to end: 0.5x or more; for the work of lading alone, measured replayed by go test -bench Export ./exporter: 0.8x), %d MB peak RSS (goal: 150 MB or less), %.1fx its CPU\n",
 			l, b / a, m, (bc > 0 ? c / bc : 0) }'
 done

@@ -26,17 +26,20 @@ field() {
 	grep -o "\"$1\": *[0-9]*" "$WORK/out" | head -1 | grep -o '[0-9]*$'
 }
 
-# start_sandbox starts an empty in-memory sandbox ($WORK/lading) on PORT
-# with TOKEN, stopping the one it started before.
+# start_sandbox [ARGS...] starts a sandbox ($WORK/lading) on PORT with
+# TOKEN and ARGS (none: empty and in memory), stopping the one it started
+# before, and waits SANDBOX_WAIT seconds at most (default 10) for it to
+# listen.
 start_sandbox() {
 	if [[ -n $SANDBOX_PID ]]; then
 		kill "$SANDBOX_PID" && wait "$SANDBOX_PID" 2>/dev/null || true
 	fi
 	: >"$WORK/sandbox.log"
-	"$WORK/lading" sandbox --addr "127.0.0.1:$PORT" --token "$TOKEN" >"$WORK/sandbox.log" 2>&1 &
+	"$WORK/lading" sandbox --addr "127.0.0.1:$PORT" --token "$TOKEN" "$@" >"$WORK/sandbox.log" 2>&1 &
 	SANDBOX_PID=$!
-	for _ in $(seq 100); do
+	for _ in $(seq $((${SANDBOX_WAIT:-10} * 10))); do
 		grep -q "listening" "$WORK/sandbox.log" && return 0
+		kill -0 "$SANDBOX_PID" 2>/dev/null || break
 		sleep 0.1
 	done
 	cat "$WORK/sandbox.log" >&2

@@ -56,6 +56,42 @@ func WaitSettled(ctx context.Context, path string, settle time.Duration, waiting
 	}
 }
 
+// Settling follows a file look after look (a drop folder's scans) and
+// tells when it has settled, by WaitSettled's rules, without waiting
+// itself. Its zero value is ready for a first look.
+type Settling struct {
+	last  look
+	since time.Time // when last was first seen; zero before the first look
+}
+
+// Settled looks at path at now and reports whether it has settled: at the
+// first look, when it was last modified settle ago or longer and a second
+// look right away agrees; after, when its size and modification time have
+// stayed as they were for settle by this machine's clock.
+func (s *Settling) Settled(path string, settle time.Duration, now time.Time) (bool, error) {
+	cur, err := lookAt(path)
+	if err != nil {
+		return false, err
+	}
+	if !s.since.IsZero() && cur.same(s.last) {
+		return now.Sub(s.since) >= settle, nil
+	}
+	first := s.since.IsZero()
+	s.last, s.since = cur, now
+	if settle <= 0 {
+		return true, nil
+	}
+	if !first || now.Sub(cur.mod) < settle {
+		return false, nil
+	}
+	again, err := lookAt(path)
+	if err != nil || !again.same(cur) {
+		s.last = again
+		return false, err
+	}
+	return true, nil
+}
+
 // changing says how the file changed between two looks.
 func changing(path string, before, after look) string {
 	if before.size != after.size {

@@ -188,3 +188,56 @@ func TestWaitSettledContextEnds(t *testing.T) {
 		})
 	}
 }
+
+// A drop folder's scans see a file settle by WaitSettled's rules, on the
+// clock the scans give: an old file at the first look, a new one once it
+// has stayed the same for settle, a growing one not before it stops.
+func TestSettling(t *testing.T) {
+	t.Parallel()
+	const settle = time.Minute
+	now := time.Now()
+	type step struct {
+		at     time.Duration // after now
+		append string        // written before this look
+		want   bool
+	}
+	for _, tc := range []struct {
+		name  string
+		age   time.Duration
+		steps []step
+	}{
+		{"old at the first look", time.Hour, []step{{0, "", true}}},
+		{"new: settled a minute after it was first seen", 0, []step{{0, "", false}, {30 * time.Second, "", false}, {time.Minute, "", true}}},
+		{"growing: the minute counts from the last change", 0, []step{{0, "", false}, {50 * time.Second, "B,2\n", false},
+			{time.Minute + 10*time.Second, "", false}, {time.Minute + 50*time.Second, "", true}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "shipped.csv")
+			writeSettleFile(t, path, "sku,qty\nA,1\n")
+			mod := now.Add(-tc.age)
+			if err := os.Chtimes(path, mod, mod); err != nil {
+				t.Fatal(err)
+			}
+			var s Settling
+			for i, st := range tc.steps {
+				if st.append != "" {
+					f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					f.WriteString(st.append)
+					f.Close()
+				}
+				got, err := s.Settled(path, settle, now.Add(st.at))
+				if err != nil || got != st.want {
+					t.Fatalf("look %d at +%s: settled %v, %v; want %v", i, st.at, got, err, st.want)
+				}
+			}
+		})
+	}
+	var s Settling
+	if _, err := s.Settled(filepath.Join(t.TempDir(), "gone.csv"), settle, now); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a file that is gone: %v, want fs.ErrNotExist", err)
+	}
+}

@@ -97,10 +97,35 @@ func (db *DB) IDs(ctx context.Context, scope string, keys []string) (map[string]
 // AllIDs returns every remembered key and id of scope.
 func (db *DB) AllIDs(ctx context.Context, scope string) (map[string]string, error) {
 	out := map[string]string{}
-	if err := db.collectIDs(ctx, out, `SELECT key, id FROM ids WHERE scope = ?`, scope); err != nil {
-		return nil, fmt.Errorf("state: ids (%s): %w", scope, err)
+	err := db.EachID(ctx, scope, func(k []byte) bool { return true }, func(k, id string) { out[k] = id })
+	return out, err
+}
+
+// EachID calls fn with every remembered key of scope that want takes, and
+// its id: want sees the key's bytes, valid during the call only, so that
+// keys not wanted cost no copy. It holds no map of its own: a caller
+// keeping a few of many keys keeps only those.
+func (db *DB) EachID(ctx context.Context, scope string, want func(key []byte) bool, fn func(key, id string)) error {
+	rows, err := db.sql.QueryContext(ctx, `SELECT key, id FROM ids WHERE scope = ?`, scope)
+	if err == nil {
+		defer rows.Close()
+		var k, id sql.RawBytes // reused: Scan appends to them
+		for rows.Next() {
+			if err = rows.Scan(&k, &id); err != nil {
+				break
+			}
+			if want(k) {
+				fn(string(k), string(id))
+			}
+		}
+		if err == nil {
+			err = rows.Err()
+		}
 	}
-	return out, nil
+	if err != nil {
+		return fmt.Errorf("state: ids (%s): %w", scope, err)
+	}
+	return nil
 }
 
 func (db *DB) collectIDs(ctx context.Context, out map[string]string, query string, args ...any) error {

@@ -54,6 +54,18 @@ func KeyCarriers(account string) string { return account + "|carriers" }
 // KeyPulled is the scope of the fulfillments an account's pulls wrote.
 func KeyPulled(account string) string { return account + "|pulled" }
 
+// KeyJobTimes is the scope of when each job of a jobs file last ran for
+// an account (by job name), so that a runner started again knows which
+// jobs are due. Unlike the scopes above it is keyed by the account's
+// name (its state file is its own): a new token keeps the times.
+func KeyJobTimes(account string) string { return account + "|job-times" }
+
+// KeyDropped is the scope of the files a folder job of an account has
+// taken and not yet moved aside (by folder, name and content digest), so
+// that a runner killed midway finishes them on restart. Keyed by the
+// account's name, as KeyJobTimes.
+func KeyDropped(account string) string { return account + "|dropped" }
+
 // KeyJob names a job on an account (and what else sets it apart: a
 // warehouse), for its lock and its runs: "stock push", account, warehouse.
 func KeyJob(job, account string, more ...string) string {

@@ -370,7 +370,7 @@ func BenchmarkStockLocal(b *testing.B) {
 		file, st := a.file(b, "changedA"), a.openWarm(b)
 		w := dryChangedPush(a.rows)
 		b.ReportAllocs()
-		rss := sourcetest.StartPeakRSS()
+		rss, cpu := sourcetest.StartPeakRSS(), sourcetest.StartCPU()
 		n, passes := 0, 0
 		for b.Loop() {
 			rep, got := a.push(b, st, file, true)
@@ -380,6 +380,7 @@ func BenchmarkStockLocal(b *testing.B) {
 			n += len(rep.Lines)
 			passes++
 		}
+		cpu.Report(b, passes, time.Millisecond, "cpu-ms/op")
 		sourcetest.ReportRows(b, a.rows, n, passes)
 		rss.Report(b)
 	})

@@ -114,12 +114,9 @@ func (p *Pusher) remembered(ctx context.Context, lines []Line) (*facts, error) {
 	for _, sku := range skus {
 		f.want[sku] = true
 	}
-	ids, err := p.rememberedIDs(ctx, skus)
-	if err != nil {
+	f.ids = make(map[string]api.ID, len(skus))
+	if err := p.rememberedIDs(ctx, skus, f); err != nil {
 		return nil, err
-	}
-	for k, v := range ids {
-		f.ids[k] = api.ID(v)
 	}
 	whs, err := p.Opts.State.AllIDs(ctx, warehouseScope(p.Opts.Scope))
 	if err != nil {
@@ -164,23 +161,19 @@ func (p *Pusher) knownWarehouses(lines []Line, f *facts, token api.ID) []api.ID 
 // cache in one pass beats looking them up 500 at a time.
 const manySKUs = 5000
 
-// rememberedIDs are the remembered variant ids of skus (sorted, distinct).
-func (p *Pusher) rememberedIDs(ctx context.Context, skus []string) (map[string]string, error) {
+// rememberedIDs puts the remembered variant ids of skus (sorted,
+// distinct, those of f.want) into f.ids.
+func (p *Pusher) rememberedIDs(ctx context.Context, skus []string, f *facts) error {
 	scope := state.KeySKUs(p.Opts.Scope)
-	if len(skus) < manySKUs {
-		return p.Opts.State.IDs(ctx, scope, skus)
+	if len(skus) >= manySKUs {
+		return p.Opts.State.EachID(ctx, scope, func(k []byte) bool { return f.want[string(k)] },
+			func(k, id string) { f.ids[k] = api.ID(id) })
 	}
-	all, err := p.Opts.State.AllIDs(ctx, scope)
-	if err != nil {
-		return nil, err
+	ids, err := p.Opts.State.IDs(ctx, scope, skus)
+	for k, v := range ids {
+		f.ids[k] = api.ID(v)
 	}
-	out := make(map[string]string, len(skus))
-	for _, k := range skus {
-		if id, ok := all[k]; ok {
-			out[k] = id
-		}
-	}
-	return out, nil
+	return err
 }
 
 // warehouseProbe is how many known SKUs a look-up adds, when the token's
@@ -193,7 +186,7 @@ const warehouseProbe = 10
 // extra request.
 func (p *Pusher) lookUps(lines []Line, f *facts, token api.ID) []string {
 	var unknown, known []string
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(lines))
 	for i := range lines {
 		l := &lines[i]
 		if !l.Pending() || seen[l.SKU] {
@@ -305,7 +298,7 @@ func groupLines(lines []Line, f *facts) map[api.ID][]int {
 	type key struct {
 		variant, warehouse api.ID
 	}
-	firsts := map[key]int{}
+	firsts := make(map[key]int, len(lines))
 	conflict := map[int][]int{} // first row → the rows repeating it
 	for i := range lines {
 		l := &lines[i]

@@ -31,7 +31,7 @@ func readCatalog(ctx context.Context, c *api.Client, lines []Line) (*catalog, er
 	if len(ids) == 0 {
 		return cat, nil
 	}
-	live, err := importer.FetchLive(ctx, c, importer.Want{ProductIDs: ids})
+	live, err := importer.FetchProducts(ctx, c, ids)
 	if err != nil {
 		return nil, fmt.Errorf("reading the products the run wrote: %w", err)
 	}

@@ -292,7 +292,7 @@ func checkCatalog(ctx context.Context, c *api.Client, open []engine.Open[sent]) 
 			ids = append(ids, map[bool]api.ID{true: api.ID(r.ID), false: api.ID(r.Parent)}[r.Resource == state.ResourceProduct])
 		}
 	}
-	live, err := importer.FetchLive(ctx, c, importer.Want{ProductIDs: ids})
+	live, err := importer.FetchProducts(ctx, c, ids)
 	if err != nil {
 		return nil, fmt.Errorf("reading back what an undo sent: %w", err)
 	}

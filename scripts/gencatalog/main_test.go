@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -21,7 +22,7 @@ func TestWriteShopify(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := writeShopify(&buf, tt.products, tt.variants); err != nil {
+			if err := writeShopify(&buf, tt.products, tt.variants, 0); err != nil {
 				t.Fatal(err)
 			}
 			recs, err := csv.NewReader(&buf).ReadAll()
@@ -52,7 +53,7 @@ func TestRunIsDeterministic(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
 	for _, p := range []string{a, b} {
-		if err := run(5, 4, p); err != nil {
+		if err := run(5, 4, 0, p); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -61,7 +62,50 @@ func TestRunIsDeterministic(t *testing.T) {
 	if len(x) == 0 || !bytes.Equal(x, y) {
 		t.Fatalf("two runs differ (%d and %d bytes)", len(x), len(y))
 	}
-	if err := run(0, 4, filepath.Join(dir, "c.csv")); err == nil {
+	if err := run(0, 4, 0, filepath.Join(dir, "c.csv")); err == nil {
 		t.Fatal("no products: no error")
+	}
+}
+
+// -change N raises the price of every Nth variant by 1 and changes
+// nothing else.
+func TestChange(t *testing.T) {
+	var plain, changed bytes.Buffer
+	if err := writeShopify(&plain, 10, 4, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeShopify(&changed, 10, 4, 7); err != nil {
+		t.Fatal(err)
+	}
+	a, err := csv.NewReader(&plain).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := csv.NewReader(&changed).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != len(b) {
+		t.Fatalf("%d and %d records", len(a), len(b))
+	}
+	var differ []int
+	for i := range a {
+		for c := range a[i] {
+			if a[i][c] == b[i][c] {
+				continue
+			}
+			if c != 19 {
+				t.Errorf("row %d: column %s changed from %q to %q", i+1, shopifyColumns[c], a[i][c], b[i][c])
+			}
+			if b[i][c] != decimal(price((i-1)/4)+1) {
+				t.Errorf("row %d: price %q became %q, want it 1 higher", i+1, a[i][c], b[i][c])
+			}
+			differ = append(differ, i)
+		}
+	}
+	// Variants 6, 13, 20, ... are rows 8, 15, 22, ... (one header row,
+	// counting from 1 as the records do from 0).
+	if want := []int{7, 14, 21, 28, 35}; !slices.Equal(differ, want) {
+		t.Errorf("records %v changed, want %v", differ, want)
 	}
 }

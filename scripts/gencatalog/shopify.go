@@ -29,8 +29,9 @@ var (
 // Shopify writes them: title, body, vendor, tags and option names on each
 // product's first row only; the handle, option values and variant columns
 // on every row. Variants are Color × Size (and Material beyond 32 per
-// product); a single "Default Title" variant when variantsPer is 1.
-func writeShopify(w io.Writer, products, variantsPer int) error {
+// product); a single "Default Title" variant when variantsPer is 1. When
+// change is above 0, every change-th variant's price is 1 higher.
+func writeShopify(w io.Writer, products, variantsPer, change int) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(shopifyColumns); err != nil {
 		return err
@@ -39,6 +40,9 @@ func writeShopify(w io.Writer, products, variantsPer int) error {
 	for p := range products {
 		for v := range variantsPer {
 			shopifyRow(row, p, v, variantsPer)
+			if n := p*variantsPer + v; change > 0 && n%change == change-1 {
+				row[19] = decimal(price(p) + 1)
+			}
 			if err := cw.Write(row); err != nil {
 				return err
 			}
@@ -84,13 +88,13 @@ func shopifyRow(row []string, p, v, variantsPer int) {
 		}
 	}
 	n := p*variantsPer + v
-	cost := 4 + float64(p%40)/2
+	cost := productCost(p)
 	row[13] = sku
 	row[14] = strconv.Itoa(200 + n%9*50)
 	row[15] = "shopify"
 	row[16] = strconv.Itoa((n * 13) % 120)
 	row[17], row[18] = "deny", "manual"
-	row[19] = decimal(cost * 2.5)
+	row[19] = decimal(price(p))
 	if p%3 == 0 {
 		row[20] = decimal(cost * 3)
 	}
@@ -98,6 +102,11 @@ func shopifyRow(row []string, p, v, variantsPer int) {
 	row[23] = fmt.Sprintf("%012d", 50000000000+int64(n)*7)
 	row[24] = decimal(cost)
 }
+
+// productCost is the cost of product p's variants; price is their price.
+func productCost(p int) float64 { return 4 + float64(p%40)/2 }
+
+func price(p int) float64 { return productCost(p) * 2.5 }
 
 // decimal writes f with at most two decimals and no trailing zeros.
 func decimal(f float64) string {

@@ -11,7 +11,9 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // StockColumns are the columns of the generated stock files: lading's
@@ -148,4 +150,29 @@ func procStatusKB(field string) uint64 {
 		}
 	}
 	return 0
+}
+
+// CPU measures the CPU time the process spends (user and system, from
+// getrusage) over a benchmark: on a machine others share, it says what the
+// work cost better than the time it took.
+type CPU struct{ start time.Duration }
+
+// StartCPU starts measuring.
+func StartCPU() CPU { return CPU{start: CPUTime()} }
+
+// Report reports the CPU time since StartCPU, per op, in unit
+// ("cpu-s/op", "cpu-ms/page"), scale being the unit's length.
+func (c CPU) Report(b *testing.B, ops int, scale time.Duration, unit string) {
+	if ops > 0 {
+		b.ReportMetric(float64(CPUTime()-c.start)/float64(scale)/float64(ops), unit)
+	}
+}
+
+// CPUTime is the CPU time the process has used.
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -1,0 +1,545 @@
+package api
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+
+	json "github.com/goccy/go-json"
+)
+
+// recordDecoder reads the fields of one record from its JSON, kept whole
+// and never changed again: the text of a field is a part of it, not a
+// copy (only text with escapes is copied), so a record costs one copy of
+// its JSON and the values of its fields.
+type recordDecoder struct {
+	b []byte
+	i int
+}
+
+func (r *recordDecoder) syntax(format string, a ...any) error {
+	return fmt.Errorf("invalid JSON at byte %d of a record: %s", r.i, fmt.Sprintf(format, a...))
+}
+
+func (r *recordDecoder) ws() {
+	for r.i < len(r.b) {
+		switch r.b[r.i] {
+		case ' ', '\t', '\n', '\r':
+			r.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek is the next byte that is not white space, or 0 at the end.
+func (r *recordDecoder) peek() byte {
+	r.ws()
+	if r.i >= len(r.b) {
+		return 0
+	}
+	return r.b[r.i]
+}
+
+func (r *recordDecoder) expect(c byte) error {
+	if got := r.peek(); got != c {
+		if got == 0 {
+			return r.syntax("want %q, found the end", c)
+		}
+		return r.syntax("want %q, found %q", c, got)
+	}
+	r.i++
+	return nil
+}
+
+// object calls member with each key of the object that comes next (the
+// key's text valid during the call, the reader at its value), which must
+// read the value.
+func (r *recordDecoder) object(member func(key []byte) error) error {
+	if err := r.expect('{'); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		c := r.peek()
+		if c == '}' {
+			r.i++
+			return nil
+		}
+		if !first {
+			if c != ',' {
+				return r.syntax("want ',' or '}' in an object, found %q", c)
+			}
+			r.i++
+		}
+		key, err := r.str()
+		if err != nil {
+			return err
+		}
+		if err := r.expect(':'); err != nil {
+			return err
+		}
+		if err := member(key); err != nil {
+			return err
+		}
+	}
+}
+
+// array calls elem for each element of the array that comes next.
+func (r *recordDecoder) array(elem func() error) error {
+	if err := r.expect('['); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		c := r.peek()
+		if c == ']' {
+			r.i++
+			return nil
+		}
+		if !first {
+			if c != ',' {
+				return r.syntax("want ',' or ']' in an array, found %q", c)
+			}
+			r.i++
+		}
+		if err := elem(); err != nil {
+			return err
+		}
+	}
+}
+
+// str reads a string and returns its text: a part of the record, or a
+// copy when it holds escapes.
+func (r *recordDecoder) str() ([]byte, error) {
+	if r.peek() != '"' {
+		return nil, r.syntax("want a string")
+	}
+	start := r.i + 1
+	for j := start; j < len(r.b); j++ {
+		switch c := r.b[j]; {
+		case c == '"':
+			r.i = j + 1
+			return r.b[start:j:j], nil
+		case c == '\\':
+			return r.escaped(start, j)
+		case c < 0x20:
+			return nil, r.syntax("a control character in a string")
+		}
+	}
+	return nil, r.syntax("a string is not closed")
+}
+
+// escaped reads the rest of a string that has an escape at j and returns
+// its text, unescaped into a copy.
+func (r *recordDecoder) escaped(start, j int) ([]byte, error) {
+	for ; j < len(r.b); j++ {
+		if r.b[j] == '\\' {
+			j++
+			continue
+		}
+		if r.b[j] == '"' {
+			r.i = j + 1
+			out, err := unescape(make([]byte, 0, j-start), r.b[start:j])
+			if err != nil {
+				return nil, r.syntax("%v", err)
+			}
+			return out, nil
+		}
+	}
+	return nil, r.syntax("a string is not closed")
+}
+
+// scalar reads a number, true, false or null and returns its text.
+func (r *recordDecoder) scalar() []byte {
+	start := r.i
+	for r.i < len(r.b) {
+		switch r.b[r.i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return r.b[start:r.i:r.i]
+		}
+		r.i++
+	}
+	return r.b[start:r.i:r.i]
+}
+
+// text reads a scalar as Flex and ID do: a string's text, a number as
+// written, true and false as "1" and "0", null as "". composite says
+// what an object or array becomes ("" when it is an error).
+func (r *recordDecoder) text(composite bool) (string, error) {
+	switch c := r.peek(); c {
+	case '"':
+		s, err := r.str()
+		return view(s), err
+	case '{', '[':
+		start := r.i
+		if err := r.skip(); err != nil {
+			return "", err
+		}
+		if !composite {
+			return "", fmt.Errorf("want a string, number, bool or null, got %.40s", r.b[start:r.i])
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, r.b[start:r.i]); err != nil {
+			return "", err
+		}
+		return buf.String(), nil
+	case 0:
+		return "", r.syntax("want a value, found the end")
+	}
+	v := r.scalar()
+	switch string(v) {
+	case "null":
+		return "", nil
+	case "true":
+		return "1", nil
+	case "false":
+		return "0", nil
+	}
+	if !isNumber(v) {
+		return "", fmt.Errorf("want a string, number, bool or null, got %.40s", v)
+	}
+	return view(v), nil
+}
+
+// skip reads past the next value.
+func (r *recordDecoder) skip() error {
+	switch c := r.peek(); c {
+	case '"':
+		_, err := r.str()
+		return err
+	case '{':
+		return r.object(func([]byte) error { return r.skip() })
+	case '[':
+		return r.array(r.skip)
+	case 0:
+		return r.syntax("want a value, found the end")
+	}
+	switch v := r.scalar(); string(v) {
+	case "null", "true", "false":
+		return nil
+	default:
+		if !isNumber(v) {
+			return r.syntax("want a value, found %.40q", v)
+		}
+	}
+	return nil
+}
+
+// end checks that only white space is left.
+func (r *recordDecoder) end() error {
+	if r.peek() != 0 {
+		return r.syntax("more after the value")
+	}
+	return nil
+}
+
+// view is b as a string without copying it: b is part of a record's JSON,
+// which is never changed.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// isNumber reports whether b is a JSON number.
+func isNumber(b []byte) bool {
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(b) && b[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(b)
+}
+
+// unescape appends the text of the inside of a JSON string to buf.
+func unescape(buf, s []byte) ([]byte, error) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c != '\\' {
+			if c < 0x20 {
+				return buf, errors.New("a control character in a string")
+			}
+			buf = append(buf, c)
+			i++
+			continue
+		}
+		if i+1 >= len(s) {
+			return buf, errors.New("a string ends in a backslash")
+		}
+		i += 2
+		switch e := s[i-1]; e {
+		case '"', '\\', '/':
+			buf = append(buf, e)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			r, n := hex4(s[i:])
+			if n == 0 {
+				return buf, errors.New("a bad \\u escape")
+			}
+			i += n
+			if utf16.IsSurrogate(r) {
+				if len(s) >= i+6 && s[i] == '\\' && s[i+1] == 'u' {
+					if r2, m := hex4(s[i+2:]); m > 0 {
+						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+							r = d
+							i += 2 + m
+						}
+					}
+				}
+				if utf16.IsSurrogate(r) {
+					r = utf8.RuneError
+				}
+			}
+			buf = utf8.AppendRune(buf, r)
+		default:
+			return buf, fmt.Errorf("a bad escape \\%c", e)
+		}
+	}
+	return buf, nil
+}
+
+// hex4 reads the 4 hex digits of a \u escape; n is 0 when they are not.
+func hex4(b []byte) (rune, int) {
+	if len(b) < 4 {
+		return 0, 0
+	}
+	v, err := strconv.ParseUint(string(b[:4]), 16, 32)
+	if err != nil {
+		return 0, 0
+	}
+	return rune(v), 4
+}
+
+// A recordLayout is where the fields of a record type are, by JSON name:
+// every field is an ID, a Flex or Links, and the type embeds RawRecord.
+type recordLayout struct {
+	fields map[string]fieldAt
+	names  []string // for a key matched ignoring case
+	raw    uintptr  // offset of the RawRecord
+}
+
+type fieldAt struct {
+	off   uintptr
+	kind  fieldKind
+	index int
+}
+
+type fieldKind uint8
+
+const (
+	fieldID fieldKind = iota
+	fieldFlex
+	fieldLinks
+)
+
+var layouts sync.Map // reflect.Type -> *recordLayout
+
+// layoutOf is the layout of the record type T.
+func layoutOf[T any]() *recordLayout {
+	t := reflect.TypeFor[T]()
+	if l, ok := layouts.Load(t); ok {
+		return l.(*recordLayout)
+	}
+	l := &recordLayout{fields: map[string]fieldAt{}, raw: ^uintptr(0)}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Type == reflect.TypeFor[RawRecord]() {
+			l.raw = f.Offset
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		at := fieldAt{off: f.Offset, index: len(l.names)}
+		switch f.Type {
+		case reflect.TypeFor[ID]():
+			at.kind = fieldID
+		case reflect.TypeFor[Flex]():
+			at.kind = fieldFlex
+		case reflect.TypeFor[Links]():
+			at.kind = fieldLinks
+		default:
+			panic(fmt.Sprintf("api: record %s has field %s of type %s: a record's fields are ID, Flex or Links", t, f.Name, f.Type))
+		}
+		l.fields[name] = at
+		l.names = append(l.names, name)
+	}
+	if l.raw == ^uintptr(0) {
+		panic(fmt.Sprintf("api: record %s does not embed RawRecord", t))
+	}
+	actual, _ := layouts.LoadOrStore(t, l)
+	return actual.(*recordLayout)
+}
+
+// field is the field of key: its exact name, else one differing in case
+// only (as encoding/json matches them).
+func (l *recordLayout) field(key []byte) (fieldAt, bool) {
+	if at, ok := l.fields[string(key)]; ok {
+		return at, true
+	}
+	for _, n := range l.names {
+		if strings.EqualFold(n, string(key)) {
+			return l.fields[n], true
+		}
+	}
+	return fieldAt{}, false
+}
+
+// decodeRecordJSON decodes raw, the JSON of one record of type T, which it
+// keeps as the record's RawRecord: raw must not change afterwards.
+func decodeRecordJSON[T any](raw []byte) (*T, error) {
+	l := layoutOf[T]()
+	rec := new(T)
+	p := unsafe.Pointer(rec)
+	r := &recordDecoder{b: raw}
+	if r.peek() == 'n' && string(bytes.TrimSpace(raw)) == "null" {
+		return nil, nil
+	}
+	err := r.object(func(key []byte) error {
+		at, ok := l.field(key)
+		if !ok {
+			return r.skip()
+		}
+		switch at.kind {
+		case fieldLinks:
+			links, err := r.links()
+			if err != nil {
+				return err
+			}
+			*(*Links)(unsafe.Add(p, at.off)) = links
+		default:
+			s, err := r.text(at.kind == fieldFlex)
+			if err != nil {
+				if at.kind == fieldID {
+					return fmt.Errorf("%s: id: %w", key, err)
+				}
+				return fmt.Errorf("%s: %w", key, err)
+			}
+			*(*string)(unsafe.Add(p, at.off)) = s
+		}
+		return nil
+	})
+	if err == nil {
+		err = r.end()
+	}
+	if err != nil {
+		return nil, err
+	}
+	(*RawRecord)(unsafe.Add(p, l.raw)).raw = raw
+	return rec, nil
+}
+
+// links reads a record's links: an object of arrays (a single object read
+// as an array of one), or [] or null for none.
+func (r *recordDecoder) links() (Links, error) {
+	switch r.peek() {
+	case 'n':
+		if v := r.scalar(); string(v) != "null" {
+			return nil, fmt.Errorf("links: want an object of arrays, got %.40s", v)
+		}
+		return nil, nil
+	case '[':
+		n := 0
+		if err := r.array(func() error { n++; return r.skip() }); err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			return nil, errors.New("links: want an object of arrays, got a non-empty array")
+		}
+		return nil, nil
+	}
+	out := Links{}
+	err := r.object(func(key []byte) error {
+		name := view(key)
+		switch r.peek() {
+		case '{':
+			l, err := r.link()
+			if err != nil {
+				return fmt.Errorf("links.%s: %w", name, err)
+			}
+			out[name] = []Link{l}
+		case '[':
+			list := []Link{}
+			if err := r.array(func() error {
+				l, err := r.link()
+				list = append(list, l)
+				return err
+			}); err != nil {
+				return fmt.Errorf("links.%s: %w", name, err)
+			}
+			out[name] = list
+		default:
+			if v := r.scalar(); string(v) != "null" {
+				return fmt.Errorf("links.%s: want an array, got %.40s", name, v)
+			}
+			out[name] = nil
+		}
+		return nil
+	})
+	return out, err
+}
+
+// link reads one entry of links: its id, type and quantity.
+func (r *recordDecoder) link() (Link, error) {
+	var l Link
+	err := r.object(func(key []byte) error {
+		var err error
+		var s string
+		switch string(key) {
+		case "id":
+			s, err = r.text(false)
+			l.ID = ID(s)
+		case "type":
+			s, err = r.text(false)
+			l.Type = s
+		case "quantity":
+			s, err = r.text(true)
+			l.Quantity = Flex(s)
+		default:
+			return r.skip()
+		}
+		return err
+	})
+	return l, err
+}

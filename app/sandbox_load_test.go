@@ -1,0 +1,127 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"lading/images/imagestest"
+	"lading/sandbox"
+	"lading/templates"
+)
+
+// untilListening is stdout for a sandbox command: it keeps what is
+// written and ends the command once the sandbox listens.
+type untilListening struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func (w *untilListening) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if strings.Contains(w.buf.String(), "listening") {
+		w.cancel()
+	}
+	return len(p), nil
+}
+
+// serveOnce runs lading sandbox with args until it listens, and returns
+// what it wrote on stderr.
+func serveOnce(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &untilListening{cancel: cancel}
+	var errb bytes.Buffer
+	err := Run(ctx, Env{Stdout: out, Stderr: &errb, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()},
+		append([]string{"lading", "sandbox", "--addr", "127.0.0.1:0"}, args...))
+	if err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatalf("sandbox %v: %v\n%s", args, err, errb.String())
+	}
+	if !strings.Contains(out.buf.String(), "listening") {
+		t.Fatalf("sandbox %v never listened:\n%s%s", args, out.buf.String(), errb.String())
+	}
+	return errb.String()
+}
+
+// lading sandbox --load puts a catalog into the token's account before it
+// serves, as lading import writes it: importing the same file again finds
+// nothing to change. With --db, a second start finds it loaded and leaves
+// it as it is.
+func TestSandboxLoad(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "s.db")
+	file := filepath.Join("..", "testdata", "catalogs", "shopify-apparel.csv")
+	args := []string{"--db", db, "--token", "load-token", "--load", file, "--template", "shopify"}
+	said := serveOnce(t, args...)
+	if !strings.Contains(said, "loaded 20 products and 22 variants") {
+		t.Errorf("the first start says %q, want the products and variants it loaded", said)
+	}
+
+	srv, err := sandbox.New(sandbox.Options{DBPath: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	out, _, err := run(t, "--base-url", hs.URL, "--token", "load-token", "--json", "import", "--template", "shopify", "--dry-run", file)
+	hs.Close()
+	srv.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Rows     map[string]int `json:"rows"`
+		Variants map[string]int `json:"variants"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rep.Variants["unchanged"] != 22 || len(rep.Variants) != 1 {
+		t.Errorf("a dry run of the loaded file plans %v for the variants, want 22 unchanged", rep.Variants)
+	}
+
+	said = serveOnce(t, args...)
+	if !strings.Contains(said, "loaded already") || strings.Contains(said, "loading") {
+		t.Errorf("the second start says %q, want the catalog found loaded", said)
+	}
+	// Another mapping of the same file is another load.
+	text, err := templates.Get("shopify")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapping := filepath.Join(t.TempDir(), "shopify.yaml")
+	if err := os.WriteFile(mapping, append(text, "\n# my own copy\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if said = serveOnce(t, "--db", db, "--token", "load-token", "--load", file, "--mapping", mapping); !strings.Contains(said, "loaded 20 products") {
+		t.Errorf("a load through another mapping says %q, want it loaded", said)
+	}
+}
+
+func TestSandboxLoadUsage(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sandbox", "--template", "shopify"}, "--load"},
+		{[]string{"sandbox", "--load", "nope.csv", "--template", "shopify"}, "nope.csv"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--load", filepath.Join("..", "testdata", "catalogs", "shopify-apparel.csv")}, "--template"},
+	} {
+		_, _, err := run(t, tc.args...)
+		var u *UsageError
+		if !errors.As(err, &u) || !strings.Contains(said(err), tc.want) {
+			t.Errorf("%v: %v; want a usage error naming %s", tc.args, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,327 @@
+package importer
+
+import (
+	"context"
+	"fmt"
+	"hash/maphash"
+	"slices"
+	"strings"
+
+	"lading/api"
+	"lading/api/wire"
+	"lading/catalog"
+	"lading/internal/arena"
+	"lading/mapping"
+)
+
+// scan compares the live catalog with the file's products as its pages
+// come, so that a snapshot of a large account need not hold it whole: a
+// variant found by its SKU and equal to the file's (options, fields, tier
+// prices, and its product's fields and tags) leaves its id alone; a
+// product of the file with something that differs, or found in more than
+// one live product, is read again in full at the end, for the plan to say
+// what differs field by field. Everything is kept by the file's product
+// and variant numbers, in arrays: no map holds a million entries.
+type scan struct {
+	w     Want
+	live  *Live
+	index skuIndex    // the SKUs of the file: their variants' numbers
+	owner []int32     // a variant's number: its product's
+	first []int32     // a product's number: its first variant's
+	found []scanFound // by product number
+	// same are, by variant number, the live variants found equal,
+	// with their ids: the products found equal keep their part.
+	same []LiveVariant
+	// full are the live products to read in full.
+	full map[api.ID]bool
+	// names are the names of the file's products without SKUs.
+	names map[string]bool
+	// ids holds the ids kept: a million of them in a few hundred chunks.
+	ids arena.Arena
+	// next is the number of the file's variant after the one last found:
+	// an account that took the file in its order lists its variants in
+	// that order, and looking there first spares a look-up in the table.
+	next int32
+	// read is where a live variant is read to be compared.
+	read   LiveVariant
+	detail liveDetail
+}
+
+// scanFound is what the scan found of a product of the file.
+type scanFound struct {
+	// lp is the live product its SKUs were first found in, with its ids
+	// and files alone.
+	lp *LiveProduct
+	// equal counts its variants found equal to the account's.
+	equal int32
+	// differs says it must be read in full: something of it differs, or
+	// its SKUs are in more than one live product.
+	differs bool
+}
+
+func newScan(w Want, names []string, l *Live) *scan {
+	n := 0
+	for _, p := range w.Products {
+		n += len(p.Variants)
+	}
+	s := &scan{w: w, live: l, owner: make([]int32, n),
+		first: make([]int32, len(w.Products)), found: make([]scanFound, len(w.Products)),
+		same: make([]LiveVariant, n), full: map[api.ID]bool{}, names: make(map[string]bool, len(names))}
+	s.index = newSKUIndex(n, s.sku)
+	for _, name := range names {
+		s.names[name] = true
+	}
+	k := int32(0)
+	for i, p := range w.Products {
+		s.first[i] = k
+		for j := range p.Variants {
+			s.owner[k] = int32(i)
+			if p.Variants[j].SKU != "" && p.Valid() {
+				s.index.add(k)
+			}
+			k++
+		}
+	}
+	return s
+}
+
+// readListing reads the whole Variants listing, page after page.
+func (s *scan) readListing(ctx context.Context, c *api.Client) error {
+	for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{PageSize: wire.MaxPageSize}) {
+		s.live.Requests++
+		if err != nil {
+			return fmt.Errorf("reading the live catalog: %w", err)
+		}
+		s.page(pg)
+	}
+	return nil
+}
+
+// lookUp looks the variants of skus up, and the products named names.
+func (s *scan) lookUp(ctx context.Context, c *api.Client, skus, names []string) error {
+	for part := range slices.Chunk(skus, lookupChunk) {
+		for pg, err := range c.Variants.ListPages(ctx, anyOf("sku", part)) {
+			s.live.Requests++
+			if err != nil {
+				return fmt.Errorf("looking SKUs up: %w", err)
+			}
+			s.page(pg)
+		}
+	}
+	for part := range slices.Chunk(names, lookupChunk) {
+		for pg, err := range c.Products.ListPages(ctx, anyOf("name", part)) {
+			s.live.Requests++
+			if err != nil {
+				return fmt.Errorf("looking products up by name: %w", err)
+			}
+			for _, p := range pg.Products {
+				s.full[clone(p.ID)] = true
+			}
+		}
+	}
+	return nil
+}
+
+// page compares the variants of a page with the file's.
+func (s *scan) page(pg *api.VariantPage) {
+	s.live.addIDs(&pg.Sideloads)
+	for _, v := range pg.Variants {
+		if v.Deleted.Bool() {
+			continue
+		}
+		pid := v.ProductID()
+		p := pg.Sideloads.Products[pid]
+		if p != nil && p.Deleted.Bool() {
+			continue
+		}
+		if p != nil && s.names[string(p.Name)] {
+			s.full[clone(pid)] = true
+		}
+		if v.SKU == "" {
+			continue
+		}
+		if k := s.find(string(v.SKU)); k >= 0 {
+			s.compare(k, v, pid, p, &pg.Sideloads)
+		}
+	}
+}
+
+// compare compares live variant v, of product pid (p, nil when not
+// sideloaded), with the file's variant number k.
+func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *api.Sideloads) {
+	i := s.owner[k]
+	f, fp := &s.found[i], s.w.Products[i]
+	switch {
+	case f.lp == nil:
+		f.lp = &LiveProduct{ID: s.keep(pid)}
+		if p == nil || !updatesOnly(fp) {
+			f.differs = true
+			break
+		}
+		f.lp.FilesKnown, f.lp.Archived = p.Links != nil, p.Archived.Bool()
+		for _, id := range p.Links.IDs(wire.ProductFiles) {
+			f.lp.FileIDs = append(f.lp.FileIDs, s.keep(id))
+		}
+		read := LiveText{Name: string(p.Name), Description: string(p.Description), Notes: string(p.Notes), Tags: sl.Tags(p)}
+		if changes, _ := productChanges(fp, &read); len(changes) > 0 {
+			f.differs = true
+		}
+	case f.lp.ID != pid:
+		f.differs = true
+		s.full[clone(pid)] = true
+	}
+	if f.differs || s.same[k].d != nil {
+		// A SKU found twice is left to the plan, which reads it in full.
+		f.differs = true
+		return
+	}
+	readVariant(&s.read, &s.detail, v, pid, sl)
+	if differ, changes, _ := compareVariant(fp, &fp.Variants[k-s.first[i]], &s.read, nil); differ != "" || len(changes) > 0 {
+		f.differs = true
+		return
+	}
+	s.same[k] = LiveVariant{ID: s.keep(v.ID), d: sameAsFile}
+	f.equal++
+}
+
+// updatesOnly says p's rows create, update or leave its product and
+// variants, which a product found equal to the account's leaves as they
+// are: they neither archive nor delete (planned against the whole
+// product), nor skip it.
+func updatesOnly(p *catalog.Product) bool {
+	switch p.Command {
+	case mapping.CommandSkip, mapping.CommandArchive, mapping.CommandDelete:
+		return false
+	}
+	for i := range p.Variants {
+		if p.Variants[i].Delete() {
+			return false
+		}
+	}
+	return true
+}
+
+// finish reads in full the live products the plan needs whole: those of
+// the file's products that differ, and those remembered for products none
+// of whose SKUs were found; it gives the products found equal their ids.
+func (s *scan) finish(ctx context.Context, c *api.Client) error {
+	l := s.live
+	for i, p := range s.w.Products {
+		f := &s.found[i]
+		switch {
+		case f.lp == nil:
+			if id, ok := s.w.Remembered[p.Key]; ok && p.Valid() {
+				s.full[api.ID(id)] = true
+			}
+		case !f.differs && int(f.equal) == len(p.Variants):
+			if l.same == nil {
+				l.wanted, l.same, l.sameVariants = s.w.Products, make([]*LiveProduct, len(s.w.Products)), s.same
+			}
+			f.lp.first = s.first[i]
+			l.same[i] = f.lp
+		default:
+			s.full[f.lp.ID] = true
+		}
+	}
+	if len(s.full) == 0 {
+		return nil
+	}
+	ids := make([]api.ID, 0, len(s.full))
+	for id := range s.full {
+		ids = append(ids, id)
+	}
+	got, err := fetchProducts(ctx, c, ids)
+	if err != nil {
+		return err
+	}
+	l.Products, l.BySKU, l.byName = got.Products, got.BySKU, got.byName
+	for name, id := range got.TagIDs {
+		l.TagIDs[name] = id
+	}
+	for name, id := range got.TierIDs {
+		l.TierIDs[name] = id
+	}
+	l.Requests += got.Requests
+	return nil
+}
+
+// sameProduct is the live product of p, product number i of the products
+// the snapshot was read for, with its variants in p's order, when the
+// snapshot found it equal to the file's: they hold their ids alone. Else
+// nil.
+func (l *Live) sameProduct(i int, p *catalog.Product) (*LiveProduct, []LiveVariant) {
+	if i >= len(l.same) || l.wanted[i] != p || l.same[i] == nil {
+		return nil, nil
+	}
+	lp := l.same[i]
+	return lp, l.sameVariants[lp.first : int(lp.first)+len(p.Variants)]
+}
+
+// clone copies an id out of the answer it was read from.
+func clone(id api.ID) api.ID { return api.ID(strings.Clone(string(id))) }
+
+// find is the number of the file's variant with sku, -1 if none: the one
+// after the last found, if it has it, else the table's.
+func (s *scan) find(sku string) int32 {
+	k := s.next
+	if int(k) >= len(s.owner) || s.sku(k) != sku || !s.w.Products[s.owner[k]].Valid() {
+		if k = s.index.find(sku); k < 0 {
+			return -1
+		}
+	}
+	s.next = k + 1
+	return k
+}
+
+// keep copies an id out of the answer it was read from.
+func (s *scan) keep(id api.ID) api.ID { return api.ID(s.ids.Clone(string(id))) }
+
+// sku is the SKU of the file's variant number k.
+func (s *scan) sku(k int32) string {
+	i := s.owner[k]
+	return s.w.Products[i].Variants[k-s.first[i]].SKU
+}
+
+// skuIndex finds the file's variants by SKU: an open-addressing table of
+// variant numbers, 8 bytes a variant where a map of the SKUs takes 40.
+type skuIndex struct {
+	slots []int32 // a variant's number plus 1; 0: empty
+	seed  maphash.Seed
+	sku   func(int32) string
+}
+
+func newSKUIndex(n int, sku func(int32) string) skuIndex {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	return skuIndex{slots: make([]int32, size), seed: maphash.MakeSeed(), sku: sku}
+}
+
+// add indexes variant k, unless a variant with its SKU is indexed.
+func (x *skuIndex) add(k int32) {
+	sku := x.sku(k)
+	mask := uint64(len(x.slots) - 1)
+	for i := maphash.String(x.seed, sku) & mask; ; i = (i + 1) & mask {
+		switch {
+		case x.slots[i] == 0:
+			x.slots[i] = k + 1
+			return
+		case x.sku(x.slots[i]-1) == sku:
+			return
+		}
+	}
+}
+
+// find is the number of the variant with sku, -1 if none.
+func (x *skuIndex) find(sku string) int32 {
+	mask := uint64(len(x.slots) - 1)
+	for i := maphash.String(x.seed, sku) & mask; ; i = (i + 1) & mask {
+		switch k := x.slots[i]; {
+		case k == 0:
+			return -1
+		case x.sku(k-1) == sku:
+			return k - 1
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package importer_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lading/engine"
+	"lading/importer"
+	"lading/sandbox"
+)
+
+// catalogRows writes a catalog in the generic layout: products P001 ...
+// of two variants each (P001-A and P001-B, sizes S and M), edited by edit
+// (row by row, the header left alone; nil: none).
+func (e *env) catalogRows(name string, products int, edit func(p int, sku string, row []string)) string {
+	e.t.Helper()
+	var b strings.Builder
+	b.WriteString("product_key,product_name,product_description,product_notes,tags,sku,description,weight,cost,upc,stock," +
+		"option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,tier:Retail,tier:Wholesale\n")
+	for p := 1; p <= products; p++ {
+		for i, v := range []string{"A", "B"} {
+			key, sku := fmt.Sprintf("P%03d", p), fmt.Sprintf("P%03d-%s", p, v)
+			row := []string{key, "", "", "", "", sku, "", "0.5", "2.5", "", "3", "Size", "S", "", "", "", "", "10", "8"}
+			if i == 0 {
+				row[1], row[4] = "Product "+key, "new|tee"
+			} else {
+				row[12] = "M"
+			}
+			if edit != nil {
+				edit(p, sku, row)
+			}
+			b.WriteString(strings.Join(row, ",") + "\n")
+		}
+	}
+	path := filepath.Join(e.dir, name)
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	return path
+}
+
+// reads counts the reads between two counter readings.
+func reads(before, after map[string]int64) int64 {
+	return requests(before, after) - writes(before, after)
+}
+
+// readPlan reads a plan file: its products by key.
+func readPlan(t *testing.T, path string) map[string]map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan struct {
+		Products []map[string]any `json:"products"`
+	}
+	if err := json.Unmarshal(b, &plan); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]any{}
+	for _, p := range plan.Products {
+		out[p["key"].(string)] = p
+	}
+	return out
+}
+
+// A re-import compares the account with the file as it reads it: the
+// products found equal cost no read beyond the listing (or the look-ups
+// of their SKUs), those that differ one more read for 250 of them, and the
+// plan still says field by field what differs. Unchanged rows keep their
+// variants' ids in the results file.
+func TestImportReimportReads(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	ctx := context.Background()
+	// 300 products of 2 variants: a listing of 3 pages, and 3 look-ups of
+	// 250 SKUs for the whole file.
+	first := e.catalogRows("first.csv", 300, nil)
+	if _, err := e.importFile(ctx, "generic", first, func(o *importer.Options) { o.ReadIDs = true }); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, pg := range pages(t, e.c.Variants.ListPages(ctx, nil)) {
+		for _, v := range pg.Variants {
+			ids[string(v.SKU)] = string(v.ID)
+		}
+	}
+
+	tests := []struct {
+		name     string
+		products int
+		edit     func(p int, sku string, row []string)
+		// reads is the reads the import takes: 1 for the size of the
+		// listing, then the listing (3 pages) or the look-ups, then 1 for
+		// the products that differ, if any.
+		reads                      int64
+		updated, unchanged, failed int
+		changes                    map[string]string // product key: what the plan says changed
+	}{
+		{name: "the same file", products: 300, reads: 1 + 3, unchanged: 600},
+		{name: "a cost, a name, a tag", products: 300, reads: 1 + 3 + 1, updated: 1, unchanged: 599,
+			edit: func(p int, sku string, row []string) {
+				switch {
+				case sku == "P005-B":
+					row[8] = "2.75"
+				case sku == "P007-A":
+					row[1] = "Product P007 v2"
+				case sku == "P009-A":
+					row[4] = "new|tee|sale"
+				}
+			},
+			changes: map[string]string{"P005-B": `cost "2.5" → "2.75"`, "P007": `name "Product P007" → "Product P007 v2"`, "P009": `tags "new|tee" → "new|sale|tee"`}},
+		{name: "a SKU of another product", products: 300, reads: 1 + 3 + 1, unchanged: 597, failed: 3,
+			edit: func(p int, sku string, row []string) {
+				if sku == "P004-B" {
+					row[0], row[12] = "P003", "L"
+				}
+			}},
+		{name: "two products of 300: look-ups", products: 2, reads: 1 + 1 + 1, updated: 1, unchanged: 3,
+			edit: func(p int, sku string, row []string) {
+				if sku == "P002-A" {
+					row[17] = "11"
+				}
+			},
+			changes: map[string]string{"P002-A": `tier Retail "10" → "11"`}},
+		{name: "two products of 300, the same", products: 2, reads: 1 + 1, unchanged: 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := e.catalogRows("again.csv", tt.products, tt.edit)
+			plan := filepath.Join(e.dir, "plan.json")
+			before := e.srv.Counters().Requests
+			rep, err := e.importFile(ctx, "generic", in, func(o *importer.Options) {
+				o.DryRun, o.PlanFile, o.ResultsFile = true, plan, filepath.Join(e.dir, "results.csv")
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := reads(before, e.srv.Counters().Requests); got != tt.reads {
+				t.Errorf("%d reads, want %d", got, tt.reads)
+			}
+			v := rep.Variants
+			if v[engine.Updated] != tt.updated || v[engine.Unchanged] != tt.unchanged || v[engine.Failed] != tt.failed || v[engine.Created] != 0 {
+				t.Errorf("variants %v, want %d updated, %d unchanged, %d failed", v, tt.updated, tt.unchanged, tt.failed)
+			}
+			products := readPlan(t, plan)
+			for key, want := range tt.changes {
+				if !strings.Contains(planText(products, key), want) {
+					t.Errorf("the plan of %s says %s, want %s", key, planText(products, key), want)
+				}
+			}
+			for _, l := range readResults(t, rep.Results) {
+				sku, action, id := l[3], l[4], l[6]
+				if action == "unchanged" && id != ids[sku] {
+					t.Errorf("results line of %s: variant id %q, want %q", sku, id, ids[sku])
+				}
+				if action == "failed" && !strings.Contains(l[7], "different products in the account") {
+					t.Errorf("results line of %s: %q, want it to say its SKUs are in different products", sku, l[7])
+				}
+			}
+		})
+	}
+}
+
+// planText is what the plan says of the product key, or of the variant
+// with SKU key: its changes as text.
+func planText(products map[string]map[string]any, key string) string {
+	var parts []string
+	add := func(x map[string]any) {
+		cs, _ := x["changes"].([]any)
+		for _, c := range cs {
+			m := c.(map[string]any)
+			parts = append(parts, fmt.Sprintf("%s %q → %q", m["field"], m["from"], m["to"]))
+		}
+	}
+	if p, ok := products[key]; ok {
+		add(p)
+	}
+	for _, p := range products {
+		vs, _ := p["variants"].([]any)
+		for _, x := range vs {
+			if v := x.(map[string]any); v["sku"] == key {
+				add(v)
+			}
+		}
+	}
+	return strings.Join(parts, "; ")
+}

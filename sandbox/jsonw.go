@@ -1,0 +1,145 @@
+package sandbox
+
+import (
+	"database/sql"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// rawJSON is a record already written as JSON, answered as it is.
+type rawJSON []byte
+
+// MarshalJSON lets a rawJSON stand where encoding/json meets it.
+func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
+
+// jw writes the JSON of the records that pages carry many of (variants,
+// products and what they sideload) straight into a buffer, without maps
+// and reflection: a page of 250 variants is written in a fraction of the
+// time encoding/json takes. Members are given in the order encoding/json
+// writes a map's, by key, so the answers read as before.
+type jw struct {
+	b     []byte
+	first bool // no member yet in the object open
+}
+
+func (w *jw) open() { w.b, w.first = append(w.b, '{'), true }
+
+func (w *jw) close() { w.b, w.first = append(w.b, '}'), false }
+
+// key starts the member k.
+func (w *jw) key(k string) {
+	if !w.first {
+		w.b = append(w.b, ',')
+	}
+	w.first = false
+	w.b = append(w.b, '"')
+	w.b = append(w.b, k...)
+	w.b = append(w.b, '"', ':')
+}
+
+func (w *jw) str(k, v string) {
+	w.key(k)
+	w.b = appendJSONString(w.b, v)
+}
+
+// null writes v, or null when it is not valid.
+func (w *jw) null(k string, v sql.NullString) {
+	if !v.Valid {
+		w.key(k)
+		w.b = append(w.b, "null"...)
+		return
+	}
+	w.str(k, v.String)
+}
+
+// int writes n as the service writes numbers: a string.
+func (w *jw) int(k string, n int64) {
+	w.key(k)
+	w.b = append(w.b, '"')
+	w.b = strconv.AppendInt(w.b, n, 10)
+	w.b = append(w.b, '"')
+}
+
+func (w *jw) flag(k string, b bool) { w.str(k, boolStr(b)) }
+
+// links writes the member k: an array of {"id": ...} of ids.
+func (w *jw) links(k string, ids []int64) {
+	w.key(k)
+	w.b = append(w.b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = append(w.b, `{"id":"`...)
+		w.b = strconv.AppendInt(w.b, id, 10)
+		w.b = append(w.b, `"}`...)
+	}
+	w.b = append(w.b, ']')
+}
+
+// done returns what was written since from, as a record of its own.
+func (w *jw) done(from int) rawJSON { return rawJSON(w.b[from:len(w.b):len(w.b)]) }
+
+// appendJSONString appends s quoted as encoding/json quotes it: HTML
+// characters, control characters, U+2028 and U+2029 escaped, invalid UTF-8
+// replaced by U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// sortedIDs are the keys of m in the order encoding/json writes a map's:
+// as text.
+func sortedIDs[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
