@@ -24,22 +24,7 @@ func TestDemoUIServesTheDemosAccount(t *testing.T) {
 		done <- Run(ctx, Env{Stdout: out, Stderr: out, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline()},
 			[]string{"lading", "demo", "--out", t.TempDir(), "--ui", "--addr", "127.0.0.1:0"})
 	}()
-	addr := regexp.MustCompile(`lading ui: (http://\S+)`)
-	var url string
-	for deadline := time.Now().Add(2 * time.Minute); url == ""; {
-		if m := addr.FindStringSubmatch(out.String()); m != nil {
-			url = m[1]
-			break
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("lading demo --ui ended before serving the page: %v\n%s", err, out.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("lading demo --ui printed no address:\n%s", out.String())
-		}
-	}
+	url := waitForLine(t, out, done, regexp.MustCompile(`lading ui: (http://\S+)`))
 	if strings.Contains(out.String(), "What next") {
 		t.Errorf("with --ui the demo still lists what to try next on the command line:\n%s", out.String())
 	}

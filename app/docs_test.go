@@ -287,6 +287,7 @@ func notRun(args []string) string {
 		{[]string{"--account"}, "it works on a merchant's account, with the token lading auth login stored for it"},
 		{[]string{"run"}, "it runs the jobs of a jobs file naming the 3PL's folders and token files (e2e/run_test.go runs such files)"},
 		{[]string{"jobs", "check"}, "it checks a jobs file naming the 3PL's folders and token files (app and ops check such files)"},
+		{[]string{"ui", "--jobs"}, "it lists the jobs of a jobs file naming the 3PL's folders and token files (app's TestUIListsTheJobsOfAJobsFile reads such a file)"},
 		{[]string{"accounts", "remove"}, "the account it removes is added on another page"},
 		{[]string{"accounts", "default"}, "the account it makes the default is added on another page"},
 	} {

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/dustin/go-humanize"
 	"github.com/urfave/cli/v2"
 
 	"lading/api"
 	"lading/auth"
+	"lading/ops"
 	"lading/paths"
 	"lading/state"
 	"lading/ui"
@@ -18,12 +20,13 @@ import (
 // uiOptions are the options of lading ui.
 type uiOptions struct {
 	globalOptions
-	Addr, State, MaxUpload, Images, Timezone string
+	Addr, State, MaxUpload, Images, Timezone, Jobs string
 }
 
 var uiExamples = []example{
 	{"the page for the current account, at http://127.0.0.1:8710", "lading ui"},
 	{"on another port, the jobs' state kept in another file", "lading ui --addr 127.0.0.1:8711 --state shop.db"},
+	{"with the jobs of lading run's jobs file listed, their last and next runs and files waiting", "lading ui --jobs /etc/lading/jobs.yaml"},
 }
 
 func uiCommand(b *builder) *cli.Command {
@@ -45,6 +48,7 @@ func uiCommand(b *builder) *cli.Command {
 			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Destination: &o.State, Usage: "local state file of the jobs run from the page (runs, ids, levels), as the commands' --state"},
 			&cli.StringFlag{Name: "max-upload", Value: "100MiB", Destination: &o.MaxUpload, Usage: "the largest file the page takes, e.g. 1GiB"},
 			&cli.StringFlag{Name: "images", Destination: &o.Images, DefaultText: "the working folder", Usage: "folder the paths of a catalog's images are relative to (the page can change it)"},
+			&cli.StringFlag{Name: "jobs", Destination: &o.Jobs, Usage: "a jobs file (lading run's): the page lists its jobs with their last and next runs and the files waiting, read again at each visit"},
 			timezoneFlag(&o.Timezone, "time zone of shipments' and slips' dates written without an offset, and of exports"),
 		},
 		Action: func(c *cli.Context) error {
@@ -89,8 +93,33 @@ func (o *uiOptions) config(env *Env) (ui.Config, error) {
 	if err != nil {
 		return ui.Config{}, err
 	}
-	return ui.Config{State: o.State, Rate: o.Rate, Concurrency: o.Concurrency, MaxUpload: int64(n), ImagesDir: o.Images,
-		Location: loc, ImageTransport: env.ImageTransport, Log: env.Stderr, Logger: o.logger(env)}, nil
+	cfg := ui.Config{State: o.State, Rate: o.Rate, Concurrency: o.Concurrency, MaxUpload: int64(n), ImagesDir: o.Images,
+		Location: loc, ImageTransport: env.ImageTransport, Log: env.Stderr, Logger: o.logger(env)}
+	if o.Jobs != "" {
+		if _, _, err := loadJobs(env, o.Jobs); err != nil {
+			return ui.Config{}, err
+		}
+		cfg.Jobs = func(ctx context.Context) (*ui.JobsPlan, error) { return planJobs(ctx, env, o.Jobs) }
+	}
+	return cfg, nil
+}
+
+// planJobs reads the jobs file and says when each of its jobs runs next,
+// as lading jobs check does.
+func planJobs(ctx context.Context, env *Env, file string) (*ui.JobsPlan, error) {
+	jobs, dirs, err := loadJobs(env, file)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	if env.Now != nil {
+		now = env.Now()
+	}
+	plan, err := ops.Plan(ctx, jobs, dirs, now)
+	if err != nil {
+		return nil, err
+	}
+	return &ui.JobsPlan{Path: jobs.Path, Jobs: plan, Now: now}, nil
 }
 
 // serveUI serves the page on addr with cfg until ctx ends, printing its

@@ -23,6 +23,7 @@ import (
 	"lading/api"
 	"lading/app"
 	"lading/internal/syncbuf"
+	"lading/ops"
 	"lading/sandbox"
 	"lading/ui"
 )
@@ -37,7 +38,7 @@ type css = chromedp.CSS
 // and the dry run of an undo. A form from another page and a request for
 // another host name are refused. No page shows the token.
 func TestPageEndToEnd(t *testing.T) {
-	fx := newFixture(t, sandbox.Options{}, ui.Config{})
+	fx := newFixture(t, sandbox.Options{}, ui.Config{Jobs: jobsFile(t)})
 	tb := newTab(t, fx)
 	t.Run("import", func(t *testing.T) { tb.t = t; importCatalog(tb) })
 	t.Run("changes", func(t *testing.T) { tb.t = t; importChanges(tb) })
@@ -47,6 +48,7 @@ func TestPageEndToEnd(t *testing.T) {
 	t.Run("slips", func(t *testing.T) { tb.t = t; pushSlips(tb) })
 	t.Run("export", func(t *testing.T) { tb.t = t; exportVariants(tb) })
 	t.Run("runs", func(t *testing.T) { tb.t = t; runsAndUndo(tb) })
+	t.Run("jobs", func(t *testing.T) { tb.t = t; listJobs(tb) })
 	t.Run("forged", func(t *testing.T) { tb.t = t; forgedRequests(tb) })
 	tb.t = t
 	tb.noToken()
@@ -350,6 +352,44 @@ func runsAndUndo(tb *tab) {
 	tb.look("undone")
 }
 
+// jobsFile is a jobs file of three jobs, one of them a folder's with two
+// files waiting, as lading ui --jobs reads it (lading ui's own test of
+// the flag, in app, reads one through the commands' kinds).
+func jobsFile(t *testing.T) func(context.Context) (*ui.JobsPlan, error) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"acme.token": "acme-token", "in/a.csv": "x", "in/b.csv": "x"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text := strings.ReplaceAll(`accounts:
+  acme: {base_url: "https://host/api2", token_file: DIR/acme.token}
+jobs:
+  - {account: acme, job: stock push, file: DIR/stock.csv, every: 15m}
+  - {account: acme, job: export, name: daily tags, schedule: "30 2 * * *", zone: America/New_York}
+  - {account: acme, job: shipments push, folder: DIR/in}
+`, "DIR", dir)
+	bind := func(*ops.Job) (ops.Task, error) { return ops.Task{}, nil }
+	kinds := ops.Kinds{"stock push": {File: true, Bind: bind}, "shipments push": {File: true, Bind: bind}, "export": {Bind: bind}}
+	jobs, err := ops.Parse(filepath.Join(dir, "jobs.yaml"), []byte(text), ops.Setup{Kinds: kinds, Registry: &ops.Registry{Accounts: map[string]ops.Account{}}, Local: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := ops.Dirs{Config: filepath.Join(dir, "config"), Data: filepath.Join(dir, "data")}
+	return func(ctx context.Context) (*ui.JobsPlan, error) {
+		now := time.Now()
+		plan, err := ops.Plan(ctx, jobs, dirs, now)
+		return &ui.JobsPlan{Path: jobs.Path, Jobs: plan, Now: now}, err
+	}
+}
+
+func listJobs(tb *tab) {
+	tb.open("/jobs", "table")
+	tb.has("table", "stock push", "every 15m", "daily tags", "(export)", "never", "as files come (2 files waiting)")
+	tb.look("jobs")
+}
+
 // forgedRequests: a page served elsewhere (on another port of this
 // computer: the same site to a browser) posts a form to the page, and a
 // name made to point at 127.0.0.1 asks for it; both are refused.
@@ -397,6 +437,9 @@ func TestPageByKeyboard(t *testing.T) {
 		}
 		return s
 	}
+	tb.open("/jobs", "h1") // lading ui given no jobs file says how to give one
+	tb.has("main", "started without one", "ui --jobs")
+	tb.look("jobs-none")
 	tb.open("/stock", "#file")
 	var order []string
 	for range 20 {
@@ -406,7 +449,7 @@ func TestPageByKeyboard(t *testing.T) {
 			break
 		}
 	}
-	want := []string{"Skip to content", "lading", "Import", "Stock", "Shipments", "Slips", "Export", "Runs", "#file", "#template", "Upload and preview"}
+	want := []string{"Skip to content", "lading", "Import", "Stock", "Shipments", "Slips", "Export", "Runs", "Jobs", "#file", "#template", "Upload and preview"}
 	if !slices.Equal(order, want) {
 		t.Errorf("Tab goes through\n%q\nwant\n%q", order, want)
 	}

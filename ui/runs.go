@@ -23,6 +23,7 @@ func (s *Server) runsRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET /runs/{run}", s.handleRun1)
 	m.HandleFunc("POST /runs/{run}/undo", s.handleUndo)
 	m.HandleFunc("GET /undos/{undo}", s.handleUndone)
+	m.HandleFunc("GET /jobs", s.handleJobs)
 }
 
 // runsView is the history of runs.

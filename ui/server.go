@@ -67,6 +67,8 @@ type Config struct {
 	// discards them. Logger is told what a job says in passing.
 	Log    io.Writer
 	Logger *slog.Logger
+	// Jobs reads the jobs file the jobs page lists (nil: none was given).
+	Jobs func(context.Context) (*JobsPlan, error)
 	// Command is how the page writes a command a person may run in a
 	// terminal instead ("lading", "go run ."); "" is "lading".
 	Command string
