@@ -13,7 +13,6 @@ import (
 	"lading/auth"
 	"lading/ops"
 	"lading/paths"
-	"lading/state"
 	"lading/ui"
 )
 
@@ -45,7 +44,7 @@ func uiCommand(b *builder) *cli.Command {
 			"files given to it in a private folder it removes when it stops (Ctrl-C).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: ui.DefaultAddr, Destination: &o.Addr, Usage: "address to listen on; other than a loopback address, anyone who reaches it can work on the account"},
-			&cli.StringFlag{Name: "state", Value: state.DefaultPath, Destination: &o.State, Usage: "local state file of the jobs run from the page (runs, ids, levels), as the commands' --state"},
+			stateFlag(&o.State, "of the jobs run from the page: runs, ids, levels, as the commands'"),
 			&cli.StringFlag{Name: "max-upload", Value: "100MiB", Destination: &o.MaxUpload, Usage: "the largest file the page takes, e.g. 1GiB"},
 			&cli.StringFlag{Name: "images", Destination: &o.Images, DefaultText: "the working folder", Usage: "folder the paths of a catalog's images are relative to (the page can change it)"},
 			&cli.StringFlag{Name: "jobs", Destination: &o.Jobs, Usage: "a jobs file (lading run's): the page lists its jobs with their last and next runs and the files waiting, read again at each visit"},
@@ -71,6 +70,9 @@ func runUI(ctx context.Context, env *Env, o *uiOptions) error {
 		return err
 	}
 	cfg.Client, cfg.Scope, cfg.Account = client, o.account(token), auth.NormalizeBaseURL(o.BaseURL)
+	if o.named != nil {
+		cfg.Account = o.named.Name + " (" + cfg.Account + ")"
+	}
 	return serveUI(ctx, env, o.Addr, cfg)
 }
 
@@ -85,6 +87,9 @@ func (o *uiOptions) config(env *Env) (ui.Config, error) {
 		if fi, err := os.Stat(o.Images); err != nil || !fi.IsDir() {
 			return ui.Config{}, Usagef("--images %s: not a folder; give the folder the images' paths are relative to", o.Images)
 		}
+	}
+	if o.State, err = o.stateFile(env, o.State); err != nil {
+		return ui.Config{}, err
 	}
 	if err := checkStatePath(paths.Named{What: "--state", Path: o.State}); err != nil {
 		return ui.Config{}, err

@@ -20,7 +20,9 @@ import (
 // lading ui --jobs FILE lists the file's jobs on its jobs page, each with
 // its last run (a run cut short said so), when it runs next and the files
 // waiting in a folder job's folder, read from the accounts' state as
-// lading jobs check reads them. A file with mistakes is refused at start.
+// lading jobs check reads them. With --account the page works on the
+// account's own state, and names it. A jobs file with mistakes is refused
+// at start.
 func TestUIListsTheJobsOfAJobsFile(t *testing.T) {
 	h := newHome(t)
 	dir := t.TempDir()
@@ -44,6 +46,9 @@ jobs:
 	}
 	st.Close()
 
+	if _, errOut, err := runWith(t, h.env, "accounts", "add", "--token-file", filepath.Join(dir, "acme.token"), "acme", "--base-url", "https://host/api2"); err != nil {
+		t.Fatalf("accounts add: %v\n%s", err, errOut)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	out := &syncbuf.Buffer{}
@@ -51,18 +56,20 @@ jobs:
 	env.Stdout, env.Stderr = out, out
 	done := make(chan error, 1)
 	go func() {
-		done <- Run(ctx, env, []string{"lading", "--base-url", "https://host/api2", "--token", "t0k3n", "ui", "--addr", "127.0.0.1:0",
-			"--state", filepath.Join(dir, "ui.db"), "--jobs", file})
+		done <- Run(ctx, env, []string{"lading", "--account", "acme", "ui", "--addr", "127.0.0.1:0", "--jobs", file})
 	}()
 	url := waitForLine(t, out, done, regexp.MustCompile(`lading ui: (http://\S+)`))
-	res, err := http.Get(url + "/jobs")
-	if err != nil {
-		t.Fatal(err)
+	var page string
+	for _, path := range []string{"/jobs", "/runs"} {
+		res, err := http.Get(url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		page += regexp.MustCompile(`\s+`).ReplaceAllString(string(body), " ")
 	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	page := regexp.MustCompile(`\s+`).ReplaceAllString(string(body), " ")
-	for _, want := range []string{file, "stock push", "every 15m", "cut short", "at start (resumes its run cut short at",
+	for _, want := range []string{"acme (https://host/api2)", "state (" + h.dirs.StatePath("acme") + ")", file, "stock push", "every 15m", "cut short", "at start (resumes its run cut short at",
 		"daily tags", "(export)", "never", "as files come (2 files waiting)"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the jobs page lacks %q:\n%s", want, page)
