@@ -61,6 +61,7 @@ func uiCommand(b *builder) *cli.Command {
 
 // runUI serves the page until ctx ends (Ctrl-C).
 func runUI(ctx context.Context, env *Env, o *uiOptions) error {
+	stateGiven := o.State != ""
 	cfg, err := o.config(env)
 	if err != nil {
 		return err
@@ -72,6 +73,10 @@ func runUI(ctx context.Context, env *Env, o *uiOptions) error {
 	cfg.Client, cfg.Scope, cfg.Account = client, o.account(token), auth.NormalizeBaseURL(o.BaseURL)
 	if o.named != nil {
 		cfg.Account = o.named.Name + " (" + cfg.Account + ")"
+		cfg.Flags = []string{"--account", o.named.Name}
+		if stateGiven {
+			cfg.Flags = append(cfg.Flags, "--state", cfg.State)
+		}
 	}
 	return serveUI(ctx, env, o.Addr, cfg)
 }

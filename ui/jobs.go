@@ -261,9 +261,7 @@ func (s *Server) command(w *work, dry bool) string {
 			args = append(args, "--no-images")
 		}
 	}
-	if s.cfg.State != state.DefaultPath {
-		args = append(args, "--state", quote(s.cfg.State))
-	}
+	args = append(args, s.cfg.terminalFlags()...)
 	if dry {
 		args = append(args, "--dry-run")
 	}

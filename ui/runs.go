@@ -201,8 +201,8 @@ func (s *Server) handleUndone(w http.ResponseWriter, r *http.Request) {
 // undoCommand is the command that does the same undo in a terminal.
 func undoCommand(cfg Config, u *undone) string {
 	cmd := cfg.Command + " undo"
-	if cfg.State != state.DefaultPath {
-		cmd += " --state " + quote(cfg.State)
+	for _, f := range cfg.terminalFlags() {
+		cmd += " " + f
 	}
 	if u.DryRun {
 		cmd += " --dry-run"

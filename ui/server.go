@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/state"
 )
 
 // DefaultAddr is where lading ui listens unless told otherwise.
@@ -72,6 +73,24 @@ type Config struct {
 	// Command is how the page writes a command a person may run in a
 	// terminal instead ("lading", "go run ."); "" is "lading".
 	Command string
+	// Flags are the flags a command run in a terminal needs to work on
+	// the page's account and state (--account NAME, --state FILE); nil:
+	// --state when State is not the default.
+	Flags []string
+}
+
+// terminalFlags are the flags a command run in a terminal needs to work
+// on the page's account and state.
+func (c Config) terminalFlags() []string {
+	flags := c.Flags
+	if flags == nil && c.State != state.DefaultPath {
+		flags = []string{"--state", c.State}
+	}
+	quoted := make([]string, len(flags))
+	for i, f := range flags {
+		quoted[i] = quote(f)
+	}
+	return quoted
 }
 
 // Server is the web application; it is an http.Handler. Close removes
