@@ -7,7 +7,6 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -144,18 +143,4 @@ func (b *client) post(path string, form url.Values) (int, string) {
 		b.t.Fatal(err)
 	}
 	return b.read(res)
-}
-
-// copyFile copies a file into dir under name.
-func copyFile(t *testing.T, from, dir, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	to := filepath.Join(dir, name)
-	if err := os.WriteFile(to, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return to
 }

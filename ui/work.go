@@ -51,15 +51,6 @@ var (
 	kinds = []*kind{importKind, stockKind, shipmentsKind, slipsKind}
 )
 
-func kindNamed(name string) *kind {
-	for _, k := range kinds {
-		if k.Name == name {
-			return k
-		}
-	}
-	return nil
-}
-
 // kindOfTemplate is the kind whose templates include name, or nil.
 func kindOfTemplate(name string) *kind {
 	for _, t := range templates.List() {
