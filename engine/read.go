@@ -51,7 +51,7 @@ func Read[L any, PL interface {
 	if err != nil {
 		return nil, source.Misread(src, err)
 	}
-	in := &Input[L]{File: source.Label(src.Name(), src.Sheet()), Sheet: src.Sheet()}
+	in := &Input[L]{File: source.Label(src.Name(), src.Sheet()), Sheet: src.Sheet(), Lines: make([]L, 0, source.RowsHint(src))}
 	var v V
 	_, err = source.Each(ctx, src, prog.Reading, func(cells []string, row int, re *source.RowError) {
 		in.Lines = append(in.Lines, *new(L))

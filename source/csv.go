@@ -33,6 +33,10 @@ type csvSource struct {
 	// per row instead of silently becoming U+FFFD in the request bodies.
 	guard *utf8Guard
 
+	// sample are the bytes and line breaks of the file's first block, for
+	// RowsHint.
+	sampleBytes, sampleLines int
+
 	allowShort bool
 	short      int   // rows with fewer cells than the header
 	shortLines []int // the first maxShortLines of them
@@ -110,7 +114,8 @@ func newCSVSource(name string, in io.Reader, o Options) (*csvSource, error) {
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
 	r.LazyQuotes = false
-	s := &csvSource{name: name, r: r, text: tr, allowShort: o.AllowShortRows}
+	s := &csvSource{name: name, r: r, text: tr, allowShort: o.AllowShortRows,
+		sampleBytes: len(sample), sampleLines: bytes.Count(sample, []byte{'\n'})}
 	if dec == nil {
 		s.guard = guard
 	}
@@ -181,6 +186,23 @@ func (s *csvSource) readHeader(headerRow int) error {
 		return nil
 	}
 }
+
+// rowsHint estimates the data rows from the file's size and the lines of
+// its first block: exact for a file that fits in it, a guess past it.
+func (s *csvSource) rowsHint() int {
+	if s.file == nil || s.sampleBytes == 0 {
+		return 0
+	}
+	fi, err := s.file.Stat()
+	if err != nil || fi.Size() <= int64(s.sampleBytes) {
+		return s.sampleLines + 1
+	}
+	est := float64(fi.Size()) / float64(s.sampleBytes) * float64(s.sampleLines)
+	return int(min(est*1.0625, maxRowsHint))
+}
+
+// maxRowsHint bounds RowsHint: past it a slice grows as it goes.
+const maxRowsHint = 1 << 24
 
 func (s *csvSource) Name() string     { return s.name }
 func (s *csvSource) Sheet() string    { return "" }

@@ -159,6 +159,16 @@ func (e *RowError) Error() string {
 	return b.String()
 }
 
+// RowsHint estimates how many data rows src will give, to size what holds
+// them: a guess from the file's size and its first lines, never more than
+// a few million; 0 when there is none (a workbook).
+func RowsHint(src Source) int {
+	if h, ok := src.(interface{ rowsHint() int }); ok {
+		return h.rowsHint()
+	}
+	return 0
+}
+
 // Open opens the CSV or XLSX file at path and reads its header row.
 // Errors name the file and say what to change.
 func Open(path string, o Options) (Source, error) {

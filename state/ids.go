@@ -97,35 +97,39 @@ func (db *DB) IDs(ctx context.Context, scope string, keys []string) (map[string]
 // AllIDs returns every remembered key and id of scope.
 func (db *DB) AllIDs(ctx context.Context, scope string) (map[string]string, error) {
 	out := map[string]string{}
-	err := db.EachID(ctx, scope, func(k []byte) bool { return true }, func(k, id string) { out[k] = id })
+	err := db.EachID(ctx, scope, func(k, id []byte) { out[string(k)] = string(id) })
 	return out, err
 }
 
-// EachID calls fn with every remembered key of scope that want takes, and
-// its id: want sees the key's bytes, valid during the call only, so that
-// keys not wanted cost no copy. It holds no map of its own: a caller
-// keeping a few of many keys keeps only those.
-func (db *DB) EachID(ctx context.Context, scope string, want func(key []byte) bool, fn func(key, id string)) error {
-	rows, err := db.sql.QueryContext(ctx, `SELECT key, id FROM ids WHERE scope = ?`, scope)
-	if err == nil {
-		defer rows.Close()
-		var k, id sql.RawBytes // reused: Scan appends to them
-		for rows.Next() {
-			if err = rows.Scan(&k, &id); err != nil {
-				break
-			}
-			if want(k) {
-				fn(string(k), string(id))
-			}
-		}
-		if err == nil {
-			err = rows.Err()
-		}
-	}
+// EachID calls fn with every remembered key of scope and its id, as bytes
+// valid during the call only: a caller keeping a few of many keys copies
+// only those, and one that holds the key already copies none. It holds no
+// map of its own.
+func (db *DB) EachID(ctx context.Context, scope string, fn func(key, id []byte)) error {
+	var k, id sql.RawBytes // reused: Scan appends to them
+	err := db.eachRow(ctx, `SELECT key, id FROM ids WHERE scope = ?`, []any{scope}, []any{&k, &id}, func() { fn(k, id) })
 	if err != nil {
 		return fmt.Errorf("state: ids (%s): %w", scope, err)
 	}
 	return nil
+}
+
+// eachRow runs query with args and, for each row, scans it into dest and
+// calls fn: a caller streams the rows through destinations of its own,
+// reused from row to row, and keeps only what it copies.
+func (db *DB) eachRow(ctx context.Context, query string, args, dest []any, fn func()) error {
+	rows, err := db.sql.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return err
+		}
+		fn()
+	}
+	return rows.Err()
 }
 
 func (db *DB) collectIDs(ctx context.Context, out map[string]string, query string, args ...any) error {

@@ -84,22 +84,20 @@ func (db *DB) ForgetStock(ctx context.Context, scope string, keys []string) erro
 
 // Stock returns every stock level remembered for scope.
 func (db *DB) Stock(ctx context.Context, scope string) (map[string]float64, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT key, level FROM stock WHERE scope = ?`, scope)
-	if err != nil {
-		return nil, fmt.Errorf("state: stock (%s): %w", scope, err)
-	}
-	defer rows.Close()
 	out := map[string]float64{}
-	for rows.Next() {
-		var k string
-		var v float64
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, fmt.Errorf("state: stock (%s): %w", scope, err)
-		}
-		out[k] = v
+	err := db.EachStock(ctx, scope, func(k []byte, level float64) { out[string(k)] = level })
+	return out, err
+}
+
+// EachStock calls fn with every key of scope that has a level remembered,
+// and its level. The key's bytes are valid during the call only: a caller
+// matching the keys against its own copies none.
+func (db *DB) EachStock(ctx context.Context, scope string, fn func(key []byte, level float64)) error {
+	var k sql.RawBytes // reused: Scan appends to it
+	var v float64
+	err := db.eachRow(ctx, `SELECT key, level FROM stock WHERE scope = ?`, []any{scope}, []any{&k, &v}, func() { fn(k, v) })
+	if err != nil {
+		return fmt.Errorf("state: stock (%s): %w", scope, err)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("state: stock (%s): %w", scope, err)
-	}
-	return out, nil
+	return nil
 }

@@ -23,7 +23,7 @@ type facts struct {
 	// answer).
 	live       map[levelKey]float64
 	read       map[api.ID]bool
-	want       map[string]bool
+	want       map[string]string // the file's SKUs, each to itself: a key to keep without a copy
 	keepLevels bool
 	// onSKU, when set, is told each SKU a page shows.
 	onSKU func(sku string)
@@ -55,7 +55,7 @@ func (f *facts) digest(p *api.VariantPage) {
 				f.onSKU(sku)
 			}
 		}
-		if !f.keepLevels && !f.want[string(v.SKU)] {
+		if _, ok := f.want[string(v.SKU)]; !ok && !f.keepLevels {
 			continue
 		}
 		f.read[v.ID] = true

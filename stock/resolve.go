@@ -102,20 +102,14 @@ func (p *Pusher) readAll(ctx context.Context, r *reader, before map[string]api.I
 // account's warehouses and the token's.
 func (p *Pusher) remembered(ctx context.Context, lines []Line) (*facts, error) {
 	f := newFacts()
-	var skus []string
+	f.want = make(map[string]string, len(lines))
 	for i := range lines {
 		if l := &lines[i]; l.Pending() && l.SKU != "" {
-			skus = append(skus, l.SKU)
+			f.want[l.SKU] = l.SKU
 		}
 	}
-	slices.Sort(skus)
-	skus = slices.Compact(skus)
-	f.want = make(map[string]bool, len(skus))
-	for _, sku := range skus {
-		f.want[sku] = true
-	}
-	f.ids = make(map[string]api.ID, len(skus))
-	if err := p.rememberedIDs(ctx, skus, f); err != nil {
+	f.ids = make(map[string]api.ID, len(f.want))
+	if err := p.rememberedIDs(ctx, f); err != nil {
 		return nil, err
 	}
 	whs, err := p.Opts.State.AllIDs(ctx, warehouseScope(p.Opts.Scope))
@@ -161,15 +155,18 @@ func (p *Pusher) knownWarehouses(lines []Line, f *facts, token api.ID) []api.ID 
 // cache in one pass beats looking them up 500 at a time.
 const manySKUs = 5000
 
-// rememberedIDs puts the remembered variant ids of skus (sorted,
-// distinct, those of f.want) into f.ids.
-func (p *Pusher) rememberedIDs(ctx context.Context, skus []string, f *facts) error {
+// rememberedIDs puts the remembered variant ids of the SKUs of f.want
+// into f.ids.
+func (p *Pusher) rememberedIDs(ctx context.Context, f *facts) error {
 	scope := state.KeySKUs(p.Opts.Scope)
-	if len(skus) >= manySKUs {
-		return p.Opts.State.EachID(ctx, scope, func(k []byte) bool { return f.want[string(k)] },
-			func(k, id string) { f.ids[k] = api.ID(id) })
+	if len(f.want) >= manySKUs {
+		return p.Opts.State.EachID(ctx, scope, func(k, id []byte) {
+			if sku, ok := f.want[string(k)]; ok {
+				f.ids[sku] = api.ID(id)
+			}
+		})
 	}
-	ids, err := p.Opts.State.IDs(ctx, scope, skus)
+	ids, err := p.Opts.State.IDs(ctx, scope, slices.Sorted(maps.Keys(f.want)))
 	for k, v := range ids {
 		f.ids[k] = api.ID(v)
 	}
@@ -186,16 +183,17 @@ const warehouseProbe = 10
 // extra request.
 func (p *Pusher) lookUps(lines []Line, f *facts, token api.ID) []string {
 	var unknown, known []string
-	seen := make(map[string]bool, len(lines))
+	seen := map[string]bool{} // of the unknown SKUs: the known are most, and need none
 	for i := range lines {
 		l := &lines[i]
-		if !l.Pending() || seen[l.SKU] {
-			continue
-		}
-		seen[l.SKU] = true
-		if f.ids[l.SKU] == "" {
-			unknown = append(unknown, l.SKU)
-		} else if len(known) < warehouseProbe {
+		switch {
+		case !l.Pending():
+		case f.ids[l.SKU] == "":
+			if !seen[l.SKU] {
+				seen[l.SKU] = true
+				unknown = append(unknown, l.SKU)
+			}
+		case len(known) < warehouseProbe && !slices.Contains(known, l.SKU):
 			known = append(known, l.SKU)
 		}
 	}

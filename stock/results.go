@@ -22,6 +22,12 @@ type result struct {
 	Message   string        `csv:"message"`
 }
 
+// AppendCells appends the line's cells, in the order of its fields (a
+// results.Celler).
+func (r *result) AppendCells(dst []string) []string {
+	return append(dst, r.File, strconv.Itoa(r.Row), r.SKU, r.Warehouse, r.VariantID, r.OldLevel, r.NewLevel, string(r.Action), r.Message)
+}
+
 // writeResults writes one line per input row to path (none when path is
 // "") and counts the rows by action.
 func writeResults(path string, in *Input) (engine.Counts, error) {

@@ -54,7 +54,7 @@ func (p *Pusher) pushWarehouse(ctx context.Context, f *facts, wh api.ID, lines [
 		}
 		defer func() { err = engine.EndRun(ctx, p.Opts.State, run, rowCounts(lines, rows), err) }()
 	}
-	old, err := p.Opts.State.Stock(ctx, s.scope)
+	old, err := p.rememberedLevels(ctx, s.scope, lines, rows)
 	if err != nil {
 		return err
 	}
@@ -83,13 +83,36 @@ func rowCounts(lines []Line, rows []int) engine.Counts {
 	return c
 }
 
+// level is a level remembered for a row, if any.
+type level struct {
+	units float64
+	ok    bool
+}
+
+// rememberedLevels are the levels last pushed and confirmed in scope for
+// the variants of rows, in the order of rows. The state's levels stream
+// by and only those of rows are kept.
+func (p *Pusher) rememberedLevels(ctx context.Context, scope string, lines []Line, rows []int) ([]level, error) {
+	at := make(map[string]int, len(rows)) // variant id → index into rows
+	for j, i := range rows {
+		at[string(lines[i].VariantID)] = j
+	}
+	old := make([]level, len(rows))
+	err := p.Opts.State.EachStock(ctx, scope, func(k []byte, units float64) {
+		if j, ok := at[string(k)]; ok {
+			old[j] = level{units, true}
+		}
+	})
+	return old, err
+}
+
 // plan compares each row's level with the one last pushed and confirmed
-// (old), or, verifying, with the live one, and returns the rows to send.
-// Verifying, repaired are the live levels that match the file but were
-// not remembered as such.
-func (p *Pusher) plan(f *facts, wh api.ID, lines []Line, rows []int, old map[string]float64) (todo []int, repaired map[string]float64) {
+// (old, in the order of rows), or, verifying, with the live one, and
+// returns the rows to send. Verifying, repaired are the live levels that
+// match the file but were not remembered as such.
+func (p *Pusher) plan(f *facts, wh api.ID, lines []Line, rows []int, old []level) (todo []int, repaired map[string]float64) {
 	repaired = map[string]float64{}
-	for _, i := range rows {
+	for j, i := range rows {
 		l := &lines[i]
 		units := float64(l.Units)
 		if p.Opts.Verify {
@@ -97,15 +120,14 @@ func (p *Pusher) plan(f *facts, wh api.ID, lines []Line, rows []int, old map[str
 			l.Old, l.HasOld = live, ok
 			if ok && live == units && !p.Opts.Full {
 				l.Set(engine.Unchanged, "the live level is already this")
-				if o, had := old[string(l.VariantID)]; !had || o != units {
+				if o := old[j]; !o.ok || o.units != units {
 					repaired[string(l.VariantID)] = units
 				}
 				continue
 			}
 		} else {
-			o, ok := old[string(l.VariantID)]
-			l.Old, l.HasOld = o, ok
-			if ok && o == units && !p.Opts.Full {
+			l.Old, l.HasOld = old[j].units, old[j].ok
+			if old[j].ok && old[j].units == units && !p.Opts.Full {
 				l.Set(engine.Unchanged, "")
 				continue
 			}
