@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -53,5 +54,22 @@ func TestVariantPage250Decodes(t *testing.T) {
 	}
 	if pr := p.Prices(v); pr["Shopify"] != "39.99" {
 		t.Errorf("prices = %v", pr)
+	}
+}
+
+// BenchmarkReadVariantPage250 reads the page as a listing does, straight
+// from the answer's body (no encoding/json around it).
+func BenchmarkReadVariantPage250(b *testing.B) {
+	body := variantPage250()
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var p VariantPage
+		if err := p.readFrom(bytes.NewReader(body)); err != nil {
+			b.Fatal(err)
+		}
+		if len(p.Variants) != 250 || len(p.WarehouseStockLevels) != 250 {
+			b.Fatal("short page")
+		}
 	}
 }
