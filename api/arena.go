@@ -11,12 +11,15 @@ import "bytes"
 type pageArena struct {
 	raw   []byte // the current block of records' JSON
 	links []Link // the current block of links
+	sets  Links  // the current block of link sets
 	list  []Link // the links of the record being read, before they are kept
+	set   Links  // the link sets of the record being read, before they are kept
 }
 
 const (
 	arenaRawBlock  = 64 << 10
 	arenaLinkBlock = 512
+	arenaSetBlock  = 256
 )
 
 // keep returns a copy of b, the JSON of a record, in the arena; a nil
@@ -36,7 +39,7 @@ func (a *pageArena) keep(b []byte) []byte {
 // keepLinks returns a copy of list in the arena (never nil: an empty list
 // stays an empty list); a nil arena copies list on its own.
 func (a *pageArena) keepLinks(list []Link) []Link {
-	if a == nil || len(list) > arenaLinkBlock/4 {
+	if a == nil || len(list) == 0 || len(list) > arenaLinkBlock/4 {
 		return append([]Link{}, list...)
 	}
 	if len(list) > cap(a.links)-len(a.links) {
@@ -45,4 +48,18 @@ func (a *pageArena) keepLinks(list []Link) []Link {
 	n := len(a.links)
 	a.links = append(a.links, list...)
 	return a.links[n:len(a.links):len(a.links)]
+}
+
+// keepSets returns a copy of sets in the arena (never nil: a record with
+// links has Links, even none); a nil arena copies sets on their own.
+func (a *pageArena) keepSets(sets Links) Links {
+	if a == nil || len(sets) == 0 || len(sets) > arenaSetBlock/4 {
+		return append(Links{}, sets...)
+	}
+	if len(sets) > cap(a.sets)-len(a.sets) {
+		a.sets = make(Links, 0, arenaSetBlock)
+	}
+	n := len(a.sets)
+	a.sets = append(a.sets, sets...)
+	return a.sets[n:len(a.sets):len(a.sets)]
 }

@@ -108,7 +108,7 @@ func TestFixturesDecode(t *testing.T) {
 			if o.ID != "533943058" || o.Total != "34.99" {
 				t.Errorf("order = %+v", o)
 			}
-			if l := o.Links["Addresses"]; len(l) != 2 || l[0].Type != "billing" || l[1].Type != "shipping" {
+			if l := o.Links.Of("Addresses"); len(l) != 2 || l[0].Type != "billing" || l[1].Type != "shipping" {
 				t.Errorf("address links = %+v", l)
 			}
 			if c := p.ContactsOf(o.Links); len(c) != 1 || c[0].Name != "Julio @PE" {
@@ -246,10 +246,10 @@ func TestLinksDecode(t *testing.T) {
 		{`[]`, nil, false},
 		{`{}`, Links{}, false},
 		{`null`, nil, false},
-		{`{"Products":[{"id":1}],"Contacts":[]}`, Links{"Products": {{ID: "1"}}, "Contacts": {}}, false},
-		{`{"AccountAddresses":[{"id":"74142","type":"account_address","extra":{"x":1}}]}`, Links{"AccountAddresses": {{ID: "74142", Type: "account_address"}}}, false},
-		{`{"LineItems":[{"id":"5","quantity":"2"}]}`, Links{"LineItems": {{ID: "5", Quantity: "2"}}}, false},
-		{`{"Products":{"id":"9"}}`, Links{"Products": {{ID: "9"}}}, false},
+		{`{"Products":[{"id":1}],"Contacts":[]}`, Links{{"Products", []Link{{ID: "1"}}}, {"Contacts", []Link{}}}, false},
+		{`{"AccountAddresses":[{"id":"74142","type":"account_address","extra":{"x":1}}]}`, Links{{"AccountAddresses", []Link{{ID: "74142", Type: "account_address"}}}}, false},
+		{`{"LineItems":[{"id":"5","quantity":"2"}]}`, Links{{"LineItems", []Link{{ID: "5", Quantity: "2"}}}}, false},
+		{`{"Products":{"id":"9"}}`, Links{{"Products", []Link{{ID: "9"}}}}, false},
 		{`[{"id":1}]`, nil, true},
 	}
 	for _, tt := range tests {

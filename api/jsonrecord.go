@@ -491,16 +491,20 @@ func (r *recordDecoder) links() (Links, error) {
 		}
 		return nil, nil
 	}
-	out := Links{}
+	var sets Links
+	if r.arena != nil {
+		sets = r.arena.set[:0]
+	}
 	err := r.object(func(key []byte) error {
 		name := view(key)
+		var items []Link
 		switch r.peek() {
 		case '{':
 			l, err := r.link()
 			if err != nil {
 				return fmt.Errorf("links.%s: %w", name, err)
 			}
-			out[name] = r.arena.keepLinks([]Link{l})
+			items = r.arena.keepLinks([]Link{l})
 		case '[':
 			var scratch []Link
 			if r.arena != nil {
@@ -513,7 +517,7 @@ func (r *recordDecoder) links() (Links, error) {
 			}); err != nil {
 				return fmt.Errorf("links.%s: %w", name, err)
 			}
-			out[name] = r.arena.keepLinks(scratch)
+			items = r.arena.keepLinks(scratch)
 			if r.arena != nil {
 				r.arena.list = scratch
 			}
@@ -521,11 +525,24 @@ func (r *recordDecoder) links() (Links, error) {
 			if v := r.scalar(); string(v) != "null" {
 				return fmt.Errorf("links.%s: want an array, got %.40s", name, v)
 			}
-			out[name] = nil
 		}
+		for i := range sets { // a key given twice: the last wins, as in a map
+			if sets[i].Resource == name {
+				sets[i].Items = items
+				return nil
+			}
+		}
+		sets = append(sets, LinkSet{Resource: name, Items: items})
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	out := r.arena.keepSets(sets)
+	if r.arena != nil {
+		r.arena.set = sets
+	}
+	return out, nil
 }
 
 // link reads one entry of links: its id, type and quantity.
