@@ -16,6 +16,7 @@ import (
 	"lading/api/wire"
 	"lading/engine"
 	"lading/importer"
+	"lading/paths"
 	"lading/plural"
 	"lading/sandbox"
 	"lading/state"
@@ -86,13 +87,8 @@ func loadCatalog(ctx context.Context, env *Env, srv *sandbox.Server, token strin
 
 // loadKey names what --load loads: the file's content and the mapping's.
 func loadKey(path string, mapping []byte) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if err := paths.HashFiles(h, path); err != nil {
 		return "", err
 	}
 	h.Write(mapping)

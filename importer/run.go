@@ -7,9 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +17,7 @@ import (
 	"lading/catalog"
 	"lading/engine"
 	"lading/images"
+	"lading/paths"
 	"lading/plural"
 	"lading/pool"
 	"lading/source"
@@ -107,16 +106,8 @@ func Fingerprint(scope string, mode Mode, mappingText []byte, read string, files
 	fmt.Fprintf(h, "import\x00%s\x00%s\x00", scope, mode)
 	h.Write(mappingText)
 	fmt.Fprintf(h, "\x00%s\x00", read)
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			return "", err
-		}
-		_, err = io.Copy(h, fh)
-		fh.Close()
-		if err != nil {
-			return "", err
-		}
+	if err := paths.HashFiles(h, files...); err != nil {
+		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

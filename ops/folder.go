@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"lading/engine"
+	"lading/paths"
 	"lading/source"
 	"lading/state"
 )
@@ -289,13 +289,8 @@ func (r *Runner) forgetGone(ctx context.Context, j *Job, a *account) error {
 // dropKey names a dropped file in the state: its folder, its name and a
 // digest of its content.
 func dropKey(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if err := paths.HashFiles(h, path); err != nil {
 		return "", err
 	}
 	abs, err := filepath.Abs(path)
