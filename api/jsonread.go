@@ -9,8 +9,9 @@ import (
 
 // jsonReader reads the JSON of a read answer from a stream, in one pass
 // and a buffer of its own: the answer's top level, the records of the
-// resource and of each sideload, each kept as it came (copied once, see
-// value) for a recordDecoder to read its fields from. A page of 250
+// resource and of each sideload, each kept as it came (copied once, into
+// the reader's pageArena, see record) for a recordDecoder to read its
+// fields from. A page of 250
 // variants with their sideloads is read without the whole body in memory
 // and without a decoder's reflection per field.
 type jsonReader struct {

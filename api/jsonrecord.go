@@ -18,7 +18,7 @@ import (
 // recordDecoder reads the fields of one record from its JSON, kept whole
 // and never changed again: the text of a field is a part of it, not a
 // copy (only text with escapes is copied), so a record costs one copy of
-// its JSON and the values of its fields.
+// its JSON (a part of its page's arena) and the values of its fields.
 type recordDecoder struct {
 	b     []byte
 	i     int
