@@ -1,7 +1,5 @@
 package api
 
-import "bytes"
-
 // pageArena holds what the records of one answer keep: their JSON and
 // their links are parts of a few large blocks instead of an allocation
 // each, so a page of 250 variants with their sideloads costs tens of
@@ -16,6 +14,7 @@ type pageArena struct {
 	set   Links  // the link sets of the record being read, before they are kept
 }
 
+// The sizes of the arena's blocks, in elements.
 const (
 	arenaRawBlock  = 64 << 10
 	arenaLinkBlock = 512
@@ -25,41 +24,42 @@ const (
 // keep returns a copy of b, the JSON of a record, in the arena; a nil
 // arena copies b on its own.
 func (a *pageArena) keep(b []byte) []byte {
-	if a == nil || len(b) > arenaRawBlock/4 {
-		return bytes.Clone(b)
+	if a == nil {
+		return append([]byte{}, b...)
 	}
-	if len(b) > cap(a.raw)-len(a.raw) {
-		a.raw = make([]byte, 0, arenaRawBlock)
-	}
-	n := len(a.raw)
-	a.raw = append(a.raw, b...)
-	return a.raw[n:len(a.raw):len(a.raw)]
+	return keepIn(&a.raw, arenaRawBlock, b)
 }
 
 // keepLinks returns a copy of list in the arena (never nil: an empty list
 // stays an empty list); a nil arena copies list on its own.
 func (a *pageArena) keepLinks(list []Link) []Link {
-	if a == nil || len(list) == 0 || len(list) > arenaLinkBlock/4 {
+	if a == nil {
 		return append([]Link{}, list...)
 	}
-	if len(list) > cap(a.links)-len(a.links) {
-		a.links = make([]Link, 0, arenaLinkBlock)
-	}
-	n := len(a.links)
-	a.links = append(a.links, list...)
-	return a.links[n:len(a.links):len(a.links)]
+	return keepIn(&a.links, arenaLinkBlock, list)
 }
 
 // keepSets returns a copy of sets in the arena (never nil: a record with
 // links has Links, even none); a nil arena copies sets on their own.
 func (a *pageArena) keepSets(sets Links) Links {
-	if a == nil || len(sets) == 0 || len(sets) > arenaSetBlock/4 {
+	if a == nil {
 		return append(Links{}, sets...)
 	}
-	if len(sets) > cap(a.sets)-len(a.sets) {
-		a.sets = make(Links, 0, arenaSetBlock)
+	return keepIn((*[]LinkSet)(&a.sets), arenaSetBlock, sets)
+}
+
+// keepIn appends list to *block, a new block of size when it is full, and
+// returns the copy, capped so that appending to it cannot reach its
+// neighbours. A list of none, or larger than a quarter block, is copied
+// on its own.
+func keepIn[T any](block *[]T, size int, list []T) []T {
+	if len(list) == 0 || len(list) > size/4 {
+		return append([]T{}, list...)
 	}
-	n := len(a.sets)
-	a.sets = append(a.sets, sets...)
-	return a.sets[n:len(a.sets):len(a.sets)]
+	if len(list) > cap(*block)-len(*block) {
+		*block = make([]T, 0, size)
+	}
+	n := len(*block)
+	*block = append(*block, list...)
+	return (*block)[n:len(*block):len(*block)]
 }
