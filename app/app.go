@@ -88,6 +88,7 @@ func New(env Env) *cli.App {
 		slipsCommand(b),
 		runsCommand(b),
 		undoCommand(b),
+		uiCommand(b),
 		templatesCommand(b),
 		mappingCommand(b),
 		authCommand(b),

@@ -25,12 +25,15 @@ import (
 	"lading/state"
 	"lading/stock"
 	"lading/templates"
+	"lading/ui"
 )
 
 // demoOptions are the options of demo.
 type demoOptions struct {
 	globalOptions
-	Out string
+	Out  string
+	UI   bool
+	Addr string
 }
 
 func demoCommand(b *builder) *cli.Command {
@@ -47,9 +50,12 @@ func demoCommand(b *builder) *cli.Command {
 			"stock push opens its fulfillment, a pull writes the order file, a confirmation file ships it in two\n" +
 			"parcels (the second completes it) and pushed again posts nothing. Last it seeds a month of orders with packing slips and\n" +
 			"shipments, and exports the catalog (the import layout) and the packing slips report (XLSX).\n" +
-			"Results files, the plan, the stock files and the exports land in --out.",
+			"Results files, the plan, the stock files and the exports land in --out. With --ui the sandbox stays up\n" +
+			"after the walk-through and lading ui serves the demo's account on --addr until Ctrl-C.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Value: "demo-out", Destination: &o.Out, Usage: "directory for the sample files, results and state"},
+			&cli.BoolFlag{Name: "ui", Destination: &o.UI, Usage: "then serve lading ui on the demo's account until Ctrl-C, to see the same in a web page"},
+			&cli.StringFlag{Name: "addr", Value: ui.DefaultAddr, Destination: &o.Addr, Usage: "with --ui, the address lading ui listens on"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -60,8 +66,12 @@ func demoCommand(b *builder) *cli.Command {
 	}, &o.globalOptions, doc{examples: []example{
 		{"the walk-through, its files in demo-out", "lading demo"},
 		{"the same, its files elsewhere", "lading demo --out /tmp/lading-demo"},
+		{"the walk-through, then its account in lading ui's web page until Ctrl-C", "lading demo --ui"},
 	}})
 }
+
+// demoRate is the requests a second the demo sends its sandbox.
+const demoRate = 50
 
 // demo is what the demo's steps share.
 type demo struct {
@@ -96,7 +106,7 @@ func runDemo(ctx context.Context, env *Env, o *demoOptions) error {
 	if err != nil {
 		return err
 	}
-	client, err := api.NewClient(base, token, api.WithRate(50, 10))
+	client, err := api.NewClient(base, token, api.WithRate(demoRate, 10))
 	if err != nil {
 		return err
 	}
@@ -121,7 +131,12 @@ func runDemo(ctx context.Context, env *Env, o *demoOptions) error {
 	if err := d.exports(ctx, srv, token, loop); err != nil {
 		return err
 	}
+	if o.UI {
+		st.Close() // the page's jobs open it themselves
+		return d.serveUI(ctx, env, o.Addr, base)
+	}
 	fmt.Fprintf(env.Stdout, "What next:\n"+
+		"  - see it all in a web page:      go run . demo --ui   (the demo again, then lading ui on its account)\n"+
 		"  - open %s/*.results.csv: one line per input row, with the ids the service gave\n"+
 		"    (the first import read the variants' ids back, as --read-ids does, for the stock pushes)\n"+
 		"  - run a sandbox that stays up:   go run . sandbox --token demo-token\n"+
@@ -133,6 +148,20 @@ func runDemo(ctx context.Context, env *Env, o *demoOptions) error {
 		"                                     --where \"packing_slip_date >= 2026-01-15\" -o slips.xlsx\n"+
 		"  - built-in templates:            go run . templates list\n", out, csvPath, stockPath)
 	return nil
+}
+
+// serveUI serves lading ui on the demo's account, its state and its
+// sample images, until ctx ends (Ctrl-C).
+func (d *demo) serveUI(ctx context.Context, env *Env, addr, base string) error {
+	loc, err := env.zone("")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "The demo's sandbox stays up for lading ui: upload %s, push stock, export, undo a run.\n",
+		filepath.Join(d.out, "catalog.csv"))
+	return serveUI(ctx, env, addr, ui.Config{Client: d.client, Scope: d.scope, Account: base + " (the demo's sandbox)",
+		State: filepath.Join(d.out, "state.db"), Rate: demoRate, ImagesDir: d.out, Location: loc,
+		ImageTransport: env.ImageTransport, Log: env.Stderr, Command: "go run ."})
 }
 
 // startDemoSandbox serves an in-memory sandbox on a free loopback port

@@ -46,6 +46,9 @@ func TestDemoStockPushes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("demo: %v\n%s\n%s", err, out, errOut)
 	}
+	if !strings.Contains(out, "go run . demo --ui") {
+		t.Errorf("the demo does not end by offering lading ui:\n%s", out)
+	}
 	_, step5, ok := strings.Cut(out, "\n5. ")
 	if !ok {
 		t.Fatalf("demo output has no step 5:\n%s", out)

@@ -287,6 +287,7 @@ func notRun(args []string) string {
 		{[]string{"--account"}, "it works on a merchant's account, with the token lading auth login stored for it"},
 		{[]string{"run"}, "it runs the jobs of a jobs file naming the 3PL's folders and token files (e2e/run_test.go runs such files)"},
 		{[]string{"jobs", "check"}, "it checks a jobs file naming the 3PL's folders and token files (app and ops check such files)"},
+		{[]string{"ui", "--jobs"}, "it lists the jobs of a jobs file naming the 3PL's folders and token files (app's TestUIListsTheJobsOfAJobsFile reads such a file)"},
 		{[]string{"accounts", "remove"}, "the account it removes is added on another page"},
 		{[]string{"accounts", "default"}, "the account it makes the default is added on another page"},
 	} {
@@ -311,8 +312,8 @@ func countCron(cmds []docCommand) int {
 
 // runDocCommand runs lading with args. A command that runs until stopped
 // is stopped as Ctrl-C would: one with --every once its first run has
-// ended (its summary printed, or "next ... at"), a sandbox once it
-// listens, on a free port rather than its own.
+// ended (its summary printed, or "next ... at"), a sandbox or lading ui
+// (lading demo --ui) once it listens, on a free port rather than its own.
 func runDocCommand(t *testing.T, args []string) (string, string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
@@ -320,10 +321,14 @@ func runDocCommand(t *testing.T, args []string) (string, string, error) {
 	var out, errOut bytes.Buffer
 	env := Env{Stdout: &out, Stderr: &errOut, Getenv: folderHome(t), ImageTransport: imagestest.Offline(), APIOptions: unpaced}
 	sandbox := len(args) > 0 && args[0] == "sandbox"
-	if sandbox {
+	page := len(args) > 0 && (args[0] == "ui" || args[0] == "demo" && slices.Contains(args, "--ui"))
+	if sandbox || page {
 		args = append(slices.Clone(args), "--addr", "127.0.0.1:0")
 	}
-	if sandbox || slices.Contains(args, "--every") {
+	switch {
+	case page:
+		env.Stdout = &stopOnWrite{w: &out, stop: cancel, after: "lading ui: http"}
+	case sandbox || slices.Contains(args, "--every"):
 		env.Stdout = &stopOnWrite{w: &out, stop: cancel}
 		env.Stderr = &stopOnWrite{w: &errOut, stop: cancel, after: "next "}
 	}

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/dustin/go-humanize"
 	"github.com/urfave/cli/v2"
@@ -21,6 +20,7 @@ import (
 	"lading/plural"
 	"lading/source"
 	"lading/state"
+	"lading/summary"
 	"lading/templates"
 )
 
@@ -247,12 +247,12 @@ func printReport(w io.Writer, rep *importer.Report, rate float64) {
 		verb += ", resumed an unfinished run"
 	}
 	fmt.Fprintf(w, "%s of %s (mode %s)\n", verb, source.Label(rep.Input, rep.Sheet), rep.Mode)
-	fmt.Fprintf(w, "  products: %s\n", countsText(rep.Products))
-	fmt.Fprintf(w, "  variants: %s\n", countsText(rep.Variants))
-	fmt.Fprintf(w, "  rows:     %s\n", countsText(rep.Rows))
+	fmt.Fprintf(w, "  products: %s\n", summary.Text(rep.Products))
+	fmt.Fprintf(w, "  variants: %s\n", summary.Text(rep.Variants))
+	fmt.Fprintf(w, "  rows:     %s\n", summary.Text(rep.Rows))
 	printImages(w, rep)
 	if rep.DryRun {
-		est := time.Duration(float64(rep.RequestsPlanned) / rate * float64(time.Second)).Round(time.Second)
+		est := summary.Duration(rep.RequestsPlanned, rate)
 		of := ""
 		if rep.ImageRequests > 0 {
 			of = fmt.Sprintf(" (%d of them for images)", rep.ImageRequests)
@@ -281,12 +281,12 @@ func printImages(w io.Writer, rep *importer.Report) {
 		delete(rest, importer.ToUpload)
 		line := fmt.Sprintf("  images: %d to upload (%s)", rep.Images[importer.ToUpload], size)
 		if len(rest) > 0 {
-			line += "; " + countsText(rest)
+			line += "; " + summary.Text(rest)
 		}
 		fmt.Fprintln(w, line)
 		return
 	}
-	fmt.Fprintf(w, "  images:   %s", countsText(rep.Images))
+	fmt.Fprintf(w, "  images:   %s", summary.Text(rep.Images))
 	if n := rep.Images[importer.Uploaded]; n > 0 {
 		fmt.Fprintf(w, " (%s)", size)
 	}

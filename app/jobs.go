@@ -23,6 +23,7 @@ import (
 	"lading/slips"
 	"lading/stock"
 	"lading/suggest"
+	"lading/summary"
 )
 
 // jobKinds are the commands a jobs file may run. A job's options are its
@@ -197,7 +198,7 @@ func (p *pushJob) task(push func(ctx context.Context, ps *pushSetup, po *pushOpt
 		if rep == nil {
 			return ops.Result{}, err
 		}
-		return ops.Result{Rows: rep.Rows, Traffic: rep.Traffic, Results: rep.Results, Summary: countsText(rep.Rows)}, err
+		return ops.Result{Rows: rep.Rows, Traffic: rep.Traffic, Results: rep.Results, Summary: summary.Text(rep.Rows)}, err
 	}}
 }
 

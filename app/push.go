@@ -8,22 +8,17 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"lading/api"
 	"lading/engine"
-	"lading/importer"
 	"lading/mapping"
 	"lading/paths"
 	"lading/progress"
-	"lading/shipments"
 	"lading/source"
 	"lading/state"
-	"lading/stock"
-	"lading/undo"
 )
 
 // pushOptions are what the stock, shipments and slips pushes share: a
@@ -273,29 +268,4 @@ func reportOf[R interface {
 		return nil
 	}
 	return rep.Base()
-}
-
-// statusOrder is the order in which summaries count rows (and records)
-// by status: what was done, what a dry run would do, what was left, what
-// failed.
-var statusOrder = []engine.Status{engine.Created, engine.ToCreate, engine.Updated, engine.ToUpdate,
-	engine.Archived, engine.ToArchive, engine.Deleted, engine.ToDelete,
-	importer.Uploaded, importer.ToUpload,
-	stock.Sent, stock.ToSend, shipments.Posted, shipments.ToPost, shipments.AlreadyShipped,
-	undo.Restored, undo.ToRestore,
-	engine.Unchanged, engine.Skipped, engine.Unknown, engine.Refused, engine.Conflict, engine.Invalid, engine.Failed}
-
-// countsText is counts for a summary line: "3 created, 1 failed", or
-// "none".
-func countsText(cs engine.Counts) string {
-	var parts []string
-	for _, a := range statusOrder {
-		if n := cs[a]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, a))
-		}
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
 }

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"slices"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -228,55 +227,33 @@ func runJobsCheck(ctx context.Context, env *Env, o *jobsCheckOptions) error {
 	if err != nil {
 		return err
 	}
-	var lines []plannedLine
-	for _, p := range plan {
-		l := plannedLine{Account: p.Job.Account, Job: p.Job.Name, Command: p.Job.Kind, Line: p.Job.Line, When: p.Job.When(), Next: p.Next, LastRun: p.Times.Started, Unfinished: p.Times.Unfinished(), Waiting: p.Waiting}
-		if p.Job.Zone != nil {
-			l.Zone = p.Job.Zone.String()
-		}
-		lines = append(lines, l)
-	}
 	if o.JSON {
-		for _, l := range lines {
+		for _, p := range plan {
+			l := plannedLine{Account: p.Job.Account, Job: p.Job.Name, Command: p.Job.Kind, Line: p.Job.Line, When: p.Job.When(), Next: p.Next, LastRun: p.Times.Started, Unfinished: p.Times.Unfinished(), Waiting: p.Waiting}
+			if p.Job.Zone != nil {
+				l.Zone = p.Job.Zone.String()
+			}
 			if err := jsonLine(env.Stdout, l); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	printPlan(env.Stdout, jobs, lines, now, env.Local)
+	printPlan(env.Stdout, jobs, plan, now, env.Local)
 	return nil
 }
 
 // printPlan prints the jobs of a checked file by when they run next.
-func printPlan(w io.Writer, jobs *ops.Jobs, lines []plannedLine, now time.Time, loc *time.Location) {
-	if loc == nil {
-		loc = time.UTC
-	}
-	fmt.Fprintf(w, "%s: %s of %s, no mistakes\n", jobs.Path, plural.Count(len(lines), "job"), plural.Count(len(jobs.Accounts), "account"))
+func printPlan(w io.Writer, jobs *ops.Jobs, plan []ops.Planned, now time.Time, loc *time.Location) {
+	fmt.Fprintf(w, "%s: %s of %s, no mistakes\n", jobs.Path, plural.Count(len(plan), "job"), plural.Count(len(jobs.Accounts), "account"))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ACCOUNT\tJOB\tRUNS\tNEXT")
-	for _, l := range lines {
-		at := loc
-		if z, err := time.LoadLocation(l.Zone); l.Zone != "" && err == nil {
-			at = z
+	for _, p := range plan {
+		name := p.Job.Name
+		if name != p.Job.Kind {
+			name += " (" + p.Job.Kind + ")"
 		}
-		next := l.Next.In(at).Format("2006-01-02 15:04:05 MST")
-		switch {
-		case strings.HasPrefix(l.When, "each file"):
-			next = "as files come (" + plural.Count(l.Waiting, "file") + " waiting)"
-		case !l.Next.After(now) && l.LastRun.IsZero():
-			next = "at start (never ran)"
-		case l.Unfinished:
-			next = "at start (resumes its run cut short at " + l.LastRun.In(at).Format("2006-01-02 15:04:05 MST") + ")"
-		case !l.Next.After(now):
-			next = "at start (due since " + l.Next.In(at).Format("2006-01-02 15:04:05 MST") + ")"
-		}
-		name := l.Job
-		if name != l.Command {
-			name += " (" + l.Command + ")"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", l.Account, name, l.When, next)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Job.Account, name, p.Job.When(), p.NextText(now, loc))
 	}
 	tw.Flush()
 }

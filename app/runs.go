@@ -15,6 +15,7 @@ import (
 	"lading/history"
 	"lading/plural"
 	"lading/state"
+	"lading/summary"
 )
 
 // runsOptions are the options of the runs commands.
@@ -115,13 +116,7 @@ func rowsText(rows map[string]int) string {
 	if len(rows) == 0 {
 		return "-"
 	}
-	var parts []string
-	for _, s := range statusOrder {
-		if n := rows[string(s)]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, s))
-		}
-	}
-	return strings.Join(parts, ", ")
+	return summary.Text(summary.Of(rows))
 }
 
 func runsShowCommand(b *builder, e example) *cli.Command {

@@ -13,6 +13,7 @@ import (
 	"lading/plural"
 	"lading/shipments"
 	"lading/source"
+	"lading/summary"
 	"lading/templates"
 )
 
@@ -115,7 +116,7 @@ func printShipmentsReport(w io.Writer, rep *shipments.Report) {
 	if rep.DryRun {
 		verb, posted = "shipments push (dry run: nothing posted)", "to post"
 	}
-	fmt.Fprintf(w, "%s of %s: %s: %s\n", verb, source.Label(rep.Input, rep.Sheet), plural.Count(len(rep.Lines), "row"), countsText(rep.Rows))
+	fmt.Fprintf(w, "%s of %s: %s: %s\n", verb, source.Label(rep.Input, rep.Sheet), plural.Count(len(rep.Lines), "row"), summary.Text(rep.Rows))
 	fmt.Fprintf(w, "  %s %s, %s completed", plural.Count(rep.Shipments, "shipment"), posted, plural.Count(len(rep.Completed), "fulfillment"))
 	if len(rep.Completed) > 0 {
 		fmt.Fprintf(w, " (%s)", joinIDs(rep.Completed))

@@ -14,6 +14,7 @@ import (
 	"lading/plural"
 	"lading/slips"
 	"lading/source"
+	"lading/summary"
 	"lading/templates"
 )
 
@@ -109,9 +110,9 @@ func printSlipsReport(w io.Writer, rep *slips.Report) {
 		verb = "slips push, dry run (nothing sent)"
 	}
 	fmt.Fprintf(w, "%s of %s\n", verb, source.Label(rep.Input, rep.Sheet))
-	fmt.Fprintf(w, "  rows:      %s\n", countsText(rep.Rows))
-	fmt.Fprintf(w, "  slips:     %s\n", countsText(rep.Slips))
-	fmt.Fprintf(w, "  shipments: %s\n", countsText(rep.Packages))
+	fmt.Fprintf(w, "  rows:      %s\n", summary.Text(rep.Rows))
+	fmt.Fprintf(w, "  slips:     %s\n", summary.Text(rep.Slips))
+	fmt.Fprintf(w, "  shipments: %s\n", summary.Text(rep.Packages))
 	if rep.DryRun {
 		printToChange(w, rep)
 		fmt.Fprintf(w, "  requests:  %s in %s\n", plural.Count(rep.Reads, "read"), rep.Elapsed.Round(time.Millisecond))

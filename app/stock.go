@@ -16,6 +16,7 @@ import (
 	"lading/plural"
 	"lading/source"
 	"lading/stock"
+	"lading/summary"
 	"lading/templates"
 )
 
@@ -141,11 +142,11 @@ func printStockReport(w io.Writer, rep *stock.Report, rate float64, batch int) {
 		fmt.Fprintf(w, " to %s %s", plural.Of(len(rep.Warehouses), "warehouse"), strings.Join(rep.Warehouses, ", "))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "  rows:     %s\n", countsText(rep.Rows))
+	fmt.Fprintf(w, "  rows:     %s\n", summary.Text(rep.Rows))
 	if rep.DryRun {
 		printToSend(w, rep)
-		reqs := (rep.Levels + batch - 1) / batch
-		est := time.Duration(float64(reqs) / rate * float64(time.Second)).Round(time.Second)
+		reqs := summary.Requests(rep.Levels, batch)
+		est := summary.Duration(reqs, rate)
 		fmt.Fprintf(w, "  levels to send: %d, in %s (about %s at %.4g requests/s)\n", rep.Levels, plural.Count(reqs, "write request"), est, rate)
 		fmt.Fprintf(w, "  requests: %s in %s\n", plural.Count(rep.Reads, "read"), rep.Elapsed.Round(time.Millisecond))
 	} else {
@@ -160,8 +161,7 @@ func printStockReport(w io.Writer, rep *stock.Report, rate float64, batch int) {
 // printTraffic prints a job's requests after label: "1 request (1 write,
 // 0 reads; 0 throttled) in 1.2s".
 func printTraffic(w io.Writer, label string, t api.Traffic, elapsed time.Duration) {
-	fmt.Fprintf(w, "%s%s (%s, %s; %d throttled) in %s\n", label, plural.Count(t.Requests, "request"), plural.Count(t.Writes, "write"),
-		plural.Count(t.Reads, "read"), t.Throttled, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "%s%s\n", label, summary.Traffic(t, elapsed))
 }
 
 // printToSend lists the levels a dry run would send.

@@ -11,6 +11,7 @@ import (
 	"lading/engine"
 	"lading/plural"
 	"lading/state"
+	"lading/summary"
 	"lading/undo"
 )
 
@@ -95,7 +96,7 @@ func printUndoReport(w io.Writer, rep *undo.Report) {
 		verb = "undo, dry run (nothing written)"
 	}
 	fmt.Fprintf(w, "%s of run %d (%s): %s\n", verb, rep.Undoes, rep.Job, plural.Count(len(rep.Lines), "record"))
-	fmt.Fprintf(w, "  records:  %s\n", countsText(rep.Rows))
+	fmt.Fprintf(w, "  records:  %s\n", summary.Text(rep.Rows))
 	if len(rep.Later) > 0 {
 		ids := make([]string, len(rep.Later))
 		for i, id := range rep.Later {

@@ -1,14 +1,12 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,31 +15,14 @@ import (
 	"lading/app"
 	"lading/auth"
 	"lading/images/imagestest"
+	"lading/internal/syncbuf"
 )
-
-// syncBuffer is an output a command writes while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // run is one invocation of the lading command line.
 type run struct {
 	args   []string
-	stdout syncBuffer
-	stderr syncBuffer
+	stdout syncbuf.Buffer
+	stderr syncbuf.Buffer
 	err    error
 }
 
@@ -75,7 +56,7 @@ func userFolders(k string) string {
 }
 
 // waitFor polls out until re matches, and returns the first submatch.
-func waitFor(t *testing.T, out *syncBuffer, re *regexp.Regexp) string {
+func waitFor(t *testing.T, out *syncbuf.Buffer, re *regexp.Regexp) string {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {

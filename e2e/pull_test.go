@@ -22,6 +22,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/internal/syncbuf"
 	"lading/sandbox"
 )
 
@@ -320,7 +321,7 @@ func TestCLIPullEvery(t *testing.T) {
 	}
 	pullArgs := []string{"--base-url", e.base, "--token", testToken, "fulfillments", "pull", "--new", "--state", st, "--json"}
 	cmd := exec.Command(bin, append(pullArgs, "--every", "1s", "--template", "shipstream", "-o", filepath.Join(outDir, "orders-{time}.csv"))...)
-	var stdout, stderr syncBuffer
+	var stdout, stderr syncbuf.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -419,7 +420,7 @@ func TestCLIPullEvery(t *testing.T) {
 }
 
 // waitLines waits until out holds n whole lines, and returns them.
-func waitLines(t *testing.T, out, errs *syncBuffer, n int) []string {
+func waitLines(t *testing.T, out, errs *syncbuf.Buffer, n int) []string {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {

@@ -24,6 +24,7 @@ import (
 	"lading/api"
 	"lading/api/wire"
 	"lading/app"
+	"lading/internal/syncbuf"
 	"lading/ops"
 	"lading/sandbox"
 	"lading/sandbox/sandboxtest"
@@ -240,7 +241,7 @@ func TestRunJobsOfThreeAccounts(t *testing.T) {
 	berlin, _ := time.LoadLocation("Europe/Berlin")
 	seenExport(t, w, time.Now().Add(-40*24*time.Hour))
 
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	reload := make(chan struct{})
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan error, 1)
@@ -433,13 +434,13 @@ func (w *threePL) seedMany(c *api.Client, prefix string, n int) {
 // runner is a lading run process of the world.
 type runner struct {
 	cmd  *exec.Cmd
-	out  *syncBuffer
+	out  *syncbuf.Buffer
 	done chan error
 }
 
 func (w *threePL) start(bin string, args ...string) *runner {
 	w.t.Helper()
-	r := &runner{cmd: exec.Command(bin, append([]string{"run"}, args...)...), out: &syncBuffer{}, done: make(chan error, 1)}
+	r := &runner{cmd: exec.Command(bin, append([]string{"run"}, args...)...), out: &syncbuf.Buffer{}, done: make(chan error, 1)}
 	r.cmd.Env = w.environ()
 	r.cmd.Stdout, r.cmd.Stderr = r.out, r.out
 	if err := r.cmd.Start(); err != nil {

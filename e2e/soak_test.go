@@ -16,6 +16,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/internal/syncbuf"
 	"lading/sandbox"
 	"lading/sandbox/sandboxtest"
 )
@@ -280,7 +281,7 @@ func (s *soak) writes(paths []string) int64 {
 func (s *soak) killAt(j soakJob, k int64) bool {
 	s.t.Helper()
 	cmd := s.command(j)
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	start := s.writes(j.paths)
 	if err := cmd.Start(); err != nil {

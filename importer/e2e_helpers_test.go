@@ -1,7 +1,6 @@
 package importer_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"iter"
@@ -9,7 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"lading/api"
@@ -205,22 +203,4 @@ func resultsByAction(t *testing.T, path string) map[string]int {
 		out[r[4]]++
 	}
 	return out
-}
-
-// lockedBuffer collects a child process's output from two pipes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

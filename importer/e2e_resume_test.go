@@ -21,6 +21,7 @@ import (
 	"lading/api"
 	"lading/engine"
 	"lading/importer"
+	"lading/internal/syncbuf"
 	"lading/mapping"
 	"lading/sandbox"
 	"lading/state"
@@ -356,7 +357,7 @@ func TestImportResumeKilled(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
 			cmd.Env = append(os.Environ(), helperURL+"="+e.url, helperState+"="+statePath,
 				helperInput+"="+in, helperScope+"="+e.url)
-			out := &lockedBuffer{}
+			out := &syncbuf.Buffer{}
 			cmd.Stdout, cmd.Stderr = out, out
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)

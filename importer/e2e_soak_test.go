@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"lading/importer"
+	"lading/internal/syncbuf"
 	"lading/sandbox"
 	"lading/state"
 )
@@ -114,7 +115,7 @@ func killChildAt(t *testing.T, e *env, in, statePath string, k int64) bool {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperURL+"="+e.url, helperState+"="+statePath,
 		helperInput+"="+in, helperScope+"="+e.url, fmt.Sprintf("%s=%d", helperBatch, soakBatch))
-	out := &lockedBuffer{}
+	out := &syncbuf.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -404,28 +404,31 @@ func rowErrors(errs []catalog.RowError, ref catalog.RowRef) []catalog.RowError {
 	return errs[lo:hi]
 }
 
-// planJSON is the --plan file: every product's action with a field diff.
-type planJSON struct {
-	Mode     Mode              `json:"mode"`
-	Products []planProductJSON `json:"products"`
+// PlanFile is the --plan file: every product's action with a field diff.
+// lading ui reads it back (ReadPlan) to show a dry run's diff.
+type PlanFile struct {
+	Mode     Mode             `json:"mode"`
+	Products []PlannedProduct `json:"products"`
 }
 
-type planProductJSON struct {
-	Key      string            `json:"key"`
-	Name     string            `json:"name,omitempty"`
-	ID       string            `json:"id,omitempty"`
-	Action   engine.Status     `json:"action"`
-	Reason   string            `json:"reason,omitempty"`
-	Changes  []Change          `json:"changes,omitempty"`
-	Variants []planVariantJSON `json:"variants"`
-	Images   []planImageJSON   `json:"images,omitempty"`
+// PlannedProduct is a product of the plan file: what becomes of it, the
+// fields that change, its variants and images.
+type PlannedProduct struct {
+	Key      string           `json:"key"`
+	Name     string           `json:"name,omitempty"`
+	ID       string           `json:"id,omitempty"`
+	Action   engine.Status    `json:"action"`
+	Reason   string           `json:"reason,omitempty"`
+	Changes  []Change         `json:"changes,omitempty"`
+	Variants []PlannedVariant `json:"variants"`
+	Images   []PlannedImage   `json:"images,omitempty"`
 }
 
-// planImageJSON is an image of a product in the plan file, with the
+// PlannedImage is an image of a product in the plan file, with the
 // variant whose row names it, its alt text and position where the layout
 // gives them (the service's files take neither): what becomes of it (to
 // upload, unchanged, failed or skipped) and why.
-type planImageJSON struct {
+type PlannedImage struct {
 	Source   string        `json:"source"`
 	Row      string        `json:"row"`
 	Variant  string        `json:"variant,omitempty"`
@@ -438,7 +441,9 @@ type planImageJSON struct {
 	Replaces string        `json:"replaces,omitempty"`
 }
 
-type planVariantJSON struct {
+// PlannedVariant is a variant of a product in the plan file, with the row
+// that gives it.
+type PlannedVariant struct {
 	Key     string        `json:"key"`
 	SKU     string        `json:"sku,omitempty"`
 	ID      string        `json:"id,omitempty"`
@@ -448,27 +453,27 @@ type planVariantJSON struct {
 	Changes []Change      `json:"changes,omitempty"`
 }
 
-func planProduct(pp *ProductPlan) planProductJSON {
-	pj := planProductJSON{Key: pp.P.Key, Name: pp.P.Name.S, Action: pp.Action, Reason: pp.Reason(), Changes: pp.Changes()}
+func planProduct(pp *ProductPlan) PlannedProduct {
+	pj := PlannedProduct{Key: pp.P.Key, Name: pp.P.Name.S, Action: pp.Action, Reason: pp.Reason(), Changes: pp.Changes()}
 	if id := pp.ID(); id != "" {
 		pj.ID = string(id)
 	}
 	for _, vp := range pp.Variants {
-		vj := planVariantJSON{Key: vp.Key(), SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action, Reason: vp.Reason(), Changes: vp.Changes()}
+		vj := PlannedVariant{Key: vp.Key(), SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action, Reason: vp.Reason(), Changes: vp.Changes()}
 		if vp.Live != nil {
 			vj.ID = string(vp.Live.ID)
 		}
 		pj.Variants = append(pj.Variants, vj)
 	}
 	for _, ip := range pp.Images() {
-		pj.Images = append(pj.Images, planImageJSON{Source: ip.Image.Source, Row: ip.Image.Row.String(), Variant: ip.Image.Variant,
+		pj.Images = append(pj.Images, PlannedImage{Source: ip.Image.Source, Row: ip.Image.Row.String(), Variant: ip.Image.Variant,
 			Alt: ip.Image.Alt, Position: ip.Image.Position, Action: ip.Action,
 			Reason: ip.Reason, Size: ip.Size, FileID: string(ip.FileID), Replaces: string(ip.Replaces)})
 	}
 	return pj
 }
 
-// writePlan writes the plan as indented JSON (planJSON), one product at a
+// writePlan writes the plan as indented JSON (PlanFile), one product at a
 // time.
 func writePlan(path string, plan *Plan) error {
 	f, err := os.Create(path)
@@ -489,7 +494,20 @@ func writePlan(path string, plan *Plan) error {
 	return nil
 }
 
-// encodePlan writes what json.MarshalIndent(planJSON, "", "  ") would,
+// ReadPlan reads a plan file writePlan wrote.
+func ReadPlan(path string) (*PlanFile, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the plan: %w", err)
+	}
+	var p PlanFile
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("reading the plan %s: %w", path, err)
+	}
+	return &p, nil
+}
+
+// encodePlan writes what json.MarshalIndent(PlanFile, "", "  ") would,
 // without holding it.
 func encodePlan(w *bufio.Writer, plan *Plan) error {
 	mode, err := json.Marshal(plan.Mode)

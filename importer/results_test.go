@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -114,7 +115,7 @@ func TestEncodePlanAsMarshalIndent(t *testing.T) {
 	t.Parallel()
 	_, full := resultsFixture()
 	for _, plan := range []*Plan{{Mode: ModeCreateOnly}, full} {
-		whole := planJSON{Mode: plan.Mode, Products: []planProductJSON{}}
+		whole := PlanFile{Mode: plan.Mode, Products: []PlannedProduct{}}
 		for _, pp := range plan.Products {
 			whole.Products = append(whole.Products, planProduct(pp))
 		}
@@ -131,6 +132,30 @@ func TestEncodePlanAsMarshalIndent(t *testing.T) {
 		if got := buf.String(); got != string(want)+"\n" {
 			t.Errorf("%d products:\n got %s\nwant %s", len(plan.Products), got, want)
 		}
+	}
+}
+
+// ReadPlan gives back the plan writePlan wrote, every product, variant and
+// change in it.
+func TestReadPlan(t *testing.T) {
+	_, full := resultsFixture()
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := writePlan(path, full); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadPlan(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := PlanFile{Mode: full.Mode}
+	for _, pp := range full.Products {
+		want.Products = append(want.Products, planProduct(pp))
+	}
+	if !reflect.DeepEqual(*got, want) {
+		t.Errorf("read back\n%+v\nwant\n%+v", *got, want)
+	}
+	if _, err := ReadPlan(filepath.Join(t.TempDir(), "none.json")); err == nil {
+		t.Error("reading a plan that is not there: no error")
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lading/paths"
+	"lading/plural"
 	"lading/state"
 )
 
@@ -57,6 +58,29 @@ type Planned struct {
 	Next time.Time
 	// Waiting is how many files wait in a folder job's folder.
 	Waiting int
+}
+
+// NextText says for people when the job runs next, as of now: a time in
+// the job's zone (else loc; nil is UTC), "as files come (2 files
+// waiting)", or "at start" with why.
+func (p Planned) NextText(now time.Time, loc *time.Location) string {
+	if p.Job.Zone != nil {
+		loc = p.Job.Zone
+	} else if loc == nil {
+		loc = time.UTC
+	}
+	const layout = "2006-01-02 15:04:05 MST"
+	switch {
+	case p.Job.Folder != "":
+		return "as files come (" + plural.Count(p.Waiting, "file") + " waiting)"
+	case !p.Next.After(now) && p.Times.Started.IsZero():
+		return "at start (never ran)"
+	case p.Times.Unfinished():
+		return "at start (resumes its run cut short at " + p.Times.Started.In(loc).Format(layout) + ")"
+	case !p.Next.After(now):
+		return "at start (due since " + p.Next.In(loc).Format(layout) + ")"
+	}
+	return p.Next.In(loc).Format(layout)
 }
 
 // Plan says when each job of jobs runs next at now, by the times its

@@ -1,6 +1,7 @@
 // Package progress shows how a long job goes, on stderr: a bar on a
 // terminal, and elsewhere (cron, a log file) a one-line summary at an
-// interval. Imports and stock pushes share it.
+// interval. Every job shares it; a watcher (the web page of lading ui) is
+// told each change as a Snapshot of the same counts.
 package progress
 
 import (
@@ -29,10 +30,73 @@ type Progress struct {
 	total     int
 	done      int
 	failed    int
+	said      string // the last line Say printed
 	start     time.Time
+	writing   time.Time // when the count of units to write started
 	lastLine  time.Time
 	bar       *progressbar.ProgressBar
 	stopTimer chan struct{}
+	watch     func(Snapshot)
+}
+
+// Snapshot is how a job stands: the rows read, then the units written of
+// those to write, with the requests sent and the time left at the pace so
+// far.
+type Snapshot struct {
+	// Rows is how many rows of the input were read so far.
+	Rows int `json:"rows"`
+	// Said is the last line the job said ("read 120 rows: 30 products").
+	Said string `json:"said,omitempty"`
+	// What describes the writing ("writing 30 products"); Unit is what is
+	// counted ("record", "level"); Done of Total were answered, Failed of
+	// them refused. All zero before the job writes.
+	What   string `json:"what,omitempty"`
+	Unit   string `json:"unit,omitempty"`
+	Total  int    `json:"total"`
+	Done   int    `json:"done"`
+	Failed int    `json:"failed"`
+	// Requests is how many requests the job's client sent, at Rate a
+	// second now.
+	Requests int64   `json:"requests"`
+	Rate     float64 `json:"rate"`
+	// Elapsed is the time since the job started; ETA the time left for
+	// the units still to write at the pace of those written, 0 when it
+	// cannot be told yet (none written, or all).
+	Elapsed time.Duration `json:"elapsed_ns"`
+	ETA     time.Duration `json:"eta_ns"`
+}
+
+// Watch has fn told a Snapshot at every change (a row count, a line said,
+// units written), in the goroutine that made it, one call at a time. It
+// is meant to be set once, before the job starts.
+func (p *Progress) Watch(fn func(Snapshot)) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.watch = fn
+}
+
+// snapshot is the Snapshot of p; p.mu is held.
+func (p *Progress) snapshot() Snapshot {
+	s := Snapshot{Rows: p.rows, Said: p.said, What: p.what, Unit: p.unit, Total: p.total, Done: p.done, Failed: p.failed,
+		Elapsed: time.Since(p.start)}
+	if p.stats != nil {
+		s.Requests, s.Rate = p.stats()
+	}
+	if p.done > 0 && p.done < p.total {
+		el := time.Since(p.writing)
+		s.ETA = time.Duration(float64(el) / float64(p.done) * float64(p.total-p.done))
+	}
+	return s
+}
+
+// notify tells the watcher the snapshot of p; p.mu is held.
+func (p *Progress) notify() {
+	if p.watch != nil {
+		p.watch(p.snapshot())
+	}
 }
 
 // New reports to w (stderr): a bar when terminal is true, else a line
@@ -55,6 +119,7 @@ func (p *Progress) Reading(rows int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.rows = rows
+	p.notify()
 	if !p.terminal && time.Since(p.lastLine) >= p.interval {
 		p.lastLine = time.Now()
 		fmt.Fprintf(p.w, "reading: %s\n", plural.Count(rows, "row"))
@@ -68,7 +133,9 @@ func (p *Progress) Say(format string, args ...any) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, format+"\n", args...)
+	p.said = fmt.Sprintf(format, args...)
+	fmt.Fprintln(p.w, p.said)
+	p.notify()
 }
 
 // Writing starts the count of total units (unit: "record", "level") to
@@ -80,7 +147,8 @@ func (p *Progress) Writing(what string, total, requests int, unit string) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.what, p.total, p.unit, p.done, p.failed = what, total, unit, 0, 0
+	p.what, p.total, p.unit, p.done, p.failed, p.writing = what, total, unit, 0, 0, time.Now()
+	p.notify()
 	if p.terminal {
 		if p.bar != nil {
 			p.bar.Finish()
@@ -114,6 +182,7 @@ func (p *Progress) Sent(n int, ok bool) {
 	if !ok {
 		p.failed += n
 	}
+	p.notify()
 	bar, what := p.bar, p.what
 	p.mu.Unlock()
 	if bar != nil {
@@ -142,18 +211,13 @@ func (p *Progress) tick(stop chan struct{}) {
 func (p *Progress) line() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var reqs int64
-	var rate float64
-	if p.stats != nil {
-		reqs, rate = p.stats()
-	}
+	s := p.snapshot()
 	eta := "?"
-	if p.done > 0 && p.done < p.total {
-		el := time.Since(p.start)
-		eta = (time.Duration(float64(el) / float64(p.done) * float64(p.total-p.done))).Round(time.Second).String()
+	if s.ETA > 0 {
+		eta = s.ETA.Round(time.Second).String()
 	}
 	fmt.Fprintf(p.w, "progress: %d/%s written (%d failed), %s, %.1f req/s, eta %s\n",
-		p.done, plural.Count(p.total, p.unit), p.failed, plural.Count(reqs, "request"), rate, eta)
+		s.Done, plural.Count(s.Total, s.Unit), s.Failed, plural.Count(s.Requests, "request"), s.Rate, eta)
 }
 
 // Finish stops the periodic summary and clears the bar. It may be called

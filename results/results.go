@@ -25,9 +25,7 @@ import (
 
 // File writes one results file of lines T.
 type File[T any] struct {
-	path  string
-	tmp   *os.File
-	sink  sink
+	*out
 	block []T
 	lines int
 	// started is set once the header is written.
@@ -45,22 +43,67 @@ const block = 1024
 // Create starts the results file path. Close puts it in place; Discard
 // drops it.
 func Create[T any](path string) (*File[T], error) {
+	o, err := create(path)
+	if err != nil {
+		return nil, err
+	}
+	return &File[T]{out: o, block: make([]T, 0, block)}, nil
+}
+
+// out is a results file being written: cells go to its sink, into a
+// temporary file beside path that place renames into place.
+type out struct {
+	path string
+	tmp  *os.File
+	sink sink
+}
+
+// create starts the file path: CSV, or XLSX when its name ends in .xlsx.
+func create(path string) (*out, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".results-*")
 	if err != nil {
 		return nil, fmt.Errorf("writing results: %w", err)
 	}
-	f := &File[T]{path: path, tmp: tmp}
+	o := &out{path: path, tmp: tmp}
 	if strings.EqualFold(filepath.Ext(path), ".xlsx") {
-		f.sink, err = newXLSXSink(tmp)
+		o.sink, err = newXLSXSink(tmp)
 	} else {
-		f.sink = newCSVSink(tmp)
+		o.sink = newCSVSink(tmp)
 	}
 	if err != nil {
-		f.Discard()
-		return nil, f.wrap(err)
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, o.wrap(err)
 	}
-	f.block = make([]T, 0, block)
-	return f, nil
+	return o, nil
+}
+
+// place finishes the file and renames it into place; on failure the
+// temporary file is removed.
+func (o *out) place() error {
+	err := o.sink.finish()
+	if cerr := o.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(o.tmp.Name(), o.path)
+	}
+	if err != nil {
+		os.Remove(o.tmp.Name())
+		return o.wrap(err)
+	}
+	return nil
+}
+
+// drop drops what was written.
+func (o *out) drop() {
+	o.sink.discard()
+	o.tmp.Close()
+	os.Remove(o.tmp.Name())
+}
+
+func (o *out) wrap(err error) error {
+	return fmt.Errorf("writing the results file %s: %w", o.path, err)
 }
 
 // Write writes a line (a block at a time).
@@ -112,18 +155,8 @@ func (f *File[T]) Close() error {
 		f.Discard()
 		return f.err
 	}
-	err := f.sink.finish()
-	if cerr := f.tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.tmp.Name(), f.path)
-	}
 	f.closed = true
-	if err != nil {
-		os.Remove(f.tmp.Name())
-		f.err = f.wrap(err)
-	}
+	f.err = f.place()
 	return f.err
 }
 
@@ -134,13 +167,7 @@ func (f *File[T]) Discard() {
 		return
 	}
 	f.closed = true
-	f.sink.discard()
-	f.tmp.Close()
-	os.Remove(f.tmp.Name())
-}
-
-func (f *File[T]) wrap(err error) error {
-	return fmt.Errorf("writing the results file %s: %w", f.path, err)
+	f.drop()
 }
 
 // Write writes a whole results file at path with the lines of seq. It

@@ -8,12 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"lading/api"
 	"lading/engine"
+	"lading/internal/syncbuf"
 	"lading/sandbox"
 	"lading/state"
 	"lading/stock"
@@ -113,7 +113,7 @@ func killChild(t *testing.T, e *env, k int64, env []string) {
 	// this test fails) rather than starting children of its own.
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = env
-	out := &lockedBuffer{}
+	out := &syncbuf.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -139,23 +139,4 @@ func killChild(t *testing.T, e *env, k int64, env []string) {
 	// The sandbox finishes the requests it was handling when the child
 	// died, as a service does; the test then reads what it holds.
 	time.Sleep(100 * time.Millisecond)
-}
-
-// lockedBuffer collects a child's output from two pipes.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf = append(b.buf, p...)
-	return len(p), nil
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return string(b.buf)
 }
