@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -26,13 +27,24 @@ func variantPage250() []byte {
 		`},"WarehouseStockLevels":{` + strings.Join(wl, ",") + `}}`)
 }
 
+// BenchmarkDecodeVariantPage250 decodes the page through encoding/json.
 func BenchmarkDecodeVariantPage250(b *testing.B) {
+	benchVariantPage(b, func(body []byte, p *VariantPage) error { return json.Unmarshal(body, p) })
+}
+
+// BenchmarkReadVariantPage250 reads the page as a listing does, straight
+// from the answer's body (no encoding/json around it).
+func BenchmarkReadVariantPage250(b *testing.B) {
+	benchVariantPage(b, func(body []byte, p *VariantPage) error { return p.readFrom(bytes.NewReader(body)) })
+}
+
+func benchVariantPage(b *testing.B, decode func([]byte, *VariantPage) error) {
 	body := variantPage250()
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
 		var p VariantPage
-		if err := json.Unmarshal(body, &p); err != nil {
+		if err := decode(body, &p); err != nil {
 			b.Fatal(err)
 		}
 		if len(p.Variants) != 250 || len(p.WarehouseStockLevels) != 250 {

@@ -1,10 +1,12 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -108,7 +110,7 @@ func TestFixturesDecode(t *testing.T) {
 			if o.ID != "533943058" || o.Total != "34.99" {
 				t.Errorf("order = %+v", o)
 			}
-			if l := o.Links["Addresses"]; len(l) != 2 || l[0].Type != "billing" || l[1].Type != "shipping" {
+			if l := o.Links.Of("Addresses"); len(l) != 2 || l[0].Type != "billing" || l[1].Type != "shipping" {
 				t.Errorf("address links = %+v", l)
 			}
 			if c := p.ContactsOf(o.Links); len(c) != 1 || c[0].Name != "Julio @PE" {
@@ -246,10 +248,11 @@ func TestLinksDecode(t *testing.T) {
 		{`[]`, nil, false},
 		{`{}`, Links{}, false},
 		{`null`, nil, false},
-		{`{"Products":[{"id":1}],"Contacts":[]}`, Links{"Products": {{ID: "1"}}, "Contacts": {}}, false},
-		{`{"AccountAddresses":[{"id":"74142","type":"account_address","extra":{"x":1}}]}`, Links{"AccountAddresses": {{ID: "74142", Type: "account_address"}}}, false},
-		{`{"LineItems":[{"id":"5","quantity":"2"}]}`, Links{"LineItems": {{ID: "5", Quantity: "2"}}}, false},
-		{`{"Products":{"id":"9"}}`, Links{"Products": {{ID: "9"}}}, false},
+		{`{"Products":[{"id":1}],"Contacts":[]}`, Links{{"Products", []Link{{ID: "1"}}}, {"Contacts", []Link{}}}, false},
+		{`{"AccountAddresses":[{"id":"74142","type":"account_address","extra":{"x":1}}]}`, Links{{"AccountAddresses", []Link{{ID: "74142", Type: "account_address"}}}}, false},
+		{`{"LineItems":[{"id":"5","quantity":"2"}]}`, Links{{"LineItems", []Link{{ID: "5", Quantity: "2"}}}}, false},
+		{`{"Products":{"id":"9"}}`, Links{{"Products", []Link{{ID: "9"}}}}, false},
+		{`{"Products":[{"id":"1"}],"Contacts":null,"Products":[{"id":"2"}]}`, Links{{"Products", []Link{{ID: "2"}}}, {"Contacts", nil}}, false},
 		{`[{"id":1}]`, nil, true},
 	}
 	for _, tt := range tests {
@@ -262,6 +265,49 @@ func TestLinksDecode(t *testing.T) {
 		if !tt.err && !reflect.DeepEqual(l, tt.want) {
 			t.Errorf("%s: got %#v, want %#v", tt.in, l, tt.want)
 		}
+	}
+}
+
+func TestLinksEncode(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{`null`, `{}`, `{"Products":[{"id":"1"}],"Contacts":[]}`, `{"Addresses":[{"id":"5","type":"billing"},{"id":"6","type":"shipping"}],"LineItems":[{"id":"7","quantity":"2"}]}`} {
+		var l Links
+		if err := json.Unmarshal([]byte(in), &l); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		out, err := json.Marshal(l)
+		if err != nil || string(out) != in {
+			t.Errorf("%s: encoded as %s (%v)", in, out, err)
+		}
+	}
+	var none Links
+	if out, _ := json.Marshal(Links{{"Contacts", nil}}); string(out) != `{"Contacts":[]}` {
+		t.Errorf("a set of no links encoded as %s", out)
+	}
+	if none.Of("Products") != nil || none.First("Products") != "" || none.Has("Products", "1") {
+		t.Error("nil links link something")
+	}
+}
+
+func TestPageLinksAreSeparate(t *testing.T) {
+	t.Parallel()
+	var p VariantPage
+	if err := p.readFrom(bytes.NewReader(variantPage250())); err != nil {
+		t.Fatal(err)
+	}
+	a, b := p.Variants[0], p.Variants[1]
+	// Appending to one record's links must not change its neighbour's,
+	// though both are parts of one block.
+	_ = append(a.Links, LinkSet{Resource: "X"})
+	_ = append(a.Links.Of("Products"), Link{ID: "0"})
+	if a.Links.First("VariantPrices") != "242255130" {
+		t.Errorf("first variant's links = %+v", a.Links)
+	}
+	if len(b.Links) != 5 || b.Links[0].Resource != "AttributeOptions" || b.Links.First("Products") != "114390205" {
+		t.Errorf("second variant's links = %+v", b.Links)
+	}
+	if string(b.RawJSON())[:20] != `{"auto_description":` || !strings.Contains(string(b.RawJSON()), `"sku":"SKU-1"`) {
+		t.Errorf("second variant's JSON = %.60s", b.RawJSON())
 	}
 }
 

@@ -92,7 +92,7 @@ func (s *Sideloads) Components(v *Variant) ([]Component, error) {
 		return nil, nil
 	}
 	var out []Component
-	for _, l := range v.Links[wire.BundleComponents] {
+	for _, l := range v.Links.Of(wire.BundleComponents) {
 		n, err := l.Quantity.Int()
 		if err != nil || n < 1 {
 			return nil, fmt.Errorf("bundle %s (SKU %s): component %s has %q units, not a whole number of 1 or more", v.ID, v.SKU, l.ID, l.Quantity)

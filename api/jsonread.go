@@ -9,8 +9,9 @@ import (
 
 // jsonReader reads the JSON of a read answer from a stream, in one pass
 // and a buffer of its own: the answer's top level, the records of the
-// resource and of each sideload, each kept as it came (copied once, see
-// value) for a recordDecoder to read its fields from. A page of 250
+// resource and of each sideload, each kept as it came (copied once, into
+// the reader's pageArena, see record) for a recordDecoder to read its
+// fields from. A page of 250
 // variants with their sideloads is read without the whole body in memory
 // and without a decoder's reflection per field.
 type jsonReader struct {
@@ -24,6 +25,8 @@ type jsonReader struct {
 	capture  bool
 	capStart int
 	kept     []byte
+	// arena holds the records read, for as long as any of them lives.
+	arena pageArena
 }
 
 // readBuffer is how much of an answer is read at once.
@@ -170,6 +173,24 @@ func (d *jsonReader) endCapture() []byte {
 
 // value returns a copy of the next value, as it came.
 func (d *jsonReader) value() ([]byte, error) {
+	v, err := d.next()
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(v), nil
+}
+
+// record returns the next value, as it came, kept in the reader's arena.
+func (d *jsonReader) record() ([]byte, error) {
+	v, err := d.next()
+	if err != nil {
+		return nil, err
+	}
+	return d.arena.keep(v), nil
+}
+
+// next returns the next value, as it came, valid until the next read.
+func (d *jsonReader) next() ([]byte, error) {
 	if _, err := d.peek(); err != nil {
 		return nil, err
 	}
@@ -178,13 +199,14 @@ func (d *jsonReader) value() ([]byte, error) {
 		d.capture = false
 		return nil, err
 	}
-	return bytes.Clone(d.endCapture()), nil
+	return d.endCapture(), nil
 }
 
 // skip reads past the next value, checking that its brackets and strings
 // are closed as they were opened.
 func (d *jsonReader) skip() error {
-	var open []byte // the closing brackets awaited
+	var awaited [16]byte
+	open := awaited[:0] // the closing brackets awaited
 	for {
 		c, err := d.peek()
 		if err != nil {
@@ -226,8 +248,12 @@ func (d *jsonReader) skip() error {
 func (d *jsonReader) skipString() error {
 	d.pos++
 	for {
-		i := bytes.IndexAny(d.buf[d.pos:d.end], `"\`)
-		if i < 0 {
+		// A loop, not bytes.IndexAny: the strings of an answer are short.
+		i, buf := 0, d.buf[d.pos:d.end]
+		for i < len(buf) && buf[i] != '"' && buf[i] != '\\' {
+			i++
+		}
+		if i == len(buf) {
 			d.pos = d.end
 			if !d.more() {
 				return d.ended()

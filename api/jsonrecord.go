@@ -18,10 +18,11 @@ import (
 // recordDecoder reads the fields of one record from its JSON, kept whole
 // and never changed again: the text of a field is a part of it, not a
 // copy (only text with escapes is copied), so a record costs one copy of
-// its JSON and the values of its fields.
+// its JSON (a part of its page's arena) and the values of its fields.
 type recordDecoder struct {
-	b []byte
-	i int
+	b     []byte
+	i     int
+	arena *pageArena // where links are kept; nil for their own slices
 }
 
 func (r *recordDecoder) syntax(format string, a ...any) error {
@@ -427,12 +428,13 @@ func (l *recordLayout) field(key []byte) (fieldAt, bool) {
 }
 
 // decodeRecordJSON decodes raw, the JSON of one record of type T, which it
-// keeps as the record's RawRecord: raw must not change afterwards.
-func decodeRecordJSON[T any](raw []byte) (*T, error) {
+// keeps as the record's RawRecord: raw must not change afterwards. The
+// record's links are kept in arena (nil: slices of their own).
+func decodeRecordJSON[T any](raw []byte, arena *pageArena) (*T, error) {
 	l := layoutOf[T]()
 	rec := new(T)
 	p := unsafe.Pointer(rec)
-	r := &recordDecoder{b: raw}
+	r := &recordDecoder{b: raw, arena: arena}
 	if r.peek() == 'n' && string(bytes.TrimSpace(raw)) == "null" {
 		return nil, nil
 	}
@@ -489,35 +491,58 @@ func (r *recordDecoder) links() (Links, error) {
 		}
 		return nil, nil
 	}
-	out := Links{}
+	var sets Links
+	if r.arena != nil {
+		sets = r.arena.set[:0]
+	}
 	err := r.object(func(key []byte) error {
 		name := view(key)
+		var items []Link
 		switch r.peek() {
 		case '{':
 			l, err := r.link()
 			if err != nil {
 				return fmt.Errorf("links.%s: %w", name, err)
 			}
-			out[name] = []Link{l}
+			items = r.arena.keepLinks([]Link{l})
 		case '[':
-			list := []Link{}
+			var scratch []Link
+			if r.arena != nil {
+				scratch = r.arena.list[:0]
+			}
 			if err := r.array(func() error {
 				l, err := r.link()
-				list = append(list, l)
+				scratch = append(scratch, l)
 				return err
 			}); err != nil {
 				return fmt.Errorf("links.%s: %w", name, err)
 			}
-			out[name] = list
+			items = r.arena.keepLinks(scratch)
+			if r.arena != nil {
+				r.arena.list = scratch
+			}
 		default:
 			if v := r.scalar(); string(v) != "null" {
 				return fmt.Errorf("links.%s: want an array, got %.40s", name, v)
 			}
-			out[name] = nil
 		}
+		for i := range sets { // a key given twice: the last wins, as in a map
+			if sets[i].Resource == name {
+				sets[i].Items = items
+				return nil
+			}
+		}
+		sets = append(sets, LinkSet{Resource: name, Items: items})
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	out := r.arena.keepSets(sets)
+	if r.arena != nil {
+		r.arena.set = sets
+	}
+	return out, nil
 }
 
 // link reads one entry of links: its id, type and quantity.

@@ -84,7 +84,7 @@ type SlipLine struct {
 
 // SlipLines returns the lines of slip p in link order. [B.6, assumed]
 func (s *Sideloads) SlipLines(p *PackingSlip) []SlipLine {
-	links := p.Links[wire.LineItems]
+	links := p.Links.Of(wire.LineItems)
 	out := make([]SlipLine, 0, len(links))
 	for _, l := range links {
 		line := SlipLine{Item: s.LineItems[l.ID], Quantity: l.Quantity, Sideloaded: true}
@@ -109,7 +109,7 @@ func (s *Sideloads) PackagesOf(p *PackingSlip) []*Package {
 			out = append(out, k)
 		}
 	}
-	if len(p.Links[wire.Packages]) == 0 {
+	if len(p.Links.Of(wire.Packages)) == 0 {
 		sort.Slice(out, func(i, j int) bool { return idLess(string(out[i].ID), string(out[j].ID)) })
 	}
 	return out

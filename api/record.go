@@ -40,7 +40,7 @@ func (r RawRecord) RawJSON() json.RawMessage { return bytes.Clone(r.raw) }
 // unmarshalRecord decodes b, the JSON of one record, into dst, keeping a
 // copy of b as its RawRecord.
 func unmarshalRecord[T any](b []byte, dst *T) error {
-	r, err := decodeRecordJSON[T](bytes.Clone(b))
+	r, err := decodeRecordJSON[T](bytes.Clone(b), nil)
 	if err != nil {
 		return err
 	}

@@ -230,11 +230,11 @@ func eachKeyed[T any](d *jsonReader, fn func(key string, r *T)) error {
 
 // readRecord reads the next record.
 func readRecord[T any](d *jsonReader) (*T, error) {
-	raw, err := d.value()
+	raw, err := d.record()
 	if err != nil {
 		return nil, err
 	}
-	return decodeRecordJSON[T](raw)
+	return decodeRecordJSON[T](raw, &d.arena)
 }
 
 // skipNull reads a null, which holds no records.

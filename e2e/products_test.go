@@ -126,7 +126,7 @@ func productWrites(t *testing.T, prefix string) {
 		tag := applied(t)(e.c.ProductTags.Create(t.Context(), "summer"))[0]
 		applied(t)(e.c.Products.Tag(t.Context(), id, api.TagRef{ID: tag}))
 		if p, page := e.product(id); !slices.Equal(page.Tags(p), []string{"summer"}) || !p.Links.Has("ProductTags", tag) {
-			t.Errorf("tags %v links %v, want summer (%s)", page.Tags(p), p.Links["ProductTags"], tag)
+			t.Errorf("tags %v links %v, want summer (%s)", page.Tags(p), p.Links.Of("ProductTags"), tag)
 		}
 	})
 

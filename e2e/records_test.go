@@ -154,8 +154,8 @@ func recordWrites(t *testing.T, prefix string) {
 			t.Fatalf("detail read: %v", err)
 		}
 		s := page.PackingSlips[0]
-		if s.Notes != "first" || s.Links.First("SalesOrders") != api.ID(order) || len(s.Links["LineItems"]) != 1 ||
-			s.Links["LineItems"][0].Quantity != "2" || len(s.PackingSlipDate) < 10 || s.PackingSlipDate[:10] != "2026-11-20" {
+		if s.Notes != "first" || s.Links.First("SalesOrders") != api.ID(order) || len(s.Links.Of("LineItems")) != 1 ||
+			s.Links.Of("LineItems")[0].Quantity != "2" || len(s.PackingSlipDate) < 10 || s.PackingSlipDate[:10] != "2026-11-20" {
 			t.Errorf("read back notes %q date %q links %v", s.Notes, s.PackingSlipDate, s.Links)
 		}
 		applied(t)(e.c.PackingSlips.Write(t.Context(), []api.PackingSlipWrite{{ID: id, Notes: api.String("second")}}))

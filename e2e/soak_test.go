@@ -344,7 +344,7 @@ func (s *soak) checkShipments() {
 			continue
 		}
 		units := map[api.ID]int64{}
-		for _, l := range shs[0].Links[wire.LineItems] {
+		for _, l := range shs[0].Links.Of(wire.LineItems) {
 			n, _ := l.Quantity.Int()
 			units[l.ID] += n
 		}
@@ -369,7 +369,7 @@ func (s *soak) checkSlips() {
 		}
 		for _, sl := range p.PackingSlips {
 			var lines, tracking []string
-			for _, l := range sl.Links[wire.LineItems] {
+			for _, l := range sl.Links.Of(wire.LineItems) {
 				lines = append(lines, string(l.ID)+":"+string(l.Quantity))
 			}
 			for _, k := range p.PackagesOf(sl) {

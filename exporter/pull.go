@@ -115,7 +115,7 @@ func splitName(full string) (first, last string) {
 
 // shippingAddress is the address links mark as shipping, else first.
 func shippingAddress(s api.Sideloads, links api.Links, first *api.Address) *api.Address {
-	for _, l := range links[wire.Addresses] {
+	for _, l := range links.Of(wire.Addresses) {
 		if l.Type == "shipping" {
 			if a := s.Addresses[l.ID]; a != nil {
 				return a

@@ -38,7 +38,7 @@ func (p *Parcel) Units() map[api.ID]int64 {
 	if p.Shipment == nil {
 		return out
 	}
-	for _, l := range p.Shipment.Links[wire.LineItems] {
+	for _, l := range p.Shipment.Links.Of(wire.LineItems) {
 		n, _ := l.Quantity.Int()
 		out[l.ID] += n
 	}

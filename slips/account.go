@@ -111,7 +111,7 @@ func (oh *orderHolds) packed(slip api.ID) map[api.ID]int64 {
 		if sl.ID == slip || sl.Void.Bool() {
 			continue
 		}
-		for _, l := range sl.Links[wire.LineItems] {
+		for _, l := range sl.Links.Of(wire.LineItems) {
 			n, _ := l.Quantity.Int()
 			for v, u := range oh.units(oh.variant[l.ID], n) {
 				out[v] += u
@@ -249,7 +249,7 @@ func sameTracking(a, b string) bool {
 func slipMemo(sl *api.PackingSlip) map[string]string {
 	m := map[string]string{fOrder: string(sl.Links.First(wire.SalesOrders)), fNotes: string(sl.Notes), fDate: sentTime(string(sl.PackingSlipDate))}
 	var lines []lineRef
-	for _, l := range sl.Links[wire.LineItems] {
+	for _, l := range sl.Links.Of(wire.LineItems) {
 		lines = append(lines, lineRef{string(l.ID), string(l.Quantity)})
 	}
 	if len(lines) > 0 {

@@ -85,7 +85,7 @@ func sentSlipSignature(r sentRecord) slipSignature {
 
 func readSlipSignature(s *api.PackingSlip) slipSignature {
 	var lines []lineRef
-	for _, l := range s.Links[wire.LineItems] {
+	for _, l := range s.Links.Of(wire.LineItems) {
 		lines = append(lines, lineRef{string(l.ID), string(l.Quantity)})
 	}
 	return slipSignature{key: string(s.LocalID), order: string(s.Links.First(wire.SalesOrders)), date: instant(string(s.PackingSlipDate)),

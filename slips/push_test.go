@@ -75,7 +75,7 @@ func checkSlip(t *testing.T, e *env, id, order, date, notes, lines string, packa
 	}
 	s := p.PackingSlips[0]
 	var got []string
-	for _, l := range s.Links[wire.LineItems] {
+	for _, l := range s.Links.Of(wire.LineItems) {
 		got = append(got, string(l.ID)+":"+string(l.Quantity))
 	}
 	if o := string(s.Links.First(wire.SalesOrders)); o != order || string(s.PackingSlipDate) != date || string(s.Notes) != notes || strings.Join(got, ",") != lines {
