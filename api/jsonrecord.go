@@ -475,21 +475,8 @@ func decodeRecordJSON[T any](raw []byte, arena *pageArena) (*T, error) {
 // links reads a record's links: an object of arrays (a single object read
 // as an array of one), or [] or null for none.
 func (r *recordDecoder) links() (Links, error) {
-	switch r.peek() {
-	case 'n':
-		if v := r.scalar(); string(v) != "null" {
-			return nil, fmt.Errorf("links: want an object of arrays, got %.40s", v)
-		}
-		return nil, nil
-	case '[':
-		n := 0
-		if err := r.array(func() error { n++; return r.skip() }); err != nil {
-			return nil, err
-		}
-		if n > 0 {
-			return nil, errors.New("links: want an object of arrays, got a non-empty array")
-		}
-		return nil, nil
+	if none, err := r.noLinks(); none || err != nil {
+		return nil, err
 	}
 	var sets Links
 	if r.arena != nil {
@@ -497,42 +484,11 @@ func (r *recordDecoder) links() (Links, error) {
 	}
 	err := r.object(func(key []byte) error {
 		name := view(key)
-		var items []Link
-		switch r.peek() {
-		case '{':
-			l, err := r.link()
-			if err != nil {
-				return fmt.Errorf("links.%s: %w", name, err)
-			}
-			items = r.arena.keepLinks([]Link{l})
-		case '[':
-			var scratch []Link
-			if r.arena != nil {
-				scratch = r.arena.list[:0]
-			}
-			if err := r.array(func() error {
-				l, err := r.link()
-				scratch = append(scratch, l)
-				return err
-			}); err != nil {
-				return fmt.Errorf("links.%s: %w", name, err)
-			}
-			items = r.arena.keepLinks(scratch)
-			if r.arena != nil {
-				r.arena.list = scratch
-			}
-		default:
-			if v := r.scalar(); string(v) != "null" {
-				return fmt.Errorf("links.%s: want an array, got %.40s", name, v)
-			}
+		items, err := r.linkItems(name)
+		if err != nil {
+			return err
 		}
-		for i := range sets { // a key given twice: the last wins, as in a map
-			if sets[i].Resource == name {
-				sets[i].Items = items
-				return nil
-			}
-		}
-		sets = append(sets, LinkSet{Resource: name, Items: items})
+		sets = sets.with(name, items)
 		return nil
 	})
 	if err != nil {
@@ -543,6 +499,75 @@ func (r *recordDecoder) links() (Links, error) {
 		r.arena.set = sets
 	}
 	return out, nil
+}
+
+// noLinks reads links given as null or [], and tells whether they were; a
+// non-empty array is an error. Anything else is left for links to read.
+func (r *recordDecoder) noLinks() (bool, error) {
+	switch r.peek() {
+	case 'n':
+		if v := r.scalar(); string(v) != "null" {
+			return true, fmt.Errorf("links: want an object of arrays, got %.40s", v)
+		}
+		return true, nil
+	case '[':
+		n := 0
+		if err := r.array(func() error { n++; return r.skip() }); err != nil {
+			return true, err
+		}
+		if n > 0 {
+			return true, errors.New("links: want an object of arrays, got a non-empty array")
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// linkItems reads the value of the links of resource name: an array of
+// links, a single link (an array of one), or null for none.
+func (r *recordDecoder) linkItems(name string) ([]Link, error) {
+	switch r.peek() {
+	case '{':
+		l, err := r.link()
+		if err != nil {
+			return nil, fmt.Errorf("links.%s: %w", name, err)
+		}
+		return r.arena.keepLinks([]Link{l}), nil
+	case '[':
+		var scratch []Link
+		if r.arena != nil {
+			scratch = r.arena.list[:0]
+		}
+		if err := r.array(func() error {
+			l, err := r.link()
+			scratch = append(scratch, l)
+			return err
+		}); err != nil {
+			return nil, fmt.Errorf("links.%s: %w", name, err)
+		}
+		items := r.arena.keepLinks(scratch)
+		if r.arena != nil {
+			r.arena.list = scratch
+		}
+		return items, nil
+	default:
+		if v := r.scalar(); string(v) != "null" {
+			return nil, fmt.Errorf("links.%s: want an array, got %.40s", name, v)
+		}
+		return nil, nil
+	}
+}
+
+// with is sets with the links of resource name set to items: a resource
+// given twice keeps the last, as in a map.
+func (sets Links) with(name string, items []Link) Links {
+	for i := range sets {
+		if sets[i].Resource == name {
+			sets[i].Items = items
+			return sets
+		}
+	}
+	return append(sets, LinkSet{Resource: name, Items: items})
 }
 
 // link reads one entry of links: its id, type and quantity.

@@ -61,51 +61,17 @@ func openCSV(path string, o Options) (*csvSource, error) {
 
 // newCSVSource sets up decoding, detects the delimiter and reads the header.
 func newCSVSource(name string, in io.Reader, o Options) (*csvSource, error) {
-	guard := &utf8Guard{r: in}
-	br := bufio.NewReaderSize(guard, csvBufferSize)
-	head, _ := br.Peek(4)
-	if bytes.HasPrefix(head, zipMagic) {
-		return nil, zipAsCSVError(name, o.Format)
-	}
-	dec, err := csvDecoder(o.Encoding, head)
+	text, guard, err := openCSVText(name, in, o)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
-	var text *bufio.Reader
-	if dec == nil {
-		// UTF-8: no transform, only the byte order mark goes.
-		if bytes.HasPrefix(head, utf8BOM) {
-			br.Discard(len(utf8BOM))
-		}
-		text = br
-	} else {
-		text = bufio.NewReaderSize(dec.NewDecoder().Reader(br), csvBufferSize)
+	sample, crOnly, err := csvSample(name, text, o, guard != nil)
+	if err != nil {
+		return nil, err
 	}
-
-	sample, err := text.Peek(csvBufferSize)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return nil, fmt.Errorf("%s: read: %w", name, err)
-	}
-	if len(sample) == 0 {
-		return nil, fmt.Errorf("%s: the file is empty: it has no header row and no data; check that the export finished", name)
-	}
-	if dec == nil && strings.TrimSpace(o.Encoding) == "" {
-		if enc := utf16WithoutBOM(sample); enc != "" {
-			return nil, fmt.Errorf("%s: the file looks like UTF-16 text without a byte order mark (every other byte is zero): "+
-				"set the source encoding to %s in the mapping, or save the file as UTF-8", name, enc)
-		}
-	}
-	// Old Mac line endings (CR alone): a first block with CRs and no LF.
-	crOnly := bytes.IndexByte(sample, '\n') < 0 && bytes.IndexByte(sample, '\r') >= 0
-	if crOnly {
-		sample = bytes.ReplaceAll(sample, []byte{'\r'}, []byte{'\n'})
-	}
-
-	delim := o.Delimiter
-	if delim == 0 {
-		delim = DetectDelimiter(skipLines(sample, o.HeaderRow-1))
-	} else if !validDelimiter(delim) {
-		return nil, fmt.Errorf("%s: delimiter %q cannot separate cells: use one character other than a quote, a line break or the replacement character", name, delim)
+	delim, err := csvDelimiter(name, sample, o)
+	if err != nil {
+		return nil, err
 	}
 
 	tr := &textReader{r: text, crOnly: crOnly}
@@ -116,14 +82,75 @@ func newCSVSource(name string, in io.Reader, o Options) (*csvSource, error) {
 	r.LazyQuotes = false
 	s := &csvSource{name: name, r: r, text: tr, allowShort: o.AllowShortRows,
 		sampleBytes: len(sample), sampleLines: bytes.Count(sample, []byte{'\n'})}
-	if dec == nil {
-		s.guard = guard
-	}
+	s.guard = guard
 	if err := s.readHeader(o.HeaderRow); err != nil {
 		return nil, err
 	}
 	s.row = make([]string, len(s.header))
 	return s, nil
+}
+
+// openCSVText is the text of in, decoded from the encoding the mapping
+// gives (or its byte order mark says), without a UTF-8 byte order mark.
+// The guard that checks the bytes are UTF-8 is returned when no decoder
+// runs, and nil when one does. A workbook is refused here.
+func openCSVText(name string, in io.Reader, o Options) (*bufio.Reader, *utf8Guard, error) {
+	guard := &utf8Guard{r: in}
+	br := bufio.NewReaderSize(guard, csvBufferSize)
+	head, _ := br.Peek(4)
+	if bytes.HasPrefix(head, zipMagic) {
+		return nil, nil, zipAsCSVError(name, o.Format)
+	}
+	dec, err := csvDecoder(o.Encoding, head)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if dec != nil {
+		return bufio.NewReaderSize(dec.NewDecoder().Reader(br), csvBufferSize), nil, nil
+	}
+	// UTF-8: no transform, only the byte order mark goes.
+	if bytes.HasPrefix(head, utf8BOM) {
+		br.Discard(len(utf8BOM))
+	}
+	return br, guard, nil
+}
+
+// csvSample is the first block of text, with old Mac line endings (CR
+// alone: a first block with CRs and no LF) made LFs, and whether it had
+// them. An empty file, and UTF-16 without a byte order mark read as UTF-8
+// (raw: no decoder runs), are errors.
+func csvSample(name string, text *bufio.Reader, o Options, raw bool) ([]byte, bool, error) {
+	sample, err := text.Peek(csvBufferSize)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, false, fmt.Errorf("%s: read: %w", name, err)
+	}
+	if len(sample) == 0 {
+		return nil, false, fmt.Errorf("%s: the file is empty: it has no header row and no data; check that the export finished", name)
+	}
+	if raw && strings.TrimSpace(o.Encoding) == "" {
+		if enc := utf16WithoutBOM(sample); enc != "" {
+			return nil, false, fmt.Errorf("%s: the file looks like UTF-16 text without a byte order mark (every other byte is zero): "+
+				"set the source encoding to %s in the mapping, or save the file as UTF-8", name, enc)
+		}
+	}
+	crOnly := bytes.IndexByte(sample, '\n') < 0 && bytes.IndexByte(sample, '\r') >= 0
+	if crOnly {
+		sample = bytes.ReplaceAll(sample, []byte{'\r'}, []byte{'\n'})
+	}
+	return sample, crOnly, nil
+}
+
+// csvDelimiter is the delimiter the mapping gives, or else the one
+// detected in sample from the header row on.
+func csvDelimiter(name string, sample []byte, o Options) (rune, error) {
+	delim := o.Delimiter
+	if delim == 0 {
+		return DetectDelimiter(skipLines(sample, o.HeaderRow-1)), nil
+	}
+	if !validDelimiter(delim) {
+		return 0, fmt.Errorf("%s: delimiter %q cannot separate cells: use one character other than a quote, a line break or the replacement character", name, delim)
+	}
+	return delim, nil
 }
 
 // zipAsCSVError explains that the file name, to be read as CSV (format

