@@ -154,10 +154,8 @@ func (t *txn) replaceOptions(c *call, id, product int64, recs []record, path str
 	if _, err := t.exec(`DELETE FROM variant_options WHERE variant_id = ?`, id); err != nil {
 		return err
 	}
-	for i, o := range opts {
-		if _, err := t.exec(`INSERT INTO variant_options(variant_id, option_id, position) VALUES(?,?,?)`, id, o.option, i); err != nil {
-			return err
-		}
+	if err := t.insertVariantOptions(id, opts); err != nil {
+		return err
 	}
 	auto, autoTyped := autoDescriptions(name, opts)
 	_, err = t.exec(`UPDATE variants SET combo = ?, auto_description = ?, auto_description_with_option_type = ? WHERE id = ?`,
