@@ -377,9 +377,9 @@ type newVariant struct {
 	tiers          []tierPrice
 }
 
-// readNewVariant reads and checks the variant of rec before anything is
-// written: its fields, opening stock, options and prices, and a local_id
-// when rec gives none.
+// readNewVariant reads and checks the variant of rec: its fields, opening
+// stock, options and prices (creating the attributes, options and tiers it
+// names that are new), and takes a local_id when rec gives none.
 func (t *txn) readNewVariant(account int64, product productRef, productAttrs []attrRef, defaultTiers []tierPrice, rec record, path string) (*newVariant, error) {
 	vals, err := variantValues(rec, path)
 	if err != nil {
