@@ -454,7 +454,30 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 		return ps, nil
 	}
 	list := idList(ids)
-	rows := make(map[int64]*productRow, len(ids))
+	rows, err := t.productRows(list, len(ids))
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		if _, ok := rows[id]; ok {
+			ps.order = append(ps.order, id)
+		}
+	}
+	if err := t.productLinks(ps, rows, list); err != nil {
+		return nil, err
+	}
+	var w jw
+	for _, id := range ps.order {
+		from := len(w.b)
+		rows[id].write(&w)
+		ps.recs[id] = w.done(from)
+	}
+	return ps, nil
+}
+
+// productRows reads the products of list (a JSON list of n ids) by id.
+func (t *txn) productRows(list string, n int) (map[int64]*productRow, error) {
+	rows := make(map[int64]*productRow, n)
 	if err := t.each(`SELECT id, name, description, notes, local_id, archived, deleted, created_at, updated_at
 		FROM products WHERE id IN `+inIDs, []any{list}, func(r *sql.Rows) error {
 		p := &productRow{}
@@ -466,53 +489,56 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 	}); err != nil {
 		return nil, err
 	}
-	for _, id := range ids {
-		if _, ok := rows[id]; ok {
-			ps.order = append(ps.order, id)
+	return rows, nil
+}
+
+// productLinks gives the products of rows (picked by list) their
+// attributes, variants, tags and files, and ps the variants and tags
+// they link, each once.
+func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list string) error {
+	variants, tags := &uniq{}, &uniq{}
+	links := []struct {
+		q  string
+		to func(p *productRow) *[]int64
+		u  *uniq
+	}{
+		{`SELECT product_id, id FROM attributes WHERE product_id IN ` + inIDs + ` ORDER BY product_id, ord, id`,
+			func(p *productRow) *[]int64 { return &p.attributes }, nil},
+		{`SELECT product_id, id FROM variants WHERE deleted = 0 AND product_id IN ` + inIDs + ` ORDER BY product_id, id`,
+			func(p *productRow) *[]int64 { return &p.variants }, variants},
+		{`SELECT l.product_id, l.tag_id FROM product_tag_links l JOIN product_tags g ON g.id = l.tag_id
+		WHERE g.deleted = 0 AND l.product_id IN ` + inIDs + ` ORDER BY l.product_id, l.tag_id`,
+			func(p *productRow) *[]int64 { return &p.tags }, tags},
+		{`SELECT product_id, id FROM product_files WHERE deleted = 0 AND product_id IN ` + inIDs + ` ORDER BY product_id, id`,
+			func(p *productRow) *[]int64 { return &p.files }, nil},
+	}
+	for _, l := range links {
+		if err := t.productLink(rows, list, l.q, l.to, l.u); err != nil {
+			return err
 		}
 	}
-	collect := func(q string, to func(p *productRow) *[]int64, u *uniq) error {
-		return t.each(q, []any{list}, func(r *sql.Rows) error {
-			var p, id int64
-			if err := r.Scan(&p, &id); err != nil {
-				return err
-			}
-			if row := rows[p]; row != nil {
-				l := to(row)
-				*l = append(*l, id)
-			}
-			if u != nil {
-				u.add(id)
-			}
-			return nil
-		})
-	}
-	variants, tags := &uniq{}, &uniq{}
-	if err := collect(`SELECT product_id, id FROM attributes WHERE product_id IN `+inIDs+` ORDER BY product_id, ord, id`,
-		func(p *productRow) *[]int64 { return &p.attributes }, nil); err != nil {
-		return nil, err
-	}
-	if err := collect(`SELECT product_id, id FROM variants WHERE deleted = 0 AND product_id IN `+inIDs+` ORDER BY product_id, id`,
-		func(p *productRow) *[]int64 { return &p.variants }, variants); err != nil {
-		return nil, err
-	}
-	if err := collect(`SELECT l.product_id, l.tag_id FROM product_tag_links l JOIN product_tags g ON g.id = l.tag_id
-		WHERE g.deleted = 0 AND l.product_id IN `+inIDs+` ORDER BY l.product_id, l.tag_id`,
-		func(p *productRow) *[]int64 { return &p.tags }, tags); err != nil {
-		return nil, err
-	}
-	if err := collect(`SELECT product_id, id FROM product_files WHERE deleted = 0 AND product_id IN `+inIDs+` ORDER BY product_id, id`,
-		func(p *productRow) *[]int64 { return &p.files }, nil); err != nil {
-		return nil, err
-	}
 	ps.variantIDs, ps.tagIDs = variants.ids, tags.ids
-	var w jw
-	for _, id := range ps.order {
-		from := len(w.b)
-		rows[id].write(&w)
-		ps.recs[id] = w.done(from)
-	}
-	return ps, nil
+	return nil
+}
+
+// productLink reads q's (product, id) pairs for the products of list,
+// adds each id to the list that to picks of its product's row, and to u when
+// there is one.
+func (t *txn) productLink(rows map[int64]*productRow, list, q string, to func(p *productRow) *[]int64, u *uniq) error {
+	return t.each(q, []any{list}, func(r *sql.Rows) error {
+		var p, id int64
+		if err := r.Scan(&p, &id); err != nil {
+			return err
+		}
+		if row := rows[p]; row != nil {
+			l := to(row)
+			*l = append(*l, id)
+		}
+		if u != nil {
+			u.add(id)
+		}
+		return nil
+	})
 }
 
 // namedRow is an attribute or an option: a name in an order, linked to

@@ -69,8 +69,26 @@ func (t *txn) createProduct(c *call, rec record) (int64, error) {
 // Variants links of a product write.
 func (t *txn) writeProductLinks(c *call, p productRef, links map[string][]record, create bool) error {
 	account := c.acc.account
+	if err := t.writeProductAttributes(account, p, links[wire.Attributes]); err != nil {
+		return err
+	}
+	if tags := links[wire.ProductTags]; len(tags) > 0 {
+		if err := t.replaceProductTags(account, p, tags, create); err != nil {
+			return err
+		}
+	}
+	tiers, err := t.resolveTiers(account, links[wire.PricingTiers], "")
+	if err != nil {
+		return err
+	}
+	return t.writeProductVariants(c, p, tiers, links[wire.Variants])
+}
+
+// writeProductAttributes finds or creates the product's attributes named
+// by the links.Attributes records, at their order (else their place).
+func (t *txn) writeProductAttributes(account int64, p productRef, attrs []record) error {
 	seen := map[string]bool{}
-	for i, a := range links[wire.Attributes] {
+	for i, a := range attrs {
 		path := fmt.Sprintf("links.Attributes[%d].", i)
 		name, present, err := strField(a, "name", path)
 		if err != nil {
@@ -94,28 +112,32 @@ func (t *txn) writeProductLinks(c *call, p productRef, links map[string][]record
 			return err
 		}
 	}
-	if tags := links[wire.ProductTags]; len(tags) > 0 {
-		// Tags given replace the product's tag set. [lading]
-		ids, err := t.resolveTags(account, tags, "links.ProductTags")
-		if err != nil {
-			return err
-		}
-		if !create {
-			if _, err := t.exec(`DELETE FROM product_tag_links WHERE product_id = ?`, p.id); err != nil {
-				return err
-			}
-		}
-		for _, tag := range ids {
-			if err := t.tagProduct(p.id, tag, true); err != nil {
-				return err
-			}
-		}
-	}
-	tiers, err := t.resolveTiers(account, links[wire.PricingTiers], "")
+	return nil
+}
+
+// replaceProductTags makes the tags of the links.ProductTags records the
+// product's tag set. [lading]
+func (t *txn) replaceProductTags(account int64, p productRef, tags []record, create bool) error {
+	ids, err := t.resolveTags(account, tags, "links.ProductTags")
 	if err != nil {
 		return err
 	}
-	vrecs := links[wire.Variants]
+	if !create {
+		if _, err := t.exec(`DELETE FROM product_tag_links WHERE product_id = ?`, p.id); err != nil {
+			return err
+		}
+	}
+	for _, tag := range ids {
+		if err := t.tagProduct(p.id, tag, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeProductVariants edits (with an id) or creates (without) each of the
+// product's links.Variants records.
+func (t *txn) writeProductVariants(c *call, p productRef, tiers []tierPrice, vrecs []record) error {
 	if len(vrecs) == 0 {
 		return nil
 	}

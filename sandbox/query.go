@@ -160,27 +160,75 @@ func inList(op string, subs []string) (string, bool) {
 	return expr + " IN (" + strings.TrimSuffix(strings.Repeat("?,", len(subs)), ",") + ")", true
 }
 
+// condition turns one condition, {"attribute": value} with an optional
+// "operation", into SQL, adding its value to fb.args.
 func (fb *filterBuilder) condition(c any, path string) (string, *apiError) {
+	obj, err := conditionObject(c, path)
+	if err != nil {
+		return "", err
+	}
+	op, err := conditionOperation(obj, path)
+	if err != nil {
+		return "", err
+	}
+	attr, err := conditionAttribute(obj, path)
+	if err != nil {
+		return "", err
+	}
+	col, ok := fb.cols[attr]
+	if !ok || !slices.Contains(wire.Filterable[fb.resource], attr) {
+		return "", badRequest("%s: %s cannot be filtered by %q; filterable attributes: %s",
+			path, fb.resource, attr, strings.Join(wire.Filterable[fb.resource], ", "))
+	}
+	val, present, ok := scalar(obj[attr])
+	if !ok {
+		return "", badRequest("%s: the value of %s must be a string or a number, not %s", path, attr, kindOf(obj[attr]))
+	}
+	if !present {
+		return nullComparison(col, op, path)
+	}
+	expr, arg := comparand(col, val)
+	fb.args = append(fb.args, arg)
+	sqlOp := op
+	if op == "!=" {
+		sqlOp = "<>"
+	}
+	return expr + " " + sqlOp + " ?", nil
+}
+
+// conditionObject checks that the condition c is an object that does not
+// nest a conditional.
+func conditionObject(c any, path string) (map[string]any, *apiError) {
 	obj, ok := c.(map[string]any)
 	if !ok {
-		return "", badRequest("%s must be an object like {\"sku\": \"A-1\"}, not %s", path, kindOf(c))
+		return nil, badRequest("%s must be an object like {\"sku\": \"A-1\"}, not %s", path, kindOf(c))
 	}
 	_, hasAnd := obj[wire.CondAnd]
 	_, hasOr := obj[wire.CondOr]
 	if hasAnd || hasOr {
 		// [lading] wire: conditions do not nest; a statement holds at most
 		// the two conditionals "and" and "or" at its top.
-		return "", badRequest("%s nests a conditional; conditions do not nest: a filter holds at most %d conditionals, "+
+		return nil, badRequest("%s nests a conditional; conditions do not nest: a filter holds at most %d conditionals, "+
 			"\"and\" and \"or\", at its top", path, wire.MaxConditionals)
 	}
-	op := "="
-	if v, has := obj[wire.KeyOperation]; has {
-		s, _, ok := scalar(v)
-		if !ok || !slices.Contains(wire.Operations, s) {
-			return "", badRequest("%s: operation %v is not one of %s", path, v, strings.Join(wire.Operations, " "))
-		}
-		op = s
+	return obj, nil
+}
+
+// conditionOperation reads the condition's operation; "=" when it has none.
+func conditionOperation(obj map[string]any, path string) (string, *apiError) {
+	v, has := obj[wire.KeyOperation]
+	if !has {
+		return "=", nil
 	}
+	s, _, ok := scalar(v)
+	if !ok || !slices.Contains(wire.Operations, s) {
+		return "", badRequest("%s: operation %v is not one of %s", path, v, strings.Join(wire.Operations, " "))
+	}
+	return s, nil
+}
+
+// conditionAttribute reads the one attribute the condition compares.
+func conditionAttribute(obj map[string]any, path string) (string, *apiError) {
 	var attrs []string
 	for k := range obj {
 		if k != wire.KeyOperation {
@@ -191,29 +239,23 @@ func (fb *filterBuilder) condition(c any, path string) (string, *apiError) {
 		slices.Sort(attrs)
 		return "", badRequest("%s must name exactly one attribute, found %d (%s)", path, len(attrs), strings.Join(attrs, ", "))
 	}
-	attr := attrs[0]
-	col, ok := fb.cols[attr]
-	if !ok || !slices.Contains(wire.Filterable[fb.resource], attr) {
-		return "", badRequest("%s: %s cannot be filtered by %q; filterable attributes: %s",
-			path, fb.resource, attr, strings.Join(wire.Filterable[fb.resource], ", "))
+	return attrs[0], nil
+}
+
+// nullComparison compares col with null: only = and != can.
+func nullComparison(col column, op, path string) (string, *apiError) {
+	switch op {
+	case "=":
+		return col.expr + " IS NULL", nil
+	case "!=":
+		return col.expr + " IS NOT NULL", nil
 	}
-	val, present, ok := scalar(obj[attr])
-	if !ok {
-		return "", badRequest("%s: the value of %s must be a string or a number, not %s", path, attr, kindOf(obj[attr]))
-	}
-	sqlOp := op
-	if op == "!=" {
-		sqlOp = "<>"
-	}
-	if !present {
-		switch op {
-		case "=":
-			return col.expr + " IS NULL", nil
-		case "!=":
-			return col.expr + " IS NOT NULL", nil
-		}
-		return "", badRequest("%s: operation %s cannot compare with null", path, op)
-	}
+	return "", badRequest("%s: operation %s cannot compare with null", path, op)
+}
+
+// comparand gives the SQL expression of col and the argument val becomes
+// for comparing them as col's kind says.
+func comparand(col column, val string) (string, any) {
 	expr := col.expr
 	var arg any = val
 	switch col.kind {
@@ -233,8 +275,7 @@ func (fb *filterBuilder) condition(c any, path string) (string, *apiError) {
 			expr = "substr(" + expr + ",1,10)"
 		}
 	}
-	fb.args = append(fb.args, arg)
-	return expr + " " + sqlOp + " ?", nil
+	return expr, arg
 }
 
 // parseSort reads `sort: [{attr: "asc"|"desc"}, ...]`; ties break by id.

@@ -247,48 +247,83 @@ func (s *Server) Loader() http.Handler {
 // serveInterface answers an interface call; loading is a call of the
 // sandbox's own loading (see Loader).
 func (s *Server) serveInterface(w http.ResponseWriter, r *http.Request, path string, loading bool) {
-	rt, ok := s.routes[path]
+	rt, ok := s.route(w, r, path)
 	if !ok {
-		writeError(w, newAPIError(http.StatusNotFound, "no such endpoint: %s (paths look like /v2/Variants, /v1/Products/detail)", path))
-		return
-	}
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		writeError(w, newAPIError(http.StatusMethodNotAllowed, "%s answers POST only, not %s", path, r.Method))
 		return
 	}
 	if !loading && !s.admit(w, r, path) {
 		return
 	}
+	c, ok := s.openCall(w, r, loading)
+	if !ok {
+		return
+	}
+	if aerr := s.decodeBody(r, rt, c); aerr != nil {
+		writeError(w, aerr)
+		return
+	}
+	isWrite, aerr := rt.action(c, path)
+	if aerr != nil {
+		writeError(w, aerr)
+		return
+	}
+	s.answer(w, rt, c, isWrite, loading)
+}
+
+// route finds the route of path, or answers that there is none or that
+// the path is only POSTed to.
+func (s *Server) route(w http.ResponseWriter, r *http.Request, path string) (*route, bool) {
+	rt, ok := s.routes[path]
+	if !ok {
+		writeError(w, newAPIError(http.StatusNotFound, "no such endpoint: %s (paths look like /v2/Variants, /v1/Products/detail)", path))
+		return nil, false
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeError(w, newAPIError(http.StatusMethodNotAllowed, "%s answers POST only, not %s", path, r.Method))
+		return nil, false
+	}
+	return rt, true
+}
+
+// openCall authenticates the call's token and, unless loading, holds the
+// call for the latency injected; it answers a call it cannot let on.
+func (s *Server) openCall(w http.ResponseWriter, r *http.Request, loading bool) (*call, bool) {
 	acc, ok, err := s.authenticate(r.Context(), r.Header.Get(wire.HeaderToken))
 	if err != nil {
 		writeError(w, newAPIError(http.StatusInternalServerError, "%s", err))
-		return
+		return nil, false
 	}
 	if !ok {
 		s.counters.update(func(c *Counters) { c.Unauthorized++ })
 		writeError(w, newAPIError(http.StatusUnauthorized,
 			"missing or unknown %s header: authorize through %s and send the token on every call", wire.HeaderToken, wire.AuthorizePath))
-		return
+		return nil, false
 	}
 	if !loading && s.faults.sleep(r.Context()) {
 		s.counters.update(func(c *Counters) { c.Faults["latency"]++ })
 		if r.Context().Err() != nil {
-			return
+			return nil, false
 		}
 	}
-	c := &call{r: r, acc: acc, srv: s}
-	if aerr := s.decodeBody(r, rt, c); aerr != nil {
-		writeError(w, aerr)
-		return
-	}
+	return &call{r: r, acc: acc, srv: s}, true
+}
+
+// action says whether the call's envelope asks the route to write (else
+// to read), or why the route cannot do what it asks.
+func (rt *route) action(c *call, path string) (isWrite bool, aerr *apiError) {
 	action, _, _ := scalar(c.env[wire.KeyAction])
-	isWrite := action == wire.ActionWrite && rt.write != nil
+	isWrite = action == wire.ActionWrite && rt.write != nil
 	isRead := action == wire.ActionRead && rt.read != nil
 	if !isWrite && !isRead {
-		writeError(w, badRequest("%s: %q must be %s, not %q", path, wire.KeyAction, rt.actions(), action))
-		return
+		return false, badRequest("%s: %q must be %s, not %q", path, wire.KeyAction, rt.actions(), action)
 	}
+	return isWrite, nil
+}
+
+// answer serves the read or write of the call, or (unless loading) the
+// failure or the dropped connection the faults inject.
+func (s *Server) answer(w http.ResponseWriter, rt *route, c *call, isWrite, loading bool) {
 	fail, drop := false, false
 	if !loading {
 		fail, drop = s.faults.draw(isWrite)
@@ -298,7 +333,7 @@ func (s *Server) serveInterface(w http.ResponseWriter, r *http.Request, path str
 		writeError(w, newAPIError(http.StatusInternalServerError, "internal server error (injected by the sandbox; nothing was applied)"))
 		return
 	}
-	if isRead {
+	if !isWrite {
 		s.serveRead(w, rt, c)
 		return
 	}

@@ -361,53 +361,87 @@ func (t *txn) setPrices(account, variant int64, prices []tierPrice) error {
 // field names in errors ("" for a Variants write, "links.Variants[2]." in
 // a product write). defaultTiers apply unless the variant gives its own.
 func (t *txn) createVariant(c *call, product productRef, productAttrs []attrRef, defaultTiers []tierPrice, rec record, path string) (int64, error) {
-	account := c.acc.account
+	nv, err := t.readNewVariant(c.acc.account, product, productAttrs, defaultTiers, rec, path)
+	if err != nil {
+		return 0, err
+	}
+	return t.insertVariant(c, product, nv)
+}
+
+// newVariant is a variant to create, read and checked from its record.
+type newVariant struct {
+	vals           map[string]string // columns written, by name
+	qty, sortOrder int64             // opening stock and sort_order
+	opts           []chosenOption
+	combo          string // the options' combination, distinct in the product
+	tiers          []tierPrice
+}
+
+// readNewVariant reads and checks the variant of rec: its fields, opening
+// stock, options and prices (creating the attributes, options and tiers it
+// names that are new), and takes a local_id when rec gives none.
+func (t *txn) readNewVariant(account int64, product productRef, productAttrs []attrRef, defaultTiers []tierPrice, rec record, path string) (*newVariant, error) {
 	vals, err := variantValues(rec, path)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if err := t.checkSKU(account, vals["sku"], 0, path); err != nil {
-		return 0, err
+		return nil, err
 	}
-	qty, _, err := intField(rec, "quantity", path)
-	if err != nil {
-		return 0, err
-	}
-	if qty < 0 {
-		return 0, fieldErr(path+"quantity", "%squantity %d is negative; opening stock must be 0 or more", path, qty)
-	}
-	sortOrder, _, err := intField(rec, "sort_order", path)
-	if err != nil {
-		return 0, err
+	nv := &newVariant{vals: vals}
+	if nv.qty, nv.sortOrder, err = openingCounts(rec, path); err != nil {
+		return nil, err
 	}
 	links, err := linksOf(rec, path)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	opts, err := t.resolveOptions(account, product.id, productAttrs, links[wire.AttributeOptions], path)
-	if err != nil {
-		return 0, err
+	if nv.opts, err = t.resolveOptions(account, product.id, productAttrs, links[wire.AttributeOptions], path); err != nil {
+		return nil, err
 	}
-	combo, err := t.checkCombo(product.id, opts, 0, path)
-	if err != nil {
-		return 0, err
+	if nv.combo, err = t.checkCombo(product.id, nv.opts, 0, path); err != nil {
+		return nil, err
 	}
-	tiers := defaultTiers
+	nv.tiers = defaultTiers
 	if len(links[wire.PricingTiers]) > 0 {
-		if tiers, err = t.resolveTiers(account, links[wire.PricingTiers], path); err != nil {
-			return 0, err
+		if nv.tiers, err = t.resolveTiers(account, links[wire.PricingTiers], path); err != nil {
+			return nil, err
 		}
 	}
 	if vals["local_id"] == "" {
 		if vals["local_id"], err = t.nextLocalID(account); err != nil {
-			return 0, err
+			return nil, err
 		}
 	}
+	return nv, nil
+}
+
+// openingCounts reads a new variant's quantity (its opening stock, not
+// negative) and sort_order.
+func openingCounts(rec record, path string) (qty, sortOrder int64, err error) {
+	qty, _, err = intField(rec, "quantity", path)
+	if err != nil {
+		return 0, 0, err
+	}
+	if qty < 0 {
+		return 0, 0, fieldErr(path+"quantity", "%squantity %d is negative; opening stock must be 0 or more", path, qty)
+	}
+	sortOrder, _, err = intField(rec, "sort_order", path)
+	if err != nil {
+		return 0, 0, err
+	}
+	return qty, sortOrder, nil
+}
+
+// insertVariant writes nv as a new variant of product with its options,
+// its opening stock in the token's warehouse and its prices.
+func (t *txn) insertVariant(c *call, product productRef, nv *newVariant) (int64, error) {
+	account, vals := c.acc.account, nv.vals
 	avgCost := "0.0000"
 	if vals["cost"] != "" {
 		avgCost = vals["cost"]
 	}
-	auto, autoTyped := autoDescriptions(product.name, opts)
+	auto, autoTyped := autoDescriptions(product.name, nv.opts)
 	id := t.newID()
 	if _, err := t.exec(`INSERT INTO variants(id, account_id, product_id, sku, description, notes, weight, cost, average_cost,
 		upc, location_1, low_stock_alert, supplier_cost, supplier_id, local_id, sort_order, stock, combo,
@@ -416,27 +450,35 @@ func (t *txn) createVariant(c *call, product productRef, productAttrs []attrRef,
 		id, account, product.id, vals["sku"], vals["description"], vals["notes"], nullIfAbsent(vals, "weight"),
 		nullIfAbsent(vals, "cost"), avgCost, nullIfAbsent(vals, "upc"), vals["location_1"],
 		nullIfAbsent(vals, "low_stock_alert"), nullIfAbsent(vals, "supplier_cost"), vals["supplier_id"], vals["local_id"],
-		sortOrder, qty, combo, auto, autoTyped, t.now, t.now); err != nil {
+		nv.sortOrder, nv.qty, nv.combo, auto, autoTyped, t.now, t.now); err != nil {
 		return 0, err
 	}
-	t.memo.addCombo(product.id, combo)
-	for i, o := range opts {
-		if _, err := t.exec(`INSERT INTO variant_options(variant_id, option_id, position) VALUES(?,?,?)`, id, o.option, i); err != nil {
-			return 0, err
-		}
+	t.memo.addCombo(product.id, nv.combo)
+	if err := t.insertVariantOptions(id, nv.opts); err != nil {
+		return 0, err
 	}
 	// [lading] quantity is the opening stock in the token's warehouse.
 	if _, err := t.exec(`INSERT INTO stock_levels(id, account_id, variant_id, address_id, stock, committed, created_at, updated_at)
-		VALUES(?,?,?,?,?,0,?,?)`, t.newID(), account, id, c.acc.warehouse, qty, t.now, t.now); err != nil {
+		VALUES(?,?,?,?,?,0,?,?)`, t.newID(), account, id, c.acc.warehouse, nv.qty, t.now, t.now); err != nil {
 		return 0, err
 	}
-	if qty > 0 {
+	if nv.qty > 0 {
 		t.stockChanged = true
 	}
-	if err := t.setPrices(account, id, tiers); err != nil {
+	if err := t.setPrices(account, id, nv.tiers); err != nil {
 		return 0, err
 	}
 	return id, nil
+}
+
+// insertVariantOptions links the variant to opts, in their order.
+func (t *txn) insertVariantOptions(variant int64, opts []chosenOption) error {
+	for i, o := range opts {
+		if _, err := t.exec(`INSERT INTO variant_options(variant_id, option_id, position) VALUES(?,?,?)`, variant, o.option, i); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // nullIfAbsent gives nil for a field not written or written empty, so the

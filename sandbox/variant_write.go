@@ -52,61 +52,95 @@ func applyVariant(t *txn, c *call, i int, rec record) (int64, error) {
 // 0, is the product the variant must belong to (edits inside a product
 // write).
 func (t *txn) editVariant(c *call, id int64, rec record, path string, product int64) error {
-	account := c.acc.account
-	var productID int64
-	var sku string
-	var bundle bool
-	found, err := t.row(`SELECT product_id, sku, bundle FROM variants WHERE id = ? AND account_id = ? AND deleted = 0`,
-		[]any{id, account}, &productID, &sku, &bundle)
+	v, err := t.liveVariant(c.acc.account, id, path, product)
 	if err != nil {
 		return err
-	}
-	if !found {
-		return fieldErr(path+"id", "no Variants record with id %d in this account (it may be deleted)", id)
-	}
-	t.memo.editing(productID)
-	if product != 0 && productID != product {
-		return fieldErr(path+"id", "variant %d belongs to product %d, not %d", id, productID, product)
 	}
 	if flag(rec["delete"]) {
 		_, err := t.markDeleted("variants", id)
 		return err
 	}
+	if err := t.updateVariantFields(c.acc.account, v, rec, path); err != nil {
+		return err
+	}
+	if err := t.editVariantLinks(c, v, rec, path); err != nil {
+		return err
+	}
+	_, err = t.exec(`UPDATE variants SET updated_at = ? WHERE id = ?`, t.now, id)
+	return err
+}
+
+// variantRef is a live variant a write edits, as it was before the write.
+type variantRef struct {
+	id, product int64
+	sku         string
+	bundle      bool
+}
+
+// liveVariant loads variant id of the account, not deleted, for an edit;
+// product, when not 0, is the product it must belong to.
+func (t *txn) liveVariant(account, id int64, path string, product int64) (variantRef, error) {
+	v := variantRef{id: id}
+	found, err := t.row(`SELECT product_id, sku, bundle FROM variants WHERE id = ? AND account_id = ? AND deleted = 0`,
+		[]any{id, account}, &v.product, &v.sku, &v.bundle)
+	if err != nil {
+		return v, err
+	}
+	if !found {
+		return v, fieldErr(path+"id", "no Variants record with id %d in this account (it may be deleted)", id)
+	}
+	t.memo.editing(v.product)
+	if product != 0 && v.product != product {
+		return v, fieldErr(path+"id", "variant %d belongs to product %d, not %d", id, v.product, product)
+	}
+	return v, nil
+}
+
+// updateVariantFields writes the fields and sort_order rec gives the
+// variant, checking a new SKU first.
+func (t *txn) updateVariantFields(account int64, v variantRef, rec record, path string) error {
 	vals, err := variantValues(rec, path)
 	if err != nil {
 		return err
 	}
-	if s, ok := vals["sku"]; ok && s != sku {
-		if err := t.checkSKU(account, s, id, path); err != nil {
+	if s, ok := vals["sku"]; ok && s != v.sku {
+		if err := t.checkSKU(account, s, v.id, path); err != nil {
 			return err
 		}
 	}
 	for _, f := range variantFields {
-		v, ok := vals[f.col]
+		val, ok := vals[f.col]
 		if !ok {
 			continue
 		}
-		var arg any = v
-		if f.nullable && v == "" {
+		var arg any = val
+		if f.nullable && val == "" {
 			arg = nil
 		}
-		if _, err := t.exec(`UPDATE variants SET `+f.col+` = ? WHERE id = ?`, arg, id); err != nil {
+		if _, err := t.exec(`UPDATE variants SET `+f.col+` = ? WHERE id = ?`, arg, v.id); err != nil {
 			return err
 		}
 	}
 	if n, present, err := intField(rec, "sort_order", path); err != nil {
 		return err
 	} else if present {
-		if _, err := t.exec(`UPDATE variants SET sort_order = ? WHERE id = ?`, n, id); err != nil {
+		if _, err := t.exec(`UPDATE variants SET sort_order = ? WHERE id = ?`, n, v.id); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// editVariantLinks applies the AttributeOptions, PricingTiers and
+// ReconcileInventory links rec gives the variant.
+func (t *txn) editVariantLinks(c *call, v variantRef, rec record, path string) error {
+	account := c.acc.account
 	links, err := linksOf(rec, path)
 	if err != nil {
 		return err
 	}
 	if ol := links[wire.AttributeOptions]; len(ol) > 0 {
-		if err := t.replaceOptions(c, id, productID, ol, path); err != nil {
+		if err := t.replaceOptions(c, v.id, v.product, ol, path); err != nil {
 			return err
 		}
 	}
@@ -115,21 +149,20 @@ func (t *txn) editVariant(c *call, id int64, rec record, path string, product in
 		if err != nil {
 			return err
 		}
-		if err := t.setPrices(account, id, tiers); err != nil {
+		if err := t.setPrices(account, v.id, tiers); err != nil {
 			return err
 		}
 	}
 	if rl := links[wire.ReconcileInventory]; len(rl) > 0 {
-		if bundle {
+		if v.bundle {
 			return fieldErr(path+"links.ReconcileInventory",
-				"variant %d is a bundle: its availability comes from its components; set their stock instead", id)
+				"variant %d is a bundle: its availability comes from its components; set their stock instead", v.id)
 		}
-		if err := t.reconcile(c, id, rl, path); err != nil {
+		if err := t.reconcile(c, v.id, rl, path); err != nil {
 			return err
 		}
 	}
-	_, err = t.exec(`UPDATE variants SET updated_at = ? WHERE id = ?`, t.now, id)
-	return err
+	return nil
 }
 
 // replaceOptions gives a variant a new set of attribute options, keeping
@@ -154,10 +187,8 @@ func (t *txn) replaceOptions(c *call, id, product int64, recs []record, path str
 	if _, err := t.exec(`DELETE FROM variant_options WHERE variant_id = ?`, id); err != nil {
 		return err
 	}
-	for i, o := range opts {
-		if _, err := t.exec(`INSERT INTO variant_options(variant_id, option_id, position) VALUES(?,?,?)`, id, o.option, i); err != nil {
-			return err
-		}
+	if err := t.insertVariantOptions(id, opts); err != nil {
+		return err
 	}
 	auto, autoTyped := autoDescriptions(name, opts)
 	_, err = t.exec(`UPDATE variants SET combo = ?, auto_description = ?, auto_description_with_option_type = ? WHERE id = ?`,
