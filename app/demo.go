@@ -82,6 +82,10 @@ type demo struct {
 	out    string
 }
 
+// runDemo starts the demo's sandbox and walks through its steps against
+// it: imports, stock pushes, a 3PL's fulfillment loop and exports. With
+// --ui it then serves lading ui on the demo's account; else it says what
+// to try next.
 func runDemo(ctx context.Context, env *Env, o *demoOptions) error {
 	if o.JSON {
 		return Usagef("the demo is a walk-through for people: it has no --json output")
@@ -95,27 +99,11 @@ func runDemo(ctx context.Context, env *Env, o *demoOptions) error {
 	defer stop()
 	fmt.Fprintf(env.Stdout, "sandbox: %s (in memory, for this demo only)\n\n", base)
 
-	out := o.Out
-	// A fresh state: the sandbox is new, and so is its token.
-	for _, p := range []string{"state.db", "state.db-locks"} {
-		if err := os.RemoveAll(filepath.Join(out, p)); err != nil {
-			return err
-		}
-	}
-	paths, err := samples.WriteTo(out)
+	d, paths, err := newDemo(env.Stdout, o.Out, base, token)
 	if err != nil {
 		return err
 	}
-	client, err := api.NewClient(base, token, api.WithRate(demoRate, 10))
-	if err != nil {
-		return err
-	}
-	st, err := state.Open(filepath.Join(out, "state.db"))
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	d := &demo{w: env.Stdout, client: client, st: st, scope: ops.Scope(base, token), out: out}
+	defer d.st.Close()
 	csvPath, xlsxPath := paths[0], paths[1]
 	if err := d.imports(ctx, csvPath, xlsxPath); err != nil {
 		return err
@@ -132,10 +120,41 @@ func runDemo(ctx context.Context, env *Env, o *demoOptions) error {
 		return err
 	}
 	if o.UI {
-		st.Close() // the page's jobs open it themselves
+		d.st.Close() // the page's jobs open it themselves
 		return d.serveUI(ctx, env, o.Addr, base)
 	}
-	fmt.Fprintf(env.Stdout, "What next:\n"+
+	whatNext(env.Stdout, o.Out, csvPath, stockPath)
+	return nil
+}
+
+// newDemo sets out up for the demo, a fresh state and the sample files
+// (whose paths it returns), and a client of the sandbox at base. The
+// caller closes the demo's state.
+func newDemo(w io.Writer, out, base, token string) (*demo, []string, error) {
+	// A fresh state: the sandbox is new, and so is its token.
+	for _, p := range []string{"state.db", "state.db-locks"} {
+		if err := os.RemoveAll(filepath.Join(out, p)); err != nil {
+			return nil, nil, err
+		}
+	}
+	paths, err := samples.WriteTo(out)
+	if err != nil {
+		return nil, nil, err
+	}
+	client, err := api.NewClient(base, token, api.WithRate(demoRate, 10))
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := state.Open(filepath.Join(out, "state.db"))
+	if err != nil {
+		return nil, nil, err
+	}
+	return &demo{w: w, client: client, st: st, scope: ops.Scope(base, token), out: out}, paths, nil
+}
+
+// whatNext tells what to try after the demo, on the files it wrote to out.
+func whatNext(w io.Writer, out, csvPath, stockPath string) {
+	fmt.Fprintf(w, "What next:\n"+
 		"  - see it all in a web page:      go run . demo --ui   (the demo again, then lading ui on its account)\n"+
 		"  - open %s/*.results.csv: one line per input row, with the ids the service gave\n"+
 		"    (the first import read the variants' ids back, as --read-ids does, for the stock pushes)\n"+
@@ -147,7 +166,6 @@ func runDemo(ctx context.Context, env *Env, o *demoOptions) error {
 		"  - export with conditions:        go run . --token demo-token export packing-slips --template accounting-slips \\\n"+
 		"                                     --where \"packing_slip_date >= 2026-01-15\" -o slips.xlsx\n"+
 		"  - built-in templates:            go run . templates list\n", out, csvPath, stockPath)
-	return nil
 }
 
 // serveUI serves lading ui on the demo's account, its state and its

@@ -266,23 +266,53 @@ func (r *Report) noPrint(cols []sheet.Column) []sheet.Column {
 }
 
 // exportCatalog writes the products, one row per variant, in the generic
-// template's layout: the file imports back unchanged.
+// template's layout: the file imports back unchanged. It reads every
+// product into a spool, since the pricing tiers (the last columns) are
+// known only once every product is read, then writes the spooled rows.
 func exportCatalog(ctx context.Context, o Options) (*Summary, error) {
 	lo, err := o.Query.ListOptions(wire.Products)
 	if err != nil {
 		return nil, err
 	}
-	// The tiers are known once every product is read; the rest now.
-	for _, c := range o.Columns {
-		if c = strings.TrimSpace(c); !slices.Contains(catalogColumns, c) && !strings.HasPrefix(c, tierPrefix) {
-			return nil, fmt.Errorf("%w %q: the catalog's columns are %s, and %s<tier name> for each pricing tier", ErrColumns, c, strings.Join(catalogColumns, ", "), tierPrefix)
-		}
+	if err := checkCatalogColumns(o.Columns); err != nil {
+		return nil, err
 	}
 	sp, err := newSpool(filepath.Dir(o.Output))
 	if err != nil {
 		return nil, err
 	}
 	defer sp.close()
+	sum, err := readCatalog(ctx, o, lo, sp)
+	if err != nil {
+		return nil, err
+	}
+	tiers, cols := catalogLayout(sp)
+	idx, err := selectColumns(cols, o.Columns)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeCatalog(o, sp, tiers, cols, idx, sum); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// checkCatalogColumns refuses a chosen column the catalog cannot have. The
+// tiers are known once every product is read, so any column named with
+// the tier prefix passes here.
+func checkCatalogColumns(columns []string) error {
+	for _, c := range columns {
+		if c = strings.TrimSpace(c); !slices.Contains(catalogColumns, c) && !strings.HasPrefix(c, tierPrefix) {
+			return fmt.Errorf("%w %q: the catalog's columns are %s, and %s<tier name> for each pricing tier", ErrColumns, c, strings.Join(catalogColumns, ", "), tierPrefix)
+		}
+	}
+	return nil
+}
+
+// readCatalog reads every product the query chooses into the spool, in one
+// request when the first page holds them all, and says how many records
+// and pages it read.
+func readCatalog(ctx context.Context, o Options, lo *api.ListOptions, sp *spool) (*Summary, error) {
 	sum := &Summary{}
 	page := func(p *api.ProductPage) error {
 		sum.Records += len(p.Products)
@@ -301,19 +331,26 @@ func exportCatalog(ctx context.Context, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	tiers := make([]string, 0, len(sp.extra))
+	return sum, nil
+}
+
+// catalogLayout gives the pricing tiers the spooled rows name, sorted, and
+// every column of the catalog: its fixed columns, then one per tier.
+func catalogLayout(sp *spool) (tiers []string, cols []sheet.Column) {
+	tiers = make([]string, 0, len(sp.extra))
 	for t := range sp.extra {
 		tiers = append(tiers, t)
 	}
 	slices.Sort(tiers)
-	var cols []sheet.Column
 	for _, name := range append(slices.Clone(catalogColumns), tiers...) {
 		cols = append(cols, sheet.Column{Header: name, Kind: catalogKind(name)})
 	}
-	idx, err := selectColumns(cols, o.Columns)
-	if err != nil {
-		return nil, err
-	}
+	return tiers, cols
+}
+
+// writeCatalog writes the spooled rows, the columns idx chooses of cols,
+// to the output file, and counts them and names the files in sum.
+func writeCatalog(o Options, sp *spool, tiers []string, cols []sheet.Column, idx []int, sum *Summary) error {
 	name, docTitle := "Catalog", title(Products)
 	if o.Report != nil {
 		name, docTitle = o.Report.Sheets[0].Name, cmp.Or(o.Report.Title, docTitle)
@@ -321,7 +358,7 @@ func exportCatalog(ctx context.Context, o Options) (*Summary, error) {
 	w, err := sheet.Create(o.Output, o.sheetOptions(docTitle),
 		sheet.Sheet{Name: name, Columns: o.Report.noPrint(pick(cols, idx))})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer w.Discard()
 	full := make([]string, len(cols))
@@ -338,8 +375,8 @@ func exportCatalog(ctx context.Context, o Options) (*Summary, error) {
 		err = w.Close()
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	sum.Files = w.Paths()
-	return sum, nil
+	return nil
 }

@@ -21,77 +21,107 @@ type lister[P any] func(ctx context.Context, o *api.ListOptions) iter.Seq2[P, er
 // It returns the number of pages read.
 func readPages[P any](ctx context.Context, list lister[P], o *api.ListOptions, meta func(P) api.Meta, limit int, emit func(P) error) (int, error) {
 	limit = max(limit, 1)
-	read := func(ctx context.Context, n int) (P, error) {
-		po := *o
-		po.Page, po.MaxPages = n, 1
-		for p, err := range list(ctx, &po) {
-			return p, err
-		}
-		var zero P
-		return zero, fmt.Errorf("page %d: the service answered nothing", n)
-	}
-	first, err := read(ctx, 1)
+	r := &pageReader[P]{list: list, o: o, emit: emit}
+	first, err := r.read(ctx, 1)
 	if err != nil {
 		return 0, err
 	}
 	if err := emit(first); err != nil {
 		return 1, err
 	}
-	last := meta(first).LastPage
-	if last <= 1 {
+	r.last = meta(first).LastPage
+	if r.last <= 1 {
 		return 1, nil
 	}
+	r.window(limit)
+	r.emitted = 1
 	g, gctx := errgroup.WithContext(ctx)
-	window := 2 * limit
-	slots := make([]chan P, window) // page n waits in slots[n % window]
-	for i := range slots {
-		slots[i] = make(chan P, 1)
-	}
-	free := make(chan struct{}, window) // a token per page that may be read ahead
-	for range window {
-		free <- struct{}{}
-	}
-	sem := make(chan struct{}, limit)
-	g.Go(func() error {
-		for n := 2; n <= last; n++ {
-			select {
-			case <-free:
-			case <-gctx.Done():
-				return gctx.Err()
-			}
-			select {
-			case sem <- struct{}{}:
-			case <-gctx.Done():
-				return gctx.Err()
-			}
-			g.Go(func() error {
-				defer func() { <-sem }()
-				p, err := read(gctx, n)
-				if err != nil {
-					return err
-				}
-				slots[n%window] <- p
-				return nil
-			})
-		}
-		return nil
-	})
-	emitted := 1
-	g.Go(func() error {
-		for n := 2; n <= last; n++ {
-			select {
-			case p := <-slots[n%window]:
-				if err := emit(p); err != nil {
-					return err
-				}
-				emitted++
-				free <- struct{}{}
-			case <-gctx.Done():
-				return gctx.Err()
-			}
-		}
-		return nil
-	})
+	g.Go(func() error { return r.readAhead(gctx, g) })
+	g.Go(func() error { return r.emitInOrder(gctx) })
 	err = g.Wait()
-	return emitted, err
+	return r.emitted, err
+}
+
+// pageReader holds what readPages' reader and emitter share: pages 2 to
+// last are read ahead into slots and emitted from them in order.
+type pageReader[P any] struct {
+	list    lister[P]
+	o       *api.ListOptions
+	emit    func(P) error
+	last    int
+	slots   []chan P      // page n waits in slots[n % len(slots)]
+	free    chan struct{} // a token per page that may be read ahead
+	sem     chan struct{} // a token per page being read
+	emitted int
+}
+
+// read reads page n alone.
+func (r *pageReader[P]) read(ctx context.Context, n int) (P, error) {
+	po := *r.o
+	po.Page, po.MaxPages = n, 1
+	for p, err := range r.list(ctx, &po) {
+		return p, err
+	}
+	var zero P
+	return zero, fmt.Errorf("page %d: the service answered nothing", n)
+}
+
+// window makes room for 2 × limit pages read ahead, at most limit of them
+// being read at once.
+func (r *pageReader[P]) window(limit int) {
+	window := 2 * limit
+	r.slots = make([]chan P, window)
+	for i := range r.slots {
+		r.slots[i] = make(chan P, 1)
+	}
+	r.free = make(chan struct{}, window)
+	for range window {
+		r.free <- struct{}{}
+	}
+	r.sem = make(chan struct{}, limit)
+}
+
+// readAhead starts a read in g of each page from 2 to last, each once its
+// slot is free and fewer than limit reads are under way.
+func (r *pageReader[P]) readAhead(ctx context.Context, g *errgroup.Group) error {
+	for n := 2; n <= r.last; n++ {
+		select {
+		case <-r.free:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		select {
+		case r.sem <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		g.Go(func() error {
+			defer func() { <-r.sem }()
+			p, err := r.read(ctx, n)
+			if err != nil {
+				return err
+			}
+			r.slots[n%len(r.slots)] <- p
+			return nil
+		})
+	}
+	return nil
+}
+
+// emitInOrder emits pages 2 to last as they arrive, in order, freeing
+// each one's slot for a page further on.
+func (r *pageReader[P]) emitInOrder(ctx context.Context) error {
+	for n := 2; n <= r.last; n++ {
+		select {
+		case p := <-r.slots[n%len(r.slots)]:
+			if err := r.emit(p); err != nil {
+				return err
+			}
+			r.emitted++
+			r.free <- struct{}{}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
 }

@@ -184,68 +184,98 @@ func (r *Report) bind(resource string, ents []entity) ([]layoutSheet, error) {
 	}
 	var out []layoutSheet
 	for _, s := range r.Sheets {
-		ei := slices.IndexFunc(ents, func(e entity) bool { return e.name == s.Rows })
-		if ei < 0 {
-			var names []string
-			for _, e := range ents {
-				names = append(names, e.name)
-			}
-			return nil, fmt.Errorf("%w %s: sheet %q: %s has no rows %q; rows: %s", ErrReport, r.Name, s.Name, resource, s.Rows, strings.Join(names, ", "))
-		}
-		e := ents[ei]
-		ls := layoutSheet{sheet: sheet.Sheet{Name: s.Name, PageBreaks: s.Group != ""}, entity: ei, only: -1, group: -1}
-		if s.Group != "" {
-			if ls.group = e.index(s.Group); ls.group < 0 {
-				return nil, fmt.Errorf("%w %s: sheet %q: cannot group by %q; fields: %s", ErrReport, r.Name, s.Name, s.Group, e.names())
-			}
-		}
-		if s.Only != "" {
-			if ls.only = e.index(s.Only); ls.only < 0 || !numericKind(e.fields[ls.only].kind) {
-				return nil, fmt.Errorf("%w %s: sheet %q: only: %q is not a numeric field of %s rows; fields: %s", ErrReport, r.Name, s.Name, s.Only, e.name, e.names())
-			}
-		}
-		cols := s.Columns
-		if len(cols) == 0 {
-			for _, f := range e.fields {
-				cols = append(cols, ReportColumn{Field: f.name})
-			}
-		}
-		ls.values = make([]string, len(cols))
-		for i, c := range cols {
-			col := sheet.Column{Header: c.Header, Kind: sheet.Text, Width: c.Width, Total: c.Total, NoPrint: c.noPrint(), Check: c.Checkbox}
-			if c.Format != "" {
-				col.Kind = formats[c.Format]
-			}
-			if c.Value != nil || c.Checkbox {
-				ls.sheet.Columns = append(ls.sheet.Columns, col)
-				ls.from = append(ls.from, -1)
-				if c.Value != nil {
-					ls.values[i] = *c.Value
-				}
-				continue
-			}
-			fi := e.index(c.Field)
-			if fi < 0 {
-				return nil, fmt.Errorf("%w %s: sheet %q: no field %q in %s rows; fields: %s", ErrReport, r.Name, s.Name, c.Field, e.name, e.names())
-			}
-			if c.Format == "" {
-				col.Kind = e.fields[fi].kind
-			}
-			col.Header = cmp.Or(c.Header, c.Field)
-			ls.sheet.Columns = append(ls.sheet.Columns, col)
-			ls.from = append(ls.from, fi)
-		}
-		for _, k := range s.Sort {
-			name, desc := strings.CutPrefix(k, "-")
-			fi := e.index(name)
-			if fi < 0 {
-				return nil, fmt.Errorf("%w %s: sheet %q: cannot sort by %q; fields: %s", ErrReport, r.Name, s.Name, k, e.names())
-			}
-			ls.sort = append(ls.sort, sortKey{col: fi, desc: desc, kind: e.fields[fi].kind})
+		ls, err := r.bindSheet(resource, ents, s)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, ls)
 	}
 	return out, nil
+}
+
+// bindSheet binds one sheet of the report to the entity of its rows: its
+// grouping, its only: field, its columns and its sort keys.
+func (r *Report) bindSheet(resource string, ents []entity, s ReportSheet) (layoutSheet, error) {
+	ei := slices.IndexFunc(ents, func(e entity) bool { return e.name == s.Rows })
+	if ei < 0 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.name)
+		}
+		return layoutSheet{}, fmt.Errorf("%w %s: sheet %q: %s has no rows %q; rows: %s", ErrReport, r.Name, s.Name, resource, s.Rows, strings.Join(names, ", "))
+	}
+	e := ents[ei]
+	ls := layoutSheet{sheet: sheet.Sheet{Name: s.Name, PageBreaks: s.Group != ""}, entity: ei, only: -1, group: -1}
+	if s.Group != "" {
+		if ls.group = e.index(s.Group); ls.group < 0 {
+			return layoutSheet{}, fmt.Errorf("%w %s: sheet %q: cannot group by %q; fields: %s", ErrReport, r.Name, s.Name, s.Group, e.names())
+		}
+	}
+	if s.Only != "" {
+		if ls.only = e.index(s.Only); ls.only < 0 || !numericKind(e.fields[ls.only].kind) {
+			return layoutSheet{}, fmt.Errorf("%w %s: sheet %q: only: %q is not a numeric field of %s rows; fields: %s", ErrReport, r.Name, s.Name, s.Only, e.name, e.names())
+		}
+	}
+	if err := r.bindColumns(&ls, s, e); err != nil {
+		return layoutSheet{}, err
+	}
+	var err error
+	if ls.sort, err = r.sortKeys(s, e); err != nil {
+		return layoutSheet{}, err
+	}
+	return ls, nil
+}
+
+// bindColumns adds the sheet's columns to ls, every field of e where the
+// sheet names none: where each cell comes from, and its header, kind and
+// print settings.
+func (r *Report) bindColumns(ls *layoutSheet, s ReportSheet, e entity) error {
+	cols := s.Columns
+	if len(cols) == 0 {
+		for _, f := range e.fields {
+			cols = append(cols, ReportColumn{Field: f.name})
+		}
+	}
+	ls.values = make([]string, len(cols))
+	for i, c := range cols {
+		col := sheet.Column{Header: c.Header, Kind: sheet.Text, Width: c.Width, Total: c.Total, NoPrint: c.noPrint(), Check: c.Checkbox}
+		if c.Format != "" {
+			col.Kind = formats[c.Format]
+		}
+		if c.Value != nil || c.Checkbox {
+			ls.sheet.Columns = append(ls.sheet.Columns, col)
+			ls.from = append(ls.from, -1)
+			if c.Value != nil {
+				ls.values[i] = *c.Value
+			}
+			continue
+		}
+		fi := e.index(c.Field)
+		if fi < 0 {
+			return fmt.Errorf("%w %s: sheet %q: no field %q in %s rows; fields: %s", ErrReport, r.Name, s.Name, c.Field, e.name, e.names())
+		}
+		if c.Format == "" {
+			col.Kind = e.fields[fi].kind
+		}
+		col.Header = cmp.Or(c.Header, c.Field)
+		ls.sheet.Columns = append(ls.sheet.Columns, col)
+		ls.from = append(ls.from, fi)
+	}
+	return nil
+}
+
+// sortKeys gives the sheet's sort keys as fields of e.
+func (r *Report) sortKeys(s ReportSheet, e entity) ([]sortKey, error) {
+	var keys []sortKey
+	for _, k := range s.Sort {
+		name, desc := strings.CutPrefix(k, "-")
+		fi := e.index(name)
+		if fi < 0 {
+			return nil, fmt.Errorf("%w %s: sheet %q: cannot sort by %q; fields: %s", ErrReport, r.Name, s.Name, k, e.names())
+		}
+		keys = append(keys, sortKey{col: fi, desc: desc, kind: e.fields[fi].kind})
+	}
+	return keys, nil
 }
 
 // defaultLayout is one sheet per entity with every field, or, with

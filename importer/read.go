@@ -45,97 +45,123 @@ type ReadProgress func(rows int)
 // catalog.Grouper. Errors of single rows end up in the result; the error
 // returned is fatal (a missing file, an unknown column).
 func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Limits, progress ReadProgress) (*Input, error) {
-	g := catalog.NewGrouper(m)
-	in := &Input{Files: []string{path}}
-	var rowErrs []catalog.RowError
-	rows := 0
-	readFile := func(file string, opts source.Options, compile func(string, []string) (*mapping.Program, error)) error {
-		src, err := source.Open(file, opts)
-		if err != nil {
-			return err
-		}
-		defer src.Close()
-		in.Sheets = append(in.Sheets, src.Sheet())
-		prog, err := compile(src.Name(), src.Header())
-		if err != nil {
-			return source.Misread(src, err)
-		}
-		header := src.Header()
-		width := len(header)
-		chunks, free := make(chan *rowChunk, 4), make(chan *rowChunk, 6)
-		eg, ectx := errgroup.WithContext(ctx)
-		eg.Go(func() error {
-			defer close(chunks)
-			return readChunks(ectx, src, width, chunks, free)
-		})
-		eg.Go(func() error {
-			var row mapping.Row
-			for c := range chunks {
-				for _, r := range c.rows {
-					ref := catalog.RowRef{File: src.Name(), Line: r.line}
-					rows++
-					switch {
-					case r.bad && r.off < 0:
-						// Nothing of the row could be read: it belongs to
-						// no product, and keyless rows under it (fill_down)
-						// cannot tell whose they are.
-						prog.Unreadable()
-						rowErrs = append(rowErrs, catalog.RowError{Row: ref, Rule: r.msg})
-					case r.bad:
-						// Its cells are read as well as they can be, so
-						// that the row holds its product back.
-						cells := c.cells[r.off : r.off+width]
-						prog.Eval(cells, &row)
-						row.Skip = false
-						row.Errors = append(row.Errors, badRow(header, cells, r))
-						g.Add(ref, &row)
-					default:
-						prog.Eval(c.cells[r.off:r.off+width], &row)
-						g.Add(ref, &row)
-					}
-					if rows%4096 == 0 {
-						if err := ctx.Err(); err != nil {
-							return err
-						}
-						if progress != nil {
-							progress(rows)
-						}
-					}
-				}
-				select {
-				case free <- c:
-				default:
-				}
-			}
-			return nil
-		})
-		return eg.Wait()
-	}
-	var main *mapping.Program
-	compileMain := func(file string, header []string) (*mapping.Program, error) {
-		var err error
-		main, err = m.Compile(file, header)
-		return main, err
-	}
-	if err := readFile(path, m.Source.ReadOptions(limits), compileMain); err != nil {
+	r := &inputReader{ctx: ctx, g: catalog.NewGrouper(m), in: &Input{Files: []string{path}}, progress: progress}
+	main, err := r.readFile(path, m.Source.ReadOptions(limits), m.Compile)
+	if err != nil {
 		return nil, err
 	}
 	if m.Join != nil {
 		// The joined rows read their product's row (product()) through
 		// the main file's program, which has seen every product row.
 		jf := JoinedFile(path, m.Join.File)
-		in.Files = append(in.Files, jf)
-		if err := readFile(jf, m.Join.Source.ReadOptions(limits), main.CompileJoin); err != nil {
+		r.in.Files = append(r.in.Files, jf)
+		if _, err := r.readFile(jf, m.Join.Source.ReadOptions(limits), main.CompileJoin); err != nil {
 			return nil, fmt.Errorf("joined file: %w", err)
 		}
 	}
 	if progress != nil {
-		progress(rows)
+		progress(r.rows)
 	}
-	in.Result = g.Finish()
-	in.Result.Errors = append(in.Result.Errors, rowErrs...)
-	in.Result.Rows += len(rowErrs)
-	return in, nil
+	return r.finish(), nil
+}
+
+// inputReader is what Read keeps while it reads its files: the grouper the
+// rows go to, the rows no product holds, and how many rows were read.
+type inputReader struct {
+	ctx      context.Context
+	g        *catalog.Grouper
+	in       *Input
+	rowErrs  []catalog.RowError
+	rows     int
+	progress ReadProgress
+}
+
+// readFile reads one file through the program compile gives for its
+// header, and returns that program. One goroutine parses the file into
+// chunks of rows while another evaluates and groups them.
+func (r *inputReader) readFile(file string, opts source.Options, compile func(string, []string) (*mapping.Program, error)) (*mapping.Program, error) {
+	src, err := source.Open(file, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	r.in.Sheets = append(r.in.Sheets, src.Sheet())
+	prog, err := compile(src.Name(), src.Header())
+	if err != nil {
+		return nil, source.Misread(src, err)
+	}
+	header := src.Header()
+	chunks, free := make(chan *rowChunk, 4), make(chan *rowChunk, 6)
+	eg, ectx := errgroup.WithContext(r.ctx)
+	eg.Go(func() error {
+		defer close(chunks)
+		return readChunks(ectx, src, len(header), chunks, free)
+	})
+	eg.Go(func() error { return r.evalChunks(src.Name(), header, prog, chunks, free) })
+	if err := eg.Wait(); err != nil {
+		return nil, err
+	}
+	return prog, nil
+}
+
+// evalChunks evaluates the rows of each chunk in order, handing spent
+// chunks back on free, and tells the progress every 4096 rows. It stops
+// when Read's context is done.
+func (r *inputReader) evalChunks(file string, header []string, prog *mapping.Program, chunks <-chan *rowChunk, free chan<- *rowChunk) error {
+	var row mapping.Row
+	for c := range chunks {
+		for _, cr := range c.rows {
+			r.rows++
+			r.evalRow(catalog.RowRef{File: file, Line: cr.line}, header, prog, c, cr, &row)
+			if r.rows%4096 == 0 {
+				if err := r.ctx.Err(); err != nil {
+					return err
+				}
+				if r.progress != nil {
+					r.progress(r.rows)
+				}
+			}
+		}
+		select {
+		case free <- c:
+		default:
+		}
+	}
+	return nil
+}
+
+// evalRow evaluates one row of chunk c into row and hands it to the
+// grouper, or, when none of its cells could be read, keeps its error.
+func (r *inputReader) evalRow(ref catalog.RowRef, header []string, prog *mapping.Program, c *rowChunk, cr chunkRow, row *mapping.Row) {
+	width := len(header)
+	switch {
+	case cr.bad && cr.off < 0:
+		// Nothing of the row could be read: it belongs to no product,
+		// and keyless rows under it (fill_down) cannot tell whose they
+		// are.
+		prog.Unreadable()
+		r.rowErrs = append(r.rowErrs, catalog.RowError{Row: ref, Rule: cr.msg})
+	case cr.bad:
+		// Its cells are read as well as they can be, so that the row
+		// holds its product back.
+		cells := c.cells[cr.off : cr.off+width]
+		prog.Eval(cells, row)
+		row.Skip = false
+		row.Errors = append(row.Errors, badRow(header, cells, cr))
+		r.g.Add(ref, row)
+	default:
+		prog.Eval(c.cells[cr.off:cr.off+width], row)
+		r.g.Add(ref, row)
+	}
+}
+
+// finish groups the rows read into products and adds the rows no product
+// holds to the result's errors.
+func (r *inputReader) finish() *Input {
+	r.in.Result = r.g.Finish()
+	r.in.Result.Errors = append(r.in.Result.Errors, r.rowErrs...)
+	r.in.Result.Rows += len(r.rowErrs)
+	return r.in
 }
 
 // JoinedFile is where an import of input reads a mapping's joined file:

@@ -125,12 +125,10 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	rep := &Report{Mode: o.Mode}
 	rep.Input, rep.DryRun = o.Input, o.DryRun
 
-	in, err := Read(ctx, o.Mapping, o.Input, o.Limits, o.Progress.Reading)
+	in, err := x.read(ctx, rep)
 	if err != nil {
 		return nil, err
 	}
-	rep.Sheet = in.Sheets[0]
-	o.Progress.Say("read %s of %s: %s", plural.Count(in.Rows, "row"), source.Label(o.Input, rep.Sheet), plural.Count(len(in.Products), "product"))
 	if err := x.startRun(ctx, in, rep); err != nil {
 		return nil, err
 	}
@@ -139,14 +137,8 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		// resumed.
 		defer x.State.LeaveRun(x.run.ID)
 	}
-	if err := x.resumeImages(ctx); err != nil {
-		return nil, err
-	}
-	remembered, err := x.rememberedIDs(ctx, in.Products)
+	remembered, err := x.prepare(ctx, in)
 	if err != nil {
-		return nil, err
-	}
-	if x.imgs, err = x.startImages(ctx, in.Products); err != nil {
 		return nil, err
 	}
 	defer x.imgs.close()
@@ -155,26 +147,71 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	invalid := invalidRows(in)
-	if err := x.carryOut(ctx, planner, plan, invalid); err != nil {
+	if err := x.sendPlan(ctx, planner, plan, invalid); err != nil {
 		return nil, err
+	}
+	return x.finish(ctx, in, plan, invalid, rep, stats0, start)
+}
+
+// read reads the input through the mapping and says what it read.
+func (x *importer) read(ctx context.Context, rep *Report) (*Input, error) {
+	in, err := Read(ctx, x.Mapping, x.Input, x.Limits, x.Progress.Reading)
+	if err != nil {
+		return nil, err
+	}
+	rep.Sheet = in.Sheets[0]
+	x.Progress.Say("read %s of %s: %s", plural.Count(in.Rows, "row"), source.Label(x.Input, rep.Sheet), plural.Count(len(in.Products), "product"))
+	return in, nil
+}
+
+// prepare resumes the images an earlier attempt left, starts the images of
+// the input's products (x.imgs, for the caller to close) and gives the ids
+// the state remembers for its products.
+func (x *importer) prepare(ctx context.Context, in *Input) (remembered map[string]string, err error) {
+	if err := x.resumeImages(ctx); err != nil {
+		return nil, err
+	}
+	remembered, err = x.rememberedIDs(ctx, in.Products)
+	if err != nil {
+		return nil, err
+	}
+	if x.imgs, err = x.startImages(ctx, in.Products); err != nil {
+		return nil, err
+	}
+	return remembered, nil
+}
+
+// sendPlan carries out the plan, sends its images and, when asked and
+// not interrupted, reads back the ids of the variants it created.
+func (x *importer) sendPlan(ctx context.Context, planner *Planner, plan *Plan, invalid int) error {
+	if err := x.carryOut(ctx, planner, plan, invalid); err != nil {
+		return err
 	}
 	if err := x.sendImages(ctx, plan); err != nil {
-		return nil, err
+		return err
 	}
 	interrupted := ctx.Err() != nil
-	if !o.DryRun && !interrupted && o.ReadIDs {
+	if !x.DryRun && !interrupted && x.ReadIDs {
 		if err := x.readIDs(ctx, plan, planner.Live.Total); err != nil {
 			x.Logger.Warn("could not read back the ids of the created variants; the import itself is complete", "err", err)
 		}
 	}
+	return nil
+}
 
-	rep.Results = o.ResultsFile
+// finish writes the results file, fills in the report and ends the run;
+// its error is how the import ended (see engine.Report.Err: the service
+// refusing the token, an interruption, a strict import's invalid rows),
+// or the state failing to record the end.
+func (x *importer) finish(ctx context.Context, in *Input, plan *Plan, invalid int, rep *Report, stats0 api.Stats, start time.Time) (*Report, error) {
+	var err error
+	rep.Results = x.ResultsFile
 	if rep.Rows, err = writeResults(rep.Results, in, plan, x.imgs != nil); err != nil {
 		return nil, err
 	}
 	rep.Products, rep.Variants = plan.Summary()
 	x.imageSummary(plan, rep)
-	rep.Ended(ctx, o.Client, stats0, start)
+	rep.Ended(ctx, x.Client, stats0, start)
 	strict := 0
 	if x.Strict && !x.DryRun {
 		strict = invalid
