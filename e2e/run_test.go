@@ -456,9 +456,14 @@ func (w *threePL) start(bin string, args ...string) *runner {
 	return r
 }
 
-// stop sends sig and returns the exit code, within a minute.
+// stop sends sig and returns the exit code, within a minute. It waits
+// for lading run to say that it is running its jobs first: a signal that
+// came before lading listens for it would end the process as Go's default
+// does (the writes of a run killed just before may reach the sandbox
+// after the next one started, but before it listens).
 func (r *runner) stop(t *testing.T, sig os.Signal) int {
 	t.Helper()
+	until(t, "lading run to start its jobs", func() bool { return strings.Contains(r.out.String(), "running ") })
 	if err := r.cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
