@@ -264,6 +264,7 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 		return nil, err
 	}
 	var w jw
+	w.expect(len(vs.order))
 	for _, id := range vs.order {
 		from := len(w.b)
 		rows[id].write(&w)
@@ -467,6 +468,7 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 		return nil, err
 	}
 	var w jw
+	w.expect(len(ps.order))
 	for _, id := range ps.order {
 		from := len(w.b)
 		rows[id].write(&w)
@@ -642,11 +644,13 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 		}
 	}
 	var w jw
+	w.expect(len(optOrder))
 	for _, id := range optOrder {
 		from := len(w.b)
 		opts[id].write(&w, wire.Attributes, wire.Variants, true)
 		res.add(wire.AttributeOptions, itoa(id), w.done(from))
 	}
+	w.expect(len(attrOrder))
 	for _, id := range attrOrder {
 		from := len(w.b)
 		attributes[id].write(&w, wire.Products, wire.AttributeOptions, false)
@@ -714,6 +718,7 @@ func (t *txn) sideloadPrices(res *readResult, prices []priceRow) error {
 	tiers := &uniq{}
 	tierPrices := map[int64][]int64{}
 	var w jw
+	w.expect(len(prices))
 	for _, p := range prices {
 		tiers.add(p.tier)
 		tierPrices[p.tier] = append(tierPrices[p.tier], p.id)
@@ -764,6 +769,7 @@ func (t *txn) sideloadLevels(res *readResult, levels []levelRow) error {
 	addrs := &uniq{}
 	addrLevels := map[int64][]int64{}
 	var w jw
+	w.expect(len(levels))
 	for _, l := range levels {
 		addrs.add(l.address)
 		addrLevels[l.address] = append(addrLevels[l.address], l.id)

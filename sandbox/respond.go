@@ -58,6 +58,7 @@ type readResult struct {
 // then each non-empty sideload keyed by id. [A.3] [A.4]
 func (r *readResult) encode(sideOrder []string) ([]byte, error) {
 	var buf bytes.Buffer
+	buf.Grow(r.rawSize())
 	buf.WriteString(`{"meta":`)
 	if err := appendJSON(&buf, r.meta); err != nil {
 		return nil, err
@@ -98,6 +99,25 @@ func (r *readResult) encode(sideOrder []string) ([]byte, error) {
 	}
 	buf.WriteString("}")
 	return buf.Bytes(), nil
+}
+
+// rawSize is about the size of the answer when its records are already
+// JSON (with room for the envelope), so that its buffer is allocated once.
+func (r *readResult) rawSize() int {
+	n := 512
+	for _, rec := range r.records {
+		if raw, ok := rec.(rawJSON); ok {
+			n += len(raw) + 1
+		}
+	}
+	for _, m := range r.side {
+		for id, rec := range m {
+			if raw, ok := rec.(rawJSON); ok {
+				n += len(id) + len(raw) + 4
+			}
+		}
+	}
+	return n
 }
 
 // appendValue writes a record: as it is when already JSON.
