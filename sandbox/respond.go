@@ -58,7 +58,7 @@ type readResult struct {
 // then each non-empty sideload keyed by id. [A.3] [A.4]
 func (r *readResult) encode(sideOrder []string) ([]byte, error) {
 	var buf bytes.Buffer
-	buf.Grow(r.rawSize())
+	buf.Grow(r.size())
 	buf.WriteString(`{"meta":`)
 	if err := appendJSON(&buf, r.meta); err != nil {
 		return nil, err
@@ -101,23 +101,26 @@ func (r *readResult) encode(sideOrder []string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// rawSize is about the size of the answer when its records are already
-// JSON (with room for the envelope), so that its buffer is allocated once.
-func (r *readResult) rawSize() int {
-	n := 512
+// size is about the size of the answer: its records already JSON exactly,
+// the others (few) at a guess, so that its buffer is allocated once.
+func (r *readResult) size() int {
+	n := 1024 // meta and the resources' names
 	for _, rec := range r.records {
-		if raw, ok := rec.(rawJSON); ok {
-			n += len(raw) + 1
-		}
+		n += recordSize(rec) + 1
 	}
 	for _, m := range r.side {
 		for id, rec := range m {
-			if raw, ok := rec.(rawJSON); ok {
-				n += len(id) + len(raw) + 4
-			}
+			n += len(id) + recordSize(rec) + 4
 		}
 	}
 	return n
+}
+
+func recordSize(rec any) int {
+	if raw, ok := rec.(rawJSON); ok {
+		return len(raw)
+	}
+	return 1024
 }
 
 // appendValue writes a record: as it is when already JSON.
