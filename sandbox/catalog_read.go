@@ -660,53 +660,29 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 }
 
 // optionHolders links each option of opts (picked by in) to the live
-// variants that have it, in id order.
+// variants that have it, in id order: one query, the variants' deleted
+// flag read by a join.
 func (t *txn) optionHolders(opts map[int64]*namedRow, in idSet) error {
 	type hold struct{ option, variant int64 }
 	var holds []hold
-	variants := &uniq{}
-	if err := t.each(`SELECT option_id, variant_id FROM variant_options WHERE option_id `+in.cond, in.args, func(r *sql.Rows) error {
+	if err := t.each(`SELECT o.option_id, o.variant_id FROM variant_options o JOIN variants v ON v.id = o.variant_id
+		WHERE v.deleted = 0 AND o.option_id `+in.cond, in.args, func(r *sql.Rows) error {
 		var h hold
 		if err := r.Scan(&h.option, &h.variant); err != nil {
 			return err
 		}
 		if opts[h.option] != nil {
 			holds = append(holds, h)
-			variants.add(h.variant)
 		}
 		return nil
 	}); err != nil {
 		return err
 	}
-	live, err := t.liveIDs("variants", variants.ids)
-	if err != nil {
-		return err
-	}
 	slices.SortFunc(holds, func(a, b hold) int { return cmp.Or(cmp.Compare(a.option, b.option), cmp.Compare(a.variant, b.variant)) })
 	for _, h := range holds {
-		if live[h.variant] {
-			opts[h.option].holds = append(opts[h.option].holds, h.variant)
-		}
+		opts[h.option].holds = append(opts[h.option].holds, h.variant)
 	}
 	return nil
-}
-
-// liveIDs tells which of ids are records of table not deleted.
-func (t *txn) liveIDs(table string, ids []int64) (map[int64]bool, error) {
-	live := make(map[int64]bool, len(ids))
-	if len(ids) == 0 {
-		return live, nil
-	}
-	in := idsIn(ids)
-	err := t.each(`SELECT id FROM `+table+` WHERE deleted = 0 AND id `+in.cond, in.args, func(r *sql.Rows) error {
-		var id int64
-		if err := r.Scan(&id); err != nil {
-			return err
-		}
-		live[id] = true
-		return nil
-	})
-	return live, err
 }
 
 // sideloadPrices adds VariantPrices and their PricingTiers; a tier links
