@@ -264,6 +264,7 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 		return nil, err
 	}
 	var w jw
+	w.expect(len(vs.order))
 	for _, id := range vs.order {
 		from := len(w.b)
 		rows[id].write(&w)
@@ -467,6 +468,7 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 		return nil, err
 	}
 	var w jw
+	w.expect(len(ps.order))
 	for _, id := range ps.order {
 		from := len(w.b)
 		rows[id].write(&w)
@@ -642,11 +644,13 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 		}
 	}
 	var w jw
+	w.expect(len(optOrder))
 	for _, id := range optOrder {
 		from := len(w.b)
 		opts[id].write(&w, wire.Attributes, wire.Variants, true)
 		res.add(wire.AttributeOptions, itoa(id), w.done(from))
 	}
+	w.expect(len(attrOrder))
 	for _, id := range attrOrder {
 		from := len(w.b)
 		attributes[id].write(&w, wire.Products, wire.AttributeOptions, false)
@@ -656,53 +660,29 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 }
 
 // optionHolders links each option of opts (picked by in) to the live
-// variants that have it, in id order.
+// variants that have it, in id order: one query, the variants' deleted
+// flag read by a join.
 func (t *txn) optionHolders(opts map[int64]*namedRow, in idSet) error {
 	type hold struct{ option, variant int64 }
 	var holds []hold
-	variants := &uniq{}
-	if err := t.each(`SELECT option_id, variant_id FROM variant_options WHERE option_id `+in.cond, in.args, func(r *sql.Rows) error {
+	if err := t.each(`SELECT o.option_id, o.variant_id FROM variant_options o JOIN variants v ON v.id = o.variant_id
+		WHERE v.deleted = 0 AND o.option_id `+in.cond, in.args, func(r *sql.Rows) error {
 		var h hold
 		if err := r.Scan(&h.option, &h.variant); err != nil {
 			return err
 		}
 		if opts[h.option] != nil {
 			holds = append(holds, h)
-			variants.add(h.variant)
 		}
 		return nil
 	}); err != nil {
 		return err
 	}
-	live, err := t.liveIDs("variants", variants.ids)
-	if err != nil {
-		return err
-	}
 	slices.SortFunc(holds, func(a, b hold) int { return cmp.Or(cmp.Compare(a.option, b.option), cmp.Compare(a.variant, b.variant)) })
 	for _, h := range holds {
-		if live[h.variant] {
-			opts[h.option].holds = append(opts[h.option].holds, h.variant)
-		}
+		opts[h.option].holds = append(opts[h.option].holds, h.variant)
 	}
 	return nil
-}
-
-// liveIDs tells which of ids are records of table not deleted.
-func (t *txn) liveIDs(table string, ids []int64) (map[int64]bool, error) {
-	live := make(map[int64]bool, len(ids))
-	if len(ids) == 0 {
-		return live, nil
-	}
-	in := idsIn(ids)
-	err := t.each(`SELECT id FROM `+table+` WHERE deleted = 0 AND id `+in.cond, in.args, func(r *sql.Rows) error {
-		var id int64
-		if err := r.Scan(&id); err != nil {
-			return err
-		}
-		live[id] = true
-		return nil
-	})
-	return live, err
 }
 
 // sideloadPrices adds VariantPrices and their PricingTiers; a tier links
@@ -714,6 +694,7 @@ func (t *txn) sideloadPrices(res *readResult, prices []priceRow) error {
 	tiers := &uniq{}
 	tierPrices := map[int64][]int64{}
 	var w jw
+	w.expect(len(prices))
 	for _, p := range prices {
 		tiers.add(p.tier)
 		tierPrices[p.tier] = append(tierPrices[p.tier], p.id)
@@ -764,6 +745,7 @@ func (t *txn) sideloadLevels(res *readResult, levels []levelRow) error {
 	addrs := &uniq{}
 	addrLevels := map[int64][]int64{}
 	var w jw
+	w.expect(len(levels))
 	for _, l := range levels {
 		addrs.add(l.address)
 		addrLevels[l.address] = append(addrLevels[l.address], l.id)

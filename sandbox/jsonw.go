@@ -21,7 +21,13 @@ func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
 type jw struct {
 	b     []byte
 	first bool // no member yet in the object open
+	left  int  // records still to be written, when expect was told
 }
+
+// expect tells w that n records are to be written: once the first is
+// done, room is made for the rest at its size, so that the buffer of a
+// page grows about once rather than a dozen times.
+func (w *jw) expect(n int) { w.left = n }
 
 func (w *jw) open() { w.b, w.first = append(w.b, '{'), true }
 
@@ -79,7 +85,15 @@ func (w *jw) links(k string, ids []int64) {
 }
 
 // done returns what was written since from, as a record of its own.
-func (w *jw) done(from int) rawJSON { return rawJSON(w.b[from:len(w.b):len(w.b)]) }
+// The records already done keep their own array when the buffer grows.
+func (w *jw) done(from int) rawJSON {
+	r := rawJSON(w.b[from:len(w.b):len(w.b)])
+	if w.left > 1 {
+		w.b = slices.Grow(w.b, len(r)*(w.left-1)*9/8)
+	}
+	w.left = 0
+	return r
+}
 
 // appendJSONString appends s quoted as encoding/json quotes it: HTML
 // characters, control characters, U+2028 and U+2029 escaped, invalid UTF-8

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"sync"
 
 	json "github.com/goccy/go-json"
 
@@ -54,25 +55,51 @@ type readResult struct {
 	side map[string]map[string]any
 }
 
+// answers keeps the buffers of answers written, for the next ones: a page
+// of 250 variants is about a megabyte, allocated (and cleared) once a page
+// otherwise.
+var answers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooled is the largest buffer kept for another answer.
+const maxPooled = 16 << 20
+
 // encode writes the body in the service's order: meta, the resource array,
-// then each non-empty sideload keyed by id. [A.3] [A.4]
-func (r *readResult) encode(sideOrder []string) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteString(`{"meta":`)
-	if err := appendJSON(&buf, r.meta); err != nil {
+// then each non-empty sideload keyed by id, into a buffer of answers that
+// the caller puts back once it is written. [A.3] [A.4]
+func (r *readResult) encode(sideOrder []string) (*bytes.Buffer, error) {
+	buf := answers.Get().(*bytes.Buffer)
+	buf.Reset()
+	buf.Grow(r.size())
+	if err := r.encodeTo(buf, sideOrder); err != nil {
+		answers.Put(buf)
 		return nil, err
 	}
+	return buf, nil
+}
+
+// putAnswer gives back a buffer of encode once its answer is written.
+func putAnswer(buf *bytes.Buffer) {
+	if buf.Cap() <= maxPooled {
+		answers.Put(buf)
+	}
+}
+
+func (r *readResult) encodeTo(buf *bytes.Buffer, sideOrder []string) error {
+	buf.WriteString(`{"meta":`)
+	if err := appendJSON(buf, r.meta); err != nil {
+		return err
+	}
 	buf.WriteString(`,`)
-	if err := appendJSON(&buf, r.resource); err != nil {
-		return nil, err
+	if err := appendJSON(buf, r.resource); err != nil {
+		return err
 	}
 	buf.WriteString(`:[`)
 	for i, rec := range r.records {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		if err := appendValue(&buf, rec); err != nil {
-			return nil, err
+		if err := appendValue(buf, rec); err != nil {
+			return err
 		}
 	}
 	buf.WriteString(`]`)
@@ -82,7 +109,7 @@ func (r *readResult) encode(sideOrder []string) ([]byte, error) {
 			continue
 		}
 		buf.WriteString(`,`)
-		appendJSON(&buf, name)
+		appendJSON(buf, name)
 		buf.WriteString(`:{`)
 		for i, id := range sortedIDs(m) {
 			if i > 0 {
@@ -90,14 +117,36 @@ func (r *readResult) encode(sideOrder []string) ([]byte, error) {
 			}
 			buf.Write(appendJSONString(buf.AvailableBuffer(), id))
 			buf.WriteByte(':')
-			if err := appendValue(&buf, m[id]); err != nil {
-				return nil, err
+			if err := appendValue(buf, m[id]); err != nil {
+				return err
 			}
 		}
 		buf.WriteString("}")
 	}
 	buf.WriteString("}")
-	return buf.Bytes(), nil
+	return nil
+}
+
+// size is about the size of the answer: its records already JSON exactly,
+// the others (few) at a guess, so that its buffer is allocated once.
+func (r *readResult) size() int {
+	n := 1024 // meta and the resources' names
+	for _, rec := range r.records {
+		n += recordSize(rec) + 1
+	}
+	for _, m := range r.side {
+		for id, rec := range m {
+			n += len(id) + recordSize(rec) + 4
+		}
+	}
+	return n
+}
+
+func recordSize(rec any) int {
+	if raw, ok := rec.(rawJSON); ok {
+		return len(raw)
+	}
+	return 1024
 }
 
 // appendValue writes a record: as it is when already JSON.

@@ -422,12 +422,13 @@ func (s *Server) serveRead(w http.ResponseWriter, rt *route, c *call) {
 		s.writeFailure(w, err)
 		return
 	}
-	b, err := res.encode(rt.side)
+	buf, err := res.encode(rt.side)
 	if err != nil {
 		s.writeFailure(w, err)
 		return
 	}
-	writeBytes(w, http.StatusOK, b)
+	writeBytes(w, http.StatusOK, buf.Bytes())
+	putAnswer(buf)
 }
 
 func (s *Server) writeFailure(w http.ResponseWriter, err error) {

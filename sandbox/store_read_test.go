@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -57,5 +58,32 @@ func TestFileStoreReadsBesideWrites(t *testing.T) {
 	write(40)
 	if n := count(); n != 41 {
 		t.Errorf("a read after 41 writes sees %d variants", n)
+	}
+}
+
+// An option sideloaded with a variant links the live variants that have
+// it, in id order, and not the deleted ones.
+func TestOptionLinksLiveVariantsOnly(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	variant := func(sku, size, color string) map[string]any {
+		return map[string]any{"sku": sku, "quantity": "0", "links": map[string]any{"AttributeOptions": []any{
+			map[string]any{"value": size}, map[string]any{"value": color}}}}
+	}
+	e.mustIDs(wire.Products, map[string]any{"name": "Shirt", "links": map[string]any{
+		"Attributes": []any{map[string]any{"name": "Size", "order": 0}, map[string]any{"name": "Color", "order": 1}},
+		"Variants":   []any{variant("red", "S", "Red"), variant("blue", "S", "Blue"), variant("green", "S", "Green")},
+	}})
+	var ids []string
+	for _, sku := range []string{"red", "blue", "green"} {
+		v, _ := e.variantBySKU(sku)
+		ids = append(ids, v["id"].(string))
+	}
+	e.mustIDs(wire.Variants, map[string]any{"id": ids[1], "delete": 1})
+	v, r := e.variantBySKU("green")
+	size := linkIDsOf(v, wire.AttributeOptions)[0]
+	opt := r.side(wire.AttributeOptions, size)
+	if got, want := linkIDsOf(opt, wire.Variants), []string{ids[0], ids[2]}; !slices.Equal(got, want) {
+		t.Errorf("option S links variants %v, want %v (the live ones, %s deleted)", got, want, ids[1])
 	}
 }
