@@ -76,10 +76,11 @@ const (
 )
 
 // outcomeOf is how a run that returned res and err ended (ctx was its
-// context).
+// context). A run that returned no error finished, even when lading was
+// stopped as it did: what it did is its outcome.
 func outcomeOf(ctx context.Context, res Result, err error) Outcome {
 	switch {
-	case ctx.Err() != nil || errors.Is(err, engine.ErrInterrupted):
+	case errors.Is(err, engine.ErrInterrupted), err != nil && ctx.Err() != nil:
 		return Interrupted
 	case errors.Is(err, state.ErrLocked):
 		return Locked
