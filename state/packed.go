@@ -1,0 +1,288 @@
+package state
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// A scope of ids or stock levels that is read whole (a stock push reads
+// an account's SKU ids and a warehouse's levels, 100,000 of each) is also
+// kept packed: one row of the packs table holds every key of the scope
+// and its value, sorted by key, as they were when the write sequence
+// (write_seq) stood at the pack's seq. Every write of a row gives it the
+// next sequence number, so reading the scope whole is reading the pack
+// and the rows written since it (seq above the pack's, by index), not
+// every row through SQLite one at a time.
+//
+// The rows stay the truth: a pack is made from them, dropped when one of
+// them is deleted, and made again by a reader that finds more rows
+// written since it than repackAt allows (or by PackStock, which a writer
+// of many levels calls). A scope of fewer than minPack rows is never
+// packed.
+
+// minPack is the fewest rows a scope needs to be packed: smaller scopes
+// are read row by row.
+const minPack = 1024
+
+// repackAt is how many rows written since a pack of n entries make it
+// stale: a sixteenth of it, or minPack.
+func repackAt(n int) int { return max(minPack, n/16) }
+
+// kvTable is a table of values by scope and key that may be packed.
+type kvTable struct {
+	name, value string // the table and its value column
+	// float: the value is a REAL, packed as its 8 bytes (little endian).
+	float bool
+}
+
+var (
+	idsTable   = kvTable{name: "ids", value: "id"}
+	stockTable = kvTable{name: "stock", value: "level", float: true}
+)
+
+// kv is a row of a kvTable: its value as packed.
+type kv struct{ key, value []byte }
+
+// pack is a scope's pack: seq is -1 and data nil when there is none.
+type pack struct {
+	seq     int64
+	entries int
+	data    []byte
+}
+
+// stale reports whether a pack should be made again, since rows having
+// been written after it: or made, when there is none and they are enough.
+func (p pack) stale(since int) bool {
+	if p.data == nil {
+		return since >= minPack
+	}
+	return since > repackAt(p.entries)
+}
+
+// querier is a *sql.DB or a *sql.Tx.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// nextSeq moves the write sequence on, in tx, and returns it: the
+// sequence number of the rows tx writes.
+func nextSeq(ctx context.Context, tx *sql.Tx) (int64, error) {
+	var n int64
+	err := tx.QueryRowContext(ctx, `UPDATE write_seq SET n = n + 1 RETURNING n`).Scan(&n)
+	return n, err
+}
+
+// each calls fn with every key of scope and its value (as packed), as
+// bytes valid during the call only: from the scope's pack and the rows
+// written since, the pack made again first when it is stale, or row by
+// row when the scope is too small to pack.
+func (t kvTable) each(ctx context.Context, db *DB, scope string, fn func(k, v []byte)) error {
+	p, since, err := t.packAndSince(ctx, db.sql, scope)
+	switch {
+	case err != nil:
+		return err
+	case p.data == nil && since < minPack:
+		return t.eachRow(ctx, db.sql, scope, fn)
+	case p.stale(since):
+		if p, err = t.repack(ctx, db, scope); err != nil {
+			return err
+		}
+		return eachPacked(p.data, nil, fn)
+	}
+	var delta []kv
+	if since > 0 {
+		if delta, err = t.rowsSince(ctx, db.sql, scope, p.seq); err != nil {
+			return err
+		}
+	}
+	return eachPacked(p.data, delta, fn)
+}
+
+// packIfStale makes scope's pack again when it is stale, or makes it when
+// there is none and the scope has enough rows.
+func (t kvTable) packIfStale(ctx context.Context, db *DB, scope string) error {
+	p, since, err := t.packAndSince(ctx, db.sql, scope)
+	if err == nil && p.stale(since) {
+		_, err = t.repack(ctx, db, scope)
+	}
+	return err
+}
+
+// packAndSince reads scope's pack and counts the rows written since.
+func (t kvTable) packAndSince(ctx context.Context, q querier, scope string) (p pack, since int, err error) {
+	if p, err = t.readPack(ctx, q, scope); err != nil {
+		return p, 0, err
+	}
+	err = q.QueryRowContext(ctx, `SELECT count(*) FROM `+t.name+` WHERE scope = ? AND seq > ?`, scope, p.seq).Scan(&since)
+	return p, since, err
+}
+
+func (t kvTable) readPack(ctx context.Context, q querier, scope string) (pack, error) {
+	p := pack{seq: -1}
+	err := q.QueryRowContext(ctx, `SELECT seq, entries, data FROM packs WHERE tbl = ? AND scope = ?`, t.name, scope).Scan(&p.seq, &p.entries, &p.data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return pack{seq: -1}, nil
+	}
+	return p, err
+}
+
+// repack makes scope's pack again from its pack and the rows written
+// since, in one write transaction, and returns it.
+func (t kvTable) repack(ctx context.Context, db *DB, scope string) (pack, error) {
+	var p pack
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		old, err := t.readPack(ctx, tx, scope)
+		if err != nil {
+			return err
+		}
+		delta, err := t.rowsSince(ctx, tx, scope, old.seq)
+		if err != nil {
+			return err
+		}
+		if p.data, p.entries, err = mergePacked(old.data, delta); err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT n FROM write_seq`).Scan(&p.seq); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO packs (tbl, scope, seq, entries, data) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (tbl, scope) DO UPDATE SET seq = excluded.seq, entries = excluded.entries, data = excluded.data`,
+			t.name, scope, p.seq, p.entries, p.data)
+		return err
+	})
+	if err != nil {
+		return pack{}, fmt.Errorf("packing %s: %w", t.name, err)
+	}
+	return p, nil
+}
+
+// dropPack forgets scope's pack, in tx: rows of it were deleted.
+func (t kvTable) dropPack(ctx context.Context, tx *sql.Tx, scope string) error {
+	_, err := tx.ExecContext(ctx, `DELETE FROM packs WHERE tbl = ? AND scope = ?`, t.name, scope)
+	return err
+}
+
+// eachRow calls fn with every row of scope, one at a time.
+func (t kvTable) eachRow(ctx context.Context, q querier, scope string, fn func(k, v []byte)) error {
+	rows, err := q.QueryContext(ctx, `SELECT key, `+t.value+` FROM `+t.name+` WHERE scope = ?`, scope)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var k, v sql.RawBytes // reused: Scan appends to them
+	var f float64
+	var buf [8]byte
+	for rows.Next() {
+		if t.float {
+			err = rows.Scan(&k, &f)
+			v = binary.LittleEndian.AppendUint64(buf[:0], math.Float64bits(f))
+		} else {
+			err = rows.Scan(&k, &v)
+		}
+		if err != nil {
+			return err
+		}
+		fn(k, v)
+	}
+	return rows.Err()
+}
+
+// rowsSince are the rows of scope written after seq, sorted by key.
+func (t kvTable) rowsSince(ctx context.Context, q querier, scope string, seq int64) ([]kv, error) {
+	rows, err := q.QueryContext(ctx, `SELECT key, `+t.value+` FROM `+t.name+` WHERE scope = ? AND seq > ?`, scope, seq)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []kv
+	for rows.Next() {
+		var r kv
+		if t.float {
+			var f float64
+			err = rows.Scan(&r.key, &f)
+			r.value = binary.LittleEndian.AppendUint64(nil, math.Float64bits(f))
+		} else {
+			err = rows.Scan(&r.key, &r.value)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b kv) int { return bytes.Compare(a.key, b.key) })
+	return out, rows.Err()
+}
+
+// errBadPack is a pack that cannot be read: the file was damaged.
+var errBadPack = errors.New("a packed scope is damaged")
+
+// A pack's data is its entries sorted by key, each the key's length (a
+// uvarint), the key, the value's length and the value.
+
+// appendEntry appends an entry to a pack's data.
+func appendEntry(data, k, v []byte) []byte {
+	data = binary.AppendUvarint(data, uint64(len(k)))
+	data = append(data, k...)
+	data = binary.AppendUvarint(data, uint64(len(v)))
+	return append(data, v...)
+}
+
+// nextEntry reads the entry at the start of data and returns the rest.
+func nextEntry(data []byte) (k, v, rest []byte, err error) {
+	if k, data, err = nextBytes(data); err != nil {
+		return nil, nil, nil, err
+	}
+	v, rest, err = nextBytes(data)
+	return k, v, rest, err
+}
+
+func nextBytes(data []byte) (b, rest []byte, err error) {
+	n, w := binary.Uvarint(data)
+	if w <= 0 || n > uint64(len(data)-w) {
+		return nil, nil, errBadPack
+	}
+	end := w + int(n)
+	return data[w:end:end], data[end:], nil
+}
+
+// eachPacked calls fn with the entries of data and delta (sorted by key)
+// in key order, delta's value where both hold a key.
+func eachPacked(data []byte, delta []kv, fn func(k, v []byte)) error {
+	for len(data) > 0 {
+		k, v, rest, err := nextEntry(data)
+		if err != nil {
+			return err
+		}
+		for len(delta) > 0 && bytes.Compare(delta[0].key, k) < 0 {
+			fn(delta[0].key, delta[0].value)
+			delta = delta[1:]
+		}
+		if len(delta) > 0 && bytes.Equal(delta[0].key, k) {
+			k, v = delta[0].key, delta[0].value
+			delta = delta[1:]
+		}
+		fn(k, v)
+		data = rest
+	}
+	for _, r := range delta {
+		fn(r.key, r.value)
+	}
+	return nil
+}
+
+// mergePacked is the data of a pack of the entries of data and delta.
+func mergePacked(data []byte, delta []kv) (out []byte, entries int, err error) {
+	out = make([]byte, 0, len(data)+len(delta)*32)
+	err = eachPacked(data, delta, func(k, v []byte) {
+		out = appendEntry(out, k, v)
+		entries++
+	})
+	return out, entries, err
+}
