@@ -69,7 +69,7 @@ func (p *Pusher) resolve(ctx context.Context, lines []Line) (*placed, error) {
 	if err := p.remember(ctx, f, changed, def, api.ID(token)); err != nil {
 		return nil, err
 	}
-	return &placed{facts: f, groups: groupLines(lines, f)}, nil
+	return &placed{facts: f, groups: groupLines(lines)}, nil
 }
 
 // read reads what the state does not know: the whole listing when
@@ -322,81 +322,6 @@ func (p *Pusher) remember(ctx context.Context, f *facts, changed map[string]stri
 		whs[tokenKey] = string(def)
 	}
 	return p.Opts.State.PutIDs(ctx, warehouseScope(p.Opts.Scope), whs)
-}
-
-// groupLines settles rows repeating a SKU in a warehouse and returns, by
-// warehouse, the first row of each SKU still to push.
-func groupLines(lines []Line, f *facts) map[api.ID][]int {
-	if groups, ok := groupAscending(lines); ok {
-		return groups
-	}
-	return groupRepeats(lines)
-}
-
-// groupAscending groups the pending rows by warehouse when, in each
-// warehouse, their variant ids ascend: then no row repeats another's
-// SKU, and none needs settling. ok is false when they do not.
-func groupAscending(lines []Line) (groups map[api.ID][]int, ok bool) {
-	groups = map[api.ID][]int{}
-	var wh api.ID
-	var g []int // wh's rows
-	for i := range lines {
-		l := &lines[i]
-		if !l.Pending() {
-			continue
-		}
-		if g == nil || l.WarehouseID != wh {
-			if g != nil {
-				groups[wh] = g
-			}
-			wh, g = l.WarehouseID, groups[l.WarehouseID]
-		}
-		if n := len(g); n > 0 && lines[g[n-1]].VariantID >= l.VariantID {
-			return nil, false
-		}
-		g = append(g, i)
-	}
-	if g != nil {
-		groups[wh] = g
-	}
-	return groups, true
-}
-
-// groupRepeats is groupLines for rows in any order.
-func groupRepeats(lines []Line) map[api.ID][]int {
-	type key struct {
-		variant, warehouse api.ID
-	}
-	firsts := make(map[key]int, len(lines))
-	conflict := map[int][]int{} // first row → the rows repeating it
-	for i := range lines {
-		l := &lines[i]
-		if !l.Pending() {
-			continue
-		}
-		k := key{l.VariantID, l.WarehouseID}
-		if j, ok := firsts[k]; ok {
-			l.repeats = j + 1
-			conflict[j] = append(conflict[j], i)
-			continue
-		}
-		firsts[k] = i
-	}
-	for j, rest := range conflict {
-		if slices.ContainsFunc(rest, func(i int) bool { return lines[i].Units != lines[j].Units }) {
-			duplicateConflict(lines, append([]int{j}, rest...))
-		}
-	}
-	groups := map[api.ID][]int{}
-	for _, i := range firsts {
-		if lines[i].Pending() {
-			groups[lines[i].WarehouseID] = append(groups[lines[i].WarehouseID], i)
-		}
-	}
-	for _, g := range groups {
-		slices.Sort(g)
-	}
-	return groups
 }
 
 // duplicateConflict settles rows giving one SKU different quantities: all
