@@ -41,6 +41,9 @@ func byWarehouse(lines []Line) map[api.ID][]int {
 				groups[wh] = g
 			}
 			wh, g = l.WarehouseID, groups[l.WarehouseID]
+			if len(groups) == 0 && g == nil {
+				g = make([]int, 0, len(lines)-i) // the first: room for the rest
+			}
 		}
 		g = append(g, i)
 	}

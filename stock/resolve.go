@@ -253,8 +253,11 @@ func (p *Pusher) defaultWarehouse(ctx context.Context, r *reader, lines []Line, 
 // settles it: an unknown SKU, a warehouse the account does not have.
 func (p *Pusher) placeWarehouses(ctx context.Context, r *reader, lines []Line, def api.ID) error {
 	unmatched := func(l *Line) bool {
+		if !l.Pending() || l.Warehouse == "" {
+			return false
+		}
 		_, ok := r.f.warehouseNamed(l.Warehouse)
-		return l.Pending() && l.Warehouse != "" && !ok
+		return !ok
 	}
 	if slices.ContainsFunc(lines, func(l Line) bool { return unmatched(&l) }) {
 		if err := r.firstListingPage(ctx); err != nil {
