@@ -49,17 +49,19 @@ var (
 // kv is a row of a kvTable: its value as packed.
 type kv struct{ key, value []byte }
 
-// pack is a scope's pack: seq is -1 and data nil when there is none.
+// pack is a scope's pack: seq is -1 when there is none.
 type pack struct {
 	seq     int64
 	entries int
 	data    []byte
 }
 
+func (p pack) none() bool { return p.seq < 0 }
+
 // stale reports whether a pack should be made again, since rows having
 // been written after it: or made, when there is none and they are enough.
 func (p pack) stale(since int) bool {
-	if p.data == nil {
+	if p.none() {
 		return since >= minPack
 	}
 	return since > repackAt(p.entries)
@@ -84,11 +86,11 @@ func nextSeq(ctx context.Context, tx *sql.Tx) (int64, error) {
 // written since, the pack made again first when it is stale, or row by
 // row when the scope is too small to pack.
 func (t kvTable) each(ctx context.Context, db *DB, scope string, fn func(k, v []byte)) error {
-	p, since, err := t.packAndSince(ctx, db.sql, scope)
+	p, since, err := t.headAndSince(ctx, db.sql, scope)
 	switch {
 	case err != nil:
 		return err
-	case p.data == nil && since < minPack:
+	case p.none() && since < minPack:
 		return t.eachRow(ctx, db.sql, scope, fn)
 	case p.stale(since):
 		if p, err = t.repack(ctx, db, scope); err != nil {
@@ -102,22 +104,56 @@ func (t kvTable) each(ctx context.Context, db *DB, scope string, fn func(k, v []
 			return err
 		}
 	}
-	return eachPacked(p.data, delta, fn)
+	return t.eachOfPack(ctx, db.sql, scope, p.seq, delta, fn)
+}
+
+// eachOfPack calls fn with the entries of scope's pack, made at seq, and
+// of delta, reading the pack's data where the driver holds it (a copy of
+// megabytes saved). A pack made again meanwhile, or dropped, is not the
+// one delta completes: the rows are read one by one instead.
+func (t kvTable) eachOfPack(ctx context.Context, q querier, scope string, seq int64, delta []kv, fn func(k, v []byte)) error {
+	rows, err := q.QueryContext(ctx, `SELECT seq, data FROM packs WHERE tbl = ? AND scope = ?`, t.name, scope)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var now int64
+	var data sql.RawBytes // valid until rows.Close
+	if rows.Next() {
+		err = rows.Scan(&now, &data)
+	}
+	if err == nil && (data == nil || now != seq) {
+		rows.Close()
+		return t.eachRow(ctx, q, scope, fn)
+	}
+	if err == nil {
+		err = eachPacked(data, delta, fn)
+	}
+	if err != nil {
+		return err
+	}
+	return rows.Close()
 }
 
 // packIfStale makes scope's pack again when it is stale, or makes it when
 // there is none and the scope has enough rows.
 func (t kvTable) packIfStale(ctx context.Context, db *DB, scope string) error {
-	p, since, err := t.packAndSince(ctx, db.sql, scope)
+	p, since, err := t.headAndSince(ctx, db.sql, scope)
 	if err == nil && p.stale(since) {
 		_, err = t.repack(ctx, db, scope)
 	}
 	return err
 }
 
-// packAndSince reads scope's pack and counts the rows written since.
-func (t kvTable) packAndSince(ctx context.Context, q querier, scope string) (p pack, since int, err error) {
-	if p, err = t.readPack(ctx, q, scope); err != nil {
+// headAndSince reads what scope's pack is, without its data, and counts
+// the rows written since.
+func (t kvTable) headAndSince(ctx context.Context, q querier, scope string) (p pack, since int, err error) {
+	p = pack{seq: -1}
+	err = q.QueryRowContext(ctx, `SELECT seq, entries FROM packs WHERE tbl = ? AND scope = ?`, t.name, scope).Scan(&p.seq, &p.entries)
+	if errors.Is(err, sql.ErrNoRows) {
+		p, err = pack{seq: -1}, nil
+	}
+	if err != nil {
 		return p, 0, err
 	}
 	err = q.QueryRowContext(ctx, `SELECT count(*) FROM `+t.name+` WHERE scope = ? AND seq > ?`, scope, p.seq).Scan(&since)

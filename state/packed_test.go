@@ -266,3 +266,42 @@ func fuzzEntries(s string) map[string]string {
 	}
 	return m
 }
+
+// A pack made again, or dropped, between its head and its data being
+// read is not completed with rows written since another: the rows are
+// read one by one instead.
+func TestEachOfPackMadeMeanwhile(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	packed := manyIDs(0, minPack, "a")
+	if err := db.PutIDs(ctx, "s", packed); err != nil {
+		t.Fatal(err)
+	}
+	want := maps.Clone(packed)
+	p, err := idsTable.repack(ctx, db, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutIDs(ctx, "s", map[string]string{"SKU-00001": "new"}); err != nil {
+		t.Fatal(err)
+	}
+	want["SKU-00001"] = "new"
+	for _, tt := range []struct {
+		name, scope string
+		seq         int64
+		want        map[string]string
+	}{
+		{"the pack read", "s", p.seq, packed}, // no delta given: the pack's own
+		{"another pack", "s", p.seq - 1, want},
+		{"no pack", "none", p.seq, map[string]string{}},
+	} {
+		got := map[string]string{}
+		if err := idsTable.eachOfPack(ctx, db.sql, tt.scope, tt.seq, nil, func(k, v []byte) { got[string(k)] = string(v) }); err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(got, tt.want) {
+			t.Errorf("%s: differ %v", tt.name, firstDiff(got, tt.want))
+		}
+	}
+}
