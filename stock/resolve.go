@@ -135,6 +135,7 @@ func (p *Pusher) knownWarehouses(lines []Line, f *facts, token api.ID) []api.ID 
 		def = token
 	}
 	set := map[api.ID]bool{}
+	var last api.ID // most rows name the warehouse the row before named
 	for i := range lines {
 		l := &lines[i]
 		if !l.Pending() {
@@ -147,7 +148,9 @@ func (p *Pusher) knownWarehouses(lines []Line, f *facts, token api.ID) []api.ID 
 		if !ok {
 			return nil
 		}
-		set[id] = true
+		if id != last || len(set) == 0 {
+			set[id], last = true, id
+		}
 	}
 	return slices.Sorted(maps.Keys(set))
 }
