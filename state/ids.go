@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -49,19 +50,18 @@ func putIDs(ctx context.Context, tx *sql.Tx, scope string, kv map[string]string)
 	if len(kv) == 0 {
 		return nil
 	}
-	seq, err := nextSeq(ctx, tx)
-	if err != nil {
+	if err := idsTable.noteWritten(ctx, tx, scope, maps.Keys(kv)); err != nil {
 		return err
 	}
-	st, err := tx.PrepareContext(ctx, `INSERT INTO ids (scope, key, id, updated_at, seq) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (scope, key) DO UPDATE SET id = excluded.id, updated_at = excluded.updated_at, seq = excluded.seq`)
+	st, err := tx.PrepareContext(ctx, `INSERT INTO ids (scope, key, id, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (scope, key) DO UPDATE SET id = excluded.id, updated_at = excluded.updated_at`)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	t := now()
 	for k, id := range kv {
-		if _, err := st.ExecContext(ctx, scope, k, id, t, seq); err != nil {
+		if _, err := st.ExecContext(ctx, scope, k, id, t); err != nil {
 			return err
 		}
 	}

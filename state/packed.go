@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 )
@@ -14,14 +15,14 @@ import (
 // A scope of ids or stock levels that is read whole (a stock push reads
 // an account's SKU ids and a warehouse's levels, 100,000 of each) is also
 // kept packed: one row of the packs table holds every key of the scope
-// and its value, sorted by key, as they were when the write sequence
-// (write_seq) stood at the pack's seq. Every write of a row gives it the
-// next sequence number, so reading the scope whole is reading the pack
-// and the rows written since it (seq above the pack's, by index), not
-// every row through SQLite one at a time.
+// and its value, sorted by key, and pack_since the keys written since
+// (the writes to a packed scope note them, in their transaction). Reading
+// the scope whole is then reading the pack and the rows of those keys,
+// not every row through SQLite one at a time; writing a scope that is not
+// packed costs nothing more.
 //
 // The rows stay the truth: a pack is made from them, dropped when one of
-// them is deleted, and made again by a reader that finds more rows
+// them is deleted, and made again by a reader that finds more keys
 // written since it than repackAt allows (or by PackStock, which a writer
 // of many levels calls). A scope of fewer than minPack rows is never
 // packed.
@@ -30,7 +31,7 @@ import (
 // are read row by row.
 const minPack = 1024
 
-// repackAt is how many rows written since a pack of n entries make it
+// repackAt is how many keys written since a pack of n entries make it
 // stale: a sixteenth of it, or minPack.
 func repackAt(n int) int { return max(minPack, n/16) }
 
@@ -49,17 +50,19 @@ var (
 // kv is a row of a kvTable: its value as packed.
 type kv struct{ key, value []byte }
 
-// pack is a scope's pack: seq is -1 when there is none.
+// pack is a scope's pack: made counts the times it was made (made again
+// meanwhile, it is not the one read); -1 when there is none.
 type pack struct {
-	seq     int64
+	made    int64
 	entries int
 	data    []byte
 }
 
-func (p pack) none() bool { return p.seq < 0 }
+func (p pack) none() bool { return p.made < 0 }
 
-// stale reports whether a pack should be made again, since rows having
-// been written after it: or made, when there is none and they are enough.
+// stale reports whether a pack should be made again, since keys having
+// been written after it: or made, when there is none and the scope's rows
+// are enough (then since counts them).
 func (p pack) stale(since int) bool {
 	if p.none() {
 		return since >= minPack
@@ -73,18 +76,31 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// nextSeq moves the write sequence on, in tx, and returns it: the
-// sequence number of the rows tx writes.
-func nextSeq(ctx context.Context, tx *sql.Tx) (int64, error) {
-	var n int64
-	err := tx.QueryRowContext(ctx, `UPDATE write_seq SET n = n + 1 RETURNING n`).Scan(&n)
-	return n, err
+// noteWritten notes, in tx, that keys of scope were written, when the
+// scope is packed.
+func (t kvTable) noteWritten(ctx context.Context, tx *sql.Tx, scope string, keys iter.Seq[string]) error {
+	var packed bool
+	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM packs WHERE tbl = ? AND scope = ?)`, t.name, scope).Scan(&packed)
+	if err != nil || !packed {
+		return err
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO pack_since (tbl, scope, key) VALUES (?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for k := range keys {
+		if _, err := st.ExecContext(ctx, t.name, scope, k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// each calls fn with every key of scope and its value (as packed), as
-// bytes valid during the call only: from the scope's pack and the rows
-// written since, the pack made again first when it is stale, or row by
-// row when the scope is too small to pack.
+// each calls fn with every key of scope and its value (as packed), in
+// key order, as bytes valid during the call only: from the scope's pack
+// and the rows of the keys written since, the pack made again first when
+// it is stale, or row by row when the scope is too small to pack.
 func (t kvTable) each(ctx context.Context, db *DB, scope string, fn func(k, v []byte)) error {
 	p, since, err := t.headAndSince(ctx, db.sql, scope)
 	switch {
@@ -100,29 +116,29 @@ func (t kvTable) each(ctx context.Context, db *DB, scope string, fn func(k, v []
 	}
 	var delta []kv
 	if since > 0 {
-		if delta, err = t.rowsSince(ctx, db.sql, scope, p.seq); err != nil {
+		if delta, err = t.rowsSince(ctx, db.sql, scope); err != nil {
 			return err
 		}
 	}
-	return t.eachOfPack(ctx, db.sql, scope, p.seq, delta, fn)
+	return t.eachOfPack(ctx, db.sql, scope, p.made, delta, fn)
 }
 
-// eachOfPack calls fn with the entries of scope's pack, made at seq, and
+// eachOfPack calls fn with the entries of scope's pack (the made-th) and
 // of delta, reading the pack's data where the driver holds it (a copy of
 // megabytes saved). A pack made again meanwhile, or dropped, is not the
 // one delta completes: the rows are read one by one instead.
-func (t kvTable) eachOfPack(ctx context.Context, q querier, scope string, seq int64, delta []kv, fn func(k, v []byte)) error {
-	rows, err := q.QueryContext(ctx, `SELECT seq, data FROM packs WHERE tbl = ? AND scope = ?`, t.name, scope)
+func (t kvTable) eachOfPack(ctx context.Context, q querier, scope string, made int64, delta []kv, fn func(k, v []byte)) error {
+	rows, err := q.QueryContext(ctx, `SELECT made, data FROM packs WHERE tbl = ? AND scope = ?`, t.name, scope)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	var now int64
+	now := int64(-1)
 	var data sql.RawBytes // valid until rows.Close
 	if rows.Next() {
 		err = rows.Scan(&now, &data)
 	}
-	if err == nil && (data == nil || now != seq) {
+	if err == nil && now != made {
 		rows.Close()
 		return t.eachRow(ctx, q, scope, fn)
 	}
@@ -146,31 +162,31 @@ func (t kvTable) packIfStale(ctx context.Context, db *DB, scope string) error {
 }
 
 // headAndSince reads what scope's pack is, without its data, and counts
-// the rows written since.
+// the keys written since; or, when there is none, the scope's rows.
 func (t kvTable) headAndSince(ctx context.Context, q querier, scope string) (p pack, since int, err error) {
-	p = pack{seq: -1}
-	err = q.QueryRowContext(ctx, `SELECT seq, entries FROM packs WHERE tbl = ? AND scope = ?`, t.name, scope).Scan(&p.seq, &p.entries)
-	if errors.Is(err, sql.ErrNoRows) {
-		p, err = pack{seq: -1}, nil
+	err = q.QueryRowContext(ctx, `SELECT made, entries FROM packs WHERE tbl = ? AND scope = ?`, t.name, scope).Scan(&p.made, &p.entries)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		p = pack{made: -1}
+		err = q.QueryRowContext(ctx, `SELECT count(*) FROM `+t.name+` WHERE scope = ?`, scope).Scan(&since)
+	case err == nil:
+		err = q.QueryRowContext(ctx, `SELECT count(*) FROM pack_since WHERE tbl = ? AND scope = ?`, t.name, scope).Scan(&since)
 	}
-	if err != nil {
-		return p, 0, err
-	}
-	err = q.QueryRowContext(ctx, `SELECT count(*) FROM `+t.name+` WHERE scope = ? AND seq > ?`, scope, p.seq).Scan(&since)
 	return p, since, err
 }
 
 func (t kvTable) readPack(ctx context.Context, q querier, scope string) (pack, error) {
-	p := pack{seq: -1}
-	err := q.QueryRowContext(ctx, `SELECT seq, entries, data FROM packs WHERE tbl = ? AND scope = ?`, t.name, scope).Scan(&p.seq, &p.entries, &p.data)
+	p := pack{made: -1}
+	err := q.QueryRowContext(ctx, `SELECT made, entries, data FROM packs WHERE tbl = ? AND scope = ?`, t.name, scope).Scan(&p.made, &p.entries, &p.data)
 	if errors.Is(err, sql.ErrNoRows) {
-		return pack{seq: -1}, nil
+		return pack{made: -1}, nil
 	}
 	return p, err
 }
 
-// repack makes scope's pack again from its pack and the rows written
-// since, in one write transaction, and returns it.
+// repack makes scope's pack again from its pack and the rows of the keys
+// written since (from all its rows, when there is none), in one write
+// transaction, and returns it.
 func (t kvTable) repack(ctx context.Context, db *DB, scope string) (pack, error) {
 	var p pack
 	err := db.withTx(ctx, func(tx *sql.Tx) error {
@@ -178,19 +194,25 @@ func (t kvTable) repack(ctx context.Context, db *DB, scope string) (pack, error)
 		if err != nil {
 			return err
 		}
-		delta, err := t.rowsSince(ctx, tx, scope, old.seq)
+		var delta []kv
+		if old.none() {
+			delta, err = t.rows(ctx, tx, `SELECT key, `+t.value+` FROM `+t.name+` WHERE scope = ?`, scope)
+		} else {
+			delta, err = t.rowsSince(ctx, tx, scope)
+		}
 		if err != nil {
 			return err
 		}
 		if p.data, p.entries, err = mergePacked(old.data, delta); err != nil {
 			return err
 		}
-		if err := tx.QueryRowContext(ctx, `SELECT n FROM write_seq`).Scan(&p.seq); err != nil {
+		p.made = max(old.made, 0) + 1
+		if _, err := tx.ExecContext(ctx, `INSERT INTO packs (tbl, scope, made, entries, data) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (tbl, scope) DO UPDATE SET made = excluded.made, entries = excluded.entries, data = excluded.data`,
+			t.name, scope, p.made, p.entries, p.data); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO packs (tbl, scope, seq, entries, data) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (tbl, scope) DO UPDATE SET seq = excluded.seq, entries = excluded.entries, data = excluded.data`,
-			t.name, scope, p.seq, p.entries, p.data)
+		_, err = tx.ExecContext(ctx, `DELETE FROM pack_since WHERE tbl = ? AND scope = ?`, t.name, scope)
 		return err
 	})
 	if err != nil {
@@ -201,7 +223,10 @@ func (t kvTable) repack(ctx context.Context, db *DB, scope string) (pack, error)
 
 // dropPack forgets scope's pack, in tx: rows of it were deleted.
 func (t kvTable) dropPack(ctx context.Context, tx *sql.Tx, scope string) error {
-	_, err := tx.ExecContext(ctx, `DELETE FROM packs WHERE tbl = ? AND scope = ?`, t.name, scope)
+	if _, err := tx.ExecContext(ctx, `DELETE FROM packs WHERE tbl = ? AND scope = ?`, t.name, scope); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM pack_since WHERE tbl = ? AND scope = ?`, t.name, scope)
 	return err
 }
 
@@ -230,9 +255,16 @@ func (t kvTable) eachRow(ctx context.Context, q querier, scope string, fn func(k
 	return rows.Err()
 }
 
-// rowsSince are the rows of scope written after seq, sorted by key.
-func (t kvTable) rowsSince(ctx context.Context, q querier, scope string, seq int64) ([]kv, error) {
-	rows, err := q.QueryContext(ctx, `SELECT key, `+t.value+` FROM `+t.name+` WHERE scope = ? AND seq > ?`, scope, seq)
+// rowsSince are the rows of the keys of scope written since its pack,
+// sorted by key.
+func (t kvTable) rowsSince(ctx context.Context, q querier, scope string) ([]kv, error) {
+	return t.rows(ctx, q, `SELECT s.key, t.`+t.value+` FROM pack_since s JOIN `+t.name+` t ON t.scope = s.scope AND t.key = s.key
+		WHERE s.tbl = '`+t.name+`' AND s.scope = ?`, scope)
+}
+
+// rows are the rows query gives (key, value), sorted by key.
+func (t kvTable) rows(ctx context.Context, q querier, query string, args ...any) ([]kv, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -101,6 +101,13 @@ func TestEachIDReadsThePackAndTheRowsWrittenSince(t *testing.T) {
 			t.Errorf("%s: AllIDs differs: %v", s.name, err)
 		}
 	}
+	// Writes note their keys only in a packed scope.
+	for sc, n := range map[string]int{scope: 3, "acct2|variant": 0} {
+		var noted int
+		if err := db.sql.QueryRow(`SELECT count(*) FROM pack_since WHERE scope = ?`, sc).Scan(&noted); err != nil || noted != n {
+			t.Errorf("%s: %d keys noted, %v; want %d", sc, noted, err, n)
+		}
+	}
 	db = reopen(t, db, p)
 	if got := idsOf(t, db, scope); !maps.Equal(got, want) {
 		t.Errorf("after reopening: differ %v", firstDiff(got, want))
@@ -292,9 +299,9 @@ func TestEachOfPackMadeMeanwhile(t *testing.T) {
 		seq         int64
 		want        map[string]string
 	}{
-		{"the pack read", "s", p.seq, packed}, // no delta given: the pack's own
-		{"another pack", "s", p.seq - 1, want},
-		{"no pack", "none", p.seq, map[string]string{}},
+		{"the pack read", "s", p.made, packed}, // no delta given: the pack's own
+		{"another pack", "s", p.made - 1, want},
+		{"no pack", "none", p.made, map[string]string{}},
 	} {
 		got := map[string]string{}
 		if err := idsTable.eachOfPack(ctx, db.sql, tt.scope, tt.seq, nil, func(k, v []byte) { got[string(k)] = string(v) }); err != nil {

@@ -88,23 +88,22 @@ var migrations = []string{
 	// record by record.
 	`CREATE INDEX changes_of_intent ON changes (intent_id, seq);`,
 	// 5: scopes of ids and stock levels read whole are kept packed too
-	// (see packed.go): each row written gets the next number of the
-	// write sequence, and a scope's pack holds its rows as of a number.
-	`CREATE TABLE write_seq (n INTEGER NOT NULL);
-	INSERT INTO write_seq (n) VALUES (0);
-	ALTER TABLE ids ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
-	ALTER TABLE stock ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
-	CREATE INDEX ids_since ON ids (scope, seq);
-	CREATE INDEX stock_since ON stock (scope, seq);
-	CREATE TABLE packs (
+	// (see packed.go): a scope's pack, and the keys written since.
+	`CREATE TABLE packs (
 		id      INTEGER PRIMARY KEY,
 		tbl     TEXT    NOT NULL,
 		scope   TEXT    NOT NULL,
-		seq     INTEGER NOT NULL,
+		made    INTEGER NOT NULL,
 		entries INTEGER NOT NULL,
 		data    BLOB    NOT NULL,
 		UNIQUE (tbl, scope)
-	);`,
+	);
+	CREATE TABLE pack_since (
+		tbl   TEXT NOT NULL,
+		scope TEXT NOT NULL,
+		key   TEXT NOT NULL,
+		PRIMARY KEY (tbl, scope, key)
+	) WITHOUT ROWID;`,
 }
 
 // SchemaVersion is the schema version this build writes.

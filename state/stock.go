@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math"
 )
 
@@ -46,19 +47,18 @@ func putStock(ctx context.Context, tx *sql.Tx, scope string, levels map[string]f
 	if len(levels) == 0 {
 		return nil
 	}
-	seq, err := nextSeq(ctx, tx)
-	if err != nil {
+	if err := stockTable.noteWritten(ctx, tx, scope, maps.Keys(levels)); err != nil {
 		return err
 	}
-	st, err := tx.PrepareContext(ctx, `INSERT INTO stock (scope, key, level, updated_at, seq) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (scope, key) DO UPDATE SET level = excluded.level, updated_at = excluded.updated_at, seq = excluded.seq`)
+	st, err := tx.PrepareContext(ctx, `INSERT INTO stock (scope, key, level, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (scope, key) DO UPDATE SET level = excluded.level, updated_at = excluded.updated_at`)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	t := now()
 	for k, v := range levels {
-		if _, err := st.ExecContext(ctx, scope, k, v, t, seq); err != nil {
+		if _, err := st.ExecContext(ctx, scope, k, v, t); err != nil {
 			return err
 		}
 	}
