@@ -194,16 +194,15 @@ func (t kvTable) repack(ctx context.Context, db *DB, scope string) (pack, error)
 		if err != nil {
 			return err
 		}
-		var delta []kv
 		if old.none() {
-			delta, err = t.rows(ctx, tx, `SELECT key, `+t.value+` FROM `+t.name+` WHERE scope = ?`, scope)
+			p.data, p.entries, err = t.packRows(ctx, tx, scope)
 		} else {
-			delta, err = t.rowsSince(ctx, tx, scope)
+			var delta []kv
+			if delta, err = t.rowsSince(ctx, tx, scope); err == nil {
+				p.data, p.entries, err = mergePacked(old.data, delta)
+			}
 		}
 		if err != nil {
-			return err
-		}
-		if p.data, p.entries, err = mergePacked(old.data, delta); err != nil {
 			return err
 		}
 		p.made = max(old.made, 0) + 1
@@ -230,9 +229,9 @@ func (t kvTable) dropPack(ctx context.Context, tx *sql.Tx, scope string) error {
 	return err
 }
 
-// eachRow calls fn with every row of scope, one at a time.
+// eachRow calls fn with every row of scope, one at a time, in key order.
 func (t kvTable) eachRow(ctx context.Context, q querier, scope string, fn func(k, v []byte)) error {
-	rows, err := q.QueryContext(ctx, `SELECT key, `+t.value+` FROM `+t.name+` WHERE scope = ?`, scope)
+	rows, err := q.QueryContext(ctx, `SELECT key, `+t.value+` FROM `+t.name+` WHERE scope = ? ORDER BY key`, scope)
 	if err != nil {
 		return err
 	}
@@ -253,6 +252,16 @@ func (t kvTable) eachRow(ctx context.Context, q querier, scope string, fn func(k
 		fn(k, v)
 	}
 	return rows.Err()
+}
+
+// packRows is the data of a pack of every row of scope, read in key
+// order (the primary key's): no row is held but in the data.
+func (t kvTable) packRows(ctx context.Context, q querier, scope string) (data []byte, entries int, err error) {
+	err = t.eachRow(ctx, q, scope, func(k, v []byte) {
+		data = appendEntry(data, k, v)
+		entries++
+	})
+	return data, entries, err
 }
 
 // rowsSince are the rows of the keys of scope written since its pack,
