@@ -44,6 +44,9 @@ func text(s string) string {
 type csvSink struct {
 	buf *bufio.Writer
 	err error
+	// plain is, by column, the last plain cell: a column repeating it
+	// (the input file, a status) is not looked at again.
+	plain []string
 }
 
 func newCSVSink(w io.Writer) *csvSink {
@@ -58,7 +61,11 @@ func (s *csvSink) Write(cells []string) error {
 		if i > 0 {
 			s.buf.WriteByte(',')
 		}
-		if plainCell(c) {
+		if i >= len(s.plain) {
+			s.plain = append(s.plain, "")
+		}
+		if c == s.plain[i] || plainCell(c) {
+			s.plain[i] = c
 			s.buf.WriteString(c)
 		} else {
 			s.writeCell(Inert(text(c)))

@@ -53,6 +53,8 @@ func TestCSVSinkIsEncodingCSV(t *testing.T) {
 		{"é", "\u00a0nbsp", "\u0085nel", "x\x00y", "bad \xff byte", "日本"},
 		{},
 		{""},
+		{"plain", "", "12", "SKU-000002", "a b", "to send"}, // cells repeating a line's
+		{" lead", "trail ", "\tx", "=1+2", "+1", "-2", "@me", "'=quoted", "''+x", "'plain"},
 	}
 	if got, want := csvOf(t, lines), encodingCSV(t, lines); got != want {
 		t.Errorf("sink wrote\n%q\nencoding/csv\n%q", got, want)
