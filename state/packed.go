@@ -231,7 +231,14 @@ func (t kvTable) dropPack(ctx context.Context, tx *sql.Tx, scope string) error {
 
 // eachRow calls fn with every row of scope, one at a time, in key order.
 func (t kvTable) eachRow(ctx context.Context, q querier, scope string, fn func(k, v []byte)) error {
-	rows, err := q.QueryContext(ctx, `SELECT key, `+t.value+` FROM `+t.name+` WHERE scope = ? ORDER BY key`, scope)
+	return t.scan(ctx, q, `SELECT key, `+t.value+` FROM `+t.name+` WHERE scope = ? ORDER BY key`, []any{scope}, fn)
+}
+
+// scan runs query, which selects a key and a value of t, and calls fn
+// with each row's, the value as packed, as bytes valid during the call
+// only.
+func (t kvTable) scan(ctx context.Context, q querier, query string, args []any, fn func(k, v []byte)) error {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
@@ -273,28 +280,10 @@ func (t kvTable) rowsSince(ctx context.Context, q querier, scope string) ([]kv, 
 
 // rows are the rows query gives (key, value), sorted by key.
 func (t kvTable) rows(ctx context.Context, q querier, query string, args ...any) ([]kv, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []kv
-	for rows.Next() {
-		var r kv
-		if t.float {
-			var f float64
-			err = rows.Scan(&r.key, &f)
-			r.value = binary.LittleEndian.AppendUint64(nil, math.Float64bits(f))
-		} else {
-			err = rows.Scan(&r.key, &r.value)
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
+	err := t.scan(ctx, q, query, args, func(k, v []byte) { out = append(out, kv{bytes.Clone(k), bytes.Clone(v)}) })
 	slices.SortFunc(out, func(a, b kv) int { return bytes.Compare(a.key, b.key) })
-	return out, rows.Err()
+	return out, err
 }
 
 // errBadPack is a pack that cannot be read: the file was damaged.
