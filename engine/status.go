@@ -98,8 +98,19 @@ func Count[L any, PL interface {
 	Rower
 }](lines []L) Counts {
 	c := Counts{}
+	var run Status // lines of one status come in runs: counted a run at a time
+	n := 0
 	for i := range lines {
-		c[PL(&lines[i]).fate().Action]++
+		if s := PL(&lines[i]).fate().Action; s != run || n == 0 {
+			if n > 0 {
+				c[run] += n
+			}
+			run, n = s, 0
+		}
+		n++
+	}
+	if n > 0 {
+		c[run] += n
 	}
 	return c
 }

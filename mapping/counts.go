@@ -79,6 +79,29 @@ func (p *Program) count(v *valueProg, row []string, r *Row, w countWords) (n str
 // words, for the person who wrote the cell.
 func parseCount(s string, dec byte, declared bool, w countWords) (n, rule string) {
 	s = strings.TrimSpace(s)
+	if plainCount(s) {
+		return s, ""
+	}
+	return readCount(s, dec, declared, w)
+}
+
+// plainCount reports whether s is a count as parseCount gives it back
+// (digits, without a leading zero, at most maxUnitDigits), as most are:
+// then there is nothing to read.
+func plainCount(s string) bool {
+	if s == "" || len(s) > maxUnitDigits || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// readCount is parseCount of a trimmed s that is not a plain count.
+func readCount(s string, dec byte, declared bool, w countWords) (n, rule string) {
 	n, ok := cell.Unbounded(s, dec)
 	if !ok {
 		return "", fmt.Sprintf("must be a number: %s (decimal %q); correct the cell, or skip rows that hold no count with a skip rule", w.example, string(dec))

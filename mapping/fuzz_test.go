@@ -240,6 +240,13 @@ func checkValue(t *testing.T, v FieldValue) {
 func checkReaders(t *testing.T, s string) {
 	t.Helper()
 	for _, dec := range []byte{'.', ','} {
+		for _, declared := range []bool{false, true} {
+			if plainCount(s) { // taken as it is: as it would be read
+				if u, rule := readCount(s, dec, declared, stockCount); u != s || rule != "" {
+					t.Fatalf("plain count %q reads as %q, %q", s, u, rule)
+				}
+			}
+		}
 		if u, rule := parseCount(s, dec, false, stockCount); rule == "" {
 			checkStockRow(t, &StockRow{Quantity: u})
 		} else if u != "" {

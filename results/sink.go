@@ -2,10 +2,10 @@ package results
 
 import (
 	"bufio"
-	"encoding/csv"
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
@@ -36,30 +36,101 @@ func text(s string) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-// csvSink writes CSV: every cell valid UTF-8 and inert (see Inert).
+// csvSink writes CSV as encoding/csv's Writer does (a comma between
+// cells, a line feed after each line, a cell quoted when that Writer
+// quotes it): every cell valid UTF-8 and inert (see Inert). Most cells
+// are plain (ASCII text that neither needs quotes nor looks like a
+// formula) and are copied as they are.
 type csvSink struct {
 	buf *bufio.Writer
-	*csv.Writer
-	rec []string
+	err error
+	// plain is, by column, the last plain cell: a column repeating it
+	// (the input file, a status) is not looked at again.
+	plain []string
 }
 
 func newCSVSink(w io.Writer) *csvSink {
-	buf := bufio.NewWriterSize(w, 64<<10)
-	return &csvSink{buf: buf, Writer: csv.NewWriter(buf)}
+	return &csvSink{buf: bufio.NewWriterSize(w, 256<<10)}
 }
 
 func (s *csvSink) Write(cells []string) error {
-	s.rec = s.rec[:0]
-	for _, c := range cells {
-		s.rec = append(s.rec, Inert(text(c)))
+	if s.err != nil {
+		return s.err
 	}
-	return s.Writer.Write(s.rec)
+	for i, c := range cells {
+		if i > 0 {
+			s.buf.WriteByte(',')
+		}
+		if i >= len(s.plain) {
+			s.plain = append(s.plain, "")
+		}
+		if c == s.plain[i] || plainCell(c) {
+			s.plain[i] = c
+			s.buf.WriteString(c)
+		} else {
+			s.writeCell(Inert(text(c)))
+		}
+	}
+	s.err = s.buf.WriteByte('\n') // bufio's errors stay: the last write returns any
+	return s.err
 }
 
+// plainCell reports whether c is written as it is: ASCII without NUL,
+// comma, quote or line break, that starts with none of a formula's
+// characters, a single quote or a space.
+func plainCell(c string) bool {
+	if c == "" {
+		return true
+	}
+	switch c[0] {
+	case '=', '+', '-', '@', '\'', ' ', '\t', '\n', '\v', '\f', '\r':
+		return false
+	}
+	for i := 0; i < len(c); i++ {
+		switch b := c[i]; b {
+		case 0, ',', '"', '\r', '\n':
+			return false
+		default:
+			if b >= utf8.RuneSelf {
+				return false
+			}
+		}
+	}
+	return c != `\.`
+}
+
+// writeCell writes a cell as encoding/csv's Writer does.
+func (s *csvSink) writeCell(c string) {
+	if !needsQuotes(c) {
+		s.buf.WriteString(c)
+		return
+	}
+	s.buf.WriteByte('"')
+	s.buf.WriteString(strings.ReplaceAll(c, `"`, `""`))
+	s.buf.WriteByte('"')
+}
+
+// needsQuotes is encoding/csv's rule for a comma-separated cell.
+func needsQuotes(c string) bool {
+	if c == "" {
+		return false
+	}
+	if c == `\.` || strings.ContainsAny(c, "\",\r\n") {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(c)
+	return unicode.IsSpace(r)
+}
+
+// Flush does nothing: the lines go out as the buffer fills, and the rest
+// at finish.
+func (s *csvSink) Flush() {}
+
+func (s *csvSink) Error() error { return s.err }
+
 func (s *csvSink) finish() error {
-	s.Writer.Flush()
-	if err := s.Writer.Error(); err != nil {
-		return err
+	if s.err != nil {
+		return s.err
 	}
 	return s.buf.Flush()
 }

@@ -8,6 +8,15 @@
 #   scripts/bench-stock.sh                 # 100,000 SKUs (1,000 products x 100 variants)
 #   PRODUCTS=100 scripts/bench-stock.sh    # 10,000 SKUs
 #   PORT=8799 scripts/bench-stock.sh       # another port for the sandbox
+#   BASE=/tmp/base scripts/bench-stock.sh  # the dry run beside another build's
+#
+# BASE is another lading, a binary or a source tree to build (an earlier
+# commit: git worktree add /tmp/base <commit>). The account is then seeded
+# and first pushed with BASE, whose state this build opens too (a newer
+# schema would keep BASE from opening it); each build dry-runs a copy of
+# that state once unmeasured, then RUNS times (default 3) in turn,
+# measured; the results files of the last two must be the same, byte for
+# byte.
 #
 # Steps: builds lading and readrows into a temporary directory; starts
 # `lading sandbox --db` there; seeds the account with `lading import
@@ -35,6 +44,15 @@ CHANGED=$(((ROWS + 99) / 100))
 cd "$ROOT"
 go build -o "$WORK/lading" .
 go build -o "$WORK/readrows" ./scripts/readrows
+SEEDER=$WORK/lading
+if [[ -n ${BASE:-} ]]; then
+	if [[ -d $BASE ]]; then
+		(cd "$BASE" && go build -o "$WORK/lading-base" .)
+	else
+		cp "$BASE" "$WORK/lading-base"
+	fi
+	SEEDER=$WORK/lading-base
+fi
 
 # The catalog: PRODUCTS products of 100 variants (a Size option each),
 # SKU-000000 ..., in lading's generic layout.
@@ -60,7 +78,7 @@ stock_file "$WORK/changed.csv" 1000
 echo "input: $ROWS SKUs ($PRODUCTS products x $VARIANTS variants), $CHANGED levels changed," \
 	"$(($(stat -c %s "$WORK/changed.csv") / 1000)) kB, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
-"$WORK/lading" sandbox --addr "127.0.0.1:$PORT" --token "$TOKEN" --db "$WORK/sandbox.db" >"$WORK/sandbox.log" 2>&1 &
+"$SEEDER" sandbox --addr "127.0.0.1:$PORT" --token "$TOKEN" --db "$WORK/sandbox.db" >"$WORK/sandbox.log" 2>&1 &
 SANDBOX_PID=$!
 for _ in $(seq 100); do
 	grep -q "listening" "$WORK/sandbox.log" && break
@@ -68,7 +86,8 @@ for _ in $(seq 100); do
 done
 grep -q "listening" "$WORK/sandbox.log" || { cat "$WORK/sandbox.log" >&2; fail "the sandbox did not start on port $PORT (PORT=... picks another)"; }
 
-LADING=("$WORK/lading" --base-url "http://127.0.0.1:$PORT" --token "$TOKEN" --quiet --rate 1000 --burst 100)
+FLAGS=(--base-url "http://127.0.0.1:$PORT" --token "$TOKEN" --quiet --rate 1000 --burst 100)
+LADING=("$SEEDER" "${FLAGS[@]}")
 STATE=(--state "$WORK/state.db")
 
 # row LABEL [WRITES READS]: prints the last measure's figures.
@@ -86,10 +105,33 @@ measure "first push" "${LADING[@]}" stock push --template stock --settle 0 "${ST
 row "push, all" "$(field writes)" "$(field reads)"
 [[ $(field writes) -eq $(((ROWS + 99) / 100)) ]] || fail "the push of every level sent $(field writes) writes, want $(((ROWS + 99) / 100))"
 
-measure "1% dry run" "${LADING[@]}" stock push --template stock --settle 0 --dry-run "${STATE[@]}" --json \
-	--results "$WORK/dry.results.csv" "$WORK/changed.csv"
-row "dry run, 1%" "$(field writes)" "$(field reads)"
-[[ $(field writes) -eq 0 && $(field reads) -eq 0 ]] || fail "the dry run sent $(field writes) writes and $(field reads) reads, want none"
+# dry_run LABEL BINARY STATE: measures a dry run of the changed file.
+dry_run() {
+	measure "$1" "$2" "${FLAGS[@]}" stock push --template stock --settle 0 --dry-run --state "$3" --json \
+		--results "$WORK/$1.results.csv" "$WORK/changed.csv"
+	[[ $(field writes) -eq 0 && $(field reads) -eq 0 ]] || fail "the dry run sent $(field writes) writes and $(field reads) reads, want none"
+}
+
+if [[ -n ${BASE:-} ]]; then
+	cp "$WORK/state.db" "$WORK/base.db"
+	cp "$WORK/state.db" "$WORK/new.db"
+	dry_run base "$WORK/lading-base" "$WORK/base.db" # unmeasured: each
+	dry_run new "$WORK/lading" "$WORK/new.db"        # state as it stays
+	for run in $(seq "${RUNS:-3}"); do
+		echo "dry run $run: load $(cut -d' ' -f1-3 /proc/loadavg)"
+		dry_run base "$WORK/lading-base" "$WORK/base.db"
+		row "dry run, BASE"
+		dry_run new "$WORK/lading" "$WORK/new.db"
+		row "dry run, this"
+	done
+	cmp -s "$WORK/base.results.csv" "$WORK/new.results.csv" || fail "the dry runs' results files differ"
+	echo "the dry runs' results files are the same, byte for byte"
+	LADING=("$WORK/lading" "${FLAGS[@]}")
+	STATE=(--state "$WORK/new.db")
+else
+	dry_run dry "$WORK/lading" "$WORK/state.db"
+	row "dry run, 1%" "$(field writes)" "$(field reads)"
+fi
 DRY=$SECS DRY_RSS=$RSS_MB DRY_CPU=$CPU
 
 measure "1% push" "${LADING[@]}" stock push --template stock --settle 0 "${STATE[@]}" --json \

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -49,6 +50,9 @@ func putIDs(ctx context.Context, tx *sql.Tx, scope string, kv map[string]string)
 	if len(kv) == 0 {
 		return nil
 	}
+	if err := idsTable.noteWritten(ctx, tx, scope, maps.Keys(kv)); err != nil {
+		return err
+	}
 	st, err := tx.PrepareContext(ctx, `INSERT INTO ids (scope, key, id, updated_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (scope, key) DO UPDATE SET id = excluded.id, updated_at = excluded.updated_at`)
 	if err != nil {
@@ -67,15 +71,10 @@ func putIDs(ctx context.Context, tx *sql.Tx, scope string, kv map[string]string)
 // DeleteIDs forgets keys of scope, for example ids the service no longer
 // knows.
 func (db *DB) DeleteIDs(ctx context.Context, scope string, keys []string) error {
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
-		for chunk := range slices.Chunk(keys, idChunk) {
-			q := `DELETE FROM ids WHERE scope = ? AND key IN (` + placeholders(len(chunk)) + `)`
-			if _, err := tx.ExecContext(ctx, q, keyArgs(scope, chunk)...); err != nil {
-				return err
-			}
-		}
+	if len(keys) == 0 {
 		return nil
-	})
+	}
+	err := db.withTx(ctx, func(tx *sql.Tx) error { return deleteKeys(ctx, tx, idsTable, scope, keys) })
 	if err != nil {
 		return fmt.Errorf("state: delete ids (%s): %w", scope, err)
 	}
@@ -101,35 +100,27 @@ func (db *DB) AllIDs(ctx context.Context, scope string) (map[string]string, erro
 	return out, err
 }
 
-// EachID calls fn with every remembered key of scope and its id, as bytes
-// valid during the call only: a caller keeping a few of many keys copies
-// only those, and one that holds the key already copies none. It holds no
-// map of its own.
+// EachID calls fn with every remembered key of scope and its id, in key
+// order, as bytes valid during the call only: a caller keeping a few of
+// many keys copies only those, and one that holds the key already copies
+// none. It holds no map of its own. A scope of many keys is read from its
+// pack (see packed.go).
 func (db *DB) EachID(ctx context.Context, scope string, fn func(key, id []byte)) error {
-	var k, id sql.RawBytes // reused: Scan appends to them
-	err := db.eachRow(ctx, `SELECT key, id FROM ids WHERE scope = ?`, []any{scope}, []any{&k, &id}, func() { fn(k, id) })
-	if err != nil {
+	if err := idsTable.each(ctx, db, scope, fn); err != nil {
 		return fmt.Errorf("state: ids (%s): %w", scope, err)
 	}
 	return nil
 }
 
-// eachRow runs query with args and, for each row, scans it into dest and
-// calls fn: a caller streams the rows through destinations of its own,
-// reused from row to row, and keeps only what it copies.
-func (db *DB) eachRow(ctx context.Context, query string, args, dest []any, fn func()) error {
-	rows, err := db.sql.QueryContext(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
+// deleteKeys deletes keys of scope from t, in tx, and the scope's pack.
+func deleteKeys(ctx context.Context, tx *sql.Tx, t kvTable, scope string, keys []string) error {
+	for chunk := range slices.Chunk(keys, idChunk) {
+		q := `DELETE FROM ` + t.name + ` WHERE scope = ? AND key IN (` + placeholders(len(chunk)) + `)`
+		if _, err := tx.ExecContext(ctx, q, keyArgs(scope, chunk)...); err != nil {
 			return err
 		}
-		fn()
 	}
-	return rows.Err()
+	return t.dropPack(ctx, tx, scope)
 }
 
 func (db *DB) collectIDs(ctx context.Context, out map[string]string, query string, args ...any) error {

@@ -87,6 +87,23 @@ var migrations = []string{
 	// 4: a batch's changes found by the batch, as they are confirmed
 	// record by record.
 	`CREATE INDEX changes_of_intent ON changes (intent_id, seq);`,
+	// 5: scopes of ids and stock levels read whole are kept packed too
+	// (see packed.go): a scope's pack, and the keys written since.
+	`CREATE TABLE packs (
+		id      INTEGER PRIMARY KEY,
+		tbl     TEXT    NOT NULL,
+		scope   TEXT    NOT NULL,
+		made    INTEGER NOT NULL,
+		entries INTEGER NOT NULL,
+		data    BLOB    NOT NULL,
+		UNIQUE (tbl, scope)
+	);
+	CREATE TABLE pack_since (
+		tbl   TEXT NOT NULL,
+		scope TEXT NOT NULL,
+		key   TEXT NOT NULL,
+		PRIMARY KEY (tbl, scope, key)
+	) WITHOUT ROWID;`,
 }
 
 // SchemaVersion is the schema version this build writes.

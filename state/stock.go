@@ -3,8 +3,10 @@ package state
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
-	"slices"
+	"maps"
+	"math"
 )
 
 // PutStock remembers the stock levels last pushed for keys of scope (for
@@ -45,6 +47,9 @@ func putStock(ctx context.Context, tx *sql.Tx, scope string, levels map[string]f
 	if len(levels) == 0 {
 		return nil
 	}
+	if err := stockTable.noteWritten(ctx, tx, scope, maps.Keys(levels)); err != nil {
+		return err
+	}
 	st, err := tx.PrepareContext(ctx, `INSERT INTO stock (scope, key, level, updated_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (scope, key) DO UPDATE SET level = excluded.level, updated_at = excluded.updated_at`)
 	if err != nil {
@@ -67,15 +72,7 @@ func (db *DB) ForgetStock(ctx context.Context, scope string, keys []string) erro
 	if len(keys) == 0 {
 		return nil
 	}
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
-		for chunk := range slices.Chunk(keys, idChunk) {
-			q := `DELETE FROM stock WHERE scope = ? AND key IN (` + placeholders(len(chunk)) + `)`
-			if _, err := tx.ExecContext(ctx, q, keyArgs(scope, chunk)...); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err := db.withTx(ctx, func(tx *sql.Tx) error { return deleteKeys(ctx, tx, stockTable, scope, keys) })
 	if err != nil {
 		return fmt.Errorf("state: forget stock (%s): %w", scope, err)
 	}
@@ -90,13 +87,24 @@ func (db *DB) Stock(ctx context.Context, scope string) (map[string]float64, erro
 }
 
 // EachStock calls fn with every key of scope that has a level remembered,
-// and its level. The key's bytes are valid during the call only: a caller
-// matching the keys against its own copies none.
+// and its level, in key order. The key's bytes are valid during the call
+// only: a caller matching the keys against its own copies none. A scope
+// of many levels is read from its pack (see packed.go).
 func (db *DB) EachStock(ctx context.Context, scope string, fn func(key []byte, level float64)) error {
-	var k sql.RawBytes // reused: Scan appends to it
-	var v float64
-	err := db.eachRow(ctx, `SELECT key, level FROM stock WHERE scope = ?`, []any{scope}, []any{&k, &v}, func() { fn(k, v) })
+	err := stockTable.each(ctx, db, scope, func(k, v []byte) {
+		fn(k, math.Float64frombits(binary.LittleEndian.Uint64(v)))
+	})
 	if err != nil {
+		return fmt.Errorf("state: stock (%s): %w", scope, err)
+	}
+	return nil
+}
+
+// PackStock packs the levels of scope when many were written since they
+// were last packed (see packed.go): a push that confirmed many levels
+// calls it, so that the next push reads them at once.
+func (db *DB) PackStock(ctx context.Context, scope string) error {
+	if err := stockTable.packIfStale(ctx, db, scope); err != nil {
 		return fmt.Errorf("state: stock (%s): %w", scope, err)
 	}
 	return nil

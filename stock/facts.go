@@ -14,7 +14,11 @@ import (
 // facts are what a push knows of the account: from the state's memory,
 // then from what its reads showed.
 type facts struct {
+	// ids are the SKU ids reads showed (those the state remembers are on
+	// the rows); listedAll is set once the whole listing was read: ids
+	// holds every SKU of the account.
 	ids        map[string]api.ID // SKU → variant id
+	listedAll  bool
 	warehouses map[api.ID]string // warehouse id → label
 	// live holds the available units of variants in warehouses, and read
 	// the variants whose levels were read: those of the file's SKUs (want:
@@ -23,7 +27,8 @@ type facts struct {
 	// answer).
 	live       map[levelKey]float64
 	read       map[api.ID]bool
-	want       map[string]string // the file's SKUs, each to itself: a key to keep without a copy
+	lines      []Line              // the file's rows: their SKUs are wanted
+	want       map[string]struct{} // the file's SKUs, made at the first read
 	keepLevels bool
 	// onSKU, when set, is told each SKU a page shows.
 	onSKU func(sku string)
@@ -55,7 +60,7 @@ func (f *facts) digest(p *api.VariantPage) {
 				f.onSKU(sku)
 			}
 		}
-		if _, ok := f.want[string(v.SKU)]; !ok && !f.keepLevels {
+		if !f.keepLevels && !f.wants(string(v.SKU)) {
 			continue
 		}
 		f.read[v.ID] = true
@@ -63,6 +68,20 @@ func (f *facts) digest(p *api.VariantPage) {
 			f.live[levelKey{v.ID, wh}] = n
 		}
 	}
+}
+
+// wants reports whether sku is one of the file's.
+func (f *facts) wants(sku string) bool {
+	if f.want == nil {
+		f.want = make(map[string]struct{}, len(f.lines))
+		for i := range f.lines {
+			if l := &f.lines[i]; l.Pending() && l.SKU != "" {
+				f.want[l.SKU] = struct{}{}
+			}
+		}
+	}
+	_, ok := f.want[sku]
+	return ok
 }
 
 // liveLevel is the available units of variant in warehouse as read; ok is
@@ -142,11 +161,14 @@ func (r *reader) listing(ctx context.Context, budget int) (done bool, err error)
 	return true, nil
 }
 
-// lookUp finds the variants of skus: by `or` filters of up to 250 SKUs,
-// or by the whole listing when it takes no more pages, which its first
-// page tells (when there are more SKUs than a page holds: one read spent to
-// learn it when the listing is longer).
-func (r *reader) lookUp(ctx context.Context, skus []string) error {
+// lookUp finds the variants of the unknown SKUs, and of the probes (known
+// SKUs, whose levels name the token's warehouse): by `or` filters of up
+// to 250 SKUs, or by the whole listing when it takes no more pages, which
+// its first page tells (when there are more SKUs than a page holds: one
+// read spent to learn it when the listing is longer; that page names the
+// warehouses, and the probes are not needed).
+func (r *reader) lookUp(ctx context.Context, unknown, probes []string) error {
+	skus := append(slices.Clip(unknown), probes...)
 	if len(skus) == 0 {
 		return nil
 	}
@@ -155,7 +177,7 @@ func (r *reader) lookUp(ctx context.Context, skus []string) error {
 		if done || err != nil {
 			return err
 		}
-		skus = slices.DeleteFunc(skus, func(s string) bool { return r.f.ids[s] != "" })
+		skus = slices.DeleteFunc(unknown, func(s string) bool { return r.f.ids[s] != "" })
 	}
 	for p, err := range r.c.Variants.BySKUPages(ctx, skus) {
 		if err != nil {

@@ -1,9 +1,13 @@
 package stock_test
 
 import (
+	"fmt"
 	"maps"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"lading/api"
 	"lading/engine"
 	"lading/sandbox"
 	"lading/stock"
@@ -75,4 +79,68 @@ func TestPushManySKUsReadsTheCacheWhole(t *testing.T) {
 	if rep.Reads != 0 || rep.Writes != 1 || a[stock.Sent] != 50 || a[engine.Unchanged] != n-150 {
 		t.Errorf("%d reads, %d writes, rows %v; want 0 reads, 1 write, 50 sent", rep.Reads, rep.Writes, a)
 	}
+}
+
+// A file's rows in any order are placed and planned alike: the state's
+// SKU ids and levels are matched by a merge when the SKUs ascend, and by
+// a map when not (rows repeating a SKU, with its quantity or another,
+// included).
+func TestPushRowsInAnyOrder(t *testing.T) {
+	t.Parallel()
+	const n = 5100 // enough to read the SKU cache whole, and packed
+	e := newEnv(t, sandbox.Options{})
+	e.seed(n, func(int) int64 { return 1 })
+	if _, err := e.push(e.levelsFile("all.csv", n, func(int) int64 { return 2 })); err != nil {
+		t.Fatal(err)
+	}
+	_, ids := e.live()
+	rows := make([][]string, 0, n+3)
+	for i := range n {
+		rows = append(rows, []string{sku(i), fmt.Sprint(2 + i%10/9)}) // every 10th changed
+	}
+	extra := [][]string{{sku(7), "2"}, {sku(12), "5"}, {"NOPE-1", "1"}} // a repeat, a conflict, unknown
+	shuffled := slices.Clone(rows)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	descending := slices.Clone(rows)
+	slices.Reverse(descending)
+	tests := []struct {
+		name string
+		rows [][]string
+	}{
+		{"ascending", rows},
+		{"ascending_repeats", append(slices.Clone(rows), extra...)},
+		{"shuffled", shuffled},
+		{"shuffled_repeats", append(slices.Clone(shuffled), extra...)},
+		{"descending", descending},
+	}
+	for _, tt := range tests {
+		rep, err := e.push(e.file(tt.name+".csv", tt.rows...), func(o *stock.Options) { o.DryRun = true })
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		for _, l := range rep.Lines {
+			want := rowFate(l.SKU, ids[l.SKU])
+			if l.SKU == sku(12) && len(tt.rows) > n {
+				want = engine.Invalid
+			}
+			old := want != engine.Unknown && want != engine.Invalid
+			if l.Action != want || (l.VariantID != ids[l.SKU] && want != engine.Invalid) || l.HasOld != old || (old && l.Old != 2) {
+				t.Errorf("%s: row %d (%s): %s, variant %q, old %v %v; want %s, variant %q, old 2", tt.name, l.Row, l.SKU, l.Action, l.VariantID, l.Old, l.HasOld, want, ids[l.SKU])
+			}
+		}
+	}
+}
+
+// rowFate is what a dry run of TestPushRowsInAnyOrder does with a row of
+// sku (whose variant is id): a row repeating a SKU and quantity shares
+// the first row's fate.
+func rowFate(sku string, id api.ID) engine.Status {
+	var i int
+	switch _, err := fmt.Sscanf(sku, "SKU-%d", &i); {
+	case err != nil || id == "":
+		return engine.Unknown
+	case i%10 == 9:
+		return stock.ToSend
+	}
+	return engine.Unchanged
 }

@@ -54,32 +54,39 @@ func (p *Pusher) resolve(ctx context.Context, lines []Line) (*placed, error) {
 	if err := p.holdAll(p.knownWarehouses(lines, f, api.ID(token))); err != nil {
 		return nil, err
 	}
-	before := maps.Clone(f.ids)
 	r := &reader{c: p.Opts.Client, f: f}
-	if p.Opts.Verify {
-		if err := p.readAll(ctx, r, before); err != nil {
-			return nil, err
-		}
-	} else if err := r.lookUp(ctx, p.lookUps(lines, f, api.ID(token))); err != nil {
+	if err := p.read(ctx, r, lines, api.ID(token)); err != nil {
 		return nil, err
 	}
 	def, err := p.defaultWarehouse(ctx, r, lines, api.ID(token))
 	if err != nil {
 		return nil, err
 	}
+	changed := learned(lines, f)
 	if err := p.placeWarehouses(ctx, r, lines, def); err != nil {
 		return nil, err
 	}
-	if err := p.remember(ctx, f, before, def, api.ID(token)); err != nil {
+	if err := p.remember(ctx, f, changed, def, api.ID(token)); err != nil {
 		return nil, err
 	}
-	return &placed{facts: f, groups: groupLines(lines, f)}, nil
+	return &placed{facts: f, groups: groupLines(lines)}, nil
+}
+
+// read reads what the state does not know: the whole listing when
+// verifying, else the SKUs it has no id for (and probes for the token's
+// warehouse).
+func (p *Pusher) read(ctx context.Context, r *reader, lines []Line, token api.ID) error {
+	if p.Opts.Verify {
+		return p.readAll(ctx, r, lines)
+	}
+	unknown, probes := p.lookUps(lines, token)
+	return r.lookUp(ctx, unknown, probes)
 }
 
 // readAll reads the whole listing, with the live levels, and forgets the
 // remembered ids of SKUs it does not show: they are no longer in the
 // account (deleted, or renamed).
-func (p *Pusher) readAll(ctx context.Context, r *reader, before map[string]api.ID) error {
+func (p *Pusher) readAll(ctx context.Context, r *reader, lines []Line) error {
 	r.f.keepLevels = true
 	listed := map[string]bool{}
 	r.f.onSKU = func(sku string) { listed[sku] = true }
@@ -87,29 +94,23 @@ func (p *Pusher) readAll(ctx context.Context, r *reader, before map[string]api.I
 	if err := r.listAll(ctx); err != nil {
 		return err
 	}
+	r.f.listedAll = true
 	var gone []string
-	for sku := range r.f.ids {
-		if !listed[sku] {
-			gone = append(gone, sku)
-			delete(r.f.ids, sku)
-			delete(before, sku)
+	for i := range lines {
+		if l := &lines[i]; l.VariantID != "" && !listed[l.SKU] {
+			listed[l.SKU] = true // once
+			gone = append(gone, l.SKU)
 		}
 	}
 	return p.Opts.State.DeleteIDs(ctx, state.KeySKUs(p.Opts.Scope), gone)
 }
 
-// remembered loads what the state knows: the ids of the file's SKUs, the
-// account's warehouses and the token's.
+// remembered loads what the state knows: the ids of the file's SKUs (on
+// their rows, as VariantID), the account's warehouses and the token's.
 func (p *Pusher) remembered(ctx context.Context, lines []Line) (*facts, error) {
 	f := newFacts()
-	f.want = make(map[string]string, len(lines))
-	for i := range lines {
-		if l := &lines[i]; l.Pending() && l.SKU != "" {
-			f.want[l.SKU] = l.SKU
-		}
-	}
-	f.ids = make(map[string]api.ID, len(f.want))
-	if err := p.rememberedIDs(ctx, f); err != nil {
+	f.lines = lines
+	if err := p.rememberedIDs(ctx, lines); err != nil {
 		return nil, err
 	}
 	whs, err := p.Opts.State.AllIDs(ctx, warehouseScope(p.Opts.Scope))
@@ -134,6 +135,7 @@ func (p *Pusher) knownWarehouses(lines []Line, f *facts, token api.ID) []api.ID 
 		def = token
 	}
 	set := map[api.ID]bool{}
+	var last api.ID // most rows name the warehouse the row before named
 	for i := range lines {
 		l := &lines[i]
 		if !l.Pending() {
@@ -146,7 +148,9 @@ func (p *Pusher) knownWarehouses(lines []Line, f *facts, token api.ID) []api.ID 
 		if !ok {
 			return nil
 		}
-		set[id] = true
+		if id != last || len(set) == 0 {
+			set[id], last = true, id
+		}
 	}
 	return slices.Sorted(maps.Keys(set))
 }
@@ -155,20 +159,36 @@ func (p *Pusher) knownWarehouses(lines []Line, f *facts, token api.ID) []api.ID 
 // cache in one pass beats looking them up 500 at a time.
 const manySKUs = 5000
 
-// rememberedIDs puts the remembered variant ids of the SKUs of f.want
-// into f.ids.
-func (p *Pusher) rememberedIDs(ctx context.Context, f *facts) error {
+// rememberedIDs gives the pending rows the remembered variant ids of
+// their SKUs (VariantID), when the state has one.
+func (p *Pusher) rememberedIDs(ctx context.Context, lines []Line) error {
 	scope := state.KeySKUs(p.Opts.Scope)
-	if len(f.want) >= manySKUs {
+	rows := make([]int, 0, len(lines))
+	for i := range lines {
+		if l := &lines[i]; l.Pending() && l.SKU != "" {
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) >= manySKUs {
+		m := newMatcher(rows, func(i int) string { return lines[i].SKU })
 		return p.Opts.State.EachID(ctx, scope, func(k, id []byte) {
-			if sku, ok := f.want[string(k)]; ok {
-				f.ids[sku] = api.ID(id)
-			}
+			var v api.ID
+			m.each(k, func(j int) {
+				if v == "" {
+					v = api.ID(id)
+				}
+				lines[rows[j]].VariantID = v
+			})
 		})
 	}
-	ids, err := p.Opts.State.IDs(ctx, scope, slices.Sorted(maps.Keys(f.want)))
-	for k, v := range ids {
-		f.ids[k] = api.ID(v)
+	skus := make([]string, len(rows))
+	for j, i := range rows {
+		skus[j] = lines[i].SKU
+	}
+	slices.Sort(skus)
+	ids, err := p.Opts.State.IDs(ctx, scope, slices.Compact(skus))
+	for _, i := range rows {
+		lines[i].VariantID = api.ID(ids[lines[i].SKU])
 	}
 	return err
 }
@@ -178,17 +198,17 @@ func (p *Pusher) rememberedIDs(ctx context.Context, f *facts) error {
 const warehouseProbe = 10
 
 // lookUps are the SKUs of pending rows with no remembered id. When the
-// token's warehouse is to be found, a few remembered SKUs are added where
-// the look-up's last request has room: their stock levels name it, at no
-// extra request.
-func (p *Pusher) lookUps(lines []Line, f *facts, token api.ID) []string {
-	var unknown, known []string
+// token's warehouse is to be found, a few remembered SKUs (probes) are
+// added where the look-up's last request has room: their stock levels
+// name it, at no extra request.
+func (p *Pusher) lookUps(lines []Line, token api.ID) (unknown, probes []string) {
+	var known []string
 	seen := map[string]bool{} // of the unknown SKUs: the known are most, and need none
 	for i := range lines {
 		l := &lines[i]
 		switch {
 		case !l.Pending():
-		case f.ids[l.SKU] == "":
+		case l.VariantID == "":
 			if !seen[l.SKU] {
 				seen[l.SKU] = true
 				unknown = append(unknown, l.SKU)
@@ -198,10 +218,10 @@ func (p *Pusher) lookUps(lines []Line, f *facts, token api.ID) []string {
 		}
 	}
 	if len(unknown) == 0 || token != "" || p.Opts.Warehouse != "" {
-		return unknown
+		return unknown, nil
 	}
 	room := pages(len(unknown))*wire.MaxPageSize - len(unknown)
-	return append(unknown, known[:min(room, len(known))]...)
+	return unknown, known[:min(room, len(known))]
 }
 
 // defaultWarehouse is where rows that name none go: the one the caller
@@ -236,8 +256,11 @@ func (p *Pusher) defaultWarehouse(ctx context.Context, r *reader, lines []Line, 
 // settles it: an unknown SKU, a warehouse the account does not have.
 func (p *Pusher) placeWarehouses(ctx context.Context, r *reader, lines []Line, def api.ID) error {
 	unmatched := func(l *Line) bool {
+		if !l.Pending() || l.Warehouse == "" {
+			return false
+		}
 		_, ok := r.f.warehouseNamed(l.Warehouse)
-		return l.Pending() && l.Warehouse != "" && !ok
+		return !ok
 	}
 	if slices.ContainsFunc(lines, func(l Line) bool { return unmatched(&l) }) {
 		if err := r.firstListingPage(ctx); err != nil {
@@ -257,7 +280,12 @@ func (p *Pusher) placeWarehouses(ctx context.Context, r *reader, lines []Line, d
 			l.Set(engine.Invalid, fmt.Sprintf("warehouse %q is not a warehouse of this account (its warehouses: %s); correct the cell, or leave it empty for the default warehouse", l.Warehouse, r.f.warehouseList()))
 			continue
 		}
-		if l.VariantID = r.f.ids[l.SKU]; l.VariantID == "" {
+		// Reads overrule the state; the whole listing, read, names
+		// every SKU of the account.
+		if id, ok := r.f.ids[l.SKU]; ok || r.f.listedAll {
+			l.VariantID = id
+		}
+		if l.VariantID == "" {
 			l.Set(engine.Unknown, unknownSKUMessage(l.SKU))
 		}
 	}
@@ -268,15 +296,27 @@ func unknownSKUMessage(sku string) string {
 	return fmt.Sprintf("SKU %q is not in the account: a stock push never creates variants; import the product first, or correct the SKU", sku)
 }
 
-// remember saves what the reads taught: new or changed SKU ids (the cache
-// is refreshed, not rebuilt), the warehouses seen and the token's.
-func (p *Pusher) remember(ctx context.Context, f *facts, before map[string]api.ID, def, token api.ID) error {
-	changed := map[string]string{}
+// learned are the SKU ids the reads taught that the state did not hold
+// (before the rows are placed: their VariantID is still the remembered).
+func learned(lines []Line, f *facts) map[string]string {
+	changed := make(map[string]string, len(f.ids))
 	for k, v := range f.ids {
-		if before[k] != v {
-			changed[k] = string(v)
+		changed[k] = string(v)
+	}
+	if len(changed) == 0 {
+		return changed
+	}
+	for i := range lines {
+		if l := &lines[i]; l.VariantID != "" && changed[l.SKU] == string(l.VariantID) {
+			delete(changed, l.SKU)
 		}
 	}
+	return changed
+}
+
+// remember saves what the reads taught: new or changed SKU ids (the cache
+// is refreshed, not rebuilt), the warehouses seen and the token's.
+func (p *Pusher) remember(ctx context.Context, f *facts, changed map[string]string, def, token api.ID) error {
 	if err := p.Opts.State.PutIDs(ctx, state.KeySKUs(p.Opts.Scope), changed); err != nil {
 		return err
 	}
@@ -288,44 +328,6 @@ func (p *Pusher) remember(ctx context.Context, f *facts, before map[string]api.I
 		whs[tokenKey] = string(def)
 	}
 	return p.Opts.State.PutIDs(ctx, warehouseScope(p.Opts.Scope), whs)
-}
-
-// groupLines settles rows repeating a SKU in a warehouse and returns, by
-// warehouse, the first row of each SKU still to push.
-func groupLines(lines []Line, f *facts) map[api.ID][]int {
-	type key struct {
-		variant, warehouse api.ID
-	}
-	firsts := make(map[key]int, len(lines))
-	conflict := map[int][]int{} // first row → the rows repeating it
-	for i := range lines {
-		l := &lines[i]
-		if !l.Pending() {
-			continue
-		}
-		k := key{l.VariantID, l.WarehouseID}
-		if j, ok := firsts[k]; ok {
-			l.repeats = j + 1
-			conflict[j] = append(conflict[j], i)
-			continue
-		}
-		firsts[k] = i
-	}
-	for j, rest := range conflict {
-		if slices.ContainsFunc(rest, func(i int) bool { return lines[i].Units != lines[j].Units }) {
-			duplicateConflict(lines, append([]int{j}, rest...))
-		}
-	}
-	groups := map[api.ID][]int{}
-	for _, i := range firsts {
-		if lines[i].Pending() {
-			groups[lines[i].WarehouseID] = append(groups[lines[i].WarehouseID], i)
-		}
-	}
-	for _, g := range groups {
-		slices.Sort(g)
-	}
-	return groups
 }
 
 // duplicateConflict settles rows giving one SKU different quantities: all

@@ -3,6 +3,7 @@ package stock
 import (
 	"cmp"
 	"iter"
+	"math"
 	"strconv"
 
 	"lading/engine"
@@ -36,19 +37,42 @@ func writeResults(path string, in *Input) (engine.Counts, error) {
 
 func resultsOf(in *Input) iter.Seq[result] {
 	return func(yield func(result) bool) {
+		var levels levelTexts
 		for i := range in.Lines {
 			l := &in.Lines[i]
 			r := result{File: in.File, Row: l.Row, SKU: l.SKU, Warehouse: cmp.Or(string(l.WarehouseID), l.Warehouse),
 				VariantID: string(l.VariantID), Action: l.Action, Message: l.Msg}
 			if l.HasOld {
-				r.OldLevel = strconv.FormatFloat(l.Old, 'f', -1, 64)
+				r.OldLevel = levels.float(l.Old)
 			}
 			if l.Valid {
-				r.NewLevel = strconv.FormatInt(l.Units, 10)
+				r.NewLevel = levels.int(l.Units)
 			}
 			if !yield(r) {
 				return
 			}
 		}
 	}
+}
+
+// levelTexts write levels as strconv does, the small whole ones (most
+// levels, each in many rows) made once.
+type levelTexts struct{ small [1024]string }
+
+func (t *levelTexts) int(v int64) string {
+	if v < 0 || v >= int64(len(t.small)) {
+		return strconv.FormatInt(v, 10)
+	}
+	if t.small[v] == "" {
+		t.small[v] = strconv.FormatInt(v, 10)
+	}
+	return t.small[v]
+}
+
+// float is strconv.FormatFloat(v, 'f', -1, 64).
+func (t *levelTexts) float(v float64) string {
+	if v >= 0 && v < float64(len(t.small)) && v == math.Trunc(v) && !math.Signbit(v) {
+		return t.int(int64(v))
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }

@@ -2,7 +2,9 @@ package stock
 
 import (
 	"encoding/csv"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -31,6 +33,24 @@ func TestResultCellsAreGocsvs(t *testing.T) {
 	for i := range lines {
 		if got := lines[i].AppendCells(nil); !reflect.DeepEqual(got, want[i]) {
 			t.Errorf("line %d: cells %q, gocsv makes %q", i, got, want[i])
+		}
+	}
+}
+
+// Levels are written as strconv writes them, the small whole ones too.
+func TestLevelTexts(t *testing.T) {
+	t.Parallel()
+	var lt levelTexts
+	for _, v := range []float64{0, math.Copysign(0, -1), 1, 7, 1023, 1024, 1e15 + 1, 2.5, -3, 1023.5, math.MaxInt64} {
+		for range 2 { // made, then remembered
+			if got, want := lt.float(v), strconv.FormatFloat(v, 'f', -1, 64); got != want {
+				t.Errorf("float(%v) = %q, want %q", v, got, want)
+			}
+		}
+	}
+	for _, v := range []int64{-1, 0, 9, 1023, 1024, 1 << 53} {
+		if got, want := lt.int(v), strconv.FormatInt(v, 10); got != want {
+			t.Errorf("int(%d) = %q, want %q", v, got, want)
 		}
 	}
 }

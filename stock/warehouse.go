@@ -71,7 +71,11 @@ func (p *Pusher) pushWarehouse(ctx context.Context, f *facts, wh api.ID, lines [
 		}
 		return nil
 	}
-	return s.engine(run).Send(ctx, todo)
+	if err := s.engine(run).Send(ctx, todo); err != nil {
+		return err
+	}
+	// The next push reads the levels confirmed now at once.
+	return p.Opts.State.PackStock(ctx, s.scope)
 }
 
 // rowCounts counts the rows of lines by status.
@@ -93,15 +97,10 @@ type level struct {
 // the variants of rows, in the order of rows. The state's levels stream
 // by and only those of rows are kept.
 func (p *Pusher) rememberedLevels(ctx context.Context, scope string, lines []Line, rows []int) ([]level, error) {
-	at := make(map[string]int, len(rows)) // variant id → index into rows
-	for j, i := range rows {
-		at[string(lines[i].VariantID)] = j
-	}
 	old := make([]level, len(rows))
+	m := newMatcher(rows, func(i int) string { return string(lines[i].VariantID) })
 	err := p.Opts.State.EachStock(ctx, scope, func(k []byte, units float64) {
-		if j, ok := at[string(k)]; ok {
-			old[j] = level{units, true}
-		}
+		m.each(k, func(j int) { old[j] = level{units, true} })
 	})
 	return old, err
 }

@@ -1,0 +1,67 @@
+package stock
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The matcher finds the rows of each key, by a merge of the rows' runs
+// or by a map, alike.
+func TestMatcher(t *testing.T) {
+	t.Parallel()
+	descending := func(n int) []string { // n runs
+		keys := make([]string, n)
+		for i := range keys {
+			keys[i] = fmt.Sprintf("k%03d", n-i)
+		}
+		return keys
+	}
+	tests := []struct {
+		name   string
+		keys   []string // the rows' keys, in their order
+		merged bool     // matched by a merge
+	}{
+		{"none", nil, true},
+		{"one", []string{"a"}, true},
+		{"ascending, repeats", []string{"a", "b", "b", "c"}, true},
+		{"two runs", []string{"b", "d", "a", "c", "e"}, true},
+		{"three runs, ties in order", []string{"b", "c", "a", "c", "b", "b", "z"}, true},
+		{"descending, as many runs as merged", descending(maxRuns), true},
+		{"too many runs", append(descending(maxRuns), "a"), false},
+	}
+	for _, tt := range tests {
+		rows := make([]int, len(tt.keys))
+		for p := range rows {
+			rows[p] = 10 + p // indexes into lines, not positions
+		}
+		key := func(i int) string { return tt.keys[i-10] }
+		m := newMatcher(rows, key)
+		if m.sorted != tt.merged {
+			t.Errorf("%s: merged %v, want %v", tt.name, m.sorted, tt.merged)
+		}
+		scan := append(slices.Sorted(slices.Values(slices.Compact(slices.Sorted(slices.Values(tt.keys))))), "zz")
+		scan = append([]string{"0"}, scan...) // keys no row holds
+		var got []string
+		for _, k := range scan {
+			m.each([]byte(k), func(p int) { got = append(got, fmt.Sprintf("%s@%d", k, p)) })
+		}
+		var want []string
+		for _, k := range scan {
+			for p, rk := range tt.keys {
+				if rk == k {
+					want = append(want, fmt.Sprintf("%s@%d", k, p))
+				}
+			}
+		}
+		if tt.merged && !slices.Equal(got, want) {
+			t.Errorf("%s: %s, want %s", tt.name, strings.Join(got, " "), strings.Join(want, " "))
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: %s, want %s (in any order)", tt.name, strings.Join(got, " "), strings.Join(want, " "))
+		}
+	}
+}
