@@ -72,28 +72,36 @@ func TestWaitSettledQuietFile(t *testing.T) {
 	}
 }
 
-// appendSlowly appends a line to path every 5 ms, 30 times, and closes
-// done. With keepTime it sets the modification time back to mod after
-// each write, as a filesystem with coarse or lagging times shows it.
-func appendSlowly(t *testing.T, path string, keepTime bool, mod time.Time, done chan<- struct{}) {
-	defer close(done)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+// appender is a writer that appends a line to its file each time
+// WaitSettled says it waits, the first times times: a file written to
+// during every settle interval, then left alone, whatever the machine's
+// load.
+type appender struct {
+	t        *testing.T
+	path     string
+	keepTime bool // the modification time is set back to mod after each line
+	mod      time.Time
+	times    int
+	waits
+}
+
+func (a *appender) note(d time.Duration, why string) {
+	a.waits.note(d, why)
+	if len(a.ds) > a.times {
+		return
+	}
+	f, err := os.OpenFile(a.path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
-		t.Error(err)
+		a.t.Error(err)
 		return
 	}
 	defer f.Close()
-	for range 30 {
-		time.Sleep(5 * time.Millisecond)
-		if _, err := f.WriteString("A,1\n"); err != nil {
-			t.Error(err)
-			return
-		}
-		if keepTime {
-			if err := os.Chtimes(path, mod, mod); err != nil {
-				t.Error(err)
-				return
-			}
+	if _, err := f.WriteString("A,1\n"); err != nil {
+		a.t.Error(err)
+	}
+	if a.keepTime {
+		if err := os.Chtimes(a.path, a.mod, a.mod); err != nil {
+			a.t.Error(err)
 		}
 	}
 }
@@ -105,27 +113,26 @@ func TestWaitSettledWhileWritten(t *testing.T) {
 	for _, keepTime := range []bool{false, true} {
 		name := map[bool]string{false: "size and time change", true: "only the size changes"}[keepTime]
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			path := filepath.Join(t.TempDir(), "stock.csv")
 			writeSettleFile(t, path, "sku,qty\n")
 			mod := time.Now()
 			if err := os.Chtimes(path, mod, mod); err != nil {
 				t.Fatal(err)
 			}
-			done := make(chan struct{})
-			go appendSlowly(t, path, keepTime, mod, done)
-			var w waits
-			err := WaitSettled(context.Background(), path, 60*time.Millisecond, w.note)
-			select {
-			case <-done:
-			default:
-				t.Errorf("returned (%v) while the file was still being written, after waits %q", err, w.whys)
-				<-done
-			}
-			if err != nil {
+			a := &appender{t: t, path: path, keepTime: keepTime, mod: mod, times: 3}
+			if err := WaitSettled(context.Background(), path, 20*time.Millisecond, a.note); err != nil {
 				t.Fatal(err)
 			}
-			if len(w.whys) < 2 || !strings.Contains(w.whys[1], "is still being written") {
-				t.Errorf("waits %q: want the second to say the file is still being written", w.whys)
+			// Three waits with a line written in each, then one in which
+			// nothing changed.
+			if len(a.whys) != 4 {
+				t.Errorf("returned after %d waits %q, want 4: the file was written to during the first 3", len(a.whys), a.whys)
+			}
+			for i := 1; i < len(a.whys); i++ {
+				if !strings.Contains(a.whys[i], "is still being written") {
+					t.Errorf("wait %d says %q: want it to say the file is still being written", i+1, a.whys[i])
+				}
 			}
 		})
 	}
