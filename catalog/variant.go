@@ -175,7 +175,9 @@ func (v *Variant) find(k byte, name string) (string, bool) {
 // the names of the files its rows come from. A few recent names are
 // cached: most rows repeat the same names.
 type names struct {
-	list  []string
+	list []string
+	// lists are the tag and attribute lists of products, shared.
+	lists [][]string
 	ids   map[string]uint32
 	files []string
 	cache [8]struct {
@@ -183,6 +185,20 @@ type names struct {
 		id uint32
 	}
 	next int
+}
+
+// listOf is list number n less 1 (0: nil).
+func (n *names) listOf(k uint32) []string {
+	if k == 0 {
+		return nil
+	}
+	return n.lists[k-1]
+}
+
+// addList adds l to the lists and returns its number plus 1.
+func (n *names) addList(l []string) uint32 {
+	n.lists = append(n.lists, l)
+	return uint32(len(n.lists))
 }
 
 func newNames() *names { return &names{ids: map[string]uint32{}} }

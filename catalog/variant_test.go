@@ -51,3 +51,33 @@ func TestPackedEntriesRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+func TestPackedTextsRoundTrip(t *testing.T) {
+	t.Parallel()
+	set := func(s string) Value { return Value{S: s, Set: true} }
+	tests := []struct {
+		name  string
+		texts [3]Value
+		size  int // packed bytes
+	}{
+		{"none given: a byte each", [3]Value{}, 3},
+		{"given empty differs from not given", [3]Value{set(""), {}, set("")}, 3},
+		{"name and description", [3]Value{set("Tee"), set("<p>A tee.</p>"), {}}, 1 + 3 + 1 + 13 + 1},
+		{"a long value has a longer length", [3]Value{{}, set(strings.Repeat("d", 300)), set("n")}, 1 + 2 + 300 + 1 + 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := appendTexts(nil, tt.texts)
+			if len(b) != tt.size {
+				t.Errorf("packed into %d bytes, want %d", len(b), tt.size)
+			}
+			if got := unpackTexts(string(b)); got != tt.texts {
+				t.Errorf("unpacked %+v, want %+v", got, tt.texts)
+			}
+			p := Product{text: string(b)}
+			if got := [3]Value{p.Name(), p.Description(), p.Notes()}; got != tt.texts {
+				t.Errorf("read back %+v, want %+v", got, tt.texts)
+			}
+		})
+	}
+}

@@ -301,8 +301,8 @@ func (w Want) keys() (skus, names, ids []string) {
 		}
 		s := p.SKUs()
 		skus = append(skus, s...)
-		if len(s) == 0 && p.Name.Set {
-			names = append(names, p.Name.S)
+		if len(s) == 0 && p.Name().Set {
+			names = append(names, p.Name().S)
 		}
 		if id, ok := w.Remembered[p.Key]; ok {
 			ids = append(ids, id)

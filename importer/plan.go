@@ -307,8 +307,8 @@ func (pl *Planner) findProduct(p *catalog.Product) (*LiveProduct, string) {
 	}
 	// A product is identified by its variants' SKUs; by name only when it
 	// has none.
-	if p.Name.Set && len(p.SKUs()) == 0 {
-		switch byName := pl.Live.ByName(p.Name.S); len(byName) {
+	if p.Name().Set && len(p.SKUs()) == 0 {
+		switch byName := pl.Live.ByName(p.Name().S); len(byName) {
 		case 0:
 		case 1:
 			return byName[0], ""
@@ -317,7 +317,7 @@ func (pl *Planner) findProduct(p *catalog.Product) (*LiveProduct, string) {
 			for i, lp := range byName {
 				ids[i] = string(lp.ID)
 			}
-			return nil, fmt.Sprintf("%d products are named %q in the account (ids %s): give the variants SKUs to tell them apart", len(byName), p.Name.S, strings.Join(ids, ", "))
+			return nil, fmt.Sprintf("%d products are named %q in the account (ids %s): give the variants SKUs to tell them apart", len(byName), p.Name().S, strings.Join(ids, ", "))
 		}
 	}
 	return nil, ""
@@ -331,7 +331,7 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 		pp.fail(invalidReason(p))
 		return pp
 	}
-	if p.Command == mapping.CommandSkip {
+	if p.Command() == mapping.CommandSkip {
 		pp.skip("its command is skip: left as it is")
 		return pp
 	}
@@ -340,7 +340,7 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 		pp.fail(problem)
 		return pp
 	}
-	switch p.Command {
+	switch p.Command() {
 	case mapping.CommandArchive:
 		pl.planArchive(pp, lp)
 		return pp
@@ -348,7 +348,7 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 		pl.planDelete(pp, lp)
 		return pp
 	}
-	r := pl.ruleOf(p.Command)
+	r := pl.ruleOf(p.Command())
 	if lp == nil {
 		pl.planNew(pp, r)
 		return pp
@@ -430,10 +430,10 @@ func describeProduct(p *catalog.Product) string {
 }
 
 func invalidReason(p *catalog.Product) string {
-	if len(p.Errs) == 1 {
-		return "not written: " + p.Errs[0].Error()
+	if len(p.Errs()) == 1 {
+		return "not written: " + p.Errs()[0].Error()
 	}
-	return fmt.Sprintf("not written: %d invalid values in this product's rows, first: %s", len(p.Errs), p.Errs[0].Error())
+	return fmt.Sprintf("not written: %d invalid values in this product's rows, first: %s", len(p.Errs()), p.Errs()[0].Error())
 }
 
 func (pp *ProductPlan) diffProduct() {
@@ -447,13 +447,13 @@ func productChanges(p *catalog.Product, lp *LiveText) (changes []Change, tagsCha
 		name string
 		v    catalog.Value
 		live string
-	}{{"name", p.Name, lp.Name}, {"description", p.Description, lp.Description}, {"notes", p.Notes, lp.Notes}} {
+	}{{"name", p.Name(), lp.Name}, {"description", p.Description(), lp.Description}, {"notes", p.Notes(), lp.Notes}} {
 		if f.v.Set && f.v.S != f.live {
 			changes = append(changes, Change{Field: f.name, From: f.live, To: f.v.S})
 		}
 	}
-	if p.TagsSet {
-		want := normTags(p.Tags)
+	if p.TagsSet() {
+		want := normTags(p.Tags())
 		if !slices.Equal(want, lp.Tags) {
 			tagsChanged = true
 			changes = append(changes, Change{Field: "tags", From: strings.Join(lp.Tags, "|"), To: strings.Join(want, "|")})
@@ -477,7 +477,7 @@ func (pp *ProductPlan) matchVariant(vp *VariantPlan, live *Live) *LiveVariant {
 		}
 		return nil
 	}
-	want := optionKey(pp.P.Attributes, pp.P.OptionValues(vp.V))
+	want := optionKey(pp.P.Attributes(), pp.P.OptionValues(vp.V))
 	for _, lv := range pp.Live.Variants {
 		if lv.SKU() != "" {
 			continue
@@ -577,7 +577,7 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan, r rule) {
 // tier prices of v that differ from lv's, and tiers the changed prices as
 // a write gives them (by the tier's id where tierIDs knows it).
 func compareVariant(p *catalog.Product, v *catalog.Variant, lv *LiveVariant, tierIDs map[string]api.ID) (differ string, changes []Change, tiers []api.TierValue) {
-	if differ = optionConflicts(p.Attributes, p.OptionValues(v), lv); differ != "" {
+	if differ = optionConflicts(p.Attributes(), p.OptionValues(v), lv); differ != "" {
 		return differ, nil, nil
 	}
 	for _, f := range v.Fields() {

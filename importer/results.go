@@ -188,7 +188,7 @@ func (o *fileOrder) productRows(i int, pp *ProductPlan, yield func(rowAt) bool) 
 		}
 		return true
 	}
-	rows, k := p.ProductRows, 0
+	rows, k := p.ProductRows(), 0
 	for v := range p.Variants {
 		r := o.at(p.Variants[v].Row(), i, int32(v))
 		for ; k < len(rows); k++ {
@@ -366,13 +366,13 @@ func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32) 
 			l.Message = changesText(vp.Changes())
 		}
 	}
-	if ref == p.First && pp.Action == engine.Updated && len(pp.Changes()) > 0 {
+	if ref == p.First() && pp.Action == engine.Updated && len(pp.Changes()) > 0 {
 		if l.Action == engine.Unchanged {
 			l.Action = engine.Updated
 		}
 		l.Message = strings.TrimPrefix(l.Message+"; product: "+changesText(pp.Changes()), "; ")
 	}
-	if errs := rowErrors(p.Errs, ref); len(errs) > 0 {
+	if errs := rowErrors(p.Errs(), ref); len(errs) > 0 {
 		msgs := make([]string, len(errs))
 		for i := range errs {
 			msgs[i] = errs[i].Error()
@@ -454,7 +454,7 @@ type PlannedVariant struct {
 }
 
 func planProduct(pp *ProductPlan) PlannedProduct {
-	pj := PlannedProduct{Key: pp.P.Key, Name: pp.P.Name.S, Action: pp.Action, Reason: pp.Reason(), Changes: pp.Changes()}
+	pj := PlannedProduct{Key: pp.P.Key, Name: pp.P.Name().S, Action: pp.Action, Reason: pp.Reason(), Changes: pp.Changes()}
 	if id := pp.ID(); id != "" {
 		pj.ID = string(id)
 	}

@@ -310,7 +310,7 @@ func invalidRows(in *Input) int {
 	for _, p := range in.Products {
 		if !p.Valid() {
 			seen := map[catalog.RowRef]bool{}
-			for _, e := range p.Errs {
+			for _, e := range p.Errs() {
 				seen[e.Row] = true
 			}
 			n += len(seen)
