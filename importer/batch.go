@@ -147,7 +147,7 @@ func (p *Plan) eachWrite(fn func(kind writeKind, pp *ProductPlan, vp *VariantPla
 				fn(kindProductUpdate, pp, nil)
 			}
 			for _, vp := range pp.Variants {
-				switch vp.Action {
+				switch vp.Action() {
 				case engine.Created:
 					fn(kindVariantCreate, pp, vp)
 				case engine.Updated:

@@ -44,15 +44,34 @@ type Change struct {
 
 func (c Change) String() string { return fmt.Sprintf("%s %q → %q", c.Field, c.From, c.To) }
 
-// VariantPlan is what an import does with one variant.
+// VariantPlan is what an import does with one variant: a million-row
+// import holds a million of them, of 32 bytes each.
 type VariantPlan struct {
-	V      *catalog.Variant
-	Live   *LiveVariant // nil when the variant is new
-	Action engine.Status
+	V    *catalog.Variant
+	Live *LiveVariant // nil when the variant is new
 	// why holds the reason and the changes, which most variants (created
 	// or unchanged) do not have: a million variants would carry 64 empty
 	// bytes each.
 	why *variantWhy
+	// action is its action's number in statuses.
+	action uint8
+}
+
+// statuses are the actions of plans, numbered; "" (none yet) is 0.
+var statuses = []engine.Status{"", engine.Created, engine.Updated, engine.Unchanged, engine.Archived, engine.Deleted,
+	engine.ToCreate, engine.ToUpdate, engine.ToArchive, engine.ToDelete, engine.Skipped, engine.Invalid, engine.Unknown,
+	engine.Refused, engine.Failed, engine.Conflict}
+
+// Action is what becomes of the variant.
+func (vp *VariantPlan) Action() engine.Status { return statuses[vp.action] }
+
+// setAction gives the variant action a, one of statuses.
+func (vp *VariantPlan) setAction(a engine.Status) {
+	i := slices.Index(statuses, a)
+	if i < 0 {
+		panic(fmt.Sprintf("importer: no plan has action %q", a))
+	}
+	vp.action = uint8(i)
 }
 
 type variantWhy struct {
@@ -100,7 +119,7 @@ func (vp *VariantPlan) Tiers() []api.TierValue {
 
 // set gives the variant an action and a reason.
 func (vp *VariantPlan) set(a engine.Status, reason string) {
-	vp.Action = a
+	vp.setAction(a)
 	if reason != "" || vp.why != nil {
 		w := vp.more()
 		w.reason, w.missing = reason, false
@@ -128,9 +147,13 @@ type ProductPlan struct {
 	Live     *LiveProduct // nil when the product is new
 	Action   engine.Status
 	Variants []*VariantPlan
-	// why holds the reason, the changes and the images, which most
-	// products do not have (see variantWhy).
+	// why holds the reason, the changes, the images and what a run
+	// learns of a product it writes, which most products do not have
+	// (see variantWhy).
 	why *productWhy
+}
+
+type productWhy struct {
 	// created is the id the service gave the product when this run
 	// created it (Live stays nil: a snapshot of it would cost a million
 	// rows' import tens of megabytes).
@@ -138,9 +161,6 @@ type ProductPlan struct {
 	// missing says the product was to be archived or deleted and the
 	// account does not have it.
 	missing bool
-}
-
-type productWhy struct {
 	// images are what becomes of the images its rows name.
 	images  []*ImagePlan
 	reason  string
@@ -212,8 +232,15 @@ func (pp *ProductPlan) ID() api.ID {
 	if pp.Live != nil {
 		return pp.Live.ID
 	}
-	return pp.created
+	if pp.why == nil {
+		return ""
+	}
+	return pp.why.created
 }
+
+// missing says the product was to be archived or deleted and the account
+// does not have it.
+func (pp *ProductPlan) missing() bool { return pp.why != nil && pp.why.missing }
 
 // Plan is the whole import, classified against the live catalog.
 type Plan struct {
@@ -367,7 +394,7 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 		pp.setChanges(nil, false)
 	}
 	for _, vp := range pp.Variants {
-		if vp.Action == engine.Created || vp.Action == engine.Updated || vp.Action == engine.Deleted {
+		if vp.Action() == engine.Created || vp.Action() == engine.Updated || vp.Action() == engine.Deleted {
 			if pp.Action == engine.Unchanged {
 				pp.Action = engine.Updated
 			}
@@ -381,7 +408,8 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 func (pp *ProductPlan) unchanged(lp *LiveProduct, vs []LiveVariant) {
 	pp.Live, pp.Action = lp, engine.Unchanged
 	for j, vp := range pp.Variants {
-		vp.Live, vp.Action = &vs[j], engine.Unchanged
+		vp.Live = &vs[j]
+		vp.setAction(engine.Unchanged)
 	}
 }
 
@@ -399,7 +427,7 @@ func (pl *Planner) planNew(pp *ProductPlan, r rule) {
 			vp.gone(fmt.Sprintf("variant %s is not in the account: there is nothing to delete", vp.Key()))
 			continue
 		}
-		vp.Action = engine.Created
+		vp.setAction(engine.Created)
 		created++
 	}
 	pp.Action = engine.Created
@@ -547,13 +575,13 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan, r rule) {
 		case r.mode == ModeUpdateOnly:
 			vp.set(engine.Skipped, fmt.Sprintf("variant %s is not in the account, and %s", vp.Key(), r.only()))
 		default:
-			vp.Action = engine.Created
+			vp.setAction(engine.Created)
 		}
 		return
 	}
 	vp.Live = lv
 	if vp.V.Delete() {
-		vp.Action = engine.Deleted
+		vp.setAction(engine.Deleted)
 		return
 	}
 	differ, changes, tiers := compareVariant(pp.P, vp.V, lv, pl.Live.TierIDs)
@@ -561,10 +589,10 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan, r rule) {
 		vp.set(engine.Failed, fmt.Sprintf("its options differ from the account's variant %s (%s), and the service cannot change an existing variant's options: change them in the account, or give this row a new SKU to create a variant with these options", lv.ID, differ))
 		return
 	}
-	vp.Action = engine.Unchanged
+	vp.setAction(engine.Unchanged)
 	vp.setChanges(changes, tiers)
 	if len(changes) > 0 {
-		vp.Action = engine.Updated
+		vp.setAction(engine.Updated)
 		if r.mode == ModeCreateOnly {
 			vp.set(engine.Skipped, fmt.Sprintf("variant %s exists in the account (id %s), and %s", vp.Key(), lv.ID, r.only()))
 			vp.setChanges(nil, nil)
@@ -636,7 +664,7 @@ func (p *Plan) Summary() (products, variants engine.Counts) {
 	for _, pp := range p.Products {
 		products[pp.Action]++
 		for _, vp := range pp.Variants {
-			variants[vp.Action]++
+			variants[vp.Action()]++
 		}
 	}
 	return products, variants

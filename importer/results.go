@@ -358,11 +358,11 @@ func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32) 
 	}
 	if sub >= 0 {
 		vp := pp.Variants[sub]
-		l.SKU, l.Action, l.Message = vp.V.SKU, vp.Action, vp.Reason()
+		l.SKU, l.Action, l.Message = vp.V.SKU, vp.Action(), vp.Reason()
 		if vp.Live != nil {
 			l.VariantID = string(vp.Live.ID)
 		}
-		if vp.Action == engine.Updated && l.Message == "" {
+		if vp.Action() == engine.Updated && l.Message == "" {
 			l.Message = changesText(vp.Changes())
 		}
 	}
@@ -459,7 +459,7 @@ func planProduct(pp *ProductPlan) PlannedProduct {
 		pj.ID = string(id)
 	}
 	for _, vp := range pp.Variants {
-		vj := PlannedVariant{Key: vp.Key(), SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action, Reason: vp.Reason(), Changes: vp.Changes()}
+		vj := PlannedVariant{Key: vp.Key(), SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action(), Reason: vp.Reason(), Changes: vp.Changes()}
 		if vp.Live != nil {
 			vj.ID = string(vp.Live.ID)
 		}
