@@ -278,9 +278,17 @@ func (p *Product) SKUs() []string {
 
 // OptionValues returns the variant's option values aligned with
 // p.Attributes ("" where it has no option for an attribute).
-func (p *Product) OptionValues(v *Variant) []string {
+func (p *Product) OptionValues(v *Variant) []string { return p.AppendOptionValues(nil, v) }
+
+// AppendOptionValues appends the variant's option values aligned with
+// p.Attributes to buf, and returns the extended buffer.
+func (p *Product) AppendOptionValues(buf []string, v *Variant) []string {
 	attrs := p.Attributes()
-	out := make([]string, len(attrs))
+	start := len(buf)
+	for range attrs {
+		buf = append(buf, "")
+	}
+	out := buf[start:]
 	v.each(func(kind byte, id uint32, val string) bool {
 		if kind == kOption {
 			name := v.nm.list[id]
@@ -293,7 +301,7 @@ func (p *Product) OptionValues(v *Variant) []string {
 		}
 		return true
 	})
-	return out
+	return buf
 }
 
 // VariantKey is the variant's identity in the source: its SKU, or, when

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -79,5 +80,37 @@ func TestPackedTextsRoundTrip(t *testing.T) {
 				t.Errorf("read back %+v, want %+v", got, tt.texts)
 			}
 		})
+	}
+}
+
+// AllFields and AllTiers yield what Fields and Tiers list, and stop when
+// told to.
+func TestVariantIterators(t *testing.T) {
+	t.Parallel()
+	nm := newNames()
+	var b []byte
+	b = appendEntry(b, kOption, nm.id("Color"), "Red")
+	b = appendEntry(b, kField, nm.id("weight"), "0.2")
+	b = appendEntry(b, kTier, nm.id("Retail"), "10")
+	b = appendEntry(b, kField, nm.id("upc"), "012")
+	b = appendEntry(b, kTier, nm.id("Sale"), "8")
+	v := Variant{data: string(b), nm: nm}
+	var fields []Field
+	for name, val := range v.AllFields() {
+		fields = append(fields, Field{name, val})
+	}
+	if want := []Field{{"weight", "0.2"}, {"upc", "012"}}; !slices.Equal(fields, want) || !slices.Equal(v.Fields(), want) {
+		t.Errorf("fields %v, Fields() %v; want %v", fields, v.Fields(), want)
+	}
+	var tiers []Tier
+	for name, val := range v.AllTiers() {
+		tiers = append(tiers, Tier{name, val})
+		break
+	}
+	if want := []Tier{{"Retail", "10"}}; !slices.Equal(tiers, want) {
+		t.Errorf("tiers up to the first break %v, want %v", tiers, want)
+	}
+	if want := []Tier{{"Retail", "10"}, {"Sale", "8"}}; !slices.Equal(v.Tiers(), want) {
+		t.Errorf("Tiers() %v, want %v", v.Tiers(), want)
 	}
 }

@@ -605,24 +605,25 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan, r rule) {
 // tier prices of v that differ from lv's, and tiers the changed prices as
 // a write gives them (by the tier's id where tierIDs knows it).
 func compareVariant(p *catalog.Product, v *catalog.Variant, lv *LiveVariant, tierIDs map[string]api.ID) (differ string, changes []Change, tiers []api.TierValue) {
-	if differ = optionConflicts(p.Attributes(), p.OptionValues(v), lv); differ != "" {
+	var values [8]string // most products have fewer attributes
+	if differ = optionConflicts(p.Attributes(), p.AppendOptionValues(values[:0], v), lv); differ != "" {
 		return differ, nil, nil
 	}
-	for _, f := range v.Fields() {
-		if f.Name == "sku" {
+	for name, value := range v.AllFields() {
+		if name == "sku" {
 			continue
 		}
-		if have := lv.Field(f.Name); !sameValue(slices.Contains(wire.NumericVariantFields, f.Name), have, f.Value) {
-			changes = append(changes, Change{Field: f.Name, From: have, To: f.Value})
+		if have := lv.Field(name); !sameValue(slices.Contains(wire.NumericVariantFields, name), have, value) {
+			changes = append(changes, Change{Field: name, From: have, To: value})
 		}
 	}
-	for _, t := range v.Tiers() {
-		have, ok := lv.Price(t.Name)
-		if !ok || !sameValue(true, have, t.Value) {
-			changes = append(changes, Change{Field: TierField(t.Name), From: have, To: t.Value})
-			tv := api.TierValue{Name: t.Name, Value: t.Value}
-			if id, ok := tierIDs[t.Name]; ok {
-				tv = api.TierValue{ID: id, Value: t.Value}
+	for name, value := range v.AllTiers() {
+		have, ok := lv.Price(name)
+		if !ok || !sameValue(true, have, value) {
+			changes = append(changes, Change{Field: TierField(name), From: have, To: value})
+			tv := api.TierValue{Name: name, Value: value}
+			if id, ok := tierIDs[name]; ok {
+				tv = api.TierValue{ID: id, Value: value}
 			}
 			tiers = append(tiers, tv)
 		}

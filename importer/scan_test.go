@@ -9,9 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"lading/mapping"
 	"lading/source"
-	"lading/templates"
 )
 
 // The SKU index finds every variant it was given by its SKU, the first of
@@ -74,14 +72,7 @@ func TestDedupe(t *testing.T) {
 
 func TestWantKeys(t *testing.T) {
 	t.Parallel()
-	text, err := templates.Get("shopify")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := mapping.Parse("shopify.yaml", text)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := templateMapping(t, "shopify")
 	path := filepath.Join(t.TempDir(), "in.csv")
 	header := []string{"Handle", "Title", "Body (HTML)", "Vendor", "Type", "Tags", "Published", "Option1 Name", "Option1 Value",
 		"Option2 Name", "Option2 Value", "Option3 Name", "Option3 Value", "Variant SKU", "Variant Grams", "Variant Inventory Tracker",
