@@ -86,7 +86,7 @@ func BenchmarkEvalGroup(b *testing.B) {
 	}
 	for _, pr := range res.Products {
 		if !pr.Valid() {
-			b.Fatalf("%s: %v", pr.Key, &pr.Errs[0])
+			b.Fatalf("%s: %v", pr.Key, &pr.Errs()[0])
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")

@@ -25,8 +25,8 @@ func TestGroupCommands(t *testing.T) {
 	)
 	ps := byKey(res)
 	a, b, c, d := ps["A"], ps["B"], ps["C"], ps["D"]
-	if a.Command != mapping.CommandArchive || !a.Valid() {
-		t.Errorf("A: command %q, errors %s; want archive", a.Command, errText(a))
+	if a.Command() != mapping.CommandArchive || !a.Valid() {
+		t.Errorf("A: command %q, errors %s; want archive", a.Command(), errText(a))
 	}
 	var deleted []string
 	for _, p := range res.Products {
@@ -42,14 +42,14 @@ func TestGroupCommands(t *testing.T) {
 	if a.Variants[2].Row().Line != 4 {
 		t.Errorf("A-3's row is %v, want line 4", a.Variants[2].Row())
 	}
-	if b.Command != mapping.CommandNone {
-		t.Errorf("B: command %q; a both row's delete is its variant's", b.Command)
+	if b.Command() != mapping.CommandNone {
+		t.Errorf("B: command %q; a both row's delete is its variant's", b.Command())
 	}
 	if c.Valid() || !strings.Contains(errText(c), `column "command", value "create": command differs from "update" given on row 6`) {
 		t.Errorf("C: errors %q, want the second command refused", errText(c))
 	}
-	if d.Command != mapping.CommandNone || d.Variants[0].Delete() {
-		t.Errorf("D: %q %v, want no command", d.Command, d.Variants[0].Delete())
+	if d.Command() != mapping.CommandNone || d.Variants[0].Delete() {
+		t.Errorf("D: %q %v, want no command", d.Command(), d.Variants[0].Delete())
 	}
 }
 
@@ -67,10 +67,10 @@ func TestGroupCommandsByParent(t *testing.T) {
 		[]string{"Q-2", "Q", "", "M", ""},
 	)
 	ps := byKey(res)
-	if p := ps["P"]; p.Command != mapping.CommandDelete || p.Variants[0].Delete() {
-		t.Errorf("P: %q, variant delete %v; want the product deleted", p.Command, p.Variants[0].Delete())
+	if p := ps["P"]; p.Command() != mapping.CommandDelete || p.Variants[0].Delete() {
+		t.Errorf("P: %q, variant delete %v; want the product deleted", p.Command(), p.Variants[0].Delete())
 	}
-	if q := ps["Q"]; q.Command != mapping.CommandNone || !q.Variants[0].Delete() || q.Variants[1].Delete() {
-		t.Errorf("Q: %q; want Q-1 deleted alone", q.Command)
+	if q := ps["Q"]; q.Command() != mapping.CommandNone || !q.Variants[0].Delete() || q.Variants[1].Delete() {
+		t.Errorf("Q: %q; want Q-1 deleted alone", q.Command())
 	}
 }

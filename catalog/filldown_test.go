@@ -54,10 +54,10 @@ func TestGroupFillDown(t *testing.T) {
 			vs = append(vs, fmt.Sprintf("%s %v %v (row %d)", v.SKU, v.Options(), v.Tiers(), v.Row().Line))
 		}
 		var rows []int
-		for _, r := range p.ProductRows {
+		for _, r := range p.ProductRows() {
 			rows = append(rows, r.Line)
 		}
-		got = append(got, fmt.Sprintf("%s %s: variants %q, product rows %v, errors %q", p.Key, p.Name.S, vs, rows, errText(p)))
+		got = append(got, fmt.Sprintf("%s %s: variants %q, product rows %v, errors %q", p.Key, p.Name().S, vs, rows, errText(p)))
 	}
 	want := []string{
 		// The product row is no variant of a product with SKU rows,

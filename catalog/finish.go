@@ -39,11 +39,11 @@ func (g *Grouper) Finish() *Result {
 		if g.meta[i].removed {
 			continue
 		}
-		if len(p.Errs) > 1 {
-			slices.SortStableFunc(p.Errs, func(a, b RowError) int { return compareRef(a.Row, b.Row) })
+		if errs := p.Errs(); len(errs) > 1 {
+			slices.SortStableFunc(errs, func(a, b RowError) int { return compareRef(a.Row, b.Row) })
 		}
-		if len(p.Images) > 1 {
-			slices.SortStableFunc(p.Images, func(a, b Image) int { return compareRef(a.Row, b.Row) })
+		if images := p.Images(); len(images) > 1 {
+			slices.SortStableFunc(images, func(a, b Image) int { return compareRef(a.Row, b.Row) })
 		}
 		res.Products = append(res.Products, p)
 	}
@@ -62,10 +62,12 @@ func aloneVariant(p *Product, mt *meta) {
 		mt.x.alone, mt.x.aloneErrs = nil, nil
 		return
 	}
-	p.Errs = append(p.Errs, mt.x.aloneErrs...)
+	p.addErrs(mt.x.aloneErrs...)
 	if v := mt.x.alone; v != nil {
 		p.Variants = append(p.Variants, *v)
-		p.ProductRows = slices.DeleteFunc(p.ProductRows, func(r RowRef) bool { return r == v.Row() })
+		if p.x != nil {
+			p.x.productRows = slices.DeleteFunc(p.x.productRows, func(r RowRef) bool { return r == v.Row() })
+		}
 	}
 	mt.x.alone, mt.x.aloneErrs = nil, nil
 }
@@ -74,9 +76,12 @@ func aloneVariant(p *Product, mt *meta) {
 func (g *Grouper) merge(i, j int32) {
 	p, q := g.products[i], g.products[j]
 	p.Variants = append(p.Variants, q.Variants...)
-	p.ProductRows = append(p.ProductRows, q.ProductRows...)
-	p.Errs = append(p.Errs, q.Errs...)
-	p.Images = append(p.Images, q.Images...)
+	if q.x != nil {
+		x := p.more()
+		x.productRows = append(x.productRows, q.x.productRows...)
+		x.errs = append(x.errs, q.x.errs...)
+		x.images = append(x.images, q.x.images...)
+	}
 	mi, mj := &g.meta[i], &g.meta[j]
 	// Attribute names given on j's rows name i's options too (pairs
 	// whose name is given on one row only).
@@ -100,7 +105,7 @@ func (g *Grouper) merge(i, j int32) {
 		}
 	}
 	mj.removed = true
-	q.Variants, q.ProductRows, q.Errs = nil, nil, nil
+	q.Variants, q.x = nil, nil
 }
 
 // resolveAliases merges products known only through a reference (a
@@ -132,13 +137,13 @@ func (g *Grouper) claimChildren() {
 			}
 			switch {
 			case !ok || (g.meta[j].removed && claimedBy[j] == 0):
-				p.Errs = append(p.Errs, RowError{Row: mt.x.childRow, Column: mt.x.childCol, Value: c, Target: "group.children",
+				p.addErrs(RowError{Row: mt.x.childRow, Column: mt.x.childCol, Value: c, Target: "group.children",
 					Rule: fmt.Sprintf("lists %q, but no row has that key", c)})
 			case j == int32(i):
 			case g.meta[j].removed:
 				by := g.products[claimedBy[j]-1]
-				p.Errs = append(p.Errs, RowError{Row: mt.x.childRow, Column: mt.x.childCol, Value: c, Target: "group.children",
-					Rule: fmt.Sprintf("lists %q, which %s (product %q) lists too; a variant belongs to one product", c, by.First, by.Key)})
+				p.addErrs(RowError{Row: mt.x.childRow, Column: mt.x.childCol, Value: c, Target: "group.children",
+					Rule: fmt.Sprintf("lists %q, which %s (product %q) lists too; a variant belongs to one product", c, by.First(), by.Key)})
 			default:
 				claimedBy[j] = int32(i) + 1
 				g.merge(int32(i), j)
@@ -177,7 +182,7 @@ func (g *Grouper) resolveSlots(p *Product, mt *meta) {
 				if mt.x != nil && slot <= len(mt.x.slotCols) {
 					col = mt.x.slotCols[slot-1]
 				}
-				p.Errs = append(p.Errs, RowError{Row: v.Row(), Column: col, Value: val, Target: fmt.Sprintf("option %d", slot),
+				p.addErrs(RowError{Row: v.Row(), Column: col, Value: val, Target: fmt.Sprintf("option %d", slot),
 					Rule: fmt.Sprintf("has a value but no row of product %q names attribute %d; give the attribute name on the product's first row", p.Key, slot)})
 			default:
 				rest = appendEntry(rest, kind, id, val)
@@ -212,17 +217,17 @@ func (g *Grouper) checkDefined(p *Product, mt *meta) {
 			}
 		}
 		for k := range p.Variants {
-			p.Errs = append(p.Errs, RowError{Row: p.Variants[k].Row(), Column: col, Value: p.Key, Target: "parent",
+			p.addErrs(RowError{Row: p.Variants[k].Row(), Column: col, Value: p.Key, Target: "parent",
 				Rule: fmt.Sprintf("names product %q, but no product row has that key", p.Key)})
 		}
 		return
 	}
-	if !p.Name.Set {
+	if !p.Name().Set {
 		col := ""
 		if g.m != nil {
 			col = g.m.Product.Name.Describe()
 		}
-		p.Errs = append(p.Errs, RowError{Row: p.First, Column: col, Target: "product.name",
+		p.addErrs(RowError{Row: p.First(), Column: col, Target: "product.name",
 			Rule: fmt.Sprintf("required: product %q has no name on any of its rows", p.Key)})
 	}
 }
@@ -235,10 +240,11 @@ func (g *Grouper) attributes(p *Product, mt *meta) {
 		declared = mt.x.declared
 	}
 	if len(declared) > 0 {
-		p.Attributes = make([]string, len(declared))
+		ids := make([]uint32, len(declared))
 		for k, a := range declared {
-			p.Attributes[k] = a.Name
+			ids[k] = g.nm.id(a.Name)
 		}
+		p.attrs = g.attributeList(ids)
 		g.checkDeclared(p, mt, declared)
 		return
 	}
@@ -259,31 +265,33 @@ func (g *Grouper) attributes(p *Product, mt *meta) {
 		}
 	}
 	if len(ids) > 0 {
-		p.Attributes = g.attributeList(ids)
+		p.attrs = g.attributeList(ids)
 	}
 }
 
-// attributeList returns the names of ids. Products with the same
-// attributes (most products of a catalog have the same few) share one
-// list, of exactly its length: appending to it copies.
-func (g *Grouper) attributeList(ids []uint32) []string {
+// attributeList returns the number plus 1 in g.nm.lists of the list of
+// the names of ids. Products with the same attributes (most products of a
+// catalog have the same few) share one list, of exactly its length:
+// appending to it copies.
+func (g *Grouper) attributeList(ids []uint32) uint32 {
 	key := g.buf[:0]
 	for _, id := range ids {
 		key = binary.AppendUvarint(key, uint64(id))
 	}
 	g.buf = key
-	if l, ok := g.attrLists[string(key)]; ok {
-		return l
+	if n, ok := g.attrLists[string(key)]; ok {
+		return n
 	}
 	l := make([]string, len(ids))
 	for k, id := range ids {
 		l[k] = g.nm.list[id]
 	}
 	if g.attrLists == nil {
-		g.attrLists = map[string][]string{}
+		g.attrLists = map[string]uint32{}
 	}
-	g.attrLists[string(key)] = l
-	return l
+	n := g.nm.addList(l)
+	g.attrLists[string(key)] = n
+	return n
 }
 
 func (g *Grouper) checkDeclared(p *Product, mt *meta, declared []mapping.Attribute) {
@@ -299,13 +307,13 @@ func (g *Grouper) checkDeclared(p *Product, mt *meta, declared []mapping.Attribu
 				i = slices.IndexFunc(declared, func(a mapping.Attribute) bool { return strings.EqualFold(a.Name, name) })
 			}
 			if i < 0 {
-				p.Errs = append(p.Errs, RowError{Row: v.Row(), Value: val, Target: "option " + name,
-					Rule: fmt.Sprintf("names an attribute the product does not have; its attributes (declared on %s): %s", mt.x.declRow, quoted(p.Attributes))})
+				p.addErrs(RowError{Row: v.Row(), Value: val, Target: "option " + name,
+					Rule: fmt.Sprintf("names an attribute the product does not have; its attributes (declared on %s): %s", mt.x.declRow, quoted(p.Attributes()))})
 				continue
 			}
 			a := declared[i]
 			if len(a.Values) > 0 && !slices.ContainsFunc(a.Values, func(s string) bool { return strings.EqualFold(s, val) }) {
-				p.Errs = append(p.Errs, RowError{Row: v.Row(), Column: a.Column, Value: val, Target: "option " + name,
+				p.addErrs(RowError{Row: v.Row(), Column: a.Column, Value: val, Target: "option " + name,
 					Rule: fmt.Sprintf("is not among the values of %q declared on %s: %s", a.Name, mt.x.declRow, quoted(a.Values))})
 			}
 		}
@@ -362,7 +370,7 @@ func checkCombinations(p *Product) {
 			}
 			what = "options " + strings.Join(parts, ", ")
 		}
-		p.Errs = append(p.Errs, RowError{Row: v.Row(), Value: strings.Join(vals, ", "), Target: "options",
+		p.addErrs(RowError{Row: v.Row(), Value: strings.Join(vals, ", "), Target: "options",
 			Rule: fmt.Sprintf("duplicate option combination in product %q: %s as on %s; each variant needs its own combination", p.Key, what, p.Variants[j].Row())})
 	}
 }
@@ -451,6 +459,6 @@ func (g *Grouper) reportDuplicates(run []skuAt, col string) {
 		}
 		v := g.variantAt(r)
 		p := g.products[r.p]
-		p.Errs = append(p.Errs, RowError{Row: v.Row(), Column: col, Value: v.SKU, Target: "variant.sku", Rule: rule})
+		p.addErrs(RowError{Row: v.Row(), Column: col, Value: v.SKU, Target: "variant.sku", Rule: rule})
 	}
 }

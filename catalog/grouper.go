@@ -28,9 +28,10 @@ type Grouper struct {
 	last     int32 // index of the product of the previous row, or -1
 	slab     []Product
 	tags     map[string]string
-	// attrLists are the attribute lists of products, by their name ids;
-	// tagLists their tag lists, by the tags.
-	attrLists, tagLists map[string][]string
+	// attrLists are the numbers of the attribute lists of products in
+	// nm.lists plus 1, by their name ids; tagLists those of their tag
+	// lists, by the tags.
+	attrLists, tagLists map[string]uint32
 	arena               arena.Arena
 	vchunk              []Variant // where products' variant lists are carved from
 	// Names seen at each position of a row's fields and tiers: rows
@@ -111,7 +112,7 @@ func (g *Grouper) file(f string) (string, uint32) {
 }
 
 // product returns the index of the product with key, creating it.
-func (g *Grouper) product(key string, ref RowRef) int32 {
+func (g *Grouper) product(key string, ref RowRef, file uint32) int32 {
 	if g.last >= 0 && g.products[g.last].Key == key {
 		return g.last // rows of a product usually come together
 	}
@@ -124,7 +125,7 @@ func (g *Grouper) product(key string, ref RowRef) int32 {
 	if len(g.slab) == cap(g.slab) {
 		g.slab = make([]Product, 0, 1024) // fewer, larger allocations
 	}
-	g.slab = append(g.slab, Product{Key: key, First: ref})
+	g.slab = append(g.slab, Product{Key: key, nm: g.nm, firstLine: int32(ref.Line), firstFile: file})
 	g.products = append(g.products, &g.slab[len(g.slab)-1])
 	g.meta = append(g.meta, meta{})
 	g.byKey[key] = i
@@ -147,17 +148,18 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 		key = r.ParentRef
 	}
 	if len(r.Errors) > 0 {
-		g.addErrors(ref, key, r)
+		g.addErrors(ref, file, key, r)
 		return
 	}
-	i := g.product(key, ref)
+	i := g.product(key, ref, file)
 	p, mt := g.products[i], &g.meta[i]
 	g.images(p, ref, r)
 	if r.Role != mapping.RoleVariant {
 		g.define(i, ref, r)
 	}
 	if r.Role == mapping.RoleProduct {
-		p.ProductRows = append(p.ProductRows, ref)
+		x := p.more()
+		x.productRows = append(x.productRows, ref)
 		if r.Alone {
 			g.alone(p, mt, ref, file, r)
 		}
@@ -176,7 +178,7 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 // product exists, how it is known and which rows are its variants (they
 // must not be written on their own); its valid product values keep other
 // messages accurate.
-func (g *Grouper) addErrors(ref RowRef, key string, r *mapping.Row) {
+func (g *Grouper) addErrors(ref RowRef, file uint32, key string, r *mapping.Row) {
 	errs := make([]RowError, len(r.Errors))
 	sku := ""
 	if r.Role != mapping.RoleProduct {
@@ -189,8 +191,8 @@ func (g *Grouper) addErrors(ref RowRef, key string, r *mapping.Row) {
 		g.orphans = append(g.orphans, errs...)
 		return
 	}
-	i := g.product(key, ref)
-	g.products[i].Errs = append(g.products[i].Errs, errs...)
+	i := g.product(key, ref, file)
+	g.products[i].addErrs(errs...)
 	if r.Role != mapping.RoleProduct {
 		g.meta[i].variantRows = true
 	}
@@ -222,7 +224,8 @@ func (g *Grouper) images(p *Product, ref RowRef, r *mapping.Row) {
 		if im.Variant {
 			ci.Variant = strings.Clone(r.Variant.SKU)
 		}
-		p.Images = append(p.Images, ci)
+		x := p.more()
+		x.images = append(x.images, ci)
 	}
 }
 
@@ -362,27 +365,29 @@ func (g *Grouper) tag(t string) string {
 	return s
 }
 
-// tagList interns tags and their list: products often share both. Lists
-// are shared, of exactly their length: appending to one copies it.
-func (g *Grouper) tagList(tags []string) []string {
+// tagList interns tags and their list, and returns the list's number in
+// g.nm.lists plus 1: products often share both. Lists are shared, of
+// exactly their length: appending to one copies it.
+func (g *Grouper) tagList(tags []string) uint32 {
 	key := g.buf[:0]
 	for _, t := range tags {
 		key = binary.AppendUvarint(key, uint64(len(t)))
 		key = append(key, t...)
 	}
 	g.buf = key
-	if l, ok := g.tagLists[string(key)]; ok {
-		return l
+	if n, ok := g.tagLists[string(key)]; ok {
+		return n
 	}
 	l := make([]string, len(tags))
 	for k, t := range tags {
 		l[k] = g.tag(t)
 	}
 	if g.tagLists == nil {
-		g.tagLists = map[string][]string{}
+		g.tagLists = map[string]uint32{}
 	}
-	g.tagLists[string(key)] = l
-	return l
+	n := g.nm.addList(l)
+	g.tagLists[string(key)] = n
+	return n
 }
 
 func (mt *meta) extra() *metaExtra {
@@ -393,38 +398,47 @@ func (mt *meta) extra() *metaExtra {
 }
 
 func (g *Grouper) productFields(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
-	set := func(k int, cur *Value, v Value, target string, spec *mapping.ValueSpec) {
-		if !v.Set {
-			return
-		}
-		if !cur.Set {
-			*cur = Value{S: g.arena.Clone(v.S), Set: true}
-			mt.lines[k] = int32(ref.Line)
-			return
-		}
-		if cur.S != v.S {
-			p.Errs = append(p.Errs, RowError{Row: ref, Column: spec.Describe(), Value: strings.Clone(v.S), Target: target,
-				Rule: fmt.Sprintf("differs from %q given on row %d for the same product; give it once or the same on every row", clip(cur.S), mt.lines[k])})
-		}
-	}
 	var ps mapping.ProductSpec
 	if g.m != nil {
 		ps = g.m.Product
 	}
-	set(0, &p.Name, r.Product.Name, "product.name", ps.Name)
-	set(1, &p.Description, r.Product.Description, "product.description", ps.Description)
-	set(2, &p.Notes, r.Product.Notes, "product.notes", ps.Notes)
+	g.productTexts(p, mt, ref, r, &ps)
 	if r.Product.TagsSet {
-		if !p.TagsSet {
-			p.TagsSet = true
+		if !p.tagsSet {
+			p.tagsSet = true
 			mt.lines[3] = int32(ref.Line)
 			if len(r.Product.Tags) > 0 {
-				p.Tags = g.tagList(r.Product.Tags)
+				p.tags = g.tagList(r.Product.Tags)
 			}
-		} else if !slices.Equal(p.Tags, r.Product.Tags) {
-			p.Errs = append(p.Errs, RowError{Row: ref, Column: ps.Tags.Describe(), Value: strings.Join(r.Product.Tags, ","), Target: "product.tags",
-				Rule: fmt.Sprintf("differ from %q given on row %d for the same product", strings.Join(p.Tags, ","), mt.lines[3])})
+		} else if !slices.Equal(p.Tags(), r.Product.Tags) {
+			p.addErrs(RowError{Row: ref, Column: ps.Tags.Describe(), Value: strings.Join(r.Product.Tags, ","), Target: "product.tags",
+				Rule: fmt.Sprintf("differ from %q given on row %d for the same product", strings.Join(p.Tags(), ","), mt.lines[3])})
 		}
+	}
+}
+
+// productTexts records the name, description and notes the row gives p,
+// packed anew when the row gives one p did not have: most products have
+// them from one row.
+func (g *Grouper) productTexts(p *Product, mt *meta, ref RowRef, r *mapping.Row, ps *mapping.ProductSpec) {
+	cur := unpackTexts(p.text)
+	given := [3]Value{r.Product.Name, r.Product.Description, r.Product.Notes}
+	targets := [3]string{"product.name", "product.description", "product.notes"}
+	specs := [3]*mapping.ValueSpec{ps.Name, ps.Description, ps.Notes}
+	changed := false
+	for k, v := range given {
+		switch {
+		case !v.Set:
+		case !cur[k].Set:
+			cur[k], mt.lines[k], changed = v, int32(ref.Line), true
+		case cur[k].S != v.S:
+			p.addErrs(RowError{Row: ref, Column: specs[k].Describe(), Value: strings.Clone(v.S), Target: targets[k],
+				Rule: fmt.Sprintf("differs from %q given on row %d for the same product; give it once or the same on every row", clip(cur[k].S), mt.lines[k])})
+		}
+	}
+	if changed {
+		g.buf = appendTexts(g.buf[:0], cur)
+		p.text = g.arena.String(g.buf)
 	}
 }
 
@@ -450,7 +464,7 @@ func (g *Grouper) packVariant(p *Product, mt *meta, ref RowRef, file uint32, r *
 	var ids [maxOptions]uint32
 	opts := r.Options
 	if len(opts) > maxOptions {
-		p.Errs = append(p.Errs, RowError{Row: ref, Target: "options", Value: fmt.Sprint(len(opts)),
+		p.addErrs(RowError{Row: ref, Target: "options", Value: fmt.Sprint(len(opts)),
 			Rule: fmt.Sprintf("a variant may have at most %d attribute options", maxOptions)})
 		return Variant{}, false
 	}
@@ -511,17 +525,17 @@ func (g *Grouper) command(p *Product, mt *meta, ref RowRef, r *mapping.Row) {
 	if c == mapping.CommandNone || (c == mapping.CommandDelete && r.Role == mapping.RoleBoth) {
 		return
 	}
-	if p.Command == mapping.CommandNone {
-		p.Command, mt.lines[4] = c, int32(ref.Line)
+	if p.Command() == mapping.CommandNone {
+		p.command, mt.lines[4] = uint8(slices.Index(mapping.Commands, c)+1), int32(ref.Line)
 		return
 	}
-	if p.Command != c {
+	if p.Command() != c {
 		var spec *mapping.ValueSpec
 		if g.m != nil {
 			spec = g.m.Command
 		}
-		p.Errs = append(p.Errs, RowError{Row: ref, Column: spec.Describe(), Value: string(c), Target: "command",
-			Rule: fmt.Sprintf("differs from %q given on row %d for the same product; give it once or the same on every row", p.Command, mt.lines[4])})
+		p.addErrs(RowError{Row: ref, Column: spec.Describe(), Value: string(c), Target: "command",
+			Rule: fmt.Sprintf("differs from %q given on row %d for the same product; give it once or the same on every row", p.Command(), mt.lines[4])})
 	}
 }
 

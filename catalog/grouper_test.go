@@ -40,7 +40,7 @@ func byKey(res *Result) map[string]*Product {
 
 func errText(p *Product) string {
 	var s []string
-	for _, e := range p.Errs {
+	for _, e := range p.Errs() {
 		s = append(s, e.Error())
 	}
 	return strings.Join(s, "\n")
@@ -82,7 +82,7 @@ func TestGroupNonContiguous(t *testing.T) {
 	if !a.Valid() {
 		t.Fatal(errText(a))
 	}
-	if res.Products[0] != a || a.Name.S != "Alpha" || strings.Join(a.Tags, ",") != "x,y" || strings.Join(a.Attributes, ",") != "Size" {
+	if res.Products[0] != a || a.Name().S != "Alpha" || strings.Join(a.Tags(), ",") != "x,y" || strings.Join(a.Attributes(), ",") != "Size" {
 		t.Errorf("A = %+v", a)
 	}
 	var got []string
@@ -116,7 +116,7 @@ func TestGroupNonContiguous(t *testing.T) {
 	if rows := a.Rows(); len(rows) != 3 || rows[1].Line != 4 {
 		t.Errorf("rows %v", rows)
 	}
-	if b := ps["B"]; len(b.Variants) != 1 || len(b.Attributes) != 0 || b.TagsSet {
+	if b := ps["B"]; len(b.Variants) != 1 || len(b.Attributes()) != 0 || b.TagsSet() {
 		t.Errorf("B = %+v", b)
 	}
 }
@@ -131,8 +131,8 @@ func TestGroupCarriesNamesGivenLater(t *testing.T) {
 	if !a.Valid() {
 		t.Fatal(errText(a))
 	}
-	if strings.Join(a.Attributes, ",") != "Color,Size" {
-		t.Errorf("attributes %v", a.Attributes)
+	if strings.Join(a.Attributes(), ",") != "Color,Size" {
+		t.Errorf("attributes %v", a.Attributes())
 	}
 	if got := strings.Join(a.OptionValues(&a.Variants[0]), ","); got != "Red,S" {
 		t.Errorf("first variant options %q", got)
@@ -297,14 +297,14 @@ func TestGroupParentReference(t *testing.T) {
 	if !tee.Valid() {
 		t.Fatal(errText(tee))
 	}
-	if tee.Name.S != "Tee" || strings.Join(tee.Attributes, ",") != "Color,Size" || len(tee.Variants) != 2 || len(tee.ProductRows) != 1 || tee.ProductRows[0].Line != 3 {
+	if tee.Name().S != "Tee" || strings.Join(tee.Attributes(), ",") != "Color,Size" || len(tee.Variants) != 2 || len(tee.ProductRows()) != 1 || tee.ProductRows()[0].Line != 3 {
 		t.Errorf("tee = %+v", tee)
 	}
 	if got := strings.Join(tee.OptionValues(&tee.Variants[0]), "/"); got != "Red/" {
 		t.Errorf("tee-red options %q (empty value: no option)", got)
 	}
 	cap := ps["cap"]
-	if len(cap.Variants) != 1 || len(cap.Attributes) != 0 || cap.Variants[0].SKU != "cap" {
+	if len(cap.Variants) != 1 || len(cap.Attributes()) != 0 || cap.Variants[0].SKU != "cap" {
 		t.Errorf("simple product %+v", cap)
 	}
 	hoodie := ps["id:3"]
@@ -369,7 +369,7 @@ options:
 	)
 	ps := byKey(res)
 	shirt := ps["shirt"]
-	if !shirt.Valid() || len(shirt.Variants) != 2 || strings.Join(shirt.Attributes, ",") != "color" || shirt.Name.S != "Shirt" {
+	if !shirt.Valid() || len(shirt.Variants) != 2 || strings.Join(shirt.Attributes(), ",") != "color" || shirt.Name().S != "Shirt" {
 		t.Fatalf("shirt %+v %s", shirt, errText(shirt))
 	}
 	if ps["red"] != nil || ps["blue"] != nil {
@@ -415,7 +415,7 @@ options:
 	if !shirt.Valid() {
 		t.Fatalf("shirt: %s", errText(shirt))
 	}
-	if got := strings.Join(shirt.Attributes, ","); got != "Color" {
+	if got := strings.Join(shirt.Attributes(), ","); got != "Color" {
 		t.Errorf("attributes %q", got)
 	}
 	for _, v := range shirt.Variants {
@@ -443,8 +443,8 @@ func TestGroupManyDuplicateSKUs(t *testing.T) {
 		t.Errorf("first row:\n%s\nwant it to end with\n%s", got, first)
 	}
 	for _, p := range res.Products {
-		if len(p.Errs) != 1 || len(p.Errs[0].Rule) > 250 || !strings.Contains(p.Errs[0].Rule, " and 989 more rows") {
-			t.Fatalf("%s: %d errors: %s", p.Key, len(p.Errs), clip(errText(p)))
+		if len(p.Errs()) != 1 || len(p.Errs()[0].Rule) > 250 || !strings.Contains(p.Errs()[0].Rule, " and 989 more rows") {
+			t.Fatalf("%s: %d errors: %s", p.Key, len(p.Errs()), clip(errText(p)))
 		}
 	}
 }
@@ -523,7 +523,7 @@ join:
 	res := g.Finish()
 	ps := byKey(res)
 	shirt := ps["1"]
-	if !shirt.Valid() || len(shirt.Variants) != 2 || shirt.Variants[1].Row() != (RowRef{"combos.csv", 4}) || shirt.ProductRows[0] != (RowRef{"products.csv", 2}) {
+	if !shirt.Valid() || len(shirt.Variants) != 2 || shirt.Variants[1].Row() != (RowRef{"combos.csv", 4}) || shirt.ProductRows()[0] != (RowRef{"products.csv", 2}) {
 		t.Fatalf("shirt %+v %s", shirt, errText(shirt))
 	}
 	if c, _ := shirt.Variants[0].Field("cost"); c != "3.5" {
@@ -603,8 +603,8 @@ func TestGroupCarriesManyPairs(t *testing.T) {
 	if !a.Valid() {
 		t.Fatal(errText(a))
 	}
-	if strings.Join(a.Attributes, ",") != "N1,N2,N3,N4,N5" {
-		t.Errorf("attributes %v", a.Attributes)
+	if strings.Join(a.Attributes(), ",") != "N1,N2,N3,N4,N5" {
+		t.Errorf("attributes %v", a.Attributes())
 	}
 	if got := strings.Join(a.OptionValues(&a.Variants[0]), ","); got != "a,b,c,d,e" {
 		t.Errorf("carried values %q", got)
@@ -627,7 +627,7 @@ func TestGroupInvalidProductRowKeepsIdentity(t *testing.T) {
 	if !strings.Contains(msg, `value "heavy": variant.weight must be a number`) || strings.Contains(msg, "no name") || strings.Contains(msg, "no product row") {
 		t.Errorf("errors:\n%s", msg)
 	}
-	if p.Name.S != "Cap" || len(p.Rows()) != 2 {
+	if p.Name().S != "Cap" || len(p.Rows()) != 2 {
 		t.Errorf("product %+v rows %v", p, p.Rows())
 	}
 }

@@ -68,7 +68,7 @@ join:
 	ps := byKey(res)
 
 	shirt := ps["1"]
-	if !shirt.Valid() || len(shirt.Variants) != 2 || !slices.Equal(shirt.ProductRows, []RowRef{{"products.csv", 2}}) {
+	if !shirt.Valid() || len(shirt.Variants) != 2 || !slices.Equal(shirt.ProductRows(), []RowRef{{"products.csv", 2}}) {
 		t.Fatalf("shirt %+v %s", shirt, errText(shirt))
 	}
 	for k, want := range []string{"20", "22.5"} {
@@ -86,8 +86,8 @@ join:
 	}
 	// The row that became the variant is no longer a product row; the
 	// mug's second row still is.
-	if !slices.Equal(mug.ProductRows, []RowRef{{"products.csv", 5}}) || len(mug.Rows()) != 2 {
-		t.Errorf("mug product rows %v, rows %v", mug.ProductRows, mug.Rows())
+	if !slices.Equal(mug.ProductRows(), []RowRef{{"products.csv", 5}}) || len(mug.Rows()) != 2 {
+		t.Errorf("mug product rows %v, rows %v", mug.ProductRows(), mug.Rows())
 	}
 
 	cap := ps["3"]

@@ -24,7 +24,7 @@ func importFile(t *testing.T, template, file string) *Result {
 		t.Errorf("row error: %v", &e)
 	}
 	for _, p := range res.Products {
-		for _, e := range p.Errs {
+		for _, e := range p.Errs() {
 			t.Errorf("product %s: %v", p.Key, &e)
 		}
 	}
@@ -114,7 +114,7 @@ func TestShopifyApparel(t *testing.T) {
 	}
 	attributeless := 0
 	for _, p := range res.Products {
-		if len(p.Attributes) == 0 && len(p.Variants) == 1 {
+		if len(p.Attributes()) == 0 && len(p.Variants) == 1 {
 			attributeless++
 		}
 		for i := range p.Variants {
@@ -127,8 +127,8 @@ func TestShopifyApparel(t *testing.T) {
 		t.Errorf("attributeless single-variant products = %d, want 19", attributeless)
 	}
 	top := find(t, res.Products, "classic-varsity-top")
-	if strings.Join(top.Attributes, ",") != "Size" {
-		t.Errorf("classic-varsity-top attributes = %v", top.Attributes)
+	if strings.Join(top.Attributes(), ",") != "Size" {
+		t.Errorf("classic-varsity-top attributes = %v", top.Attributes())
 	}
 	var sizes []string
 	for i := range top.Variants {
@@ -142,8 +142,8 @@ func TestShopifyApparel(t *testing.T) {
 		t.Errorf("price = %q, want 60", v)
 	}
 	shirt := find(t, res.Products, "ocean-blue-shirt")
-	if shirt.Name.S != "Ocean Blue Shirt" || strings.Join(shirt.Tags, ",") != "men" {
-		t.Errorf("ocean-blue-shirt: name %q tags %v", shirt.Name.S, shirt.Tags)
+	if shirt.Name().S != "Ocean Blue Shirt" || strings.Join(shirt.Tags(), ",") != "men" {
+		t.Errorf("ocean-blue-shirt: name %q tags %v", shirt.Name().S, shirt.Tags())
 	}
 	if k := shirt.VariantKey(&shirt.Variants[0]); k != "ocean-blue-shirt|" {
 		t.Errorf("variant key = %q", k)
@@ -158,7 +158,7 @@ func TestShopifyProductTemplate(t *testing.T) {
 	m := templateMapping(t, "shopify")
 	lost := 0
 	for _, p := range groupFile(t, m, "shopify-product-template.csv").Products {
-		for _, e := range p.Errs {
+		for _, e := range p.Errs() {
 			if strings.Contains(e.Error(), `column "Variant Barcode"`) && strings.Contains(e.Error(), "scientific notation, not a UPC") {
 				lost++
 			}
@@ -170,8 +170,8 @@ func TestShopifyProductTemplate(t *testing.T) {
 	m.Variant.Fields = slices.DeleteFunc(m.Variant.Fields, func(f *mapping.ValueSpec) bool { return f.Name == "upc" })
 	res := groupFile(t, m, "shopify-product-template.csv")
 	for _, p := range res.Products {
-		if len(p.Errs) > 0 || len(res.Errors) > 0 {
-			t.Fatalf("errors without the barcodes: %v, %v", p.Errs, res.Errors)
+		if len(p.Errs()) > 0 || len(res.Errors) > 0 {
+			t.Fatalf("errors without the barcodes: %v, %v", p.Errs(), res.Errors)
 		}
 	}
 	if len(res.Products) != 3 || countVariants(res.Products) != 16 {
@@ -183,13 +183,13 @@ func TestShopifyProductTemplate(t *testing.T) {
 		t.Errorf("skipped = %+v", res.Skipped)
 	}
 	imageOnly := find(t, res.Products, "example-pants")
-	if i := slices.IndexFunc(imageOnly.Images, func(im Image) bool { return im.Row.Line == 17 }); i < 0 || imageOnly.Images[i].Position != 4 ||
-		!slices.Contains(imageOnly.ProductRows, RowRef{File: "shopify-product-template.csv", Line: 17}) {
-		t.Errorf("row 17's image: %+v, product rows %v", imageOnly.Images, imageOnly.ProductRows)
+	if i := slices.IndexFunc(imageOnly.Images(), func(im Image) bool { return im.Row.Line == 17 }); i < 0 || imageOnly.Images()[i].Position != 4 ||
+		!slices.Contains(imageOnly.ProductRows(), RowRef{File: "shopify-product-template.csv", Line: 17}) {
+		t.Errorf("row 17's image: %+v, product rows %v", imageOnly.Images(), imageOnly.ProductRows())
 	}
 	shirt := find(t, res.Products, "example-shirt")
-	if strings.Join(shirt.Attributes, ",") != "Color,Size" || len(shirt.Variants) != 12 {
-		t.Errorf("example-shirt: %v, %d variants", shirt.Attributes, len(shirt.Variants))
+	if strings.Join(shirt.Attributes(), ",") != "Color,Size" || len(shirt.Variants) != 12 {
+		t.Errorf("example-shirt: %v, %d variants", shirt.Attributes(), len(shirt.Variants))
 	}
 	if v := shirt.Variants[0]; v.SKU != "SRT_COT_111" {
 		t.Errorf("first SKU = %q", v.SKU)
@@ -197,8 +197,8 @@ func TestShopifyProductTemplate(t *testing.T) {
 	if w, _ := shirt.Variants[0].Field("weight"); w != "0.145" {
 		t.Errorf("weight = %q, want 0.145", w)
 	}
-	if strings.Join(shirt.Tags, "|") != "Made to Order|Shirt Tag" {
-		t.Errorf("tags = %q", shirt.Tags)
+	if strings.Join(shirt.Tags(), "|") != "Made to Order|Shirt Tag" {
+		t.Errorf("tags = %q", shirt.Tags())
 	}
 	pants := find(t, res.Products, "example-pants")
 	var stock []string
@@ -218,8 +218,8 @@ func TestShopifyProductTemplate(t *testing.T) {
 		t.Errorf("weight = %q", w)
 	}
 	hat := find(t, res.Products, "example-hat")
-	if len(hat.Variants) != 1 || len(hat.Attributes) != 0 || hat.Variants[0].SKU != "HAT_GRY_275" {
-		t.Errorf("hat: %d variants, attributes %v", len(hat.Variants), hat.Attributes)
+	if len(hat.Variants) != 1 || len(hat.Attributes()) != 0 || hat.Variants[0].SKU != "HAT_GRY_275" {
+		t.Errorf("hat: %d variants, attributes %v", len(hat.Variants), hat.Attributes())
 	}
 	if _, ok := shirt.Variants[0].Tier("Compare At Price"); ok {
 		t.Error("empty Compare At Price gave a tier")
@@ -234,7 +234,7 @@ func TestWooCommerceSample(t *testing.T) {
 	}
 	variable := 0
 	for _, p := range res.Products {
-		if len(p.Attributes) > 0 {
+		if len(p.Attributes()) > 0 {
 			variable++
 		} else if len(p.Variants) != 1 {
 			t.Errorf("simple %s has %d variants", p.Key, len(p.Variants))
@@ -248,8 +248,8 @@ func TestWooCommerceSample(t *testing.T) {
 	if len(tee.Variants) != 3 || len(hoodie.Variants) != 4 {
 		t.Errorf("variations: tee %d, hoodie %d", len(tee.Variants), len(hoodie.Variants))
 	}
-	if strings.Join(hoodie.Attributes, ",") != "Color,Logo" {
-		t.Errorf("hoodie attributes %v", hoodie.Attributes)
+	if strings.Join(hoodie.Attributes(), ",") != "Color,Logo" {
+		t.Errorf("hoodie attributes %v", hoodie.Attributes())
 	}
 	if o, _ := hoodie.Variants[0].Option("Logo"); o != "No" {
 		t.Errorf("hoodie first variation Logo = %q", o)
@@ -266,8 +266,8 @@ func TestWooCommerceSample(t *testing.T) {
 		}
 	}
 	beanie := find(t, res.Products, "woo-beanie")
-	if len(beanie.Attributes) != 0 || beanie.Variants[0].SKU != "woo-beanie" {
-		t.Errorf("beanie: %v %q", beanie.Attributes, beanie.Variants[0].SKU)
+	if len(beanie.Attributes()) != 0 || beanie.Variants[0].SKU != "woo-beanie" {
+		t.Errorf("beanie: %v %q", beanie.Attributes(), beanie.Variants[0].SKU)
 	}
 	// 0.2 lb ("Weight (lbs)") in kilograms, to 6 places
 	if w, _ := beanie.Variants[0].Field("weight"); w != "0.090718" {

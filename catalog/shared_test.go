@@ -35,11 +35,11 @@ func TestProductsShareEqualLists(t *testing.T) {
 		want       []string
 		shared     bool
 	}{
-		{"same tags", p2.Tags, p1.Tags, []string{"a", "b"}, true},
-		{"other tags", p3.Tags, p1.Tags, []string{"ab"}, false},
-		{"tags that join alike", p4.Tags, p3.Tags, []string{"a\x01b"}, false},
-		{"same attributes", p2.Attributes, p1.Attributes, []string{"Color", "Size"}, true},
-		{"other attributes", p3.Attributes, p1.Attributes, []string{"Size"}, false},
+		{"same tags", p2.Tags(), p1.Tags(), []string{"a", "b"}, true},
+		{"other tags", p3.Tags(), p1.Tags(), []string{"ab"}, false},
+		{"tags that join alike", p4.Tags(), p3.Tags(), []string{"a\x01b"}, false},
+		{"same attributes", p2.Attributes(), p1.Attributes(), []string{"Color", "Size"}, true},
+		{"other attributes", p3.Attributes(), p1.Attributes(), []string{"Size"}, false},
 	} {
 		if !slices.Equal(tc.got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, tc.got, tc.want)

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/binary"
+	"iter"
 	"strings"
 )
 
@@ -116,13 +117,27 @@ func (v *Variant) Option(name string) (string, bool) {
 // Fields returns the variant's given fields in mapping order.
 func (v *Variant) Fields() []Field {
 	var out []Field
-	v.each(func(kind byte, id uint32, val string) bool {
-		if kind == kField {
-			out = append(out, Field{v.nm.list[id], val})
-		}
-		return true
-	})
+	for name, val := range v.AllFields() {
+		out = append(out, Field{name, val})
+	}
 	return out
+}
+
+// AllFields yields the name and value of each of the variant's given
+// fields in mapping order: Fields without a list.
+func (v *Variant) AllFields() iter.Seq2[string, string] { return v.entries(kField) }
+
+// AllTiers yields the name and price of each of the variant's given tier
+// prices in mapping order: Tiers without a list.
+func (v *Variant) AllTiers() iter.Seq2[string, string] { return v.entries(kTier) }
+
+// entries yields the name and value of each packed entry of kind k.
+func (v *Variant) entries(k byte) iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		v.each(func(kind byte, id uint32, val string) bool {
+			return kind != k || yield(v.nm.list[id], val)
+		})
+	}
 }
 
 // Field returns the value of the variant field name ("weight") and
@@ -132,12 +147,9 @@ func (v *Variant) Field(name string) (string, bool) { return v.find(kField, name
 // Tiers returns the variant's given tier prices in mapping order.
 func (v *Variant) Tiers() []Tier {
 	var out []Tier
-	v.each(func(kind byte, id uint32, val string) bool {
-		if kind == kTier {
-			out = append(out, Tier{v.nm.list[id], val})
-		}
-		return true
-	})
+	for name, val := range v.AllTiers() {
+		out = append(out, Tier{name, val})
+	}
 	return out
 }
 
@@ -175,7 +187,9 @@ func (v *Variant) find(k byte, name string) (string, bool) {
 // the names of the files its rows come from. A few recent names are
 // cached: most rows repeat the same names.
 type names struct {
-	list  []string
+	list []string
+	// lists are the tag and attribute lists of products, shared.
+	lists [][]string
 	ids   map[string]uint32
 	files []string
 	cache [8]struct {
@@ -183,6 +197,20 @@ type names struct {
 		id uint32
 	}
 	next int
+}
+
+// listOf is list number n less 1 (0: nil).
+func (n *names) listOf(k uint32) []string {
+	if k == 0 {
+		return nil
+	}
+	return n.lists[k-1]
+}
+
+// addList adds l to the lists and returns its number plus 1.
+func (n *names) addList(l []string) uint32 {
+	n.lists = append(n.lists, l)
+	return uint32(len(n.lists))
 }
 
 func newNames() *names { return &names{ids: map[string]uint32{}} }

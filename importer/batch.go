@@ -147,7 +147,7 @@ func (p *Plan) eachWrite(fn func(kind writeKind, pp *ProductPlan, vp *VariantPla
 				fn(kindProductUpdate, pp, nil)
 			}
 			for _, vp := range pp.Variants {
-				switch vp.Action {
+				switch vp.Action() {
 				case engine.Created:
 					fn(kindVariantCreate, pp, vp)
 				case engine.Updated:
@@ -250,9 +250,9 @@ func tagRefs(tags []string, live *Live) []api.TagRef {
 
 func newProduct(pp *ProductPlan, live *Live) *api.ProductWrite {
 	prod := pp.P
-	w := &api.ProductWrite{Name: strPtr(prod.Name), Description: strPtr(prod.Description), Notes: strPtr(prod.Notes),
+	w := &api.ProductWrite{Name: strPtr(prod.Name()), Description: strPtr(prod.Description()), Notes: strPtr(prod.Notes()),
 		Links: &api.ProductLinks{}}
-	for i, a := range prod.Attributes {
+	for i, a := range prod.Attributes() {
 		w.Links.Attributes = append(w.Links.Attributes, api.AttributeRef{Name: a, Order: i})
 	}
 	for _, vp := range pp.Variants {
@@ -260,8 +260,8 @@ func newProduct(pp *ProductPlan, live *Live) *api.ProductWrite {
 			w.Links.Variants = append(w.Links.Variants, *variantWrite(prod, vp.V, live))
 		}
 	}
-	if prod.TagsSet {
-		w.Links.ProductTags = tagRefs(prod.Tags, live)
+	if prod.TagsSet() {
+		w.Links.ProductTags = tagRefs(prod.Tags(), live)
 	}
 	return w
 }
@@ -272,7 +272,7 @@ func productEdit(pp *ProductPlan, live *Live) *api.ProductWrite {
 		_ = w.Set(c.Field, c.To) // "tags" is not a field: it goes in links
 	}
 	if pp.TagsChanged() {
-		w.Links = &api.ProductLinks{ProductTags: tagRefs(pp.P.Tags, live)}
+		w.Links = &api.ProductLinks{ProductTags: tagRefs(pp.P.Tags(), live)}
 	}
 	return w
 }
@@ -295,7 +295,7 @@ func variantWrite(prod *catalog.Product, v *catalog.Variant, live *Live) *api.Va
 		w.Quantity = &q
 	}
 	values := prod.OptionValues(v)
-	for i, a := range prod.Attributes {
+	for i, a := range prod.Attributes() {
 		if i < len(values) && values[i] != "" {
 			w.Links.AttributeOptions = append(w.Links.AttributeOptions, api.OptionRef{Value: values[i], Attribute: a})
 		}

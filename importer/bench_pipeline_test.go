@@ -61,14 +61,15 @@ func reportPeakRSS(b *testing.B, reset bool) {
 	}
 }
 
-func genericMapping(b *testing.B) *mapping.Mapping {
-	text, err := templates.Get("generic")
+// templateMapping is the mapping of the template name.
+func templateMapping(tb testing.TB, name string) *mapping.Mapping {
+	text, err := templates.Get(name)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	m, err := mapping.Parse("generic.yaml", text)
+	m, err := mapping.Parse(name+".yaml", text)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return m
 }
@@ -78,7 +79,7 @@ func genericMapping(b *testing.B) *mapping.Mapping {
 func benchPipeline(b *testing.B, format string) {
 	rows := sourcetest.BenchRows(b)
 	p := sourcetest.BenchFile(b, format, rows)
-	m := genericMapping(b)
+	m := templateMapping(b, "generic")
 	products := rows / sourcetest.BenchVariantsPer
 	reset := resetPeakRSS()
 	b.ResetTimer()

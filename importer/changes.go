@@ -57,13 +57,13 @@ func createdProduct(p *catalog.Product) map[string]string {
 	for _, f := range []struct {
 		name string
 		v    catalog.Value
-	}{{"name", p.Name}, {"description", p.Description}, {"notes", p.Notes}} {
+	}{{"name", p.Name()}, {"description", p.Description()}, {"notes", p.Notes()}} {
 		if f.v.Set {
 			out[f.name] = f.v.S
 		}
 	}
-	if p.TagsSet {
-		out[FieldTags] = strings.Join(normTags(p.Tags), "|")
+	if p.TagsSet() {
+		out[FieldTags] = strings.Join(normTags(p.Tags()), "|")
 	}
 	return out
 }

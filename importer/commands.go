@@ -82,7 +82,7 @@ func (pl *Planner) planDelete(pp *ProductPlan, lp *LiveProduct) {
 // account does not have.
 func (pp *ProductPlan) nothingTo(what string) {
 	pp.skip(fmt.Sprintf("%s is not in the account: there is nothing to %s", describeProduct(pp.P), what))
-	pp.missing = true
+	pp.more().missing = true
 }
 
 // deletesAll makes the deletion of every variant the account holds of
@@ -95,9 +95,9 @@ func (pp *ProductPlan) deletesAll() {
 	deleted := map[*LiveVariant]bool{}
 	for _, vp := range pp.Variants {
 		switch {
-		case vp.Action == engine.Deleted:
+		case vp.Action() == engine.Deleted:
 			deleted[vp.Live] = true
-		case vp.Action == engine.Created || vp.Action == engine.Updated:
+		case vp.Action() == engine.Created || vp.Action() == engine.Updated:
 			return
 		}
 	}
@@ -108,7 +108,7 @@ func (pp *ProductPlan) deletesAll() {
 	}
 	pp.set(engine.Deleted, "its rows delete every variant it has in the account: the product is deleted with them")
 	for _, vp := range pp.Variants {
-		if vp.Action == engine.Deleted {
+		if vp.Action() == engine.Deleted {
 			vp.set(engine.Deleted, pp.Reason())
 		}
 	}

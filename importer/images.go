@@ -109,7 +109,7 @@ func (x *importer) startImages(ctx context.Context, products []*catalog.Product)
 	w := &imageWork{byProduct: map[*catalog.Product][]*ImagePlan{}}
 	var sources []string
 	for _, p := range products {
-		if len(p.Images) == 0 {
+		if len(p.Images()) == 0 {
 			continue
 		}
 		w.byProduct[p] = productImages(p)
@@ -155,7 +155,7 @@ func (x *importer) startImages(ctx context.Context, products []*catalog.Product)
 
 func anyImages(products []*catalog.Product) bool {
 	for _, p := range products {
-		if len(p.Images) > 0 {
+		if len(p.Images()) > 0 {
 			return true
 		}
 	}
@@ -168,7 +168,7 @@ func anyImages(products []*catalog.Product) bool {
 func productImages(p *catalog.Product) []*ImagePlan {
 	var out []*ImagePlan
 	seen := map[string]bool{}
-	for _, im := range p.Images {
+	for _, im := range p.Images() {
 		src, err := images.Parse(im.Source)
 		key := src.Key
 		if err != nil || im.Err != "" {

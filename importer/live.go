@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"lading/api"
@@ -292,23 +291,57 @@ type Want struct {
 	Remembered map[string]string
 }
 
-// keys are what the valid products of w are looked up by: their SKUs, the
-// names of those without SKUs, and the ids remembered for them.
-func (w Want) keys() (skus, names, ids []string) {
+// keys are what the valid products of w are looked up by: their SKUs, and
+// the names of those without SKUs. A million SKUs cost one list of them.
+func (w Want) keys() (skus, names []string) {
+	n := 0
+	for _, p := range w.Products {
+		if p.Valid() {
+			n += len(p.Variants)
+		}
+	}
+	skus = make([]string, 0, n)
 	for _, p := range w.Products {
 		if !p.Valid() {
 			continue
 		}
-		s := p.SKUs()
-		skus = append(skus, s...)
-		if len(s) == 0 && p.Name.Set {
-			names = append(names, p.Name.S)
+		had := len(skus)
+		for i := range p.Variants {
+			if s := p.Variants[i].SKU; s != "" {
+				skus = append(skus, s)
+			}
 		}
-		if id, ok := w.Remembered[p.Key]; ok {
-			ids = append(ids, id)
+		if len(skus) == had && p.Name().Set {
+			names = append(names, p.Name().S)
 		}
 	}
-	return dedupe(skus), dedupe(names), dedupe(ids)
+	return dedupeOwned(skus), dedupeOwned(names)
+}
+
+// anyKey says some valid product of w can be looked up: by a SKU, a name
+// (for a product without SKUs), or an id remembered for it (see keys).
+func (w Want) anyKey() bool {
+	for _, p := range w.Products {
+		if !p.Valid() {
+			continue
+		}
+		skus := false
+		for i := range p.Variants {
+			if s := p.Variants[i].SKU; s != "" {
+				skus = true
+				if strings.TrimSpace(s) != "" {
+					return true
+				}
+			}
+		}
+		if !skus && p.Name().Set && strings.TrimSpace(p.Name().S) != "" {
+			return true
+		}
+		if id, ok := w.Remembered[p.Key]; ok && strings.TrimSpace(id) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // FetchLive reads the part of the live catalog an import touches, in
@@ -322,9 +355,7 @@ func (w Want) keys() (skus, names, ids []string) {
 // for a product none of whose SKUs were found.
 func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 	l := newLive()
-	skus, names, ids := w.keys()
-	lookups := chunks(len(skus)) + chunks(len(names)) + chunks(len(ids))
-	if lookups == 0 {
+	if !w.anyKey() {
 		return l, nil
 	}
 	// One small read tells how large the whole listing is.
@@ -337,6 +368,7 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 	if total == 0 {
 		return l, nil
 	}
+	skus, names := w.keys()
 	s := newScan(w, names, l)
 	if pages(total) <= chunks(len(skus))+chunks(len(names)) {
 		err = s.readListing(ctx, c)
@@ -435,16 +467,19 @@ func chunks(n int) int { return (n + lookupChunk - 1) / lookupChunk }
 // pages is how many pages of wire.MaxPageSize a listing of n records takes.
 func pages(n int) int { return (n + wire.MaxPageSize - 1) / wire.MaxPageSize }
 
-func dedupe(xs []string) []string {
-	seen := make(map[string]bool, len(xs))
-	out := make([]string, 0, len(xs))
+// dedupe returns xs trimmed, without blanks and repeats, sorted; xs is
+// left as it is.
+func dedupe(xs []string) []string { return dedupeOwned(append([]string{}, xs...)) }
+
+// dedupeOwned is dedupe in place, for a list the caller gives up: a
+// million SKUs cost no map.
+func dedupeOwned(xs []string) []string {
+	out := xs[:0]
 	for _, x := range xs {
-		x = strings.TrimSpace(x)
-		if x != "" && !seen[x] {
-			seen[x] = true
+		if x = strings.TrimSpace(x); x != "" {
 			out = append(out, x)
 		}
 	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }

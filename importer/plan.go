@@ -44,15 +44,34 @@ type Change struct {
 
 func (c Change) String() string { return fmt.Sprintf("%s %q → %q", c.Field, c.From, c.To) }
 
-// VariantPlan is what an import does with one variant.
+// VariantPlan is what an import does with one variant: a million-row
+// import holds a million of them, of 32 bytes each.
 type VariantPlan struct {
-	V      *catalog.Variant
-	Live   *LiveVariant // nil when the variant is new
-	Action engine.Status
+	V    *catalog.Variant
+	Live *LiveVariant // nil when the variant is new
 	// why holds the reason and the changes, which most variants (created
 	// or unchanged) do not have: a million variants would carry 64 empty
 	// bytes each.
 	why *variantWhy
+	// action is its action's number in statuses.
+	action uint8
+}
+
+// statuses are the actions of plans, numbered; "" (none yet) is 0.
+var statuses = []engine.Status{"", engine.Created, engine.Updated, engine.Unchanged, engine.Archived, engine.Deleted,
+	engine.ToCreate, engine.ToUpdate, engine.ToArchive, engine.ToDelete, engine.Skipped, engine.Invalid, engine.Unknown,
+	engine.Refused, engine.Failed, engine.Conflict}
+
+// Action is what becomes of the variant.
+func (vp *VariantPlan) Action() engine.Status { return statuses[vp.action] }
+
+// setAction gives the variant action a, one of statuses.
+func (vp *VariantPlan) setAction(a engine.Status) {
+	i := slices.Index(statuses, a)
+	if i < 0 {
+		panic(fmt.Sprintf("importer: no plan has action %q", a))
+	}
+	vp.action = uint8(i)
 }
 
 type variantWhy struct {
@@ -100,7 +119,7 @@ func (vp *VariantPlan) Tiers() []api.TierValue {
 
 // set gives the variant an action and a reason.
 func (vp *VariantPlan) set(a engine.Status, reason string) {
-	vp.Action = a
+	vp.setAction(a)
 	if reason != "" || vp.why != nil {
 		w := vp.more()
 		w.reason, w.missing = reason, false
@@ -128,9 +147,13 @@ type ProductPlan struct {
 	Live     *LiveProduct // nil when the product is new
 	Action   engine.Status
 	Variants []*VariantPlan
-	// why holds the reason, the changes and the images, which most
-	// products do not have (see variantWhy).
+	// why holds the reason, the changes, the images and what a run
+	// learns of a product it writes, which most products do not have
+	// (see variantWhy).
 	why *productWhy
+}
+
+type productWhy struct {
 	// created is the id the service gave the product when this run
 	// created it (Live stays nil: a snapshot of it would cost a million
 	// rows' import tens of megabytes).
@@ -138,9 +161,6 @@ type ProductPlan struct {
 	// missing says the product was to be archived or deleted and the
 	// account does not have it.
 	missing bool
-}
-
-type productWhy struct {
 	// images are what becomes of the images its rows name.
 	images  []*ImagePlan
 	reason  string
@@ -212,8 +232,15 @@ func (pp *ProductPlan) ID() api.ID {
 	if pp.Live != nil {
 		return pp.Live.ID
 	}
-	return pp.created
+	if pp.why == nil {
+		return ""
+	}
+	return pp.why.created
 }
+
+// missing says the product was to be archived or deleted and the account
+// does not have it.
+func (pp *ProductPlan) missing() bool { return pp.why != nil && pp.why.missing }
 
 // Plan is the whole import, classified against the live catalog.
 type Plan struct {
@@ -307,8 +334,8 @@ func (pl *Planner) findProduct(p *catalog.Product) (*LiveProduct, string) {
 	}
 	// A product is identified by its variants' SKUs; by name only when it
 	// has none.
-	if p.Name.Set && len(p.SKUs()) == 0 {
-		switch byName := pl.Live.ByName(p.Name.S); len(byName) {
+	if p.Name().Set && len(p.SKUs()) == 0 {
+		switch byName := pl.Live.ByName(p.Name().S); len(byName) {
 		case 0:
 		case 1:
 			return byName[0], ""
@@ -317,7 +344,7 @@ func (pl *Planner) findProduct(p *catalog.Product) (*LiveProduct, string) {
 			for i, lp := range byName {
 				ids[i] = string(lp.ID)
 			}
-			return nil, fmt.Sprintf("%d products are named %q in the account (ids %s): give the variants SKUs to tell them apart", len(byName), p.Name.S, strings.Join(ids, ", "))
+			return nil, fmt.Sprintf("%d products are named %q in the account (ids %s): give the variants SKUs to tell them apart", len(byName), p.Name().S, strings.Join(ids, ", "))
 		}
 	}
 	return nil, ""
@@ -331,7 +358,7 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 		pp.fail(invalidReason(p))
 		return pp
 	}
-	if p.Command == mapping.CommandSkip {
+	if p.Command() == mapping.CommandSkip {
 		pp.skip("its command is skip: left as it is")
 		return pp
 	}
@@ -340,7 +367,7 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 		pp.fail(problem)
 		return pp
 	}
-	switch p.Command {
+	switch p.Command() {
 	case mapping.CommandArchive:
 		pl.planArchive(pp, lp)
 		return pp
@@ -348,7 +375,7 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 		pl.planDelete(pp, lp)
 		return pp
 	}
-	r := pl.ruleOf(p.Command)
+	r := pl.ruleOf(p.Command())
 	if lp == nil {
 		pl.planNew(pp, r)
 		return pp
@@ -367,7 +394,7 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 		pp.setChanges(nil, false)
 	}
 	for _, vp := range pp.Variants {
-		if vp.Action == engine.Created || vp.Action == engine.Updated || vp.Action == engine.Deleted {
+		if vp.Action() == engine.Created || vp.Action() == engine.Updated || vp.Action() == engine.Deleted {
 			if pp.Action == engine.Unchanged {
 				pp.Action = engine.Updated
 			}
@@ -381,7 +408,8 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 func (pp *ProductPlan) unchanged(lp *LiveProduct, vs []LiveVariant) {
 	pp.Live, pp.Action = lp, engine.Unchanged
 	for j, vp := range pp.Variants {
-		vp.Live, vp.Action = &vs[j], engine.Unchanged
+		vp.Live = &vs[j]
+		vp.setAction(engine.Unchanged)
 	}
 }
 
@@ -399,7 +427,7 @@ func (pl *Planner) planNew(pp *ProductPlan, r rule) {
 			vp.gone(fmt.Sprintf("variant %s is not in the account: there is nothing to delete", vp.Key()))
 			continue
 		}
-		vp.Action = engine.Created
+		vp.setAction(engine.Created)
 		created++
 	}
 	pp.Action = engine.Created
@@ -430,10 +458,10 @@ func describeProduct(p *catalog.Product) string {
 }
 
 func invalidReason(p *catalog.Product) string {
-	if len(p.Errs) == 1 {
-		return "not written: " + p.Errs[0].Error()
+	if len(p.Errs()) == 1 {
+		return "not written: " + p.Errs()[0].Error()
 	}
-	return fmt.Sprintf("not written: %d invalid values in this product's rows, first: %s", len(p.Errs), p.Errs[0].Error())
+	return fmt.Sprintf("not written: %d invalid values in this product's rows, first: %s", len(p.Errs()), p.Errs()[0].Error())
 }
 
 func (pp *ProductPlan) diffProduct() {
@@ -447,13 +475,13 @@ func productChanges(p *catalog.Product, lp *LiveText) (changes []Change, tagsCha
 		name string
 		v    catalog.Value
 		live string
-	}{{"name", p.Name, lp.Name}, {"description", p.Description, lp.Description}, {"notes", p.Notes, lp.Notes}} {
+	}{{"name", p.Name(), lp.Name}, {"description", p.Description(), lp.Description}, {"notes", p.Notes(), lp.Notes}} {
 		if f.v.Set && f.v.S != f.live {
 			changes = append(changes, Change{Field: f.name, From: f.live, To: f.v.S})
 		}
 	}
-	if p.TagsSet {
-		want := normTags(p.Tags)
+	if p.TagsSet() {
+		want := normTags(p.Tags())
 		if !slices.Equal(want, lp.Tags) {
 			tagsChanged = true
 			changes = append(changes, Change{Field: "tags", From: strings.Join(lp.Tags, "|"), To: strings.Join(want, "|")})
@@ -477,7 +505,7 @@ func (pp *ProductPlan) matchVariant(vp *VariantPlan, live *Live) *LiveVariant {
 		}
 		return nil
 	}
-	want := optionKey(pp.P.Attributes, pp.P.OptionValues(vp.V))
+	want := optionKey(pp.P.Attributes(), pp.P.OptionValues(vp.V))
 	for _, lv := range pp.Live.Variants {
 		if lv.SKU() != "" {
 			continue
@@ -547,13 +575,13 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan, r rule) {
 		case r.mode == ModeUpdateOnly:
 			vp.set(engine.Skipped, fmt.Sprintf("variant %s is not in the account, and %s", vp.Key(), r.only()))
 		default:
-			vp.Action = engine.Created
+			vp.setAction(engine.Created)
 		}
 		return
 	}
 	vp.Live = lv
 	if vp.V.Delete() {
-		vp.Action = engine.Deleted
+		vp.setAction(engine.Deleted)
 		return
 	}
 	differ, changes, tiers := compareVariant(pp.P, vp.V, lv, pl.Live.TierIDs)
@@ -561,10 +589,10 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan, r rule) {
 		vp.set(engine.Failed, fmt.Sprintf("its options differ from the account's variant %s (%s), and the service cannot change an existing variant's options: change them in the account, or give this row a new SKU to create a variant with these options", lv.ID, differ))
 		return
 	}
-	vp.Action = engine.Unchanged
+	vp.setAction(engine.Unchanged)
 	vp.setChanges(changes, tiers)
 	if len(changes) > 0 {
-		vp.Action = engine.Updated
+		vp.setAction(engine.Updated)
 		if r.mode == ModeCreateOnly {
 			vp.set(engine.Skipped, fmt.Sprintf("variant %s exists in the account (id %s), and %s", vp.Key(), lv.ID, r.only()))
 			vp.setChanges(nil, nil)
@@ -577,24 +605,25 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan, r rule) {
 // tier prices of v that differ from lv's, and tiers the changed prices as
 // a write gives them (by the tier's id where tierIDs knows it).
 func compareVariant(p *catalog.Product, v *catalog.Variant, lv *LiveVariant, tierIDs map[string]api.ID) (differ string, changes []Change, tiers []api.TierValue) {
-	if differ = optionConflicts(p.Attributes, p.OptionValues(v), lv); differ != "" {
+	var values [8]string // most products have fewer attributes
+	if differ = optionConflicts(p.Attributes(), p.AppendOptionValues(values[:0], v), lv); differ != "" {
 		return differ, nil, nil
 	}
-	for _, f := range v.Fields() {
-		if f.Name == "sku" {
+	for name, value := range v.AllFields() {
+		if name == "sku" {
 			continue
 		}
-		if have := lv.Field(f.Name); !sameValue(slices.Contains(wire.NumericVariantFields, f.Name), have, f.Value) {
-			changes = append(changes, Change{Field: f.Name, From: have, To: f.Value})
+		if have := lv.Field(name); !sameValue(slices.Contains(wire.NumericVariantFields, name), have, value) {
+			changes = append(changes, Change{Field: name, From: have, To: value})
 		}
 	}
-	for _, t := range v.Tiers() {
-		have, ok := lv.Price(t.Name)
-		if !ok || !sameValue(true, have, t.Value) {
-			changes = append(changes, Change{Field: TierField(t.Name), From: have, To: t.Value})
-			tv := api.TierValue{Name: t.Name, Value: t.Value}
-			if id, ok := tierIDs[t.Name]; ok {
-				tv = api.TierValue{ID: id, Value: t.Value}
+	for name, value := range v.AllTiers() {
+		have, ok := lv.Price(name)
+		if !ok || !sameValue(true, have, value) {
+			changes = append(changes, Change{Field: TierField(name), From: have, To: value})
+			tv := api.TierValue{Name: name, Value: value}
+			if id, ok := tierIDs[name]; ok {
+				tv = api.TierValue{ID: id, Value: value}
 			}
 			tiers = append(tiers, tv)
 		}
@@ -636,7 +665,7 @@ func (p *Plan) Summary() (products, variants engine.Counts) {
 	for _, pp := range p.Products {
 		products[pp.Action]++
 		for _, vp := range pp.Variants {
-			variants[vp.Action]++
+			variants[vp.Action()]++
 		}
 	}
 	return products, variants

@@ -67,7 +67,7 @@ func TestReadEveryRowOnce(t *testing.T) {
 	lines := map[int]bool{}
 	bad := 0
 	for _, pr := range in.Products {
-		for _, e := range pr.Errs {
+		for _, e := range pr.Errs() {
 			if !badLines[e.Row.Line] || !strings.Contains(e.Error(), "bare") || e.SKU != pr.Key+"-2" || e.Column != "description" {
 				t.Errorf("product %s: error %v (SKU %q): not its bad line's", pr.Key, e.Error(), e.SKU)
 			}

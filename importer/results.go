@@ -188,7 +188,7 @@ func (o *fileOrder) productRows(i int, pp *ProductPlan, yield func(rowAt) bool) 
 		}
 		return true
 	}
-	rows, k := p.ProductRows, 0
+	rows, k := p.ProductRows(), 0
 	for v := range p.Variants {
 		r := o.at(p.Variants[v].Row(), i, int32(v))
 		for ; k < len(rows); k++ {
@@ -358,21 +358,21 @@ func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32) 
 	}
 	if sub >= 0 {
 		vp := pp.Variants[sub]
-		l.SKU, l.Action, l.Message = vp.V.SKU, vp.Action, vp.Reason()
+		l.SKU, l.Action, l.Message = vp.V.SKU, vp.Action(), vp.Reason()
 		if vp.Live != nil {
 			l.VariantID = string(vp.Live.ID)
 		}
-		if vp.Action == engine.Updated && l.Message == "" {
+		if vp.Action() == engine.Updated && l.Message == "" {
 			l.Message = changesText(vp.Changes())
 		}
 	}
-	if ref == p.First && pp.Action == engine.Updated && len(pp.Changes()) > 0 {
+	if ref == p.First() && pp.Action == engine.Updated && len(pp.Changes()) > 0 {
 		if l.Action == engine.Unchanged {
 			l.Action = engine.Updated
 		}
 		l.Message = strings.TrimPrefix(l.Message+"; product: "+changesText(pp.Changes()), "; ")
 	}
-	if errs := rowErrors(p.Errs, ref); len(errs) > 0 {
+	if errs := rowErrors(p.Errs(), ref); len(errs) > 0 {
 		msgs := make([]string, len(errs))
 		for i := range errs {
 			msgs[i] = errs[i].Error()
@@ -454,12 +454,12 @@ type PlannedVariant struct {
 }
 
 func planProduct(pp *ProductPlan) PlannedProduct {
-	pj := PlannedProduct{Key: pp.P.Key, Name: pp.P.Name.S, Action: pp.Action, Reason: pp.Reason(), Changes: pp.Changes()}
+	pj := PlannedProduct{Key: pp.P.Key, Name: pp.P.Name().S, Action: pp.Action, Reason: pp.Reason(), Changes: pp.Changes()}
 	if id := pp.ID(); id != "" {
 		pj.ID = string(id)
 	}
 	for _, vp := range pp.Variants {
-		vj := PlannedVariant{Key: vp.Key(), SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action, Reason: vp.Reason(), Changes: vp.Changes()}
+		vj := PlannedVariant{Key: vp.Key(), SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action(), Reason: vp.Reason(), Changes: vp.Changes()}
 		if vp.Live != nil {
 			vj.ID = string(vp.Live.ID)
 		}

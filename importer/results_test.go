@@ -45,7 +45,8 @@ func resultsFixture() (*Input, *Plan) {
 	ppA := plan.Products[0]
 	ppA.Live, ppA.Action = &LiveProduct{ID: "10"}, engine.Updated
 	ppA.setChanges([]Change{{Field: "name", From: "Old", To: "New"}}, false)
-	ppA.Variants[0].Live, ppA.Variants[0].Action = &LiveVariant{ID: "11"}, engine.Unchanged
+	ppA.Variants[0].Live = &LiveVariant{ID: "11"}
+	ppA.Variants[0].setAction(engine.Unchanged)
 	return in, plan
 }
 

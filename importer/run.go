@@ -310,7 +310,7 @@ func invalidRows(in *Input) int {
 	for _, p := range in.Products {
 		if !p.Valid() {
 			seen := map[catalog.RowRef]bool{}
-			for _, e := range p.Errs {
+			for _, e := range p.Errs() {
 				seen[e.Row] = true
 			}
 			n += len(seen)
@@ -400,13 +400,15 @@ func (x *importer) applyPrevious(plan *Plan) {
 		return
 	}
 	for _, pp := range plan.Products {
-		if a, ok := x.prev[pp.P.Key]; ok && (pp.Action == engine.Unchanged || pp.missing) {
+		if a, ok := x.prev[pp.P.Key]; ok && (pp.Action == engine.Unchanged || pp.missing()) {
 			pp.set(a, "")
-			pp.missing = false
+			if pp.why != nil {
+				pp.why.missing = false
+			}
 		}
 		whole := pp.Action == engine.Created || pp.Action == engine.Archived || pp.Action == engine.Deleted
 		for _, vp := range pp.Variants {
-			if vp.Action != engine.Unchanged && !vp.missing() {
+			if vp.Action() != engine.Unchanged && !vp.missing() {
 				continue
 			}
 			if a, ok := x.prev[vp.Key()]; ok {
@@ -507,7 +509,7 @@ func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*
 // changes (the results file reports them).
 func mergePlan(orig, npp *ProductPlan) {
 	// What the re-plan finds gone was deleted by the write it looked up.
-	done := npp.missing && orig.Action == engine.Deleted
+	done := npp.missing() && orig.Action == engine.Deleted
 	if (npp.Action == engine.Failed || npp.Action == engine.Skipped) && !done {
 		orig.set(npp.Action, npp.Reason())
 	}
@@ -519,8 +521,8 @@ func mergePlan(orig, npp *ProductPlan) {
 		if nvp.Live != nil {
 			ovp.Live = nvp.Live
 		}
-		if (nvp.Action == engine.Failed || nvp.Action == engine.Skipped) && !done && !(nvp.missing() && ovp.Action == engine.Deleted) {
-			ovp.set(nvp.Action, nvp.Reason())
+		if (nvp.Action() == engine.Failed || nvp.Action() == engine.Skipped) && !done && !(nvp.missing() && ovp.Action() == engine.Deleted) {
+			ovp.set(nvp.Action(), nvp.Reason())
 		}
 		// What remains to write is in the re-plan's records; the original
 		// changes stay for the results file when nothing remains.
@@ -787,7 +789,7 @@ func (x *importer) settleAnswer(ctx context.Context, b *batch, intent int64, res
 			x.refuse(r, f)
 			continue
 		case id != "" && r.kind == kindProductCreate:
-			r.pp.created = id
+			r.pp.more().created = id
 			ids[r.key()] = string(id)
 		case id != "" && r.kind == kindVariantCreate && r.vp.V.SKU != "":
 			r.vp.Live = &LiveVariant{ID: id}
@@ -824,7 +826,7 @@ func (x *importer) refuse(r *record, f api.RecordError) {
 		// A variant of a product create: the product's other rows
 		// point at it.
 		x.recordFailed(r, rowRefusedMessage(vp.V.Row(), column, f.Message))
-		vp.set(vp.Action, valueRefusedMessage(column, f.Message))
+		vp.set(vp.Action(), valueRefusedMessage(column, f.Message))
 	}
 }
 

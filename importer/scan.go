@@ -189,7 +189,7 @@ func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *
 // are: they neither archive nor delete (planned against the whole
 // product), nor skip it.
 func updatesOnly(p *catalog.Product) bool {
-	switch p.Command {
+	switch p.Command() {
 	case mapping.CommandSkip, mapping.CommandArchive, mapping.CommandDelete:
 		return false
 	}

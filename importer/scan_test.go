@@ -1,8 +1,15 @@
 package importer
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+
+	"lading/source"
 )
 
 // The SKU index finds every variant it was given by its SKU, the first of
@@ -36,5 +43,66 @@ func TestSKUIndex(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestDedupe(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   []string
+		want []string
+	}{
+		{"none", nil, []string{}},
+		{"trimmed, sorted, once each", []string{" b", "a", "b ", "c", "a"}, []string{"a", "b", "c"}},
+		{"blanks dropped", []string{"", "  ", "x"}, []string{"x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := slices.Clone(tt.in)
+			if got := dedupe(in); !slices.Equal(got, tt.want) || got == nil {
+				t.Errorf("dedupe(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+			if !slices.Equal(in, tt.in) {
+				t.Errorf("dedupe changed its input: %q, was %q", in, tt.in)
+			}
+		})
+	}
+}
+
+func TestWantKeys(t *testing.T) {
+	t.Parallel()
+	m := templateMapping(t, "shopify")
+	path := filepath.Join(t.TempDir(), "in.csv")
+	header := []string{"Handle", "Title", "Body (HTML)", "Vendor", "Type", "Tags", "Published", "Option1 Name", "Option1 Value",
+		"Option2 Name", "Option2 Value", "Option3 Name", "Option3 Value", "Variant SKU", "Variant Grams", "Variant Inventory Tracker",
+		"Variant Inventory Qty", "Variant Inventory Policy", "Variant Fulfillment Service", "Variant Price", "Variant Compare At Price",
+		"Variant Requires Shipping", "Variant Taxable", "Variant Barcode", "Cost per item", "Status"}
+	csv := strings.Join(header, ",") + "\n"
+	for _, r := range [][4]string{{"shirt", "Shirt", "S", " S-2"}, {"shirt", "", "M", "S-1"}, {"mug", "Mug", "", ""}, {"bad", "Bad", "S", "B-1"}, {"bad", "", "M", "B-1"}} {
+		row := make([]string, len(header))
+		row[0], row[1], row[13], row[19] = r[0], r[1], r[3], "10"
+		if r[2] != "" {
+			row[7], row[8] = "Size", r[2]
+		}
+		csv += strings.Join(row, ",") + "\n"
+	}
+	if err := os.WriteFile(path, []byte(csv), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in, err := Read(context.Background(), m, path, source.Limits{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := Want{Products: in.Products}
+	// bad repeats B-1: it is invalid, and not looked up.
+	if skus, names := w.keys(); !slices.Equal(skus, []string{"S-1", "S-2"}) || !slices.Equal(names, []string{"Mug"}) {
+		t.Errorf("keys = %q, %q; want SKUs S-1 and S-2 (trimmed, sorted), the name Mug", skus, names)
+	}
+	if !w.anyKey() {
+		t.Error("anyKey is false with products to look up")
+	}
+	if bad := (Want{Products: in.Products[2:]}); bad.anyKey() {
+		t.Error("anyKey is true for an invalid product alone")
 	}
 }

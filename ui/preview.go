@@ -189,21 +189,21 @@ func previewImport(ctx context.Context, w *work) (*preview, error) {
 // productPreview is a product as the import will write it, each problem
 // in the cell of the value it is about, or under the product.
 func productPreview(prod *catalog.Product) previewProduct {
-	pp := previewProduct{Key: prod.Key, Name: prod.Name.S, Tags: strings.Join(prod.Tags, ", "), Invalid: !prod.Valid()}
+	pp := previewProduct{Key: prod.Key, Name: prod.Name().S, Tags: strings.Join(prod.Tags(), ", "), Invalid: !prod.Valid()}
 	rowVariant := map[catalog.RowRef]int{}
 	for i := range prod.Variants {
 		v := &prod.Variants[i]
 		rowVariant[v.Row()] = i
 		pp.Variants = append(pp.Variants, variantPreview(prod, v))
 	}
-	for _, img := range prod.Images {
+	for _, img := range prod.Images() {
 		c := previewCell{Text: img.Source}
 		if img.Err != "" {
 			c.Bad = img.Err
 		}
 		pp.Images = append(pp.Images, c)
 	}
-	for _, e := range prod.Errs {
+	for _, e := range prod.Errs() {
 		i, ok := rowVariant[e.Row]
 		if !ok && e.Row.Line > 0 && e.Target != "" && !strings.HasPrefix(e.Target, "product") {
 			// The row gives no variant, for its values are wrong: it is
