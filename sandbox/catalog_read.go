@@ -263,7 +263,7 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 	if err := t.loadVariantLinks(vs, rows, in); err != nil {
 		return nil, err
 	}
-	var w jw
+	w := t.writer()
 	w.expect(len(vs.order))
 	for _, id := range vs.order {
 		from := len(w.b)
@@ -467,7 +467,7 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 	if err := t.productLinks(ps, rows, list); err != nil {
 		return nil, err
 	}
-	var w jw
+	w := t.writer()
 	w.expect(len(ps.order))
 	for _, id := range ps.order {
 		from := len(w.b)
@@ -643,7 +643,7 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 			n.holds = append(n.holds, h.id)
 		}
 	}
-	var w jw
+	w := t.writer()
 	w.expect(len(optOrder))
 	for _, id := range optOrder {
 		from := len(w.b)
@@ -693,7 +693,7 @@ func (t *txn) sideloadPrices(res *readResult, prices []priceRow) error {
 	}
 	tiers := &uniq{}
 	tierPrices := map[int64][]int64{}
-	var w jw
+	w := t.writer()
 	w.expect(len(prices))
 	for _, p := range prices {
 		tiers.add(p.tier)
@@ -744,7 +744,7 @@ func (t *txn) sideloadLevels(res *readResult, levels []levelRow) error {
 	}
 	addrs := &uniq{}
 	addrLevels := map[int64][]int64{}
-	var w jw
+	w := t.writer()
 	w.expect(len(levels))
 	for _, l := range levels {
 		addrs.add(l.address)
