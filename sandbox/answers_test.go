@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"testing"
 
+	json "github.com/goccy/go-json"
+
 	"lading/api/wire"
 )
 
@@ -132,5 +134,32 @@ func answerReads(f answersFixture) []answerRead {
 		{wire.DetailPath(wire.Products), map[string]any{wire.Products: ids(f.product)}},
 		{wire.ListPath(wire.Fulfillments), nil},
 		{wire.DetailPath(wire.SalesOrders), map[string]any{wire.SalesOrders: ids(f.order)}},
+	}
+}
+
+// An account address is written as encoding it as a map wrote it, whatever
+// its label holds.
+func TestAddressRecord(t *testing.T) {
+	t.Parallel()
+	for _, label := range []string{"", "Main", `Back "room" <b>&amp;`, "line\nbreak\u2028 é \x01", "bad \xff utf-8"} {
+		for _, flags := range [][2]bool{{true, false}, {false, true}} {
+			var w jw
+			writeAddress(&w, 100000004, label, flags[0], flags[1], "2026-01-02T03:04:05+00:00", "2026-02-03T04:05:06+00:00",
+				[]int64{100000009, 100000012})
+			want, err := json.Marshal(map[string]any{
+				"id": "100000004", "label": label, "warehouse": boolStr(flags[0]), "default_warehouse": "0",
+				"billing": "0", "shipping": "0", "channel_warehouse": "0", "deleted": boolStr(flags[1]),
+				"city": nil, "company": nil, "country": nil, "country_iso": nil, "phone": nil, "state": nil,
+				"street1": nil, "street2": nil, "zip": nil, "created_at": "2026-01-02T03:04:05+00:00",
+				"updated_at":  "2026-02-03T04:05:06+00:00",
+				wire.KeyLinks: map[string]any{wire.WarehouseStockLevels: idLinks([]int64{100000009, 100000012})},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(w.b, want) {
+				t.Errorf("label %q:\n got %s\nwant %s", label, w.b, want)
+			}
+		}
 	}
 }

@@ -65,7 +65,7 @@ func renderVariants(t *txn, c *call, ids []int64, res *readResult) error {
 		return err
 	}
 	for _, p := range prods.order {
-		res.add(wire.Products, itoa(p), prods.recs[p])
+		res.addRaw(wire.Products, itoa(p), prods.recs[p])
 	}
 	if err := t.sideloadOptions(res, vs.optionIDs); err != nil {
 		return err
@@ -406,8 +406,9 @@ func (t *txn) sideloadVariants(res *readResult, ids []int64) error {
 }
 
 func addVariants(res *readResult, vs *variantSet) {
+	res.expectSide(wire.Variants, len(vs.order))
 	for _, id := range vs.order {
-		res.add(wire.Variants, itoa(id), vs.recs[id])
+		res.addRaw(wire.Variants, itoa(id), vs.recs[id])
 	}
 }
 
@@ -645,16 +646,17 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 	}
 	w := t.writer()
 	w.expect(len(optOrder))
+	res.expectSide(wire.AttributeOptions, len(optOrder))
 	for _, id := range optOrder {
 		from := len(w.b)
 		opts[id].write(&w, wire.Attributes, wire.Variants, true)
-		res.add(wire.AttributeOptions, itoa(id), w.done(from))
+		res.addRaw(wire.AttributeOptions, itoa(id), w.done(from))
 	}
 	w.expect(len(attrOrder))
 	for _, id := range attrOrder {
 		from := len(w.b)
 		attributes[id].write(&w, wire.Products, wire.AttributeOptions, false)
-		res.add(wire.Attributes, itoa(id), w.done(from))
+		res.addRaw(wire.Attributes, itoa(id), w.done(from))
 	}
 	return nil
 }
@@ -695,6 +697,7 @@ func (t *txn) sideloadPrices(res *readResult, prices []priceRow) error {
 	tierPrices := map[int64][]int64{}
 	w := t.writer()
 	w.expect(len(prices))
+	res.expectSide(wire.VariantPrices, len(prices))
 	for _, p := range prices {
 		tiers.add(p.tier)
 		tierPrices[p.tier] = append(tierPrices[p.tier], p.id)
@@ -711,7 +714,7 @@ func (t *txn) sideloadPrices(res *readResult, prices []priceRow) error {
 		w.str("price", p.price)
 		w.str("updated_at", p.updated)
 		w.close()
-		res.add(wire.VariantPrices, itoa(p.id), w.done(from))
+		res.addRaw(wire.VariantPrices, itoa(p.id), w.done(from))
 	}
 	return t.each(`SELECT id, name, created_at, updated_at FROM pricing_tiers WHERE id IN `+inIDs, []any{idList(tiers.ids)}, func(r *sql.Rows) error {
 		var id int64
@@ -732,7 +735,7 @@ func (t *txn) sideloadPrices(res *readResult, prices []priceRow) error {
 		w.str("name", name)
 		w.str("updated_at", updated)
 		w.close()
-		res.add(wire.PricingTiers, itoa(id), w.done(from))
+		res.addRaw(wire.PricingTiers, itoa(id), w.done(from))
 		return nil
 	})
 }
@@ -746,6 +749,7 @@ func (t *txn) sideloadLevels(res *readResult, levels []levelRow) error {
 	addrLevels := map[int64][]int64{}
 	w := t.writer()
 	w.expect(len(levels))
+	res.expectSide(wire.WarehouseStockLevels, len(levels))
 	for _, l := range levels {
 		addrs.add(l.address)
 		addrLevels[l.address] = append(addrLevels[l.address], l.id)
@@ -763,12 +767,11 @@ func (t *txn) sideloadLevels(res *readResult, levels []levelRow) error {
 		w.b = append(w.b, `","type":"account_address"}]`...)
 		w.links(wire.Variants, []int64{l.variant})
 		w.close()
-		w.key("low_stock_alert")
-		w.b = append(w.b, "null"...)
+		w.nul("low_stock_alert")
 		w.int("stock", l.stock)
 		w.str("updated_at", l.updated)
 		w.close()
-		res.add(wire.WarehouseStockLevels, itoa(l.id), w.done(from))
+		res.addRaw(wire.WarehouseStockLevels, itoa(l.id), w.done(from))
 	}
 	return t.each(`SELECT id, label, warehouse, deleted, created_at, updated_at FROM account_addresses WHERE id IN `+inIDs, []any{idList(addrs.ids)}, func(r *sql.Rows) error {
 		var id int64
@@ -777,15 +780,36 @@ func (t *txn) sideloadLevels(res *readResult, levels []levelRow) error {
 		if err := r.Scan(&id, &label, &warehouse, &deleted, &created, &updated); err != nil {
 			return err
 		}
-		res.add(wire.AccountAddresses, itoa(id), map[string]any{
-			"id": itoa(id), "label": label, "warehouse": boolStr(warehouse), "default_warehouse": "0",
-			"billing": "0", "shipping": "0", "channel_warehouse": "0", "deleted": boolStr(deleted),
-			"city": nil, "company": nil, "country": nil, "country_iso": nil, "phone": nil, "state": nil,
-			"street1": nil, "street2": nil, "zip": nil, "created_at": created, "updated_at": updated,
-			wire.KeyLinks: map[string]any{wire.WarehouseStockLevels: idLinks(addrLevels[id])},
-		})
+		from := len(w.b)
+		writeAddress(&w, id, label, warehouse, deleted, created, updated, addrLevels[id])
+		res.addRaw(wire.AccountAddresses, itoa(id), w.done(from))
 		return nil
 	})
+}
+
+// writeAddress writes an account address (a warehouse) with the stock
+// levels of the answer at it.
+func writeAddress(w *jw, id int64, label string, warehouse, deleted bool, created, updated string, levels []int64) {
+	w.open()
+	w.str("billing", "0")
+	w.str("channel_warehouse", "0")
+	w.nul("city", "company", "country", "country_iso")
+	w.str("created_at", created)
+	w.str("default_warehouse", "0")
+	w.flag("deleted", deleted)
+	w.int("id", id)
+	w.str("label", label)
+	w.key(wire.KeyLinks)
+	w.open()
+	w.links(wire.WarehouseStockLevels, levels)
+	w.close()
+	w.nul("phone")
+	w.str("shipping", "0")
+	w.nul("state", "street1", "street2")
+	w.str("updated_at", updated)
+	w.flag("warehouse", warehouse)
+	w.nul("zip")
+	w.close()
 }
 
 // sideloadTags adds ProductTags.

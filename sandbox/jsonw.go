@@ -63,11 +63,18 @@ func (w *jw) str(k, v string) {
 // null writes v, or null when it is not valid.
 func (w *jw) null(k string, v sql.NullString) {
 	if !v.Valid {
-		w.key(k)
-		w.b = append(w.b, "null"...)
+		w.nul(k)
 		return
 	}
 	w.str(k, v.String)
+}
+
+// nul writes each of keys as null.
+func (w *jw) nul(keys ...string) {
+	for _, k := range keys {
+		w.key(k)
+		w.b = append(w.b, "null"...)
+	}
 }
 
 // int writes n as the service writes numbers: a string.
@@ -222,15 +229,4 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
-}
-
-// sortedIDs are the keys of m in the order encoding/json writes a map's:
-// as text.
-func sortedIDs[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
