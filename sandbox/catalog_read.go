@@ -153,16 +153,24 @@ type variantSet struct {
 	components []int64
 }
 
-// variantColumns are the columns variantRow.scan reads.
-const variantColumns = `id, product_id, sku, description, notes, weight, cost, average_cost, upc, location_1,
+// variantColumns are the columns variantRow.scan reads: the variant's,
+// its options and their positions (two lists in one order).
+var variantColumns = `id, product_id, sku, description, notes, weight, cost, average_cost, upc, location_1,
 	low_stock_alert, supplier_cost, supplier_id, consignment, local_id, sort_order, bundle, component, stock,
-	committed_stock, auto_description, auto_description_with_option_type, deleted, created_at, updated_at`
+	committed_stock, auto_description, auto_description_with_option_type, deleted, created_at, updated_at,
+	(SELECT ` + groupedIDs("option_id", "") + ` || ';' || ` + groupedIDs("position", "") +
+	` FROM variant_options WHERE variant_id = variants.id)`
 
 func (v *variantRow) scan(rows *sql.Rows) error {
+	var options string
 	err := rows.Scan(&v.id, &v.product, &v.sku, &v.desc, &v.notes, &v.weight, &v.cost, &v.avgCost, &v.upc, &v.loc,
 		&v.lowStock, &v.supCost, &v.supID, &v.consignment, &v.localID, &v.sortOrder, &v.bundle, &v.component, &v.stock,
-		&v.committed, &v.auto, &v.autoType, &v.deleted, &v.created, &v.updated)
+		&v.committed, &v.auto, &v.autoType, &v.deleted, &v.created, &v.updated, &options)
+	if err != nil {
+		return err
+	}
 	v.available = v.stock - v.committed
+	v.options, err = inPositions(options)
 	return err
 }
 
@@ -233,12 +241,18 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 	}
 	products := &uniq{}
 	var bundles []*variantRow
+	all := make([]variantRow, 0, len(ids))
 	err := t.each(`SELECT `+variantColumns+` FROM variants WHERE id `+in.cond, in.args, func(r *sql.Rows) error {
-		v := &variantRow{}
+		if len(all) == cap(all) {
+			return nil // cap(all) rows asked: none more can be
+		}
+		all = append(all, variantRow{})
+		v := &all[len(all)-1]
 		if err := v.scan(r); err != nil {
 			return err
 		}
 		if _, asked := rows[v.id]; !asked {
+			all = all[:len(all)-1]
 			return nil
 		}
 		rows[v.id] = v
@@ -251,12 +265,17 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 	if err != nil {
 		return nil, err
 	}
+	var options []int64
 	for _, id := range ids {
-		if rows[id] != nil {
+		if v := rows[id]; v != nil {
 			vs.order = append(vs.order, id)
+			options = append(options, v.options...)
 		}
 	}
-	vs.productIDs = products.ids
+	// The options each once, in id order (their sideloads are written in
+	// id order whatever order they are read in).
+	slices.Sort(options)
+	vs.productIDs, vs.optionIDs = products.ids, slices.Compact(options)
 	if err := t.loadBundles(vs, bundles); err != nil {
 		return nil, err
 	}
@@ -295,41 +314,19 @@ func idsIn(ids []int64) idSet {
 // mostly its own stock level, prices and options.
 const denseSpan = 8
 
-// loadVariantLinks reads the options, prices and levels of the variants
-// of rows (picked by in).
+// loadVariantLinks reads the prices and levels of the variants of rows
+// (picked by in).
 func (t *txn) loadVariantLinks(vs *variantSet, rows map[int64]*variantRow, in idSet) error {
-	type chosen struct{ variant, option, position int64 }
-	var opts []chosen
-	err := t.each(`SELECT variant_id, option_id, position FROM variant_options WHERE variant_id `+in.cond, in.args, func(r *sql.Rows) error {
-		var c chosen
-		if err := r.Scan(&c.variant, &c.option, &c.position); err != nil {
-			return err
-		}
-		if rows[c.variant] != nil {
-			opts = append(opts, c)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	slices.SortFunc(opts, func(a, b chosen) int {
-		return cmp.Or(cmp.Compare(a.variant, b.variant), cmp.Compare(a.position, b.position))
-	})
-	options := &uniq{}
-	for _, c := range opts {
-		options.add(c.option)
-		rows[c.variant].options = append(rows[c.variant].options, c.option)
-	}
-	vs.optionIDs = options.ids
-	err = t.each(`SELECT id, variant_id, tier_id, price, created_at, updated_at FROM variant_prices WHERE variant_id `+in.cond,
+	vs.prices = make([]priceRow, 0, 2*len(vs.order))
+	err := t.each(`SELECT id, variant_id, tier_id, price, created_at, updated_at FROM variant_prices WHERE variant_id `+in.cond,
 		in.args, func(r *sql.Rows) error {
-			var p priceRow
+			vs.prices = append(vs.prices, priceRow{})
+			p := &vs.prices[len(vs.prices)-1]
 			if err := r.Scan(&p.id, &p.variant, &p.tier, &p.price, &p.created, &p.updated); err != nil {
 				return err
 			}
-			if rows[p.variant] != nil {
-				vs.prices = append(vs.prices, p)
+			if rows[p.variant] == nil {
+				vs.prices = vs.prices[:len(vs.prices)-1]
 			}
 			return nil
 		})
@@ -337,25 +334,45 @@ func (t *txn) loadVariantLinks(vs *variantSet, rows map[int64]*variantRow, in id
 		return err
 	}
 	slices.SortFunc(vs.prices, func(a, b priceRow) int { return cmp.Compare(a.id, b.id) })
-	for _, p := range vs.prices {
-		rows[p.variant].prices = append(rows[p.variant].prices, p.id)
-	}
+	linkRuns(vs.prices, func(p *priceRow) (int64, int64) { return p.variant, p.id }, rows,
+		func(v *variantRow) *[]int64 { return &v.prices })
+	vs.levels = make([]levelRow, 0, len(vs.order))
 	err = t.each(`SELECT id, variant_id, address_id, stock, committed, created_at, updated_at FROM stock_levels WHERE variant_id `+in.cond,
 		in.args, func(r *sql.Rows) error {
-			var l levelRow
+			vs.levels = append(vs.levels, levelRow{})
+			l := &vs.levels[len(vs.levels)-1]
 			if err := r.Scan(&l.id, &l.variant, &l.address, &l.stock, &l.committed, &l.created, &l.updated); err != nil {
 				return err
 			}
-			if rows[l.variant] != nil {
-				vs.levels = append(vs.levels, l)
+			if rows[l.variant] == nil {
+				vs.levels = vs.levels[:len(vs.levels)-1]
 			}
 			return nil
 		})
 	slices.SortFunc(vs.levels, func(a, b levelRow) int { return cmp.Compare(a.id, b.id) })
-	for _, l := range vs.levels {
-		rows[l.variant].levels = append(rows[l.variant].levels, l.id)
-	}
+	linkRuns(vs.levels, func(l *levelRow) (int64, int64) { return l.variant, l.id }, rows,
+		func(v *variantRow) *[]int64 { return &v.levels })
 	return err
+}
+
+// linkRuns gives each variant of rows the ids of its links, in id order,
+// all in one array; links stay in the order they are.
+func linkRuns[T any](links []T, key func(*T) (variant, id int64), rows map[int64]*variantRow, to func(*variantRow) *[]int64) {
+	type link struct{ variant, id int64 }
+	all := make([]link, len(links))
+	for i := range links {
+		all[i].variant, all[i].id = key(&links[i])
+	}
+	slices.SortFunc(all, func(a, b link) int { return cmp.Or(cmp.Compare(a.variant, b.variant), cmp.Compare(a.id, b.id)) })
+	ids := make([]int64, len(all))
+	for i := 0; i < len(all); {
+		j := i
+		for ; j < len(all) && all[j].variant == all[i].variant; j++ {
+			ids[j] = all[j].id
+		}
+		*to(rows[all[i].variant]) = ids[i:j:j]
+		i = j
+	}
 }
 
 // loadBundles gives each bundle of the set its availability (from its
@@ -497,7 +514,7 @@ func (t *txn) productRows(list string, n int) (map[int64]*productRow, error) {
 
 // productLinks gives the products of rows (picked by list) their
 // attributes, variants, tags and files, and ps the variants and tags
-// they link, each once.
+// they link, each once: a row a product and a link.
 func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list string) error {
 	variants, tags := &uniq{}, &uniq{}
 	links := []struct {
@@ -505,14 +522,17 @@ func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list stri
 		to func(p *productRow) *[]int64
 		u  *uniq
 	}{
-		{`SELECT product_id, id FROM attributes WHERE product_id IN ` + inIDs + ` ORDER BY product_id, ord, id`,
+		{`SELECT product_id, ` + groupedIDs("id", "ord, id") + ` FROM attributes WHERE product_id IN ` + inIDs +
+			` GROUP BY product_id ORDER BY product_id`,
 			func(p *productRow) *[]int64 { return &p.attributes }, nil},
-		{`SELECT product_id, id FROM variants WHERE deleted = 0 AND product_id IN ` + inIDs + ` ORDER BY product_id, id`,
+		{`SELECT product_id, ` + groupedIDs("id", "id") + ` FROM variants WHERE deleted = 0 AND product_id IN ` + inIDs +
+			` GROUP BY product_id ORDER BY product_id`,
 			func(p *productRow) *[]int64 { return &p.variants }, variants},
-		{`SELECT l.product_id, l.tag_id FROM product_tag_links l JOIN product_tags g ON g.id = l.tag_id
-		WHERE g.deleted = 0 AND l.product_id IN ` + inIDs + ` ORDER BY l.product_id, l.tag_id`,
+		{`SELECT l.product_id, ` + groupedIDs("l.tag_id", "l.tag_id") + ` FROM product_tag_links l JOIN product_tags g ON g.id = l.tag_id
+		WHERE g.deleted = 0 AND l.product_id IN ` + inIDs + ` GROUP BY l.product_id ORDER BY l.product_id`,
 			func(p *productRow) *[]int64 { return &p.tags }, tags},
-		{`SELECT product_id, id FROM product_files WHERE deleted = 0 AND product_id IN ` + inIDs + ` ORDER BY product_id, id`,
+		{`SELECT product_id, ` + groupedIDs("id", "id") + ` FROM product_files WHERE deleted = 0 AND product_id IN ` + inIDs +
+			` GROUP BY product_id ORDER BY product_id`,
 			func(p *productRow) *[]int64 { return &p.files }, nil},
 	}
 	for _, l := range links {
@@ -524,21 +544,29 @@ func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list stri
 	return nil
 }
 
-// productLink reads q's (product, id) pairs for the products of list,
-// adds each id to the list that to picks of its product's row, and to u when
-// there is one.
+// productLink reads q's (product, ids) rows for the products of list,
+// gives the ids to the list that to picks of the product's row, and to u
+// when there is one.
 func (t *txn) productLink(rows map[int64]*productRow, list, q string, to func(p *productRow) *[]int64, u *uniq) error {
 	return t.each(q, []any{list}, func(r *sql.Rows) error {
-		var p, id int64
-		if err := r.Scan(&p, &id); err != nil {
+		var p int64
+		var ids string
+		if err := r.Scan(&p, &ids); err != nil {
 			return err
 		}
-		if row := rows[p]; row != nil {
-			l := to(row)
-			*l = append(*l, id)
+		row := rows[p]
+		if row == nil {
+			return nil
+		}
+		l := to(row)
+		var err error
+		if *l, err = appendIDList(*l, ids); err != nil {
+			return err
 		}
 		if u != nil {
-			u.add(id)
+			for _, id := range *l {
+				u.add(id)
+			}
 		}
 		return nil
 	})
@@ -577,20 +605,29 @@ func (n *namedRow) write(w *jw, owner, holds string, ownerFirst bool) {
 }
 
 // named reads the attributes or options of ids, picked by in, with q
-// (id, owner, name, ord, created, updated).
+// (id, owner, name, ord, created, updated, and what each holds as
+// groupedIDs).
 func (t *txn) named(q string, in idSet, ids []int64) (map[int64]*namedRow, []int64, error) {
 	out := make(map[int64]*namedRow, len(ids))
 	for _, id := range ids {
 		out[id] = nil
 	}
+	all := make([]namedRow, 0, len(ids))
 	err := t.each(q, in.args, func(r *sql.Rows) error {
-		n := &namedRow{}
-		if err := r.Scan(&n.id, &n.owner, &n.name, &n.ord, &n.created, &n.updated); err != nil {
+		var n namedRow
+		var holds string
+		if err := r.Scan(&n.id, &n.owner, &n.name, &n.ord, &n.created, &n.updated, &holds); err != nil {
 			return err
 		}
-		if _, asked := out[n.id]; asked {
-			out[n.id] = n
+		if _, asked := out[n.id]; !asked || len(all) == cap(all) {
+			return nil // cap(all) rows asked: none more can be
 		}
+		var err error
+		if n.holds, err = appendIDList(nil, holds); err != nil {
+			return err
+		}
+		all = append(all, n)
+		out[n.id] = &all[len(all)-1]
 		return nil
 	})
 	var order []int64
@@ -602,47 +639,38 @@ func (t *txn) named(q string, in idSet, ids []int64) (map[int64]*namedRow, []int
 	return out, order, err
 }
 
+// The SQL of named for options (holding the live variants that have
+// them, in id order) and for attributes (holding their options in their
+// order).
+var (
+	optionsNamed = `SELECT id, attribute_id, name, ord, created_at, updated_at,
+		(SELECT ` + groupedIDs("o.variant_id", "") + ` FROM variant_options o JOIN variants v ON v.id = o.variant_id
+			WHERE o.option_id = attribute_options.id AND v.deleted = 0)
+		FROM attribute_options WHERE id `
+	attributesNamed = `SELECT id, product_id, name, ord, created_at, updated_at,
+		(SELECT ` + groupedIDs("o.id", "o.ord, o.id") + ` FROM attribute_options o WHERE o.attribute_id = attributes.id)
+		FROM attributes WHERE id `
+)
+
 // sideloadOptions adds AttributeOptions and their Attributes.
 func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 	if len(optionIDs) == 0 {
 		return nil
 	}
 	in := idsIn(optionIDs)
-	opts, optOrder, err := t.named(`SELECT id, attribute_id, name, ord, created_at, updated_at FROM attribute_options WHERE id `+in.cond, in, optionIDs)
+	opts, optOrder, err := t.named(optionsNamed+in.cond, in, optionIDs)
 	if err != nil {
 		return err
 	}
 	attrs := &uniq{}
 	for _, id := range optOrder {
+		slices.Sort(opts[id].holds) // its variants, in id order
 		attrs.add(opts[id].owner)
 	}
-	if err := t.optionHolders(opts, in); err != nil {
-		return err
-	}
 	ain := idsIn(attrs.ids)
-	attributes, attrOrder, err := t.named(`SELECT id, product_id, name, ord, created_at, updated_at FROM attributes WHERE id `+ain.cond, ain, attrs.ids)
+	attributes, attrOrder, err := t.named(attributesNamed+ain.cond, ain, attrs.ids)
 	if err != nil {
 		return err
-	}
-	type held struct{ attr, ord, id int64 }
-	var all []held
-	if err := t.each(`SELECT attribute_id, ord, id FROM attribute_options WHERE attribute_id `+ain.cond, ain.args, func(r *sql.Rows) error {
-		var h held
-		if err := r.Scan(&h.attr, &h.ord, &h.id); err != nil {
-			return err
-		}
-		all = append(all, h)
-		return nil
-	}); err != nil {
-		return err
-	}
-	slices.SortFunc(all, func(a, b held) int {
-		return cmp.Or(cmp.Compare(a.attr, b.attr), cmp.Compare(a.ord, b.ord), cmp.Compare(a.id, b.id))
-	})
-	for _, h := range all {
-		if n := attributes[h.attr]; n != nil {
-			n.holds = append(n.holds, h.id)
-		}
 	}
 	w := t.writer()
 	w.expect(len(optOrder))
@@ -657,32 +685,6 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 		from := len(w.b)
 		attributes[id].write(&w, wire.Products, wire.AttributeOptions, false)
 		res.addRaw(wire.Attributes, itoa(id), w.done(from))
-	}
-	return nil
-}
-
-// optionHolders links each option of opts (picked by in) to the live
-// variants that have it, in id order: one query, the variants' deleted
-// flag read by a join.
-func (t *txn) optionHolders(opts map[int64]*namedRow, in idSet) error {
-	type hold struct{ option, variant int64 }
-	var holds []hold
-	if err := t.each(`SELECT o.option_id, o.variant_id FROM variant_options o JOIN variants v ON v.id = o.variant_id
-		WHERE v.deleted = 0 AND o.option_id `+in.cond, in.args, func(r *sql.Rows) error {
-		var h hold
-		if err := r.Scan(&h.option, &h.variant); err != nil {
-			return err
-		}
-		if opts[h.option] != nil {
-			holds = append(holds, h)
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	slices.SortFunc(holds, func(a, b hold) int { return cmp.Or(cmp.Compare(a.option, b.option), cmp.Compare(a.variant, b.variant)) })
-	for _, h := range holds {
-		opts[h.option].holds = append(opts[h.option].holds, h.variant)
 	}
 	return nil
 }
