@@ -99,6 +99,13 @@ func answersEnv(t *testing.T) (*env, answersFixture) {
 			"AttributeOptions": []any{map[string]any{"value": "one"}}}}}}})[0]
 	e.mustIDs(wire.Products, map[string]any{"id": arch, "archived": 1})
 	e.upload(tee, "front.png", []byte("png")).expect(t, 200)
+	// A tier whose prices' ids are not in their variants' order, and an
+	// option that a variant takes after others.
+	for _, sku := range []string{"T-WHT-S", "T-BLK-S"} {
+		v, _ := e.variantBySKU(sku)
+		e.mustIDs(wire.Variants, map[string]any{"id": v["id"], "links": map[string]any{
+			"PricingTiers": []any{map[string]any{"name": "Sale", "value": "1.00"}}}})
+	}
 	gone, _ := e.variantBySKU("T-WHT-M")
 	e.mustIDs(wire.Variants, map[string]any{"id": gone["id"], "delete": 1})
 	live, _ := e.variantBySKU("T-BLK-S")
