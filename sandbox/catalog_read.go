@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"slices"
 	"strconv"
+	"sync"
 
 	"lading/api/wire"
 )
@@ -153,6 +154,27 @@ type variantSet struct {
 	components []int64
 }
 
+// variantRows keeps the rows loadVariantSet reads, done with once it has
+// written them, for the next.
+var variantRows sync.Pool
+
+// takeVariantRows is an empty slice of room for n rows, of variantRows.
+func takeVariantRows(n int) *[]variantRow {
+	p, _ := variantRows.Get().(*[]variantRow)
+	if p == nil || cap(*p) < n {
+		rows := make([]variantRow, 0, n)
+		return &rows
+	}
+	return p
+}
+
+// putVariantRows gives back a slice of takeVariantRows, its rows cleared.
+func putVariantRows(p *[]variantRow) {
+	clear((*p)[:cap(*p)])
+	*p = (*p)[:0]
+	variantRows.Put(p)
+}
+
 // variantColumns are the columns variantRow.scan reads: the variant's,
 // its options and their positions (two lists in one order).
 var variantColumns = `id, product_id, sku, description, notes, weight, cost, average_cost, upc, location_1,
@@ -241,10 +263,12 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 	}
 	products := &uniq{}
 	var bundles []*variantRow
-	all := make([]variantRow, 0, len(ids))
+	held := takeVariantRows(len(ids))
+	defer putVariantRows(held)
+	all := *held
 	err := t.each(`SELECT `+variantColumns+` FROM variants WHERE id `+in.cond, in.args, func(r *sql.Rows) error {
-		if len(all) == cap(all) {
-			return nil // cap(all) rows asked: none more can be
+		if len(all) == len(ids) {
+			return nil // every row asked is read: none more can be
 		}
 		all = append(all, variantRow{})
 		v := &all[len(all)-1]
