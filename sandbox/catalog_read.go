@@ -175,24 +175,16 @@ func putVariantRows(p *[]variantRow) {
 	variantRows.Put(p)
 }
 
-// variantColumns are the columns variantRow.scan reads: the variant's,
-// its options and their positions (two lists in one order).
-var variantColumns = `id, product_id, sku, description, notes, weight, cost, average_cost, upc, location_1,
+// variantColumns are the columns variantRow.scan reads.
+const variantColumns = `id, product_id, sku, description, notes, weight, cost, average_cost, upc, location_1,
 	low_stock_alert, supplier_cost, supplier_id, consignment, local_id, sort_order, bundle, component, stock,
-	committed_stock, auto_description, auto_description_with_option_type, deleted, created_at, updated_at,
-	(SELECT ` + groupedIDs("option_id", "") + ` || ';' || ` + groupedIDs("position", "") +
-	` FROM variant_options WHERE variant_id = variants.id)`
+	committed_stock, auto_description, auto_description_with_option_type, deleted, created_at, updated_at`
 
 func (v *variantRow) scan(rows *sql.Rows) error {
-	var options string
 	err := rows.Scan(&v.id, &v.product, &v.sku, &v.desc, &v.notes, &v.weight, &v.cost, &v.avgCost, &v.upc, &v.loc,
 		&v.lowStock, &v.supCost, &v.supID, &v.consignment, &v.localID, &v.sortOrder, &v.bundle, &v.component, &v.stock,
-		&v.committed, &v.auto, &v.autoType, &v.deleted, &v.created, &v.updated, &options)
-	if err != nil {
-		return err
-	}
+		&v.committed, &v.auto, &v.autoType, &v.deleted, &v.created, &v.updated)
 	v.available = v.stock - v.committed
-	v.options, err = inPositions(options)
 	return err
 }
 
@@ -289,17 +281,12 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	var options []int64
 	for _, id := range ids {
-		if v := rows[id]; v != nil {
+		if rows[id] != nil {
 			vs.order = append(vs.order, id)
-			options = append(options, v.options...)
 		}
 	}
-	// The options each once, in id order (their sideloads are written in
-	// id order whatever order they are read in).
-	slices.Sort(options)
-	vs.productIDs, vs.optionIDs = products.ids, slices.Compact(options)
+	vs.productIDs = products.ids
 	if err := t.loadBundles(vs, bundles); err != nil {
 		return nil, err
 	}
@@ -341,6 +328,9 @@ const denseSpan = 8
 // loadVariantLinks reads the prices and levels of the variants of rows
 // (picked by in).
 func (t *txn) loadVariantLinks(vs *variantSet, rows map[int64]*variantRow, in idSet) error {
+	if err := t.loadVariantOptions(vs, rows, in); err != nil {
+		return err
+	}
 	vs.prices = make([]priceRow, 0, 2*len(vs.order))
 	err := t.each(`SELECT id, variant_id, tier_id, price, created_at, updated_at FROM variant_prices WHERE variant_id `+in.cond,
 		in.args, func(r *sql.Rows) error {
@@ -358,7 +348,7 @@ func (t *txn) loadVariantLinks(vs *variantSet, rows map[int64]*variantRow, in id
 		return err
 	}
 	slices.SortFunc(vs.prices, func(a, b priceRow) int { return cmp.Compare(a.id, b.id) })
-	linkRuns(vs.prices, func(p *priceRow) (int64, int64) { return p.variant, p.id }, rows,
+	linkRuns(vs.prices, func(p *priceRow) (int64, int64, int64) { return p.variant, p.id, p.id }, rows,
 		func(v *variantRow) *[]int64 { return &v.prices })
 	vs.levels = make([]levelRow, 0, len(vs.order))
 	err = t.each(`SELECT id, variant_id, address_id, stock, committed, created_at, updated_at FROM stock_levels WHERE variant_id `+in.cond,
@@ -374,20 +364,52 @@ func (t *txn) loadVariantLinks(vs *variantSet, rows map[int64]*variantRow, in id
 			return nil
 		})
 	slices.SortFunc(vs.levels, func(a, b levelRow) int { return cmp.Compare(a.id, b.id) })
-	linkRuns(vs.levels, func(l *levelRow) (int64, int64) { return l.variant, l.id }, rows,
+	linkRuns(vs.levels, func(l *levelRow) (int64, int64, int64) { return l.variant, l.id, l.id }, rows,
 		func(v *variantRow) *[]int64 { return &v.levels })
 	return err
 }
 
-// linkRuns gives each variant of rows the ids of its links, in id order,
-// all in one array; links stay in the order they are.
-func linkRuns[T any](links []T, key func(*T) (variant, id int64), rows map[int64]*variantRow, to func(*variantRow) *[]int64) {
-	type link struct{ variant, id int64 }
+// loadVariantOptions gives the variants of rows (picked by in) their
+// options, in their order, and vs the options of them all, each once in
+// id order (their sideloads are written in id order whatever order they
+// are read in).
+func (t *txn) loadVariantOptions(vs *variantSet, rows map[int64]*variantRow, in idSet) error {
+	type chosen struct{ variant, option, position int64 }
+	opts := make([]chosen, 0, len(vs.order))
+	err := t.each(`SELECT variant_id, option_id, position FROM variant_options WHERE variant_id `+in.cond, in.args, func(r *sql.Rows) error {
+		opts = append(opts, chosen{})
+		c := &opts[len(opts)-1]
+		if err := r.Scan(&c.variant, &c.option, &c.position); err != nil {
+			return err
+		}
+		if rows[c.variant] == nil {
+			opts = opts[:len(opts)-1]
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	linkRuns(opts, func(c *chosen) (int64, int64, int64) { return c.variant, c.position, c.option }, rows,
+		func(v *variantRow) *[]int64 { return &v.options })
+	ids := make([]int64, len(opts))
+	for i, c := range opts {
+		ids[i] = c.option
+	}
+	slices.Sort(ids)
+	vs.optionIDs = slices.Compact(ids)
+	return nil
+}
+
+// linkRuns gives each variant of rows the ids of its links, ordered by
+// the key's order, all in one array; links stay in the order they are.
+func linkRuns[T any](links []T, key func(*T) (variant, order, id int64), rows map[int64]*variantRow, to func(*variantRow) *[]int64) {
+	type link struct{ variant, order, id int64 }
 	all := make([]link, len(links))
 	for i := range links {
-		all[i].variant, all[i].id = key(&links[i])
+		all[i].variant, all[i].order, all[i].id = key(&links[i])
 	}
-	slices.SortFunc(all, func(a, b link) int { return cmp.Or(cmp.Compare(a.variant, b.variant), cmp.Compare(a.id, b.id)) })
+	slices.SortFunc(all, func(a, b link) int { return cmp.Or(cmp.Compare(a.variant, b.variant), cmp.Compare(a.order, b.order)) })
 	ids := make([]int64, len(all))
 	for i := 0; i < len(all); {
 		j := i
@@ -663,14 +685,11 @@ func (t *txn) named(q string, in idSet, ids []int64) (map[int64]*namedRow, []int
 	return out, order, err
 }
 
-// The SQL of named for options (holding the live variants that have
-// them, in id order) and for attributes (holding their options in their
-// order).
+// The SQL of named for options (their holders read by optionHolders)
+// and for attributes (holding their options in their order: a few a
+// page, each sorted by a subquery).
 var (
-	optionsNamed = `SELECT id, attribute_id, name, ord, created_at, updated_at,
-		(SELECT ` + groupedIDs("o.variant_id", "") + ` FROM variant_options o JOIN variants v ON v.id = o.variant_id
-			WHERE o.option_id = attribute_options.id AND v.deleted = 0)
-		FROM attribute_options WHERE id `
+	optionsNamed    = `SELECT id, attribute_id, name, ord, created_at, updated_at, '' FROM attribute_options WHERE id `
 	attributesNamed = `SELECT id, product_id, name, ord, created_at, updated_at,
 		(SELECT ` + groupedIDs("o.id", "o.ord, o.id") + ` FROM attribute_options o WHERE o.attribute_id = attributes.id)
 		FROM attributes WHERE id `
@@ -688,8 +707,10 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 	}
 	attrs := &uniq{}
 	for _, id := range optOrder {
-		slices.Sort(opts[id].holds) // its variants, in id order
 		attrs.add(opts[id].owner)
+	}
+	if err := t.optionHolders(opts, in); err != nil {
+		return err
 	}
 	ain := idsIn(attrs.ids)
 	attributes, attrOrder, err := t.named(attributesNamed+ain.cond, ain, attrs.ids)
@@ -851,6 +872,32 @@ func (t *txn) sideloadTags(res *readResult, tagIDs []int64) error {
 		if r, ok := recs[id]; ok {
 			res.add(wire.ProductTags, itoa(id), r)
 		}
+	}
+	return nil
+}
+
+// optionHolders links each option of opts (picked by in) to the live
+// variants that have it, in id order: one query, the variants' deleted
+// flag read by a join.
+func (t *txn) optionHolders(opts map[int64]*namedRow, in idSet) error {
+	type hold struct{ option, variant int64 }
+	var holds []hold
+	if err := t.each(`SELECT o.option_id, o.variant_id FROM variant_options o JOIN variants v ON v.id = o.variant_id
+		WHERE v.deleted = 0 AND o.option_id `+in.cond, in.args, func(r *sql.Rows) error {
+		var h hold
+		if err := r.Scan(&h.option, &h.variant); err != nil {
+			return err
+		}
+		if opts[h.option] != nil {
+			holds = append(holds, h)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	slices.SortFunc(holds, func(a, b hold) int { return cmp.Or(cmp.Compare(a.option, b.option), cmp.Compare(a.variant, b.variant)) })
+	for _, h := range holds {
+		opts[h.option].holds = append(opts[h.option].holds, h.variant)
 	}
 	return nil
 }
