@@ -154,13 +154,13 @@ type variantSet struct {
 	components []int64
 }
 
-// variantRows keeps the rows loadVariantSet reads, done with once it has
+// variantRowPool keeps the rows loadVariantSet reads, done with once it has
 // written them, for the next.
-var variantRows sync.Pool
+var variantRowPool sync.Pool
 
-// takeVariantRows is an empty slice of room for n rows, of variantRows.
+// takeVariantRows is an empty slice of room for n rows, of variantRowPool.
 func takeVariantRows(n int) *[]variantRow {
-	p, _ := variantRows.Get().(*[]variantRow)
+	p, _ := variantRowPool.Get().(*[]variantRow)
 	if p == nil || cap(*p) < n {
 		rows := make([]variantRow, 0, n)
 		return &rows
@@ -172,7 +172,7 @@ func takeVariantRows(n int) *[]variantRow {
 func putVariantRows(p *[]variantRow) {
 	clear((*p)[:cap(*p)])
 	*p = (*p)[:0]
-	variantRows.Put(p)
+	variantRowPool.Put(p)
 }
 
 // variantColumns are the columns variantRow.scan reads.
@@ -249,15 +249,38 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 		return vs, nil
 	}
 	in := idsIn(ids)
+	held := takeVariantRows(len(ids))
+	defer putVariantRows(held)
+	rows, bundles, err := t.variantRows(vs, ids, in, *held)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.loadBundles(vs, bundles); err != nil {
+		return nil, err
+	}
+	if err := t.loadVariantLinks(vs, rows, in); err != nil {
+		return nil, err
+	}
+	w := t.writer()
+	w.expect(len(vs.order))
+	for _, id := range vs.order {
+		from := len(w.b)
+		rows[id].write(&w)
+		vs.recs[id] = w.done(from)
+	}
+	return vs, nil
+}
+
+// variantRows reads the variants of ids (picked by in) into all (room for
+// them) and gives vs their order and products: the rows by id, and the
+// bundles among them.
+func (t *txn) variantRows(vs *variantSet, ids []int64, in idSet, all []variantRow) (map[int64]*variantRow, []*variantRow, error) {
 	rows := make(map[int64]*variantRow, len(ids))
 	for _, id := range ids {
 		rows[id] = nil
 	}
 	products := &uniq{}
 	var bundles []*variantRow
-	held := takeVariantRows(len(ids))
-	defer putVariantRows(held)
-	all := *held
 	err := t.each(`SELECT `+variantColumns+` FROM variants WHERE id `+in.cond, in.args, func(r *sql.Rows) error {
 		if len(all) == len(ids) {
 			return nil // every row asked is read: none more can be
@@ -278,29 +301,13 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
 	for _, id := range ids {
 		if rows[id] != nil {
 			vs.order = append(vs.order, id)
 		}
 	}
 	vs.productIDs = products.ids
-	if err := t.loadBundles(vs, bundles); err != nil {
-		return nil, err
-	}
-	if err := t.loadVariantLinks(vs, rows, in); err != nil {
-		return nil, err
-	}
-	w := t.writer()
-	w.expect(len(vs.order))
-	for _, id := range vs.order {
-		from := len(w.b)
-		rows[id].write(&w)
-		vs.recs[id] = w.done(from)
-	}
-	return vs, nil
+	return rows, bundles, err
 }
 
 // idSet is the SQL that picks a set of ids: "BETWEEN lo AND hi" when they
@@ -659,22 +666,24 @@ func (t *txn) named(q string, in idSet, ids []int64) (map[int64]*namedRow, []int
 		out[id] = nil
 	}
 	all := make([]namedRow, 0, len(ids))
+	var holds string
 	err := t.each(q, in.args, func(r *sql.Rows) error {
-		var n namedRow
-		var holds string
+		if len(all) == len(ids) {
+			return nil // every row asked is read: none more can be
+		}
+		all = append(all, namedRow{})
+		n := &all[len(all)-1]
 		if err := r.Scan(&n.id, &n.owner, &n.name, &n.ord, &n.created, &n.updated, &holds); err != nil {
 			return err
 		}
-		if _, asked := out[n.id]; !asked || len(all) == cap(all) {
-			return nil // cap(all) rows asked: none more can be
+		if _, asked := out[n.id]; !asked {
+			all = all[:len(all)-1]
+			return nil
 		}
+		out[n.id] = n
 		var err error
-		if n.holds, err = appendIDList(nil, holds); err != nil {
-			return err
-		}
-		all = append(all, n)
-		out[n.id] = &all[len(all)-1]
-		return nil
+		n.holds, err = appendIDList(nil, holds)
+		return err
 	})
 	var order []int64
 	for _, id := range ids {
