@@ -261,14 +261,19 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 	if err := t.loadVariantLinks(vs, rows, in); err != nil {
 		return nil, err
 	}
+	renderRows(t, vs.order, rows, vs.recs)
+	return vs, nil
+}
+
+// renderRows writes the rows of order, in that order, as records of recs.
+func renderRows[R interface{ write(w *jw) }](t *txn, order []int64, rows map[int64]R, recs map[int64]rawJSON) {
 	w := t.writer()
-	w.expect(len(vs.order))
-	for _, id := range vs.order {
+	w.expect(len(order))
+	for _, id := range order {
 		from := len(w.b)
 		rows[id].write(&w)
-		vs.recs[id] = w.done(from)
+		recs[id] = w.done(from)
 	}
-	return vs, nil
 }
 
 // variantRows reads the variants of ids (picked by in) into all (room for
@@ -538,13 +543,7 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 	if err := t.productLinks(ps, rows, list); err != nil {
 		return nil, err
 	}
-	w := t.writer()
-	w.expect(len(ps.order))
-	for _, id := range ps.order {
-		from := len(w.b)
-		rows[id].write(&w)
-		ps.recs[id] = w.done(from)
-	}
+	renderRows(t, ps.order, rows, ps.recs)
 	return ps, nil
 }
 
