@@ -134,6 +134,10 @@ type depthSandbox struct {
 	*Server
 	benchRows int
 	bodies    map[int][]byte
+	// answer takes the answers, one after the other, in one buffer, as a
+	// connection would: the answers' bytes are the sandbox's work, a
+	// buffer for each is not.
+	answer recorder
 }
 
 // depthServer seeds the benchmark's account: products of 100 variants, 10
@@ -179,7 +183,11 @@ func (s *depthSandbox) page(b *testing.B, n int) {
 		body, _ = json.Marshal(map[string]any{"action": "read", "page_size": wire.MaxPageSize, "page_num": n})
 		s.bodies[n] = body
 	}
-	if w := serveDirect(s.Server, wire.ListPath(wire.Variants), body); w.status != 200 {
+	w := &s.answer
+	w.header, w.status = http.Header{}, 0
+	w.body.Reset()
+	serveInto(w, s.Server, wire.ListPath(wire.Variants), body)
+	if w.status != 200 {
 		b.Fatalf("page %d: %d %.300s", n, w.status, w.body.Bytes())
 	}
 }
@@ -204,9 +212,14 @@ func (r *recorder) Write(p []byte) (int, error) {
 
 // serveDirect has srv answer a POST of body to path, in this goroutine.
 func serveDirect(srv *Server, path string, body []byte) *recorder {
+	w := &recorder{header: http.Header{}}
+	serveInto(w, srv, path, body)
+	return w
+}
+
+// serveInto has srv answer a POST of body to path into w.
+func serveInto(w *recorder, srv *Server, path string, body []byte) {
 	req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
 	req.Header.Set(wire.HeaderToken, testToken)
-	w := &recorder{header: http.Header{}}
 	srv.ServeHTTP(w, req)
-	return w
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"slices"
 	"strconv"
+	"sync"
 
 	"lading/api/wire"
 )
@@ -65,7 +66,7 @@ func renderVariants(t *txn, c *call, ids []int64, res *readResult) error {
 		return err
 	}
 	for _, p := range prods.order {
-		res.add(wire.Products, itoa(p), prods.recs[p])
+		res.addRaw(wire.Products, itoa(p), prods.recs[p])
 	}
 	if err := t.sideloadOptions(res, vs.optionIDs); err != nil {
 		return err
@@ -153,6 +154,27 @@ type variantSet struct {
 	components []int64
 }
 
+// variantRowPool keeps the rows loadVariantSet reads, done with once it has
+// written them, for the next.
+var variantRowPool sync.Pool
+
+// takeVariantRows is an empty slice of room for n rows, of variantRowPool.
+func takeVariantRows(n int) *[]variantRow {
+	p, _ := variantRowPool.Get().(*[]variantRow)
+	if p == nil || cap(*p) < n {
+		rows := make([]variantRow, 0, n)
+		return &rows
+	}
+	return p
+}
+
+// putVariantRows gives back a slice of takeVariantRows, its rows cleared.
+func putVariantRows(p *[]variantRow) {
+	clear((*p)[:cap(*p)])
+	*p = (*p)[:0]
+	variantRowPool.Put(p)
+}
+
 // variantColumns are the columns variantRow.scan reads.
 const variantColumns = `id, product_id, sku, description, notes, weight, cost, average_cost, upc, location_1,
 	low_stock_alert, supplier_cost, supplier_id, consignment, local_id, sort_order, bundle, component, stock,
@@ -227,6 +249,37 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 		return vs, nil
 	}
 	in := idsIn(ids)
+	held := takeVariantRows(len(ids))
+	defer putVariantRows(held)
+	rows, bundles, err := t.variantRows(vs, ids, in, *held)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.loadBundles(vs, bundles); err != nil {
+		return nil, err
+	}
+	if err := t.loadVariantLinks(vs, rows, in); err != nil {
+		return nil, err
+	}
+	renderRows(t, vs.order, rows, vs.recs)
+	return vs, nil
+}
+
+// renderRows writes the rows of order, in that order, as records of recs.
+func renderRows[R interface{ write(w *jw) }](t *txn, order []int64, rows map[int64]R, recs map[int64]rawJSON) {
+	w := t.writer()
+	w.expect(len(order))
+	for _, id := range order {
+		from := len(w.b)
+		rows[id].write(&w)
+		recs[id] = w.done(from)
+	}
+}
+
+// variantRows reads the variants of ids (picked by in) into all (room for
+// them) and gives vs their order and products: the rows by id, and the
+// bundles among them.
+func (t *txn) variantRows(vs *variantSet, ids []int64, in idSet, all []variantRow) (map[int64]*variantRow, []*variantRow, error) {
 	rows := make(map[int64]*variantRow, len(ids))
 	for _, id := range ids {
 		rows[id] = nil
@@ -234,11 +287,16 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 	products := &uniq{}
 	var bundles []*variantRow
 	err := t.each(`SELECT `+variantColumns+` FROM variants WHERE id `+in.cond, in.args, func(r *sql.Rows) error {
-		v := &variantRow{}
+		if len(all) == len(ids) {
+			return nil // every row asked is read: none more can be
+		}
+		all = append(all, variantRow{})
+		v := &all[len(all)-1]
 		if err := v.scan(r); err != nil {
 			return err
 		}
 		if _, asked := rows[v.id]; !asked {
+			all = all[:len(all)-1]
 			return nil
 		}
 		rows[v.id] = v
@@ -248,29 +306,13 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
 	for _, id := range ids {
 		if rows[id] != nil {
 			vs.order = append(vs.order, id)
 		}
 	}
 	vs.productIDs = products.ids
-	if err := t.loadBundles(vs, bundles); err != nil {
-		return nil, err
-	}
-	if err := t.loadVariantLinks(vs, rows, in); err != nil {
-		return nil, err
-	}
-	var w jw
-	w.expect(len(vs.order))
-	for _, id := range vs.order {
-		from := len(w.b)
-		rows[id].write(&w)
-		vs.recs[id] = w.done(from)
-	}
-	return vs, nil
+	return rows, bundles, err
 }
 
 // idSet is the SQL that picks a set of ids: "BETWEEN lo AND hi" when they
@@ -295,41 +337,22 @@ func idsIn(ids []int64) idSet {
 // mostly its own stock level, prices and options.
 const denseSpan = 8
 
-// loadVariantLinks reads the options, prices and levels of the variants
-// of rows (picked by in).
+// loadVariantLinks reads the prices and levels of the variants of rows
+// (picked by in).
 func (t *txn) loadVariantLinks(vs *variantSet, rows map[int64]*variantRow, in idSet) error {
-	type chosen struct{ variant, option, position int64 }
-	var opts []chosen
-	err := t.each(`SELECT variant_id, option_id, position FROM variant_options WHERE variant_id `+in.cond, in.args, func(r *sql.Rows) error {
-		var c chosen
-		if err := r.Scan(&c.variant, &c.option, &c.position); err != nil {
-			return err
-		}
-		if rows[c.variant] != nil {
-			opts = append(opts, c)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := t.loadVariantOptions(vs, rows, in); err != nil {
 		return err
 	}
-	slices.SortFunc(opts, func(a, b chosen) int {
-		return cmp.Or(cmp.Compare(a.variant, b.variant), cmp.Compare(a.position, b.position))
-	})
-	options := &uniq{}
-	for _, c := range opts {
-		options.add(c.option)
-		rows[c.variant].options = append(rows[c.variant].options, c.option)
-	}
-	vs.optionIDs = options.ids
-	err = t.each(`SELECT id, variant_id, tier_id, price, created_at, updated_at FROM variant_prices WHERE variant_id `+in.cond,
+	vs.prices = make([]priceRow, 0, 2*len(vs.order))
+	err := t.each(`SELECT id, variant_id, tier_id, price, created_at, updated_at FROM variant_prices WHERE variant_id `+in.cond,
 		in.args, func(r *sql.Rows) error {
-			var p priceRow
+			vs.prices = append(vs.prices, priceRow{})
+			p := &vs.prices[len(vs.prices)-1]
 			if err := r.Scan(&p.id, &p.variant, &p.tier, &p.price, &p.created, &p.updated); err != nil {
 				return err
 			}
-			if rows[p.variant] != nil {
-				vs.prices = append(vs.prices, p)
+			if rows[p.variant] == nil {
+				vs.prices = vs.prices[:len(vs.prices)-1]
 			}
 			return nil
 		})
@@ -337,25 +360,77 @@ func (t *txn) loadVariantLinks(vs *variantSet, rows map[int64]*variantRow, in id
 		return err
 	}
 	slices.SortFunc(vs.prices, func(a, b priceRow) int { return cmp.Compare(a.id, b.id) })
-	for _, p := range vs.prices {
-		rows[p.variant].prices = append(rows[p.variant].prices, p.id)
-	}
+	linkRuns(vs.prices, func(p *priceRow) (int64, int64, int64) { return p.variant, p.id, p.id }, rows,
+		func(v *variantRow) *[]int64 { return &v.prices })
+	vs.levels = make([]levelRow, 0, len(vs.order))
 	err = t.each(`SELECT id, variant_id, address_id, stock, committed, created_at, updated_at FROM stock_levels WHERE variant_id `+in.cond,
 		in.args, func(r *sql.Rows) error {
-			var l levelRow
+			vs.levels = append(vs.levels, levelRow{})
+			l := &vs.levels[len(vs.levels)-1]
 			if err := r.Scan(&l.id, &l.variant, &l.address, &l.stock, &l.committed, &l.created, &l.updated); err != nil {
 				return err
 			}
-			if rows[l.variant] != nil {
-				vs.levels = append(vs.levels, l)
+			if rows[l.variant] == nil {
+				vs.levels = vs.levels[:len(vs.levels)-1]
 			}
 			return nil
 		})
 	slices.SortFunc(vs.levels, func(a, b levelRow) int { return cmp.Compare(a.id, b.id) })
-	for _, l := range vs.levels {
-		rows[l.variant].levels = append(rows[l.variant].levels, l.id)
-	}
+	linkRuns(vs.levels, func(l *levelRow) (int64, int64, int64) { return l.variant, l.id, l.id }, rows,
+		func(v *variantRow) *[]int64 { return &v.levels })
 	return err
+}
+
+// loadVariantOptions gives the variants of rows (picked by in) their
+// options, in their order, and vs the options of them all, each once in
+// id order (their sideloads are written in id order whatever order they
+// are read in).
+func (t *txn) loadVariantOptions(vs *variantSet, rows map[int64]*variantRow, in idSet) error {
+	type chosen struct{ variant, option, position int64 }
+	opts := make([]chosen, 0, len(vs.order))
+	err := t.each(`SELECT variant_id, option_id, position FROM variant_options WHERE variant_id `+in.cond, in.args, func(r *sql.Rows) error {
+		opts = append(opts, chosen{})
+		c := &opts[len(opts)-1]
+		if err := r.Scan(&c.variant, &c.option, &c.position); err != nil {
+			return err
+		}
+		if rows[c.variant] == nil {
+			opts = opts[:len(opts)-1]
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	linkRuns(opts, func(c *chosen) (int64, int64, int64) { return c.variant, c.position, c.option }, rows,
+		func(v *variantRow) *[]int64 { return &v.options })
+	ids := make([]int64, len(opts))
+	for i, c := range opts {
+		ids[i] = c.option
+	}
+	slices.Sort(ids)
+	vs.optionIDs = slices.Compact(ids)
+	return nil
+}
+
+// linkRuns gives each variant of rows the ids of its links, ordered by
+// the key's order, all in one array; links stay in the order they are.
+func linkRuns[T any](links []T, key func(*T) (variant, order, id int64), rows map[int64]*variantRow, to func(*variantRow) *[]int64) {
+	type link struct{ variant, order, id int64 }
+	all := make([]link, len(links))
+	for i := range links {
+		all[i].variant, all[i].order, all[i].id = key(&links[i])
+	}
+	slices.SortFunc(all, func(a, b link) int { return cmp.Or(cmp.Compare(a.variant, b.variant), cmp.Compare(a.order, b.order)) })
+	ids := make([]int64, len(all))
+	for i := 0; i < len(all); {
+		j := i
+		for ; j < len(all) && all[j].variant == all[i].variant; j++ {
+			ids[j] = all[j].id
+		}
+		*to(rows[all[i].variant]) = ids[i:j:j]
+		i = j
+	}
 }
 
 // loadBundles gives each bundle of the set its availability (from its
@@ -406,8 +481,9 @@ func (t *txn) sideloadVariants(res *readResult, ids []int64) error {
 }
 
 func addVariants(res *readResult, vs *variantSet) {
+	res.expectSide(wire.Variants, len(vs.order))
 	for _, id := range vs.order {
-		res.add(wire.Variants, itoa(id), vs.recs[id])
+		res.addRaw(wire.Variants, itoa(id), vs.recs[id])
 	}
 }
 
@@ -467,13 +543,7 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 	if err := t.productLinks(ps, rows, list); err != nil {
 		return nil, err
 	}
-	var w jw
-	w.expect(len(ps.order))
-	for _, id := range ps.order {
-		from := len(w.b)
-		rows[id].write(&w)
-		ps.recs[id] = w.done(from)
-	}
+	renderRows(t, ps.order, rows, ps.recs)
 	return ps, nil
 }
 
@@ -496,7 +566,7 @@ func (t *txn) productRows(list string, n int) (map[int64]*productRow, error) {
 
 // productLinks gives the products of rows (picked by list) their
 // attributes, variants, tags and files, and ps the variants and tags
-// they link, each once.
+// they link, each once: a row a product and a link.
 func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list string) error {
 	variants, tags := &uniq{}, &uniq{}
 	links := []struct {
@@ -504,14 +574,17 @@ func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list stri
 		to func(p *productRow) *[]int64
 		u  *uniq
 	}{
-		{`SELECT product_id, id FROM attributes WHERE product_id IN ` + inIDs + ` ORDER BY product_id, ord, id`,
+		{`SELECT product_id, ` + groupedIDs("id", "ord, id") + ` FROM attributes WHERE product_id IN ` + inIDs +
+			` GROUP BY product_id ORDER BY product_id`,
 			func(p *productRow) *[]int64 { return &p.attributes }, nil},
-		{`SELECT product_id, id FROM variants WHERE deleted = 0 AND product_id IN ` + inIDs + ` ORDER BY product_id, id`,
+		{`SELECT product_id, ` + groupedIDs("id", "id") + ` FROM variants WHERE deleted = 0 AND product_id IN ` + inIDs +
+			` GROUP BY product_id ORDER BY product_id`,
 			func(p *productRow) *[]int64 { return &p.variants }, variants},
-		{`SELECT l.product_id, l.tag_id FROM product_tag_links l JOIN product_tags g ON g.id = l.tag_id
-		WHERE g.deleted = 0 AND l.product_id IN ` + inIDs + ` ORDER BY l.product_id, l.tag_id`,
+		{`SELECT l.product_id, ` + groupedIDs("l.tag_id", "l.tag_id") + ` FROM product_tag_links l JOIN product_tags g ON g.id = l.tag_id
+		WHERE g.deleted = 0 AND l.product_id IN ` + inIDs + ` GROUP BY l.product_id ORDER BY l.product_id`,
 			func(p *productRow) *[]int64 { return &p.tags }, tags},
-		{`SELECT product_id, id FROM product_files WHERE deleted = 0 AND product_id IN ` + inIDs + ` ORDER BY product_id, id`,
+		{`SELECT product_id, ` + groupedIDs("id", "id") + ` FROM product_files WHERE deleted = 0 AND product_id IN ` + inIDs +
+			` GROUP BY product_id ORDER BY product_id`,
 			func(p *productRow) *[]int64 { return &p.files }, nil},
 	}
 	for _, l := range links {
@@ -523,21 +596,29 @@ func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list stri
 	return nil
 }
 
-// productLink reads q's (product, id) pairs for the products of list,
-// adds each id to the list that to picks of its product's row, and to u when
-// there is one.
+// productLink reads q's (product, ids) rows for the products of list,
+// gives the ids to the list that to picks of the product's row, and to u
+// when there is one.
 func (t *txn) productLink(rows map[int64]*productRow, list, q string, to func(p *productRow) *[]int64, u *uniq) error {
 	return t.each(q, []any{list}, func(r *sql.Rows) error {
-		var p, id int64
-		if err := r.Scan(&p, &id); err != nil {
+		var p int64
+		var ids string
+		if err := r.Scan(&p, &ids); err != nil {
 			return err
 		}
-		if row := rows[p]; row != nil {
-			l := to(row)
-			*l = append(*l, id)
+		row := rows[p]
+		if row == nil {
+			return nil
+		}
+		l := to(row)
+		var err error
+		if *l, err = appendIDList(*l, ids); err != nil {
+			return err
 		}
 		if u != nil {
-			u.add(id)
+			for _, id := range *l {
+				u.add(id)
+			}
 		}
 		return nil
 	})
@@ -576,21 +657,32 @@ func (n *namedRow) write(w *jw, owner, holds string, ownerFirst bool) {
 }
 
 // named reads the attributes or options of ids, picked by in, with q
-// (id, owner, name, ord, created, updated).
+// (id, owner, name, ord, created, updated, and what each holds as
+// groupedIDs).
 func (t *txn) named(q string, in idSet, ids []int64) (map[int64]*namedRow, []int64, error) {
 	out := make(map[int64]*namedRow, len(ids))
 	for _, id := range ids {
 		out[id] = nil
 	}
+	all := make([]namedRow, 0, len(ids))
+	var holds string
 	err := t.each(q, in.args, func(r *sql.Rows) error {
-		n := &namedRow{}
-		if err := r.Scan(&n.id, &n.owner, &n.name, &n.ord, &n.created, &n.updated); err != nil {
+		if len(all) == len(ids) {
+			return nil // every row asked is read: none more can be
+		}
+		all = append(all, namedRow{})
+		n := &all[len(all)-1]
+		if err := r.Scan(&n.id, &n.owner, &n.name, &n.ord, &n.created, &n.updated, &holds); err != nil {
 			return err
 		}
-		if _, asked := out[n.id]; asked {
-			out[n.id] = n
+		if _, asked := out[n.id]; !asked {
+			all = all[:len(all)-1]
+			return nil
 		}
-		return nil
+		out[n.id] = n
+		var err error
+		n.holds, err = appendIDList(nil, holds)
+		return err
 	})
 	var order []int64
 	for _, id := range ids {
@@ -601,13 +693,23 @@ func (t *txn) named(q string, in idSet, ids []int64) (map[int64]*namedRow, []int
 	return out, order, err
 }
 
+// The SQL of named for options (their holders read by optionHolders)
+// and for attributes (holding their options in their order: a few a
+// page, each sorted by a subquery).
+var (
+	optionsNamed    = `SELECT id, attribute_id, name, ord, created_at, updated_at, '' FROM attribute_options WHERE id `
+	attributesNamed = `SELECT id, product_id, name, ord, created_at, updated_at,
+		(SELECT ` + groupedIDs("o.id", "o.ord, o.id") + ` FROM attribute_options o WHERE o.attribute_id = attributes.id)
+		FROM attributes WHERE id `
+)
+
 // sideloadOptions adds AttributeOptions and their Attributes.
 func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 	if len(optionIDs) == 0 {
 		return nil
 	}
 	in := idsIn(optionIDs)
-	opts, optOrder, err := t.named(`SELECT id, attribute_id, name, ord, created_at, updated_at FROM attribute_options WHERE id `+in.cond, in, optionIDs)
+	opts, optOrder, err := t.named(optionsNamed+in.cond, in, optionIDs)
 	if err != nil {
 		return err
 	}
@@ -619,42 +721,165 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 		return err
 	}
 	ain := idsIn(attrs.ids)
-	attributes, attrOrder, err := t.named(`SELECT id, product_id, name, ord, created_at, updated_at FROM attributes WHERE id `+ain.cond, ain, attrs.ids)
+	attributes, attrOrder, err := t.named(attributesNamed+ain.cond, ain, attrs.ids)
 	if err != nil {
 		return err
 	}
-	type held struct{ attr, ord, id int64 }
-	var all []held
-	if err := t.each(`SELECT attribute_id, ord, id FROM attribute_options WHERE attribute_id `+ain.cond, ain.args, func(r *sql.Rows) error {
-		var h held
-		if err := r.Scan(&h.attr, &h.ord, &h.id); err != nil {
-			return err
-		}
-		all = append(all, h)
-		return nil
-	}); err != nil {
-		return err
-	}
-	slices.SortFunc(all, func(a, b held) int {
-		return cmp.Or(cmp.Compare(a.attr, b.attr), cmp.Compare(a.ord, b.ord), cmp.Compare(a.id, b.id))
-	})
-	for _, h := range all {
-		if n := attributes[h.attr]; n != nil {
-			n.holds = append(n.holds, h.id)
-		}
-	}
-	var w jw
+	w := t.writer()
 	w.expect(len(optOrder))
+	res.expectSide(wire.AttributeOptions, len(optOrder))
 	for _, id := range optOrder {
 		from := len(w.b)
 		opts[id].write(&w, wire.Attributes, wire.Variants, true)
-		res.add(wire.AttributeOptions, itoa(id), w.done(from))
+		res.addRaw(wire.AttributeOptions, itoa(id), w.done(from))
 	}
 	w.expect(len(attrOrder))
 	for _, id := range attrOrder {
 		from := len(w.b)
 		attributes[id].write(&w, wire.Products, wire.AttributeOptions, false)
-		res.add(wire.Attributes, itoa(id), w.done(from))
+		res.addRaw(wire.Attributes, itoa(id), w.done(from))
+	}
+	return nil
+}
+
+// sideloadPrices adds VariantPrices and their PricingTiers; a tier links
+// the prices of this answer.
+func (t *txn) sideloadPrices(res *readResult, prices []priceRow) error {
+	if len(prices) == 0 {
+		return nil
+	}
+	tiers := &uniq{}
+	tierPrices := map[int64][]int64{}
+	w := t.writer()
+	w.expect(len(prices))
+	res.expectSide(wire.VariantPrices, len(prices))
+	for _, p := range prices {
+		tiers.add(p.tier)
+		tierPrices[p.tier] = append(tierPrices[p.tier], p.id)
+		from := len(w.b)
+		w.open()
+		w.str("created_at", p.created)
+		w.str("deleted", "0")
+		w.int("id", p.id)
+		w.key(wire.KeyLinks)
+		w.open()
+		w.links(wire.PricingTiers, []int64{p.tier})
+		w.links(wire.Variants, []int64{p.variant})
+		w.close()
+		w.str("price", p.price)
+		w.str("updated_at", p.updated)
+		w.close()
+		res.addRaw(wire.VariantPrices, itoa(p.id), w.done(from))
+	}
+	return t.each(`SELECT id, name, created_at, updated_at FROM pricing_tiers WHERE id IN `+inIDs, []any{idList(tiers.ids)}, func(r *sql.Rows) error {
+		var id int64
+		var name, created, updated string
+		if err := r.Scan(&id, &name, &created, &updated); err != nil {
+			return err
+		}
+		from := len(w.b)
+		w.open()
+		w.str("caption", "")
+		w.str("created_at", created)
+		w.str("deleted", "0")
+		w.int("id", id)
+		w.key(wire.KeyLinks)
+		w.open()
+		w.links(wire.VariantPrices, tierPrices[id])
+		w.close()
+		w.str("name", name)
+		w.str("updated_at", updated)
+		w.close()
+		res.addRaw(wire.PricingTiers, itoa(id), w.done(from))
+		return nil
+	})
+}
+
+// sideloadLevels adds WarehouseStockLevels and their AccountAddresses.
+func (t *txn) sideloadLevels(res *readResult, levels []levelRow) error {
+	if len(levels) == 0 {
+		return nil
+	}
+	addrs := &uniq{}
+	addrLevels := map[int64][]int64{}
+	w := t.writer()
+	w.expect(len(levels))
+	res.expectSide(wire.WarehouseStockLevels, len(levels))
+	for _, l := range levels {
+		addrs.add(l.address)
+		addrLevels[l.address] = append(addrLevels[l.address], l.id)
+		from := len(w.b)
+		w.open()
+		w.int("account_address_id", l.address)
+		w.int("available", l.stock-l.committed)
+		w.str("deleted", "0")
+		w.int("id", l.id)
+		w.key(wire.KeyLinks)
+		w.open()
+		w.key(wire.AccountAddresses)
+		w.b = append(w.b, `[{"id":"`...)
+		w.b = strconv.AppendInt(w.b, l.address, 10)
+		w.b = append(w.b, `","type":"account_address"}]`...)
+		w.links(wire.Variants, []int64{l.variant})
+		w.close()
+		w.nul("low_stock_alert")
+		w.int("stock", l.stock)
+		w.str("updated_at", l.updated)
+		w.close()
+		res.addRaw(wire.WarehouseStockLevels, itoa(l.id), w.done(from))
+	}
+	return t.each(`SELECT id, label, warehouse, deleted, created_at, updated_at FROM account_addresses WHERE id IN `+inIDs, []any{idList(addrs.ids)}, func(r *sql.Rows) error {
+		var id int64
+		var label, created, updated string
+		var warehouse, deleted bool
+		if err := r.Scan(&id, &label, &warehouse, &deleted, &created, &updated); err != nil {
+			return err
+		}
+		from := len(w.b)
+		writeAddress(&w, id, label, warehouse, deleted, created, updated, addrLevels[id])
+		res.addRaw(wire.AccountAddresses, itoa(id), w.done(from))
+		return nil
+	})
+}
+
+// writeAddress writes an account address (a warehouse) with the stock
+// levels of the answer at it.
+func writeAddress(w *jw, id int64, label string, warehouse, deleted bool, created, updated string, levels []int64) {
+	w.open()
+	w.str("billing", "0")
+	w.str("channel_warehouse", "0")
+	w.nul("city", "company", "country", "country_iso")
+	w.str("created_at", created)
+	w.str("default_warehouse", "0")
+	w.flag("deleted", deleted)
+	w.int("id", id)
+	w.str("label", label)
+	w.key(wire.KeyLinks)
+	w.open()
+	w.links(wire.WarehouseStockLevels, levels)
+	w.close()
+	w.nul("phone")
+	w.str("shipping", "0")
+	w.nul("state", "street1", "street2")
+	w.str("updated_at", updated)
+	w.flag("warehouse", warehouse)
+	w.nul("zip")
+	w.close()
+}
+
+// sideloadTags adds ProductTags.
+func (t *txn) sideloadTags(res *readResult, tagIDs []int64) error {
+	if len(tagIDs) == 0 {
+		return nil
+	}
+	recs, err := t.tagRecords(tagIDs)
+	if err != nil {
+		return err
+	}
+	for _, id := range tagIDs {
+		if r, ok := recs[id]; ok {
+			res.add(wire.ProductTags, itoa(id), r)
+		}
 	}
 	return nil
 }
@@ -681,126 +906,6 @@ func (t *txn) optionHolders(opts map[int64]*namedRow, in idSet) error {
 	slices.SortFunc(holds, func(a, b hold) int { return cmp.Or(cmp.Compare(a.option, b.option), cmp.Compare(a.variant, b.variant)) })
 	for _, h := range holds {
 		opts[h.option].holds = append(opts[h.option].holds, h.variant)
-	}
-	return nil
-}
-
-// sideloadPrices adds VariantPrices and their PricingTiers; a tier links
-// the prices of this answer.
-func (t *txn) sideloadPrices(res *readResult, prices []priceRow) error {
-	if len(prices) == 0 {
-		return nil
-	}
-	tiers := &uniq{}
-	tierPrices := map[int64][]int64{}
-	var w jw
-	w.expect(len(prices))
-	for _, p := range prices {
-		tiers.add(p.tier)
-		tierPrices[p.tier] = append(tierPrices[p.tier], p.id)
-		from := len(w.b)
-		w.open()
-		w.str("created_at", p.created)
-		w.str("deleted", "0")
-		w.int("id", p.id)
-		w.key(wire.KeyLinks)
-		w.open()
-		w.links(wire.PricingTiers, []int64{p.tier})
-		w.links(wire.Variants, []int64{p.variant})
-		w.close()
-		w.str("price", p.price)
-		w.str("updated_at", p.updated)
-		w.close()
-		res.add(wire.VariantPrices, itoa(p.id), w.done(from))
-	}
-	return t.each(`SELECT id, name, created_at, updated_at FROM pricing_tiers WHERE id IN `+inIDs, []any{idList(tiers.ids)}, func(r *sql.Rows) error {
-		var id int64
-		var name, created, updated string
-		if err := r.Scan(&id, &name, &created, &updated); err != nil {
-			return err
-		}
-		from := len(w.b)
-		w.open()
-		w.str("caption", "")
-		w.str("created_at", created)
-		w.str("deleted", "0")
-		w.int("id", id)
-		w.key(wire.KeyLinks)
-		w.open()
-		w.links(wire.VariantPrices, tierPrices[id])
-		w.close()
-		w.str("name", name)
-		w.str("updated_at", updated)
-		w.close()
-		res.add(wire.PricingTiers, itoa(id), w.done(from))
-		return nil
-	})
-}
-
-// sideloadLevels adds WarehouseStockLevels and their AccountAddresses.
-func (t *txn) sideloadLevels(res *readResult, levels []levelRow) error {
-	if len(levels) == 0 {
-		return nil
-	}
-	addrs := &uniq{}
-	addrLevels := map[int64][]int64{}
-	var w jw
-	w.expect(len(levels))
-	for _, l := range levels {
-		addrs.add(l.address)
-		addrLevels[l.address] = append(addrLevels[l.address], l.id)
-		from := len(w.b)
-		w.open()
-		w.int("account_address_id", l.address)
-		w.int("available", l.stock-l.committed)
-		w.str("deleted", "0")
-		w.int("id", l.id)
-		w.key(wire.KeyLinks)
-		w.open()
-		w.key(wire.AccountAddresses)
-		w.b = append(w.b, `[{"id":"`...)
-		w.b = strconv.AppendInt(w.b, l.address, 10)
-		w.b = append(w.b, `","type":"account_address"}]`...)
-		w.links(wire.Variants, []int64{l.variant})
-		w.close()
-		w.key("low_stock_alert")
-		w.b = append(w.b, "null"...)
-		w.int("stock", l.stock)
-		w.str("updated_at", l.updated)
-		w.close()
-		res.add(wire.WarehouseStockLevels, itoa(l.id), w.done(from))
-	}
-	return t.each(`SELECT id, label, warehouse, deleted, created_at, updated_at FROM account_addresses WHERE id IN `+inIDs, []any{idList(addrs.ids)}, func(r *sql.Rows) error {
-		var id int64
-		var label, created, updated string
-		var warehouse, deleted bool
-		if err := r.Scan(&id, &label, &warehouse, &deleted, &created, &updated); err != nil {
-			return err
-		}
-		res.add(wire.AccountAddresses, itoa(id), map[string]any{
-			"id": itoa(id), "label": label, "warehouse": boolStr(warehouse), "default_warehouse": "0",
-			"billing": "0", "shipping": "0", "channel_warehouse": "0", "deleted": boolStr(deleted),
-			"city": nil, "company": nil, "country": nil, "country_iso": nil, "phone": nil, "state": nil,
-			"street1": nil, "street2": nil, "zip": nil, "created_at": created, "updated_at": updated,
-			wire.KeyLinks: map[string]any{wire.WarehouseStockLevels: idLinks(addrLevels[id])},
-		})
-		return nil
-	})
-}
-
-// sideloadTags adds ProductTags.
-func (t *txn) sideloadTags(res *readResult, tagIDs []int64) error {
-	if len(tagIDs) == 0 {
-		return nil
-	}
-	recs, err := t.tagRecords(tagIDs)
-	if err != nil {
-		return err
-	}
-	for _, id := range tagIDs {
-		if r, ok := recs[id]; ok {
-			res.add(wire.ProductTags, itoa(id), r)
-		}
 	}
 	return nil
 }

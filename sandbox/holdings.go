@@ -120,8 +120,8 @@ func (r *readResult) merge(o *readResult, names ...string) {
 		r.add(o.resource, m["id"].(string), m)
 	}
 	for _, n := range names {
-		for id, rec := range o.side[n] {
-			r.add(n, id, rec)
+		for _, s := range o.side[n] {
+			r.addSide(n, s)
 		}
 	}
 }

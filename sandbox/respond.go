@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 
 	json "github.com/goccy/go-json"
@@ -51,8 +53,39 @@ type readResult struct {
 	resource string
 	meta     wire.Meta
 	records  []any
-	// side holds sideloaded records per resource name, keyed by id.
-	side map[string]map[string]any
+	// side holds sideloaded records per resource name, in the order added;
+	// of two of one id, the later stands.
+	side map[string][]sideRecord
+}
+
+// sideRecord is a sideloaded record: raw when it is JSON already, else
+// rec.
+type sideRecord struct {
+	id  string
+	raw rawJSON
+	rec any
+}
+
+func (s *sideRecord) size() int {
+	if s.raw != nil {
+		return len(s.raw)
+	}
+	return recordSize(s.rec)
+}
+
+// sorted sorts recs in the order encoding/json writes a map's keys, by id
+// as text, and leaves out each record that a later one of its id stands
+// for.
+func sorted(recs []sideRecord) []sideRecord {
+	slices.SortStableFunc(recs, func(a, b sideRecord) int { return strings.Compare(a.id, b.id) })
+	out := recs[:0]
+	for i, r := range recs {
+		if i+1 < len(recs) && recs[i+1].id == r.id {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // answers keeps the buffers of answers written, for the next ones: a page
@@ -104,20 +137,22 @@ func (r *readResult) encodeTo(buf *bytes.Buffer, sideOrder []string) error {
 	}
 	buf.WriteString(`]`)
 	for _, name := range sideOrder {
-		m := r.side[name]
-		if len(m) == 0 || name == r.resource {
+		recs := r.side[name]
+		if len(recs) == 0 || name == r.resource {
 			continue
 		}
 		buf.WriteString(`,`)
 		appendJSON(buf, name)
 		buf.WriteString(`:{`)
-		for i, id := range sortedIDs(m) {
+		for i, s := range sorted(recs) {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			buf.Write(appendJSONString(buf.AvailableBuffer(), id))
+			buf.Write(appendJSONString(buf.AvailableBuffer(), s.id))
 			buf.WriteByte(':')
-			if err := appendValue(buf, m[id]); err != nil {
+			if s.raw != nil {
+				buf.Write(s.raw)
+			} else if err := appendValue(buf, s.rec); err != nil {
 				return err
 			}
 		}
@@ -134,9 +169,9 @@ func (r *readResult) size() int {
 	for _, rec := range r.records {
 		n += recordSize(rec) + 1
 	}
-	for _, m := range r.side {
-		for id, rec := range m {
-			n += len(id) + recordSize(rec) + 4
+	for _, recs := range r.side {
+		for _, s := range recs {
+			n += len(s.id) + s.size() + 4
 		}
 	}
 	return n
@@ -186,15 +221,31 @@ func pageMeta(page, size, total, n int) wire.Meta {
 	}
 }
 
-// side adds a sideloaded record.
+// add adds a sideloaded record.
 func (r *readResult) add(resource, id string, rec any) {
+	if raw, ok := rec.(rawJSON); ok {
+		r.addRaw(resource, id, raw)
+		return
+	}
+	r.addSide(resource, sideRecord{id: id, rec: rec})
+}
+
+// addRaw adds a sideloaded record written already.
+func (r *readResult) addRaw(resource, id string, raw rawJSON) {
+	r.addSide(resource, sideRecord{id: id, raw: raw})
+}
+
+// expectSide tells r that n records of resource are to be added.
+func (r *readResult) expectSide(resource string, n int) {
 	if r.side == nil {
-		r.side = map[string]map[string]any{}
+		r.side = map[string][]sideRecord{}
 	}
-	m := r.side[resource]
-	if m == nil {
-		m = map[string]any{}
-		r.side[resource] = m
+	r.side[resource] = slices.Grow(r.side[resource], n)
+}
+
+func (r *readResult) addSide(resource string, s sideRecord) {
+	if r.side == nil {
+		r.side = map[string][]sideRecord{}
 	}
-	m[id] = rec
+	r.side[resource] = append(r.side[resource], s)
 }

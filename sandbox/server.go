@@ -413,8 +413,11 @@ func (s *Server) decodeBody(r *http.Request, rt *route, c *call) *apiError {
 
 func (s *Server) serveRead(w http.ResponseWriter, rt *route, c *call) {
 	var res *readResult
+	var held heldBufs
+	defer held.release()
 	err := s.st.read(c.r.Context(), func(t *txn) error {
 		var err error
+		t.held = &held
 		res, err = rt.read(t, c)
 		return err
 	})

@@ -226,6 +226,9 @@ type txn struct {
 	// version is the state of the data a read sees: the number of writes
 	// committed before it, plus one; 0 when it cannot be told.
 	version uint64
+	// held, in a read, keeps the buffers its records are written into
+	// until its answer is written (see jw); nil otherwise.
+	held *heldBufs
 }
 
 // do runs fn in a transaction under the store lock, committing when fn
