@@ -54,11 +54,8 @@ func (t *txn) createProduct(c *call, rec record) (int64, error) {
 	}
 	id := t.newID()
 	t.memo.make(id)
-	if _, err := t.exec(`INSERT INTO products(id, account_id, name, description, notes, local_id, archived, created_at, updated_at)
-		VALUES(?,?,?,?,?,?,?,?,?)`, id, account, vals["name"], vals["description"], vals["notes"], vals["local_id"],
-		flag(rec["archive"]), t.now, t.now); err != nil {
-		return 0, err
-	}
+	t.insert(insertProducts, id, account, vals["name"], vals["description"], vals["notes"], vals["local_id"],
+		flag(rec["archive"]), t.now, t.now)
 	if err := t.writeProductLinks(c, productRef{id: id, name: vals["name"]}, links, true); err != nil {
 		return 0, err
 	}
@@ -183,11 +180,11 @@ func (t *txn) editProduct(c *call, id int64, rec record) error {
 	if err != nil {
 		return err
 	}
+	t.memo.editing(id)
 	if flag(rec["delete"]) {
 		if _, err := t.markDeleted("products", id); err != nil {
 			return err
 		}
-		t.memo.editing(id)
 		_, err := t.exec(`UPDATE variants SET deleted = 1, updated_at = ? WHERE product_id = ? AND deleted = 0`, t.now, id)
 		return err
 	}
