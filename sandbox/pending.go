@@ -69,6 +69,12 @@ type pending struct {
 	args  [][]any
 	count int
 	skus  map[string]int64 // by SKU, the variant's id
+	// looked are SKUs looked up in the database (see lookAhead), with
+	// the id of the live variant that has each, or 0; forgotten when any
+	// other statement runs or rows are sent (a record undone undoes only
+	// statements).
+	looked      map[string]int64
+	lookedAhead bool
 }
 
 // skuAt is where the SKU is in a row of insertVariants.
@@ -107,6 +113,7 @@ func (t *txn) heldSKU(sku string) (int64, bool) {
 // first, then the record's savepoint is opened, whose changes the
 // statement's then are.
 func (t *txn) ready() error {
+	t.pend.looked = nil
 	if r := t.rec; r != nil && !r.open {
 		if err := t.send(r.marks); err != nil {
 			return err
@@ -127,6 +134,8 @@ func (t *txn) send(upto []int) error {
 	if p.count == 0 {
 		return nil
 	}
+	// The SKUs looked up did not count the variants sent now.
+	p.looked = nil
 	for i, in := range inserts {
 		n := len(p.args[i])
 		if upto != nil {

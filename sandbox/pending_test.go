@@ -32,12 +32,13 @@ func TestHeldRowsOfAWrite(t *testing.T) {
 	r := e.write(wire.Products,
 		tagged("Z", []string{"first"}, "P-0"),            // reads what the records after it find in the memo
 		tagged("A", []string{"shared"}, "P-1"),           // runs no statement: all its rows held back
-		tagged("B", []string{"shared", "b-only"}, "P-1"), // A's SKU, not yet sent
+		product("B", "P-1"),                              // A's SKU, not yet sent
+		product("F", "P-5", "P-1"),                       // A's SKU, sent since, right after a failure
 		tagged("C", []string{"shared", "c-only"}, "P-2"), // after a failure
 		tagged("D", []string{"d-only"}, "P-3", "P-3"),    // its own SKU twice
 		tagged("E", []string{"c-only"}, "P-3"),           // D's SKU, taken back with D
 	).expect(t, 200)
-	ids := make([]string, 6)
+	ids := make([]string, 7)
 	for i, x := range r.body[wire.Products].([]any) {
 		ids[i], _ = x.(map[string]any)["id"].(string)
 	}
@@ -49,9 +50,10 @@ func TestHeldRowsOfAWrite(t *testing.T) {
 		{0, ""},
 		{1, ""},
 		{2, fmt.Sprintf("SKU %q is already used by variant %s", "P-1", a["id"])},
-		{3, ""},
-		{4, fmt.Sprintf("SKU %q is already used by variant", "P-3")},
-		{5, ""},
+		{3, fmt.Sprintf("SKU %q is already used by variant %s", "P-1", a["id"])},
+		{4, ""},
+		{5, fmt.Sprintf("SKU %q is already used by variant", "P-3")},
+		{6, ""},
 	} {
 		er := r.recordError(wire.Products, tc.i)
 		switch {
@@ -72,6 +74,14 @@ func TestHeldRowsOfAWrite(t *testing.T) {
 	}
 	if want := map[string]int{"first": 1, "shared": 1, "c-only": 1}; fmt.Sprint(tags) != fmt.Sprint(want) {
 		t.Errorf("tags %v, want %v: each once, none of the records that failed", tags, want)
+	}
+	// The SKUs of a product's variants are looked up at once.
+	r = e.write(wire.Products, tagged("H", []string{"h"}, "P-9", "P-1"), tagged("G", []string{"g"}, "P-8", "P-7")).expect(t, 200)
+	if er := r.recordError(wire.Products, 0); er == nil || !strings.Contains(er["message"].(string), fmt.Sprintf("variant %s", a["id"])) {
+		t.Errorf("a product with a SKU of the account: %v, want an error naming variant %s", er, a["id"])
+	}
+	if er := r.recordError(wire.Products, 1); er != nil {
+		t.Errorf("a product of new SKUs: %v", er)
 	}
 	for _, sku := range []string{"P-0", "P-1", "P-2", "P-3"} {
 		v, r := e.variantBySKU(sku)

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"lading/api/wire"
@@ -86,7 +87,7 @@ func (t *txn) writeProductLinks(c *call, p productRef, links map[string][]record
 func (t *txn) writeProductAttributes(account int64, p productRef, attrs []record) error {
 	seen := map[string]bool{}
 	for i, a := range attrs {
-		path := fmt.Sprintf("links.Attributes[%d].", i)
+		path := "links.Attributes[" + strconv.Itoa(i) + "]."
 		name, present, err := strField(a, "name", path)
 		if err != nil {
 			return err
@@ -142,8 +143,11 @@ func (t *txn) writeProductVariants(c *call, p productRef, tiers []tierPrice, vre
 	if err != nil {
 		return err
 	}
+	if err := t.lookAhead(c); err != nil {
+		return err
+	}
 	for i, v := range vrecs {
-		path := fmt.Sprintf("links.Variants[%d].", i)
+		path := "links.Variants[" + strconv.Itoa(i) + "]."
 		vid, hasID, err := idField(v, path)
 		if err != nil {
 			return err

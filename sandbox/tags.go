@@ -2,7 +2,7 @@ package sandbox
 
 import (
 	"database/sql"
-	"fmt"
+	"strconv"
 	"strings"
 
 	"lading/api/wire"
@@ -120,7 +120,7 @@ func (t *txn) createTag(account int64, name string) (int64, error) {
 func (t *txn) resolveTags(account int64, recs []record, path string) ([]int64, error) {
 	out := make([]int64, 0, len(recs))
 	for i, r := range recs {
-		p := fmt.Sprintf("%s[%d].", path, i)
+		p := path + "[" + strconv.Itoa(i) + "]."
 		if len(recs) == 1 && strings.HasSuffix(path, "]") {
 			p = path + "."
 		}

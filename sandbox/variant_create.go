@@ -2,8 +2,10 @@ package sandbox
 
 import (
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"lading/api/wire"
@@ -85,7 +87,9 @@ func (t *txn) checkSKU(account int64, sku string, self int64, path string) error
 	}
 	other, found := t.heldSKU(sku)
 	found = found && other != self
-	if !found {
+	if id, looked := t.pend.looked[sku]; !found && looked && self == 0 {
+		other, found = id, id != 0
+	} else if !found {
 		var err error
 		found, err = t.rowBeside(`SELECT id FROM variants WHERE account_id = ? AND sku = ? AND deleted = 0 AND id <> ? LIMIT 1`,
 			[]any{account, sku, self}, &other)
@@ -96,6 +100,56 @@ func (t *txn) checkSKU(account int64, sku string, self int64, path string) error
 	if found {
 		return fieldErr(path+"sku", "SKU %q is already used by variant %d; SKUs are unique in an account", sku, other)
 	}
+	return nil
+}
+
+// lookAhead looks up at once, the first time a write creates variants of
+// a product, the SKUs of the new variants of all its product records, for
+// checkSKU: which of them a live variant of the account has.
+func (t *txn) lookAhead(c *call) error {
+	if t.pend.lookedAhead {
+		return nil
+	}
+	t.pend.lookedAhead = true
+	recs, _ := c.env[wire.Products].([]any)
+	var skus []string
+	for _, p := range recs {
+		links, _ := p.(map[string]any)[wire.KeyLinks].(map[string]any)
+		vs, _ := links[wire.Variants].([]any)
+		for _, v := range vs {
+			v, _ := v.(map[string]any)
+			if s, ok := v["sku"].(string); ok && s != "" && v["id"] == nil {
+				skus = append(skus, s)
+			}
+		}
+	}
+	if len(skus) < 2 {
+		return nil
+	}
+	return t.lookUpSKUs(c.acc.account, skus)
+}
+
+// lookUpSKUs looks up which of skus a live variant of the account has.
+func (t *txn) lookUpSKUs(account int64, skus []string) error {
+	list, err := json.Marshal(skus)
+	if err != nil {
+		return err
+	}
+	var found string
+	if _, err := t.rowBeside(`SELECT json_group_object(sku, id) FROM (SELECT sku, MIN(id) AS id FROM variants
+		WHERE account_id = ? AND sku IN `+inIDs+` AND deleted = 0 GROUP BY sku)`, []any{account, string(list)}, &found); err != nil {
+		return err
+	}
+	looked := make(map[string]int64, len(skus))
+	if err := json.Unmarshal([]byte(found), &looked); err != nil {
+		return fmt.Errorf("sandbox: the SKUs looked up: %w", err)
+	}
+	for _, s := range skus {
+		if _, ok := looked[s]; !ok {
+			looked[s] = 0
+		}
+	}
+	t.pend.looked = looked
 	return nil
 }
 
@@ -183,7 +237,7 @@ func (t *txn) resolveOptions(account int64, product int64, productAttrs []attrRe
 	out := make([]chosenOption, 0, len(recs))
 	seen := map[int64]string{}
 	for i, r := range recs {
-		p := fmt.Sprintf("%slinks.AttributeOptions[%d].", path, i)
+		p := path + "links.AttributeOptions[" + strconv.Itoa(i) + "]."
 		value, present, err := strField(r, "value", p)
 		if err != nil {
 			return nil, err
@@ -242,7 +296,7 @@ func (t *txn) resolveOptions(account int64, product int64, productAttrs []attrRe
 func comboKey(opts []chosenOption) string {
 	parts := make([]string, len(opts))
 	for i, o := range opts {
-		parts[i] = fmt.Sprintf("%d=%d", o.attr.id, o.option)
+		parts[i] = strconv.FormatInt(o.attr.id, 10) + "=" + strconv.FormatInt(o.option, 10)
 	}
 	slices.Sort(parts)
 	return strings.Join(parts, ";")
@@ -298,7 +352,7 @@ func autoDescriptions(productName string, opts []chosenOption) (string, string) 
 func (t *txn) resolveTiers(account int64, recs []record, path string) ([]tierPrice, error) {
 	out := make([]tierPrice, 0, len(recs))
 	for i, r := range recs {
-		p := fmt.Sprintf("%slinks.PricingTiers[%d].", path, i)
+		p := path + "links.PricingTiers[" + strconv.Itoa(i) + "]."
 		value, present, err := numericField(r, "value", p)
 		if err != nil {
 			return nil, err
@@ -336,7 +390,8 @@ func (t *txn) resolveTiers(account int64, recs []record, path string) ([]tierPri
 		}
 		id, found := lookup(t.memo.tiers, account, name)
 		if !found {
-			if found, err = t.row(`SELECT id FROM pricing_tiers WHERE account_id = ? AND name = ?`, []any{account, name}, &id); err != nil {
+			// The tiers held back are in the memo.
+			if found, err = t.rowBeside(`SELECT id FROM pricing_tiers WHERE account_id = ? AND name = ?`, []any{account, name}, &id); err != nil {
 				return nil, err
 			}
 		}
