@@ -5,13 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
+	"lading/api/wire"
 	"lading/images/imagestest"
 	"lading/sandbox"
 	"lading/templates"
@@ -125,3 +130,93 @@ func TestSandboxLoadUsage(t *testing.T) {
 		}
 	}
 }
+
+// What lading sandbox --load makes in the account is what importing the
+// same file through the interface makes: the same listings, to the ids,
+// but for the times of the writes.
+func TestSandboxLoadEqualsImport(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "catalogs", "shopify-apparel.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "catalog.csv")
+	if err := os.WriteFile(file, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loadedDB, importedDB := filepath.Join(dir, "loaded.db"), filepath.Join(dir, "imported.db")
+	serveOnce(t, "--db", loadedDB, "--token", "load-token", "--load", file, "--template", "shopify")
+	loaded := openSandbox(t, loadedDB)
+	imported := openSandbox(t, importedDB)
+	if _, err := imported.srv.RegisterToken("load-token"); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, err := run(t, "--base-url", imported.URL, "--token", "load-token", "--quiet", "import", "--template", "shopify",
+		"--no-images", "--batch-size", "100", "--state", filepath.Join(dir, "state.db"), file); err != nil {
+		t.Fatalf("import: %v\n%s", err, errs)
+	}
+	for _, res := range []string{wire.Products, wire.Variants, wire.ProductTags} {
+		got, want := loaded.listing(t, res), imported.listing(t, res)
+		if got != want {
+			t.Errorf("%s after --load:\n%s\nafter an import through the interface:\n%s", res, got, want)
+		}
+		if res == wire.Variants && !strings.Contains(got, `"total": "22"`) {
+			t.Errorf("the %s listing holds not the 22 variants of the file: %s", res, got)
+		}
+	}
+}
+
+// testSandbox is a sandbox on a database file, served over HTTP.
+type testSandbox struct {
+	srv *sandbox.Server
+	*httptest.Server
+}
+
+func openSandbox(t *testing.T, db string) testSandbox {
+	t.Helper()
+	srv, err := sandbox.New(sandbox.Options{DBPath: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() { hs.Close(); srv.Close() })
+	return testSandbox{srv, hs}
+}
+
+// listing is the first page of the listing of resource, its sideloads
+// with it, in JSON without the times of the writes.
+func (s testSandbox) listing(t *testing.T, resource string) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, s.URL+wire.ListPath(resource),
+		strings.NewReader(fmt.Sprintf(`{"action": "read", "page_size": %d}`, wire.MaxPageSize)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set(wire.HeaderToken, "load-token")
+	req.Header.Set("Content-Type", wire.ContentTypeJSON)
+	res, err := s.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("%s listing: status %d", resource, res.StatusCode)
+	}
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, writeTimes.ReplaceAll(raw, blankTime), "", " "); err != nil {
+		t.Fatalf("%s listing: %v", resource, err)
+	}
+	return out.String()
+}
+
+// writeTimes are the times of the writes in an answer, blanked by
+// ReplaceAll with blankTime.
+var (
+	writeTimes = regexp.MustCompile(`"(created|updated)_at": *"[^"]*"`)
+	blankTime  = []byte(`"${1}_at": ""`)
+)

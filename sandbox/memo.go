@@ -1,5 +1,10 @@
 package sandbox
 
+import (
+	"cmp"
+	"slices"
+)
+
 // memo is what a write transaction has looked up or made, kept so that
 // the many variants of one write do not each ask the database again:
 // pricing tiers, attributes and options by name, and the account's next
@@ -19,6 +24,52 @@ type memo struct {
 	// was edited since, whose combinations are looked up again.
 	combos map[int64]map[string]bool
 	edited map[int64]bool
+	// layouts are the attributes of the products made here, with their
+	// order; tags are the account's live tags by name (by account and
+	// name), liveTags the ids of its tags found live.
+	layouts  map[int64][]orderedAttr
+	tags     map[memoKey]int64
+	liveTags map[int64]bool
+}
+
+// liveTag records that the tag id is live in the account.
+func (m *memo) liveTag(id int64) {
+	if m.liveTags == nil {
+		m.liveTags = map[int64]bool{}
+	}
+	m.liveTags[id] = true
+}
+
+// orderedAttr is an attribute and its order.
+type orderedAttr struct {
+	attrRef
+	ord int64
+}
+
+// addAttribute records an attribute created in product at order ord.
+func (m *memo) addAttribute(product int64, a attrRef, ord int64) {
+	if !m.made[product] {
+		return
+	}
+	if m.layouts == nil {
+		m.layouts = map[int64][]orderedAttr{}
+	}
+	m.layouts[product] = append(m.layouts[product], orderedAttr{a, ord})
+}
+
+// attributes are the attributes of product in order, as productAttributes
+// lists them; known is false when the memo cannot tell.
+func (m *memo) attributes(product int64) (attrs []attrRef, known bool) {
+	if !m.made[product] || m.edited[product] {
+		return nil, false
+	}
+	sorted := slices.SortedStableFunc(slices.Values(m.layouts[product]), func(a, b orderedAttr) int {
+		return cmp.Or(cmp.Compare(a.ord, b.ord), cmp.Compare(a.id, b.id))
+	})
+	for _, a := range sorted {
+		attrs = append(attrs, a.attrRef)
+	}
+	return attrs, true
 }
 
 // make records that the product or attribute id was created here.
@@ -96,7 +147,8 @@ func (t *txn) nextLocalID(account int64) (string, error) {
 	return itoa(n), nil
 }
 
-// keepMemo writes back the local ids handed out.
+// keepMemo writes back the local ids handed out, before the transaction
+// commits (a record undone takes its own back: see endRecord).
 func (t *txn) keepMemo() error {
 	for account, n := range t.memo.local {
 		if _, err := t.exec(`UPDATE accounts SET next_local = ? WHERE id = ?`, n, account); err != nil {

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"lading/api/wire"
@@ -54,11 +55,8 @@ func (t *txn) createProduct(c *call, rec record) (int64, error) {
 	}
 	id := t.newID()
 	t.memo.make(id)
-	if _, err := t.exec(`INSERT INTO products(id, account_id, name, description, notes, local_id, archived, created_at, updated_at)
-		VALUES(?,?,?,?,?,?,?,?,?)`, id, account, vals["name"], vals["description"], vals["notes"], vals["local_id"],
-		flag(rec["archive"]), t.now, t.now); err != nil {
-		return 0, err
-	}
+	t.insert(insertProducts, id, account, vals["name"], vals["description"], vals["notes"], vals["local_id"],
+		flag(rec["archive"]), t.now, t.now)
 	if err := t.writeProductLinks(c, productRef{id: id, name: vals["name"]}, links, true); err != nil {
 		return 0, err
 	}
@@ -89,7 +87,7 @@ func (t *txn) writeProductLinks(c *call, p productRef, links map[string][]record
 func (t *txn) writeProductAttributes(account int64, p productRef, attrs []record) error {
 	seen := map[string]bool{}
 	for i, a := range attrs {
-		path := fmt.Sprintf("links.Attributes[%d].", i)
+		path := "links.Attributes[" + strconv.Itoa(i) + "]."
 		name, present, err := strField(a, "name", path)
 		if err != nil {
 			return err
@@ -145,8 +143,11 @@ func (t *txn) writeProductVariants(c *call, p productRef, tiers []tierPrice, vre
 	if err != nil {
 		return err
 	}
+	if err := t.lookAhead(c); err != nil {
+		return err
+	}
 	for i, v := range vrecs {
-		path := fmt.Sprintf("links.Variants[%d].", i)
+		path := "links.Variants[" + strconv.Itoa(i) + "]."
 		vid, hasID, err := idField(v, path)
 		if err != nil {
 			return err
@@ -183,11 +184,11 @@ func (t *txn) editProduct(c *call, id int64, rec record) error {
 	if err != nil {
 		return err
 	}
+	t.memo.editing(id)
 	if flag(rec["delete"]) {
 		if _, err := t.markDeleted("products", id); err != nil {
 			return err
 		}
-		t.memo.editing(id)
 		_, err := t.exec(`UPDATE variants SET deleted = 1, updated_at = ? WHERE product_id = ? AND deleted = 0`, t.now, id)
 		return err
 	}

@@ -223,6 +223,10 @@ type txn struct {
 	levelsSet int64
 	// memo is what this write looked up or made.
 	memo memo
+	// pend are the rows of its inserts held back; rec is the record
+	// being applied, if any.
+	pend pending
+	rec  *recordScope
 	// version is the state of the data a read sees: the number of writes
 	// committed before it, plus one; 0 when it cannot be told.
 	version uint64
@@ -245,6 +249,10 @@ func (st *store) do(ctx context.Context, fn func(t *txn) error) error {
 	rollback := func() { st.conn.ExecContext(bg, "ROLLBACK") }
 	t := &txn{st: st, ctx: bg, now: time.Now().UTC().Format(timeLayout), conn: st.conn, stmts: st.stmts}
 	if err := fn(t); err != nil {
+		rollback()
+		return err
+	}
+	if err := t.ready(); err != nil {
 		rollback()
 		return err
 	}
@@ -315,8 +323,17 @@ func (t *txn) newID() int64 {
 }
 
 // stmt returns a prepared statement, preparing and caching it on first
-// use.
+// use, once the rows held back are sent.
 func (t *txn) stmt(q string) (*sql.Stmt, error) {
+	if err := t.ready(); err != nil {
+		return nil, err
+	}
+	return t.prepared(q)
+}
+
+// prepared returns a prepared statement, preparing and caching it on
+// first use.
+func (t *txn) prepared(q string) (*sql.Stmt, error) {
 	s, ok := t.stmts[q]
 	if !ok {
 		var err error
@@ -331,6 +348,9 @@ func (t *txn) stmt(q string) (*sql.Stmt, error) {
 
 // execDynamic runs SQL that is not worth a cached statement.
 func (t *txn) execDynamic(q string) error {
+	if err := t.ready(); err != nil {
+		return err
+	}
 	if _, err := t.conn.ExecContext(t.ctx, q); err != nil {
 		return fmt.Errorf("sandbox: %q: %w", q, err)
 	}
@@ -384,6 +404,9 @@ func (t *txn) each(q string, args []any, scan func(rows *sql.Rows) error) error 
 // queryDynamic runs SQL built per request (filters, sorts) without caching
 // a prepared statement for it.
 func (t *txn) queryDynamic(q string, args ...any) (*sql.Rows, error) {
+	if err := t.ready(); err != nil {
+		return nil, err
+	}
 	rows, err := t.conn.QueryContext(t.ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %q: %w", q, err)
@@ -416,6 +439,20 @@ func (t *txn) row(q string, args []any, dest ...any) (found bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	return scanRow(s, q, args, dest)
+}
+
+// rowBeside is row without sending the rows held back first: for a query
+// whose caller looks at them itself.
+func (t *txn) rowBeside(q string, args []any, dest ...any) (found bool, err error) {
+	s, err := t.prepared(q)
+	if err != nil {
+		return false, err
+	}
+	return scanRow(s, q, args, dest)
+}
+
+func scanRow(s *sql.Stmt, q string, args, dest []any) (found bool, err error) {
 	switch err := s.QueryRow(args...).Scan(dest...); err {
 	case nil:
 		return true, nil
@@ -429,23 +466,8 @@ func (t *txn) row(q string, args []any, dest ...any) (found bool, err error) {
 // savepoint runs fn so that its changes are undone if it fails, leaving the
 // rest of the transaction intact. [B.2] one record fails alone.
 func (t *txn) savepoint(fn func() error) error {
-	if err := t.execDynamic("SAVEPOINT rec"); err != nil {
-		return err
-	}
-	ferr := fn()
-	if ferr == nil {
-		ferr = t.keepMemo()
-	}
-	if ferr != nil {
-		t.forgetMemo()
-		if err := t.execDynamic("ROLLBACK TO rec"); err != nil {
-			return err
-		}
-	}
-	if err := t.execDynamic("RELEASE rec"); err != nil {
-		return err
-	}
-	return ferr
+	r := t.beginRecord()
+	return t.endRecord(r, fn())
 }
 
 // idList encodes ids as a JSON array for `IN (SELECT value FROM json_each(?))`,

@@ -2,7 +2,7 @@ package sandbox
 
 import (
 	"database/sql"
-	"fmt"
+	"strconv"
 	"strings"
 
 	"lading/api/wire"
@@ -108,16 +108,19 @@ func (t *txn) checkTagName(account int64, name string, self int64) error {
 
 func (t *txn) createTag(account int64, name string) (int64, error) {
 	id := t.newID()
-	_, err := t.exec(`INSERT INTO product_tags(id, account_id, name, created_at, updated_at) VALUES(?,?,?,?,?)`,
-		id, account, name, t.now, t.now)
-	return id, err
+	t.insert(insertTags, id, account, name, t.now, t.now)
+	// The tags held back are known by name and id (see resolveTags).
+	remember(&t.memo.tags, account, name, id)
+	t.memo.liveTag(id)
+	return id, nil
 }
 
 // resolveTags reads [{id} or {name}], creating tags given by a new name.
+// The tags held back are in the memo, which the database completes.
 func (t *txn) resolveTags(account int64, recs []record, path string) ([]int64, error) {
 	out := make([]int64, 0, len(recs))
 	for i, r := range recs {
-		p := fmt.Sprintf("%s[%d].", path, i)
+		p := path + "[" + strconv.Itoa(i) + "]."
 		if len(recs) == 1 && strings.HasSuffix(path, "]") {
 			p = path + "."
 		}
@@ -126,14 +129,17 @@ func (t *txn) resolveTags(account int64, recs []record, path string) ([]int64, e
 			return nil, err
 		}
 		if hasID {
-			var x int64
-			found, err := t.row(`SELECT id FROM product_tags WHERE id = ? AND account_id = ? AND deleted = 0`, []any{id, account}, &x)
-			if err != nil {
-				return nil, err
+			found := t.memo.liveTags[id]
+			if !found {
+				var x int64
+				if found, err = t.rowBeside(`SELECT id FROM product_tags WHERE id = ? AND account_id = ? AND deleted = 0`, []any{id, account}, &x); err != nil {
+					return nil, err
+				}
 			}
 			if !found {
 				return nil, fieldErr(p+"id", "%sid: no ProductTags record with id %d in this account", p, id)
 			}
+			t.memo.liveTag(id)
 			out = append(out, id)
 			continue
 		}
@@ -145,15 +151,19 @@ func (t *txn) resolveTags(account int64, recs []record, path string) ([]int64, e
 		if name == "" {
 			return nil, fieldErr(p+"name", "%s needs an id or a name", strings.TrimSuffix(p, "."))
 		}
-		found, err := t.row(`SELECT id FROM product_tags WHERE account_id = ? AND name = ? AND deleted = 0`, []any{account, name}, &id)
-		if err != nil {
-			return nil, err
+		id, found := lookup(t.memo.tags, account, name)
+		if !found {
+			if found, err = t.rowBeside(`SELECT id FROM product_tags WHERE account_id = ? AND name = ? AND deleted = 0`, []any{account, name}, &id); err != nil {
+				return nil, err
+			}
 		}
 		if !found {
 			if id, err = t.createTag(account, name); err != nil {
 				return nil, err
 			}
 		}
+		remember(&t.memo.tags, account, name, id)
+		t.memo.liveTag(id)
 		out = append(out, id)
 	}
 	return out, nil
@@ -162,8 +172,8 @@ func (t *txn) resolveTags(account int64, recs []record, path string) ([]int64, e
 // tagProduct assigns or removes a tag.
 func (t *txn) tagProduct(product, tag int64, assign bool) error {
 	if assign {
-		_, err := t.exec(`INSERT OR IGNORE INTO product_tag_links(product_id, tag_id) VALUES(?,?)`, product, tag)
-		return err
+		t.insert(insertTagLinks, product, tag)
+		return nil
 	}
 	_, err := t.exec(`DELETE FROM product_tag_links WHERE product_id = ? AND tag_id = ?`, product, tag)
 	return err

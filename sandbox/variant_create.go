@@ -2,8 +2,10 @@ package sandbox
 
 import (
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"lading/api/wire"
@@ -77,16 +79,23 @@ func variantValues(rec record, path string) (map[string]string, error) {
 	return vals, nil
 }
 
-// checkSKU refuses a SKU another live variant of the account uses.
+// checkSKU refuses a SKU another live variant of the account uses: one
+// held back or one in the database.
 func (t *txn) checkSKU(account int64, sku string, self int64, path string) error {
 	if sku == "" {
 		return nil
 	}
-	var other int64
-	found, err := t.row(`SELECT id FROM variants WHERE account_id = ? AND sku = ? AND deleted = 0 AND id <> ? LIMIT 1`,
-		[]any{account, sku, self}, &other)
-	if err != nil {
-		return err
+	other, found := t.heldSKU(sku)
+	found = found && other != self
+	if id, looked := t.pend.looked[sku]; !found && looked && self == 0 {
+		other, found = id, id != 0
+	} else if !found {
+		var err error
+		found, err = t.rowBeside(`SELECT id FROM variants WHERE account_id = ? AND sku = ? AND deleted = 0 AND id <> ? LIMIT 1`,
+			[]any{account, sku, self}, &other)
+		if err != nil {
+			return err
+		}
 	}
 	if found {
 		return fieldErr(path+"sku", "SKU %q is already used by variant %d; SKUs are unique in an account", sku, other)
@@ -94,8 +103,61 @@ func (t *txn) checkSKU(account int64, sku string, self int64, path string) error
 	return nil
 }
 
+// lookAhead looks up at once, the first time a write creates variants of
+// a product, the SKUs of the new variants of all its product records, for
+// checkSKU: which of them a live variant of the account has.
+func (t *txn) lookAhead(c *call) error {
+	if t.pend.lookedAhead {
+		return nil
+	}
+	t.pend.lookedAhead = true
+	recs, _ := c.env[wire.Products].([]any)
+	var skus []string
+	for _, p := range recs {
+		links, _ := p.(map[string]any)[wire.KeyLinks].(map[string]any)
+		vs, _ := links[wire.Variants].([]any)
+		for _, v := range vs {
+			v, _ := v.(map[string]any)
+			if s, ok := v["sku"].(string); ok && s != "" && v["id"] == nil {
+				skus = append(skus, s)
+			}
+		}
+	}
+	if len(skus) < 2 {
+		return nil
+	}
+	return t.lookUpSKUs(c.acc.account, skus)
+}
+
+// lookUpSKUs looks up which of skus a live variant of the account has.
+func (t *txn) lookUpSKUs(account int64, skus []string) error {
+	list, err := json.Marshal(skus)
+	if err != nil {
+		return err
+	}
+	var found string
+	if _, err := t.rowBeside(`SELECT json_group_object(sku, id) FROM (SELECT sku, MIN(id) AS id FROM variants
+		WHERE account_id = ? AND sku IN `+inIDs+` AND deleted = 0 GROUP BY sku)`, []any{account, string(list)}, &found); err != nil {
+		return err
+	}
+	looked := make(map[string]int64, len(skus))
+	if err := json.Unmarshal([]byte(found), &looked); err != nil {
+		return fmt.Errorf("sandbox: the SKUs looked up: %w", err)
+	}
+	for _, s := range skus {
+		if _, ok := looked[s]; !ok {
+			looked[s] = 0
+		}
+	}
+	t.pend.looked = looked
+	return nil
+}
+
 // productAttributes lists a product's attributes in order.
 func (t *txn) productAttributes(product int64) ([]attrRef, error) {
+	if out, known := t.memo.attributes(product); known {
+		return out, nil
+	}
 	var out []attrRef
 	if err := t.each(`SELECT id, name FROM attributes WHERE product_id = ? ORDER BY ord, id`, []any{product}, func(rows *sql.Rows) error {
 		var a attrRef
@@ -124,6 +186,7 @@ func (t *txn) attributeByName(account, product int64, name string, ord *int64) (
 	if found {
 		remember(&t.memo.attrs, product, name, a.id)
 		if ord != nil {
+			t.memo.editing(product)
 			_, err = t.exec(`UPDATE attributes SET ord = ?, updated_at = ? WHERE id = ?`, *ord, t.now, a.id)
 		}
 		return a, err
@@ -137,9 +200,9 @@ func (t *txn) attributeByName(account, product int64, name string, ord *int64) (
 	a.id = t.newID()
 	remember(&t.memo.attrs, product, name, a.id)
 	t.memo.make(a.id)
-	_, err = t.exec(`INSERT INTO attributes(id, account_id, product_id, name, ord, created_at, updated_at) VALUES(?,?,?,?,?,?,?)`,
-		a.id, account, product, name, o, t.now, t.now)
-	return a, err
+	t.memo.addAttribute(product, a, o)
+	t.insert(insertAttributes, a.id, account, product, name, o, t.now, t.now)
+	return a, nil
 }
 
 // optionOf finds or creates the option value of an attribute.
@@ -162,9 +225,8 @@ func (t *txn) optionOf(account, attr int64, value string, ord int64) (int64, err
 	if found {
 		return id, nil
 	}
-	_, err := t.exec(`INSERT INTO attribute_options(id, account_id, attribute_id, name, ord, created_at, updated_at) VALUES(?,?,?,?,?,?,?)`,
-		id, account, attr, value, ord, t.now, t.now)
-	return id, err
+	t.insert(insertOptions, id, account, attr, value, ord, t.now, t.now)
+	return id, nil
 }
 
 // resolveOptions turns a variant's links.AttributeOptions into options.
@@ -175,7 +237,7 @@ func (t *txn) resolveOptions(account int64, product int64, productAttrs []attrRe
 	out := make([]chosenOption, 0, len(recs))
 	seen := map[int64]string{}
 	for i, r := range recs {
-		p := fmt.Sprintf("%slinks.AttributeOptions[%d].", path, i)
+		p := path + "links.AttributeOptions[" + strconv.Itoa(i) + "]."
 		value, present, err := strField(r, "value", p)
 		if err != nil {
 			return nil, err
@@ -234,7 +296,7 @@ func (t *txn) resolveOptions(account int64, product int64, productAttrs []attrRe
 func comboKey(opts []chosenOption) string {
 	parts := make([]string, len(opts))
 	for i, o := range opts {
-		parts[i] = fmt.Sprintf("%d=%d", o.attr.id, o.option)
+		parts[i] = strconv.FormatInt(o.attr.id, 10) + "=" + strconv.FormatInt(o.option, 10)
 	}
 	slices.Sort(parts)
 	return strings.Join(parts, ";")
@@ -290,7 +352,7 @@ func autoDescriptions(productName string, opts []chosenOption) (string, string) 
 func (t *txn) resolveTiers(account int64, recs []record, path string) ([]tierPrice, error) {
 	out := make([]tierPrice, 0, len(recs))
 	for i, r := range recs {
-		p := fmt.Sprintf("%slinks.PricingTiers[%d].", path, i)
+		p := path + "links.PricingTiers[" + strconv.Itoa(i) + "]."
 		value, present, err := numericField(r, "value", p)
 		if err != nil {
 			return nil, err
@@ -328,16 +390,14 @@ func (t *txn) resolveTiers(account int64, recs []record, path string) ([]tierPri
 		}
 		id, found := lookup(t.memo.tiers, account, name)
 		if !found {
-			if found, err = t.row(`SELECT id FROM pricing_tiers WHERE account_id = ? AND name = ?`, []any{account, name}, &id); err != nil {
+			// The tiers held back are in the memo.
+			if found, err = t.rowBeside(`SELECT id FROM pricing_tiers WHERE account_id = ? AND name = ?`, []any{account, name}, &id); err != nil {
 				return nil, err
 			}
 		}
 		if !found {
 			id = t.newID()
-			if _, err := t.exec(`INSERT INTO pricing_tiers(id, account_id, name, created_at, updated_at) VALUES(?,?,?,?,?)`,
-				id, account, name, t.now, t.now); err != nil {
-				return nil, err
-			}
+			t.insert(insertTiers, id, account, name, t.now, t.now)
 		}
 		remember(&t.memo.tiers, account, name, id)
 		out = append(out, tierPrice{tier: id, value: value})
@@ -346,15 +406,10 @@ func (t *txn) resolveTiers(account int64, recs []record, path string) ([]tierPri
 }
 
 // setPrices writes the variant's price in each tier.
-func (t *txn) setPrices(account, variant int64, prices []tierPrice) error {
+func (t *txn) setPrices(account, variant int64, prices []tierPrice) {
 	for _, p := range prices {
-		if _, err := t.exec(`INSERT INTO variant_prices(id, account_id, variant_id, tier_id, price, created_at, updated_at)
-			VALUES(?,?,?,?,?,?,?) ON CONFLICT(variant_id, tier_id) DO UPDATE SET price = excluded.price, updated_at = excluded.updated_at`,
-			t.newID(), account, variant, p.tier, p.value, t.now, t.now); err != nil {
-			return err
-		}
+		t.insert(insertPrices, t.newID(), account, variant, p.tier, p.value, t.now, t.now)
 	}
-	return nil
 }
 
 // createVariant creates one variant of product from rec. path prefixes
@@ -443,42 +498,26 @@ func (t *txn) insertVariant(c *call, product productRef, nv *newVariant) (int64,
 	}
 	auto, autoTyped := autoDescriptions(product.name, nv.opts)
 	id := t.newID()
-	if _, err := t.exec(`INSERT INTO variants(id, account_id, product_id, sku, description, notes, weight, cost, average_cost,
-		upc, location_1, low_stock_alert, supplier_cost, supplier_id, local_id, sort_order, stock, combo,
-		auto_description, auto_description_with_option_type, created_at, updated_at)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,COALESCE(?, '0.0000'),?,?,?,?,?,?,?,?,?)`,
-		id, account, product.id, vals["sku"], vals["description"], vals["notes"], nullIfAbsent(vals, "weight"),
+	t.insert(insertVariants, id, account, product.id, vals["sku"], vals["description"], vals["notes"], nullIfAbsent(vals, "weight"),
 		nullIfAbsent(vals, "cost"), avgCost, nullIfAbsent(vals, "upc"), vals["location_1"],
 		nullIfAbsent(vals, "low_stock_alert"), nullIfAbsent(vals, "supplier_cost"), vals["supplier_id"], vals["local_id"],
-		nv.sortOrder, nv.qty, nv.combo, auto, autoTyped, t.now, t.now); err != nil {
-		return 0, err
-	}
+		nv.sortOrder, nv.qty, nv.combo, auto, autoTyped, t.now, t.now)
 	t.memo.addCombo(product.id, nv.combo)
-	if err := t.insertVariantOptions(id, nv.opts); err != nil {
-		return 0, err
-	}
+	t.insertVariantOptions(id, nv.opts)
 	// [lading] quantity is the opening stock in the token's warehouse.
-	if _, err := t.exec(`INSERT INTO stock_levels(id, account_id, variant_id, address_id, stock, committed, created_at, updated_at)
-		VALUES(?,?,?,?,?,0,?,?)`, t.newID(), account, id, c.acc.warehouse, nv.qty, t.now, t.now); err != nil {
-		return 0, err
-	}
+	t.insert(insertLevels, t.newID(), account, id, c.acc.warehouse, nv.qty, t.now, t.now)
 	if nv.qty > 0 {
 		t.stockChanged = true
 	}
-	if err := t.setPrices(account, id, nv.tiers); err != nil {
-		return 0, err
-	}
+	t.setPrices(account, id, nv.tiers)
 	return id, nil
 }
 
 // insertVariantOptions links the variant to opts, in their order.
-func (t *txn) insertVariantOptions(variant int64, opts []chosenOption) error {
+func (t *txn) insertVariantOptions(variant int64, opts []chosenOption) {
 	for i, o := range opts {
-		if _, err := t.exec(`INSERT INTO variant_options(variant_id, option_id, position) VALUES(?,?,?)`, variant, o.option, i); err != nil {
-			return err
-		}
+		t.insert(insertVariantOpts, variant, o.option, i)
 	}
-	return nil
 }
 
 // nullIfAbsent gives nil for a field not written or written empty, so the

@@ -149,9 +149,7 @@ func (t *txn) editVariantLinks(c *call, v variantRef, rec record, path string) e
 		if err != nil {
 			return err
 		}
-		if err := t.setPrices(account, v.id, tiers); err != nil {
-			return err
-		}
+		t.setPrices(account, v.id, tiers)
 	}
 	if rl := links[wire.ReconcileInventory]; len(rl) > 0 {
 		if v.bundle {
@@ -187,9 +185,7 @@ func (t *txn) replaceOptions(c *call, id, product int64, recs []record, path str
 	if _, err := t.exec(`DELETE FROM variant_options WHERE variant_id = ?`, id); err != nil {
 		return err
 	}
-	if err := t.insertVariantOptions(id, opts); err != nil {
-		return err
-	}
+	t.insertVariantOptions(id, opts)
 	auto, autoTyped := autoDescriptions(name, opts)
 	_, err = t.exec(`UPDATE variants SET combo = ?, auto_description = ?, auto_description_with_option_type = ? WHERE id = ?`,
 		combo, auto, autoTyped, id)
