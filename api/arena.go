@@ -1,13 +1,12 @@
 package api
 
-// pageArena holds what the records of one answer keep: their JSON and
-// their links are parts of a few large blocks instead of an allocation
-// each, so a page of 250 variants with their sideloads costs tens of
-// allocations for these rather than thousands. A record keeps its block
-// alive: a caller keeping a few fields of a page for long clones them
-// (as the importer's snapshot does).
+// pageArena holds the links of the records of one answer: they are parts
+// of a few large blocks instead of an allocation each, so a page of 250
+// variants with their sideloads costs tens of allocations for these
+// rather than thousands. A record keeps its block alive, as its fields
+// keep the answer's body: a caller keeping a few fields of a page for
+// long clones them (as the importer's snapshot does).
 type pageArena struct {
-	raw   []byte // the current block of records' JSON
 	links []Link // the current block of links
 	sets  Links  // the current block of link sets
 	list  []Link // the links of the record being read, before they are kept
@@ -16,19 +15,9 @@ type pageArena struct {
 
 // The sizes of the arena's blocks, in elements.
 const (
-	arenaRawBlock  = 64 << 10
 	arenaLinkBlock = 512
 	arenaSetBlock  = 256
 )
-
-// keep returns a copy of b, the JSON of a record, in the arena; a nil
-// arena copies b on its own.
-func (a *pageArena) keep(b []byte) []byte {
-	if a == nil {
-		return append([]byte{}, b...)
-	}
-	return keepIn(&a.raw, arenaRawBlock, b)
-}
 
 // keepLinks returns a copy of list in the arena (never nil: an empty list
 // stays an empty list); a nil arena copies list on its own.

@@ -15,10 +15,10 @@ import (
 	json "github.com/goccy/go-json"
 )
 
-// recordDecoder reads the fields of one record from its JSON, kept whole
-// and never changed again: the text of a field is a part of it, not a
-// copy (only text with escapes is copied), so a record costs one copy of
-// its JSON (a part of its page's arena) and the values of its fields.
+// recordDecoder reads JSON kept whole and never changed again (an answer's
+// body, or one record's JSON): the text of a field is a part of it, not a
+// copy (only text with escapes is copied), so a record costs the values of
+// its fields and no copy of its JSON.
 type recordDecoder struct {
 	b     []byte
 	i     int
@@ -26,7 +26,7 @@ type recordDecoder struct {
 }
 
 func (r *recordDecoder) syntax(format string, a ...any) error {
-	return fmt.Errorf("invalid JSON at byte %d of a record: %s", r.i, fmt.Sprintf(format, a...))
+	return fmt.Errorf("invalid JSON at byte %d: %s", r.i, fmt.Sprintf(format, a...))
 }
 
 func (r *recordDecoder) ws() {
@@ -232,6 +232,16 @@ func (r *recordDecoder) skip() error {
 	return nil
 }
 
+// value reads past the next value and returns it, as it came.
+func (r *recordDecoder) value() ([]byte, error) {
+	r.ws()
+	start := r.i
+	if err := r.skip(); err != nil {
+		return nil, err
+	}
+	return r.b[start:r.i:r.i], nil
+}
+
 // end checks that only white space is left.
 func (r *recordDecoder) end() error {
 	if r.peek() != 0 {
@@ -431,44 +441,58 @@ func (l *recordLayout) field(key []byte) (fieldAt, bool) {
 // keeps as the record's RawRecord: raw must not change afterwards. The
 // record's links are kept in arena (nil: slices of their own).
 func decodeRecordJSON[T any](raw []byte, arena *pageArena) (*T, error) {
-	l := layoutOf[T]()
-	rec := new(T)
-	p := unsafe.Pointer(rec)
 	r := &recordDecoder{b: raw, arena: arena}
-	if r.peek() == 'n' && string(bytes.TrimSpace(raw)) == "null" {
-		return nil, nil
-	}
-	err := r.object(func(key []byte) error {
-		at, ok := l.field(key)
-		if !ok {
-			return r.skip()
-		}
-		switch at.kind {
-		case fieldLinks:
-			links, err := r.links()
-			if err != nil {
-				return err
-			}
-			*(*Links)(unsafe.Add(p, at.off)) = links
-		default:
-			s, err := r.text(at.kind == fieldFlex)
-			if err != nil {
-				if at.kind == fieldID {
-					return fmt.Errorf("%s: id: %w", key, err)
-				}
-				return fmt.Errorf("%s: %w", key, err)
-			}
-			*(*string)(unsafe.Add(p, at.off)) = s
-		}
-		return nil
-	})
+	rec, err := decodeRecord[T](r)
 	if err == nil {
 		err = r.end()
 	}
 	if err != nil {
 		return nil, err
 	}
-	(*RawRecord)(unsafe.Add(p, l.raw)).raw = raw
+	return rec, nil
+}
+
+// decodeRecord reads the record of type T that comes next (nil for null),
+// in one pass: its fields are parts of r's JSON, which it keeps, from the
+// record's first byte to its last, as the record's RawRecord.
+func decodeRecord[T any](r *recordDecoder) (*T, error) {
+	l := layoutOf[T]()
+	if r.peek() == 'n' {
+		if v := r.scalar(); string(v) != "null" {
+			return nil, r.syntax("want a record, found %.40q", v)
+		}
+		return nil, nil
+	}
+	start := r.i
+	rec := new(T)
+	p := unsafe.Pointer(rec)
+	err := r.object(func(key []byte) error {
+		at, ok := l.field(key)
+		if !ok {
+			return r.skip()
+		}
+		if at.kind == fieldLinks {
+			links, err := r.links()
+			if err != nil {
+				return err
+			}
+			*(*Links)(unsafe.Add(p, at.off)) = links
+			return nil
+		}
+		s, err := r.text(at.kind == fieldFlex)
+		if err != nil {
+			if at.kind == fieldID {
+				return fmt.Errorf("%s: id: %w", key, err)
+			}
+			return fmt.Errorf("%s: %w", key, err)
+		}
+		*(*string)(unsafe.Add(p, at.off)) = s
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	(*RawRecord)(unsafe.Add(p, l.raw)).raw = r.b[start:r.i:r.i]
 	return rec, nil
 }
 
