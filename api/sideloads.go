@@ -182,9 +182,9 @@ func readIndex[T any](d *recordDecoder, id func(*T) ID) (map[ID]*T, error) {
 // eachInArray reads an array of records, calling fn with each that is not
 // null and its place in the array.
 func eachInArray[T any](d *recordDecoder, fn func(i int, r *T) error) error {
-	i := 0
+	i, l := 0, layoutOf[T]()
 	return d.array(func() error {
-		r, err := decodeRecord[T](d)
+		r, err := decodeRecord[T](d, l)
 		if err != nil {
 			return fmt.Errorf("record %d: %w", i, err)
 		}
@@ -199,8 +199,9 @@ func eachInArray[T any](d *recordDecoder, fn func(i int, r *T) error) error {
 // eachKeyed reads an object of records keyed by id, calling fn with each
 // that is not null.
 func eachKeyed[T any](d *recordDecoder, fn func(key []byte, r *T)) error {
+	l := layoutOf[T]()
 	return d.object(func(key []byte) error {
-		r, err := decodeRecord[T](d)
+		r, err := decodeRecord[T](d, l)
 		if err != nil {
 			return fmt.Errorf("record %s: %w", key, err)
 		}
