@@ -649,6 +649,9 @@ func (r *recordDecoder) linkItems(name string) ([]Link, error) {
 
 // link reads one entry of links: its id, type and quantity.
 func (r *recordDecoder) link() (Link, error) {
+	if l, ok := r.idLink(); ok {
+		return l, nil
+	}
 	var l Link
 	if err := r.expect('{'); err != nil {
 		return l, err
@@ -676,4 +679,24 @@ func (r *recordDecoder) link() (Link, error) {
 			return l, err
 		}
 	}
+}
+
+// idLink reads a link of an id alone, {"id":"..."} without white space or
+// escapes, as most links are; ok is false, and nothing read, for any other.
+func (r *recordDecoder) idLink() (l Link, ok bool) {
+	const open = `{"id":"`
+	b := r.b[r.i:]
+	if len(b) < len(open)+2 || string(b[:len(open)]) != open {
+		return l, false
+	}
+	j := len(open)
+	for j < len(b) && b[j] != '"' && b[j] != '\\' && b[j] >= 0x20 {
+		j++
+	}
+	if j+1 >= len(b) || b[j] != '"' || b[j+1] != '}' {
+		return l, false
+	}
+	l.ID = ID(view(b[len(open):j:j]))
+	r.i += j + 2
+	return l, true
 }
