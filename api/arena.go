@@ -9,6 +9,7 @@ package api
 type pageArena struct {
 	links []Link    // the current block of links
 	sets  []LinkSet // the current block of link sets
+	index []indexed // the records of a sideload being read, before they are indexed
 }
 
 // The sizes of the arena's blocks, in elements.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"unsafe"
 
 	json "github.com/goccy/go-json"
 
@@ -148,35 +149,53 @@ func (s *Sideloads) readSideload(d *recordDecoder, name string) error {
 }
 
 // readIndex reads records sideloaded as an object keyed by id (the wire's
-// form) or as an array. A record without its own id takes its key.
+// form) or as an array. A record without its own id takes its key. The
+// records are gathered first (in the arena's list, reused) and indexed
+// in a map made to their number, which does not grow as they come.
 func readIndex[T any](d *recordDecoder, id func(*T) ID) (map[ID]*T, error) {
+	var list []indexed
+	if d.arena != nil {
+		list = d.arena.index[:0]
+		defer func() { clear(list); d.arena.index = list[:0] }()
+	}
 	switch d.peek() {
 	case '[':
-		out := map[ID]*T{}
 		err := eachInArray(d, func(i int, r *T) error {
 			k := id(r)
 			if k == "" {
 				return fmt.Errorf("record %d has no id", i)
 			}
-			out[k] = r
+			list = append(list, indexed{k, unsafe.Pointer(r)})
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
-		return out, nil
 	case '{':
-		out := map[ID]*T{}
 		err := eachKeyed(d, func(key []byte, r *T) {
-			if own := id(r); own != "" {
-				out[own] = r
-			} else {
-				out[ID(view(key))] = r
+			k := id(r)
+			if k == "" {
+				k = ID(view(key))
 			}
+			list = append(list, indexed{k, unsafe.Pointer(r)})
 		})
-		return out, err
+		if err != nil {
+			return nil, err
+		}
+	default:
+		return nil, skipNull(d)
 	}
-	return nil, skipNull(d)
+	out := make(map[ID]*T, len(list))
+	for _, x := range list {
+		out[x.id] = (*T)(x.r)
+	}
+	return out, nil
+}
+
+// indexed is a record read for an index, before the index is made.
+type indexed struct {
+	id ID
+	r  unsafe.Pointer
 }
 
 // eachInArray reads an array of records, calling fn with each that is not
