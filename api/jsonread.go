@@ -62,10 +62,15 @@ func readBody(r io.Reader) ([]byte, error) {
 	return body, nil
 }
 
+// maxSized is the most a buffer is made for an answer before its bytes
+// come: a header may say more than the answer holds.
+const maxSized = 16 << 20
+
 // readSized reads r, said to hold n bytes, to its end: into a buffer of n
-// (and one byte more, to see its end), grown if the stream is longer.
+// (and one byte more, to see its end; at most maxSized before the bytes
+// come), grown if the stream is longer.
 func readSized(r io.Reader, n int) ([]byte, error) {
-	body := make([]byte, 0, n+1)
+	body := make([]byte, 0, min(n, maxSized)+1)
 	for {
 		if len(body) == cap(body) {
 			body = append(body, 0)[:len(body)]

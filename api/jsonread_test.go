@@ -34,6 +34,7 @@ func TestReadBody(t *testing.T) {
 		{"sized", func(b []byte) io.Reader { return hinted{bytes.NewReader(b), int64(len(b))} }, nil},
 		{"sized too short", func(b []byte) io.Reader { return hinted{iotest.HalfReader(bytes.NewReader(b)), int64(len(b) / 3)} }, nil},
 		{"sized too long", func(b []byte) io.Reader { return hinted{bytes.NewReader(b), int64(len(b) + 100)} }, nil},
+		{"sized far too long", func(b []byte) io.Reader { return hinted{bytes.NewReader(b), 4 * maxSized} }, nil},
 		{"size unknown", func(b []byte) io.Reader { return hinted{bytes.NewReader(b), -1} }, nil},
 		{"cut short", func(b []byte) io.Reader { return io.MultiReader(bytes.NewReader(b), iotest.ErrReader(broken)) }, broken},
 		{"sized, cut short", func(b []byte) io.Reader {
