@@ -281,9 +281,10 @@ func (r *recordDecoder) value() ([]byte, error) {
 	return r.b[start:r.i:r.i], nil
 }
 
-// end checks that only white space is left.
+// end checks that only white space is left (a NUL byte is not the end,
+// though peek gives 0 for both).
 func (r *recordDecoder) end() error {
-	if r.peek() != 0 {
+	if r.ws(); r.i < len(r.b) {
 		return r.syntax("more after the value")
 	}
 	return nil
