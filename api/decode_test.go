@@ -254,6 +254,13 @@ func TestLinksDecode(t *testing.T) {
 		{`{"Products":{"id":"9"}}`, Links{{"Products", []Link{{ID: "9"}}}}, false},
 		{`{"Products":[{"id":"1"}],"Contacts":null,"Products":[{"id":"2"}]}`, Links{{"Products", []Link{{ID: "2"}}}, {"Contacts", nil}}, false},
 		{`[{"id":1}]`, nil, true},
+		// Links of an id alone are read on a shorter way; the others, and
+		// what is not quite one, the long way, to the same links.
+		{`{"P":[{"id":""},{"id":"a\"b"},{"id" :"7"},{"id":"8" },{"id":"9","type":"x"},{"type":"y","id":"10"}]}`,
+			Links{{"P", []Link{{ID: ""}, {ID: `a"b`}, {ID: "7"}, {ID: "8"}, {ID: "9", Type: "x"}, {ID: "10", Type: "y"}}}}, false},
+		{`{"P":[{"id":"1"}`, nil, true},
+		{`{"P":[{"id":"1"]}`, nil, true},
+		{`{"P":[{"id":"1` + "\x01" + `"}]}`, nil, true},
 	}
 	for _, tt := range tests {
 		var l Links

@@ -30,7 +30,8 @@ type call struct {
 	body        []byte
 	contentType string
 	write       bool // writes are never retried once they may have applied
-	// decode, for a read, reads a successful answer as it comes, instead
+	// decode, for a read, reads a successful answer straight from the
+	// body (into a buffer of its size, read once; see readBody), instead
 	// of it being read into memory first.
 	decode func(io.Reader) error
 }
@@ -197,11 +198,11 @@ func (c *Client) send(ctx context.Context, cl call) (reply, http.Header) {
 	return r, resp.Header
 }
 
-// decodeAnswer has cl decode the successful answer resp as it comes. A
+// decodeAnswer has cl decode the successful answer resp from its body. A
 // body cut short by the connection is a failed exchange (a read is tried
 // again); a body that is not a read answer is undecodable.
 func (c *Client) decodeAnswer(r *reply, cl call, resp *http.Response, path string, start time.Time) {
-	body := &bodyReader{r: io.LimitReader(resp.Body, maxAnswerBytes)}
+	body := &bodyReader{r: io.LimitReader(resp.Body, maxAnswerBytes), size: resp.ContentLength}
 	err := cl.decode(body)
 	switch {
 	case body.err != nil:
@@ -218,10 +219,14 @@ func (c *Client) decodeAnswer(r *reply, cl call, resp *http.Response, path strin
 // bodyReader counts what is read of a body and keeps the error that cut
 // it short, if any.
 type bodyReader struct {
-	r   io.Reader
-	n   int64
-	err error
+	r    io.Reader
+	n    int64
+	size int64 // the answer's Content-Length, or -1
+	err  error
 }
+
+// sizeHint is the answer's length, as its header gives it (-1: unknown).
+func (b *bodyReader) sizeHint() int64 { return b.size }
 
 func (b *bodyReader) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)

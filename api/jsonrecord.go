@@ -15,10 +15,10 @@ import (
 	json "github.com/goccy/go-json"
 )
 
-// recordDecoder reads the fields of one record from its JSON, kept whole
-// and never changed again: the text of a field is a part of it, not a
-// copy (only text with escapes is copied), so a record costs one copy of
-// its JSON (a part of its page's arena) and the values of its fields.
+// recordDecoder reads JSON kept whole and never changed again (an answer's
+// body, or one record's JSON): the text of a field is a part of it, not a
+// copy (only text with escapes is copied), so a record costs the values of
+// its fields and no copy of its JSON.
 type recordDecoder struct {
 	b     []byte
 	i     int
@@ -26,7 +26,7 @@ type recordDecoder struct {
 }
 
 func (r *recordDecoder) syntax(format string, a ...any) error {
-	return fmt.Errorf("invalid JSON at byte %d of a record: %s", r.i, fmt.Sprintf(format, a...))
+	return fmt.Errorf("invalid JSON at byte %d: %s", r.i, fmt.Sprintf(format, a...))
 }
 
 func (r *recordDecoder) ws() {
@@ -68,22 +68,8 @@ func (r *recordDecoder) object(member func(key []byte) error) error {
 		return err
 	}
 	for first := true; ; first = false {
-		c := r.peek()
-		if c == '}' {
-			r.i++
-			return nil
-		}
-		if !first {
-			if c != ',' {
-				return r.syntax("want ',' or '}' in an object, found %q", c)
-			}
-			r.i++
-		}
-		key, err := r.str()
-		if err != nil {
-			return err
-		}
-		if err := r.expect(':'); err != nil {
+		key, done, err := r.member(first)
+		if err != nil || done {
 			return err
 		}
 		if err := member(key); err != nil {
@@ -92,27 +78,62 @@ func (r *recordDecoder) object(member func(key []byte) error) error {
 	}
 }
 
+// member moves to the next member of an object whose '{' was taken: it
+// returns its key, the reader at its value, or done at the object's end
+// (its '}' taken). first says no member was read yet.
+func (r *recordDecoder) member(first bool) (key []byte, done bool, err error) {
+	c := r.peek()
+	if c == '}' {
+		r.i++
+		return nil, true, nil
+	}
+	if !first {
+		if c != ',' {
+			return nil, false, r.syntax("want ',' or '}' in an object, found %q", c)
+		}
+		r.i++
+	}
+	if key, err = r.str(); err != nil {
+		return nil, false, err
+	}
+	if r.i < len(r.b) && r.b[r.i] == ':' {
+		r.i++
+		return key, false, nil
+	}
+	return key, false, r.expect(':')
+}
+
 // array calls elem for each element of the array that comes next.
 func (r *recordDecoder) array(elem func() error) error {
 	if err := r.expect('['); err != nil {
 		return err
 	}
 	for first := true; ; first = false {
-		c := r.peek()
-		if c == ']' {
-			r.i++
-			return nil
-		}
-		if !first {
-			if c != ',' {
-				return r.syntax("want ',' or ']' in an array, found %q", c)
-			}
-			r.i++
+		done, err := r.elem(first)
+		if err != nil || done {
+			return err
 		}
 		if err := elem(); err != nil {
 			return err
 		}
 	}
+}
+
+// elem moves to the next element of an array whose '[' was taken; done is
+// true at its end (its ']' taken). first says no element was read yet.
+func (r *recordDecoder) elem(first bool) (done bool, err error) {
+	c := r.peek()
+	switch {
+	case c == ']':
+		r.i++
+		return true, nil
+	case first:
+		return false, nil
+	case c != ',':
+		return false, r.syntax("want ',' or ']' in an array, found %q", c)
+	}
+	r.i++
+	return false, nil
 }
 
 // str reads a string and returns its text: a part of the record, or a
@@ -215,9 +236,27 @@ func (r *recordDecoder) skip() error {
 		_, err := r.str()
 		return err
 	case '{':
-		return r.object(func([]byte) error { return r.skip() })
+		r.i++
+		for first := true; ; first = false {
+			_, done, err := r.member(first)
+			if err != nil || done {
+				return err
+			}
+			if err := r.skip(); err != nil {
+				return err
+			}
+		}
 	case '[':
-		return r.array(r.skip)
+		r.i++
+		for first := true; ; first = false {
+			done, err := r.elem(first)
+			if err != nil || done {
+				return err
+			}
+			if err := r.skip(); err != nil {
+				return err
+			}
+		}
 	case 0:
 		return r.syntax("want a value, found the end")
 	}
@@ -232,9 +271,20 @@ func (r *recordDecoder) skip() error {
 	return nil
 }
 
-// end checks that only white space is left.
+// value reads past the next value and returns it, as it came.
+func (r *recordDecoder) value() ([]byte, error) {
+	r.ws()
+	start := r.i
+	if err := r.skip(); err != nil {
+		return nil, err
+	}
+	return r.b[start:r.i:r.i], nil
+}
+
+// end checks that only white space is left (a NUL byte is not the end,
+// though peek gives 0 for both).
 func (r *recordDecoder) end() error {
-	if r.peek() != 0 {
+	if r.ws(); r.i < len(r.b) {
 		return r.syntax("more after the value")
 	}
 	return nil
@@ -357,15 +407,15 @@ func hex4(b []byte) (rune, int) {
 // A recordLayout is where the fields of a record type are, by JSON name:
 // every field is an ID, a Flex or Links, and the type embeds RawRecord.
 type recordLayout struct {
-	fields map[string]fieldAt
-	names  []string // for a key matched ignoring case
-	raw    uintptr  // offset of the RawRecord
+	names []string  // the fields' JSON names
+	at    []fieldAt // where each of names is
+	byLen [][]int   // the indexes of names of each length
+	raw   uintptr   // offset of the RawRecord
 }
 
 type fieldAt struct {
-	off   uintptr
-	kind  fieldKind
-	index int
+	off  uintptr
+	kind fieldKind
 }
 
 type fieldKind uint8
@@ -384,7 +434,7 @@ func layoutOf[T any]() *recordLayout {
 	if l, ok := layouts.Load(t); ok {
 		return l.(*recordLayout)
 	}
-	l := &recordLayout{fields: map[string]fieldAt{}, raw: ^uintptr(0)}
+	l := &recordLayout{raw: ^uintptr(0)}
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if f.Type == reflect.TypeFor[RawRecord]() {
@@ -392,7 +442,7 @@ func layoutOf[T any]() *recordLayout {
 			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		at := fieldAt{off: f.Offset, index: len(l.names)}
+		at := fieldAt{off: f.Offset}
 		switch f.Type {
 		case reflect.TypeFor[ID]():
 			at.kind = fieldID
@@ -403,8 +453,11 @@ func layoutOf[T any]() *recordLayout {
 		default:
 			panic(fmt.Sprintf("api: record %s has field %s of type %s: a record's fields are ID, Flex or Links", t, f.Name, f.Type))
 		}
-		l.fields[name] = at
-		l.names = append(l.names, name)
+		for len(l.byLen) <= len(name) {
+			l.byLen = append(l.byLen, nil)
+		}
+		l.byLen[len(name)] = append(l.byLen[len(name)], len(l.names))
+		l.names, l.at = append(l.names, name), append(l.at, at)
 	}
 	if l.raw == ^uintptr(0) {
 		panic(fmt.Sprintf("api: record %s does not embed RawRecord", t))
@@ -414,14 +467,19 @@ func layoutOf[T any]() *recordLayout {
 }
 
 // field is the field of key: its exact name, else one differing in case
-// only (as encoding/json matches them).
+// only (as encoding/json matches them). Names are looked up among those of
+// the key's length: a few comparisons, no hashing.
 func (l *recordLayout) field(key []byte) (fieldAt, bool) {
-	if at, ok := l.fields[string(key)]; ok {
-		return at, true
+	if len(key) < len(l.byLen) {
+		for _, i := range l.byLen[len(key)] {
+			if l.names[i] == string(key) {
+				return l.at[i], true
+			}
+		}
 	}
-	for _, n := range l.names {
+	for i, n := range l.names {
 		if strings.EqualFold(n, string(key)) {
-			return l.fields[n], true
+			return l.at[i], true
 		}
 	}
 	return fieldAt{}, false
@@ -431,45 +489,75 @@ func (l *recordLayout) field(key []byte) (fieldAt, bool) {
 // keeps as the record's RawRecord: raw must not change afterwards. The
 // record's links are kept in arena (nil: slices of their own).
 func decodeRecordJSON[T any](raw []byte, arena *pageArena) (*T, error) {
-	l := layoutOf[T]()
-	rec := new(T)
-	p := unsafe.Pointer(rec)
 	r := &recordDecoder{b: raw, arena: arena}
-	if r.peek() == 'n' && string(bytes.TrimSpace(raw)) == "null" {
-		return nil, nil
-	}
-	err := r.object(func(key []byte) error {
-		at, ok := l.field(key)
-		if !ok {
-			return r.skip()
-		}
-		switch at.kind {
-		case fieldLinks:
-			links, err := r.links()
-			if err != nil {
-				return err
-			}
-			*(*Links)(unsafe.Add(p, at.off)) = links
-		default:
-			s, err := r.text(at.kind == fieldFlex)
-			if err != nil {
-				if at.kind == fieldID {
-					return fmt.Errorf("%s: id: %w", key, err)
-				}
-				return fmt.Errorf("%s: %w", key, err)
-			}
-			*(*string)(unsafe.Add(p, at.off)) = s
-		}
-		return nil
-	})
+	rec, err := decodeRecord[T](r, layoutOf[T]())
 	if err == nil {
 		err = r.end()
 	}
 	if err != nil {
 		return nil, err
 	}
-	(*RawRecord)(unsafe.Add(p, l.raw)).raw = raw
 	return rec, nil
+}
+
+// decodeRecord reads the record of type T, laid out as l, that comes next
+// (nil for null), in one pass: its fields are parts of r's JSON, which it
+// keeps, from the record's first byte to its last, as its RawRecord.
+func decodeRecord[T any](r *recordDecoder, l *recordLayout) (*T, error) {
+	switch r.peek() {
+	case 'n':
+		if v := r.scalar(); string(v) != "null" {
+			return nil, r.syntax("want a record, found %.40q", v)
+		}
+		return nil, nil
+	case '{':
+	default:
+		return nil, r.expect('{')
+	}
+	start := r.i
+	r.i++
+	rec := new(T)
+	p := unsafe.Pointer(rec)
+	for first := true; ; first = false {
+		key, done, err := r.member(first)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			break
+		}
+		if err := r.field(p, l, key); err != nil {
+			return nil, err
+		}
+	}
+	(*RawRecord)(unsafe.Add(p, l.raw)).raw = r.b[start:r.i:r.i]
+	return rec, nil
+}
+
+// field reads the value of the member key into the record at p, laid out
+// as l: past it when the record has no such field.
+func (r *recordDecoder) field(p unsafe.Pointer, l *recordLayout, key []byte) error {
+	at, ok := l.field(key)
+	if !ok {
+		return r.skip()
+	}
+	if at.kind == fieldLinks {
+		links, err := r.links()
+		if err != nil {
+			return err
+		}
+		*(*Links)(unsafe.Add(p, at.off)) = links
+		return nil
+	}
+	s, err := r.text(at.kind == fieldFlex)
+	if err != nil {
+		if at.kind == fieldID {
+			return fmt.Errorf("%s: id: %w", key, err)
+		}
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	*(*string)(unsafe.Add(p, at.off)) = s
+	return nil
 }
 
 // links reads a record's links: an object of arrays (a single object read
@@ -478,27 +566,26 @@ func (r *recordDecoder) links() (Links, error) {
 	if none, err := r.noLinks(); none || err != nil {
 		return nil, err
 	}
-	var sets Links
-	if r.arena != nil {
-		sets = r.arena.set[:0]
+	if err := r.expect('{'); err != nil {
+		return nil, err
 	}
-	err := r.object(func(key []byte) error {
+	var own Links
+	sets := r.arena.setRun(&own)
+	for first := true; ; first = false {
+		key, done, err := r.member(first)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			return Links(sets.list()), nil
+		}
 		name := view(key)
 		items, err := r.linkItems(name)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		sets = sets.with(name, items)
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		setLinks(&sets, name, items)
 	}
-	out := r.arena.keepSets(sets)
-	if r.arena != nil {
-		r.arena.set = sets
-	}
-	return out, nil
 }
 
 // noLinks reads links given as null or [], and tells whether they were; a
@@ -526,30 +613,33 @@ func (r *recordDecoder) noLinks() (bool, error) {
 // linkItems reads the value of the links of resource name: an array of
 // links, a single link (an array of one), or null for none.
 func (r *recordDecoder) linkItems(name string) ([]Link, error) {
+	var own []Link
 	switch r.peek() {
 	case '{':
 		l, err := r.link()
 		if err != nil {
 			return nil, fmt.Errorf("links.%s: %w", name, err)
 		}
-		return r.arena.keepLinks([]Link{l}), nil
+		items := r.arena.linkRun(&own)
+		items.add(l)
+		return items.list(), nil
 	case '[':
-		var scratch []Link
-		if r.arena != nil {
-			scratch = r.arena.list[:0]
-		}
-		if err := r.array(func() error {
+		r.i++
+		items := r.arena.linkRun(&own)
+		for first := true; ; first = false {
+			done, err := r.elem(first)
+			if err != nil {
+				return nil, fmt.Errorf("links.%s: %w", name, err)
+			}
+			if done {
+				return items.list(), nil
+			}
 			l, err := r.link()
-			scratch = append(scratch, l)
-			return err
-		}); err != nil {
-			return nil, fmt.Errorf("links.%s: %w", name, err)
+			if err != nil {
+				return nil, fmt.Errorf("links.%s: %w", name, err)
+			}
+			items.add(l)
 		}
-		items := r.arena.keepLinks(scratch)
-		if r.arena != nil {
-			r.arena.list = scratch
-		}
-		return items, nil
 	default:
 		if v := r.scalar(); string(v) != "null" {
 			return nil, fmt.Errorf("links.%s: want an array, got %.40s", name, v)
@@ -558,23 +648,20 @@ func (r *recordDecoder) linkItems(name string) ([]Link, error) {
 	}
 }
 
-// with is sets with the links of resource name set to items: a resource
-// given twice keeps the last, as in a map.
-func (sets Links) with(name string, items []Link) Links {
-	for i := range sets {
-		if sets[i].Resource == name {
-			sets[i].Items = items
-			return sets
-		}
-	}
-	return append(sets, LinkSet{Resource: name, Items: items})
-}
-
 // link reads one entry of links: its id, type and quantity.
 func (r *recordDecoder) link() (Link, error) {
+	if l, ok := r.idLink(); ok {
+		return l, nil
+	}
 	var l Link
-	err := r.object(func(key []byte) error {
-		var err error
+	if err := r.expect('{'); err != nil {
+		return l, err
+	}
+	for first := true; ; first = false {
+		key, done, err := r.member(first)
+		if err != nil || done {
+			return l, err
+		}
 		var s string
 		switch string(key) {
 		case "id":
@@ -587,9 +674,30 @@ func (r *recordDecoder) link() (Link, error) {
 			s, err = r.text(true)
 			l.Quantity = Flex(s)
 		default:
-			return r.skip()
+			err = r.skip()
 		}
-		return err
-	})
-	return l, err
+		if err != nil {
+			return l, err
+		}
+	}
+}
+
+// idLink reads a link of an id alone, {"id":"..."} without white space or
+// escapes, as most links are; ok is false, and nothing read, for any other.
+func (r *recordDecoder) idLink() (l Link, ok bool) {
+	const open = `{"id":"`
+	b := r.b[r.i:]
+	if len(b) < len(open)+2 || string(b[:len(open)]) != open {
+		return l, false
+	}
+	j := len(open)
+	for j < len(b) && b[j] != '"' && b[j] != '\\' && b[j] >= 0x20 {
+		j++
+	}
+	if j+1 >= len(b) || b[j] != '"' || b[j+1] != '}' {
+		return l, false
+	}
+	l.ID = ID(view(b[len(open):j:j]))
+	r.i += j + 2
+	return l, true
 }

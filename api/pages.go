@@ -8,50 +8,44 @@ import (
 	"lading/api/wire"
 )
 
-// readAnswer reads a read answer from r, as it comes: its meta, the
-// requested resource's records and the sideloads.
+// readAnswer reads a read answer from r: its meta, the requested
+// resource's records and the sideloads, in one pass over the body read
+// whole.
 func readAnswer[T any](r io.Reader, resource string, meta *Meta, items *[]*T, side *Sideloads) error {
-	d := newJSONReader(r)
 	fail := func(err error) error { return fmt.Errorf("%s read answer: %w", resource, err) }
-	if c, err := d.peek(); err != nil {
+	body, err := readBody(r)
+	if err != nil {
 		return fail(err)
-	} else if c == 'n' { // null: an empty answer
+	}
+	d := &recordDecoder{b: body, arena: &pageArena{}}
+	if d.peek() == 'n' { // null: an empty answer
 		if err := d.skip(); err != nil {
 			return fail(err)
 		}
-		return fail(d.finish())
+		return fail(d.end())
 	}
-	if err := d.expect('{'); err != nil {
-		return fail(err)
-	}
-	var kb []byte
-	for first := true; ; first = false {
-		key, done, err := d.key(kb, first)
-		if err != nil {
-			return fail(err)
-		}
-		if done {
-			break
-		}
-		kb = key
-		switch name := string(key); name {
+	err = d.object(func(key []byte) error {
+		switch name := view(key); name {
 		case wire.KeyMeta:
-			var raw []byte
-			if raw, err = d.value(); err == nil {
+			raw, err := d.value()
+			if err == nil {
 				err = meta.UnmarshalJSON(raw)
 			}
+			return err
 		case resource:
+			var err error
 			if *items, err = readList[T](d); err != nil {
-				err = fmt.Errorf("%s: %w", resource, err)
+				return fmt.Errorf("%s: %w", resource, err)
 			}
+			return nil
 		default:
-			err = side.readSideload(d, name)
+			return side.readSideload(d, name)
 		}
-		if err != nil {
-			return fail(err)
-		}
+	})
+	if err == nil {
+		err = d.end()
 	}
-	if err := d.finish(); err != nil {
+	if err != nil {
 		return fail(err)
 	}
 	return nil
@@ -63,7 +57,7 @@ type page interface {
 	pageLen() int
 }
 
-// streamed is a page type read from an answer as it comes.
+// streamed is a page type read straight from an answer's body.
 type streamed interface {
 	readFrom(r io.Reader) error
 }
@@ -78,7 +72,7 @@ type VariantPage struct {
 // UnmarshalJSON decodes a Variants read answer.
 func (p *VariantPage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
 
-// readFrom reads the answer from r as it comes.
+// readFrom reads the answer from r, straight from the body.
 func (p *VariantPage) readFrom(r io.Reader) error {
 	return readAnswer(r, wire.Variants, &p.Meta, &p.Variants, &p.Sideloads)
 }
@@ -95,7 +89,7 @@ type ProductPage struct {
 // UnmarshalJSON decodes a Products read answer.
 func (p *ProductPage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
 
-// readFrom reads the answer from r as it comes.
+// readFrom reads the answer from r, straight from the body.
 func (p *ProductPage) readFrom(r io.Reader) error {
 	return readAnswer(r, wire.Products, &p.Meta, &p.Products, &p.Sideloads)
 }
@@ -112,7 +106,7 @@ type ProductTagPage struct {
 // UnmarshalJSON decodes a ProductTags read answer.
 func (p *ProductTagPage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
 
-// readFrom reads the answer from r as it comes.
+// readFrom reads the answer from r, straight from the body.
 func (p *ProductTagPage) readFrom(r io.Reader) error {
 	return readAnswer(r, wire.ProductTags, &p.Meta, &p.ProductTags, &p.Sideloads)
 }
@@ -129,7 +123,7 @@ type ProductFilePage struct {
 // UnmarshalJSON decodes a ProductFiles read answer.
 func (p *ProductFilePage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
 
-// readFrom reads the answer from r as it comes.
+// readFrom reads the answer from r, straight from the body.
 func (p *ProductFilePage) readFrom(r io.Reader) error {
 	return readAnswer(r, wire.ProductFiles, &p.Meta, &p.ProductFiles, &p.Sideloads)
 }
@@ -146,7 +140,7 @@ type PackingSlipPage struct {
 // UnmarshalJSON decodes a PackingSlips read answer.
 func (p *PackingSlipPage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
 
-// readFrom reads the answer from r as it comes.
+// readFrom reads the answer from r, straight from the body.
 func (p *PackingSlipPage) readFrom(r io.Reader) error {
 	return readAnswer(r, wire.PackingSlips, &p.Meta, &p.PackingSlips, &p.Sideloads)
 }
@@ -163,7 +157,7 @@ type FulfillmentPage struct {
 // UnmarshalJSON decodes a fulfillments read answer.
 func (p *FulfillmentPage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
 
-// readFrom reads the answer from r as it comes.
+// readFrom reads the answer from r, straight from the body.
 func (p *FulfillmentPage) readFrom(r io.Reader) error {
 	return readAnswer(r, wire.Fulfillments, &p.Meta, &p.Fulfillments, &p.Sideloads)
 }
@@ -181,7 +175,7 @@ type SalesOrderPage struct {
 // UnmarshalJSON decodes a SalesOrders read answer.
 func (p *SalesOrderPage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
 
-// readFrom reads the answer from r as it comes.
+// readFrom reads the answer from r, straight from the body.
 func (p *SalesOrderPage) readFrom(r io.Reader) error {
 	return readAnswer(r, wire.SalesOrders, &p.Meta, &p.SalesOrders, &p.Sideloads)
 }
@@ -198,7 +192,7 @@ type PackageCarrierTypePage struct {
 // UnmarshalJSON decodes a PackageCarrierTypes read answer.
 func (p *PackageCarrierTypePage) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
 
-// readFrom reads the answer from r as it comes.
+// readFrom reads the answer from r, straight from the body.
 func (p *PackageCarrierTypePage) readFrom(r io.Reader) error {
 	return readAnswer(r, wire.PackageCarrierTypes, &p.Meta, &p.PackageCarrierTypes, &p.Sideloads)
 }

@@ -1,7 +1,10 @@
 package api
 
 import (
+	"cmp"
+	"slices"
 	"sort"
+	"strings"
 
 	"lading/api/wire"
 )
@@ -33,17 +36,30 @@ func related[T any](links Links, resource string, m map[ID]T, linksOf func(T) Li
 	return ids
 }
 
+// eachRelated calls fn with each id related gives, without a list of them
+// when links holds them.
+func eachRelated[T any](links Links, resource string, m map[ID]T, linksOf func(T) Links, back string, self ID, fn func(ID)) {
+	if list := links.Of(resource); len(list) > 0 {
+		for _, l := range list {
+			fn(l.ID)
+		}
+		return
+	}
+	for _, id := range related(nil, resource, m, linksOf, back, self) {
+		fn(id)
+	}
+}
+
 // Options returns the attribute/option pairs of v, ordered by the
 // attribute's order, then name. It follows v's links to AttributeOptions
 // and each option's link to its attribute; where a link is missing it looks
 // for records that link back.
 func (s *Sideloads) Options(v *Variant) []OptionValue {
-	ids := related(v.Links, wire.AttributeOptions, s.AttributeOptions, func(o *AttributeOption) Links { return o.Links }, wire.Variants, v.ID)
 	var out []OptionValue
-	for _, oid := range ids {
+	eachRelated(v.Links, wire.AttributeOptions, s.AttributeOptions, func(o *AttributeOption) Links { return o.Links }, wire.Variants, v.ID, func(oid ID) {
 		o := s.AttributeOptions[oid]
 		if o == nil {
-			continue
+			return
 		}
 		ov := OptionValue{OptionID: oid, Value: o.Label()}
 		ov.AttributeID = o.Links.First(wire.Attributes)
@@ -61,36 +77,58 @@ func (s *Sideloads) Options(v *Variant) []OptionValue {
 			ov.Order = int(n)
 		}
 		out = append(out, ov)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Order != out[j].Order {
-			return out[i].Order < out[j].Order
-		}
-		return out[i].Attribute < out[j].Attribute
+	})
+	slices.SortStableFunc(out, func(a, b OptionValue) int {
+		return cmp.Or(cmp.Compare(a.Order, b.Order), strings.Compare(a.Attribute, b.Attribute))
 	})
 	return out
+}
+
+// TierPrice is a variant's price in one pricing tier.
+type TierPrice struct {
+	// Tier is the tier's name (its id when the tier is not sideloaded).
+	Tier  string
+	Price Flex
 }
 
 // Prices returns the prices of v keyed by pricing tier name (the tier id
 // when the tier is not sideloaded).
 func (s *Sideloads) Prices(v *Variant) map[string]Flex {
-	ids := related(v.Links, wire.VariantPrices, s.VariantPrices, func(p *VariantPrice) Links { return p.Links }, wire.Variants, v.ID)
-	out := make(map[string]Flex, len(ids))
-	for _, id := range ids {
+	list := s.AppendPrices(nil, v)
+	out := make(map[string]Flex, len(list))
+	for _, p := range list {
+		out[p.Tier] = p.Price
+	}
+	return out
+}
+
+// AppendPrices appends the prices of v to dst, one a tier (the last the
+// answer gives, as Prices keeps), in the order of v's links: Prices
+// without a map a variant.
+func (s *Sideloads) AppendPrices(dst []TierPrice, v *Variant) []TierPrice {
+	n := len(dst)
+	eachRelated(v.Links, wire.VariantPrices, s.VariantPrices, func(p *VariantPrice) Links { return p.Links }, wire.Variants, v.ID, func(id ID) {
 		p := s.VariantPrices[id]
 		if p == nil {
-			continue
+			return
 		}
 		tid := p.Links.First(wire.PricingTiers)
 		key := string(tid)
 		if t := s.PricingTiers[tid]; t != nil && t.Name != "" {
 			key = string(t.Name)
 		}
-		if key != "" {
-			out[key] = p.Price
+		if key == "" {
+			return
 		}
-	}
-	return out
+		for i := n; i < len(dst); i++ {
+			if dst[i].Tier == key {
+				dst[i].Price = p.Price
+				return
+			}
+		}
+		dst = append(dst, TierPrice{Tier: key, Price: p.Price})
+	})
+	return dst
 }
 
 // Tags returns the names of p's product tags, sorted.

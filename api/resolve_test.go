@@ -2,6 +2,8 @@ package api
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -41,5 +43,33 @@ func TestResolveFollowsLinksBack(t *testing.T) {
 				t.Errorf("Tags = %v, want summer", tags)
 			}
 		})
+	}
+}
+
+// AppendPrices gives a variant's prices in its links' order, one a tier:
+// the last the answer gives, as Prices keeps; a tier not sideloaded by its
+// id; a price without a tier, or not sideloaded, not at all.
+func TestAppendPrices(t *testing.T) {
+	t.Parallel()
+	body := `{"Variants":[{"id":"2","links":{"VariantPrices":[{"id":"7"},{"id":"8"},{"id":"9"},{"id":"10"},{"id":"11"},{"id":"12"}]}}],
+	"PricingTiers":{"6":{"id":"6","name":"Retail"},"5":{"id":"5","name":"Wholesale"}},
+	"VariantPrices":{"7":{"id":"7","price":"19.50","links":{"PricingTiers":[{"id":"6"}]}},
+		"8":{"id":"8","price":"9","links":{"PricingTiers":[{"id":"5"}]}},
+		"9":{"id":"9","price":"18","links":{"PricingTiers":[{"id":"6"}]}},
+		"10":{"id":"10","price":"3","links":{"PricingTiers":[{"id":"44"}]}},
+		"11":{"id":"11","price":"4"}}}`
+	var pg VariantPage
+	if err := json.Unmarshal([]byte(body), &pg); err != nil {
+		t.Fatal(err)
+	}
+	v := pg.Variants[0]
+	kept := []TierPrice{{"kept", "1"}}
+	got := pg.AppendPrices(kept, v)
+	want := []TierPrice{{"kept", "1"}, {"Retail", "18"}, {"Wholesale", "9"}, {"44", "3"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("AppendPrices = %v, want %v", got, want)
+	}
+	if m := pg.Prices(v); !maps.Equal(m, map[string]Flex{"Retail": "18", "Wholesale": "9", "44": "3"}) {
+		t.Errorf("Prices = %v", m)
 	}
 }

@@ -1,10 +1,12 @@
 package api
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
 	"strconv"
+	"unsafe"
 
 	json "github.com/goccy/go-json"
 
@@ -39,84 +41,84 @@ type Sideloads struct {
 }
 
 // sideloadReaders read each kind of sideload this package types.
-var sideloadReaders = map[string]func(d *jsonReader, s *Sideloads) error{
-	wire.Products: func(d *jsonReader, s *Sideloads) (err error) {
+var sideloadReaders = map[string]func(d *recordDecoder, s *Sideloads) error{
+	wire.Products: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.Products, err = readIndex(d, func(r *Product) ID { return r.ID })
 		return err
 	},
-	wire.Variants: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.Variants: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.Variants, err = readIndex(d, func(r *Variant) ID { return r.ID })
 		return err
 	},
-	wire.Attributes: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.Attributes: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.Attributes, err = readIndex(d, func(r *Attribute) ID { return r.ID })
 		return err
 	},
-	wire.AttributeOptions: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.AttributeOptions: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.AttributeOptions, err = readIndex(d, func(r *AttributeOption) ID { return r.ID })
 		return err
 	},
-	wire.PricingTiers: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.PricingTiers: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.PricingTiers, err = readIndex(d, func(r *PricingTier) ID { return r.ID })
 		return err
 	},
-	wire.VariantPrices: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.VariantPrices: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.VariantPrices, err = readIndex(d, func(r *VariantPrice) ID { return r.ID })
 		return err
 	},
-	wire.ProductTags: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.ProductTags: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.ProductTags, err = readIndex(d, func(r *ProductTag) ID { return r.ID })
 		return err
 	},
-	wire.ProductFiles: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.ProductFiles: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.ProductFiles, err = readIndex(d, func(r *ProductFile) ID { return r.ID })
 		return err
 	},
-	wire.AccountAddresses: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.AccountAddresses: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.AccountAddresses, err = readIndex(d, func(r *AccountAddress) ID { return r.ID })
 		return err
 	},
-	wire.WarehouseStockLevels: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.WarehouseStockLevels: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.WarehouseStockLevels, err = readIndex(d, func(r *WarehouseStockLevel) ID { return r.ID })
 		return err
 	},
-	wire.LineItems: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.LineItems: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.LineItems, err = readIndex(d, func(r *LineItem) ID { return r.ID })
 		return err
 	},
-	wire.SalesOrderLineItems: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.SalesOrderLineItems: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.SalesOrderLineItems, err = readIndex(d, func(r *LineItem) ID { return r.ID })
 		return err
 	},
-	wire.Fulfillments: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.Fulfillments: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.Fulfillments, err = readIndex(d, func(r *Fulfillment) ID { return r.ID })
 		return err
 	},
-	wire.Shipments: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.Shipments: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.Shipments, err = readIndex(d, func(r *Shipment) ID { return r.ID })
 		return err
 	},
-	wire.SalesOrders: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.SalesOrders: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.SalesOrders, err = readIndex(d, func(r *SalesOrder) ID { return r.ID })
 		return err
 	},
-	wire.Addresses: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.Addresses: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.Addresses, err = readIndex(d, func(r *Address) ID { return r.ID })
 		return err
 	},
-	wire.Contacts: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.Contacts: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.Contacts, err = readIndex(d, func(r *Contact) ID { return r.ID })
 		return err
 	},
-	wire.PackingSlips: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.PackingSlips: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.PackingSlips, err = readIndex(d, func(r *PackingSlip) ID { return r.ID })
 		return err
 	},
-	wire.Packages: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.Packages: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.Packages, err = readIndex(d, func(r *Package) ID { return r.ID })
 		return err
 	},
-	wire.PackageCarrierTypes: func(d *jsonReader, s *Sideloads) (err error) {
+	wire.PackageCarrierTypes: func(d *recordDecoder, s *Sideloads) (err error) {
 		s.PackageCarrierTypes, err = readIndex(d, func(r *PackageCarrierType) ID { return r.ID })
 		return err
 	},
@@ -124,7 +126,7 @@ var sideloadReaders = map[string]func(d *jsonReader, s *Sideloads) error{
 
 // readSideload reads the top-level key name of a read answer into s:
 // kinds this package does not type are kept as they came, in Raw.
-func (s *Sideloads) readSideload(d *jsonReader, name string) error {
+func (s *Sideloads) readSideload(d *recordDecoder, name string) error {
 	read, ok := sideloadReaders[name]
 	if !ok {
 		raw, err := d.value()
@@ -137,7 +139,7 @@ func (s *Sideloads) readSideload(d *jsonReader, name string) error {
 		if s.Raw == nil {
 			s.Raw = make(map[string]json.RawMessage)
 		}
-		s.Raw[name] = raw
+		s.Raw[name] = bytes.Clone(raw)
 		return nil
 	}
 	if err := read(d, s); err != nil {
@@ -147,98 +149,90 @@ func (s *Sideloads) readSideload(d *jsonReader, name string) error {
 }
 
 // readIndex reads records sideloaded as an object keyed by id (the wire's
-// form) or as an array. A record without its own id takes its key.
-func readIndex[T any](d *jsonReader, id func(*T) ID) (map[ID]*T, error) {
-	c, err := d.peek()
-	if err != nil {
-		return nil, err
+// form) or as an array. A record without its own id takes its key. The
+// records are gathered first (in the arena's list, reused) and indexed
+// in a map made to their number, which does not grow as they come.
+func readIndex[T any](d *recordDecoder, id func(*T) ID) (map[ID]*T, error) {
+	var list []indexed
+	if d.arena != nil {
+		list = d.arena.index[:0]
+		defer func() { clear(list); d.arena.index = list[:0] }()
 	}
-	switch c {
+	switch d.peek() {
 	case '[':
-		out := map[ID]*T{}
 		err := eachInArray(d, func(i int, r *T) error {
 			k := id(r)
 			if k == "" {
 				return fmt.Errorf("record %d has no id", i)
 			}
-			out[k] = r
+			list = append(list, indexed{k, unsafe.Pointer(r)})
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
-		return out, nil
 	case '{':
-		out := map[ID]*T{}
-		err := eachKeyed(d, func(key string, r *T) {
-			if own := id(r); own != "" {
-				out[own] = r
-			} else {
-				out[ID(key)] = r
+		err := eachKeyed(d, func(key []byte, r *T) {
+			k := id(r)
+			if k == "" {
+				k = ID(view(key))
 			}
+			list = append(list, indexed{k, unsafe.Pointer(r)})
 		})
-		return out, err
+		if err != nil {
+			return nil, err
+		}
+	default:
+		return nil, skipNull(d)
 	}
-	if err := skipNull(d); err != nil {
-		return nil, err
+	out := make(map[ID]*T, len(list))
+	for _, x := range list {
+		out[x.id] = (*T)(x.r)
 	}
-	return nil, nil
+	return out, nil
+}
+
+// indexed is a record read for an index, before the index is made.
+type indexed struct {
+	id ID
+	r  unsafe.Pointer
 }
 
 // eachInArray reads an array of records, calling fn with each that is not
 // null and its place in the array.
-func eachInArray[T any](d *jsonReader, fn func(i int, r *T) error) error {
-	d.pos++ // the '[' peeked
-	for i := 0; ; i++ {
-		done, err := d.elem(i == 0)
-		if err != nil || done {
-			return err
-		}
-		r, err := readRecord[T](d)
+func eachInArray[T any](d *recordDecoder, fn func(i int, r *T) error) error {
+	i, l := 0, layoutOf[T]()
+	return d.array(func() error {
+		r, err := decodeRecord[T](d, l)
 		if err != nil {
 			return fmt.Errorf("record %d: %w", i, err)
 		}
+		i++
 		if r == nil {
-			continue
+			return nil
 		}
-		if err := fn(i, r); err != nil {
-			return err
-		}
-	}
+		return fn(i-1, r)
+	})
 }
 
 // eachKeyed reads an object of records keyed by id, calling fn with each
 // that is not null.
-func eachKeyed[T any](d *jsonReader, fn func(key string, r *T)) error {
-	d.pos++ // the '{' peeked
-	var kb []byte
-	for first := true; ; first = false {
-		key, done, err := d.key(kb, first)
-		if err != nil || done {
-			return err
-		}
-		kb = key
-		r, err := readRecord[T](d)
+func eachKeyed[T any](d *recordDecoder, fn func(key []byte, r *T)) error {
+	l := layoutOf[T]()
+	return d.object(func(key []byte) error {
+		r, err := decodeRecord[T](d, l)
 		if err != nil {
 			return fmt.Errorf("record %s: %w", key, err)
 		}
 		if r != nil {
-			fn(string(key), r)
+			fn(key, r)
 		}
-	}
-}
-
-// readRecord reads the next record.
-func readRecord[T any](d *jsonReader) (*T, error) {
-	raw, err := d.record()
-	if err != nil {
-		return nil, err
-	}
-	return decodeRecordJSON[T](raw, &d.arena)
+		return nil
+	})
 }
 
 // skipNull reads a null, which holds no records.
-func skipNull(d *jsonReader) error {
+func skipNull(d *recordDecoder) error {
 	raw, err := d.value()
 	if err != nil {
 		return err
@@ -251,12 +245,8 @@ func skipNull(d *jsonReader) error {
 
 // readList reads the requested resource: an array, or (tolerated) an
 // object keyed by id, returned in ascending id order.
-func readList[T any](d *jsonReader) ([]*T, error) {
-	c, err := d.peek()
-	if err != nil {
-		return nil, err
-	}
-	switch c {
+func readList[T any](d *recordDecoder) ([]*T, error) {
+	switch d.peek() {
 	case '[':
 		var out []*T
 		err := eachInArray(d, func(_ int, r *T) error {
@@ -273,7 +263,7 @@ func readList[T any](d *jsonReader) ([]*T, error) {
 			r   *T
 		}
 		var all []keyed
-		if err := eachKeyed(d, func(key string, r *T) { all = append(all, keyed{key, r}) }); err != nil {
+		if err := eachKeyed(d, func(key []byte, r *T) { all = append(all, keyed{view(key), r}) }); err != nil {
 			return nil, err
 		}
 		sort.SliceStable(all, func(i, j int) bool { return idLess(all[i].key, all[j].key) })

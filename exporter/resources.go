@@ -1,8 +1,8 @@
 package exporter
 
 import (
+	"bytes"
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -54,6 +54,7 @@ var variantEntity = entity{name: "variants", fields: []field{
 
 func variantRows(ctx context.Context, o Options, lo *api.ListOptions, add func(int, []string) error, sum *Summary) error {
 	var err error
+	var vr variantRower
 	sum.Pages, err = readPages(ctx, o.Client.Variants.ListPages, lo, func(p *api.VariantPage) api.Meta { return p.Meta }, o.Concurrency,
 		func(p *api.VariantPage) error {
 			for _, v := range p.Variants {
@@ -61,7 +62,7 @@ func variantRows(ctx context.Context, o Options, lo *api.ListOptions, add func(i
 					continue
 				}
 				sum.Records++
-				if err := add(0, variantRow(p, v)); err != nil {
+				if err := add(0, vr.row(p, v)); err != nil {
 					return err
 				}
 			}
@@ -71,36 +72,87 @@ func variantRows(ctx context.Context, o Options, lo *api.ListOptions, add func(i
 	return err
 }
 
-// variantRow is a variant with its joins: its product's name, its options
-// and prices ("Color=Red; Size=S"), its stock in each warehouse.
-func variantRow(p *api.VariantPage, v *api.Variant) []string {
+// variantRower makes the rows of variants, reusing its buffers from row to
+// row: a row is valid until the next (add does not keep it).
+type variantRower struct {
+	cells  []string
+	prices []api.TierPrice
+	pairs  pairJoiner
+}
+
+// row is a variant with its joins: its product's name, its options and
+// prices ("Color=Red; Size=S"), its stock in each warehouse.
+func (vr *variantRower) row(p *api.VariantPage, v *api.Variant) []string {
 	name := ""
 	if prod := p.Product(v); prod != nil {
 		name = string(prod.Name)
 	}
-	var opts []string
+	j := &vr.pairs
+	j.reset()
 	for _, ov := range p.Options(v) {
-		opts = append(opts, ov.Attribute+"="+ov.Value)
+		j.add(ov.Attribute, ov.Value)
 	}
-	var prices []string
-	for tier, price := range p.Prices(v) {
-		prices = append(prices, tier+"="+string(price))
+	opts := j.join(false)
+	j.reset()
+	vr.prices = p.AppendPrices(vr.prices[:0], v)
+	for _, tp := range vr.prices {
+		j.add(tp.Tier, string(tp.Price))
 	}
-	slices.Sort(prices)
-	var levels []string
-	for _, lid := range v.Links.IDs(wire.WarehouseStockLevels) {
-		if l := p.WarehouseStockLevels[lid]; l != nil {
+	prices := j.join(true)
+	j.reset()
+	for _, lid := range v.Links.Of(wire.WarehouseStockLevels) {
+		if l := p.WarehouseStockLevels[lid.ID]; l != nil {
 			wh := string(l.WarehouseID())
 			if a := p.AccountAddresses[l.WarehouseID()]; a != nil && a.Label != "" {
 				wh = string(a.Label)
 			}
-			levels = append(levels, fmt.Sprintf("%s=%s", wh, l.Available))
+			j.add(wh, string(l.Available))
 		}
 	}
-	slices.Sort(levels)
-	return []string{string(v.ID), string(v.ProductID()), name, string(v.SKU), string(v.UPC), string(v.Description),
-		string(v.AutoDescription), strings.Join(opts, "; "), strings.Join(prices, "; "), string(v.Weight), string(v.Cost),
+	levels := j.join(true)
+	vr.cells = append(vr.cells[:0], string(v.ID), string(v.ProductID()), name, string(v.SKU), string(v.UPC), string(v.Description),
+		string(v.AutoDescription), opts, prices, string(v.Weight), string(v.Cost),
 		string(v.AverageCost), string(v.SupplierCost), string(v.Stock), string(v.CommittedStock), string(v.Available),
-		strings.Join(levels, "; "), string(v.LowStockAlert), string(v.Location1), string(v.Bundle), string(v.Component),
-		string(v.Notes), string(v.CreatedAt), string(v.UpdatedAt)}
+		levels, string(v.LowStockAlert), string(v.Location1), string(v.Bundle), string(v.Component),
+		string(v.Notes), string(v.CreatedAt), string(v.UpdatedAt))
+	return vr.cells
+}
+
+// pairJoiner makes a cell of key=value pairs joined by "; ", in the order
+// given or sorted as text, in one allocation (none for none).
+type pairJoiner struct {
+	buf   []byte
+	pairs [][2]int // where each pair is in buf
+}
+
+func (j *pairJoiner) reset() { j.buf, j.pairs = j.buf[:0], j.pairs[:0] }
+
+// add adds the pair key=value.
+func (j *pairJoiner) add(key, value string) {
+	start := len(j.buf)
+	j.buf = append(append(append(j.buf, key...), '='), value...)
+	j.pairs = append(j.pairs, [2]int{start, len(j.buf)})
+}
+
+// join is the cell: the pairs joined by "; ", sorted as text first when
+// sorted is set.
+func (j *pairJoiner) join(sorted bool) string {
+	switch len(j.pairs) {
+	case 0:
+		return ""
+	case 1:
+		return string(j.buf)
+	}
+	if sorted {
+		slices.SortFunc(j.pairs, func(a, b [2]int) int { return bytes.Compare(j.buf[a[0]:a[1]], j.buf[b[0]:b[1]]) })
+	}
+	var sb strings.Builder
+	sb.Grow(len(j.buf) + 2*(len(j.pairs)-1))
+	for i, p := range j.pairs {
+		if i > 0 {
+			sb.WriteString("; ")
+		}
+		sb.Write(j.buf[p[0]:p[1]])
+	}
+	return sb.String()
 }

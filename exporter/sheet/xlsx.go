@@ -345,6 +345,9 @@ func (b *book) cell(s *xsheet, c int, v string) (any, error) {
 	case k.numeric():
 		if n, ok := parseNumber(v, k); ok {
 			s.sums[c].add(n)
+			if b.style.value[k] == 0 { // a Number: no style, the value alone (one allocation less)
+				return n.v, nil
+			}
 			return excelize.Cell{StyleID: b.style.value[k], Value: n.v}, nil
 		}
 	case k == Date || k == DateTime:
