@@ -56,7 +56,7 @@ func loadCatalog(ctx context.Context, env *Env, srv *sandbox.Server, token strin
 			os.RemoveAll(dir)
 		}
 	}()
-	st, err := state.Open(filepath.Join(dir, "state.db"))
+	st, err := state.OpenScratch(filepath.Join(dir, "state.db"))
 	if err != nil {
 		return err
 	}

@@ -43,10 +43,22 @@ type DB struct {
 // midway upgrading a read lock.
 const dsnParams = "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=FULL&_foreign_keys=1&_txlock=immediate"
 
+// scratchParams are dsnParams for a state that no later run opens:
+// synchronous=OFF, a commit does not wait for the disk.
+const scratchParams = "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=OFF&_foreign_keys=1&_txlock=immediate"
+
 // Open opens the state file at path ("" means DefaultPath), creating it and
 // its directory when missing (directory mode 0700, file mode 0600), and
 // brings its schema up to date.
-func Open(path string) (*DB, error) {
+func Open(path string) (*DB, error) { return open(path, dsnParams) }
+
+// OpenScratch opens a state file as Open does, for a run whose state is
+// thrown away when it ends (lading sandbox --load's import): its commits
+// do not wait for the disk, so a crash or power loss may lose the last of
+// them. Never use it for a state a later run relies on.
+func OpenScratch(path string) (*DB, error) { return open(path, scratchParams) }
+
+func open(path, params string) (*DB, error) {
 	if path == "" {
 		path = DefaultPath
 	}
@@ -63,7 +75,7 @@ func Open(path string) (*DB, error) {
 		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}
 
-	sqldb, err := sql.Open("sqlite", path+dsnParams)
+	sqldb, err := sql.Open("sqlite", path+params)
 	if err != nil {
 		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}

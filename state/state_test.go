@@ -66,6 +66,38 @@ func TestOpenCreatesPrivateFileInWALMode(t *testing.T) {
 	}
 }
 
+// A scratch state is a state like any other but for its commits, which
+// do not wait for the disk; Open reads it as it left it.
+func TestOpenScratch(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "scratch.db")
+	db, err := OpenScratch(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sync, v int
+	if err := db.sql.QueryRow(`PRAGMA synchronous`).Scan(&sync); err != nil || sync != 0 {
+		t.Errorf("synchronous %d, %v; want 0 (OFF)", sync, err)
+	}
+	if err := db.sql.QueryRow(`SELECT version FROM schema_version`).Scan(&v); err != nil || v != SchemaVersion {
+		t.Errorf("schema version %d, %v; want %d", v, err, SchemaVersion)
+	}
+	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("file mode %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(p)
+	if err != nil {
+		t.Fatalf("Open of a scratch state: %v", err)
+	}
+	defer again.Close()
+	if err := again.sql.QueryRow(`PRAGMA synchronous`).Scan(&sync); err != nil || sync != 2 {
+		t.Errorf("reopened with Open: synchronous %d, %v; want 2 (FULL)", sync, err)
+	}
+}
+
 func TestOpenRefusesNewerSchema(t *testing.T) {
 	t.Parallel()
 	db, p := openTemp(t)
