@@ -10,10 +10,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"syscall"
 	"time"
 
@@ -69,25 +71,64 @@ const memoryLimit = 368 << 20
 // limitCheck is how often manageMemory looks at the live heap.
 const limitCheck = 200 * time.Millisecond
 
+// memory is whether manageMemory manages the soft limit; serveMemory
+// takes it back.
+var memory struct {
+	sync.Mutex
+	managed bool
+}
+
 // manageMemory sets memoryLimit unless the user chose how the collector
 // works through GOMEMLIMIT or GOGC, then raises the limit as the live heap
-// outgrows it (see nextLimit).
+// outgrows it (see nextLimit), until serveMemory.
 func manageMemory() {
 	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
 		return
 	}
+	memory.Lock()
+	defer memory.Unlock()
+	memory.managed = true
 	debug.SetMemoryLimit(memoryLimit)
 	go func() {
 		limit := int64(memoryLimit)
 		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		for range time.Tick(limitCheck) {
 			metrics.Read(live)
-			if next := nextLimit(limit, int64(live[0].Value.Uint64())); next != limit {
-				limit = next
-				debug.SetMemoryLimit(limit)
+			if limit = raiseLimit(limit, int64(live[0].Value.Uint64())); limit < 0 {
+				return
 			}
 		}
 	}()
+}
+
+// raiseLimit sets nextLimit while manageMemory manages the limit, and
+// returns it; -1 once it does not.
+func raiseLimit(limit, live int64) int64 {
+	memory.Lock()
+	defer memory.Unlock()
+	if !memory.managed {
+		return -1
+	}
+	if next := nextLimit(limit, live); next != limit {
+		debug.SetMemoryLimit(next)
+		return next
+	}
+	return limit
+}
+
+// serveMemory gives the collector a server's pace, Go's own (GOGC=100, no
+// soft limit), where manageMemory set lading's: lading sandbox holds its
+// data in SQLite and serves for hours, and the limit an import's rows
+// want kept the collector running while --load wrote a large catalog (1M
+// variants: 78 s, 60 s at Go's pace). A limit or pace the user chose is
+// left as it is.
+func serveMemory() {
+	memory.Lock()
+	defer memory.Unlock()
+	if memory.managed {
+		memory.managed = false
+		debug.SetMemoryLimit(math.MaxInt64)
+	}
 }
 
 // nextLimit is the soft limit to keep when live bytes of heap are in use
@@ -129,6 +170,7 @@ func main() {
 		Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin,
 		IsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 		Local:      time.Local,
+		Serving:    serveMemory,
 		Reload:     onHangUp,
 	}, os.Args)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -280,6 +281,38 @@ func TestExitCodesOfMistakes(t *testing.T) {
 		if err := a.Run(append([]string{"lading"}, args...)); exitCode(err) != 0 {
 			t.Errorf("%v: %v, want exit code 0", args, err)
 		}
+	}
+}
+
+// lading sandbox serves at Go's pace: serveMemory takes back the limit
+// manageMemory set, and it is not raised again; a limit of the user's
+// stays.
+func TestServeMemory(t *testing.T) {
+	const other = 1 << 40
+	for _, tc := range []struct {
+		name, gomemlimit string
+		want             int64
+	}{
+		{"lading's limit: taken back", "", math.MaxInt64},
+		{"GOMEMLIMIT set: left alone", "1GiB", other},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prev := debug.SetMemoryLimit(other)
+			defer debug.SetMemoryLimit(prev)
+			t.Setenv("GOGC", "")
+			t.Setenv("GOMEMLIMIT", tc.gomemlimit)
+			manageMemory()
+			serveMemory()
+			if got := debug.SetMemoryLimit(-1); got != tc.want {
+				t.Errorf("limit %d after serveMemory, want %d", got, tc.want)
+			}
+			if got := raiseLimit(memoryLimit, 1<<40); got != -1 {
+				t.Errorf("raiseLimit after serveMemory = %d, want -1 (no longer managed)", got)
+			}
+			if got := debug.SetMemoryLimit(-1); got != tc.want {
+				t.Errorf("limit %d after a look at a large heap, want %d", got, tc.want)
+			}
+		})
 	}
 }
 

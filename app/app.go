@@ -47,6 +47,10 @@ type Env struct {
 	// ImageTransport carries the downloads of an import's images; nil is
 	// the network. Tests give one that serves them locally.
 	ImageTransport http.RoundTripper
+	// Serving is called by a command that is about to serve for long
+	// (lading sandbox), so that main gives the collector a server's pace;
+	// nil for nothing.
+	Serving func()
 }
 
 // New builds the lading application.

@@ -136,6 +136,9 @@ func runSandbox(ctx context.Context, env *Env, o *sandboxOptions) error {
 	if err := o.check(); err != nil {
 		return err
 	}
+	if env.Serving != nil {
+		env.Serving()
+	}
 	clients, err := parseClients(o.Clients)
 	if err != nil {
 		return err
