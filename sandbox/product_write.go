@@ -277,34 +277,11 @@ func bulkProducts(t *txn, c *call, action record, recs []record) ([]wire.WriteRe
 	if !archive && !hasTags {
 		return nil, badRequest("%s must hold %q or %q", wire.KeyBulkAction, wire.BulkArchive, wire.BulkTags)
 	}
-	type tagOp struct {
-		id     int64
-		assign bool
-	}
 	var ops []tagOp
 	if hasTags {
-		arr, ok := tagsV.([]any)
-		if !ok || len(arr) == 0 {
-			return nil, badRequest("%s.%s must be a non-empty array of {\"id\", %q}", wire.KeyBulkAction, wire.BulkTags, wire.BulkAssign)
-		}
-		for i, e := range arr {
-			obj, ok := e.(map[string]any)
-			if !ok {
-				return nil, badRequest("%s.Tags[%d] must be an object", wire.KeyBulkAction, i)
-			}
-			ids, err := t.resolveTags(account, []record{obj}, fmt.Sprintf("%s.Tags[%d]", wire.KeyBulkAction, i))
-			var re *recErr
-			if errors.As(err, &re) {
-				return nil, badRequest("%s", re.msg)
-			}
-			if err != nil {
-				return nil, err
-			}
-			assign := true
-			if v, has := obj[wire.BulkAssign]; has {
-				assign = flag(v)
-			}
-			ops = append(ops, tagOp{id: ids[0], assign: assign})
+		var err error
+		if ops, err = t.bulkTagOps(account, tagsV); err != nil {
+			return nil, err
 		}
 	}
 	return t.applyEach(recs, func(i int, rec record) (int64, error) {
@@ -330,4 +307,39 @@ func bulkProducts(t *txn, c *call, action record, recs []record) ([]wire.WriteRe
 		}
 		return id, nil
 	})
+}
+
+// tagOp is a tag a bulk action assigns to its products or takes away.
+type tagOp struct {
+	id     int64
+	assign bool
+}
+
+// bulkTagOps reads a bulk action's Tags: an array of {"id", "assign"}.
+func (t *txn) bulkTagOps(account int64, tagsV any) ([]tagOp, error) {
+	arr, ok := tagsV.([]any)
+	if !ok || len(arr) == 0 {
+		return nil, badRequest("%s.%s must be a non-empty array of {\"id\", %q}", wire.KeyBulkAction, wire.BulkTags, wire.BulkAssign)
+	}
+	ops := make([]tagOp, 0, len(arr))
+	for i, e := range arr {
+		obj, ok := e.(map[string]any)
+		if !ok {
+			return nil, badRequest("%s.Tags[%d] must be an object", wire.KeyBulkAction, i)
+		}
+		ids, err := t.resolveTags(account, []record{obj}, fmt.Sprintf("%s.Tags[%d]", wire.KeyBulkAction, i))
+		var re *recErr
+		if errors.As(err, &re) {
+			return nil, badRequest("%s", re.msg)
+		}
+		if err != nil {
+			return nil, err
+		}
+		assign := true
+		if v, has := obj[wire.BulkAssign]; has {
+			assign = flag(v)
+		}
+		ops = append(ops, tagOp{id: ids[0], assign: assign})
+	}
+	return ops, nil
 }
