@@ -2,10 +2,10 @@ package results
 
 import (
 	"bufio"
+	"encoding/csv"
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
@@ -36,43 +36,54 @@ func text(s string) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-// csvSink writes CSV as encoding/csv's Writer does (a comma between
-// cells, a line feed after each line, a cell quoted when that Writer
-// quotes it): every cell valid UTF-8 and inert (see Inert). Most cells
-// are plain (ASCII text that neither needs quotes nor looks like a
-// formula) and are copied as they are.
+// csvSink writes CSV through encoding/csv: every cell valid UTF-8 and
+// inert (see Inert). Most lines are plain (every cell ASCII text that
+// neither needs quotes nor looks like a formula): those are copied as
+// they are, as the csv.Writer would write them, into the buffer it
+// writes to.
 type csvSink struct {
 	buf *bufio.Writer
-	err error
+	*csv.Writer
+	rec []string
 	// plain is, by column, the last plain cell: a column repeating it
 	// (the input file, a status) is not looked at again.
 	plain []string
 }
 
 func newCSVSink(w io.Writer) *csvSink {
-	return &csvSink{buf: bufio.NewWriterSize(w, 256<<10)}
+	buf := bufio.NewWriterSize(w, 256<<10)
+	return &csvSink{buf: buf, Writer: csv.NewWriter(buf)} // the Writer writes into buf itself
 }
 
 func (s *csvSink) Write(cells []string) error {
-	if s.err != nil {
-		return s.err
+	if !s.plainLine(cells) {
+		s.rec = s.rec[:0]
+		for _, c := range cells {
+			s.rec = append(s.rec, Inert(text(c)))
+		}
+		return s.Writer.Write(s.rec)
 	}
 	for i, c := range cells {
 		if i > 0 {
 			s.buf.WriteByte(',')
 		}
-		if i >= len(s.plain) {
-			s.plain = append(s.plain, "")
-		}
-		if c == s.plain[i] || plainCell(c) {
-			s.plain[i] = c
-			s.buf.WriteString(c)
-		} else {
-			s.writeCell(Inert(text(c)))
-		}
+		s.buf.WriteString(c)
 	}
-	s.err = s.buf.WriteByte('\n') // bufio's errors stay: the last write returns any
-	return s.err
+	return s.buf.WriteByte('\n') // bufio's errors stay: finish returns any
+}
+
+// plainLine reports whether every cell is plain, noting them by column.
+func (s *csvSink) plainLine(cells []string) bool {
+	for len(s.plain) < len(cells) {
+		s.plain = append(s.plain, "")
+	}
+	for i, c := range cells {
+		if c != s.plain[i] && !plainCell(c) {
+			return false
+		}
+		s.plain[i] = c
+	}
+	return true
 }
 
 // plainCell reports whether c is written as it is: ASCII without NUL,
@@ -99,40 +110,13 @@ func plainCell(c string) bool {
 	return c != `\.`
 }
 
-// writeCell writes a cell as encoding/csv's Writer does.
-func (s *csvSink) writeCell(c string) {
-	if !needsQuotes(c) {
-		s.buf.WriteString(c)
-		return
-	}
-	s.buf.WriteByte('"')
-	s.buf.WriteString(strings.ReplaceAll(c, `"`, `""`))
-	s.buf.WriteByte('"')
-}
-
-// needsQuotes is encoding/csv's rule for a comma-separated cell.
-func needsQuotes(c string) bool {
-	if c == "" {
-		return false
-	}
-	if c == `\.` || strings.ContainsAny(c, "\",\r\n") {
-		return true
-	}
-	r, _ := utf8.DecodeRuneInString(c)
-	return unicode.IsSpace(r)
-}
-
 // Flush does nothing: the lines go out as the buffer fills, and the rest
 // at finish.
 func (s *csvSink) Flush() {}
 
-func (s *csvSink) Error() error { return s.err }
-
 func (s *csvSink) finish() error {
-	if s.err != nil {
-		return s.err
-	}
-	return s.buf.Flush()
+	s.Writer.Flush() // flushes buf, which it writes into
+	return s.Writer.Error()
 }
 
 func (s *csvSink) discard() {}
