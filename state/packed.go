@@ -101,7 +101,22 @@ func (t kvTable) noteWritten(ctx context.Context, tx *sql.Tx, scope string, keys
 // key order, as bytes valid during the call only: from the scope's pack
 // and the rows of the keys written since, the pack made again first when
 // it is stale, or row by row when the scope is too small to pack.
+//
+// The pack is a cache of the rows: a damaged one (the file was harmed on
+// disk) is dropped and the rows read instead, before fn has seen any of it.
 func (t kvTable) each(ctx context.Context, db *DB, scope string, fn func(k, v []byte)) error {
+	err := t.eachCached(ctx, db, scope, fn)
+	if !errors.Is(err, errBadPack) {
+		return err
+	}
+	if err := db.withTx(ctx, func(tx *sql.Tx) error { return t.dropPack(ctx, tx, scope) }); err != nil {
+		return err
+	}
+	return t.eachRow(ctx, db.sql, scope, fn)
+}
+
+// eachCached is each, failing with errBadPack on a damaged pack.
+func (t kvTable) eachCached(ctx context.Context, db *DB, scope string, fn func(k, v []byte)) error {
 	p, since, err := t.headAndSince(ctx, db.sql, scope)
 	switch {
 	case err != nil:
@@ -194,13 +209,14 @@ func (t kvTable) repack(ctx context.Context, db *DB, scope string) (pack, error)
 		if err != nil {
 			return err
 		}
-		if old.none() {
-			p.data, p.entries, err = t.packRows(ctx, tx, scope)
-		} else {
+		if !old.none() {
 			var delta []kv
 			if delta, err = t.rowsSince(ctx, tx, scope); err == nil {
 				p.data, p.entries, err = mergePacked(old.data, delta)
 			}
+		}
+		if old.none() || errors.Is(err, errBadPack) { // made from the rows
+			p.data, p.entries, err = t.packRows(ctx, tx, scope)
 		}
 		if err != nil {
 			return err
@@ -319,8 +335,12 @@ func nextBytes(data []byte) (b, rest []byte, err error) {
 }
 
 // eachPacked calls fn with the entries of data and delta (sorted by key)
-// in key order, delta's value where both hold a key.
+// in key order, delta's value where both hold a key; or, data being
+// damaged, fails with errBadPack before fn is called.
 func eachPacked(data []byte, delta []kv, fn func(k, v []byte)) error {
+	if err := checkPacked(data); err != nil {
+		return err
+	}
 	for len(data) > 0 {
 		k, v, rest, err := nextEntry(data)
 		if err != nil {
@@ -351,4 +371,21 @@ func mergePacked(data []byte, delta []kv) (out []byte, entries int, err error) {
 		entries++
 	})
 	return out, entries, err
+}
+
+// checkPacked fails with errBadPack unless data is whole entries with
+// their keys ascending, as appendEntry wrote them.
+func checkPacked(data []byte) error {
+	var last []byte
+	for first := true; len(data) > 0; first = false {
+		k, _, rest, err := nextEntry(data)
+		if err != nil {
+			return err
+		}
+		if !first && bytes.Compare(last, k) >= 0 {
+			return errBadPack
+		}
+		last, data = k, rest
+	}
+	return nil
 }

@@ -312,3 +312,54 @@ func TestEachOfPackMadeMeanwhile(t *testing.T) {
 		}
 	}
 }
+
+// A pack is a cache of the rows: one damaged on disk is read as its rows
+// (nothing of the damaged data reaching the caller), whether it is read
+// as it is or made again with rows written since, and is made anew.
+func TestDamagedPackIsReadAsItsRows(t *testing.T) {
+	t.Parallel()
+	swapped := appendEntry(appendEntry(nil, []byte("SKU-9"), []byte("x")), []byte("SKU-1"), []byte("y"))
+	for _, damage := range []struct {
+		name string
+		data func(good []byte) []byte
+	}{
+		{"cut short", func(good []byte) []byte { return good[:len(good)-3] }},
+		{"a length past the end", func([]byte) []byte { return []byte{0xff, 0xff, 0x03, 'a'} }},
+		{"keys out of order", func([]byte) []byte { return swapped }},
+	} {
+		for _, since := range []int{0, 2 * minPack} { // the pack as it is; made again
+			t.Run(fmt.Sprintf("%s, %d written since", damage.name, since), func(t *testing.T) {
+				t.Parallel()
+				ctx := context.Background()
+				db, _ := openTemp(t)
+				want := manyIDs(0, 2*minPack, "a")
+				if err := db.PutIDs(ctx, "s", want); err != nil {
+					t.Fatal(err)
+				}
+				p, err := idsTable.repack(ctx, db, "s")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := db.sql.Exec(`UPDATE packs SET data = ? WHERE tbl = 'ids'`, damage.data(p.data)); err != nil {
+					t.Fatal(err)
+				}
+				later := manyIDs(2*minPack-since/2, since, "b") // half new, half changed
+				if err := db.PutIDs(ctx, "s", later); err != nil {
+					t.Fatal(err)
+				}
+				maps.Copy(want, later)
+				for read := range 2 {
+					if got := idsOf(t, db, "s"); !maps.Equal(got, want) {
+						t.Fatalf("read %d: %d ids, first difference %v", read+1, len(got), firstDiff(got, want))
+					}
+				}
+				if err := idsTable.packIfStale(ctx, db, "s"); err != nil {
+					t.Fatal(err)
+				}
+				if n, e := packsOf(t, db, "ids", "s"); n != 1 || e != len(want) {
+					t.Errorf("%d packs of %d ids after the damaged one, want 1 of %d", n, e, len(want))
+				}
+			})
+		}
+	}
+}
