@@ -70,45 +70,50 @@ func (db *DB) StartRun(ctx context.Context, fingerprint, command string, meta ma
 		db.mu.Unlock()
 	}()
 	err = db.withTx(ctx, func(tx *sql.Tx) error {
-		t := now()
-		row := tx.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs
-			WHERE fingerprint = ? AND finished_at IS NULL ORDER BY id DESC LIMIT 1`, fingerprint)
-		r, err := scanRun(row)
-		switch {
-		case err == nil:
-			if _, err := tx.ExecContext(ctx, `UPDATE runs SET updated_at = ? WHERE id = ?`, t, r.ID); err != nil {
-				return err
-			}
-			r.UpdatedAt = fromMillis(t)
-			run, resumed = r, true
-			return nil
-		case !errors.Is(err, sql.ErrNoRows):
-			return err
-		}
-		if meta == nil {
-			meta = map[string]string{}
-		}
-		m, err := json.Marshal(meta)
-		if err != nil {
-			return err
-		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO runs (fingerprint, command, status, meta, started_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, fingerprint, command, StatusRunning, string(m), t, t)
-		if err != nil {
-			return err
-		}
-		id, err := res.LastInsertId()
-		if err != nil {
-			return err
-		}
-		run = &Run{ID: id, Fingerprint: fingerprint, Command: command, Status: StatusRunning,
-			Meta: maps.Clone(meta), StartedAt: fromMillis(t), UpdatedAt: fromMillis(t)}
-		return nil
+		run, resumed, err = resumeOrInsertRun(ctx, tx, fingerprint, command, meta)
+		return err
 	})
 	if err != nil {
 		return nil, false, fmt.Errorf("state: start run: %w", err)
 	}
 	return run, resumed, nil
+}
+
+// resumeOrInsertRun, in tx, touches the unfinished run of fingerprint and
+// returns it, resumed; or inserts a new run.
+func resumeOrInsertRun(ctx context.Context, tx *sql.Tx, fingerprint, command string, meta map[string]string) (*Run, bool, error) {
+	t := now()
+	row := tx.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs
+		WHERE fingerprint = ? AND finished_at IS NULL ORDER BY id DESC LIMIT 1`, fingerprint)
+	r, err := scanRun(row)
+	switch {
+	case err == nil:
+		if _, err := tx.ExecContext(ctx, `UPDATE runs SET updated_at = ? WHERE id = ?`, t, r.ID); err != nil {
+			return nil, false, err
+		}
+		r.UpdatedAt = fromMillis(t)
+		return r, true, nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return nil, false, err
+	}
+	if meta == nil {
+		meta = map[string]string{}
+	}
+	m, err := json.Marshal(meta)
+	if err != nil {
+		return nil, false, err
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO runs (fingerprint, command, status, meta, started_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, fingerprint, command, StatusRunning, string(m), t, t)
+	if err != nil {
+		return nil, false, err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return nil, false, err
+	}
+	return &Run{ID: id, Fingerprint: fingerprint, Command: command, Status: StatusRunning,
+		Meta: maps.Clone(meta), StartedAt: fromMillis(t), UpdatedAt: fromMillis(t)}, false, nil
 }
 
 // FinishRun ends a run with status (StatusDone, StatusFailed, or another
