@@ -180,12 +180,14 @@ const variantColumns = `id, product_id, sku, description, notes, weight, cost, a
 	low_stock_alert, supplier_cost, supplier_id, consignment, local_id, sort_order, bundle, component, stock,
 	committed_stock, auto_description, auto_description_with_option_type, deleted, created_at, updated_at`
 
-func (v *variantRow) scan(rows *sql.Rows) error {
-	err := rows.Scan(&v.id, &v.product, &v.sku, &v.desc, &v.notes, &v.weight, &v.cost, &v.avgCost, &v.upc, &v.loc,
-		&v.lowStock, &v.supCost, &v.supID, &v.consignment, &v.localID, &v.sortOrder, &v.bundle, &v.component, &v.stock,
-		&v.committed, &v.auto, &v.autoType, &v.deleted, &v.created, &v.updated)
+func (v *variantRow) scan(r *row) {
+	v.id, v.product, v.sku, v.desc, v.notes = r.int(0), r.int(1), r.str(2), r.str(3), r.str(4)
+	v.weight, v.cost, v.avgCost, v.upc, v.loc = r.null(5), r.null(6), r.str(7), r.null(8), r.str(9)
+	v.lowStock, v.supCost, v.supID, v.consignment, v.localID = r.null(10), r.str(11), r.str(12), r.null(13), r.str(14)
+	v.sortOrder, v.bundle, v.component, v.stock = r.int(15), r.flag(16), r.flag(17), r.int(18)
+	v.committed, v.auto, v.autoType, v.deleted = r.int(19), r.str(20), r.str(21), r.flag(22)
+	v.created, v.updated = r.str(23), r.str(24)
 	v.available = v.stock - v.committed
-	return err
 }
 
 // write writes the variant as the service does, its keys in order.
@@ -286,15 +288,13 @@ func (t *txn) variantRows(vs *variantSet, ids []int64, in idSet, all []variantRo
 	}
 	products := &uniq{}
 	var bundles []*variantRow
-	err := t.each(`SELECT `+variantColumns+` FROM variants WHERE id `+in.cond, in.args, func(r *sql.Rows) error {
+	err := t.eachRow(`SELECT `+variantColumns+` FROM variants WHERE id `+in.cond, in.args, func(r *row) error {
 		if len(all) == len(ids) {
 			return nil // every row asked is read: none more can be
 		}
 		all = append(all, variantRow{})
 		v := &all[len(all)-1]
-		if err := v.scan(r); err != nil {
-			return err
-		}
+		v.scan(r)
 		if _, asked := rows[v.id]; !asked {
 			all = all[:len(all)-1]
 			return nil
@@ -344,15 +344,11 @@ func (t *txn) loadVariantLinks(vs *variantSet, rows map[int64]*variantRow, in id
 		return err
 	}
 	vs.prices = make([]priceRow, 0, 2*len(vs.order))
-	err := t.each(`SELECT id, variant_id, tier_id, price, created_at, updated_at FROM variant_prices WHERE variant_id `+in.cond,
-		in.args, func(r *sql.Rows) error {
-			vs.prices = append(vs.prices, priceRow{})
-			p := &vs.prices[len(vs.prices)-1]
-			if err := r.Scan(&p.id, &p.variant, &p.tier, &p.price, &p.created, &p.updated); err != nil {
-				return err
-			}
-			if rows[p.variant] == nil {
-				vs.prices = vs.prices[:len(vs.prices)-1]
+	err := t.eachRow(`SELECT id, variant_id, tier_id, price, created_at, updated_at FROM variant_prices WHERE variant_id `+in.cond,
+		in.args, func(r *row) error {
+			if rows[r.int(1)] != nil {
+				vs.prices = append(vs.prices, priceRow{id: r.int(0), variant: r.int(1), tier: r.int(2), price: r.str(3),
+					created: r.str(4), updated: r.str(5)})
 			}
 			return nil
 		})
@@ -363,15 +359,11 @@ func (t *txn) loadVariantLinks(vs *variantSet, rows map[int64]*variantRow, in id
 	linkRuns(vs.prices, func(p *priceRow) (int64, int64, int64) { return p.variant, p.id, p.id }, rows,
 		func(v *variantRow) *[]int64 { return &v.prices })
 	vs.levels = make([]levelRow, 0, len(vs.order))
-	err = t.each(`SELECT id, variant_id, address_id, stock, committed, created_at, updated_at FROM stock_levels WHERE variant_id `+in.cond,
-		in.args, func(r *sql.Rows) error {
-			vs.levels = append(vs.levels, levelRow{})
-			l := &vs.levels[len(vs.levels)-1]
-			if err := r.Scan(&l.id, &l.variant, &l.address, &l.stock, &l.committed, &l.created, &l.updated); err != nil {
-				return err
-			}
-			if rows[l.variant] == nil {
-				vs.levels = vs.levels[:len(vs.levels)-1]
+	err = t.eachRow(`SELECT id, variant_id, address_id, stock, committed, created_at, updated_at FROM stock_levels WHERE variant_id `+in.cond,
+		in.args, func(r *row) error {
+			if rows[r.int(1)] != nil {
+				vs.levels = append(vs.levels, levelRow{id: r.int(0), variant: r.int(1), address: r.int(2), stock: r.int(3),
+					committed: r.int(4), created: r.str(5), updated: r.str(6)})
 			}
 			return nil
 		})
@@ -388,14 +380,9 @@ func (t *txn) loadVariantLinks(vs *variantSet, rows map[int64]*variantRow, in id
 func (t *txn) loadVariantOptions(vs *variantSet, rows map[int64]*variantRow, in idSet) error {
 	type chosen struct{ variant, option, position int64 }
 	opts := make([]chosen, 0, len(vs.order))
-	err := t.each(`SELECT variant_id, option_id, position FROM variant_options WHERE variant_id `+in.cond, in.args, func(r *sql.Rows) error {
-		opts = append(opts, chosen{})
-		c := &opts[len(opts)-1]
-		if err := r.Scan(&c.variant, &c.option, &c.position); err != nil {
-			return err
-		}
-		if rows[c.variant] == nil {
-			opts = opts[:len(opts)-1]
+	err := t.eachRow(`SELECT variant_id, option_id, position FROM variant_options WHERE variant_id `+in.cond, in.args, func(r *row) error {
+		if rows[r.int(0)] != nil {
+			opts = append(opts, chosen{variant: r.int(0), option: r.int(1), position: r.int(2)})
 		}
 		return nil
 	})
@@ -550,13 +537,10 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 // productRows reads the products of list (a JSON list of n ids) by id.
 func (t *txn) productRows(list string, n int) (map[int64]*productRow, error) {
 	rows := make(map[int64]*productRow, n)
-	if err := t.each(`SELECT id, name, description, notes, local_id, archived, deleted, created_at, updated_at
-		FROM products WHERE id IN `+inIDs, []any{list}, func(r *sql.Rows) error {
-		p := &productRow{}
-		if err := r.Scan(&p.id, &p.name, &p.desc, &p.notes, &p.localID, &p.archived, &p.deleted, &p.created, &p.updated); err != nil {
-			return err
-		}
-		rows[p.id] = p
+	if err := t.eachRow(`SELECT id, name, description, notes, local_id, archived, deleted, created_at, updated_at
+		FROM products WHERE id IN `+inIDs, []any{list}, func(r *row) error {
+		rows[r.int(0)] = &productRow{id: r.int(0), name: r.str(1), desc: r.str(2), notes: r.str(3), localID: r.str(4),
+			archived: r.flag(5), deleted: r.flag(6), created: r.str(7), updated: r.str(8)}
 		return nil
 	}); err != nil {
 		return nil, err
@@ -600,21 +584,13 @@ func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list stri
 // gives the ids to the list that to picks of the product's row, and to u
 // when there is one.
 func (t *txn) productLink(rows map[int64]*productRow, list, q string, to func(p *productRow) *[]int64, u *uniq) error {
-	return t.each(q, []any{list}, func(r *sql.Rows) error {
-		var p int64
-		var ids string
-		if err := r.Scan(&p, &ids); err != nil {
-			return err
-		}
-		row := rows[p]
-		if row == nil {
+	return t.eachRow(q, []any{list}, func(r *row) error {
+		p := rows[r.int(0)]
+		if p == nil {
 			return nil
 		}
-		l := to(row)
-		var err error
-		if *l, err = appendIDList(*l, ids); err != nil {
-			return err
-		}
+		l := to(p)
+		*l = r.ids(*l, 1)
 		if u != nil {
 			for _, id := range *l {
 				u.add(id)
@@ -665,24 +641,17 @@ func (t *txn) named(q string, in idSet, ids []int64) (map[int64]*namedRow, []int
 		out[id] = nil
 	}
 	all := make([]namedRow, 0, len(ids))
-	var holds string
-	err := t.each(q, in.args, func(r *sql.Rows) error {
+	err := t.eachRow(q, in.args, func(r *row) error {
 		if len(all) == len(ids) {
 			return nil // every row asked is read: none more can be
 		}
-		all = append(all, namedRow{})
-		n := &all[len(all)-1]
-		if err := r.Scan(&n.id, &n.owner, &n.name, &n.ord, &n.created, &n.updated, &holds); err != nil {
-			return err
-		}
-		if _, asked := out[n.id]; !asked {
-			all = all[:len(all)-1]
+		if _, asked := out[r.int(0)]; !asked {
 			return nil
 		}
-		out[n.id] = n
-		var err error
-		n.holds, err = appendIDList(nil, holds)
-		return err
+		all = append(all, namedRow{id: r.int(0), owner: r.int(1), name: r.str(2), ord: r.int(3), created: r.str(4),
+			updated: r.str(5), holds: r.ids(nil, 6)})
+		out[r.int(0)] = &all[len(all)-1]
+		return nil
 	})
 	var order []int64
 	for _, id := range ids {
@@ -771,12 +740,8 @@ func (t *txn) sideloadPrices(res *readResult, prices []priceRow) error {
 		w.close()
 		res.addRaw(wire.VariantPrices, itoa(p.id), w.done(from))
 	}
-	return t.each(`SELECT id, name, created_at, updated_at FROM pricing_tiers WHERE id IN `+inIDs, []any{idList(tiers.ids)}, func(r *sql.Rows) error {
-		var id int64
-		var name, created, updated string
-		if err := r.Scan(&id, &name, &created, &updated); err != nil {
-			return err
-		}
+	return t.eachRow(`SELECT id, name, created_at, updated_at FROM pricing_tiers WHERE id IN `+inIDs, []any{idList(tiers.ids)}, func(r *row) error {
+		id, name, created, updated := r.int(0), r.str(1), r.str(2), r.str(3)
 		from := len(w.b)
 		w.open()
 		w.str("caption", "")
@@ -828,15 +793,10 @@ func (t *txn) sideloadLevels(res *readResult, levels []levelRow) error {
 		w.close()
 		res.addRaw(wire.WarehouseStockLevels, itoa(l.id), w.done(from))
 	}
-	return t.each(`SELECT id, label, warehouse, deleted, created_at, updated_at FROM account_addresses WHERE id IN `+inIDs, []any{idList(addrs.ids)}, func(r *sql.Rows) error {
-		var id int64
-		var label, created, updated string
-		var warehouse, deleted bool
-		if err := r.Scan(&id, &label, &warehouse, &deleted, &created, &updated); err != nil {
-			return err
-		}
+	return t.eachRow(`SELECT id, label, warehouse, deleted, created_at, updated_at FROM account_addresses WHERE id IN `+inIDs, []any{idList(addrs.ids)}, func(r *row) error {
+		id := r.int(0)
 		from := len(w.b)
-		writeAddress(&w, id, label, warehouse, deleted, created, updated, addrLevels[id])
+		writeAddress(&w, id, r.str(1), r.flag(2), r.flag(3), r.str(4), r.str(5), addrLevels[id])
 		res.addRaw(wire.AccountAddresses, itoa(id), w.done(from))
 		return nil
 	})
@@ -890,12 +850,9 @@ func (t *txn) sideloadTags(res *readResult, tagIDs []int64) error {
 func (t *txn) optionHolders(opts map[int64]*namedRow, in idSet) error {
 	type hold struct{ option, variant int64 }
 	var holds []hold
-	if err := t.each(`SELECT o.option_id, o.variant_id FROM variant_options o JOIN variants v ON v.id = o.variant_id
-		WHERE v.deleted = 0 AND o.option_id `+in.cond, in.args, func(r *sql.Rows) error {
-		var h hold
-		if err := r.Scan(&h.option, &h.variant); err != nil {
-			return err
-		}
+	if err := t.eachRow(`SELECT o.option_id, o.variant_id FROM variant_options o JOIN variants v ON v.id = o.variant_id
+		WHERE v.deleted = 0 AND o.option_id `+in.cond, in.args, func(r *row) error {
+		h := hold{option: r.int(0), variant: r.int(1)}
 		if opts[h.option] != nil {
 			holds = append(holds, h)
 		}
