@@ -68,7 +68,7 @@ func renderVariants(t *txn, c *call, ids []int64, res *readResult) error {
 	for _, p := range prods.order {
 		res.addRaw(wire.Products, itoa(p), prods.recs[p])
 	}
-	if err := t.sideloadOptions(res, vs.optionIDs); err != nil {
+	if err := t.sideloadOptions(res, vs); err != nil {
 		return err
 	}
 	if err := t.sideloadPrices(res, vs.prices); err != nil {
@@ -95,7 +95,7 @@ func renderProducts(t *txn, c *call, ids []int64, res *readResult) error {
 		return err
 	}
 	addVariants(res, vs)
-	if err := t.sideloadOptions(res, vs.optionIDs); err != nil {
+	if err := t.sideloadOptions(res, vs); err != nil {
 		return err
 	}
 	if err := t.sideloadPrices(res, vs.prices); err != nil {
@@ -146,6 +146,7 @@ type variantRow struct {
 type variantSet struct {
 	order      []int64
 	recs       map[int64]rawJSON
+	deleted    map[int64]bool // the variants of recs marked deleted
 	productIDs []int64
 	optionIDs  []int64
 	prices     []priceRow
@@ -300,6 +301,12 @@ func (t *txn) variantRows(vs *variantSet, ids []int64, in idSet, all []variantRo
 			return nil
 		}
 		rows[v.id] = v
+		if v.deleted {
+			if vs.deleted == nil {
+				vs.deleted = map[int64]bool{}
+			}
+			vs.deleted[v.id] = true
+		}
 		products.add(v.product)
 		if v.bundle {
 			bundles = append(bundles, v)
@@ -553,26 +560,21 @@ func (t *txn) productRows(list string, n int) (map[int64]*productRow, error) {
 // they link, each once: a row a product and a link.
 func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list string) error {
 	variants, tags := &uniq{}, &uniq{}
-	links := []struct {
-		q  string
-		to func(p *productRow) *[]int64
-		u  *uniq
-	}{
+	for _, l := range []productLinkQuery{
 		{`SELECT product_id, ` + groupedIDs("id", "ord, id") + ` FROM attributes WHERE product_id IN ` + inIDs +
 			` GROUP BY product_id ORDER BY product_id`,
-			func(p *productRow) *[]int64 { return &p.attributes }, nil},
-		{`SELECT product_id, ` + groupedIDs("id", "id") + ` FROM variants WHERE deleted = 0 AND product_id IN ` + inIDs +
+			func(p *productRow) *[]int64 { return &p.attributes }, nil, false},
+		{`SELECT product_id, ` + idsOfGroup("id") + ` FROM variants WHERE deleted = 0 AND product_id IN ` + inIDs +
 			` GROUP BY product_id ORDER BY product_id`,
-			func(p *productRow) *[]int64 { return &p.variants }, variants},
-		{`SELECT l.product_id, ` + groupedIDs("l.tag_id", "l.tag_id") + ` FROM product_tag_links l JOIN product_tags g ON g.id = l.tag_id
+			func(p *productRow) *[]int64 { return &p.variants }, variants, true},
+		{`SELECT l.product_id, ` + idsOfGroup("l.tag_id") + ` FROM product_tag_links l JOIN product_tags g ON g.id = l.tag_id
 		WHERE g.deleted = 0 AND l.product_id IN ` + inIDs + ` GROUP BY l.product_id ORDER BY l.product_id`,
-			func(p *productRow) *[]int64 { return &p.tags }, tags},
-		{`SELECT product_id, ` + groupedIDs("id", "id") + ` FROM product_files WHERE deleted = 0 AND product_id IN ` + inIDs +
+			func(p *productRow) *[]int64 { return &p.tags }, tags, true},
+		{`SELECT product_id, ` + idsOfGroup("id") + ` FROM product_files WHERE deleted = 0 AND product_id IN ` + inIDs +
 			` GROUP BY product_id ORDER BY product_id`,
-			func(p *productRow) *[]int64 { return &p.files }, nil},
-	}
-	for _, l := range links {
-		if err := t.productLink(rows, list, l.q, l.to, l.u); err != nil {
+			func(p *productRow) *[]int64 { return &p.files }, nil, true},
+	} {
+		if err := t.productLink(rows, list, l); err != nil {
 			return err
 		}
 	}
@@ -580,19 +582,32 @@ func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list stri
 	return nil
 }
 
-// productLink reads q's (product, ids) rows for the products of list,
-// gives the ids to the list that to picks of the product's row, and to u
-// when there is one.
-func (t *txn) productLink(rows map[int64]*productRow, list, q string, to func(p *productRow) *[]int64, u *uniq) error {
-	return t.eachRow(q, []any{list}, func(r *row) error {
+// productLinkQuery reads a link of products: its (product, ids) rows, in
+// the order of the link's ids or, when sort is set, in any (see
+// idsOfGroup); the list that to picks of a product's row takes them, and
+// u when there is one.
+type productLinkQuery struct {
+	q    string
+	to   func(p *productRow) *[]int64
+	u    *uniq
+	sort bool
+}
+
+// productLink reads l for the products of list.
+func (t *txn) productLink(rows map[int64]*productRow, list string, l productLinkQuery) error {
+	return t.eachRow(l.q, []any{list}, func(r *row) error {
 		p := rows[r.int(0)]
 		if p == nil {
 			return nil
 		}
-		l := to(p)
-		*l = r.ids(*l, 1)
-		if u != nil {
-			for _, id := range *l {
+		ids := l.to(p)
+		from := len(*ids)
+		*ids = r.ids(*ids, 1)
+		if l.sort {
+			slices.Sort((*ids)[from:])
+		}
+		if u := l.u; u != nil {
+			for _, id := range *ids {
 				u.add(id)
 			}
 		}
@@ -672,13 +687,13 @@ var (
 		FROM attributes WHERE id `
 )
 
-// sideloadOptions adds AttributeOptions and their Attributes.
-func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
-	if len(optionIDs) == 0 {
+// sideloadOptions adds the AttributeOptions of vs and their Attributes.
+func (t *txn) sideloadOptions(res *readResult, vs *variantSet) error {
+	if len(vs.optionIDs) == 0 {
 		return nil
 	}
-	in := idsIn(optionIDs)
-	opts, optOrder, err := t.named(optionsNamed+in.cond, in, optionIDs)
+	in := idsIn(vs.optionIDs)
+	opts, optOrder, err := t.named(optionsNamed+in.cond, in, vs.optionIDs)
 	if err != nil {
 		return err
 	}
@@ -686,7 +701,7 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 	for _, id := range optOrder {
 		attrs.add(opts[id].owner)
 	}
-	if err := t.optionHolders(opts, in); err != nil {
+	if err := t.optionHolders(opts, in, vs); err != nil {
 		return err
 	}
 	ain := idsIn(attrs.ids)
@@ -844,21 +859,44 @@ func (t *txn) sideloadTags(res *readResult, tagIDs []int64) error {
 	return nil
 }
 
+// liveVariants is which variants of ids exist and are not deleted.
+func (t *txn) liveVariants(ids []int64) (map[int64]bool, error) {
+	live := make(map[int64]bool, len(ids))
+	return live, t.eachRow(`SELECT id FROM variants WHERE deleted = 0 AND id IN `+inIDs, []any{idList(ids)}, func(r *row) error {
+		live[r.int(0)] = true
+		return nil
+	})
+}
+
 // optionHolders links each option of opts (picked by in) to the live
-// variants that have it, in id order: one query, the variants' deleted
-// flag read by a join.
-func (t *txn) optionHolders(opts map[int64]*namedRow, in idSet) error {
+// variants that have it, in id order. Whether a variant of vs is live is
+// known (most holders are: the variants that have an option are mostly
+// of one product, read together); the others are looked up, after.
+func (t *txn) optionHolders(opts map[int64]*namedRow, in idSet, vs *variantSet) error {
 	type hold struct{ option, variant int64 }
 	var holds []hold
-	if err := t.eachRow(`SELECT o.option_id, o.variant_id FROM variant_options o JOIN variants v ON v.id = o.variant_id
-		WHERE v.deleted = 0 AND o.option_id `+in.cond, in.args, func(r *row) error {
+	var others uniq
+	if err := t.eachRow(`SELECT option_id, variant_id FROM variant_options WHERE option_id `+in.cond, in.args, func(r *row) error {
 		h := hold{option: r.int(0), variant: r.int(1)}
-		if opts[h.option] != nil {
-			holds = append(holds, h)
+		if opts[h.option] == nil {
+			return nil
 		}
+		if _, read := vs.recs[h.variant]; !read {
+			others.add(h.variant)
+		} else if vs.deleted[h.variant] {
+			return nil
+		}
+		holds = append(holds, h)
 		return nil
 	}); err != nil {
 		return err
+	}
+	if len(others.ids) > 0 {
+		live, err := t.liveVariants(others.ids)
+		if err != nil {
+			return err
+		}
+		holds = slices.DeleteFunc(holds, func(h hold) bool { return others.seen[h.variant] && !live[h.variant] })
 	}
 	slices.SortFunc(holds, func(a, b hold) int { return cmp.Or(cmp.Compare(a.option, b.option), cmp.Compare(a.variant, b.variant)) })
 	for _, h := range holds {
