@@ -68,7 +68,7 @@ func renderVariants(t *txn, c *call, ids []int64, res *readResult) error {
 	for _, p := range prods.order {
 		res.addRaw(wire.Products, itoa(p), prods.recs[p])
 	}
-	if err := t.sideloadOptions(res, vs.optionIDs); err != nil {
+	if err := t.sideloadOptions(res, vs); err != nil {
 		return err
 	}
 	if err := t.sideloadPrices(res, vs.prices); err != nil {
@@ -95,7 +95,7 @@ func renderProducts(t *txn, c *call, ids []int64, res *readResult) error {
 		return err
 	}
 	addVariants(res, vs)
-	if err := t.sideloadOptions(res, vs.optionIDs); err != nil {
+	if err := t.sideloadOptions(res, vs); err != nil {
 		return err
 	}
 	if err := t.sideloadPrices(res, vs.prices); err != nil {
@@ -146,6 +146,7 @@ type variantRow struct {
 type variantSet struct {
 	order      []int64
 	recs       map[int64]rawJSON
+	deleted    map[int64]bool // the variants of recs marked deleted
 	productIDs []int64
 	optionIDs  []int64
 	prices     []priceRow
@@ -180,12 +181,14 @@ const variantColumns = `id, product_id, sku, description, notes, weight, cost, a
 	low_stock_alert, supplier_cost, supplier_id, consignment, local_id, sort_order, bundle, component, stock,
 	committed_stock, auto_description, auto_description_with_option_type, deleted, created_at, updated_at`
 
-func (v *variantRow) scan(rows *sql.Rows) error {
-	err := rows.Scan(&v.id, &v.product, &v.sku, &v.desc, &v.notes, &v.weight, &v.cost, &v.avgCost, &v.upc, &v.loc,
-		&v.lowStock, &v.supCost, &v.supID, &v.consignment, &v.localID, &v.sortOrder, &v.bundle, &v.component, &v.stock,
-		&v.committed, &v.auto, &v.autoType, &v.deleted, &v.created, &v.updated)
+func (v *variantRow) scan(r *row) {
+	v.id, v.product, v.sku, v.desc, v.notes = r.int(0), r.int(1), r.str(2), r.str(3), r.str(4)
+	v.weight, v.cost, v.avgCost, v.upc, v.loc = r.null(5), r.null(6), r.str(7), r.null(8), r.str(9)
+	v.lowStock, v.supCost, v.supID, v.consignment, v.localID = r.null(10), r.str(11), r.str(12), r.null(13), r.str(14)
+	v.sortOrder, v.bundle, v.component, v.stock = r.int(15), r.flag(16), r.flag(17), r.int(18)
+	v.committed, v.auto, v.autoType, v.deleted = r.int(19), r.str(20), r.str(21), r.flag(22)
+	v.created, v.updated = r.str(23), r.str(24)
 	v.available = v.stock - v.committed
-	return err
 }
 
 // write writes the variant as the service does, its keys in order.
@@ -286,20 +289,24 @@ func (t *txn) variantRows(vs *variantSet, ids []int64, in idSet, all []variantRo
 	}
 	products := &uniq{}
 	var bundles []*variantRow
-	err := t.each(`SELECT `+variantColumns+` FROM variants WHERE id `+in.cond, in.args, func(r *sql.Rows) error {
+	err := t.eachRow(`SELECT `+variantColumns+` FROM variants WHERE id `+in.cond, in.args, func(r *row) error {
 		if len(all) == len(ids) {
 			return nil // every row asked is read: none more can be
 		}
 		all = append(all, variantRow{})
 		v := &all[len(all)-1]
-		if err := v.scan(r); err != nil {
-			return err
-		}
+		v.scan(r)
 		if _, asked := rows[v.id]; !asked {
 			all = all[:len(all)-1]
 			return nil
 		}
 		rows[v.id] = v
+		if v.deleted {
+			if vs.deleted == nil {
+				vs.deleted = map[int64]bool{}
+			}
+			vs.deleted[v.id] = true
+		}
 		products.add(v.product)
 		if v.bundle {
 			bundles = append(bundles, v)
@@ -344,15 +351,11 @@ func (t *txn) loadVariantLinks(vs *variantSet, rows map[int64]*variantRow, in id
 		return err
 	}
 	vs.prices = make([]priceRow, 0, 2*len(vs.order))
-	err := t.each(`SELECT id, variant_id, tier_id, price, created_at, updated_at FROM variant_prices WHERE variant_id `+in.cond,
-		in.args, func(r *sql.Rows) error {
-			vs.prices = append(vs.prices, priceRow{})
-			p := &vs.prices[len(vs.prices)-1]
-			if err := r.Scan(&p.id, &p.variant, &p.tier, &p.price, &p.created, &p.updated); err != nil {
-				return err
-			}
-			if rows[p.variant] == nil {
-				vs.prices = vs.prices[:len(vs.prices)-1]
+	err := t.eachRow(`SELECT id, variant_id, tier_id, price, created_at, updated_at FROM variant_prices WHERE variant_id `+in.cond,
+		in.args, func(r *row) error {
+			if rows[r.int(1)] != nil {
+				vs.prices = append(vs.prices, priceRow{id: r.int(0), variant: r.int(1), tier: r.int(2), price: r.str(3),
+					created: r.str(4), updated: r.str(5)})
 			}
 			return nil
 		})
@@ -363,15 +366,11 @@ func (t *txn) loadVariantLinks(vs *variantSet, rows map[int64]*variantRow, in id
 	linkRuns(vs.prices, func(p *priceRow) (int64, int64, int64) { return p.variant, p.id, p.id }, rows,
 		func(v *variantRow) *[]int64 { return &v.prices })
 	vs.levels = make([]levelRow, 0, len(vs.order))
-	err = t.each(`SELECT id, variant_id, address_id, stock, committed, created_at, updated_at FROM stock_levels WHERE variant_id `+in.cond,
-		in.args, func(r *sql.Rows) error {
-			vs.levels = append(vs.levels, levelRow{})
-			l := &vs.levels[len(vs.levels)-1]
-			if err := r.Scan(&l.id, &l.variant, &l.address, &l.stock, &l.committed, &l.created, &l.updated); err != nil {
-				return err
-			}
-			if rows[l.variant] == nil {
-				vs.levels = vs.levels[:len(vs.levels)-1]
+	err = t.eachRow(`SELECT id, variant_id, address_id, stock, committed, created_at, updated_at FROM stock_levels WHERE variant_id `+in.cond,
+		in.args, func(r *row) error {
+			if rows[r.int(1)] != nil {
+				vs.levels = append(vs.levels, levelRow{id: r.int(0), variant: r.int(1), address: r.int(2), stock: r.int(3),
+					committed: r.int(4), created: r.str(5), updated: r.str(6)})
 			}
 			return nil
 		})
@@ -388,14 +387,9 @@ func (t *txn) loadVariantLinks(vs *variantSet, rows map[int64]*variantRow, in id
 func (t *txn) loadVariantOptions(vs *variantSet, rows map[int64]*variantRow, in idSet) error {
 	type chosen struct{ variant, option, position int64 }
 	opts := make([]chosen, 0, len(vs.order))
-	err := t.each(`SELECT variant_id, option_id, position FROM variant_options WHERE variant_id `+in.cond, in.args, func(r *sql.Rows) error {
-		opts = append(opts, chosen{})
-		c := &opts[len(opts)-1]
-		if err := r.Scan(&c.variant, &c.option, &c.position); err != nil {
-			return err
-		}
-		if rows[c.variant] == nil {
-			opts = opts[:len(opts)-1]
+	err := t.eachRow(`SELECT variant_id, option_id, position FROM variant_options WHERE variant_id `+in.cond, in.args, func(r *row) error {
+		if rows[r.int(0)] != nil {
+			opts = append(opts, chosen{variant: r.int(0), option: r.int(1), position: r.int(2)})
 		}
 		return nil
 	})
@@ -550,13 +544,10 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 // productRows reads the products of list (a JSON list of n ids) by id.
 func (t *txn) productRows(list string, n int) (map[int64]*productRow, error) {
 	rows := make(map[int64]*productRow, n)
-	if err := t.each(`SELECT id, name, description, notes, local_id, archived, deleted, created_at, updated_at
-		FROM products WHERE id IN `+inIDs, []any{list}, func(r *sql.Rows) error {
-		p := &productRow{}
-		if err := r.Scan(&p.id, &p.name, &p.desc, &p.notes, &p.localID, &p.archived, &p.deleted, &p.created, &p.updated); err != nil {
-			return err
-		}
-		rows[p.id] = p
+	if err := t.eachRow(`SELECT id, name, description, notes, local_id, archived, deleted, created_at, updated_at
+		FROM products WHERE id IN `+inIDs, []any{list}, func(r *row) error {
+		rows[r.int(0)] = &productRow{id: r.int(0), name: r.str(1), desc: r.str(2), notes: r.str(3), localID: r.str(4),
+			archived: r.flag(5), deleted: r.flag(6), created: r.str(7), updated: r.str(8)}
 		return nil
 	}); err != nil {
 		return nil, err
@@ -569,26 +560,21 @@ func (t *txn) productRows(list string, n int) (map[int64]*productRow, error) {
 // they link, each once: a row a product and a link.
 func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list string) error {
 	variants, tags := &uniq{}, &uniq{}
-	links := []struct {
-		q  string
-		to func(p *productRow) *[]int64
-		u  *uniq
-	}{
+	for _, l := range []productLinkQuery{
 		{`SELECT product_id, ` + groupedIDs("id", "ord, id") + ` FROM attributes WHERE product_id IN ` + inIDs +
 			` GROUP BY product_id ORDER BY product_id`,
-			func(p *productRow) *[]int64 { return &p.attributes }, nil},
-		{`SELECT product_id, ` + groupedIDs("id", "id") + ` FROM variants WHERE deleted = 0 AND product_id IN ` + inIDs +
+			func(p *productRow) *[]int64 { return &p.attributes }, nil, false},
+		{`SELECT product_id, ` + idsOfGroup("id") + ` FROM variants WHERE deleted = 0 AND product_id IN ` + inIDs +
 			` GROUP BY product_id ORDER BY product_id`,
-			func(p *productRow) *[]int64 { return &p.variants }, variants},
-		{`SELECT l.product_id, ` + groupedIDs("l.tag_id", "l.tag_id") + ` FROM product_tag_links l JOIN product_tags g ON g.id = l.tag_id
+			func(p *productRow) *[]int64 { return &p.variants }, variants, true},
+		{`SELECT l.product_id, ` + idsOfGroup("l.tag_id") + ` FROM product_tag_links l JOIN product_tags g ON g.id = l.tag_id
 		WHERE g.deleted = 0 AND l.product_id IN ` + inIDs + ` GROUP BY l.product_id ORDER BY l.product_id`,
-			func(p *productRow) *[]int64 { return &p.tags }, tags},
-		{`SELECT product_id, ` + groupedIDs("id", "id") + ` FROM product_files WHERE deleted = 0 AND product_id IN ` + inIDs +
+			func(p *productRow) *[]int64 { return &p.tags }, tags, true},
+		{`SELECT product_id, ` + idsOfGroup("id") + ` FROM product_files WHERE deleted = 0 AND product_id IN ` + inIDs +
 			` GROUP BY product_id ORDER BY product_id`,
-			func(p *productRow) *[]int64 { return &p.files }, nil},
-	}
-	for _, l := range links {
-		if err := t.productLink(rows, list, l.q, l.to, l.u); err != nil {
+			func(p *productRow) *[]int64 { return &p.files }, nil, true},
+	} {
+		if err := t.productLink(rows, list, l); err != nil {
 			return err
 		}
 	}
@@ -596,27 +582,32 @@ func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list stri
 	return nil
 }
 
-// productLink reads q's (product, ids) rows for the products of list,
-// gives the ids to the list that to picks of the product's row, and to u
-// when there is one.
-func (t *txn) productLink(rows map[int64]*productRow, list, q string, to func(p *productRow) *[]int64, u *uniq) error {
-	return t.each(q, []any{list}, func(r *sql.Rows) error {
-		var p int64
-		var ids string
-		if err := r.Scan(&p, &ids); err != nil {
-			return err
-		}
-		row := rows[p]
-		if row == nil {
+// productLinkQuery reads a link of products: its (product, ids) rows, in
+// the order of the link's ids or, when sort is set, in any (see
+// idsOfGroup); the list that to picks of a product's row takes them, and
+// u when there is one.
+type productLinkQuery struct {
+	q    string
+	to   func(p *productRow) *[]int64
+	u    *uniq
+	sort bool
+}
+
+// productLink reads l for the products of list.
+func (t *txn) productLink(rows map[int64]*productRow, list string, l productLinkQuery) error {
+	return t.eachRow(l.q, []any{list}, func(r *row) error {
+		p := rows[r.int(0)]
+		if p == nil {
 			return nil
 		}
-		l := to(row)
-		var err error
-		if *l, err = appendIDList(*l, ids); err != nil {
-			return err
+		ids := l.to(p)
+		from := len(*ids)
+		*ids = r.ids(*ids, 1)
+		if l.sort {
+			slices.Sort((*ids)[from:])
 		}
-		if u != nil {
-			for _, id := range *l {
+		if u := l.u; u != nil {
+			for _, id := range *ids {
 				u.add(id)
 			}
 		}
@@ -665,24 +656,17 @@ func (t *txn) named(q string, in idSet, ids []int64) (map[int64]*namedRow, []int
 		out[id] = nil
 	}
 	all := make([]namedRow, 0, len(ids))
-	var holds string
-	err := t.each(q, in.args, func(r *sql.Rows) error {
+	err := t.eachRow(q, in.args, func(r *row) error {
 		if len(all) == len(ids) {
 			return nil // every row asked is read: none more can be
 		}
-		all = append(all, namedRow{})
-		n := &all[len(all)-1]
-		if err := r.Scan(&n.id, &n.owner, &n.name, &n.ord, &n.created, &n.updated, &holds); err != nil {
-			return err
-		}
-		if _, asked := out[n.id]; !asked {
-			all = all[:len(all)-1]
+		if _, asked := out[r.int(0)]; !asked {
 			return nil
 		}
-		out[n.id] = n
-		var err error
-		n.holds, err = appendIDList(nil, holds)
-		return err
+		all = append(all, namedRow{id: r.int(0), owner: r.int(1), name: r.str(2), ord: r.int(3), created: r.str(4),
+			updated: r.str(5), holds: r.ids(nil, 6)})
+		out[r.int(0)] = &all[len(all)-1]
+		return nil
 	})
 	var order []int64
 	for _, id := range ids {
@@ -703,13 +687,13 @@ var (
 		FROM attributes WHERE id `
 )
 
-// sideloadOptions adds AttributeOptions and their Attributes.
-func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
-	if len(optionIDs) == 0 {
+// sideloadOptions adds the AttributeOptions of vs and their Attributes.
+func (t *txn) sideloadOptions(res *readResult, vs *variantSet) error {
+	if len(vs.optionIDs) == 0 {
 		return nil
 	}
-	in := idsIn(optionIDs)
-	opts, optOrder, err := t.named(optionsNamed+in.cond, in, optionIDs)
+	in := idsIn(vs.optionIDs)
+	opts, optOrder, err := t.named(optionsNamed+in.cond, in, vs.optionIDs)
 	if err != nil {
 		return err
 	}
@@ -717,7 +701,7 @@ func (t *txn) sideloadOptions(res *readResult, optionIDs []int64) error {
 	for _, id := range optOrder {
 		attrs.add(opts[id].owner)
 	}
-	if err := t.optionHolders(opts, in); err != nil {
+	if err := t.optionHolders(opts, in, vs); err != nil {
 		return err
 	}
 	ain := idsIn(attrs.ids)
@@ -771,12 +755,8 @@ func (t *txn) sideloadPrices(res *readResult, prices []priceRow) error {
 		w.close()
 		res.addRaw(wire.VariantPrices, itoa(p.id), w.done(from))
 	}
-	return t.each(`SELECT id, name, created_at, updated_at FROM pricing_tiers WHERE id IN `+inIDs, []any{idList(tiers.ids)}, func(r *sql.Rows) error {
-		var id int64
-		var name, created, updated string
-		if err := r.Scan(&id, &name, &created, &updated); err != nil {
-			return err
-		}
+	return t.eachRow(`SELECT id, name, created_at, updated_at FROM pricing_tiers WHERE id IN `+inIDs, []any{idList(tiers.ids)}, func(r *row) error {
+		id, name, created, updated := r.int(0), r.str(1), r.str(2), r.str(3)
 		from := len(w.b)
 		w.open()
 		w.str("caption", "")
@@ -828,15 +808,10 @@ func (t *txn) sideloadLevels(res *readResult, levels []levelRow) error {
 		w.close()
 		res.addRaw(wire.WarehouseStockLevels, itoa(l.id), w.done(from))
 	}
-	return t.each(`SELECT id, label, warehouse, deleted, created_at, updated_at FROM account_addresses WHERE id IN `+inIDs, []any{idList(addrs.ids)}, func(r *sql.Rows) error {
-		var id int64
-		var label, created, updated string
-		var warehouse, deleted bool
-		if err := r.Scan(&id, &label, &warehouse, &deleted, &created, &updated); err != nil {
-			return err
-		}
+	return t.eachRow(`SELECT id, label, warehouse, deleted, created_at, updated_at FROM account_addresses WHERE id IN `+inIDs, []any{idList(addrs.ids)}, func(r *row) error {
+		id := r.int(0)
 		from := len(w.b)
-		writeAddress(&w, id, label, warehouse, deleted, created, updated, addrLevels[id])
+		writeAddress(&w, id, r.str(1), r.flag(2), r.flag(3), r.str(4), r.str(5), addrLevels[id])
 		res.addRaw(wire.AccountAddresses, itoa(id), w.done(from))
 		return nil
 	})
@@ -884,24 +859,44 @@ func (t *txn) sideloadTags(res *readResult, tagIDs []int64) error {
 	return nil
 }
 
+// liveVariants is which variants of ids exist and are not deleted.
+func (t *txn) liveVariants(ids []int64) (map[int64]bool, error) {
+	live := make(map[int64]bool, len(ids))
+	return live, t.eachRow(`SELECT id FROM variants WHERE deleted = 0 AND id IN `+inIDs, []any{idList(ids)}, func(r *row) error {
+		live[r.int(0)] = true
+		return nil
+	})
+}
+
 // optionHolders links each option of opts (picked by in) to the live
-// variants that have it, in id order: one query, the variants' deleted
-// flag read by a join.
-func (t *txn) optionHolders(opts map[int64]*namedRow, in idSet) error {
+// variants that have it, in id order. Whether a variant of vs is live is
+// known (most holders are: the variants that have an option are mostly
+// of one product, read together); the others are looked up, after.
+func (t *txn) optionHolders(opts map[int64]*namedRow, in idSet, vs *variantSet) error {
 	type hold struct{ option, variant int64 }
 	var holds []hold
-	if err := t.each(`SELECT o.option_id, o.variant_id FROM variant_options o JOIN variants v ON v.id = o.variant_id
-		WHERE v.deleted = 0 AND o.option_id `+in.cond, in.args, func(r *sql.Rows) error {
-		var h hold
-		if err := r.Scan(&h.option, &h.variant); err != nil {
-			return err
+	var others uniq
+	if err := t.eachRow(`SELECT option_id, variant_id FROM variant_options WHERE option_id `+in.cond, in.args, func(r *row) error {
+		h := hold{option: r.int(0), variant: r.int(1)}
+		if opts[h.option] == nil {
+			return nil
 		}
-		if opts[h.option] != nil {
-			holds = append(holds, h)
+		if _, read := vs.recs[h.variant]; !read {
+			others.add(h.variant)
+		} else if vs.deleted[h.variant] {
+			return nil
 		}
+		holds = append(holds, h)
 		return nil
 	}); err != nil {
 		return err
+	}
+	if len(others.ids) > 0 {
+		live, err := t.liveVariants(others.ids)
+		if err != nil {
+			return err
+		}
+		holds = slices.DeleteFunc(holds, func(h hold) bool { return others.seen[h.variant] && !live[h.variant] })
 	}
 	slices.SortFunc(holds, func(a, b hold) int { return cmp.Or(cmp.Compare(a.option, b.option), cmp.Compare(a.variant, b.variant)) })
 	for _, h := range holds {

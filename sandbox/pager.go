@@ -263,21 +263,13 @@ func (t *txn) markAll(l listing, ix *listIndex, pos int, after int64) error {
 		from += " AND id > ?"
 		args = append(args, after)
 	}
-	rows, err := t.queryDynamic("SELECT id "+from+" "+idOrder, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for n := 1; rows.Next(); n++ {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return err
+	n := 0
+	return t.eachRowOnce("SELECT id "+from+" "+idOrder, args, func(r *row) error {
+		if n++; n%markStep == 0 {
+			t.st.pages.mark(ix, pos+n, r.int(0))
 		}
-		if n%markStep == 0 {
-			t.st.pages.mark(ix, pos+n, id)
-		}
-	}
-	return rows.Err()
+		return nil
+	})
 }
 
 // pageInOrder reads the page of a listing in an order other than ids':
@@ -299,21 +291,10 @@ func (t *txn) pageInOrder(l listing, ix *listIndex, start, size int) ([]int64, i
 
 // idsOf runs a query of ids.
 func (t *txn) idsOf(q string, args []any) ([]int64, error) {
-	rows, err := t.queryDynamic(q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sandbox: %q: %w", q, err)
-	}
-	return ids, nil
+	err := t.eachRowOnce(q, args, func(r *row) error {
+		ids = append(ids, r.int(0))
+		return nil
+	})
+	return ids, err
 }

@@ -37,6 +37,7 @@ type store struct {
 	// plain BEGIN/COMMIT on it so prepared statements stay valid.
 	conn   *sql.Conn
 	stmts  map[string]*sql.Stmt
+	raw    rawStmts
 	nextID int64
 	// readDB and readers serve reads; closed is set once close has taken
 	// the readers back.
@@ -58,6 +59,7 @@ type store struct {
 type readConn struct {
 	conn  *sql.Conn
 	stmts map[string]*sql.Stmt
+	raw   rawStmts
 }
 
 // readConns is how many reads a file-backed store serves at once.
@@ -113,7 +115,7 @@ func openFile(path, syncMode string) (*store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sandbox: connect to %q: %w", path, err)
 	}
-	st := &store{db: db, conn: conn, stmts: map[string]*sql.Stmt{}, nextID: firstID, pages: newPager()}
+	st := &store{db: db, conn: conn, stmts: map[string]*sql.Stmt{}, raw: rawStmts{}, nextID: firstID, pages: newPager()}
 	if err := st.openReaders(dsn); err != nil {
 		conn.Close()
 		db.Close()
@@ -157,7 +159,7 @@ func (st *store) openReaders(dsn string) error {
 			rdb.Close()
 			return err
 		}
-		st.readers <- &readConn{conn: c, stmts: map[string]*sql.Stmt{}}
+		st.readers <- &readConn{conn: c, stmts: map[string]*sql.Stmt{}, raw: rawStmts{}}
 	}
 	return nil
 }
@@ -193,10 +195,12 @@ func (st *store) close() error {
 			for _, s := range rc.stmts {
 				s.Close()
 			}
+			closeRaw(rc.conn, rc.raw)
 			rc.conn.Close()
 		}
 		st.readDB.Close()
 	}
+	closeRaw(st.conn, st.raw)
 	st.conn.Close()
 	err := st.db.Close()
 	if st.temp != "" {
@@ -211,10 +215,11 @@ type txn struct {
 	st  *store
 	ctx context.Context
 	now string
-	// conn and stmts are the connection the transaction runs on and its
-	// prepared statements: the store's own, or a reader's.
+	// conn, stmts and raw are the connection the transaction runs on and
+	// its prepared statements: the store's own, or a reader's.
 	conn  *sql.Conn
 	stmts map[string]*sql.Stmt
+	raw   rawStmts
 	ids   bool // the id sequence moved
 	// stockChanged asks for waiting orders to be checked again.
 	stockChanged bool
@@ -247,7 +252,7 @@ func (st *store) do(ctx context.Context, fn func(t *txn) error) error {
 		return fmt.Errorf("sandbox: begin transaction: %w", err)
 	}
 	rollback := func() { st.conn.ExecContext(bg, "ROLLBACK") }
-	t := &txn{st: st, ctx: bg, now: time.Now().UTC().Format(timeLayout), conn: st.conn, stmts: st.stmts}
+	t := &txn{st: st, ctx: bg, now: time.Now().UTC().Format(timeLayout), conn: st.conn, stmts: st.stmts, raw: st.raw}
 	if err := fn(t); err != nil {
 		rollback()
 		return err
@@ -296,7 +301,7 @@ func (st *store) read(ctx context.Context, fn func(t *txn) error) error {
 	if _, err := rc.conn.ExecContext(bg, "BEGIN"); err != nil {
 		return fmt.Errorf("sandbox: begin read: %w", err)
 	}
-	t := &txn{st: st, ctx: bg, now: time.Now().UTC().Format(timeLayout), conn: rc.conn, stmts: rc.stmts}
+	t := &txn{st: st, ctx: bg, now: time.Now().UTC().Format(timeLayout), conn: rc.conn, stmts: rc.stmts, raw: rc.raw}
 	// The snapshot starts with the first statement that reads. No write
 	// began to commit between the count before it and the one after it:
 	// the snapshot holds exactly the writes committed before.
@@ -399,19 +404,6 @@ func (t *txn) each(q string, args []any, scan func(rows *sql.Rows) error) error 
 		return fmt.Errorf("sandbox: %q: %w", q, err)
 	}
 	return nil
-}
-
-// queryDynamic runs SQL built per request (filters, sorts) without caching
-// a prepared statement for it.
-func (t *txn) queryDynamic(q string, args ...any) (*sql.Rows, error) {
-	if err := t.ready(); err != nil {
-		return nil, err
-	}
-	rows, err := t.conn.QueryContext(t.ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %q: %w", q, err)
-	}
-	return rows, nil
 }
 
 // live checks that id is a record of table in account that is not deleted;

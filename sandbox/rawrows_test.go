@@ -1,0 +1,142 @@
+package sandbox
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRowGettersScanLikeDatabaseSQL: what a getter of row gives for a
+// value of SQLite is what Scan into a variable of its type gives, and a
+// value Scan refuses is refused.
+func TestRowGettersScanLikeDatabaseSQL(t *testing.T) {
+	t.Parallel()
+	st, err := openStore("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	for _, sqlValue := range []string{"7", "-100000001", "'12'", "' 12'", "'x'", "''", "NULL", "3.0", "3.5", "1", "0", "2",
+		"'true'", "'F'", "x'3132'", "x''"} {
+		q := "SELECT " + sqlValue
+		err := st.read(context.Background(), func(tx *txn) error {
+			want := make([]scanned, 4)
+			for i := range want {
+				want[i] = scanWithDatabaseSQL(tx, q, i)
+			}
+			return tx.eachRow(q, nil, func(r *row) error {
+				for i, w := range want {
+					r.err = nil
+					got := scanned{kind: w.kind, v: r.get(w.kind, 0), ok: true}
+					if r.err != nil {
+						got = scanned{kind: w.kind}
+					}
+					if got != w {
+						t.Errorf("%s as %s: row gives %v (refused: %v), Scan %v (refused: %v)", sqlValue, kinds[i], got.v, !got.ok, w.v, !w.ok)
+					}
+				}
+				r.err = nil
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// scanned is a value read as a kind, or refused (ok false).
+type scanned struct {
+	kind int
+	v    any
+	ok   bool
+}
+
+var kinds = []string{"int", "str", "flag", "null"}
+
+// get reads column i as kinds[kind].
+func (r *row) get(kind, i int) any {
+	switch kind {
+	case 0:
+		return r.int(i)
+	case 1:
+		return r.str(i)
+	case 2:
+		return r.flag(i)
+	}
+	return r.null(i)
+}
+
+func scanWithDatabaseSQL(tx *txn, q string, kind int) scanned {
+	dest := []any{new(int64), new(string), new(bool), new(sql.NullString)}[kind]
+	if _, err := tx.row(q, nil, dest); err != nil {
+		return scanned{kind: kind}
+	}
+	switch d := dest.(type) {
+	case *int64:
+		return scanned{kind, *d, true}
+	case *string:
+		return scanned{kind, *d, true}
+	case *bool:
+		return scanned{kind, *d, true}
+	case *sql.NullString:
+		return scanned{kind, *d, true}
+	}
+	panic(fmt.Sprintf("no kind %d", kind))
+}
+
+// reusingRows is driver.Rows whose text is in one buffer that each Next
+// writes over, as a driver may.
+type reusingRows struct {
+	buf  []byte
+	rows []string
+	at   int
+}
+
+func (r *reusingRows) Columns() []string { return []string{"name", "id"} }
+func (r *reusingRows) Close() error      { return nil }
+func (r *reusingRows) Next(dest []driver.Value) error {
+	if r.at == len(r.rows) {
+		return io.EOF
+	}
+	r.buf = append(r.buf[:0], r.rows[r.at]...)
+	dest[0], dest[1] = r.buf, int64(r.at)
+	r.at++
+	return nil
+}
+
+// TestReadRowsCopiesDriverMemory: a string read from a row stays what it
+// was once the driver has written the next row over the bytes it gave.
+func TestReadRowsCopiesDriverMemory(t *testing.T) {
+	t.Parallel()
+	want := []string{"alpha", "beta", "gamma", strings.Repeat("z", 40)}
+	var got []string
+	err := readRows(&reusingRows{buf: make([]byte, 0, 64), rows: want}, func(r *row) error {
+		got = append(got, r.str(0))
+		return nil
+	})
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("readRows read %q, %v; want %q", got, err, want)
+	}
+}
+
+// TestReadRowsEndsAtARefusedValue: a value read as what it is not ends
+// the reading with an error naming its column, and no row after it is
+// read.
+func TestReadRowsEndsAtARefusedValue(t *testing.T) {
+	t.Parallel()
+	rows := 0
+	err := readRows(&reusingRows{rows: []string{"1", "x", "3"}}, func(r *row) error {
+		rows++
+		r.int(0)
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "column 0 (name)") || rows != 2 {
+		t.Errorf("readRows: %v after %d rows; want an error naming column 0 (name) after 2", err, rows)
+	}
+}
