@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -110,20 +111,39 @@ func orEmpty(m map[string]string) map[string]string {
 // which it did not (the rest): a change is confirmed once its batch is
 // answered, or read back.
 func (db *DB) ConfirmChanges(ctx context.Context, intentID int64, took map[int]string) error {
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE changes SET written = 0 WHERE intent_id = ?`, intentID); err != nil {
-			return err
-		}
-		for seq, id := range took {
-			if _, err := tx.ExecContext(ctx, `UPDATE changes SET written = 1,
-				record_id = CASE WHEN ? = '' THEN record_id ELSE ? END WHERE intent_id = ? AND seq = ?`, id, id, intentID, seq); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err := db.withTx(ctx, func(tx *sql.Tx) error { return confirmChanges(ctx, tx, intentID, took) })
 	if err != nil {
 		return fmt.Errorf("state: saving which records of batch %d were written: %w", intentID, err)
+	}
+	return nil
+}
+
+// confirmChanges is ConfirmChanges in tx. Each change is written once,
+// in the order of the batch, through one prepared statement: a batch of
+// creates is a hundred of them.
+func confirmChanges(ctx context.Context, tx *sql.Tx, intentID int64, took map[int]string) error {
+	seqs := slices.Sorted(maps.Keys(took))
+	taken, err := json.Marshal(seqs)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE changes SET written = 0
+		WHERE intent_id = ? AND seq NOT IN (SELECT value FROM json_each(?))`, intentID, string(taken)); err != nil {
+		return err
+	}
+	if len(seqs) == 0 {
+		return nil
+	}
+	st, err := tx.PrepareContext(ctx, `UPDATE changes SET written = 1,
+		record_id = CASE WHEN ?1 = '' THEN record_id ELSE ?1 END WHERE intent_id = ?2 AND seq = ?3`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, seq := range seqs {
+		if _, err := st.ExecContext(ctx, took[seq], intentID, seq); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -57,6 +57,21 @@ func TestChangesRecordedWithTheirBatch(t *testing.T) {
 	if got[1].RecordID != "900" || got[0].Before["available"] != "4" || len(got[2].Before) != 0 {
 		t.Errorf("ids and befores: %+v", got)
 	}
+	// Confirmed again (a read back after a lost answer): what it says now
+	// holds, and a record taken without an id keeps the one it had.
+	if err := db.ConfirmChanges(ctx, intent, map[int]string{1: "", 2: "13"}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := db.Changes(ctx, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again[0].Written != WrittenNo || again[1].Written != WrittenYes || again[2].Written != WrittenYes || again[1].RecordID != "900" {
+		t.Errorf("confirmed again: %+v", again)
+	}
+	if err := db.ConfirmChanges(ctx, intent, map[int]string{0: "11", 1: "900"}); err != nil {
+		t.Fatal(err)
+	}
 	if err := db.FinishRun(ctx, run.ID, StatusDone, map[string]any{"rows": map[string]int{"sent": 2}}); err != nil {
 		t.Fatal(err)
 	}

@@ -44,8 +44,11 @@ type DB struct {
 const dsnParams = "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=FULL&_foreign_keys=1&_txlock=immediate"
 
 // scratchParams are dsnParams for a state that no later run opens:
-// synchronous=OFF, a commit does not wait for the disk.
-const scratchParams = "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=OFF&_foreign_keys=1&_txlock=immediate"
+// synchronous=OFF, a commit does not wait for the disk, and the journal
+// is kept in memory (its one connection has no reader to keep apart from
+// the writer), so that a page is written once, into the file, rather than
+// into the WAL and then again into the file.
+const scratchParams = "?_busy_timeout=10000&_journal_mode=MEMORY&_synchronous=OFF&_foreign_keys=1&_txlock=immediate"
 
 // Open opens the state file at path ("" means DefaultPath), creating it and
 // its directory when missing (directory mode 0700, file mode 0600), and

@@ -3,6 +3,8 @@ package state
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -115,6 +117,52 @@ func BenchmarkConfirmStock100(b *testing.B) {
 			b.Fatal(err)
 		}
 		if err := db.ConfirmStock(ctx, id, OutcomeApplied, nil, "scope", levels); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBatchOfCreates is the state's work for one batch of 100
+// product creates as an import records it, on a scratch state (lading
+// sandbox --load): the intent with its changes, then the answer: the
+// outcome, the records confirmed with the ids they got, and the ids.
+func BenchmarkBatchOfCreates(b *testing.B) {
+	ctx := context.Background()
+	db, err := OpenScratch(filepath.Join(b.TempDir(), "state.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	run, _, err := db.StartRun(ctx, "fp", "import", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	payload := make([]byte, 100<<10)
+	description := strings.Repeat("<p>A fine thing.</p>", 40)
+	n := 0
+	for b.Loop() {
+		keys := make([]string, 100)
+		changes := make([]Change, 100)
+		took, ids := map[int]string{}, map[string]string{}
+		for i := range keys {
+			n++
+			keys[i] = fmt.Sprintf("product-%07d", n)
+			changes[i] = Change{Seq: i, Op: OpCreate, Resource: ResourceProduct, Key: keys[i],
+				After: map[string]string{"name": keys[i], "description": description, "tags": "a|b"}}
+			took[i] = fmt.Sprint(1_000_000 + n)
+			ids[keys[i]] = took[i]
+		}
+		id, err := db.RecordIntent(ctx, run.ID, "products.create", keys, payload, changes...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := db.RecordOutcome(ctx, id, OutcomeApplied, payload[:2<<10]); err != nil {
+			b.Fatal(err)
+		}
+		if err := db.ConfirmChanges(ctx, id, took); err != nil {
+			b.Fatal(err)
+		}
+		if err := db.PutIDs(ctx, KeyProducts("scope"), ids); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -79,6 +79,10 @@ func TestOpenScratch(t *testing.T) {
 	if err := db.sql.QueryRow(`PRAGMA synchronous`).Scan(&sync); err != nil || sync != 0 {
 		t.Errorf("synchronous %d, %v; want 0 (OFF)", sync, err)
 	}
+	var journal string
+	if err := db.sql.QueryRow(`PRAGMA journal_mode`).Scan(&journal); err != nil || journal != "memory" {
+		t.Errorf("journal mode %q, %v; want memory", journal, err)
+	}
 	if err := db.sql.QueryRow(`SELECT version FROM schema_version`).Scan(&v); err != nil || v != SchemaVersion {
 		t.Errorf("schema version %d, %v; want %d", v, err, SchemaVersion)
 	}
