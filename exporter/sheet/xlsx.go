@@ -538,10 +538,15 @@ func (b *book) summary(s Summary) { b.summaryContent = s }
 
 // save writes the workbook into the temporary file. excelize's Write
 // builds the whole ZIP in memory; its ZIP writer is set to the file
-// instead, so that the memory does not grow with the rows.
+// instead, so that the memory does not grow with the rows, and deflates a
+// large part on every core (newDeflater).
 func (b *book) save() error {
 	buf := bufio.NewWriterSize(b.tmp, 256<<10)
-	b.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zip.NewWriter(buf) })
+	b.f.SetZipWriter(func(io.Writer) excelize.ZipWriter {
+		zw := zip.NewWriter(buf)
+		zw.RegisterCompressor(zip.Deflate, newDeflater)
+		return zw
+	})
 	var empty countingWriter
 	if err := b.f.Write(&empty); err != nil {
 		return err
