@@ -59,8 +59,8 @@ func (d *deflater) Write(p []byte) (int, error) {
 		if d.seg == nil {
 			d.seg = d.buffer()
 		}
-		k := copy(d.seg[len(d.seg):d.size], p)
-		d.seg, p = d.seg[:len(d.seg)+k], p[k:]
+		k := min(d.size-len(d.seg), len(p))
+		d.seg, p = append(d.seg, p[:k]...), p[k:]
 	}
 	if d.err != nil {
 		return 0, d.err
@@ -91,14 +91,15 @@ func (d *deflater) Close() error {
 	return d.err
 }
 
-// buffer is a segment buffer, reused or new.
+// buffer is a segment buffer, reused, or new and growing as it fills (a
+// small part takes no more).
 func (d *deflater) buffer() []byte {
 	if n := len(d.free); n > 0 {
 		b := d.free[n-1]
 		d.free = d.free[:n-1]
 		return b[:0]
 	}
-	return make([]byte, 0, d.size)
+	return nil
 }
 
 // dispatch starts compressing the gathered segment on a goroutine, after
