@@ -394,8 +394,7 @@ func (b *book) cell(s *xsheet, c int, v string, styled *excelize.Cell) (any, err
 // then the summary and the properties, and saves the workbook.
 func (b *book) finish() error {
 	for _, s := range b.sheets {
-		err := b.endSheet(s)
-		if err != nil {
+		if err := b.endSheet(s); err != nil {
 			return fmt.Errorf("sheet %q: %w", s.name, err)
 		}
 	}
