@@ -30,20 +30,22 @@ const (
 // deflater is a ZIP entry's compressor (zip.Compressor).
 type deflater struct {
 	w       io.Writer
-	size    int       // of a segment
-	workers int       // segments compressed at once
-	seg     []byte    // the segment being gathered
-	window  []byte    // the end of the segment before it
-	pending []segment // being compressed, in order
-	free    [][]byte  // segment buffers to reuse
+	size    int             // of a segment
+	workers int             // segments compressed at once
+	seg     []byte          // the segment being gathered
+	window  []byte          // the end of the segment before it
+	pending []segment       // being compressed, in order
+	free    [][]byte        // segment buffers to reuse
+	outs    []*bytes.Buffer // compressed buffers to reuse
 	err     error
 }
 
 // segment is a segment being compressed: its data, and its compressed
-// bytes once they come.
+// bytes in out once done is closed.
 type segment struct {
 	data []byte
-	out  chan []byte
+	out  *bytes.Buffer
+	done chan struct{}
 }
 
 func newDeflater(w io.Writer) (io.WriteCloser, error) {
@@ -108,9 +110,15 @@ func (d *deflater) dispatch(last bool) {
 	for len(d.pending) >= d.workers && d.err == nil {
 		d.drain()
 	}
-	s, window := segment{data: d.seg, out: make(chan []byte, 1)}, d.window
+	s, window := segment{data: d.seg, out: new(bytes.Buffer), done: make(chan struct{})}, d.window
+	if n := len(d.outs); n > 0 {
+		s.out, d.outs = d.outs[n-1], d.outs[:n-1]
+	}
 	d.pending = append(d.pending, s)
-	go func() { s.out <- compressSegment(s.data, window, last) }()
+	go func() {
+		defer close(s.done)
+		compressSegment(s.out, s.data, window, last)
+	}()
 	// The next segment is primed with this one's end, copied: this
 	// buffer is reused once its segment is written.
 	d.window = append(d.window[:0:0], s.data[max(0, len(s.data)-deflateWindow):]...)
@@ -118,28 +126,26 @@ func (d *deflater) dispatch(last bool) {
 }
 
 // drain writes out the oldest segment, waiting for it, and frees its
-// buffer for another.
+// buffers for another.
 func (d *deflater) drain() {
 	s := d.pending[0]
 	d.pending = d.pending[1:]
-	out := <-s.out
-	d.free = append(d.free, s.data)
-	if _, err := d.w.Write(out); err != nil {
+	<-s.done
+	if _, err := d.w.Write(s.out.Bytes()); err != nil {
 		d.err = err
 	}
+	s.out.Reset()
+	d.free, d.outs = append(d.free, s.data), append(d.outs, s.out)
 }
 
-// compressSegment deflates seg primed with window: flushed to a byte
-// boundary, or, when last, closed.
-func compressSegment(seg, window []byte, last bool) []byte {
-	var out bytes.Buffer
-	out.Grow(len(seg) / 4)
-	fw, _ := flate.NewWriterDict(&out, deflateLevel, window) // the level is valid: no error
-	fw.Write(seg)                                            // into a bytes.Buffer: no error
+// compressSegment deflates seg primed with window into out: flushed to a
+// byte boundary, or, when last, closed.
+func compressSegment(out *bytes.Buffer, seg, window []byte, last bool) {
+	fw, _ := flate.NewWriterDict(out, deflateLevel, window) // the level is valid: no error
+	fw.Write(seg)                                           // into a bytes.Buffer: no error
 	if last {
 		fw.Close()
 	} else {
 		fw.Flush()
 	}
-	return out.Bytes()
 }
