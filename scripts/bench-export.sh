@@ -113,7 +113,7 @@ export_one() {
 	measure "export $res $ext ($build)" "$bin" "${FLAGS[@]}" export "$res" -o "$WORK/$res.$ext" --json
 	local rows requests
 	rows=$(field rows) requests=$(field requests)
-	row "$res $ext" "$requests" "$bound" "$(awk -v a="$cpu0" -v b="$(sandbox_cpu)" 'BEGIN { printf "%.2f", b - a }')"
+	row "$res $ext, $build" "$requests" "$bound" "$(awk -v a="$cpu0" -v b="$(sandbox_cpu)" 'BEGIN { printf "%.2f", b - a }')"
 	[[ $rows -eq $ROWS ]] || fail "the $res export to $ext ($build) wrote $rows rows, want $ROWS"
 	[[ $requests -le $bound ]] || fail "the $res export to $ext ($build) sent $requests requests, more than ceil($4 / $PAGE) = $bound"
 	awk -v l="$res $ext" -v w="$build" -v a="$SECS" -v b="$BARE" -v m="$RSS_MB" -v c="$CPU" -v bc="$BARE_CPU" 'BEGIN {
