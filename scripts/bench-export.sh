@@ -9,6 +9,13 @@
 #   PRODUCTS=100 scripts/bench-export.sh    # 10,000 variants
 #   PRODUCTS=10000 scripts/bench-export.sh  # 1,000,000 variants
 #   PORT=8799 scripts/bench-export.sh       # another port for the sandbox
+#   BASE=/tmp/base RUNS=3 scripts/bench-export.sh  # beside another build's
+#
+# BASE is another lading, a binary or a source tree to build (an earlier
+# commit: git archive <commit> | tar -x -C /tmp/base). Each of RUNS rounds
+# (default 1) measures the bare loop, then each export with BASE and with
+# this build in turn, against the same sandbox, and says how each
+# compares with that round's bare loop.
 #
 # Steps: builds lading and barexlsx into a temporary directory; starts
 # `lading sandbox --db` there, loading into the account (--load) a
@@ -40,6 +47,15 @@ VARIANT_KINDS=integer,integer,text,text,text,text,text,text,text,number,money,mo
 cd "$ROOT"
 go build -o "$WORK/lading" .
 go build -o "$WORK/barexlsx" ./scripts/barexlsx
+BUILDS=(this)
+if [[ -n ${BASE:-} ]]; then
+	if [[ -d $BASE ]]; then
+		(cd "$BASE" && go build -o "$WORK/lading-base" .)
+	else
+		cp "$BASE" "$WORK/lading-base"
+	fi
+	BUILDS=(base this)
+fi
 
 # The catalog: PRODUCTS products of 100 variants, in lading's generic
 # layout; product cells on each product's first row.
@@ -71,7 +87,7 @@ done
 grep -q "listening" "$WORK/sandbox.log" || { cat "$WORK/sandbox.log" >&2; fail "the sandbox did not load the catalog and start on port $PORT (PORT=... picks another)"; }
 awk -v a="$LOAD_START" -v b="$(date +%s%N)" -v n="$ROWS" 'BEGIN { printf "%-18s %8.3f s %10.0f rows/s (lading sandbox --load)\n", "seed (load)", (b - a) / 1e9, n / ((b - a) / 1e9) }'
 
-LADING=("$WORK/lading" --base-url "http://127.0.0.1:$PORT" --token "$TOKEN" --quiet --rate 1000000 --burst 1000)
+FLAGS=(--base-url "http://127.0.0.1:$PORT" --token "$TOKEN" --quiet --rate 1000000 --burst 1000)
 
 # sandbox_cpu: the CPU seconds the sandbox process has used (user and
 # system, from /proc), to tell how much of an export's time was its.
@@ -86,34 +102,44 @@ row() {
 }
 
 
-# export RESOURCE EXT RECORDS: measures lading export RESOURCE to a .EXT
-# file and checks its rows and requests; sets SECS_RESOURCE_EXT.
+# export_one BUILD RESOURCE EXT RECORDS: measures lading export RESOURCE
+# with BUILD (this: $WORK/lading, base: $WORK/lading-base) to a .EXT file,
+# checks its rows and requests, and compares it with the bare loop
+# measured last (BARE, BARE_CPU).
 export_one() {
-	local res=$1 ext=$2 bound=$((($3 + PAGE - 1) / PAGE)) cpu0
+	local build=$1 res=$2 ext=$3 bound=$((($4 + PAGE - 1) / PAGE)) cpu0 bin=$WORK/lading
+	[[ $build == base ]] && bin=$WORK/lading-base
 	cpu0=$(sandbox_cpu)
-	measure "export $res $ext" "${LADING[@]}" export "$res" -o "$WORK/$res.$ext" --json
+	measure "export $res $ext ($build)" "$bin" "${FLAGS[@]}" export "$res" -o "$WORK/$res.$ext" --json
 	local rows requests
 	rows=$(field rows) requests=$(field requests)
-	row "$res $ext" "$requests" "$bound" "$(awk -v a="$cpu0" -v b="$(sandbox_cpu)" 'BEGIN { printf "%.2f", b - a }')"
-	[[ $rows -eq $ROWS ]] || fail "the $res export to $ext wrote $rows rows, want $ROWS"
-	[[ $requests -le $bound ]] || fail "the $res export to $ext sent $requests requests, more than ceil($3 / $PAGE) = $bound"
-	printf -v "SECS_${res}_$ext" %s "$SECS"
-	printf -v "RSS_${res}_$ext" %s "$RSS_MB"
-	printf -v "CPU_${res}_$ext" %s "$CPU"
+	row "$res $ext, $build" "$requests" "$bound" "$(awk -v a="$cpu0" -v b="$(sandbox_cpu)" 'BEGIN { printf "%.2f", b - a }')"
+	[[ $rows -eq $ROWS ]] || fail "the $res export to $ext ($build) wrote $rows rows, want $ROWS"
+	[[ $requests -le $bound ]] || fail "the $res export to $ext ($build) sent $requests requests, more than ceil($4 / $PAGE) = $bound"
+	awk -v l="$res $ext" -v w="$build" -v a="$SECS" -v b="$BARE" -v m="$RSS_MB" -v c="$CPU" -v bc="$BARE_CPU" 'BEGIN {
+		printf "%-18s %.2fx the bare loop'"'"'s speed, %s build (goal end to end: 0.5x or more; for the work of lading alone, measured replayed by go test -bench Export ./exporter: 0.8x), %d MB peak RSS (goal: 150 MB or less), %.1fx its CPU\n",
+			l, b / a, w, m, (bc > 0 ? c / bc : 0) }'
 }
-export_one variants xlsx "$ROWS"
-export_one variants csv "$ROWS"
-export_one products xlsx "$ROWS" # its pages are sized by variants: the bound is by variants too
-export_one products csv "$ROWS"
 
-measure "bare StreamWriter" "$WORK/barexlsx" -kinds "$VARIANT_KINDS" "$WORK/variants.csv" "$WORK/bare.xlsx"
-[[ $(cat "$WORK/out") -eq $ROWS ]] || fail "barexlsx wrote $(cat "$WORK/out") rows, want $ROWS"
-row "bare StreamWriter"
-BARE=$SECS BARE_CPU=$CPU
-echo "file sizes: variants.xlsx $(($(stat -c %s "$WORK/variants.xlsx") / 1024)) kB, bare.xlsx $(($(stat -c %s "$WORK/bare.xlsx") / 1024)) kB"
-for run in variants_xlsx variants_csv products_xlsx products_csv; do
-	s=SECS_$run m=RSS_$run c=CPU_$run
-	awk -v l="${run/_/ }" -v a="${!s}" -v b="$BARE" -v m="${!m}" -v c="${!c}" -v bc="$BARE_CPU" 'BEGIN {
-		printf "%-18s %.2fx the bare loop'"'"'s speed (goal end to end: 0.5x or more; for the work of lading alone, measured replayed by go test -bench Export ./exporter: 0.8x), %d MB peak RSS (goal: 150 MB or less), %.1fx its CPU\n",
-			l, b / a, m, (bc > 0 ? c / bc : 0) }'
+# bare: measures barexlsx writing the variants CSV export (written by the
+# first export, then by each variants csv export) to XLSX.
+bare() {
+	measure "bare StreamWriter" "$WORK/barexlsx" -kinds "$VARIANT_KINDS" "$WORK/variants.csv" "$WORK/bare.xlsx"
+	[[ $(cat "$WORK/out") -eq $ROWS ]] || fail "barexlsx wrote $(cat "$WORK/out") rows, want $ROWS"
+	row "bare StreamWriter"
+	BARE=$SECS BARE_CPU=$CPU
+}
+
+# The bare loop's input, unmeasured.
+measure "export variants csv" "$WORK/lading" "${FLAGS[@]}" export variants -o "$WORK/variants.csv" --json
+for run in $(seq "${RUNS:-1}"); do
+	echo "round $run: load $(cut -d' ' -f1-3 /proc/loadavg)"
+	bare
+	for build in "${BUILDS[@]}"; do
+		export_one "$build" variants xlsx "$ROWS"
+		export_one "$build" variants csv "$ROWS"
+		export_one "$build" products xlsx "$ROWS" # its pages are sized by variants: the bound is by variants too
+		export_one "$build" products csv "$ROWS"
+	done
 done
+echo "file sizes: variants.xlsx $(($(stat -c %s "$WORK/variants.xlsx") / 1024)) kB, bare.xlsx $(($(stat -c %s "$WORK/bare.xlsx") / 1024)) kB"

@@ -14,7 +14,10 @@
 // Each Sheet is a worksheet, streamed through excelize's StreamWriter; all
 // sheets stream at once, each holding up to 16 MiB of its XML in memory
 // and the rest in a temporary file beside the workbook (removed by Close
-// and Discard). The header row is bold and frozen, with an autofilter over the data.
+// and Discard). Row reads its cells (the errors below are its own) and
+// hands them to a goroutine of the Writer's that writes them with excelize,
+// so that on two cores the writing overlaps what feeds Row; Close deflates
+// a large sheet on every core. The header row is bold and frozen, with an autofilter over the data.
 // Column widths come from the header and the first 200 rows of each sheet,
 // which are held until then (or until Close). Numbers are numbers:
 // Integer columns show whole numbers, Money columns two decimals with

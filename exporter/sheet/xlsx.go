@@ -58,6 +58,7 @@ type book struct {
 	sheets         []*xsheet
 	summaryName    string
 	summaryContent Summary
+	pipe           *pipe // to the writer of the rows, from start to finish
 }
 
 // styles are the style ids of the workbook.
@@ -115,6 +116,11 @@ func createBook(path string, o Options, sheets []Sheet) (*book, error) {
 		b.discard()
 		return nil, err
 	}
+	width := 0
+	for _, s := range b.sheets {
+		width = max(width, len(s.cols))
+	}
+	b.pipe = newPipe(width)
 	return b, nil
 }
 
@@ -244,7 +250,8 @@ func (b *book) row(i int, cells []string) error {
 }
 
 // stream sets the widths of s from its header and held rows, writes the
-// header and the held rows: s is streamed from then on.
+// header and the held rows: s is streamed from then on. The writer sets
+// the widths and writes the header, in order, before the rows.
 func (b *book) stream(s *xsheet) error {
 	widths := make([]float64, len(s.cols))
 	for c, col := range s.cols {
@@ -253,17 +260,14 @@ func (b *book) stream(s *xsheet) error {
 			w = float64(s.measure(c))
 		}
 		widths[c] = min(w, excelize.MaxColumnWidth)
-		if err := s.sw.SetColWidth(c+1, c+1, widths[c]); err != nil {
-			return err
+	}
+	err := b.pipe.do(func() error {
+		if err := b.head(s, widths); err != nil {
+			return fmt.Errorf("sheet %q: %w", s.name, err)
 		}
-	}
-	if err := b.sheetPrint(s, widths); err != nil {
-		return err
-	}
-	for c, col := range s.cols {
-		s.cells[c] = excelize.Cell{StyleID: b.style.headerStyle(col.Kind), Value: col.Header}
-	}
-	if err := s.sw.SetRow("A1", s.cells); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	s.streaming = true
@@ -274,6 +278,22 @@ func (b *book) stream(s *xsheet) error {
 	}
 	s.held = nil
 	return nil
+}
+
+// head sets the widths of s and its printed pages and writes its header.
+func (b *book) head(s *xsheet, widths []float64) error {
+	for c, w := range widths {
+		if err := s.sw.SetColWidth(c+1, c+1, w); err != nil {
+			return err
+		}
+	}
+	if err := b.sheetPrint(s, widths); err != nil {
+		return err
+	}
+	for c, col := range s.cols {
+		s.cells[c] = excelize.Cell{StyleID: b.style.headerStyle(col.Kind), Value: col.Header}
+	}
+	return s.sw.SetRow("A1", s.cells)
 }
 
 // measure is the width of column c: its widest of the header and the held
@@ -308,36 +328,40 @@ func cellWidth(v string, k Kind) int {
 	return textWidth(v)
 }
 
-// write streams one data row of s.
+// write sends one data row of s to the writer, its cells read.
 func (b *book) write(s *xsheet, cells []string) error {
 	if s.rows >= s.limit {
 		return fmt.Errorf("sheet %q has more than %d rows, the most an XLSX sheet holds: export to CSV, or fewer records",
 			s.name, s.limit)
 	}
 	row := s.rows + 2 // after the header, 1-based
+	st := b.pipe.slot(len(s.cols))
 	for c, col := range s.cols {
-		s.cells[c] = nil
+		st.vals[c] = nil
 		if col.Check {
-			s.cells[c] = excelize.Cell{StyleID: b.style.check, Value: checkBox}
+			st.cells[c] = excelize.Cell{StyleID: b.style.check, Value: checkBox}
+			st.vals[c] = &st.cells[c]
 			continue
 		}
 		if c < len(cells) {
-			v, err := b.cell(s, c, cells[c])
+			v, err := b.cell(s, c, cells[c], &st.cells[c])
 			if err != nil {
 				return fmt.Errorf("sheet %q, row %d, column %q: %w", s.name, row, s.cols[c].Header, err)
 			}
-			s.cells[c] = v
+			st.vals[c] = v
 		}
 	}
-	if err := s.sw.SetRow("A"+strconv.Itoa(row), s.cells); err != nil {
+	st.s, st.row = s, row
+	if err := b.pipe.push(); err != nil {
 		return err
 	}
 	s.rows++
 	return nil
 }
 
-// cell is the value of v in column c of s, adding it to the column's sum.
-func (b *book) cell(s *xsheet, c int, v string) (any, error) {
+// cell is the value of v in column c of s, adding it to the column's sum:
+// a styled value is put in styled, and the value is a pointer to it.
+func (b *book) cell(s *xsheet, c int, v string, styled *excelize.Cell) (any, error) {
 	k := s.cols[c].Kind
 	switch {
 	case v == "":
@@ -345,14 +369,16 @@ func (b *book) cell(s *xsheet, c int, v string) (any, error) {
 	case k.numeric():
 		if n, ok := parseNumber(v, k); ok {
 			s.sums[c].add(n)
-			if b.style.value[k] == 0 { // a Number: no style, the value alone (one allocation less)
+			if b.style.value[k] == 0 { // a Number: no style, the value alone
 				return n.v, nil
 			}
-			return excelize.Cell{StyleID: b.style.value[k], Value: n.v}, nil
+			*styled = excelize.Cell{StyleID: b.style.value[k], Value: n.v}
+			return styled, nil
 		}
 	case k == Date || k == DateTime:
 		if d, ok := parseTime(v, k, b.loc); ok {
-			return excelize.Cell{StyleID: b.style.value[k], Value: d}, nil
+			*styled = excelize.Cell{StyleID: b.style.value[k], Value: d}
+			return styled, nil
 		}
 	}
 	if len(v) > excelize.TotalCellChars { // bytes: at least as many as UTF-16 units
@@ -364,11 +390,16 @@ func (b *book) cell(s *xsheet, c int, v string) (any, error) {
 	return v, nil
 }
 
+// finish completes the sheets, each in turn (the writer ends each one),
+// then the summary and the properties, and saves the workbook.
 func (b *book) finish() error {
 	for _, s := range b.sheets {
-		if err := b.end(s); err != nil {
+		if err := b.endSheet(s); err != nil {
 			return fmt.Errorf("sheet %q: %w", s.name, err)
 		}
+	}
+	if err := b.pipe.close(); err != nil {
+		return err
 	}
 	if b.summaryName != "" {
 		if err := b.writeSummary(); err != nil {
@@ -389,14 +420,24 @@ func (b *book) finish() error {
 	return os.Rename(b.tmp.Name(), b.final)
 }
 
-// end completes sheet s: header and held rows if it was not streamed yet,
-// the totals row, the autofilter over the header and the data.
-func (b *book) end(s *xsheet) error {
+// endSheet streams s if it was not yet and has the writer end it.
+func (b *book) endSheet(s *xsheet) error {
 	if !s.streaming {
 		if err := b.stream(s); err != nil {
 			return err
 		}
 	}
+	return b.pipe.do(func() error {
+		if err := b.end(s); err != nil {
+			return fmt.Errorf("sheet %q: %w", s.name, err)
+		}
+		return nil
+	})
+}
+
+// end completes sheet s, streamed and written: the totals row, the
+// autofilter over the header and the data.
+func (b *book) end(s *xsheet) error {
 	if err := b.totals(s); err != nil {
 		return err
 	}
@@ -489,17 +530,22 @@ func (b *book) pageBreak(i int) error {
 		return nil
 	}
 	s.broken++
-	return s.sw.InsertPageBreak("A" + strconv.Itoa(row))
+	return b.pipe.do(func() error { return s.sw.InsertPageBreak("A" + strconv.Itoa(row)) })
 }
 
 func (b *book) summary(s Summary) { b.summaryContent = s }
 
 // save writes the workbook into the temporary file. excelize's Write
 // builds the whole ZIP in memory; its ZIP writer is set to the file
-// instead, so that the memory does not grow with the rows.
+// instead, so that the memory does not grow with the rows, and deflates a
+// large part on every core (newDeflater).
 func (b *book) save() error {
 	buf := bufio.NewWriterSize(b.tmp, 256<<10)
-	b.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zip.NewWriter(buf) })
+	b.f.SetZipWriter(func(io.Writer) excelize.ZipWriter {
+		zw := zip.NewWriter(buf)
+		zw.RegisterCompressor(zip.Deflate, newDeflater)
+		return zw
+	})
 	var empty countingWriter
 	if err := b.f.Write(&empty); err != nil {
 		return err
@@ -526,6 +572,9 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 }
 
 func (b *book) discard() {
+	if b.pipe != nil {
+		b.pipe.close()
+	}
 	b.f.Close()
 	b.tmp.Close()
 	os.Remove(b.tmp.Name())
