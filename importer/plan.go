@@ -10,6 +10,7 @@ import (
 	"lading/api/wire"
 	"lading/catalog"
 	"lading/engine"
+	"lading/internal/arena"
 	"lading/mapping"
 	"lading/mapping/cell"
 )
@@ -255,45 +256,84 @@ type Planner struct {
 	Mode Mode
 	// RememberedIDs maps product keys to the ids earlier runs gave them.
 	RememberedIDs map[string]string
+	// Keep, when set, says which products keep their rows' variant data
+	// once planned: the others' is let go as planning goes (see
+	// catalog.Product.ReleaseData), a million rows' data being tens of
+	// megabytes that nothing reads again. Nil keeps all.
+	Keep func(*ProductPlan) bool
+}
+
+// writes says pp's plan writes something of its rows: what an import
+// keeps the variant data of (Planner.Keep). A product planned unchanged,
+// failed or skipped writes nothing.
+func writes(pp *ProductPlan) bool {
+	switch pp.Action {
+	case engine.Unchanged, engine.Failed, engine.Skipped:
+		return false
+	}
+	return true
 }
 
 // Plan classifies every product of in. Invalid products are planned as
 // failed, with their errors.
 func (pl *Planner) Plan(products []*catalog.Product) *Plan {
 	plan := &Plan{Mode: pl.Mode, live: pl.Live, Products: make([]*ProductPlan, len(products))}
-	s := newPlanSlab(products)
+	s := &planSlab{rest: products}
+	// moved holds the data of the products kept, once the snapshot found
+	// others equal, whose data goes: out of the chunks they share, the
+	// few products kept would keep most chunks.
+	var moved arena.Arena
 	for i, p := range products {
 		pp := s.product(p)
-		if lp, vs := pl.Live.sameProduct(i, p); lp != nil {
-			pp.unchanged(lp, vs)
+		if lp := pl.Live.sameProduct(i, p); lp != nil {
+			pp.unchanged(lp)
 		} else {
+			if pl.Keep != nil && pl.Live.same != nil {
+				p.MoveData(&moved)
+			}
 			pl.planProduct(pp)
+		}
+		if pl.Keep != nil && !pl.Keep(pp) {
+			p.ReleaseData()
 		}
 		plan.Products[i] = pp
 	}
 	return plan
 }
 
-// planSlab holds the product and variant plans of a whole input in three
-// allocations: a million variants cost a million plans anyway, and as a
-// million small objects they would cost the allocator and the garbage
-// collector much more. Every plan keeps its own address.
+// planSlab holds the product and variant plans of an input in a few
+// large allocations: a million variants cost a million plans anyway, and
+// as a million small objects they would cost the allocator and the
+// garbage collector much more. They are made slabChunk products at a
+// time, as planning goes, for the rows' data it lets go of to make room
+// for them (Planner.Keep). Every plan keeps its own address.
 type planSlab struct {
+	rest     []*catalog.Product // the products to come
 	products []ProductPlan
 	variants []VariantPlan
 	ptrs     []*VariantPlan
 }
 
-func newPlanSlab(products []*catalog.Product) *planSlab {
+// slabChunk is how many products' plans one allocation of a planSlab
+// holds.
+const slabChunk = 4096
+
+// fill makes the plans of the next slabChunk products.
+func (s *planSlab) fill() {
+	next := s.rest[:min(slabChunk, len(s.rest))]
+	s.rest = s.rest[len(next):]
 	n := 0
-	for _, p := range products {
+	for _, p := range next {
 		n += len(p.Variants)
 	}
-	return &planSlab{products: make([]ProductPlan, len(products)), variants: make([]VariantPlan, n), ptrs: make([]*VariantPlan, n)}
+	s.products, s.variants, s.ptrs = make([]ProductPlan, len(next)), make([]VariantPlan, n), make([]*VariantPlan, n)
 }
 
 // product returns the next product plan, for p, with a plan per variant.
 func (s *planSlab) product(p *catalog.Product) *ProductPlan {
+	if len(s.products) == 0 {
+		s.fill()
+	}
 	pp := &s.products[0]
 	s.products = s.products[1:]
 	n := len(p.Variants)
@@ -404,13 +444,26 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 	return pp
 }
 
-// unchanged plans pp as found equal to lp, and its variants to vs.
-func (pp *ProductPlan) unchanged(lp *LiveProduct, vs []LiveVariant) {
+// unchanged plans pp as found equal to lp, which keeps the ids of its
+// variants (their plans have no Live: see variantID).
+func (pp *ProductPlan) unchanged(lp *LiveProduct) {
 	pp.Live, pp.Action = lp, engine.Unchanged
-	for j, vp := range pp.Variants {
-		vp.Live = &vs[j]
+	for _, vp := range pp.Variants {
 		vp.setAction(engine.Unchanged)
 	}
+}
+
+// variantID is the id in the account of variant j of pp, and whether the
+// account has it: its Live's, or for a product the snapshot found equal
+// to the file's, the one its live product keeps.
+func (pp *ProductPlan) variantID(j int) (api.ID, bool) {
+	if lv := pp.Variants[j].Live; lv != nil {
+		return lv.ID, true
+	}
+	if pp.Live != nil {
+		return pp.Live.sameVariant(j)
+	}
+	return "", false
 }
 
 // planNew plans a product the account does not have: created with its

@@ -359,8 +359,8 @@ func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32) 
 	if sub >= 0 {
 		vp := pp.Variants[sub]
 		l.SKU, l.Action, l.Message = vp.V.SKU, vp.Action(), vp.Reason()
-		if vp.Live != nil {
-			l.VariantID = string(vp.Live.ID)
+		if id, ok := pp.variantID(int(sub)); ok {
+			l.VariantID = string(id)
 		}
 		if vp.Action() == engine.Updated && l.Message == "" {
 			l.Message = changesText(vp.Changes())
@@ -458,10 +458,10 @@ func planProduct(pp *ProductPlan) PlannedProduct {
 	if id := pp.ID(); id != "" {
 		pj.ID = string(id)
 	}
-	for _, vp := range pp.Variants {
+	for j, vp := range pp.Variants {
 		vj := PlannedVariant{Key: vp.Key(), SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action(), Reason: vp.Reason(), Changes: vp.Changes()}
-		if vp.Live != nil {
-			vj.ID = string(vp.Live.ID)
+		if id, ok := pp.variantID(j); ok {
+			vj.ID = string(id)
 		}
 		pj.Variants = append(pj.Variants, vj)
 	}
