@@ -411,7 +411,7 @@ func (x *importer) applyPrevious(plan *Plan) {
 			}
 		}
 		whole := pp.Action == engine.Created || pp.Action == engine.Archived || pp.Action == engine.Deleted
-		for _, vp := range pp.Variants {
+		for _, vp := range pp.variants() {
 			if vp.Action() != engine.Unchanged && !vp.missing() {
 				continue
 			}
@@ -490,8 +490,8 @@ func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*
 	for _, npp := range sub.Products {
 		orig := byProduct[npp.P]
 		mergePlan(orig, npp)
-		for i, nvp := range npp.Variants {
-			origVariant[nvp] = orig.Variants[i]
+		for i, nvp := range npp.variants() {
+			origVariant[nvp] = orig.variants()[i]
 		}
 	}
 	recs := sub.records()
@@ -520,8 +520,8 @@ func mergePlan(orig, npp *ProductPlan) {
 	if npp.Live != nil {
 		orig.Live = npp.Live
 	}
-	for i, nvp := range npp.Variants {
-		ovp := orig.Variants[i]
+	for i, nvp := range npp.variants() {
+		ovp := orig.variants()[i]
 		if nvp.Live != nil {
 			ovp.Live = nvp.Live
 		} else if id, ok := npp.variantID(i); ok {
@@ -620,7 +620,7 @@ func foundIn(plan *Plan) (products, variants map[string]found) {
 			f = found{planned: true, exists: true, current: len(pp.Changes()) == 0, archived: lp.Archived, id: string(lp.ID)}
 		}
 		products[pp.P.Key] = f
-		for j, vp := range pp.Variants {
+		for j, vp := range pp.variants() {
 			f := found{planned: true}
 			if id, ok := pp.variantID(j); ok {
 				f = found{planned: true, exists: true, current: len(vp.Changes()) == 0, id: string(id)}
@@ -879,13 +879,13 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 		if pp.Action != engine.Created || pp.ID() == "" {
 			continue
 		}
-		for j := range pp.Variants {
+		for j := range pp.variants() {
 			if _, ok := pp.variantID(j); !ok {
 				ids = append(ids, pp.ID())
 				break
 			}
 		}
-		createdVariants += len(pp.Variants)
+		createdVariants += len(pp.variants())
 	}
 	if len(ids) == 0 {
 		return nil
@@ -909,7 +909,7 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 			continue
 		}
 		pp.Live = lp
-		for j, vp := range pp.Variants {
+		for j, vp := range pp.variants() {
 			if id, ok := pp.variantID(j); ok && id != "" {
 				continue
 			}
