@@ -64,9 +64,14 @@ func exitCode(err error) int {
 // keeps every row of its input until the results file is written, so its
 // heap only grows; at the collector's default pace the process would
 // reach twice what it holds. Under the limit the collector works harder
-// instead: a 1,000,000-row catalog imports in under 400 MB
-// (scripts/bench-import.sh measures it).
-const memoryLimit = 368 << 20
+// instead. 288 MiB: a 1,000,000-row re-import or dry run holds at most
+// about 195 MB (while the file is read, and to the end of the account's
+// listing), and the re-import allocates some 6 GB decoding the listing;
+// the ~90 MB between them keep the collector's work where it was with
+// 368 MiB over the 270 MB held before. Each 32 MiB less costs that
+// re-import about a sixth more CPU (224 MiB: 255 MB peak RSS, 1.5 times
+// the CPU; scripts/bench-reimport.sh and bench-import.sh measure it).
+const memoryLimit = 288 << 20
 
 // limitCheck is how often manageMemory looks at the live heap.
 const limitCheck = 200 * time.Millisecond
