@@ -67,10 +67,11 @@ func exitCode(err error) int {
 // instead. 288 MiB: a 1,000,000-row re-import or dry run holds at most
 // about 195 MB (while the file is read, and to the end of the account's
 // listing), and the re-import allocates some 6 GB decoding the listing;
-// the ~90 MB between them keep the collector's work where it was with
-// 368 MiB over the 270 MB held before. Each 32 MiB less costs that
-// re-import about a sixth more CPU (224 MiB: 255 MB peak RSS, 1.5 times
-// the CPU; scripts/bench-reimport.sh and bench-import.sh measure it).
+// the ~80 MB between what it holds and where the collector then aims
+// keep its work about where it was with 368 MiB over the 280 MB held
+// before. Lower costs CPU: the same re-import took 1.25 times the CPU at
+// 256 MiB (288 MB peak RSS), 1.5 times at 224 MiB (255 MB)
+// (scripts/bench-reimport.sh and bench-import.sh measure it).
 const memoryLimit = 288 << 20
 
 // limitCheck is how often manageMemory looks at the live heap.
