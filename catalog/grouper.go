@@ -33,7 +33,12 @@ type Grouper struct {
 	// lists, by the tags.
 	attrLists, tagLists map[string]uint32
 	arena               arena.Arena
-	vchunk              []Variant // where products' variant lists are carved from
+	// data holds the variants' packed data alone, apart from the SKUs,
+	// keys and texts a job keeps to its end: once an import let go of
+	// the data of the products it writes nothing of, its chunks can be
+	// freed (see Product.ReleaseData).
+	data   arena.Arena
+	vchunk []Variant // where products' variant lists are carved from
 	// Names seen at each position of a row's fields and tiers: rows
 	// mostly repeat them, so most lookups are one string comparison.
 	fieldIDs, tierIDs [16]nameID
@@ -512,9 +517,8 @@ func (g *Grouper) packVariant(p *Product, mt *meta, ref RowRef, file uint32, r *
 		b = appendEntry(b, kTier, g.nameAt(g.tierIDs[:], k, t.Name), t.Value)
 	}
 	g.buf = b
-	s := g.arena.String(b)
 	n := len(r.Variant.SKU)
-	return Variant{SKU: s[:n], data: s[n:], nm: g.nm, line: int32(ref.Line), file: file}, true
+	return Variant{SKU: g.arena.String(b[:n]), data: g.data.String(b[n:]), nm: g.nm, line: int32(ref.Line), file: file}, true
 }
 
 // command records the command a product row, or a row that is both, gives

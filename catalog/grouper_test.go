@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"lading/internal/arena"
 	"lading/mapping"
 )
 
@@ -629,5 +630,35 @@ func TestGroupInvalidProductRowKeepsIdentity(t *testing.T) {
 	}
 	if p.Name().S != "Cap" || len(p.Rows()) != 2 {
 		t.Errorf("product %+v rows %v", p, p.Rows())
+	}
+}
+
+// MoveData keeps what the variants hold, in other memory; ReleaseData
+// lets it go and keeps their SKUs and rows.
+func TestProductMoveAndReleaseData(t *testing.T) {
+	t.Parallel()
+	res := group(t, keyMapping, keyHeader,
+		[]string{"A", "Alpha", "x|y", "A-S", "1", "5", "Size", "S", "", "", "10"},
+		[]string{"A", "", "", "A-M", "", "", "", "M", "", "", "11"},
+	)
+	p := res.Products[0]
+	describe := func() string {
+		var out []string
+		for i := range p.Variants {
+			v := &p.Variants[i]
+			out = append(out, fmt.Sprintf("%s %s %v %v %v %v", v.SKU, v.Row(), v.Options(), v.Fields(), v.Tiers(), v.Stock()))
+		}
+		return strings.Join(out, "; ")
+	}
+	before := describe()
+	var a arena.Arena
+	p.MoveData(&a)
+	if got := describe(); got != before {
+		t.Errorf("moved: %s, want %s", got, before)
+	}
+	p.ReleaseData()
+	want := "A-S in.csv row 2 [] [] [] { false}; A-M in.csv row 3 [] [] [] { false}"
+	if got := describe(); got != want {
+		t.Errorf("released: %s, want %s", got, want)
 	}
 }

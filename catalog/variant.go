@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"iter"
 	"strings"
+
+	"lading/internal/arena"
 )
 
 // Variant is one variant of a product. Its options, fields, stock and
@@ -30,6 +32,27 @@ func (v *Variant) Row() RowRef {
 // Delete reports whether the variant's row asks to delete it (its command
 // is delete, on a variant row or a row that is both).
 func (v *Variant) Delete() bool { return v.file&deleteBit != 0 }
+
+// ReleaseData lets go of what p's variants hold beyond their SKUs and
+// rows: their options, fields, stock and tier prices, which their methods
+// then no longer find. An import keeps them for the products it writes,
+// and lets the others' go as it plans them: a million rows' data is tens
+// of megabytes.
+func (p *Product) ReleaseData() {
+	for i := range p.Variants {
+		p.Variants[i].data = ""
+	}
+}
+
+// MoveData copies the data of p's variants into a, out of the chunks
+// they share with other products' rows, so that those chunks are freed
+// once the other products released theirs (see ReleaseData).
+func (p *Product) MoveData(a *arena.Arena) {
+	for i := range p.Variants {
+		v := &p.Variants[i]
+		v.data = a.Clone(v.data)
+	}
+}
 
 // Option is an attribute option of a variant.
 type Option struct{ Name, Value string }

@@ -146,7 +146,12 @@ func (p *Plan) eachWrite(fn func(kind writeKind, pp *ProductPlan, vp *VariantPla
 			if len(pp.Changes()) > 0 {
 				fn(kindProductUpdate, pp, nil)
 			}
-			for _, vp := range pp.Variants {
+			// A product found equal, without plans of its own, writes none.
+			vps := pp.vps
+			if pp.plain != 0 && statuses[pp.plain-1] != engine.Unchanged {
+				vps = pp.variants()
+			}
+			for _, vp := range vps {
 				switch vp.Action() {
 				case engine.Created:
 					fn(kindVariantCreate, pp, vp)
@@ -255,7 +260,7 @@ func newProduct(pp *ProductPlan, live *Live) *api.ProductWrite {
 	for i, a := range prod.Attributes() {
 		w.Links.Attributes = append(w.Links.Attributes, api.AttributeRef{Name: a, Order: i})
 	}
-	for _, vp := range pp.Variants {
+	for _, vp := range pp.variants() {
 		if !vp.V.Delete() { // its row deletes it: it is not created
 			w.Links.Variants = append(w.Links.Variants, *variantWrite(prod, vp.V, live))
 		}

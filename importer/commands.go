@@ -54,7 +54,7 @@ func (pl *Planner) planArchive(pp *ProductPlan, lp *LiveProduct) {
 	if lp.Archived {
 		pp.set(engine.Unchanged, fmt.Sprintf("archived already (id %s)", lp.ID))
 	}
-	for _, vp := range pp.Variants {
+	for _, vp := range pp.variants() {
 		vp.Live = pp.matchVariant(vp, pl.Live)
 		vp.set(pp.Action, "")
 	}
@@ -69,7 +69,7 @@ func (pl *Planner) planDelete(pp *ProductPlan, lp *LiveProduct) {
 	}
 	pp.Live = lp
 	pp.set(engine.Deleted, "")
-	for _, vp := range pp.Variants {
+	for _, vp := range pp.variants() {
 		if vp.Live = pp.matchVariant(vp, pl.Live); vp.Live == nil {
 			vp.gone(fmt.Sprintf("variant %s is not in the account: there is nothing to delete (its product is deleted)", vp.Key()))
 			continue
@@ -93,7 +93,7 @@ func (pp *ProductPlan) deletesAll() {
 		return
 	}
 	deleted := map[*LiveVariant]bool{}
-	for _, vp := range pp.Variants {
+	for _, vp := range pp.variants() {
 		switch {
 		case vp.Action() == engine.Deleted:
 			deleted[vp.Live] = true
@@ -107,7 +107,7 @@ func (pp *ProductPlan) deletesAll() {
 		}
 	}
 	pp.set(engine.Deleted, "its rows delete every variant it has in the account: the product is deleted with them")
-	for _, vp := range pp.Variants {
+	for _, vp := range pp.variants() {
 		if vp.Action() == engine.Deleted {
 			vp.set(engine.Deleted, pp.Reason())
 		}
@@ -128,7 +128,7 @@ func (vp *VariantPlan) missing() bool { return vp.why != nil && vp.why.missing }
 // (links.Variants), which leaves out the variants its rows delete; nil
 // when there is none.
 func (pp *ProductPlan) sentVariant(n int) *VariantPlan {
-	for _, vp := range pp.Variants {
+	for _, vp := range pp.variants() {
 		if vp.V.Delete() {
 			continue
 		}

@@ -14,8 +14,9 @@ import (
 // LiveVariant is a variant as the service has it, reduced to what an import
 // compares. A snapshot of a large account may hold a million of them, so
 // it keeps its text apart from the answer it was read from, and what is
-// compared behind a pointer: a variant the snapshot found equal to the
-// file's as it read the account keeps its id alone (sameAsFile).
+// compared behind a pointer. A variant the snapshot found equal to the
+// file's as it read the account has none: its product keeps its id
+// (LiveProduct.sameVariant).
 type LiveVariant struct {
 	ID api.ID
 	d  *liveDetail
@@ -35,10 +36,6 @@ type liveDetail struct {
 	// prices are its prices, by pricing tier name.
 	prices []LivePrice
 }
-
-// sameAsFile is the detail of the live variants found equal to the file's
-// as the snapshot was read: nothing of them is kept to compare.
-var sameAsFile = &liveDetail{}
 
 // ProductID is the id of the variant's product ("" when the snapshot
 // keeps its id alone).
@@ -94,7 +91,8 @@ func (lv *LiveVariant) Price(tier string) (string, bool) {
 
 // LiveProduct is a product as the service has it: its ids and files, and
 // what an import compares (nil when the snapshot found it equal to the
-// file's: then its variants are in Live.sameVariants from first).
+// file's: then the ids of its variants are in same from first, by the
+// file's variant number).
 type LiveProduct struct {
 	ID api.ID
 	*LiveText
@@ -105,6 +103,7 @@ type LiveProduct struct {
 	FilesKnown bool
 	Archived   bool
 	first      int32
+	same       *sameIDs
 }
 
 // LiveText is what an import compares of a live product, with its
@@ -131,12 +130,10 @@ type Live struct {
 	// did not need to know.
 	Total int
 	// same holds, by number in wanted (the products the snapshot was read
-	// for), the live products found equal to the file's, and
-	// sameVariants their variants, with their ids alone, by the number
-	// of the file's variant (see sameProduct).
-	wanted       []*catalog.Product
-	same         []*LiveProduct
-	sameVariants []LiveVariant
+	// for), the live products found equal to the file's (see
+	// sameProduct).
+	wanted []*catalog.Product
+	same   []*LiveProduct
 }
 
 func newLive() *Live {

@@ -10,6 +10,7 @@ import (
 	"lading/api/wire"
 	"lading/catalog"
 	"lading/engine"
+	"lading/internal/arena"
 	"lading/mapping"
 	"lading/mapping/cell"
 )
@@ -143,14 +144,63 @@ func (vp *VariantPlan) more() *variantWhy {
 
 // ProductPlan is what an import does with one product.
 type ProductPlan struct {
-	P        *catalog.Product
-	Live     *LiveProduct // nil when the product is new
-	Action   engine.Status
-	Variants []*VariantPlan
+	P      *catalog.Product
+	Live   *LiveProduct // nil when the product is new
+	Action engine.Status
+	// vps are the plans of its variants (see variants), made when some
+	// differ from the others or are written: a product found equal to
+	// the account's, or created in a dry run, has none of its own (a
+	// million variants' plans are 40 MB).
+	vps []*VariantPlan
 	// why holds the reason, the changes, the images and what a run
 	// learns of a product it writes, which most products do not have
 	// (see variantWhy).
 	why *productWhy
+	// plain, while vps is not made, is the action of every variant: its
+	// number in statuses plus 1 (1: none yet); 0 once vps is made.
+	plain uint8
+}
+
+// variants are the plans of pp's variants, made now if they were not:
+// whoever changes one, or keeps it, calls it.
+func (pp *ProductPlan) variants() []*VariantPlan {
+	if pp.plain == 0 {
+		return pp.vps
+	}
+	n := len(pp.P.Variants)
+	vps, ptrs := make([]VariantPlan, n), make([]*VariantPlan, n)
+	for i := range vps {
+		pp.plainVariant(i, &vps[i])
+		ptrs[i] = &vps[i]
+	}
+	pp.vps, pp.plain = ptrs, 0
+	return pp.vps
+}
+
+// variant is the plan of variant j of pp, to read: while pp's plans are
+// not made, it is made in tmp.
+func (pp *ProductPlan) variant(j int, tmp *VariantPlan) *VariantPlan {
+	if pp.plain == 0 {
+		return pp.vps[j]
+	}
+	pp.plainVariant(j, tmp)
+	return tmp
+}
+
+// plainVariant sets vp to the plan of variant j of pp, which has no plans
+// of its own: its action is every variant's.
+func (pp *ProductPlan) plainVariant(j int, vp *VariantPlan) {
+	v := &pp.P.Variants[j]
+	*vp = VariantPlan{V: v, action: pp.plain - 1}
+	if v.SKU == "" {
+		vp.why = &variantWhy{key: pp.P.VariantKey(v)}
+	}
+}
+
+// setPlain gives every variant of pp action a, without plans of their own
+// (variants makes them when asked).
+func (pp *ProductPlan) setPlain(a engine.Status) {
+	pp.vps, pp.plain = nil, uint8(slices.Index(statuses, a)+1)
 }
 
 type productWhy struct {
@@ -255,59 +305,74 @@ type Planner struct {
 	Mode Mode
 	// RememberedIDs maps product keys to the ids earlier runs gave them.
 	RememberedIDs map[string]string
+	// Keep, when set, says which products keep their rows' variant data
+	// once planned: the others' is let go as planning goes (see
+	// catalog.Product.ReleaseData), a million rows' data being tens of
+	// megabytes that nothing reads again. Nil keeps all.
+	Keep func(*ProductPlan) bool
+}
+
+// writes says pp's plan writes something of its rows: what an import
+// keeps the variant data of (Planner.Keep). A product planned unchanged,
+// failed or skipped writes nothing.
+func writes(pp *ProductPlan) bool {
+	switch pp.Action {
+	case engine.Unchanged, engine.Failed, engine.Skipped:
+		return false
+	}
+	return true
 }
 
 // Plan classifies every product of in. Invalid products are planned as
 // failed, with their errors.
 func (pl *Planner) Plan(products []*catalog.Product) *Plan {
 	plan := &Plan{Mode: pl.Mode, live: pl.Live, Products: make([]*ProductPlan, len(products))}
-	s := newPlanSlab(products)
+	var s planSlab
+	// moved holds the data of the products kept, once the snapshot found
+	// others equal, whose data goes: out of the chunks they share, the
+	// few products kept would keep most chunks.
+	var moved arena.Arena
 	for i, p := range products {
-		pp := s.product(p)
-		if lp, vs := pl.Live.sameProduct(i, p); lp != nil {
-			pp.unchanged(lp, vs)
+		pp := s.product(p, len(products)-i)
+		if lp := pl.Live.sameProduct(i, p); lp != nil {
+			pp.unchanged(lp)
 		} else {
+			if pl.Keep != nil && pl.Live.same != nil {
+				p.MoveData(&moved)
+			}
 			pl.planProduct(pp)
+		}
+		if pl.Keep != nil && !pl.Keep(pp) {
+			p.ReleaseData()
 		}
 		plan.Products[i] = pp
 	}
 	return plan
 }
 
-// planSlab holds the product and variant plans of a whole input in three
-// allocations: a million variants cost a million plans anyway, and as a
-// million small objects they would cost the allocator and the garbage
-// collector much more. Every plan keeps its own address.
+// planSlab holds the product plans of an input in a few large
+// allocations, slabChunk at a time as planning goes: a million variants'
+// products cost their plans anyway, and as small objects they would cost
+// the allocator and the garbage collector more. Every plan keeps its own
+// address. The plans of their variants are made only where they differ
+// (ProductPlan.variants).
 type planSlab struct {
 	products []ProductPlan
-	variants []VariantPlan
-	ptrs     []*VariantPlan
 }
 
-func newPlanSlab(products []*catalog.Product) *planSlab {
-	n := 0
-	for _, p := range products {
-		n += len(p.Variants)
+// slabChunk is how many product plans one allocation of a planSlab
+// holds.
+const slabChunk = 4096
+
+// product returns the next product plan, for p, its variants' plans not
+// made; left is how many products are left to plan, p's included.
+func (s *planSlab) product(p *catalog.Product, left int) *ProductPlan {
+	if len(s.products) == 0 {
+		s.products = make([]ProductPlan, min(left, slabChunk))
 	}
-	return &planSlab{products: make([]ProductPlan, len(products)), variants: make([]VariantPlan, n), ptrs: make([]*VariantPlan, n)}
-}
-
-// product returns the next product plan, for p, with a plan per variant.
-func (s *planSlab) product(p *catalog.Product) *ProductPlan {
 	pp := &s.products[0]
 	s.products = s.products[1:]
-	n := len(p.Variants)
-	vps, ptrs := s.variants[:n:n], s.ptrs[:n:n]
-	s.variants, s.ptrs = s.variants[n:], s.ptrs[n:]
-	for i := range p.Variants {
-		v := &p.Variants[i]
-		vps[i] = VariantPlan{V: v}
-		if v.SKU == "" {
-			vps[i].why = &variantWhy{key: p.VariantKey(v)}
-		}
-		ptrs[i] = &vps[i]
-	}
-	*pp = ProductPlan{P: p, Variants: ptrs}
+	*pp = ProductPlan{P: p, plain: 1}
 	return pp
 }
 
@@ -382,7 +447,7 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 	}
 	pp.Live = lp
 	pp.diffProduct()
-	for _, vp := range pp.Variants {
+	for _, vp := range pp.variants() {
 		pl.planVariant(pp, vp, r)
 	}
 	pp.Action = engine.Unchanged
@@ -393,7 +458,7 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 		pp.set(engine.Skipped, fmt.Sprintf("exists in the account (id %s), and %s", lp.ID, r.only()))
 		pp.setChanges(nil, false)
 	}
-	for _, vp := range pp.Variants {
+	for _, vp := range pp.variants() {
 		if vp.Action() == engine.Created || vp.Action() == engine.Updated || vp.Action() == engine.Deleted {
 			if pp.Action == engine.Unchanged {
 				pp.Action = engine.Updated
@@ -404,13 +469,24 @@ func (pl *Planner) planProduct(pp *ProductPlan) *ProductPlan {
 	return pp
 }
 
-// unchanged plans pp as found equal to lp, and its variants to vs.
-func (pp *ProductPlan) unchanged(lp *LiveProduct, vs []LiveVariant) {
+// unchanged plans pp as found equal to lp, which keeps the ids of its
+// variants (see variantID); they have no plans of their own.
+func (pp *ProductPlan) unchanged(lp *LiveProduct) {
 	pp.Live, pp.Action = lp, engine.Unchanged
-	for j, vp := range pp.Variants {
-		vp.Live = &vs[j]
-		vp.setAction(engine.Unchanged)
+	pp.setPlain(engine.Unchanged)
+}
+
+// variantID is the id in the account of variant j of pp, and whether the
+// account has it: its Live's, or for a product the snapshot found equal
+// to the file's, the one its live product keeps.
+func (pp *ProductPlan) variantID(j int) (api.ID, bool) {
+	if pp.plain == 0 && pp.vps[j].Live != nil {
+		return pp.vps[j].Live.ID, true
 	}
+	if pp.Live != nil {
+		return pp.Live.sameVariant(j)
+	}
+	return "", false
 }
 
 // planNew plans a product the account does not have: created with its
@@ -421,8 +497,13 @@ func (pl *Planner) planNew(pp *ProductPlan, r rule) {
 		pp.skip(fmt.Sprintf("%s is not in the account, and %s", describeProduct(p), r.only()))
 		return
 	}
+	pp.Action = engine.Created
+	if len(p.Variants) > 0 && !slices.ContainsFunc(p.Variants, func(v catalog.Variant) bool { return v.SKU == "" || v.Delete() }) {
+		pp.setPlain(engine.Created) // every variant created, as most are
+		return
+	}
 	created := 0
-	for _, vp := range pp.Variants {
+	for _, vp := range pp.variants() {
 		if vp.V.Delete() {
 			vp.gone(fmt.Sprintf("variant %s is not in the account: there is nothing to delete", vp.Key()))
 			continue
@@ -430,22 +511,21 @@ func (pl *Planner) planNew(pp *ProductPlan, r rule) {
 		vp.setAction(engine.Created)
 		created++
 	}
-	pp.Action = engine.Created
-	if created == 0 && len(pp.Variants) > 0 {
+	if created == 0 && len(pp.variants()) > 0 {
 		pp.set(engine.Skipped, fmt.Sprintf("%s is not in the account: there is nothing to delete", describeProduct(p)))
 	}
 }
 
 func (pp *ProductPlan) fail(reason string) {
 	pp.set(engine.Failed, reason)
-	for _, vp := range pp.Variants {
+	for _, vp := range pp.variants() {
 		vp.set(engine.Failed, reason)
 	}
 }
 
 func (pp *ProductPlan) skip(reason string) {
 	pp.set(engine.Skipped, reason)
-	for _, vp := range pp.Variants {
+	for _, vp := range pp.variants() {
 		vp.set(engine.Skipped, reason)
 	}
 }
@@ -664,7 +744,11 @@ func (p *Plan) Summary() (products, variants engine.Counts) {
 	products, variants = engine.Counts{}, engine.Counts{}
 	for _, pp := range p.Products {
 		products[pp.Action]++
-		for _, vp := range pp.Variants {
+		if pp.plain != 0 {
+			variants[statuses[pp.plain-1]] += len(pp.P.Variants)
+			continue
+		}
+		for _, vp := range pp.vps {
 			variants[vp.Action()]++
 		}
 	}

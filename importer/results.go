@@ -277,6 +277,7 @@ type emitter struct {
 	others []rowAt
 	fn     func(*resultLine) error
 	line   resultLine
+	tmp    VariantPlan
 	err    error
 }
 
@@ -292,7 +293,7 @@ func (e *emitter) emitProductRow(r rowAt) bool {
 // emitProductLine emits the line of row ref of pp, then the lines of the
 // images it names first.
 func (e *emitter) emitProductLine(pp *ProductPlan, ref catalog.RowRef, sub int32) {
-	productLine(&e.line, pp, ref, sub)
+	productLine(&e.line, pp, ref, sub, &e.tmp)
 	if e.err = e.fn(&e.line); e.err != nil {
 		return
 	}
@@ -349,18 +350,19 @@ func (e *emitter) ref(r rowAt) catalog.RowRef {
 
 // productLine sets l to the line of row ref of pp's product: the action of
 // its variant (sub ≥ 0) or product, with the product's changes on its
-// first row, and the row's errors when it has some.
-func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32) {
+// first row, and the row's errors when it has some. tmp holds the plan of
+// a variant that has none of its own (ProductPlan.variant).
+func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32, tmp *VariantPlan) {
 	p := pp.P
 	*l = resultLine{ResultLine: ResultLine{File: ref.File, Row: ref.Line, ProductKey: p.Key, Action: pp.Action, Message: pp.Reason()}}
 	if id := pp.ID(); id != "" {
 		l.ProductID = string(id)
 	}
 	if sub >= 0 {
-		vp := pp.Variants[sub]
+		vp := pp.variant(int(sub), tmp)
 		l.SKU, l.Action, l.Message = vp.V.SKU, vp.Action(), vp.Reason()
-		if vp.Live != nil {
-			l.VariantID = string(vp.Live.ID)
+		if id, ok := pp.variantID(int(sub)); ok {
+			l.VariantID = string(id)
 		}
 		if vp.Action() == engine.Updated && l.Message == "" {
 			l.Message = changesText(vp.Changes())
@@ -458,10 +460,12 @@ func planProduct(pp *ProductPlan) PlannedProduct {
 	if id := pp.ID(); id != "" {
 		pj.ID = string(id)
 	}
-	for _, vp := range pp.Variants {
+	var tmp VariantPlan
+	for j := range pp.P.Variants {
+		vp := pp.variant(j, &tmp)
 		vj := PlannedVariant{Key: vp.Key(), SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action(), Reason: vp.Reason(), Changes: vp.Changes()}
-		if vp.Live != nil {
-			vj.ID = string(vp.Live.ID)
+		if id, ok := pp.variantID(j); ok {
+			vj.ID = string(id)
 		}
 		pj.Variants = append(pj.Variants, vj)
 	}

@@ -45,8 +45,8 @@ func resultsFixture() (*Input, *Plan) {
 	ppA := plan.Products[0]
 	ppA.Live, ppA.Action = &LiveProduct{ID: "10"}, engine.Updated
 	ppA.setChanges([]Change{{Field: "name", From: "Old", To: "New"}}, false)
-	ppA.Variants[0].Live = &LiveVariant{ID: "11"}
-	ppA.Variants[0].setAction(engine.Unchanged)
+	ppA.variants()[0].Live = &LiveVariant{ID: "11"}
+	ppA.variants()[0].setAction(engine.Unchanged)
 	return in, plan
 }
 
@@ -199,5 +199,70 @@ func TestResultsMergeRowsOfProductsInOrder(t *testing.T) {
 	in, plan = resultsFixture()
 	if newFileOrder(in.Files).productsInOrder(plan.Products) {
 		t.Error("products out of order: seen as in order")
+	}
+}
+
+// Products whose variants have no plans of their own (created, or found
+// equal to the account's: one action for all) give the same results file,
+// plan file and counts as once their plans are made.
+func TestPlainPlansReadAsMade(t *testing.T) {
+	t.Parallel()
+	ref := func(line int) catalog.RowRef { return catalog.RowRef{File: "in.csv", Line: line} }
+	name := mapping.Value{S: "N", Set: true}
+	g := catalog.NewGrouper(nil)
+	for i, key := range []string{"new", "new", "same", "same", "nosku"} {
+		sku := fmt.Sprintf("%s-%d", key, i)
+		if key == "nosku" {
+			sku = ""
+		}
+		g.Add(ref(i+2), &mapping.Row{GroupKey: key, Product: mapping.ProductFields{Name: name}, Variant: mapping.VariantFields{SKU: sku},
+			Options: []mapping.Option{{Name: "Size", Value: fmt.Sprint(i)}}})
+	}
+	res := g.Finish()
+	in := &Input{Files: []string{"in.csv"}, Result: res}
+	write := func(plain bool) (string, string, engine.Counts) {
+		plan := (&Planner{Live: newLive(), Mode: ModeUpsert}).Plan(res.Products)
+		same := &LiveProduct{ID: "20", first: 0, same: &sameIDs{refs: make([]uint32, 2), ids: &idPack{}}}
+		same.same.refs[0], same.same.refs[1] = same.same.ids.add("21"), same.same.ids.add("22")
+		plan.Products[1].unchanged(same)
+		if plan.Products[0].plain == 0 || plan.Products[1].plain == 0 || plan.Products[2].plain != 0 {
+			t.Fatalf("plain: %d %d %d; want the created and the equal product plain, not the one without SKU",
+				plan.Products[0].plain, plan.Products[1].plain, plan.Products[2].plain)
+		}
+		if !plain {
+			for _, pp := range plan.Products {
+				pp.variants()
+			}
+		}
+		dir := t.TempDir()
+		results, planFile := filepath.Join(dir, "results.csv"), filepath.Join(dir, "plan.json")
+		counts, err := writeResults(results, in, plan, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := writePlan(planFile, plan); err != nil {
+			t.Fatal(err)
+		}
+		r, _ := os.ReadFile(results)
+		p, _ := os.ReadFile(planFile)
+		_, variants := plan.Summary()
+		for a, n := range counts {
+			variants[a+" rows"] = n
+		}
+		return string(r), string(p), variants
+	}
+	r1, p1, c1 := write(true)
+	r2, p2, c2 := write(false)
+	if r1 != r2 {
+		t.Errorf("results file:\n%s\nonce the plans are made:\n%s", r1, r2)
+	}
+	if p1 != p2 {
+		t.Errorf("plan file:\n%s\nonce the plans are made:\n%s", p1, p2)
+	}
+	if !reflect.DeepEqual(c1, c2) || c1[engine.Created] != 3 || c1[engine.Unchanged] != 2 {
+		t.Errorf("counts %v, once the plans are made %v; want 3 created, 2 unchanged", c1, c2)
+	}
+	if !strings.Contains(r1, "in.csv,4,same,same-2,unchanged,20,21,") {
+		t.Errorf("results file:\n%s\nwant the first variant of the equal product with its id", r1)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -258,7 +257,12 @@ func (x *importer) plan(ctx context.Context, in *Input, rep *Report, remembered 
 	if err != nil {
 		return nil, nil, err
 	}
-	planner := &Planner{Live: live, Mode: x.Mode, RememberedIDs: remembered}
+	// The rows' variant data is let go once planned where nothing is
+	// written from it: in a dry run every product's.
+	planner := &Planner{Live: live, Mode: x.Mode, RememberedIDs: remembered, Keep: writes}
+	if x.DryRun {
+		planner.Keep = func(*ProductPlan) bool { return false }
+	}
 	plan := planner.Plan(in.Products)
 	x.imgs.attach(plan)
 	if x.DryRun || x.PlanFile != "" {
@@ -407,7 +411,7 @@ func (x *importer) applyPrevious(plan *Plan) {
 			}
 		}
 		whole := pp.Action == engine.Created || pp.Action == engine.Archived || pp.Action == engine.Deleted
-		for _, vp := range pp.Variants {
+		for _, vp := range pp.variants() {
 			if vp.Action() != engine.Unchanged && !vp.missing() {
 				continue
 			}
@@ -476,7 +480,7 @@ func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*
 		return nil, err
 	}
 	x.Logger.Info("looking up writes that got no answer before sending them again", "products", len(again), "round", round+1)
-	sub := (&Planner{Live: fresh, Mode: planner.Mode, RememberedIDs: remembered}).Plan(again)
+	sub := (&Planner{Live: fresh, Mode: planner.Mode, RememberedIDs: remembered, Keep: planner.Keep}).Plan(again)
 	sub.live = fresh
 	if err := x.settleOpenIntents(ctx, sub); err != nil {
 		return nil, err
@@ -486,8 +490,8 @@ func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*
 	for _, npp := range sub.Products {
 		orig := byProduct[npp.P]
 		mergePlan(orig, npp)
-		for i, nvp := range npp.Variants {
-			origVariant[nvp] = orig.Variants[i]
+		for i, nvp := range npp.variants() {
+			origVariant[nvp] = orig.variants()[i]
 		}
 	}
 	recs := sub.records()
@@ -516,10 +520,13 @@ func mergePlan(orig, npp *ProductPlan) {
 	if npp.Live != nil {
 		orig.Live = npp.Live
 	}
-	for i, nvp := range npp.Variants {
-		ovp := orig.Variants[i]
+	for i, nvp := range npp.variants() {
+		ovp := orig.variants()[i]
 		if nvp.Live != nil {
 			ovp.Live = nvp.Live
+		} else if id, ok := npp.variantID(i); ok {
+			// Found equal by the look-up: its id is npp's live product's.
+			ovp.Live = &LiveVariant{ID: id}
 		}
 		if (nvp.Action() == engine.Failed || nvp.Action() == engine.Skipped) && !done && !(nvp.missing() && ovp.Action() == engine.Deleted) {
 			ovp.set(nvp.Action(), nvp.Reason())
@@ -613,10 +620,10 @@ func foundIn(plan *Plan) (products, variants map[string]found) {
 			f = found{planned: true, exists: true, current: len(pp.Changes()) == 0, archived: lp.Archived, id: string(lp.ID)}
 		}
 		products[pp.P.Key] = f
-		for _, vp := range pp.Variants {
+		for j, vp := range pp.variants() {
 			f := found{planned: true}
-			if lv := vp.Live; lv != nil {
-				f = found{planned: true, exists: true, current: len(vp.Changes()) == 0, id: string(lv.ID)}
+			if id, ok := pp.variantID(j); ok {
+				f = found{planned: true, exists: true, current: len(vp.Changes()) == 0, id: string(id)}
 			}
 			variants[vp.Key()] = f
 		}
@@ -872,10 +879,13 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 		if pp.Action != engine.Created || pp.ID() == "" {
 			continue
 		}
-		if slices.ContainsFunc(pp.Variants, func(vp *VariantPlan) bool { return vp.Live == nil }) {
-			ids = append(ids, pp.ID())
+		for j := range pp.variants() {
+			if _, ok := pp.variantID(j); !ok {
+				ids = append(ids, pp.ID())
+				break
+			}
 		}
-		createdVariants += len(pp.Variants)
+		createdVariants += len(pp.variants())
 	}
 	if len(ids) == 0 {
 		return nil
@@ -899,8 +909,8 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 			continue
 		}
 		pp.Live = lp
-		for _, vp := range pp.Variants {
-			if vp.Live != nil && vp.Live.ID != "" {
+		for j, vp := range pp.variants() {
+			if id, ok := pp.variantID(j); ok && id != "" {
 				continue
 			}
 			if lv := pp.matchVariant(vp, live); lv != nil {

@@ -29,15 +29,22 @@ type scan struct {
 	owner []int32     // a variant's number: its product's
 	first []int32     // a product's number: its first variant's
 	found []scanFound // by product number
-	// same are, by variant number, the live variants found equal,
-	// with their ids: the products found equal keep their part.
-	same []LiveVariant
+	// same are, by variant number, the numbers in ids of the ids of the
+	// live variants found equal (0: none): the products found equal keep
+	// them (Live.sameIDs).
+	same []uint32
+	// ids holds the ids of the variants found equal, and of the live
+	// products the file's were found in.
+	ids *idPack
+	// files are the ids of the product files of the live products found
+	// (few have some), by the file's product number.
+	files map[int32][]api.ID
 	// full are the live products to read in full.
 	full map[api.ID]bool
 	// names are the names of the file's products without SKUs.
 	names map[string]bool
-	// ids holds the ids kept: a million of them in a few hundred chunks.
-	ids arena.Arena
+	// kept holds the ids of product files.
+	kept arena.Arena
 	// next is the number of the file's variant after the one last found:
 	// an account that took the file in its order lists its variants in
 	// that order, and looking there first spares a look-up in the table.
@@ -47,16 +54,19 @@ type scan struct {
 	detail liveDetail
 }
 
-// scanFound is what the scan found of a product of the file.
+// scanFound is what the scan found of a product of the file: 12 bytes,
+// for a LiveProduct is made only of those found equal, at the end.
 type scanFound struct {
-	// lp is the live product its SKUs were first found in, with its ids
-	// and files alone.
-	lp *LiveProduct
+	// id is the number in scan.ids of the id of the live product its SKUs
+	// were first found in (0: none yet).
+	id uint32
 	// equal counts its variants found equal to the account's.
 	equal int32
 	// differs says it must be read in full: something of it differs, or
 	// its SKUs are in more than one live product.
 	differs bool
+	// filesKnown and archived are the live product's (LiveProduct's).
+	filesKnown, archived bool
 }
 
 func newScan(w Want, names []string, l *Live) *scan {
@@ -66,7 +76,7 @@ func newScan(w Want, names []string, l *Live) *scan {
 	}
 	s := &scan{w: w, live: l, owner: make([]int32, n),
 		first: make([]int32, len(w.Products)), found: make([]scanFound, len(w.Products)),
-		same: make([]LiveVariant, n), full: map[api.ID]bool{}, names: make(map[string]bool, len(names))}
+		same: make([]uint32, n), ids: &idPack{}, files: map[int32][]api.ID{}, full: map[api.ID]bool{}, names: make(map[string]bool, len(names))}
 	s.index = newSKUIndex(n, s.sku)
 	for _, name := range names {
 		s.names[name] = true
@@ -152,25 +162,25 @@ func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *
 	i := s.owner[k]
 	f, fp := &s.found[i], s.w.Products[i]
 	switch {
-	case f.lp == nil:
-		f.lp = &LiveProduct{ID: s.keep(pid)}
+	case f.id == 0:
+		f.id = s.ids.add(pid)
 		if p == nil || !updatesOnly(fp) {
 			f.differs = true
 			break
 		}
-		f.lp.FilesKnown, f.lp.Archived = p.Links != nil, p.Archived.Bool()
+		f.filesKnown, f.archived = p.Links != nil, p.Archived.Bool()
 		for _, id := range p.Links.IDs(wire.ProductFiles) {
-			f.lp.FileIDs = append(f.lp.FileIDs, s.keep(id))
+			s.files[i] = append(s.files[i], api.ID(s.kept.Clone(string(id))))
 		}
 		read := LiveText{Name: string(p.Name), Description: string(p.Description), Notes: string(p.Notes), Tags: sl.Tags(p)}
 		if changes, _ := productChanges(fp, &read); len(changes) > 0 {
 			f.differs = true
 		}
-	case f.lp.ID != pid:
+	case s.ids.at(f.id) != pid:
 		f.differs = true
 		s.full[clone(pid)] = true
 	}
-	if f.differs || s.same[k].d != nil {
+	if f.differs || s.same[k] != 0 {
 		// A SKU found twice is left to the plan, which reads it in full.
 		f.differs = true
 		return
@@ -180,7 +190,7 @@ func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *
 		f.differs = true
 		return
 	}
-	s.same[k] = LiveVariant{ID: s.keep(v.ID), d: sameAsFile}
+	s.same[k] = s.ids.add(v.ID)
 	f.equal++
 }
 
@@ -206,21 +216,28 @@ func updatesOnly(p *catalog.Product) bool {
 // of whose SKUs were found; it gives the products found equal their ids.
 func (s *scan) finish(ctx context.Context, c *api.Client) error {
 	l := s.live
+	// What found the file's variants is done with: 12 bytes a variant.
+	s.index, s.owner = skuIndex{}, nil
+	var slab []LiveProduct // the products found equal, in one allocation
+	same := &sameIDs{refs: s.same, ids: s.ids}
 	for i, p := range s.w.Products {
 		f := &s.found[i]
 		switch {
-		case f.lp == nil:
+		case f.id == 0:
 			if id, ok := s.w.Remembered[p.Key]; ok && p.Valid() {
 				s.full[api.ID(id)] = true
 			}
 		case !f.differs && int(f.equal) == len(p.Variants):
 			if l.same == nil {
-				l.wanted, l.same, l.sameVariants = s.w.Products, make([]*LiveProduct, len(s.w.Products)), s.same
+				l.wanted, l.same = s.w.Products, make([]*LiveProduct, len(s.w.Products))
+				slab = make([]LiveProduct, s.countSame(i))
 			}
-			f.lp.first = s.first[i]
-			l.same[i] = f.lp
+			lp := &slab[0]
+			slab = slab[1:]
+			*lp = LiveProduct{ID: s.ids.at(f.id), FileIDs: s.files[int32(i)], FilesKnown: f.filesKnown, Archived: f.archived, first: s.first[i], same: same}
+			l.same[i] = lp
 		default:
-			s.full[f.lp.ID] = true
+			s.full[s.ids.at(f.id)] = true
 		}
 	}
 	if len(s.full) == 0 {
@@ -245,16 +262,42 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 	return nil
 }
 
-// sameProduct is the live product of p, product number i of the products
-// the snapshot was read for, with its variants in p's order, when the
-// snapshot found it equal to the file's: they hold their ids alone. Else
-// nil.
-func (l *Live) sameProduct(i int, p *catalog.Product) (*LiveProduct, []LiveVariant) {
-	if i >= len(l.same) || l.wanted[i] != p || l.same[i] == nil {
-		return nil, nil
+// countSame counts the file's products from number i on found equal.
+func (s *scan) countSame(i int) int {
+	n := 0
+	for j, p := range s.w.Products[i:] {
+		if f := &s.found[i+j]; f.id != 0 && !f.differs && int(f.equal) == len(p.Variants) {
+			n++
+		}
 	}
-	lp := l.same[i]
-	return lp, l.sameVariants[lp.first : int(lp.first)+len(p.Variants)]
+	return n
+}
+
+// sameIDs are the ids of the live variants found equal to the file's,
+// by the number of the file's variant.
+type sameIDs struct {
+	refs []uint32 // numbers in ids; 0: not found equal
+	ids  *idPack
+}
+
+// sameProduct is the live product of p, product number i of the products
+// the snapshot was read for, when the snapshot found it equal to the
+// file's (its variants' ids are its sameVariant's); else nil.
+func (l *Live) sameProduct(i int, p *catalog.Product) *LiveProduct {
+	if i >= len(l.same) || l.wanted[i] != p {
+		return nil
+	}
+	return l.same[i]
+}
+
+// sameVariant is the id of the live variant found equal to the file's
+// variant j, when the snapshot found lp equal to the file's product
+// (sameProduct).
+func (lp *LiveProduct) sameVariant(j int) (api.ID, bool) {
+	if lp.same == nil {
+		return "", false
+	}
+	return lp.same.ids.at(lp.same.refs[int(lp.first)+j]), true
 }
 
 // clone copies an id out of the answer it was read from.
@@ -272,9 +315,6 @@ func (s *scan) find(sku string) int32 {
 	s.next = k + 1
 	return k
 }
-
-// keep copies an id out of the answer it was read from.
-func (s *scan) keep(id api.ID) api.ID { return api.ID(s.ids.Clone(string(id))) }
 
 // sku is the SKU of the file's variant number k.
 func (s *scan) sku(k int32) string {

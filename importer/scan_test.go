@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"lading/api"
 	"lading/source"
 )
 
@@ -104,5 +105,49 @@ func TestWantKeys(t *testing.T) {
 	}
 	if bad := (Want{Products: in.Products[2:]}); bad.anyKey() {
 		t.Error("anyKey is true for an invalid product alone")
+	}
+}
+
+// An id pack gives back every id it was given, by its number, across its
+// chunks; the number 0 is no id.
+func TestIDPack(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		ids  []api.ID
+	}{
+		{"none", nil},
+		{"short ids", []api.ID{"1", "v-22", "gid://variant/333"}},
+		{"an empty id among others", []api.ID{"a", "", "b"}},
+		{"a long id (a two-byte length)", []api.ID{api.ID(strings.Repeat("x", 300)), "y"}},
+		{"past a chunk: 120,000 ids of 10 bytes", func() []api.ID {
+			ids := make([]api.ID, 120000)
+			for i := range ids {
+				ids[i] = api.ID(fmt.Sprintf("id-%07d", i))
+			}
+			return ids
+		}()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p idPack
+			refs := make([]uint32, len(tt.ids))
+			for i, id := range tt.ids {
+				if refs[i] = p.add(id); refs[i] == 0 {
+					t.Fatalf("id %d: number 0", i)
+				}
+			}
+			for i, id := range tt.ids {
+				if got := p.at(refs[i]); got != id {
+					t.Fatalf("id %d: %q, want %q", i, got, id)
+				}
+			}
+			if got := p.at(0); got != "" {
+				t.Errorf("at(0) = %q, want none", got)
+			}
+			if len(tt.ids) > 100000 && len(p.chunks) < 2 {
+				t.Errorf("%d chunks, want more than one", len(p.chunks))
+			}
+		})
 	}
 }

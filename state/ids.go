@@ -82,8 +82,10 @@ func (db *DB) DeleteIDs(ctx context.Context, scope string, keys []string) error 
 }
 
 // IDs returns the remembered ids of those keys of scope that have one.
+// The map grows with what is found: sized for every key, a million-row
+// import's 250,000 product keys would cost 19 MB when none has an id.
 func (db *DB) IDs(ctx context.Context, scope string, keys []string) (map[string]string, error) {
-	out := make(map[string]string, len(keys))
+	out := map[string]string{}
 	for chunk := range slices.Chunk(keys, idChunk) {
 		q := `SELECT key, id FROM ids WHERE scope = ? AND key IN (` + placeholders(len(chunk)) + `)`
 		if err := db.collectIDs(ctx, out, q, keyArgs(scope, chunk)...); err != nil {
