@@ -25,11 +25,14 @@ const (
 // add packs id and returns its number, never 0.
 func (p *idPack) add(id api.ID) uint32 {
 	n := len(p.chunks) - 1
-	if n < 0 || cap(p.chunks[n])-len(p.chunks[n]) < binary.MaxVarintLen32+len(id) {
-		if len(id) > packChunk/2 || len(p.chunks) == 1<<(32-packChunkBits)-1 {
-			panic("importer: too many ids, or an id too long, to pack")
+	need := binary.MaxVarintLen64 + len(id)
+	if n < 0 || cap(p.chunks[n])-len(p.chunks[n]) < need {
+		if len(p.chunks) == 1<<(32-packChunkBits)-1 { // 4 GiB of ids: memory ran out long before
+			panic("importer: too many ids to pack")
 		}
-		p.chunks = append(p.chunks, make([]byte, 0, packChunk))
+		// An id longer than a chunk starts a chunk of its own: a
+		// number gives where an id starts, not where it ends.
+		p.chunks = append(p.chunks, make([]byte, 0, max(packChunk, need)))
 		n++
 	}
 	c := p.chunks[n]

@@ -120,6 +120,7 @@ func TestIDPack(t *testing.T) {
 		{"short ids", []api.ID{"1", "v-22", "gid://variant/333"}},
 		{"an empty id among others", []api.ID{"a", "", "b"}},
 		{"a long id (a two-byte length)", []api.ID{api.ID(strings.Repeat("x", 300)), "y"}},
+		{"an id longer than a chunk, between others", []api.ID{"a", api.ID(strings.Repeat("z", packChunk+5)), "b"}},
 		{"past a chunk: 120,000 ids of 10 bytes", func() []api.ID {
 			ids := make([]api.ID, 120000)
 			for i := range ids {
