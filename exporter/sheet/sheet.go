@@ -17,7 +17,7 @@
 // and Discard). Row reads its cells (the errors below are its own) and
 // hands them to a goroutine of the Writer's that writes them with excelize,
 // so that on two cores the writing overlaps what feeds Row; Close deflates
-// a large sheet on every core. The header row is bold and frozen, with an autofilter over the data.
+// the parts with klauspost/compress's flate. The header row is bold and frozen, with an autofilter over the data.
 // Column widths come from the header and the first 200 rows of each sheet,
 // which are held until then (or until Close). Numbers are numbers:
 // Integer columns show whole numbers, Money columns two decimals with

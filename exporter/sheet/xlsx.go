@@ -392,11 +392,13 @@ func (b *book) cell(s *xsheet, c int, v string, styled *excelize.Cell) (any, err
 }
 
 // finish completes the sheets, each in turn (the writer ends each one),
-// then the summary and the properties, and saves the workbook.
+// then the summary and the properties, and saves the workbook. A sheet's
+// error names its sheet already: it may come back while another sheet is
+// ended, as the writer's errors come back at the next step.
 func (b *book) finish() error {
 	for _, s := range b.sheets {
 		if err := b.endSheet(s); err != nil {
-			return fmt.Errorf("sheet %q: %w", s.name, err)
+			return err
 		}
 	}
 	if err := b.pipe.close(); err != nil {
