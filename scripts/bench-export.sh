@@ -49,11 +49,7 @@ go build -o "$WORK/lading" .
 go build -o "$WORK/barexlsx" ./scripts/barexlsx
 BUILDS=(this)
 if [[ -n ${BASE:-} ]]; then
-	if [[ -d $BASE ]]; then
-		(cd "$BASE" && go build -o "$WORK/lading-base" .)
-	else
-		cp "$BASE" "$WORK/lading-base"
-	fi
+	build_base
 	BUILDS=(base this)
 fi
 

@@ -46,11 +46,7 @@ go build -o "$WORK/lading" .
 go build -o "$WORK/readrows" ./scripts/readrows
 SEEDER=$WORK/lading
 if [[ -n ${BASE:-} ]]; then
-	if [[ -d $BASE ]]; then
-		(cd "$BASE" && go build -o "$WORK/lading-base" .)
-	else
-		cp "$BASE" "$WORK/lading-base"
-	fi
+	build_base
 	SEEDER=$WORK/lading-base
 fi
 

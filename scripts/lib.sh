@@ -1,7 +1,7 @@
 # lib.sh: what the scripts share; source it after setting PORT and TOKEN.
 # It sets ROOT (the repository) and WORK (a temporary directory removed on
 # exit, with the sandbox the script started: SANDBOX_PID), and defines
-# fail, and for the bench scripts field, start_sandbox and measure.
+# fail, and for the bench scripts field, build_base, start_sandbox and measure.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=$(mktemp -d)
@@ -24,6 +24,16 @@ fail() {
 # field NAME: the number NAME of the JSON summary in $WORK/out.
 field() {
 	grep -o "\"$1\": *[0-9]*" "$WORK/out" | head -1 | grep -o '[0-9]*$'
+}
+
+# build_base: puts BASE, another lading (a binary, or a source tree to
+# build: git archive <commit> | tar -x -C /tmp/base), at $WORK/lading-base.
+build_base() {
+	if [[ -d $BASE ]]; then
+		(cd "$BASE" && go build -o "$WORK/lading-base" .)
+	else
+		cp "$BASE" "$WORK/lading-base"
+	fi
 }
 
 # start_sandbox [ARGS...] starts a sandbox ($WORK/lading) on PORT with
