@@ -122,7 +122,7 @@ func (db *DB) ConfirmChanges(ctx context.Context, intentID int64, took map[int]s
 // in the order of the batch, through one prepared statement: a batch of
 // creates is a hundred of them.
 func confirmChanges(ctx context.Context, tx *sql.Tx, intentID int64, took map[int]string) error {
-	seqs := slices.Sorted(maps.Keys(took))
+	seqs := append([]int{}, slices.Sorted(maps.Keys(took))...) // none: [], not null
 	taken, err := json.Marshal(seqs)
 	if err != nil {
 		return err

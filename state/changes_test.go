@@ -94,6 +94,37 @@ func TestChangesRecordedWithTheirBatch(t *testing.T) {
 	}
 }
 
+// A batch the account took none of (refused, or to be sent again) has
+// every change unwritten, as answered or after a read back said otherwise.
+func TestChangesOfABatchTakenNone(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTest(t)
+	run, _, err := db.StartRun(ctx, "fp", "import", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := []Change{{Seq: 0, Op: OpCreate, Resource: ResourceProduct, Key: "P1"}, {Seq: 1, Op: OpCreate, Resource: ResourceProduct, Key: "P2"}}
+	intent, err := db.RecordIntent(ctx, run.ID, "k", []string{"P1", "P2"}, []byte("[]"), in...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, took := range []map[int]string{nil, {0: "5", 1: "6"}, {}} {
+		if err := db.ConfirmChanges(ctx, intent, took); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.Changes(ctx, run.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range got {
+			if want := map[bool]Written{true: WrittenYes, false: WrittenNo}[len(took) > 0]; c.Written != want {
+				t.Errorf("took %v: change %d is %v, want %v", took, i, c.Written, want)
+			}
+		}
+	}
+}
+
 // Pruning forgets old finished runs with their batches and changes, but
 // keeps the last ones whatever their age, and unfinished ones.
 func TestPruneRuns(t *testing.T) {
