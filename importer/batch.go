@@ -260,9 +260,9 @@ func newProduct(pp *ProductPlan, live *Live) *api.ProductWrite {
 	for i, a := range prod.Attributes() {
 		w.Links.Attributes = append(w.Links.Attributes, api.AttributeRef{Name: a, Order: i})
 	}
-	for _, vp := range pp.variants() {
-		if !vp.V.Delete() { // its row deletes it: it is not created
-			w.Links.Variants = append(w.Links.Variants, *variantWrite(prod, vp.V, live))
+	for i := range prod.Variants { // from the rows: a created product's variants have no plans of their own
+		if v := &prod.Variants[i]; !v.Delete() { // its row deletes it: it is not created
+			w.Links.Variants = append(w.Links.Variants, *variantWrite(prod, v, live))
 		}
 	}
 	if prod.TagsSet() {

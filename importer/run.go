@@ -879,13 +879,13 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 		if pp.Action != engine.Created || pp.ID() == "" {
 			continue
 		}
-		for j := range pp.variants() {
+		for j := range pp.P.Variants {
 			if _, ok := pp.variantID(j); !ok {
 				ids = append(ids, pp.ID())
 				break
 			}
 		}
-		createdVariants += len(pp.variants())
+		createdVariants += len(pp.P.Variants)
 	}
 	if len(ids) == 0 {
 		return nil
@@ -905,7 +905,7 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 	skuIDs := map[string]string{}
 	for _, pp := range plan.Products {
 		lp := live.Products[pp.ID()]
-		if lp == nil {
+		if lp == nil || pp.Action != engine.Created { // the listing holds the others too: they keep what they found
 			continue
 		}
 		pp.Live = lp

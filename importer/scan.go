@@ -69,6 +69,11 @@ type scanFound struct {
 	filesKnown, archived bool
 }
 
+// allEqual says the live product was found, and equal to p in every variant.
+func (f *scanFound) allEqual(p *catalog.Product) bool {
+	return f.id != 0 && !f.differs && int(f.equal) == len(p.Variants)
+}
+
 func newScan(w Want, names []string, l *Live) *scan {
 	n := 0
 	for _, p := range w.Products {
@@ -227,7 +232,7 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 			if id, ok := s.w.Remembered[p.Key]; ok && p.Valid() {
 				s.full[api.ID(id)] = true
 			}
-		case !f.differs && int(f.equal) == len(p.Variants):
+		case f.allEqual(p):
 			if l.same == nil {
 				l.wanted, l.same = s.w.Products, make([]*LiveProduct, len(s.w.Products))
 				slab = make([]LiveProduct, s.countSame(i))
@@ -266,7 +271,7 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 func (s *scan) countSame(i int) int {
 	n := 0
 	for j, p := range s.w.Products[i:] {
-		if f := &s.found[i+j]; f.id != 0 && !f.differs && int(f.equal) == len(p.Variants) {
+		if s.found[i+j].allEqual(p) {
 			n++
 		}
 	}
