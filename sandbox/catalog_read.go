@@ -293,13 +293,12 @@ func (t *txn) variantRows(vs *variantSet, ids []int64, in idSet, all []variantRo
 		if len(all) == len(ids) {
 			return nil // every row asked is read: none more can be
 		}
+		if _, asked := rows[r.int(0)]; !asked { // in the range, not asked for
+			return nil
+		}
 		all = append(all, variantRow{})
 		v := &all[len(all)-1]
 		v.scan(r)
-		if _, asked := rows[v.id]; !asked {
-			all = all[:len(all)-1]
-			return nil
-		}
 		rows[v.id] = v
 		if v.deleted {
 			if vs.deleted == nil {
@@ -607,7 +606,7 @@ func (t *txn) productLink(rows map[int64]*productRow, list string, l productLink
 			slices.Sort((*ids)[from:])
 		}
 		if u := l.u; u != nil {
-			for _, id := range *ids {
+			for _, id := range (*ids)[from:] {
 				u.add(id)
 			}
 		}

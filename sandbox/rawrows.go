@@ -44,13 +44,21 @@ func (t *txn) rawQuery(q string, args []any, keep bool, fn func(r *row) error) e
 		}
 		named[i] = driver.NamedValue{Ordinal: i + 1, Value: v}
 	}
+	// A panic in fn is passed on once Raw has returned: panicking inside
+	// Raw, it would have database/sql close the connection for good (and
+	// with it the store's writer, or a reader put back in the pool dead).
+	var panicked any
 	err := t.conn.Raw(func(dc any) error {
+		defer func() { panicked = recover() }()
 		rows, err := queryDriver(t.ctx, dc, t.raw, q, named, keep)
 		if err != nil {
 			return err
 		}
 		return readRows(rows, fn)
 	})
+	if panicked != nil {
+		panic(panicked)
+	}
 	if err != nil {
 		return fmt.Errorf("sandbox: %q: %w", q, err)
 	}

@@ -140,3 +140,34 @@ func TestReadRowsEndsAtARefusedValue(t *testing.T) {
 		t.Errorf("readRows: %v after %d rows; want an error naming column 0 (name) after 2", err, rows)
 	}
 }
+
+// A panic while rows are read goes on to the caller, and leaves the
+// store's connection as it was: reads after it are answered.
+func TestAPanicReadingRowsLeavesTheConnection(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := openStore("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	for i := range 3 {
+		func() {
+			defer func() {
+				if p := recover(); p != "boom" {
+					t.Errorf("read %d: panic %v, want boom", i, p)
+				}
+			}()
+			st.read(ctx, func(tx *txn) error {
+				return tx.eachRow("SELECT 1", nil, func(*row) error { panic("boom") })
+			})
+		}()
+	}
+	n := int64(0)
+	err = st.read(ctx, func(tx *txn) error {
+		return tx.eachRow("SELECT 41 + 1", nil, func(r *row) error { n = r.int(0); return nil })
+	})
+	if err != nil || n != 42 {
+		t.Errorf("a read after the panics: %d, %v", n, err)
+	}
+}
