@@ -127,7 +127,7 @@ func (t kvTable) eachCached(ctx context.Context, db *DB, scope string, fn func(k
 		if p, err = t.repack(ctx, db, scope); err != nil {
 			return err
 		}
-		return eachPacked(p.data, nil, fn)
+		return walkPacked(p.data, nil, fn) // made by repack just now
 	}
 	var delta []kv
 	if since > 0 {
@@ -341,6 +341,11 @@ func eachPacked(data []byte, delta []kv, fn func(k, v []byte)) error {
 	if err := checkPacked(data); err != nil {
 		return err
 	}
+	return walkPacked(data, delta, fn)
+}
+
+// walkPacked is eachPacked for data known whole: checked, or just made.
+func walkPacked(data []byte, delta []kv, fn func(k, v []byte)) error {
 	for len(data) > 0 {
 		k, v, rest, err := nextEntry(data)
 		if err != nil {
