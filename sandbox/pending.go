@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"database/sql/driver"
 	"fmt"
 	"maps"
 	"strings"
@@ -66,7 +67,10 @@ func init() {
 // insert's rows, by its place in inserts, and the SKUs of the variants
 // among them.
 type pending struct {
-	args  [][]any
+	args [][]any
+	// named is the room sendRows passes a statement's parameters to the
+	// driver in.
+	named []driver.NamedValue
 	count int
 	skus  map[string]int64 // by SKU, the variant's id
 	// looked are SKUs looked up in the database (see lookAhead), with
@@ -75,6 +79,28 @@ type pending struct {
 	// statements).
 	looked      map[string]int64
 	lookedAhead bool
+}
+
+// maxSpare is the most parameters a write's held rows leave room for,
+// for the next write to reuse: more are let go.
+const maxSpare = 1 << 16
+
+// reuse takes the room from's held rows took, emptied, if it is not too
+// large, and leaves from none.
+func (p *pending) reuse(from *pending) {
+	p.args, p.named = nil, nil
+	if from.named != nil && cap(from.named) <= maxSpare {
+		p.named = from.named[:0]
+	}
+	for i, a := range from.args {
+		if cap(a) > maxSpare {
+			from.args[i] = nil
+		} else {
+			clear(a)
+			from.args[i] = a[:0]
+		}
+	}
+	p.args, from.args, from.named = from.args, nil, nil
 }
 
 // skuAt is where the SKU is in a row of insertVariants.
@@ -158,11 +184,7 @@ func (t *txn) sendRows(in *insert, args []any) error {
 			k++
 		}
 		n := insertChunks[k] * in.width
-		s, err := t.prepared(in.sql[k])
-		if err != nil {
-			return err
-		}
-		if _, err := s.ExecContext(t.ctx, args[:n]...); err != nil {
+		if err := t.rawExec(in.sql[k], args[:n]); err != nil {
 			return fmt.Errorf("sandbox: %s (%d rows): %w", in.head, insertChunks[k], err)
 		}
 		args = args[n:]

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"database/sql/driver"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -117,5 +118,40 @@ func TestHeldRowsAsOneByOne(t *testing.T) {
 				t.Errorf("%s page %d written in one write:\n%s\nwritten one a write:\n%s", res, page, g, w)
 			}
 		}
+	}
+}
+
+// A write takes the room the last one's held rows took, emptied: nothing
+// a write held back (one that failed holds some) reaches the next, and
+// room beyond maxSpare is let go.
+func TestHeldRowsRoomIsReusedEmpty(t *testing.T) {
+	t.Parallel()
+	var spare, p pending
+	p.reuse(&spare)
+	if p.args != nil || p.named != nil {
+		t.Fatalf("the first write takes room %v %v, want none", p.args, p.named)
+	}
+	p.args = make([][]any, len(inserts))
+	p.args[insertTags.index] = append(make([]any, 0, 8), int64(7), "left by a failed record")
+	p.args[insertVariants.index] = make([]any, 0, maxSpare+1)
+	p.named = make([]driver.NamedValue, 3, 16)
+	spare.reuse(&p)
+	if p.args != nil || p.named != nil {
+		t.Errorf("the write keeps its room after giving it back")
+	}
+	var next pending
+	next.reuse(&spare)
+	tags := next.args[insertTags.index]
+	if len(tags) != 0 || cap(tags) != 8 {
+		t.Errorf("the next write's tag rows are %v (room %d), want empty with the room of 8", tags, cap(tags))
+	}
+	if left := tags[:cap(tags)]; left[0] != nil || left[1] != nil {
+		t.Errorf("the room still holds %v: the next write's garbage keeps the last one's values", left[:2])
+	}
+	if next.args[insertVariants.index] != nil {
+		t.Errorf("room of %d parameters is kept, want it let go above %d", maxSpare+1, maxSpare)
+	}
+	if len(next.named) != 0 || cap(next.named) != 16 {
+		t.Errorf("the next write's driver parameters are %d (room %d), want empty with the room of 16", len(next.named), cap(next.named))
 	}
 }

@@ -36,19 +36,15 @@ func (t *txn) rawQuery(q string, args []any, keep bool, fn func(r *row) error) e
 	if err := t.ready(); err != nil {
 		return err
 	}
-	named := make([]driver.NamedValue, len(args))
-	for i, a := range args {
-		v, err := driver.DefaultParameterConverter.ConvertValue(a)
-		if err != nil {
-			return fmt.Errorf("sandbox: %q: argument %d: %w", q, i+1, err)
-		}
-		named[i] = driver.NamedValue{Ordinal: i + 1, Value: v}
+	named, err := namedArgs(make([]driver.NamedValue, 0, len(args)), q, args)
+	if err != nil {
+		return err
 	}
 	// A panic in fn is passed on once Raw has returned: panicking inside
 	// Raw, it would have database/sql close the connection for good (and
 	// with it the store's writer, or a reader put back in the pool dead).
 	var panicked any
-	err := t.conn.Raw(func(dc any) error {
+	err = t.conn.Raw(func(dc any) error {
 		defer func() { panicked = recover() }()
 		rows, err := queryDriver(t.ctx, dc, t.raw, q, named, keep)
 		if err != nil {
@@ -65,6 +61,48 @@ func (t *txn) rawQuery(q string, args []any, keep bool, fn func(r *row) error) e
 	return nil
 }
 
+// rawExec runs q, kept prepared on the transaction's connection, with
+// args: below database/sql, as eachRow, with the parameters converted in
+// the room of the held rows (t.pend.named). A statement that sends held
+// rows has thousands.
+func (t *txn) rawExec(q string, args []any) error {
+	named, err := namedArgs(t.pend.named[:0], q, args)
+	if err != nil {
+		return err
+	}
+	t.pend.named = named
+	defer clear(named)
+	err = t.conn.Raw(func(dc any) error {
+		s, err := preparedDriver(t.ctx, dc, t.raw, q)
+		if err != nil {
+			return err
+		}
+		se, ok := s.(driver.StmtExecContext)
+		if !ok {
+			return fmt.Errorf("the database driver's statement %T cannot run a statement", s)
+		}
+		_, err = se.ExecContext(t.ctx, named)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("sandbox: %q: %w", q, err)
+	}
+	return nil
+}
+
+// namedArgs appends args to to as the driver takes them, converted as
+// database/sql would.
+func namedArgs(to []driver.NamedValue, q string, args []any) ([]driver.NamedValue, error) {
+	for i, a := range args {
+		v, err := driver.DefaultParameterConverter.ConvertValue(a)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %q: argument %d: %w", q, i+1, err)
+		}
+		to = append(to, driver.NamedValue{Ordinal: i + 1, Value: v})
+	}
+	return to, nil
+}
+
 // queryDriver runs q on the driver's connection dc: with the statement of
 // q kept in stmts (prepared on first use) when keep is set.
 func queryDriver(ctx context.Context, dc any, stmts rawStmts, q string, args []driver.NamedValue, keep bool) (driver.Rows, error) {
@@ -75,23 +113,33 @@ func queryDriver(ctx context.Context, dc any, stmts rawStmts, q string, args []d
 		}
 		return qc.QueryContext(ctx, q, args)
 	}
-	s, ok := stmts[q]
-	if !ok {
-		pc, ok := dc.(driver.ConnPrepareContext)
-		if !ok {
-			return nil, fmt.Errorf("the database driver's connection %T cannot prepare a statement", dc)
-		}
-		var err error
-		if s, err = pc.PrepareContext(ctx, q); err != nil {
-			return nil, err
-		}
-		stmts[q] = s
+	s, err := preparedDriver(ctx, dc, stmts, q)
+	if err != nil {
+		return nil, err
 	}
 	sq, ok := s.(driver.StmtQueryContext)
 	if !ok {
 		return nil, fmt.Errorf("the database driver's statement %T cannot run a query", s)
 	}
 	return sq.QueryContext(ctx, args)
+}
+
+// preparedDriver is the statement of q on the driver's connection dc,
+// kept in stmts: prepared on first use.
+func preparedDriver(ctx context.Context, dc any, stmts rawStmts, q string) (driver.Stmt, error) {
+	if s, ok := stmts[q]; ok {
+		return s, nil
+	}
+	pc, ok := dc.(driver.ConnPrepareContext)
+	if !ok {
+		return nil, fmt.Errorf("the database driver's connection %T cannot prepare a statement", dc)
+	}
+	s, err := pc.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	stmts[q] = s
+	return s, nil
 }
 
 // readRows calls fn for every row of rows, then closes them. A value

@@ -53,6 +53,9 @@ type store struct {
 	started, committed atomic.Uint64
 	// pages remembers where the pages of listings begin.
 	pages *pager
+	// spare is the room the last write's held rows took (see pending),
+	// for the next write: a catalog write holds some 20,000 parameters.
+	spare pending
 }
 
 // readConn is a read-only connection with its own prepared statements.
@@ -253,6 +256,8 @@ func (st *store) do(ctx context.Context, fn func(t *txn) error) error {
 	}
 	rollback := func() { st.conn.ExecContext(bg, "ROLLBACK") }
 	t := &txn{st: st, ctx: bg, now: time.Now().UTC().Format(timeLayout), conn: st.conn, stmts: st.stmts, raw: st.raw}
+	t.pend.reuse(&st.spare)
+	defer st.spare.reuse(&t.pend)
 	if err := fn(t); err != nil {
 		rollback()
 		return err
