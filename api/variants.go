@@ -158,7 +158,13 @@ func (s *VariantsService) BySKUPages(ctx context.Context, skus []string) iter.Se
 // Write sends up to wire.MaxWriteRecords variant records in one request.
 // Records the service rejected are in the result's Failed.
 func (s *VariantsService) Write(ctx context.Context, records []VariantWrite) (*WriteResult, error) {
-	return s.c.write(ctx, writeSpec{resource: wire.Variants, records: records, n: len(records)})
+	return writeRecords(ctx, s.c, wire.Variants, records, nil)
+}
+
+// WriteEncoded sends variant records already encoded (Encode), as they
+// are: for a caller that keeps what it sends.
+func (s *VariantsService) WriteEncoded(ctx context.Context, records Encoded[VariantWrite]) (*WriteResult, error) {
+	return writeEncoded(ctx, s.c, wire.Variants, records)
 }
 
 // Delete marks variants deleted ({id, delete: 1}).
