@@ -17,7 +17,10 @@
 // error of a call is for whole-call failures, and [Classify] tells what to
 // do with it: Rejected (report it; never send it again unchanged), Unknown
 // (the write may have been applied: look its records up first) or
-// Retryable (nothing was applied; send it again later).
+// Retryable (nothing was applied; send it again later). A caller that
+// keeps the records it writes (to look them up should the answer be lost)
+// encodes them once with [Encode], keeps [Encoded.JSON], and sends the same
+// bytes with the service's WriteEncoded.
 //
 // Every fact about the wire (paths, keys, limits) comes from package
 // lading/api/wire.

@@ -58,12 +58,12 @@ func (s *FulfillmentsService) Get(ctx context.Context, ids ...ID) (*FulfillmentP
 // PostShipments posts shipments; a fulfillment whose line items are all
 // shipped becomes complete.
 func (s *FulfillmentsService) PostShipments(ctx context.Context, shipments []ShipmentWrite) (*WriteResult, error) {
-	return s.c.write(ctx, writeSpec{resource: wire.Shipments, records: shipments, n: len(shipments)})
+	return writeRecords(ctx, s.c, wire.Shipments, shipments, nil)
 }
 
 // SetStatuses sets the status of fulfillments.
 func (s *FulfillmentsService) SetStatuses(ctx context.Context, statuses []FulfillmentStatus) (*WriteResult, error) {
-	return s.c.write(ctx, writeSpec{resource: wire.Fulfillments, records: statuses, n: len(statuses)})
+	return writeRecords(ctx, s.c, wire.Fulfillments, statuses, nil)
 }
 
 // SetStatus sets the status of one fulfillment.

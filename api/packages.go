@@ -33,7 +33,7 @@ type PackageLinks struct {
 
 // Write creates (no ID) or edits (ID) shipments.
 func (s *PackagesService) Write(ctx context.Context, records []PackageWrite) (*WriteResult, error) {
-	return s.c.write(ctx, writeSpec{resource: wire.Packages, records: records, n: len(records)})
+	return writeRecords(ctx, s.c, wire.Packages, records, nil)
 }
 
 // Delete marks shipments deleted ({id, delete: 1}).

@@ -56,7 +56,7 @@ func (s *PackingSlipsService) Get(ctx context.Context, ids ...ID) (*PackingSlipP
 
 // Write creates (no ID) or edits (ID) packing slips.
 func (s *PackingSlipsService) Write(ctx context.Context, records []PackingSlipWrite) (*WriteResult, error) {
-	return s.c.write(ctx, writeSpec{resource: wire.PackingSlips, records: records, n: len(records)})
+	return writeRecords(ctx, s.c, wire.PackingSlips, records, nil)
 }
 
 // Delete marks packing slips deleted ({id, delete: 1}).

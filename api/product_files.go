@@ -90,5 +90,5 @@ func (s *ProductFilesService) Delete(ctx context.Context, ids ...ID) (*WriteResu
 	for i, id := range ids {
 		recs[i] = rec{ID: id, Delete: "1"}
 	}
-	return s.c.write(ctx, writeSpec{resource: wire.ProductFiles, records: recs, n: len(recs)})
+	return writeRecords(ctx, s.c, wire.ProductFiles, recs, nil)
 }

@@ -34,7 +34,7 @@ func (s *ProductTagsService) Get(ctx context.Context, ids ...ID) (*ProductTagPag
 
 // Write sends tag records.
 func (s *ProductTagsService) Write(ctx context.Context, records []ProductTagWrite) (*WriteResult, error) {
-	return s.c.write(ctx, writeSpec{resource: wire.ProductTags, records: records, n: len(records)})
+	return writeRecords(ctx, s.c, wire.ProductTags, records, nil)
 }
 
 // Create creates one tag per name.

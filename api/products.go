@@ -78,7 +78,13 @@ func (s *ProductsService) Get(ctx context.Context, ids ...ID) (*ProductPage, err
 // Records the service rejected are in the result's Failed; see
 // [WriteResult] and [Classify].
 func (s *ProductsService) Write(ctx context.Context, records []ProductWrite) (*WriteResult, error) {
-	return s.c.write(ctx, writeSpec{resource: wire.Products, records: records, n: len(records)})
+	return writeRecords(ctx, s.c, wire.Products, records, nil)
+}
+
+// WriteEncoded sends product records already encoded (Encode), as they
+// are: for a caller that keeps what it sends.
+func (s *ProductsService) WriteEncoded(ctx context.Context, records Encoded[ProductWrite]) (*WriteResult, error) {
+	return writeEncoded(ctx, s.c, wire.Products, records)
 }
 
 // Archive archives products one record each ({id, archive: 1}).
@@ -106,10 +112,7 @@ func (s *ProductsService) Tag(ctx context.Context, id ID, tags ...TagRef) (*Writ
 
 // BulkArchive archives products with one bulk action.
 func (s *ProductsService) BulkArchive(ctx context.Context, ids []ID) (*WriteResult, error) {
-	return s.c.write(ctx, writeSpec{
-		resource: wire.Products, records: Refs(ids...), n: len(ids),
-		bulk: map[string]int{wire.BulkArchive: 1},
-	})
+	return writeRecords(ctx, s.c, wire.Products, Refs(ids...), map[string]int{wire.BulkArchive: 1})
 }
 
 // BulkTag assigns tags (by id) to products with one bulk action.
@@ -131,8 +134,5 @@ func (s *ProductsService) bulkTags(ctx context.Context, ids []ID, tagIDs []ID, a
 	for i, t := range tagIDs {
 		tags[i] = map[string]any{"id": t, wire.BulkAssign: assign}
 	}
-	return s.c.write(ctx, writeSpec{
-		resource: wire.Products, records: Refs(ids...), n: len(ids),
-		bulk: map[string]any{wire.BulkTags: tags},
-	})
+	return writeRecords(ctx, s.c, wire.Products, Refs(ids...), map[string]any{wire.BulkTags: tags})
 }

@@ -2,12 +2,13 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"iter"
 	"slices"
+	"strconv"
 
 	"lading/api/wire"
+	"lading/internal/jsonstr"
 )
 
 // VariantsService reads and writes variants. [Spec]
@@ -50,23 +51,23 @@ type OptionRef struct {
 	Attribute string
 }
 
-// MarshalJSON writes {value, order?, links?: {Attributes: [{name}]}}.
+// MarshalJSON writes {value, order?, links?: {Attributes: [{name}]}}. It
+// appends the JSON itself: a batch of variants holds thousands of options,
+// and encoding/json took a struct and reflection for each.
 func (o OptionRef) MarshalJSON() ([]byte, error) {
-	type nameRef struct {
-		Name string `json:"name"`
+	b := make([]byte, 0, len(o.Value)+len(o.Attribute)+64)
+	b = append(b, `{"value":`...)
+	b = jsonstr.Append(b, o.Value)
+	if o.Order != nil {
+		b = append(b, `,"order":`...)
+		b = strconv.AppendInt(b, int64(*o.Order), 10)
 	}
-	type links struct {
-		Attributes []nameRef `json:"Attributes"`
-	}
-	out := struct {
-		Value string `json:"value"`
-		Order *int   `json:"order,omitempty"`
-		Links *links `json:"links,omitempty"`
-	}{Value: o.Value, Order: o.Order}
 	if o.Attribute != "" {
-		out.Links = &links{Attributes: []nameRef{{Name: o.Attribute}}}
+		b = append(b, `,"links":{"Attributes":[{"name":`...)
+		b = jsonstr.Append(b, o.Attribute)
+		b = append(b, `}]}`...)
 	}
-	return json.Marshal(out)
+	return append(b, '}'), nil
 }
 
 // Reconcile is one stock change of a variant write. [A.7]
@@ -157,7 +158,13 @@ func (s *VariantsService) BySKUPages(ctx context.Context, skus []string) iter.Se
 // Write sends up to wire.MaxWriteRecords variant records in one request.
 // Records the service rejected are in the result's Failed.
 func (s *VariantsService) Write(ctx context.Context, records []VariantWrite) (*WriteResult, error) {
-	return s.c.write(ctx, writeSpec{resource: wire.Variants, records: records, n: len(records)})
+	return writeRecords(ctx, s.c, wire.Variants, records, nil)
+}
+
+// WriteEncoded sends variant records already encoded (Encode), as they
+// are: for a caller that keeps what it sends.
+func (s *VariantsService) WriteEncoded(ctx context.Context, records Encoded[VariantWrite]) (*WriteResult, error) {
+	return writeEncoded(ctx, s.c, wire.Variants, records)
 }
 
 // Delete marks variants deleted ({id, delete: 1}).

@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 
 	"lading/api/wire"
+	"lading/internal/jsonstr"
 )
 
 // WriteResult is the service's answer to a write, record by record, in the
@@ -78,9 +80,50 @@ func entryError(raw json.RawMessage) (field, msg string) {
 // writeSpec is one write request.
 type writeSpec struct {
 	resource string // envelope key and wire.WritePath's resource, e.g. wire.Products
-	records  any    // a slice, marshalled under resource
+	records  []byte // the records' JSON array, sent under resource as it is
 	n        int    // number of records
 	bulk     any    // optional bulk_action
+}
+
+// Encoded is write records of type T encoded once, as a write sends them.
+// A caller that keeps what it sends (the state records a batch before it
+// goes) keeps JSON and gives the same Encoded to the service's
+// WriteEncoded, which sends those bytes as they are: the records are
+// encoded once, where keeping them and writing them encoded them twice.
+type Encoded[T any] struct {
+	json []byte
+	n    int
+}
+
+// Encode encodes records as every write sends them (see marshal).
+func Encode[T any](records []T) (Encoded[T], error) {
+	b, err := marshal(records)
+	if err != nil {
+		return Encoded[T]{}, fmt.Errorf("api: %w: encoding %d write records: %w", ErrInvalid, len(records), err)
+	}
+	return Encoded[T]{json: b, n: len(records)}, nil
+}
+
+// JSON is the records' JSON array, as a write sends it. It is not to be
+// changed: a write sends these bytes.
+func (e Encoded[T]) JSON() []byte { return e.json }
+
+// Len is the number of records.
+func (e Encoded[T]) Len() int { return e.n }
+
+// writeEncoded writes records under resource.
+func writeEncoded[T any](ctx context.Context, c *Client, resource string, records Encoded[T]) (*WriteResult, error) {
+	return c.write(ctx, writeSpec{resource: resource, records: records.json, n: records.n})
+}
+
+// writeRecords encodes records and writes them under resource, with
+// bulk as the bulk_action when it is not nil.
+func writeRecords[T any](ctx context.Context, c *Client, resource string, records []T, bulk any) (*WriteResult, error) {
+	b, err := marshal(records)
+	if err != nil {
+		return nil, fmt.Errorf("api: %s write: %w: encoding the records: %w", resource, ErrInvalid, err)
+	}
+	return c.write(ctx, writeSpec{resource: resource, records: b, n: len(records), bulk: bulk})
 }
 
 // checkCount refuses empty and oversized write arrays before sending.
@@ -99,15 +142,43 @@ func (c *Client) write(ctx context.Context, w writeSpec) (*WriteResult, error) {
 	if err := checkCount(w.resource, w.n); err != nil {
 		return nil, err
 	}
-	env := map[string]any{wire.KeyAction: wire.ActionWrite, w.resource: w.records}
+	var bulk []byte
 	if w.bulk != nil {
-		env[wire.KeyBulkAction] = w.bulk
+		var err error
+		if bulk, err = marshal(w.bulk); err != nil {
+			return nil, fmt.Errorf("api: %s write: %w: encoding the bulk action: %w", w.resource, ErrInvalid, err)
+		}
 	}
-	body, err := marshal(env)
-	if err != nil {
-		return nil, fmt.Errorf("api: %s write: %w: encoding the records: %w", w.resource, ErrInvalid, err)
-	}
+	body := envelope(w.resource, w.records, bulk)
 	return c.sendWrite(ctx, w.resource, call{path: wire.WritePath(w.resource), body: body, write: true}, w.n)
+}
+
+// envelope is a write's body, {action, <resource>: records, bulk_action},
+// bulk_action only when bulk is not nil, records and bulk put in as they
+// are, already JSON. The members go in the order of their keys, the order
+// in which encoding the envelope as a map wrote them, so that bodies and
+// traces read as before.
+func envelope(resource string, records, bulk []byte) []byte {
+	type member struct {
+		key   string
+		value []byte
+	}
+	ms := []member{{wire.KeyAction, jsonstr.Append(nil, wire.ActionWrite)}, {resource, records}}
+	if bulk != nil {
+		ms = append(ms, member{wire.KeyBulkAction, bulk})
+	}
+	slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
+	b := make([]byte, 0, len(records)+len(bulk)+64)
+	b = append(b, '{')
+	for i, m := range ms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonstr.Append(b, m.key)
+		b = append(b, ':')
+		b = append(b, m.value...)
+	}
+	return append(b, '}')
 }
 
 // sendWrite runs a prepared write call and reads its answer.

@@ -202,16 +202,14 @@ type Posted struct {
 }
 
 // Post records a batch of run in the state (kind, the records' keys, and
-// payload, the records as the state keeps them) before it is sent, sends
-// it with write, and records what became of it, but for an answer record
-// by record (Applied): the caller records that, with what it keeps of the
-// answer (ids, levels). The error is the state's: the answer is in Posted.
-func Post(ctx context.Context, st *state.DB, run *state.Run, kind string, keys []string, payload any,
+// body, the records as the state keeps them, in JSON) before it is sent,
+// sends it with write, and records what became of it, but for an answer
+// record by record (Applied): the caller records that, with what it keeps
+// of the answer (ids, levels). The error is the state's: the answer is in
+// Posted. A caller that keeps the records it sends gives body as write
+// sends it (api.Encode), so that they are encoded once.
+func Post(ctx context.Context, st *state.DB, run *state.Run, kind string, keys []string, body []byte,
 	changes []state.Change, write func(context.Context) (*api.WriteResult, error)) (*Posted, error) {
-	body, err := json.Marshal(payload)
-	if err != nil {
-		return nil, err
-	}
 	intent, err := st.RecordIntent(ctx, run.ID, kind, keys, body, changes...)
 	if err != nil {
 		return nil, fmt.Errorf("recording a batch before sending it: %w", err)
@@ -248,7 +246,13 @@ func (s *Sender[R, P]) sendBatch(ctx context.Context, batch []R) error {
 		}
 	}
 	s.mu.Unlock()
-	p, err := Post(ctx, s.State, s.Run, s.Kind, keys, recs, changes, func(ctx context.Context) (*api.WriteResult, error) {
+	// What the state keeps of the records (P) is not what Write sends, so
+	// it is encoded on its own, as Resume reads it back.
+	body, err := json.Marshal(recs)
+	if err != nil {
+		return err
+	}
+	p, err := Post(ctx, s.State, s.Run, s.Kind, keys, body, changes, func(ctx context.Context) (*api.WriteResult, error) {
 		return s.Write(ctx, batch)
 	})
 	if err != nil {

@@ -701,8 +701,11 @@ func (x *importer) send(ctx context.Context, b *batch) error {
 		}
 		r.product, r.variant = nil, nil // the batch holds the body now
 	}
-	payload, write := x.writer(b.class, products, variants)
-	p, err := engine.Post(ctx, x.State, x.run, b.kind(), b.keys(), payload, changes, write)
+	body, write, err := x.writer(b.class, products, variants)
+	if err != nil {
+		return err
+	}
+	p, err := engine.Post(ctx, x.State, x.run, b.kind(), b.keys(), body, changes, write)
 	if err != nil {
 		return err
 	}
@@ -711,19 +714,23 @@ func (x *importer) send(ctx context.Context, b *batch) error {
 }
 
 // writer is the request of a batch of class, and what the state records
-// of it: archives go as one bulk archive.
-func (x *importer) writer(class writeClass, products []api.ProductWrite, variants []api.VariantWrite) (any, func(context.Context) (*api.WriteResult, error)) {
+// of it: its records, encoded once, which the request sends as they are;
+// archives go as one bulk archive of their ids.
+func (x *importer) writer(class writeClass, products []api.ProductWrite, variants []api.VariantWrite) ([]byte, func(context.Context) (*api.WriteResult, error), error) {
 	switch class {
+	case classVariants:
+		enc, err := api.Encode(variants)
+		return enc.JSON(), func(ctx context.Context) (*api.WriteResult, error) { return x.Client.Variants.WriteEncoded(ctx, enc) }, err
 	case classArchive:
 		ids := make([]api.ID, len(products))
 		for i, p := range products {
 			ids[i] = p.ID
 		}
-		return products, func(ctx context.Context) (*api.WriteResult, error) { return x.Client.Products.BulkArchive(ctx, ids) }
-	case classProducts:
-		return products, func(ctx context.Context) (*api.WriteResult, error) { return x.Client.Products.Write(ctx, products) }
+		enc, err := api.Encode(products)
+		return enc.JSON(), func(ctx context.Context) (*api.WriteResult, error) { return x.Client.Products.BulkArchive(ctx, ids) }, err
 	}
-	return variants, func(ctx context.Context) (*api.WriteResult, error) { return x.Client.Variants.Write(ctx, variants) }
+	enc, err := api.Encode(products)
+	return enc.JSON(), func(ctx context.Context) (*api.WriteResult, error) { return x.Client.Products.WriteEncoded(ctx, enc) }, err
 }
 
 // settle settles what became of a sent batch on the plans of its records,

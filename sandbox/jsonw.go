@@ -5,7 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"unicode/utf8"
+
+	"lading/internal/jsonstr"
 )
 
 // rawJSON is a record already written as JSON, answered as it is.
@@ -57,7 +58,7 @@ func (w *jw) key(k string) {
 
 func (w *jw) str(k, v string) {
 	w.key(k)
-	w.b = appendJSONString(w.b, v)
+	w.b = jsonstr.Append(w.b, v)
 }
 
 // null writes v, or null when it is not valid.
@@ -178,55 +179,3 @@ func (h *heldBufs) release() {
 
 // minRecordBuf is the least size of a buffer of records.
 const minRecordBuf = 16 << 10
-
-// appendJSONString appends s quoted as encoding/json quotes it: HTML
-// characters, control characters, U+2028 and U+2029 escaped, invalid UTF-8
-// replaced by U+FFFD.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}

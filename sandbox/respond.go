@@ -11,6 +11,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"lading/api/wire"
+	"lading/internal/jsonstr"
 )
 
 // apiError is a request-level failure answered with a B.1 body.
@@ -148,7 +149,7 @@ func (r *readResult) encodeTo(buf *bytes.Buffer, sideOrder []string) error {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			buf.Write(appendJSONString(buf.AvailableBuffer(), s.id))
+			buf.Write(jsonstr.Append(buf.AvailableBuffer(), s.id))
 			buf.WriteByte(':')
 			if s.raw != nil {
 				buf.Write(s.raw)
