@@ -10,6 +10,60 @@ type pageArena struct {
 	links []Link    // the current block of links
 	sets  []LinkSet // the current block of link sets
 	index []indexed // the records of a sideload being read, before they are indexed
+	// linkBlocks and setBlocks are the blocks filled, for the next page
+	// when a listing reuses its memory (see pageMem).
+	linkBlocks blocks[Link]
+	setBlocks  blocks[LinkSet]
+}
+
+// recycle readies the arena for the next page: its blocks emptied, to be
+// filled again.
+func (a *pageArena) recycle() {
+	a.links, a.sets = nil, nil
+	a.linkBlocks.recycle()
+	a.setBlocks.recycle()
+}
+
+// blocks are the blocks of one kind an arena made: used by the page read,
+// and spare, emptied, for the next.
+type blocks[T any] struct {
+	used, spare [][]T
+}
+
+// take is an empty block with room for n at least: a spare one, or new.
+func (b *blocks[T]) take(n int) []T {
+	k := len(b.spare) - 1
+	for k >= 0 && cap(b.spare[k]) < n {
+		k--
+	}
+	var nb []T
+	if k < 0 {
+		nb = make([]T, 0, n)
+	} else {
+		last := len(b.spare) - 1
+		nb, b.spare[k] = b.spare[k], b.spare[last]
+		b.spare[last] = nil
+		b.spare = b.spare[:last]
+	}
+	b.used = append(b.used, nb)
+	return nb
+}
+
+// maxSpare is how many blocks of a kind are kept for the next page: a page
+// of 250 variants with their sideloads fills a few dozen.
+const maxSpare = 256
+
+// recycle empties the blocks used (what they held is cleared) and makes
+// them spare, up to maxSpare.
+func (b *blocks[T]) recycle() {
+	for _, u := range b.used {
+		if len(b.spare) < maxSpare {
+			clear(u[:cap(u)])
+			b.spare = append(b.spare, u[:0])
+		}
+	}
+	clear(b.used)
+	b.used = b.used[:0]
 }
 
 // The sizes of the arena's blocks, in elements.
@@ -24,7 +78,7 @@ func (a *pageArena) linkRun(own *[]Link) run[Link] {
 	if a == nil {
 		return run[Link]{block: own}
 	}
-	return run[Link]{block: &a.links, start: len(a.links), size: arenaLinkBlock}
+	return run[Link]{block: &a.links, start: len(a.links), size: arenaLinkBlock, blocks: &a.linkBlocks}
 }
 
 // setRun starts a record's link sets in the arena's block; a nil arena
@@ -33,7 +87,7 @@ func (a *pageArena) setRun(own *Links) run[LinkSet] {
 	if a == nil {
 		return run[LinkSet]{block: (*[]LinkSet)(own)}
 	}
-	return run[LinkSet]{block: &a.sets, start: len(a.sets), size: arenaSetBlock}
+	return run[LinkSet]{block: &a.sets, start: len(a.sets), size: arenaSetBlock, blocks: &a.setBlocks}
 }
 
 // A run is a list being read into a block, in place: its elements are
@@ -41,9 +95,10 @@ func (a *pageArena) setRun(own *Links) run[LinkSet] {
 // its end), and move, with the run so far, to a new block when the block
 // is full. Runs of one block do not nest.
 type run[T any] struct {
-	block *[]T
-	start int // where the run begins in *block
-	size  int // of a new block (0: as append grows it)
+	block  *[]T
+	start  int        // where the run begins in *block
+	size   int        // of a new block (0: as append grows it)
+	blocks *blocks[T] // where a new block comes from (with size)
 }
 
 // add appends v to the run.
@@ -51,7 +106,7 @@ func (ru *run[T]) add(v T) {
 	b := *ru.block
 	if len(b) == cap(b) && ru.size > 0 {
 		n := len(b) - ru.start
-		nb := make([]T, n, max(ru.size, 2*n))
+		nb := ru.blocks.take(max(ru.size, 2*n))[:n]
 		copy(nb, b[ru.start:])
 		b, ru.start = nb, 0
 	}

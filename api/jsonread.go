@@ -25,13 +25,13 @@ type sizeHinter interface {
 	sizeHint() int64
 }
 
-// readBody reads r to its end into a buffer of its own, of the stream's
-// size: in one read when r tells the size, else in pooled chunks copied
-// once into it.
-func readBody(r io.Reader) ([]byte, error) {
+// readBody reads r to its end into buf's room if it is large enough, else
+// a buffer of its own, of the stream's size: in one read when r tells the
+// size, else in pooled chunks copied once into it.
+func readBody(r io.Reader, buf []byte) ([]byte, error) {
 	if h, ok := r.(sizeHinter); ok {
 		if n := h.sizeHint(); n >= 0 && n < maxAnswerBytes {
-			return readSized(r, int(n))
+			return readSized(r, int(n), buf)
 		}
 	}
 	var got []*[readChunk]byte
@@ -54,7 +54,11 @@ func readBody(r io.Reader) ([]byte, error) {
 			return nil, err
 		}
 	}
-	body := make([]byte, total)
+	body := buf[:0]
+	if cap(body) < total {
+		body = make([]byte, total)
+	}
+	body = body[:total]
 	at := 0
 	for _, c := range got {
 		at += copy(body[at:], c[:])
@@ -66,11 +70,14 @@ func readBody(r io.Reader) ([]byte, error) {
 // come: a header may say more than the answer holds.
 const maxSized = 16 << 20
 
-// readSized reads r, said to hold n bytes, to its end: into a buffer of n
-// (and one byte more, to see its end; at most maxSized before the bytes
-// come), grown if the stream is longer.
-func readSized(r io.Reader, n int) ([]byte, error) {
-	body := make([]byte, 0, min(n, maxSized)+1)
+// readSized reads r, said to hold n bytes, to its end: into buf's room or
+// a buffer of n (and one byte more, to see its end; at most maxSized
+// before the bytes come), grown if the stream is longer.
+func readSized(r io.Reader, n int, buf []byte) ([]byte, error) {
+	body := buf[:0]
+	if cap(body) < min(n, maxSized)+1 {
+		body = make([]byte, 0, min(n, maxSized)+1)
+	}
 	for {
 		if len(body) == cap(body) {
 			body = append(body, 0)[:len(body)]

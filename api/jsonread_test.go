@@ -42,7 +42,7 @@ func TestReadBody(t *testing.T) {
 		}, broken},
 	} {
 		for _, body := range [][]byte{nil, []byte("{}"), long[:readChunk], long} {
-			got, err := readBody(tc.r(body))
+			got, err := readBody(tc.r(body), nil)
 			switch {
 			case !errors.Is(err, tc.err):
 				t.Errorf("%s, %d bytes: err = %v, want %v", tc.name, len(body), err, tc.err)

@@ -17,15 +17,20 @@ func listPages[P any, PP interface {
 	*P
 	page
 	streamed
+	setMem(*pageMem)
 }](ctx context.Context, c *Client, resource string, opts *ListOptions) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
 		first := 1
 		maxPages := 0
+		var mem *pageMem
 		if opts != nil {
 			if opts.Page > 1 {
 				first = opts.Page
 			}
 			maxPages = opts.MaxPages
+			if opts.Reuse {
+				mem = &pageMem{}
+			}
 		}
 		if err := opts.Validate(resource); err != nil {
 			yield(nil, err)
@@ -37,7 +42,7 @@ func listPages[P any, PP interface {
 				yield(nil, err)
 				return
 			}
-			p, err := readPage[P, PP](ctx, c, wire.ListPath(resource), body)
+			p, err := readPage[P, PP](ctx, c, wire.ListPath(resource), body, mem)
 			if err != nil {
 				yield(nil, fmt.Errorf("%w (page %d)", err, num))
 				return
@@ -65,13 +70,20 @@ func listPages[P any, PP interface {
 
 // readPage sends one read and decodes its answer straight from the
 // response body.
+// With mem, the page is read into it, recycled first: the page before
+// it, or an attempt before that failed, is done with.
 func readPage[P any, PP interface {
 	*P
 	streamed
-}](ctx context.Context, c *Client, path string, body []byte) (*P, error) {
+	setMem(*pageMem)
+}](ctx context.Context, c *Client, path string, body []byte, mem *pageMem) (*P, error) {
 	var p *P
 	_, err := c.do(ctx, call{path: path, body: body, decode: func(r io.Reader) error {
 		p = new(P) // each attempt reads a page of its own
+		if mem != nil {
+			mem.recycle()
+			PP(p).setMem(mem)
+		}
 		return PP(p).readFrom(r)
 	}})
 	if err != nil {
@@ -87,6 +99,7 @@ func getPage[P any, PP interface {
 	*P
 	page
 	streamed
+	setMem(*pageMem)
 }](ctx context.Context, c *Client, resource string, ids []ID) (*P, error) {
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("api: %s detail read: %w: no ids given", resource, ErrInvalid)
@@ -105,7 +118,7 @@ func getPage[P any, PP interface {
 	if err != nil {
 		return nil, err
 	}
-	p, err := readPage[P, PP](ctx, c, wire.DetailPath(resource), body)
+	p, err := readPage[P, PP](ctx, c, wire.DetailPath(resource), body, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -13,11 +13,16 @@ import (
 // whole.
 func readAnswer[T any](r io.Reader, resource string, meta *Meta, items *[]*T, side *Sideloads) error {
 	fail := func(err error) error { return fmt.Errorf("%s read answer: %w", resource, err) }
-	body, err := readBody(r)
+	mem := side.mem
+	if mem == nil {
+		mem = &pageMem{}
+	}
+	body, err := readBody(r, mem.body)
 	if err != nil {
 		return fail(err)
 	}
-	d := &recordDecoder{b: body, arena: &pageArena{}}
+	mem.body = body
+	d := &recordDecoder{b: body, arena: &mem.arena}
 	if d.peek() == 'n' { // null: an empty answer
 		if err := d.skip(); err != nil {
 			return fail(err)
@@ -56,6 +61,26 @@ type page interface {
 	pageMeta() Meta
 	pageLen() int
 }
+
+// pageMem is the memory a page is read into: its body's buffer and the
+// blocks of its arena. A listing that reuses its memory
+// (ListOptions.Reuse) reads each page into the memory of the one before,
+// recycled: cleared, then filled with the next page, which a value kept
+// from the page before without a copy then reads parts of.
+type pageMem struct {
+	body  []byte
+	arena pageArena
+}
+
+// recycle readies m for the next page.
+func (m *pageMem) recycle() {
+	clear(m.body)
+	m.body = m.body[:0]
+	m.arena.recycle()
+}
+
+// setMem has a page type read its answer into m (nil: memory of its own).
+func (s *Sideloads) setMem(m *pageMem) { s.mem = m }
 
 // streamed is a page type read straight from an answer's body.
 type streamed interface {

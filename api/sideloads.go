@@ -38,6 +38,9 @@ type Sideloads struct {
 	Packages             map[ID]*Package
 	PackageCarrierTypes  map[ID]*PackageCarrierType
 	Raw                  map[string]json.RawMessage
+	// mem is the memory the answer is read into, when a listing reuses
+	// it (see pageMem); nil: its own.
+	mem *pageMem
 }
 
 // sideloadReaders read each kind of sideload this package types.

@@ -100,9 +100,10 @@ func newScan(w Want, names []string, l *Live) *scan {
 	return s
 }
 
-// readListing reads the whole Variants listing, page after page.
+// readListing reads the whole Variants listing, page after page, each
+// read into the memory of the one before (page copies what it keeps).
 func (s *scan) readListing(ctx context.Context, c *api.Client) error {
-	for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{PageSize: wire.MaxPageSize}) {
+	for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{PageSize: wire.MaxPageSize, Reuse: true}) {
 		s.live.Requests++
 		if err != nil {
 			return fmt.Errorf("reading the live catalog: %w", err)
@@ -115,7 +116,9 @@ func (s *scan) readListing(ctx context.Context, c *api.Client) error {
 // lookUp looks the variants of skus up, and the products named names.
 func (s *scan) lookUp(ctx context.Context, c *api.Client, skus, names []string) error {
 	for part := range slices.Chunk(skus, lookupChunk) {
-		for pg, err := range c.Variants.ListPages(ctx, anyOf("sku", part)) {
+		opts := anyOf("sku", part)
+		opts.Reuse = true
+		for pg, err := range c.Variants.ListPages(ctx, opts) {
 			s.live.Requests++
 			if err != nil {
 				return fmt.Errorf("looking SKUs up: %w", err)
@@ -137,7 +140,8 @@ func (s *scan) lookUp(ctx context.Context, c *api.Client, skus, names []string) 
 	return nil
 }
 
-// page compares the variants of a page with the file's.
+// page compares the variants of a page with the file's. What it keeps of
+// the page it copies: the page's memory is the next one's.
 func (s *scan) page(pg *api.VariantPage) {
 	s.live.addIDs(&pg.Sideloads)
 	for _, v := range pg.Variants {
