@@ -64,15 +64,14 @@ func exitCode(err error) int {
 // keeps every row of its input until the results file is written, so its
 // heap only grows; at the collector's default pace the process would
 // reach twice what it holds. Under the limit the collector works harder
-// instead. 288 MiB: a 1,000,000-row re-import or dry run holds at most
-// about 195 MB (while the file is read, and to the end of the account's
-// listing), and the re-import allocates some 6 GB decoding the listing;
-// the ~80 MB between what it holds and where the collector then aims
-// keep its work about where it was with 368 MiB over the 280 MB held
-// before. Lower costs CPU: the same re-import took 1.25 times the CPU at
-// 256 MiB (288 MB peak RSS), 1.5 times at 224 MiB (255 MB)
-// (scripts/bench-reimport.sh and bench-import.sh measure it).
-const memoryLimit = 288 << 20
+// instead. 224 MiB: a 1,000,000-row re-import or dry run holds at most
+// about 180 MiB (while the file is read, and to the end of the account's
+// listing), and the re-import allocates some 3 GB reading the listing
+// into reused memory (api.ListOptions.Reuse); the 40 MiB between what it
+// holds and the limit cost it 1.06 times the CPU it takes at 288 MiB,
+// for 244 MB of peak RSS against 313 MB (scripts/bench-reimport.sh and
+// bench-import.sh measure it).
+const memoryLimit = 224 << 20
 
 // limitCheck is how often manageMemory looks at the live heap.
 const limitCheck = 200 * time.Millisecond
@@ -138,14 +137,14 @@ func serveMemory() {
 }
 
 // nextLimit is the soft limit to keep when live bytes of heap are in use
-// under limit. A heap that fills three quarters of its limit would keep
-// the collector running nearly without pause (a large catalog, a first
-// import's rows with the plans of what it writes: 250 MiB of 1M rows, or
-// the account's catalog read whole): the limit then grows to 1.5 times
-// what is live, as if the collector's pace were GOGC=50. At nine tenths,
-// a 1M-row first import ran just under it at 1.35 times the CPU.
+// under limit. A heap that fills most of its limit would keep the
+// collector running nearly without pause (a catalog larger than a million
+// rows, a first import's rows with the plans of what it writes: 250 MiB
+// of 1M rows, or the account's catalog read whole): past 85% the limit
+// grows to 1.5 times what is live, as if the collector's pace were
+// GOGC=50. A 1M-row re-import holds about 81% of 224 MiB.
 func nextLimit(limit, live int64) int64 {
-	if live > limit/4*3 {
+	if live > limit/20*17 {
 		return live / 2 * 3
 	}
 	return limit

@@ -321,12 +321,12 @@ func TestNextLimit(t *testing.T) {
 	for _, tc := range []struct {
 		limit, live, want int64
 	}{
-		{288 * mib, 0, 288 * mib},
-		{288 * mib, 186 * mib, 288 * mib}, // a 1M-row re-import
-		{288 * mib, 216 * mib, 288 * mib},
-		{288 * mib, 217 * mib, 325*mib + mib/2},
-		{288 * mib, 249 * mib, 373*mib + mib/2}, // a 1M-row first import
-		{288 * mib, 2000 * mib, 3000 * mib},
+		{224 * mib, 0, 224 * mib},
+		{224 * mib, 181 * mib, 224 * mib}, // a 1M-row re-import
+		{224 * mib, 190 * mib, 224 * mib},
+		{224 * mib, 191 * mib, 286*mib + mib/2},
+		{224 * mib, 249 * mib, 373*mib + mib/2}, // a 1M-row first import
+		{224 * mib, 2000 * mib, 3000 * mib},
 		{3000 * mib, 2000 * mib, 3000 * mib}, // never lowered
 	} {
 		if got := nextLimit(tc.limit, tc.live); got != tc.want {
