@@ -77,7 +77,7 @@ func (db *DB) RecordIntent(ctx context.Context, runID int64, kind string, keys [
 		if id, err = res.LastInsertId(); err != nil {
 			return err
 		}
-		return recordChanges(ctx, tx, runID, id, changes)
+		return db.recordChanges(ctx, tx, runID, id, changes)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("state: saving a batch of run %d before sending it: %w", runID, err)
