@@ -18,7 +18,7 @@ func (db *DB) PutIDs(ctx context.Context, scope string, kv map[string]string) er
 	if len(kv) == 0 {
 		return nil
 	}
-	err := db.withTx(ctx, func(tx *sql.Tx) error { return putIDs(ctx, tx, scope, kv) })
+	err := db.withTx(ctx, func(tx *sql.Tx) error { return db.putIDs(ctx, tx, scope, kv) })
 	if err != nil {
 		return fmt.Errorf("state: put ids (%s): %w", scope, err)
 	}
@@ -34,7 +34,7 @@ func (db *DB) ConfirmIDs(ctx context.Context, intentID int64, o Outcome, results
 		return fmt.Errorf("state: saving what happened to batch %d: %w", intentID, err)
 	}
 	err := db.withTx(ctx, func(tx *sql.Tx) error {
-		if err := putIDs(ctx, tx, scope, kv); err != nil {
+		if err := db.putIDs(ctx, tx, scope, kv); err != nil {
 			return err
 		}
 		return setOutcome(ctx, tx, intentID, o, results)
@@ -45,27 +45,22 @@ func (db *DB) ConfirmIDs(ctx context.Context, intentID int64, o Outcome, results
 	return nil
 }
 
+// idsUpsert upserts ids of a scope, after the scope and the time.
+var idsUpsert = bulkRows{
+	head: `INSERT INTO ids (scope, updated_at, key, id)`,
+	row:  `(?1, ?2, ?, ?)`,
+	tail: `ON CONFLICT (scope, key) DO UPDATE SET id = excluded.id, updated_at = excluded.updated_at`,
+}
+
 // putIDs upserts kv of scope in tx.
-func putIDs(ctx context.Context, tx *sql.Tx, scope string, kv map[string]string) error {
+func (db *DB) putIDs(ctx context.Context, tx *sql.Tx, scope string, kv map[string]string) error {
 	if len(kv) == 0 {
 		return nil
 	}
-	if err := idsTable.noteWritten(ctx, tx, scope, maps.Keys(kv)); err != nil {
+	if err := idsTable.noteWritten(ctx, db, tx, scope, maps.Keys(kv)); err != nil {
 		return err
 	}
-	st, err := tx.PrepareContext(ctx, `INSERT INTO ids (scope, key, id, updated_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (scope, key) DO UPDATE SET id = excluded.id, updated_at = excluded.updated_at`)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	t := now()
-	for k, id := range kv {
-		if _, err := st.ExecContext(ctx, scope, k, id, t); err != nil {
-			return err
-		}
-	}
-	return nil
+	return db.writeRows(ctx, tx, &idsUpsert, []any{scope, now()}, mapRows(kv))
 }
 
 // DeleteIDs forgets keys of scope, for example ids the service no longer

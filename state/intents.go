@@ -53,15 +53,9 @@ func (db *DB) RecordIntent(ctx context.Context, runID int64, kind string, keys [
 	if kind == "" {
 		return 0, fmt.Errorf("state: saving a batch of run %d before sending it: the batch has no kind", runID)
 	}
-	if keys == nil {
-		keys = []string{}
-	}
-	k, err := json.Marshal(keys)
-	if err != nil {
-		return 0, err
-	}
+	k := appendJSONStrings(nil, keys) // none: [], not null
 	var id int64
-	err = db.withTx(ctx, func(tx *sql.Tx) error {
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
 		var finished sql.NullInt64
 		err := tx.QueryRowContext(ctx, `SELECT finished_at FROM runs WHERE id = ?`, runID).Scan(&finished)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -83,7 +77,7 @@ func (db *DB) RecordIntent(ctx context.Context, runID int64, kind string, keys [
 		if id, err = res.LastInsertId(); err != nil {
 			return err
 		}
-		return recordChanges(ctx, tx, runID, id, changes)
+		return db.recordChanges(ctx, tx, runID, id, changes)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("state: saving a batch of run %d before sending it: %w", runID, err)

@@ -76,25 +76,26 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
+// sinceInsert notes keys of a scope written since its pack, after the
+// table and the scope.
+var sinceInsert = bulkRows{head: `INSERT OR IGNORE INTO pack_since (tbl, scope, key)`, row: `(?1, ?2, ?)`}
+
 // noteWritten notes, in tx, that keys of scope were written, when the
 // scope is packed.
-func (t kvTable) noteWritten(ctx context.Context, tx *sql.Tx, scope string, keys iter.Seq[string]) error {
+func (t kvTable) noteWritten(ctx context.Context, db *DB, tx *sql.Tx, scope string, keys iter.Seq[string]) error {
 	var packed bool
 	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM packs WHERE tbl = ? AND scope = ?)`, t.name, scope).Scan(&packed)
 	if err != nil || !packed {
 		return err
 	}
-	st, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO pack_since (tbl, scope, key) VALUES (?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	for k := range keys {
-		if _, err := st.ExecContext(ctx, t.name, scope, k); err != nil {
-			return err
+	return db.writeRows(ctx, tx, &sinceInsert, []any{t.name, scope}, func(yield func([]any) bool) {
+		row := make([]any, 1)
+		for k := range keys {
+			if row[0] = k; !yield(row) {
+				return
+			}
 		}
-	}
-	return nil
+	})
 }
 
 // each calls fn with every key of scope and its value (as packed), in

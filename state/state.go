@@ -34,6 +34,8 @@ type DB struct {
 
 	mu    sync.Mutex
 	locks map[int64]*runLock // runs started here and not finished
+
+	bulk map[*bulkRows]*sql.Stmt // see bulkChunk
 }
 
 // dsnParams: wait up to 10 s for another process's lock; WAL so readers
@@ -96,6 +98,10 @@ func open(path, params string) (*DB, error) {
 		sqldb.Close()
 		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}
+	if err := db.prepareBulk(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("state file %s: %w", path, err)
+	}
 	return db, nil
 }
 
@@ -111,6 +117,9 @@ func (db *DB) Close() error {
 		delete(db.locks, id)
 	}
 	db.mu.Unlock()
+	for _, st := range db.bulk {
+		st.Close()
+	}
 	return db.sql.Close()
 }
 

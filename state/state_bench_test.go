@@ -167,3 +167,80 @@ func BenchmarkBatchOfCreates(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBatchState is the state's work for one batch of an import of
+// variants (100 products, 400 variants) on a state file: the intent with
+// its 400 changes, the answer taking all 400 with their ids, and the ids
+// of the 100 products. The products' scope is packed in "packed" (a scope
+// read whole), where each id written is noted against the pack too.
+func BenchmarkBatchState(b *testing.B) {
+	for _, packed := range []bool{false, true} {
+		b.Run(map[bool]string{false: "unpacked", true: "packed"}[packed], func(b *testing.B) {
+			benchBatchState(b, packed)
+		})
+	}
+}
+
+func benchBatchState(b *testing.B, packed bool) {
+	ctx := context.Background()
+	db, err := OpenScratch(filepath.Join(b.TempDir(), "state.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	run, _, err := db.StartRun(ctx, "fp", "import", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	scope := KeyProducts("scope")
+	if packed {
+		old, _ := benchIDs(2 * minPack)
+		if err := db.PutIDs(ctx, scope, old); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.AllIDs(ctx, scope); err != nil {
+			b.Fatal(err)
+		}
+	}
+	payload := make([]byte, 100<<10)
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		keys, changes, took, ids := benchBatch(n)
+		n++
+		id, err := db.RecordIntent(ctx, run.ID, "variants.create", keys, payload, changes...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := db.ConfirmChanges(ctx, id, took); err != nil {
+			b.Fatal(err)
+		}
+		if err := db.PutIDs(ctx, scope, ids); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchBatch is the n-th batch of 100 products of 4 variants each: the
+// variants' keys and creates (4 to 6 fields each), the ids the answer
+// gave them, and the products' ids.
+func benchBatch(n int) (keys []string, changes []Change, took map[int]string, ids map[string]string) {
+	took, ids = map[int]string{}, map[string]string{}
+	for p := range 100 {
+		product := fmt.Sprintf("product-%07d", n*100+p)
+		ids[product] = fmt.Sprint(5_000_000 + n*100 + p)
+		for v := range 4 {
+			seq := len(changes)
+			sku := fmt.Sprintf("SKU-%07d-%d", n*100+p, v)
+			after := map[string]string{"sku": sku, "price": "19.90", "barcode": fmt.Sprint(4006381333931 + seq),
+				"option1": []string{"S", "M", "L", "XL"}[v]}
+			if v%2 == 1 {
+				after["option2"], after["tier Wholesale"] = "Black & Grün", "12.50"
+			}
+			keys = append(keys, sku)
+			changes = append(changes, Change{Seq: seq, Op: OpCreate, Resource: ResourceVariant, Key: sku, ParentID: ids[product], After: after})
+			took[seq] = fmt.Sprint(9_000_000 + n*400 + seq)
+		}
+	}
+	return keys, changes, took, ids
+}

@@ -16,7 +16,7 @@ func (db *DB) PutStock(ctx context.Context, scope string, levels map[string]floa
 	if len(levels) == 0 {
 		return nil
 	}
-	err := db.withTx(ctx, func(tx *sql.Tx) error { return putStock(ctx, tx, scope, levels) })
+	err := db.withTx(ctx, func(tx *sql.Tx) error { return db.putStock(ctx, tx, scope, levels) })
 	if err != nil {
 		return fmt.Errorf("state: put stock (%s): %w", scope, err)
 	}
@@ -31,7 +31,7 @@ func (db *DB) ConfirmStock(ctx context.Context, intentID int64, o Outcome, resul
 		return fmt.Errorf("state: saving what happened to stock batch %d: %w", intentID, err)
 	}
 	err := db.withTx(ctx, func(tx *sql.Tx) error {
-		if err := putStock(ctx, tx, scope, levels); err != nil {
+		if err := db.putStock(ctx, tx, scope, levels); err != nil {
 			return err
 		}
 		return setOutcome(ctx, tx, intentID, o, results)
@@ -42,27 +42,22 @@ func (db *DB) ConfirmStock(ctx context.Context, intentID int64, o Outcome, resul
 	return nil
 }
 
+// stockUpsert upserts levels of a scope, after the scope and the time.
+var stockUpsert = bulkRows{
+	head: `INSERT INTO stock (scope, updated_at, key, level)`,
+	row:  `(?1, ?2, ?, ?)`,
+	tail: `ON CONFLICT (scope, key) DO UPDATE SET level = excluded.level, updated_at = excluded.updated_at`,
+}
+
 // putStock upserts levels of scope in tx.
-func putStock(ctx context.Context, tx *sql.Tx, scope string, levels map[string]float64) error {
+func (db *DB) putStock(ctx context.Context, tx *sql.Tx, scope string, levels map[string]float64) error {
 	if len(levels) == 0 {
 		return nil
 	}
-	if err := stockTable.noteWritten(ctx, tx, scope, maps.Keys(levels)); err != nil {
+	if err := stockTable.noteWritten(ctx, db, tx, scope, maps.Keys(levels)); err != nil {
 		return err
 	}
-	st, err := tx.PrepareContext(ctx, `INSERT INTO stock (scope, key, level, updated_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (scope, key) DO UPDATE SET level = excluded.level, updated_at = excluded.updated_at`)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	t := now()
-	for k, v := range levels {
-		if _, err := st.ExecContext(ctx, scope, k, v, t); err != nil {
-			return err
-		}
-	}
-	return nil
+	return db.writeRows(ctx, tx, &stockUpsert, []any{scope, now()}, mapRows(levels))
 }
 
 // ForgetStock forgets the levels remembered for keys of scope, for
