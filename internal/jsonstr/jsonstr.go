@@ -5,10 +5,9 @@ package jsonstr
 
 import "unicode/utf8"
 
-// Append appends s to b as a JSON string, escaped as encoding/json escapes
-// it by default: HTML characters (<, >, &), control characters, U+2028
-// and U+2029 escaped, invalid UTF-8 replaced by U+FFFD. (encoding/json
-// writes \b and \f short, where Append writes \u0008 and \u000c.)
+// Append appends s to b as a JSON string, the bytes encoding/json writes
+// of it by default: HTML characters (<, >, &), control characters, U+2028
+// and U+2029 escaped, invalid UTF-8 replaced by U+FFFD.
 func Append(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
@@ -30,6 +29,10 @@ func Append(b []byte, s string) []byte {
 				b = append(b, '\\', 'r')
 			case '\t':
 				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
 			default:
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
 			}
