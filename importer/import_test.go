@@ -41,6 +41,13 @@ var fastClient = []api.Option{api.WithRate(1000, 100), api.WithBackoff(time.Mill
 
 func newEnv(t *testing.T, opts sandbox.Options) *env {
 	t.Helper()
+	return newServedEnv(t, opts, func(srv *sandbox.Server) http.Handler { return srv })
+}
+
+// newServedEnv is newEnv whose sandbox is served through the handler
+// serve makes of it.
+func newServedEnv(t *testing.T, opts sandbox.Options, serve func(*sandbox.Server) http.Handler) *env {
+	t.Helper()
 	srv, err := sandbox.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +56,7 @@ func newEnv(t *testing.T, opts sandbox.Options) *env {
 	if _, err := srv.RegisterToken("tok"); err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv)
+	hs := httptest.NewServer(serve(srv))
 	t.Cleanup(hs.Close)
 	c, err := api.NewClient(hs.URL+"/api2", "tok", fastClient...)
 	if err != nil {

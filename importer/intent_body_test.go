@@ -6,18 +6,15 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
-	"lading/api"
 	"lading/api/wire"
 	"lading/importer"
 	"lading/sandbox"
-	"lading/state"
 )
 
 // writeBodies is a sandbox that keeps the records of every write it is
@@ -47,28 +44,12 @@ func (wb *writeBodies) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // newBodiesEnv is an env whose sandbox keeps the records written to it.
 func newBodiesEnv(t *testing.T) (*env, *writeBodies) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	if _, err := srv.RegisterToken("tok"); err != nil {
-		t.Fatal(err)
-	}
-	wb := &writeBodies{srv: srv}
-	hs := httptest.NewServer(wb)
-	t.Cleanup(hs.Close)
-	c, err := api.NewClient(hs.URL+"/api2", "tok", fastClient...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	st, err := state.Open(filepath.Join(dir, "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return &env{t: t, srv: srv, url: hs.URL, c: c, state: st, dir: dir}, wb
+	var wb *writeBodies
+	e := newServedEnv(t, sandbox.Options{}, func(srv *sandbox.Server) http.Handler {
+		wb = &writeBodies{srv: srv}
+		return wb
+	})
+	return e, wb
 }
 
 // TestIntentKeepsTheRecordsSent checks that the state keeps a batch's

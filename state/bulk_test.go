@@ -15,11 +15,7 @@ import (
 func TestStoredAsEncodingJSON(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := openTest(t)
-	run, _, err := db.StartRun(ctx, "fp", "import", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, run := openTestRun(t)
 	keys := []string{"SKU-<1>", "Größe & \"L\"", "bad \xff", "line\u2028sep"}
 	in := []Change{
 		{Seq: 0, Op: OpCreate, Resource: ResourceVariant, Key: keys[0], After: map[string]string{"sku": keys[0], "option1": keys[1], "z": "", "a": "\n\t\x01"}},
@@ -83,11 +79,7 @@ func marshalMap(m map[string]string) string {
 func TestWritesOfMoreRowsThanAStatementHolds(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := openTest(t)
-	run, _, err := db.StartRun(ctx, "fp", "import", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, run := openTestRun(t)
 	in := make([]Change, 2*bulkChunk+1)
 	took := map[int]string{}
 	for i := range in {

@@ -18,6 +18,17 @@ func openTest(t *testing.T) *DB {
 	return db
 }
 
+// openTestRun is openTest with an import run started in it.
+func openTestRun(t *testing.T) (*DB, *Run) {
+	t.Helper()
+	db := openTest(t)
+	run, _, err := db.StartRun(context.Background(), "fp", "import", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, run
+}
+
 // A batch's changes are recorded with it, before it is sent, and confirmed
 // record by record once it is answered.
 func TestChangesRecordedWithTheirBatch(t *testing.T) {
@@ -99,11 +110,7 @@ func TestChangesRecordedWithTheirBatch(t *testing.T) {
 func TestChangesOfABatchTakenNone(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := openTest(t)
-	run, _, err := db.StartRun(ctx, "fp", "import", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, run := openTestRun(t)
 	in := []Change{{Seq: 0, Op: OpCreate, Resource: ResourceProduct, Key: "P1"}, {Seq: 1, Op: OpCreate, Resource: ResourceProduct, Key: "P2"}}
 	intent, err := db.RecordIntent(ctx, run.ID, "k", []string{"P1", "P2"}, []byte("[]"), in...)
 	if err != nil {
