@@ -122,21 +122,28 @@ func BenchmarkConfirmStock100(b *testing.B) {
 	}
 }
 
+// scratchRun is a scratch state (lading sandbox --load's) with an import
+// run started.
+func scratchRun(b *testing.B) (*DB, *Run) {
+	db, err := OpenScratch(filepath.Join(b.TempDir(), "state.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	run, _, err := db.StartRun(context.Background(), "fp", "import", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return db, run
+}
+
 // BenchmarkBatchOfCreates is the state's work for one batch of 100
 // product creates as an import records it, on a scratch state (lading
 // sandbox --load): the intent with its changes, then the answer: the
 // outcome, the records confirmed with the ids they got, and the ids.
 func BenchmarkBatchOfCreates(b *testing.B) {
 	ctx := context.Background()
-	db, err := OpenScratch(filepath.Join(b.TempDir(), "state.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	run, _, err := db.StartRun(ctx, "fp", "import", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	db, run := scratchRun(b)
 	payload := make([]byte, 100<<10)
 	description := strings.Repeat("<p>A fine thing.</p>", 40)
 	n := 0
@@ -183,15 +190,7 @@ func BenchmarkBatchState(b *testing.B) {
 
 func benchBatchState(b *testing.B, packed bool) {
 	ctx := context.Background()
-	db, err := OpenScratch(filepath.Join(b.TempDir(), "state.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	run, _, err := db.StartRun(ctx, "fp", "import", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	db, run := scratchRun(b)
 	scope := KeyProducts("scope")
 	if packed {
 		old, _ := benchIDs(2 * minPack)
