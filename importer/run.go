@@ -582,10 +582,7 @@ func (x *importer) settleOpenIntents(ctx context.Context, plan *Plan) error {
 			outcome = state.OutcomeNotApplied
 		}
 		note, _ := json.Marshal(map[string]any{"reconciled": "keys looked up in the live catalog", "applied": len(took), "of": len(it.Keys)})
-		if err := x.State.RecordOutcome(ctx, it.ID, outcome, note); err != nil {
-			return err
-		}
-		if err := x.State.ConfirmChanges(ctx, it.ID, took); err != nil {
+		if err := x.State.Settle(ctx, it.ID, state.Settlement{Outcome: outcome, Results: note, Took: took}); err != nil {
 			return err
 		}
 	}
@@ -812,16 +809,8 @@ func (x *importer) settleAnswer(ctx context.Context, b *batch, intent int64, res
 	}
 	x.mu.Unlock()
 	results, _ := json.Marshal(map[string]any{"ids": res.IDs, "failed": failed})
-	if err := x.State.RecordOutcome(ctx, intent, outcome, results); err != nil {
-		return err
-	}
-	if err := x.State.ConfirmChanges(ctx, intent, took); err != nil {
-		return err
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	return x.State.PutIDs(ctx, state.KeyProducts(x.Scope), ids)
+	return x.State.Settle(ctx, intent, state.Settlement{Outcome: outcome, Results: results, Took: took,
+		Scope: state.KeyProducts(x.Scope), IDs: ids})
 }
 
 // refuse marks a record the service refused as failed, naming the row and

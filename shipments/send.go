@@ -91,7 +91,7 @@ func (p *Pusher) confirm(ctx context.Context, intent int64, o state.Outcome, not
 			s.remember(vs[j].ID, kv)
 		}
 	}
-	return p.Opts.State.ConfirmIDs(ctx, intent, o, note, shippedScope(p.Opts.Scope), kv)
+	return p.Opts.State.Settle(ctx, intent, state.Settlement{Outcome: o, Results: note, Scope: shippedScope(p.Opts.Scope), IDs: kv})
 }
 
 // sentOf is a shipment as the state records it.

@@ -202,7 +202,7 @@ func (p *Pusher) confirm(ctx context.Context, k *kind, intent int64, o state.Out
 			memos[r.Key] = memoText(r.memo())
 		}
 	}
-	if err := p.Opts.State.ConfirmIDs(ctx, intent, o, note, k.idScope, ids); err != nil {
+	if err := p.Opts.State.Settle(ctx, intent, state.Settlement{Outcome: o, Results: note, Scope: k.idScope, IDs: ids}); err != nil {
 		return err
 	}
 	if err := p.Opts.State.PutIDs(ctx, k.sentScope, memos); err != nil {

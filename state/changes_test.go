@@ -176,3 +176,41 @@ func TestPruneRuns(t *testing.T) {
 		t.Errorf("runs of the last hour pruned: %d, %v", n, err)
 	}
 }
+
+// Settle writes a batch's outcome, the changes it took with their ids, and
+// the ids learnt in one transaction: all of them, or, when one fails (here
+// the outcome, of a batch there is not), none.
+func TestSettleIsOneTransaction(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, run := openTestRun(t)
+	in := []Change{{Seq: 0, Op: OpCreate, Resource: ResourceProduct, Key: "P1"}, {Seq: 1, Op: OpCreate, Resource: ResourceProduct, Key: "P2"}}
+	intent, err := db.RecordIntent(ctx, run.ID, "products.create", []string{"P1", "P2"}, []byte("[]"), in...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Settlement{Outcome: OutcomePartial, Results: []byte(`{"ids":["501"]}`), Took: map[int]string{0: "501"},
+		Scope: KeyProducts("acct"), IDs: map[string]string{"P1": "501"}}
+	if err := db.Settle(ctx, intent+100, s); err == nil {
+		t.Fatal("a batch that was never recorded was settled")
+	}
+	if got, err := db.AllIDs(ctx, KeyProducts("acct")); err != nil || len(got) != 0 {
+		t.Errorf("a settlement that failed kept the ids %v (%v)", got, err)
+	}
+	if err := db.Settle(ctx, intent, s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Changes(ctx, run.ID)
+	if err != nil || len(got) != 2 {
+		t.Fatalf("changes %+v, %v", got, err)
+	}
+	if got[0].Written != WrittenYes || got[0].RecordID != "501" || got[1].Written != WrittenNo {
+		t.Errorf("changes after the settlement: %+v, want P1 written as 501 and P2 not", got)
+	}
+	if ids, err := db.AllIDs(ctx, KeyProducts("acct")); err != nil || ids["P1"] != "501" {
+		t.Errorf("ids after the settlement: %v, %v", ids, err)
+	}
+	if open, err := db.OpenIntents(ctx, run.ID); err != nil || len(open) != 0 {
+		t.Errorf("the batch is still open: %+v, %v", open, err)
+	}
+}

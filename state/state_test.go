@@ -603,8 +603,8 @@ func TestRunHeldUntilFinishOrClose(t *testing.T) {
 	}
 }
 
-// ConfirmIDs writes the outcome and the ids together, or neither.
-func TestConfirmIDs(t *testing.T) {
+// Settle writes the outcome and the ids together, or neither.
+func TestSettleWithIDs(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, p := openTemp(t)
@@ -616,10 +616,10 @@ func TestConfirmIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.ConfirmIDs(ctx, id, OutcomePending, nil, "acct|slips", map[string]string{"S9": "9"}); err == nil {
+	if err := db.Settle(ctx, id, Settlement{Outcome: OutcomePending, Scope: "acct|slips", IDs: map[string]string{"S9": "9"}}); err == nil {
 		t.Error("a pending outcome was accepted")
 	}
-	if err := db.ConfirmIDs(ctx, id, OutcomePartial, []byte("r"), "acct|slips", map[string]string{"S1": "11"}); err != nil {
+	if err := db.Settle(ctx, id, Settlement{Outcome: OutcomePartial, Results: []byte("r"), Scope: "acct|slips", IDs: map[string]string{"S1": "11"}}); err != nil {
 		t.Fatal(err)
 	}
 	db = reopen(t, db, p)
