@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"bytes"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"io"
@@ -34,8 +33,8 @@ func productFileSpec() *listSpec {
 func renderProductFiles(t *txn, c *call, ids []int64, res *readResult) error {
 	recs := map[int64]map[string]any{}
 	products := &uniq{}
-	if err := t.each(`SELECT id, product_id, file_name, file_type, size, deleted, created_at, updated_at
-		FROM product_files WHERE id IN `+inIDs, []any{idList(ids)}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT id, product_id, file_name, file_type, size, deleted, created_at, updated_at
+		FROM product_files WHERE id IN `+inIDs, []any{idList(ids)}, func(rows *row) error {
 		var id, product, size int64
 		var name, typ, created, updated string
 		var deleted bool
@@ -100,7 +99,7 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, id string) {
 	var typ string
 	var old []byte // the bytes of a file stored by an older sandbox, in the database
 	err = s.st.read(r.Context(), func(t *txn) error {
-		return t.each(`SELECT file_type, content FROM product_files WHERE id = ?`, []any{n}, func(rows *sql.Rows) error {
+		return t.eachRow(`SELECT file_type, content FROM product_files WHERE id = ?`, []any{n}, func(rows *row) error {
 			return rows.Scan(&typ, &old)
 		})
 	})

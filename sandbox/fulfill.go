@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -88,7 +87,7 @@ func (t *txn) recheckWaiting(account int64) error {
 	}
 	t.stockChanged = false
 	var ids []int64
-	if err := t.each(`SELECT id FROM orders WHERE account_id = ? AND state = ? ORDER BY id`, []any{account, orderWaiting}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT id FROM orders WHERE account_id = ? AND state = ? ORDER BY id`, []any{account, orderWaiting}, func(rows *row) error {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			return err
@@ -168,8 +167,8 @@ func (t *txn) expandLines(order int64) ([]fulfilLine, error) {
 		bundle       bool
 	}
 	var raws []raw
-	if err := t.each(`SELECT l.variant_id, l.quantity, v.bundle FROM order_lines l JOIN variants v ON v.id = l.variant_id
-		WHERE l.order_id = ? ORDER BY l.id`, []any{order}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT l.variant_id, l.quantity, v.bundle FROM order_lines l JOIN variants v ON v.id = l.variant_id
+		WHERE l.order_id = ? ORDER BY l.id`, []any{order}, func(rows *row) error {
 		var r raw
 		if err := rows.Scan(&r.variant, &r.qty, &r.bundle); err != nil {
 			return err
@@ -215,8 +214,8 @@ func renderFulfillments(t *txn, c *call, ids []int64, res *readResult) error {
 	recs := map[int64]map[string]any{}
 	links := map[int64]map[string]any{}
 	var parts orderParts
-	if err := t.each(`SELECT f.id, f.order_id, o.address_id, f.status, f.complete, f.created_at, f.updated_at
-		FROM fulfillments f JOIN orders o ON o.id = f.order_id WHERE f.id IN `+inIDs, []any{idList(ids)}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT f.id, f.order_id, o.address_id, f.status, f.complete, f.created_at, f.updated_at
+		FROM fulfillments f JOIN orders o ON o.id = f.order_id WHERE f.id IN `+inIDs, []any{idList(ids)}, func(rows *row) error {
 		var id, order int64
 		var addr *int64
 		var status, created, updated string
@@ -237,7 +236,7 @@ func renderFulfillments(t *txn, c *call, ids []int64, res *readResult) error {
 	}); err != nil {
 		return err
 	}
-	if err := t.each(`SELECT fulfillment_id, id FROM line_items WHERE fulfillment_id IN `+inIDs+` ORDER BY fulfillment_id, id`, []any{idList(ids)}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT fulfillment_id, id FROM line_items WHERE fulfillment_id IN `+inIDs+` ORDER BY fulfillment_id, id`, []any{idList(ids)}, func(rows *row) error {
 		var f, li int64
 		if err := rows.Scan(&f, &li); err != nil {
 			return err
@@ -517,7 +516,7 @@ func (t *txn) completeFulfillment(account, f, warehouse int64) error {
 		return err
 	}
 	var lines []fulfilLine
-	if err := t.each(`SELECT variant_id, quantity FROM line_items WHERE fulfillment_id = ?`, []any{f}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT variant_id, quantity FROM line_items WHERE fulfillment_id = ?`, []any{f}, func(rows *row) error {
 		var l fulfilLine
 		if err := rows.Scan(&l.variant, &l.quantity); err != nil {
 			return err

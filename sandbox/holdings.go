@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"database/sql"
 	"maps"
 	"strconv"
 
@@ -15,7 +14,7 @@ import (
 // owners and gives each owner's records.
 func (t *txn) groupIDs(q string, args ...any) (map[int64][]int64, error) {
 	out := map[int64][]int64{}
-	err := t.each(q, args, func(rows *sql.Rows) error {
+	err := t.eachRow(q, args, func(rows *row) error {
 		var owner, id int64
 		if err := rows.Scan(&owner, &id); err != nil {
 			return err
@@ -67,8 +66,8 @@ func (t *txn) sideloadShipments(res *readResult, ids []int64) error {
 		return nil
 	}
 	lines := map[int64][]any{}
-	if err := t.each(`SELECT shipment_id, line_item_id, quantity FROM shipment_lines WHERE shipment_id IN `+inIDs+` ORDER BY rowid`,
-		[]any{idList(ids)}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT shipment_id, line_item_id, quantity FROM shipment_lines WHERE shipment_id IN `+inIDs+` ORDER BY rowid`,
+		[]any{idList(ids)}, func(rows *row) error {
 			var s, li, q int64
 			if err := rows.Scan(&s, &li, &q); err != nil {
 				return err
@@ -78,8 +77,8 @@ func (t *txn) sideloadShipments(res *readResult, ids []int64) error {
 		}); err != nil {
 		return err
 	}
-	return t.each(`SELECT id, fulfillment_id, shipped_at, tracking_number, tracking_link, carrier, cost, package_id, created_at
-		FROM shipments WHERE id IN `+inIDs, []any{idList(ids)}, func(rows *sql.Rows) error {
+	return t.eachRow(`SELECT id, fulfillment_id, shipped_at, tracking_number, tracking_link, carrier, cost, package_id, created_at
+		FROM shipments WHERE id IN `+inIDs, []any{idList(ids)}, func(rows *row) error {
 		var id, f int64
 		var pkg *int64
 		var at, number, link, carrier, created string

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -253,9 +252,9 @@ func (t *txn) sideloadOrderLines(res *readResult, resource string, account int64
 		return nil, nil
 	}
 	var variants uniq
-	err := t.each(`SELECT l.id, l.order_id, l.variant_id, l.sku, l.quantity, l.price, l.description
+	err := t.eachRow(`SELECT l.id, l.order_id, l.variant_id, l.sku, l.quantity, l.price, l.description
 		FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.account_id = ? AND l.id IN `+inIDs,
-		[]any{account, idList(ids)}, func(rows *sql.Rows) error {
+		[]any{account, idList(ids)}, func(rows *row) error {
 			var id, order, v, q int64
 			var sku, desc string
 			var price *string
@@ -275,9 +274,9 @@ func (t *txn) sideloadOrderLines(res *readResult, resource string, account int64
 // fulfillments among ids, and returns the variants they name.
 func (t *txn) sideloadFulfillmentLines(res *readResult, account int64, ids []int64) ([]int64, error) {
 	var variants uniq
-	err := t.each(`SELECT li.id, li.fulfillment_id, li.variant_id, li.sku, li.quantity, li.shipped_quantity
+	err := t.eachRow(`SELECT li.id, li.fulfillment_id, li.variant_id, li.sku, li.quantity, li.shipped_quantity
 		FROM line_items li JOIN fulfillments f ON f.id = li.fulfillment_id WHERE f.account_id = ? AND li.id IN `+inIDs,
-		[]any{account, idList(ids)}, func(rows *sql.Rows) error {
+		[]any{account, idList(ids)}, func(rows *row) error {
 			var id, f, v, q, shipped int64
 			var sku string
 			if err := rows.Scan(&id, &f, &v, &sku, &q, &shipped); err != nil {
@@ -317,10 +316,10 @@ func (t *txn) orderRecords(account int64, ids []int64) (map[int64]map[string]any
 		return nil, nil, err
 	}
 	var contacts []int64
-	err = t.each(`SELECT o.id, o.local_id, o.state, o.po_num, COALESCE(o.order_date, o.created_at), o.currency_iso,
+	err = t.eachRow(`SELECT o.id, o.local_id, o.state, o.po_num, COALESCE(o.order_date, o.created_at), o.currency_iso,
 		o.address_id, o.contact_id, o.created_at, o.updated_at,
 		(SELECT COALESCE(SUM(CAST(l.price AS REAL) * l.quantity), 0) FROM order_lines l WHERE l.order_id = o.id)
-		FROM orders o WHERE o.account_id = ? AND o.id IN `+inIDs, []any{account, idList(ids)}, func(rows *sql.Rows) error {
+		FROM orders o WHERE o.account_id = ? AND o.id IN `+inIDs, []any{account, idList(ids)}, func(rows *row) error {
 		var id int64
 		var local, state, po, date, currency, created, updated string
 		var addr, contact *int64
@@ -374,7 +373,7 @@ func (t *txn) sideloadData(res *readResult, resource, q string, account int64, i
 	if len(ids) == 0 {
 		return nil
 	}
-	return t.each(q, []any{account, idList(ids)}, func(rows *sql.Rows) error {
+	return t.eachRow(q, []any{account, idList(ids)}, func(rows *row) error {
 		var id int64
 		var local, data, created, updated string
 		if err := rows.Scan(&id, &local, &data, &created, &updated); err != nil {

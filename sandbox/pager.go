@@ -224,9 +224,8 @@ func (t *txn) count(l listing, ix *listIndex) (int, error) {
 		return n, nil
 	}
 	var n int
-	q := "SELECT COUNT(*) " + l.from
-	if err := t.conn.QueryRowContext(t.ctx, q, l.args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("sandbox: %q: %w", q, err)
+	if err := t.eachRowOnce("SELECT COUNT(*) "+l.from, l.args, func(r *row) error { return r.Scan(&n) }); err != nil {
+		return 0, err
 	}
 	t.st.pages.setTotal(ix, n)
 	return n, nil

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -238,11 +237,11 @@ func (t *txn) editProduct(c *call, id int64, rec record) error {
 func (t *txn) refreshAutoDescriptions(p productRef) error {
 	opts := map[int64][]chosenOption{}
 	var order []int64
-	if err := t.each(`SELECT v.id, a.name, o.name FROM variants v
+	if err := t.eachRow(`SELECT v.id, a.name, o.name FROM variants v
 		LEFT JOIN variant_options vo ON vo.variant_id = v.id
 		LEFT JOIN attribute_options o ON o.id = vo.option_id
 		LEFT JOIN attributes a ON a.id = o.attribute_id
-		WHERE v.product_id = ? ORDER BY v.id, vo.position`, []any{p.id}, func(rows *sql.Rows) error {
+		WHERE v.product_id = ? ORDER BY v.id, vo.position`, []any{p.id}, func(rows *row) error {
 		var v int64
 		var an, on *string
 		if err := rows.Scan(&v, &an, &on); err != nil {

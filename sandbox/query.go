@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"database/sql"
 	"fmt"
 	"slices"
 	"strconv"
@@ -348,7 +347,7 @@ func readIDs(env record, resource string) ([]int64, *apiError) {
 // existingIDs keeps the ids of table that belong to account, in order.
 func (t *txn) existingIDs(table string, account int64, ids []int64) ([]int64, error) {
 	have := map[int64]bool{}
-	if err := t.each("SELECT id FROM "+table+" WHERE account_id = ? AND id IN "+inIDs, []any{account, idList(ids)}, func(rows *sql.Rows) error {
+	if err := t.eachRow("SELECT id FROM "+table+" WHERE account_id = ? AND id IN "+inIDs, []any{account, idList(ids)}, func(rows *row) error {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			return err

@@ -1,9 +1,11 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -36,6 +38,35 @@ func (t *txn) rawQuery(q string, args []any, keep bool, fn func(r *row) error) e
 	if err := t.ready(); err != nil {
 		return err
 	}
+	return t.rawRows(q, args, keep, fn)
+}
+
+// firstRow reads the first row q gives into dest and tells whether there
+// was one; with ready, after the rows held back are sent (see ready).
+func (t *txn) firstRow(q string, args []any, ready bool, dest []any) (found bool, err error) {
+	if ready {
+		if err := t.ready(); err != nil {
+			return false, err
+		}
+	}
+	err = t.rawRows(q, args, true, func(r *row) error {
+		found = true
+		if err := r.Scan(dest...); err != nil {
+			return err
+		}
+		return errFirstRow
+	})
+	if errors.Is(err, errFirstRow) {
+		err = nil
+	}
+	return found, err
+}
+
+// errFirstRow ends the reading of rows after the first.
+var errFirstRow = errors.New("the first row is read")
+
+// rawRows is rawQuery without sending the rows held back.
+func (t *txn) rawRows(q string, args []any, keep bool, fn func(r *row) error) error {
 	named, err := namedArgs(make([]driver.NamedValue, 0, len(args)), q, args)
 	if err != nil {
 		return err
@@ -247,6 +278,84 @@ func (r *row) ids(dst []int64, i int) []int64 {
 		r.err = err
 	}
 	return dst
+}
+
+// Scan reads the row's columns into dest, one a column, as database/sql's
+// Scan would for the kinds of variable the sandbox reads into: integers,
+// strings, bools, floats and bytes (copied), NULL into a nil pointer (to
+// an integer or a string), nil bytes, or an invalid sql.NullString or
+// sql.NullInt64. Others are refused.
+func (r *row) Scan(dest ...any) error {
+	if len(dest) != len(r.vals) {
+		return fmt.Errorf("%d variables for %d columns", len(dest), len(r.vals))
+	}
+	for i, d := range dest {
+		if err := r.scanInto(i, d); err != nil {
+			return err
+		}
+	}
+	return r.err
+}
+
+// scanInto reads column i into d.
+func (r *row) scanInto(i int, d any) error {
+	switch d := d.(type) {
+	case *int64:
+		*d = r.int(i)
+	case *int:
+		*d = int(r.int(i))
+	case *string:
+		*d = r.str(i)
+	case *bool:
+		*d = r.flag(i)
+	case *float64:
+		*d = r.float(i)
+	case *sql.NullString:
+		*d = r.null(i)
+	case *sql.NullInt64:
+		*d = sql.NullInt64{}
+		if r.vals[i] != nil {
+			*d = sql.NullInt64{Int64: r.int(i), Valid: true}
+		}
+	case **int64:
+		*d = nil
+		if r.vals[i] != nil {
+			n := r.int(i)
+			*d = &n
+		}
+	case *[]byte:
+		*d = nil
+		if b, ok := r.vals[i].([]byte); ok {
+			*d = bytes.Clone(b) // the driver's memory, valid until the next row
+		} else if r.vals[i] != nil {
+			*d = []byte(r.str(i))
+		}
+	case **string:
+		*d = nil
+		if r.vals[i] != nil {
+			s := r.str(i)
+			*d = &s
+		}
+	default:
+		return fmt.Errorf("column %d (%s): cannot read into %T", i, r.cols[i], d)
+	}
+	return nil
+}
+
+// float is column i as a float.
+func (r *row) float(i int) float64 {
+	switch v := r.vals[i].(type) {
+	case float64:
+		return v
+	case int64:
+		return float64(v)
+	}
+	s, ok := asText(r.vals[i])
+	f, err := strconv.ParseFloat(s, 64)
+	if !ok || err != nil {
+		r.refuse(i, "a number")
+	}
+	return f
 }
 
 // refuse notes that column i is not what was read, unless a value was

@@ -4,8 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -72,22 +72,49 @@ func (r *row) get(kind, i int) any {
 	return r.null(i)
 }
 
+// scanWithDatabaseSQL reads q's value as kinds[kind] through
+// database/sql's Scan, the reference the row's getters follow.
 func scanWithDatabaseSQL(tx *txn, q string, kind int) scanned {
 	dest := []any{new(int64), new(string), new(bool), new(sql.NullString)}[kind]
-	if _, err := tx.row(q, nil, dest); err != nil {
+	if err := tx.conn.QueryRowContext(context.Background(), q).Scan(dest); err != nil {
 		return scanned{kind: kind}
 	}
-	switch d := dest.(type) {
-	case *int64:
-		return scanned{kind, *d, true}
-	case *string:
-		return scanned{kind, *d, true}
-	case *bool:
-		return scanned{kind, *d, true}
-	case *sql.NullString:
-		return scanned{kind, *d, true}
+	return scanned{kind, reflect.ValueOf(dest).Elem().Interface(), true}
+}
+
+// row.Scan reads a value into each kind of variable as database/sql's
+// Scan does, and refuses what it refuses.
+func TestRowScanLikeDatabaseSQL(t *testing.T) {
+	t.Parallel()
+	st, err := openStore("")
+	if err != nil {
+		t.Fatal(err)
 	}
-	panic(fmt.Sprintf("no kind %d", kind))
+	defer st.close()
+	dests := []func() any{
+		func() any { return new(int64) }, func() any { return new(int) }, func() any { return new(string) },
+		func() any { return new(bool) }, func() any { return new(float64) }, func() any { return new(sql.NullString) },
+		func() any { return new(sql.NullInt64) }, func() any { return new(*int64) }, func() any { return new(*string) },
+		func() any { return new([]byte) },
+	}
+	for _, sqlValue := range []string{"7", "'12'", "'x'", "''", "NULL", "3.5", "1", "'true'", "x'3132'"} {
+		q := "SELECT " + sqlValue
+		err := st.read(context.Background(), func(tx *txn) error {
+			for _, mk := range dests {
+				want, got := mk(), mk()
+				werr := tx.conn.QueryRowContext(context.Background(), q).Scan(want)
+				_, gerr := tx.row(q, nil, got)
+				if (werr == nil) != (gerr == nil) || werr == nil && !reflect.DeepEqual(got, want) {
+					t.Errorf("%s into %T: row.Scan gives %v (%v), database/sql %v (%v)", sqlValue, want,
+						reflect.ValueOf(got).Elem(), gerr, reflect.ValueOf(want).Elem(), werr)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // reusingRows is driver.Rows whose text is in one buffer that each Next

@@ -105,9 +105,9 @@ func newSeeder(a access, spec SeedSpec) (*seeder, error) {
 // each priced at its first pricing tier, else at its cost marked up, else
 // at a price made from its SKU.
 func (sd *seeder) loadVariants(t *txn) error {
-	err := t.each(`SELECT v.sku, v.cost, (SELECT p.price FROM variant_prices p WHERE p.variant_id = v.id ORDER BY p.tier_id LIMIT 1)
+	err := t.eachRow(`SELECT v.sku, v.cost, (SELECT p.price FROM variant_prices p WHERE p.variant_id = v.id ORDER BY p.tier_id LIMIT 1)
 		FROM variants v WHERE v.account_id = ? AND v.deleted = 0 AND v.sku != '' ORDER BY v.id`, []any{sd.a.account},
-		func(rows *sql.Rows) error {
+		func(rows *row) error {
 			var sku string
 			var cost, price sql.NullString
 			if err := rows.Scan(&sku, &cost, &price); err != nil {
@@ -127,8 +127,8 @@ func (sd *seeder) loadVariants(t *txn) error {
 // side): aisles A, B, ... of 8 bays of 5 shelves, like "B-04-2".
 func (t *txn) assignLocations(account int64) error {
 	var ids []int64
-	if err := t.each(`SELECT id FROM variants WHERE account_id = ? AND deleted = 0 AND bundle = 0 AND location_1 = '' ORDER BY id`,
-		[]any{account}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT id FROM variants WHERE account_id = ? AND deleted = 0 AND bundle = 0 AND location_1 = '' ORDER BY id`,
+		[]any{account}, func(rows *row) error {
 			var id int64
 			if err := rows.Scan(&id); err != nil {
 				return err

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"database/sql"
 	"fmt"
 	"strconv"
 
@@ -117,9 +116,9 @@ func packedLines(v any) []packedLine {
 // and the line items of its live fulfillments.
 func (t *txn) orderItems(order int64) (map[int64]int64, error) {
 	out := map[int64]int64{}
-	err := t.each(`SELECT id, variant_id FROM order_lines WHERE order_id = ?
+	err := t.eachRow(`SELECT id, variant_id FROM order_lines WHERE order_id = ?
 		UNION ALL SELECT li.id, li.variant_id FROM line_items li JOIN fulfillments f ON f.id = li.fulfillment_id
-		WHERE f.order_id = ? AND f.deleted = 0`, []any{order, order}, func(rows *sql.Rows) error {
+		WHERE f.order_id = ? AND f.deleted = 0`, []any{order, order}, func(rows *row) error {
 		var id, v int64
 		if err := rows.Scan(&id, &v); err != nil {
 			return err
@@ -148,10 +147,10 @@ func (t *txn) orderedUnits(order int64) (map[int64]int64, error) {
 // than slip pack, void slips left out.
 func (t *txn) packedUnits(order, slip int64, variantOf map[int64]int64) (map[int64]int64, error) {
 	var lines []packedLine
-	err := t.each(`SELECT li.target_id, li.quantity FROM record_links o JOIN packing_slips s ON s.id = o.owner_id
+	err := t.eachRow(`SELECT li.target_id, li.quantity FROM record_links o JOIN packing_slips s ON s.id = o.owner_id
 		JOIN record_links li ON li.owner_id = s.id AND li.resource = ?
 		WHERE o.resource = ? AND o.target_id = ? AND s.id != ? AND s.deleted = 0 AND s.void = 0`,
-		[]any{wire.LineItems, wire.SalesOrders, order, slip}, func(rows *sql.Rows) error {
+		[]any{wire.LineItems, wire.SalesOrders, order, slip}, func(rows *row) error {
 			var l packedLine
 			var q *string
 			if err := rows.Scan(&l.item, &q); err != nil {

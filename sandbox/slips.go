@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"database/sql"
 	"fmt"
 
 	"lading/api/wire"
@@ -30,8 +29,8 @@ var packageLinks = []string{wire.PackingSlips, wire.PackageCarrierTypes, wire.Sa
 
 func renderPackingSlips(t *txn, c *call, ids []int64, res *readResult) error {
 	recs := map[int64]map[string]any{}
-	if err := t.each(`SELECT id, local_id, packing_slip_date, ship_date, status, void, notes, deleted, created_at, updated_at
-		FROM packing_slips WHERE id IN `+inIDs, []any{idList(ids)}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT id, local_id, packing_slip_date, ship_date, status, void, notes, deleted, created_at, updated_at
+		FROM packing_slips WHERE id IN `+inIDs, []any{idList(ids)}, func(rows *row) error {
 		var id int64
 		var localID, status, notes, created, updated string
 		var psDate, shipDate *string
@@ -96,8 +95,8 @@ func (t *txn) sideloadPackages(res *readResult, account int64, ids []int64) erro
 		return err
 	}
 	var carriers uniq
-	if err := t.each(`SELECT id, ship_date, notes, tracking_link, tracking_number, cost, delivered, deleted, created_at, updated_at
-		FROM packages WHERE id IN `+inIDs, []any{idList(ids)}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT id, ship_date, notes, tracking_link, tracking_number, cost, delivered, deleted, created_at, updated_at
+		FROM packages WHERE id IN `+inIDs, []any{idList(ids)}, func(rows *row) error {
 		var id int64
 		var notes, link, number, delivered, created, updated string
 		var shipDate, cost *string
@@ -118,8 +117,8 @@ func (t *txn) sideloadPackages(res *readResult, account int64, ids []int64) erro
 	if len(carriers.ids) == 0 {
 		return nil
 	}
-	return t.each(`SELECT id, name, created_at, updated_at FROM package_carrier_types WHERE account_id = ? AND id IN `+inIDs,
-		[]any{account, idList(carriers.ids)}, func(rows *sql.Rows) error {
+	return t.eachRow(`SELECT id, name, created_at, updated_at FROM package_carrier_types WHERE account_id = ? AND id IN `+inIDs,
+		[]any{account, idList(carriers.ids)}, func(rows *row) error {
 			var id int64
 			var name, created, updated string
 			if err := rows.Scan(&id, &name, &created, &updated); err != nil {
@@ -148,8 +147,8 @@ func (t *txn) loadLinks(owners []int64, resources []string) (map[int64]recordLin
 		}
 		out[o] = l
 	}
-	if err := t.each(`SELECT owner_id, resource, target_id, quantity FROM record_links WHERE owner_id IN `+inIDs+
-		` ORDER BY owner_id, resource, position`, []any{idList(owners)}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT owner_id, resource, target_id, quantity FROM record_links WHERE owner_id IN `+inIDs+
+		` ORDER BY owner_id, resource, position`, []any{idList(owners)}, func(rows *row) error {
 		var owner, target int64
 		var resource string
 		var qty *string

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -112,7 +111,7 @@ func (t *txn) slipLines(order int64, want []OrderLine) ([]slipLine, error) {
 		sku          string
 	}
 	var have []orderLine
-	if err := t.each(`SELECT id, quantity, sku FROM order_lines WHERE order_id = ? ORDER BY id`, []any{order}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT id, quantity, sku FROM order_lines WHERE order_id = ? ORDER BY id`, []any{order}, func(rows *row) error {
 		var l orderLine
 		if err := rows.Scan(&l.id, &l.quantity, &l.sku); err != nil {
 			return err

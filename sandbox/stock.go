@@ -1,7 +1,5 @@
 package sandbox
 
-import "database/sql"
-
 // setAvailable makes available units of variant in warehouse: stock
 // becomes units plus what is committed there.
 func (t *txn) setAvailable(account, variant, warehouse, units int64) error {
@@ -51,7 +49,7 @@ type component struct {
 
 func (t *txn) components(bundle int64) ([]component, error) {
 	var out []component
-	if err := t.each(`SELECT component_id, quantity FROM bundle_components WHERE bundle_id = ? ORDER BY component_id`, []any{bundle}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT component_id, quantity FROM bundle_components WHERE bundle_id = ? ORDER BY component_id`, []any{bundle}, func(rows *row) error {
 		var c component
 		if err := rows.Scan(&c.variant, &c.quantity); err != nil {
 			return err

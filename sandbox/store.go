@@ -389,38 +389,6 @@ func (t *txn) exec(q string, args ...any) (sql.Result, error) {
 	return r, nil
 }
 
-func (t *txn) query(q string, args ...any) (*sql.Rows, error) {
-	s, err := t.stmt(q)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := s.Query(args...)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %q: %w", q, err)
-	}
-	return rows, nil
-}
-
-// each runs q and calls scan for every row. The rows are closed however
-// it ends, and an error that ends the iteration early is reported rather
-// than taken for the last row. scan must not run queries of its own.
-func (t *txn) each(q string, args []any, scan func(rows *sql.Rows) error) error {
-	rows, err := t.query(q, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("sandbox: %q: %w", q, err)
-	}
-	return nil
-}
-
 // live checks that id is a record of table in account that is not deleted;
 // otherwise the write record fails with an error naming resource and id.
 func (t *txn) live(table, resource string, id, account int64) error {
@@ -442,32 +410,13 @@ func (t *txn) markDeleted(table string, id int64) (sql.Result, error) {
 
 // row scans one row; found is false when there is none.
 func (t *txn) row(q string, args []any, dest ...any) (found bool, err error) {
-	s, err := t.stmt(q)
-	if err != nil {
-		return false, err
-	}
-	return scanRow(s, q, args, dest)
+	return t.firstRow(q, args, true, dest)
 }
 
 // rowBeside is row without sending the rows held back first: for a query
 // whose caller looks at them itself.
 func (t *txn) rowBeside(q string, args []any, dest ...any) (found bool, err error) {
-	s, err := t.prepared(q)
-	if err != nil {
-		return false, err
-	}
-	return scanRow(s, q, args, dest)
-}
-
-func scanRow(s *sql.Stmt, q string, args, dest []any) (found bool, err error) {
-	switch err := s.QueryRow(args...).Scan(dest...); err {
-	case nil:
-		return true, nil
-	case sql.ErrNoRows:
-		return false, nil
-	default:
-		return false, fmt.Errorf("sandbox: %q: %w", q, err)
-	}
+	return t.firstRow(q, args, false, dest)
 }
 
 // savepoint runs fn so that its changes are undone if it fails, leaving the

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"database/sql"
 	"strconv"
 	"strings"
 
@@ -30,7 +29,7 @@ func productTagSpec() *listSpec {
 // tagRecords renders tags by id.
 func (t *txn) tagRecords(ids []int64) (map[int64]map[string]any, error) {
 	out := map[int64]map[string]any{}
-	if err := t.each(`SELECT id, name, deleted, created_at, updated_at FROM product_tags WHERE id IN `+inIDs, []any{idList(ids)}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT id, name, deleted, created_at, updated_at FROM product_tags WHERE id IN `+inIDs, []any{idList(ids)}, func(rows *row) error {
 		var id int64
 		var name, created, updated string
 		var deleted bool

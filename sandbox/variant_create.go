@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -159,7 +158,7 @@ func (t *txn) productAttributes(product int64) ([]attrRef, error) {
 		return out, nil
 	}
 	var out []attrRef
-	if err := t.each(`SELECT id, name FROM attributes WHERE product_id = ? ORDER BY ord, id`, []any{product}, func(rows *sql.Rows) error {
+	if err := t.eachRow(`SELECT id, name FROM attributes WHERE product_id = ? ORDER BY ord, id`, []any{product}, func(rows *row) error {
 		var a attrRef
 		if err := rows.Scan(&a.id, &a.name); err != nil {
 			return err
