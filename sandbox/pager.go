@@ -171,6 +171,11 @@ type listing struct {
 	args  []any
 	order string // "ORDER BY ..."
 	key   string // the listing, for the pager
+	// plain is a listing of no filter: its few statements (a table's,
+	// in an order, with a key to start after or without) are kept
+	// prepared, where those of filters, as many as the filters are,
+	// are prepared each time.
+	plain bool
 }
 
 // idOrder is the order of a listing without a sort: ties broken by id,
@@ -190,7 +195,7 @@ func newListing(table, base string, account int64, q *listQuery) listing {
 	for _, a := range args {
 		fmt.Fprintf(&key, "\x00%T:%v", a, a)
 	}
-	return listing{from: from, args: args, order: q.order, key: key.String()}
+	return listing{from: from, args: args, order: q.order, key: key.String(), plain: q.where == ""}
 }
 
 // listing runs a parsed listing against table: the total, and the ids of
@@ -247,7 +252,7 @@ func (t *txn) pageByKey(l listing, ix *listIndex, start, size int) ([]int64, err
 		args = append(args, after)
 	}
 	args = append(args, size, start-1-pos)
-	ids, err := t.idsOf("SELECT id "+from+" "+idOrder+" LIMIT ? OFFSET ?", args)
+	ids, err := t.idsOf("SELECT id "+from+" "+idOrder+" LIMIT ? OFFSET ?", args, l.plain)
 	if err == nil && len(ids) > 0 {
 		t.st.pages.mark(ix, start+len(ids)-1, ids[len(ids)-1])
 	}
@@ -277,7 +282,7 @@ func (t *txn) pageInOrder(l listing, ix *listIndex, start, size int) ([]int64, i
 	order := t.st.pages.orderOf(ix)
 	if order == nil {
 		var err error
-		if order, err = t.idsOf("SELECT id "+l.from+" "+l.order, l.args); err != nil {
+		if order, err = t.idsOf("SELECT id "+l.from+" "+l.order, l.args, l.plain); err != nil {
 			return nil, 0, err
 		}
 		t.st.pages.keepOrder(ix, order)
@@ -288,10 +293,10 @@ func (t *txn) pageInOrder(l listing, ix *listIndex, start, size int) ([]int64, i
 	return slices.Clone(order[start:min(start+size, len(order))]), len(order), nil
 }
 
-// idsOf runs a query of ids.
-func (t *txn) idsOf(q string, args []any) ([]int64, error) {
+// idsOf runs a query of ids, kept prepared with keep.
+func (t *txn) idsOf(q string, args []any, keep bool) ([]int64, error) {
 	var ids []int64
-	err := t.eachRowOnce(q, args, func(r *row) error {
+	err := t.rawQuery(q, args, keep, func(r *row) error {
 		ids = append(ids, r.int(0))
 		return nil
 	})
