@@ -56,9 +56,6 @@ type store struct {
 	// spare is the room the last write's held rows took (see pending),
 	// for the next write: a catalog write holds some 20,000 parameters.
 	spare pending
-	// ckpt copies the log of committed writes into the database file
-	// beside the writes (see checkpointer).
-	ckpt *checkpointer
 }
 
 // readConn is a read-only connection with its own prepared statements.
@@ -99,7 +96,7 @@ func openStore(path string) (*store, error) {
 func openFile(path, syncMode string) (*store, error) {
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(" + syncMode + ")" +
-		fmt.Sprintf("&_pragma=cache_size(%d)&_pragma=temp_store(MEMORY)&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(%d)", -cacheKiB, walKept)
+		fmt.Sprintf("&_pragma=cache_size(%d)&_pragma=temp_store(MEMORY)", -cacheKiB)
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: open database %q: %w", path, err)
@@ -126,10 +123,6 @@ func openFile(path, syncMode string) (*store, error) {
 		conn.Close()
 		db.Close()
 		return nil, fmt.Errorf("sandbox: open read connections to %q: %w", path, err)
-	}
-	if st.ckpt, err = startCheckpointer(dsn, path+"-wal"); err != nil {
-		st.close()
-		return nil, fmt.Errorf("sandbox: open %q to checkpoint it: %w", path, err)
 	}
 	var v string
 	switch err := conn.QueryRowContext(context.Background(), `SELECT v FROM meta WHERE k='next_id'`).Scan(&v); err {
@@ -210,8 +203,6 @@ func (st *store) close() error {
 		}
 		st.readDB.Close()
 	}
-	st.ckpt.stop()
-	st.ckpt = nil
 	closeRaw(st.conn, st.raw)
 	st.conn.Close()
 	err := st.db.Close()
@@ -292,7 +283,6 @@ func (st *store) do(ctx context.Context, fn func(t *txn) error) error {
 		rollback()
 		return fmt.Errorf("sandbox: commit: %w", err)
 	}
-	st.ckpt.committed()
 	return nil
 }
 
