@@ -203,7 +203,8 @@ type Posted struct {
 
 // Post records a batch of run in the state (kind, the records' keys, and
 // body, the records as the state keeps them, in JSON) before it is sent,
-// sends it with write, and records what became of it, but for an answer
+// sends it with write, and records what became of it (refused or not
+// applied: its changes not written, with the outcome), but for an answer
 // record by record (Applied): the caller records that, with what it keeps
 // of the answer (ids, levels). The error is the state's: the answer is in
 // Posted. A caller that keeps the records it sends gives body as write
@@ -222,12 +223,22 @@ func Post(ctx context.Context, st *state.DB, run *state.Run, kind string, keys [
 		return p, nil
 	case api.Rejected:
 		note, _ := json.Marshal(map[string]string{"refused": p.Err.Error()})
-		return p, st.RecordOutcome(ctx, intent, state.OutcomeRejected, note)
+		return p, st.Settle(ctx, intent, state.Settlement{Outcome: state.OutcomeRejected, Results: note, Took: noneTaken(changes)})
 	case api.Retryable:
 		note, _ := json.Marshal(map[string]string{"not_applied": p.Err.Error()})
-		return p, st.RecordOutcome(ctx, intent, state.OutcomeNotApplied, note)
+		return p, st.Settle(ctx, intent, state.Settlement{Outcome: state.OutcomeNotApplied, Results: note, Took: noneTaken(changes)})
 	}
 	return p, st.RecordOutcome(ctx, intent, state.OutcomeUnknown, nil)
+}
+
+// noneTaken is what a batch of changes the account took none of took (an
+// empty map: each change not written), or nil for a batch that recorded
+// no changes.
+func noneTaken(changes []state.Change) map[int]string {
+	if len(changes) == 0 {
+		return nil
+	}
+	return map[int]string{}
 }
 
 // sendBatch records one batch, sends it and settles what became of it.

@@ -264,3 +264,42 @@ func TestSenderStopsTakingBatchesWhenInterrupted(t *testing.T) {
 		t.Errorf("after resuming: %+v, want the batch settled as partial (a found, b not)", intents)
 	}
 }
+
+// A batch refused as a whole, or not applied, has its changes recorded
+// as not written with its outcome, in the one transaction: none of its
+// records is in the account.
+func TestPostSettlesTheChangesOfABatchNotApplied(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		err  error
+		want state.Outcome
+	}{
+		{"refused", &api.APIError{StatusCode: http.StatusBadRequest, Message: "bad name"}, state.OutcomeRejected},
+		{"not applied", fmt.Errorf("connection refused: %w", api.ErrNotApplied), state.OutcomeNotApplied},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			g := newRig(t, nil)
+			changes := []state.Change{{Seq: 0, Op: state.OpCreate, Resource: state.ResourceProduct, Key: "P1"},
+				{Seq: 1, Op: state.OpCreate, Resource: state.ResourceProduct, Key: "P2"}}
+			p, err := Post(ctx, g.st, g.run, "products.create", []string{"P1", "P2"}, []byte("[]"), changes,
+				func(context.Context) (*api.WriteResult, error) { return nil, tc.err })
+			if err != nil || p.Err == nil {
+				t.Fatalf("Post: %v, the write's error %v", err, p.Err)
+			}
+			got, err := g.st.Changes(ctx, g.run.ID)
+			if err != nil || len(got) != 2 {
+				t.Fatalf("changes %+v, %v", got, err)
+			}
+			for _, c := range got {
+				if c.Written != state.WrittenNo {
+					t.Errorf("change of %s is %q after the batch was %s, want not written", c.Key, c.Written, tc.name)
+				}
+			}
+			if n := g.openIntents(t); n != 0 {
+				t.Errorf("%d batches still open, want the %s one settled", n, tc.name)
+			}
+		})
+	}
+}

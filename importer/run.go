@@ -752,12 +752,12 @@ func (x *importer) settle(ctx context.Context, b *batch, p *engine.Posted) error
 			x.recordFailed(r, msg)
 		}
 		x.mu.Unlock()
-		return x.State.ConfirmChanges(ctx, p.Intent, nil)
+		return nil
 	case api.Retryable:
 		// Nothing was applied: its products are looked up and planned
 		// again before anything of them goes again.
 		x.markRetry(b, engine.SetbackOf(p.Err))
-		return x.State.ConfirmChanges(ctx, p.Intent, nil)
+		return nil
 	}
 	// It may have been applied: its products are looked up and planned
 	// again, which settles what it wrote (settleOpenIntents).
