@@ -370,3 +370,20 @@ func FuzzReadAnswer(f *testing.F) {
 		}
 	})
 }
+
+// An ID and a Flex are written as encoding/json writes their text.
+func TestScalarsMarshalAsStrings(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "1001", "Tee <b>&</b>", "a\"b\\c", "line\nfeed\x01", "180 g/m²", "bad \xff", "sep\u2028"} {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []json.Marshaler{ID(s), Flex(s)} {
+			got, err := v.MarshalJSON()
+			if err != nil || string(got) != string(want) {
+				t.Errorf("%T(%q) = %s, %v; want %s", v, s, got, err, want)
+			}
+		}
+	}
+}

@@ -3,9 +3,11 @@ package api
 import (
 	"bytes"
 	"fmt"
-	json "github.com/goccy/go-json"
+	"lading/internal/jsonstr"
 	"strconv"
 	"strings"
+
+	json "github.com/goccy/go-json"
 )
 
 // ID identifies a record. It decodes from a JSON string or number (null is
@@ -24,7 +26,7 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 
 // MarshalJSON writes the id as a JSON string.
 func (id ID) MarshalJSON() ([]byte, error) {
-	return json.Marshal(string(id))
+	return jsonstr.Append(nil, string(id)), nil
 }
 
 // String returns the id as text.
@@ -60,7 +62,7 @@ func scalar(b []byte, composite bool) (string, error) {
 
 // MarshalJSON writes the value as a JSON string.
 func (f Flex) MarshalJSON() ([]byte, error) {
-	return json.Marshal(string(f))
+	return jsonstr.Append(nil, string(f)), nil
 }
 
 // String returns the text.
