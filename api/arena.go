@@ -1,5 +1,7 @@
 package api
 
+import "reflect"
+
 // pageArena holds the links of the records of one answer: they are parts
 // of a few large blocks instead of an allocation each, so a page of 250
 // variants with their sideloads costs tens of allocations for these
@@ -14,7 +16,15 @@ type pageArena struct {
 	// when a listing reuses its memory (see pageMem).
 	linkBlocks blocks[Link]
 	setBlocks  blocks[LinkSet]
+	// records are the blocks of the records of each type read, when a
+	// listing reuses its memory (reused); else each record is allocated
+	// on its own, and a record kept keeps no others.
+	reused  bool
+	records map[reflect.Type]recycler
 }
+
+// recycler is memory emptied for the next page.
+type recycler interface{ recycle() }
 
 // recycle readies the arena for the next page: its blocks emptied, to be
 // filled again.
@@ -22,6 +32,46 @@ func (a *pageArena) recycle() {
 	a.links, a.sets = nil, nil
 	a.linkBlocks.recycle()
 	a.setBlocks.recycle()
+	for _, r := range a.records {
+		r.recycle()
+	}
+}
+
+// recordBlocks are the blocks records of type T are read into, and the
+// one being filled.
+type recordBlocks[T any] struct {
+	blocks blocks[T]
+	cur    []T
+}
+
+func (rb *recordBlocks[T]) recycle() {
+	rb.blocks.recycle()
+	rb.cur = nil
+}
+
+// arenaRecordBlock is how many records a block of records holds.
+const arenaRecordBlock = 64
+
+// newRecord is a new, zero record of type T: in a's blocks when a is
+// reused, else allocated on its own.
+func newRecord[T any](a *pageArena) *T {
+	if a == nil || !a.reused {
+		return new(T)
+	}
+	t := reflect.TypeFor[T]()
+	rb, _ := a.records[t].(*recordBlocks[T])
+	if rb == nil {
+		if a.records == nil {
+			a.records = map[reflect.Type]recycler{}
+		}
+		rb = &recordBlocks[T]{}
+		a.records[t] = rb
+	}
+	if len(rb.cur) == cap(rb.cur) {
+		rb.cur = rb.blocks.take(arenaRecordBlock)
+	}
+	rb.cur = rb.cur[:len(rb.cur)+1]
+	return &rb.cur[len(rb.cur)-1]
 }
 
 // blocks are the blocks of one kind an arena made: used by the page read,

@@ -516,7 +516,7 @@ func decodeRecord[T any](r *recordDecoder, l *recordLayout) (*T, error) {
 	}
 	start := r.i
 	r.i++
-	rec := new(T)
+	rec := newRecord[T](r.arena)
 	p := unsafe.Pointer(rec)
 	for first := true; ; first = false {
 		key, done, err := r.member(first)

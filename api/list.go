@@ -29,7 +29,7 @@ func listPages[P any, PP interface {
 			}
 			maxPages = opts.MaxPages
 			if opts.Reuse {
-				mem = &pageMem{}
+				mem = &pageMem{arena: pageArena{reused: true}}
 			}
 		}
 		if err := opts.Validate(resource); err != nil {
