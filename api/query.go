@@ -76,7 +76,7 @@ type ListOptions struct {
 	// Reuse reads each page into the memory of the one before: a page,
 	// and every value it holds, is valid only until the loop goes on to
 	// the next, whose data it then holds. For loops that copy what they
-	// keep: they allocate about half as much.
+	// keep: they allocate a fraction as much.
 	Reuse bool
 }
 
