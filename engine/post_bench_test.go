@@ -26,6 +26,16 @@ func (a answerAll) RoundTrip(r *http.Request) (*http.Response, error) {
 		Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
 }
 
+// answeringClient is a client whose writes answerAll answers, n ids each.
+func answeringClient(b *testing.B, n int) *api.Client {
+	c, err := api.NewClient("http://bench.invalid/api2", "tok", api.WithRate(1e9, 1e6),
+		api.WithHTTPClient(&http.Client{Transport: answerAll{n}}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
 // createBatch is a batch of products to create, of 4 variants each, with
 // their options and prices, as an import sends them.
 func createBatch(products int) ([]api.ProductWrite, []string) {
@@ -64,11 +74,7 @@ func BenchmarkPostProducts(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := api.NewClient("http://bench.invalid/api2", "tok", api.WithRate(1e9, 1e6),
-		api.WithHTTPClient(&http.Client{Transport: answerAll{n}}))
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := answeringClient(b, n)
 	recs, keys := createBatch(n)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -83,11 +89,7 @@ func BenchmarkPostProducts(b *testing.B) {
 // records kept and sent, encoded, and the answer read.
 func BenchmarkSendProducts(b *testing.B) {
 	const n = 100
-	c, err := api.NewClient("http://bench.invalid/api2", "tok", api.WithRate(1e9, 1e6),
-		api.WithHTTPClient(&http.Client{Transport: answerAll{n}}))
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := answeringClient(b, n)
 	recs, _ := createBatch(n)
 	ctx := context.Background()
 	b.ReportAllocs()

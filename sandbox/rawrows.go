@@ -34,6 +34,7 @@ func (t *txn) eachRowOnce(q string, args []any, fn func(r *row) error) error {
 	return t.rawQuery(q, args, false, fn)
 }
 
+// rawQuery is rawRows once the rows held back are sent (see ready).
 func (t *txn) rawQuery(q string, args []any, keep bool, fn func(r *row) error) error {
 	if err := t.ready(); err != nil {
 		return err
@@ -41,14 +42,9 @@ func (t *txn) rawQuery(q string, args []any, keep bool, fn func(r *row) error) e
 	return t.rawRows(q, args, keep, fn)
 }
 
-// firstRow reads the first row q gives into dest and tells whether there
-// was one; with ready, after the rows held back are sent (see ready).
-func (t *txn) firstRow(q string, args []any, ready bool, dest []any) (found bool, err error) {
-	if ready {
-		if err := t.ready(); err != nil {
-			return false, err
-		}
-	}
+// firstRow reads the first row q (kept prepared) gives into dest, without
+// sending the rows held back, and tells whether there was one.
+func (t *txn) firstRow(q string, args []any, dest []any) (found bool, err error) {
 	err = t.rawRows(q, args, true, func(r *row) error {
 		found = true
 		if err := r.Scan(dest...); err != nil {

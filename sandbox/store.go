@@ -400,13 +400,16 @@ func (t *txn) markDeleted(table string, id int64) (sql.Result, error) {
 
 // row scans one row; found is false when there is none.
 func (t *txn) row(q string, args []any, dest ...any) (found bool, err error) {
-	return t.firstRow(q, args, true, dest)
+	if err := t.ready(); err != nil {
+		return false, err
+	}
+	return t.firstRow(q, args, dest)
 }
 
 // rowBeside is row without sending the rows held back first: for a query
 // whose caller looks at them itself.
 func (t *txn) rowBeside(q string, args []any, dest ...any) (found bool, err error) {
-	return t.firstRow(q, args, false, dest)
+	return t.firstRow(q, args, dest)
 }
 
 // savepoint runs fn so that its changes are undone if it fails, leaving the

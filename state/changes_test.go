@@ -18,6 +18,17 @@ func openTest(t *testing.T) *DB {
 	return db
 }
 
+// recordTwoCreates records a batch of run creating products P1 and P2.
+func recordTwoCreates(t *testing.T, db *DB, run *Run) int64 {
+	t.Helper()
+	in := []Change{{Seq: 0, Op: OpCreate, Resource: ResourceProduct, Key: "P1"}, {Seq: 1, Op: OpCreate, Resource: ResourceProduct, Key: "P2"}}
+	intent, err := db.RecordIntent(context.Background(), run.ID, "products.create", []string{"P1", "P2"}, []byte("[]"), in...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return intent
+}
+
 // openTestRun is openTest with an import run started in it.
 func openTestRun(t *testing.T) (*DB, *Run) {
 	t.Helper()
@@ -111,11 +122,7 @@ func TestChangesOfABatchTakenNone(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, run := openTestRun(t)
-	in := []Change{{Seq: 0, Op: OpCreate, Resource: ResourceProduct, Key: "P1"}, {Seq: 1, Op: OpCreate, Resource: ResourceProduct, Key: "P2"}}
-	intent, err := db.RecordIntent(ctx, run.ID, "k", []string{"P1", "P2"}, []byte("[]"), in...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	intent := recordTwoCreates(t, db, run)
 	for _, took := range []map[int]string{nil, {0: "5", 1: "6"}, {}} {
 		if err := db.ConfirmChanges(ctx, intent, took); err != nil {
 			t.Fatal(err)
@@ -184,11 +191,7 @@ func TestSettleIsOneTransaction(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, run := openTestRun(t)
-	in := []Change{{Seq: 0, Op: OpCreate, Resource: ResourceProduct, Key: "P1"}, {Seq: 1, Op: OpCreate, Resource: ResourceProduct, Key: "P2"}}
-	intent, err := db.RecordIntent(ctx, run.ID, "products.create", []string{"P1", "P2"}, []byte("[]"), in...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	intent := recordTwoCreates(t, db, run)
 	s := Settlement{Outcome: OutcomePartial, Results: []byte(`{"ids":["501"]}`), Took: map[int]string{0: "501"},
 		Scope: KeyProducts("acct"), IDs: map[string]string{"P1": "501"}}
 	if err := db.Settle(ctx, intent+100, s); err == nil {
