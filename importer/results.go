@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"lading/catalog"
@@ -27,6 +28,13 @@ type ResultLine struct {
 	Message    string        `csv:"message"`
 }
 
+// AppendCells appends the line's cells, in the order of its fields (a
+// results.Celler: a million-row import's file is written without gocsv's
+// reflection on every line).
+func (l *ResultLine) AppendCells(dst []string) []string {
+	return append(dst, l.File, strconv.Itoa(l.Row), l.ProductKey, l.SKU, string(l.Action), l.ProductID, l.VariantID, l.Message)
+}
+
 // resultLine is a line of the results file: an input row's, or an
 // image's (Image set), after the line of the row that names it. Image is
 // the image's source as its row gives it, FileID the product file holding
@@ -35,6 +43,11 @@ type resultLine struct {
 	ResultLine
 	Image  string `csv:"image"`
 	FileID string `csv:"file_id"`
+}
+
+// AppendCells appends the line's cells, the image columns last.
+func (l *resultLine) AppendCells(dst []string) []string {
+	return append(l.ResultLine.AppendCells(dst), l.Image, l.FileID)
 }
 
 // lineWriter writes the lines of a results file, with the image columns

@@ -15,6 +15,7 @@ import (
 	"lading/catalog"
 	"lading/engine"
 	"lading/mapping"
+	"lading/results/resultstest"
 )
 
 // resultsFixture is an input of two files whose rows are not in product
@@ -92,6 +93,20 @@ func TestResultsOneLinePerRowInFileOrder(t *testing.T) {
 			t.Errorf("counts[%s] = %d, want %d", a, counts[a], n)
 		}
 	}
+}
+
+// The cells a results line gives itself are those gocsv makes of it, with
+// the image columns and without.
+func TestResultLineCellsAreGocsvs(t *testing.T) {
+	t.Parallel()
+	plain := []ResultLine{
+		{File: "main.csv", Row: 2, ProductKey: "A", SKU: "A-1", Action: engine.Updated, ProductID: "10", VariantID: "11", Message: "price: 1 → 2"},
+		{File: "main.csv", Row: 1000001, SKU: "=B", Action: engine.Invalid, Message: `cost "x" is not a number, row 7`},
+		{},
+	}
+	resultstest.CheckCells(t, plain)
+	images := []resultLine{{ResultLine: plain[0], Image: "https://example.com/a.jpg", FileID: "99"}, {ResultLine: plain[1]}, {}}
+	resultstest.CheckCells(t, images)
 }
 
 func TestResultsCountsWithoutAFile(t *testing.T) {

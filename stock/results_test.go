@@ -1,16 +1,12 @@
 package stock
 
 import (
-	"encoding/csv"
 	"math"
-	"reflect"
 	"strconv"
-	"strings"
 	"testing"
 
-	"github.com/gocarina/gocsv"
-
 	"lading/engine"
+	"lading/results/resultstest"
 )
 
 // The cells a results line gives itself are those gocsv makes of it from
@@ -22,19 +18,7 @@ func TestResultCellsAreGocsvs(t *testing.T) {
 		{File: "stock.csv", Row: 1000001, SKU: "=B", Action: engine.Invalid, Message: "quantity \"x\" is not a whole number"},
 		{},
 	}
-	var b strings.Builder
-	if err := gocsv.MarshalCSVWithoutHeaders(lines, gocsv.DefaultCSVWriter(&b)); err != nil {
-		t.Fatal(err)
-	}
-	want, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range lines {
-		if got := lines[i].AppendCells(nil); !reflect.DeepEqual(got, want[i]) {
-			t.Errorf("line %d: cells %q, gocsv makes %q", i, got, want[i])
-		}
-	}
+	resultstest.CheckCells(t, lines)
 }
 
 // Levels are written as strconv writes them, the small whole ones too.
