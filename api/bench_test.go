@@ -47,7 +47,7 @@ func benchVariantPage(b *testing.B, decode func([]byte, *VariantPage) error) {
 		if err := decode(body, &p); err != nil {
 			b.Fatal(err)
 		}
-		if len(p.Variants) != 250 || len(p.WarehouseStockLevels) != 250 {
+		if len(p.Records) != 250 || len(p.WarehouseStockLevels) != 250 {
 			b.Fatal("short page")
 		}
 	}
@@ -59,7 +59,7 @@ func TestVariantPage250Decodes(t *testing.T) {
 	if err := json.Unmarshal(variantPage250(), &p); err != nil {
 		t.Fatal(err)
 	}
-	v := p.Variants[249]
+	v := p.Records[249]
 	if opts := p.Options(v); len(opts) != 1 || opts[0].Attribute != "Color" {
 		t.Errorf("options = %+v", opts)
 	}

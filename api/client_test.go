@@ -476,7 +476,7 @@ func TestDetailReadRefusesAPagedAnswer(t *testing.T) {
 	c := newTestClient(t, srv.URL)
 	p, err := c.Variants.Get(context.Background(), "1", "2")
 	if err == nil {
-		t.Fatalf("Get returned %d of 2 variants and no error", len(p.Variants))
+		t.Fatalf("Get returned %d of 2 variants and no error", len(p.Records))
 	}
 	if Classify(err) != Rejected || !strings.Contains(err.Error(), "page 1 of 2") || !strings.Contains(err.Error(), "at most 1 ids") {
 		t.Errorf("err = %v (%s), want a rejected call naming the paging", err, Classify(err))

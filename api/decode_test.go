@@ -36,10 +36,10 @@ func TestFixturesDecode(t *testing.T) {
 			if p.Meta != (Meta{CurrentPage: 1, LastPage: 1, PerPage: 15, Total: 1, From: 1, To: 1}) {
 				t.Errorf("meta = %+v", p.Meta)
 			}
-			if len(p.Variants) != 1 {
-				t.Fatalf("variants = %d, want 1", len(p.Variants))
+			if len(p.Records) != 1 {
+				t.Fatalf("variants = %d, want 1", len(p.Records))
 			}
-			v := p.Variants[0]
+			v := p.Records[0]
 			if v.ID != "229617792" || v.SKU != "MSF1A-BK" || v.Stock != "100" || v.Available != "95" || v.Consignment != "" || v.UPC != "" {
 				t.Errorf("variant = %+v", v)
 			}
@@ -86,27 +86,27 @@ func TestFixturesDecode(t *testing.T) {
 		"variant_not_found.json": func(t *testing.T, b []byte) {
 			var p VariantPage
 			mustUnmarshal(t, b, &p)
-			if len(p.Variants) != 0 || p.Meta.LastPage != 0 || p.Meta.Total != 0 || p.Meta.CurrentPage != 1 {
+			if len(p.Records) != 0 || p.Meta.LastPage != 0 || p.Meta.Total != 0 || p.Meta.CurrentPage != 1 {
 				t.Errorf("page = %+v", p)
 			}
 		},
 		"package_carrier_types_all.json": func(t *testing.T, b []byte) {
 			var p PackageCarrierTypePage
 			mustUnmarshal(t, b, &p)
-			if len(p.PackageCarrierTypes) != 6 || p.PackageCarrierTypes[2].Name != "UPS" || p.Meta.Total != 7 {
+			if len(p.Records) != 6 || p.Records[2].Name != "UPS" || p.Meta.Total != 7 {
 				t.Errorf("page = %+v", p)
 			}
-			if p.PackageCarrierTypes[0].Links != nil {
-				t.Errorf("links [] decoded to %v, want nil", p.PackageCarrierTypes[0].Links)
+			if p.Records[0].Links != nil {
+				t.Errorf("links [] decoded to %v, want nil", p.Records[0].Links)
 			}
 		},
 		"sale_orders_find_sale_orders.json": func(t *testing.T, b []byte) {
 			var p SalesOrderPage
 			mustUnmarshal(t, b, &p)
-			if len(p.SalesOrders) != 7 || p.Meta.PerPage != 50 || len(p.Addresses) != 4 {
-				t.Errorf("orders %d, per page %d, addresses %d", len(p.SalesOrders), p.Meta.PerPage, len(p.Addresses))
+			if len(p.Records) != 7 || p.Meta.PerPage != 50 || len(p.Addresses) != 4 {
+				t.Errorf("orders %d, per page %d, addresses %d", len(p.Records), p.Meta.PerPage, len(p.Addresses))
 			}
-			o := p.SalesOrders[0]
+			o := p.Records[0]
 			if o.ID != "533943058" || o.Total != "34.99" {
 				t.Errorf("order = %+v", o)
 			}
@@ -120,7 +120,7 @@ func TestFixturesDecode(t *testing.T) {
 		"sale_orders_sale_order_533943058.json": func(t *testing.T, b []byte) {
 			var p SalesOrderPage
 			mustUnmarshal(t, b, &p)
-			if len(p.SalesOrders) != 1 || len(p.Variants) != 1 || len(p.WarehouseStockLevels) != 1 || len(p.Products) != 1 {
+			if len(p.Records) != 1 || len(p.Variants) != 1 || len(p.WarehouseStockLevels) != 1 || len(p.Products) != 1 {
 				t.Fatalf("page = %+v", p)
 			}
 			v := p.Variants["229647038"]
@@ -302,7 +302,7 @@ func TestPageLinksAreSeparate(t *testing.T) {
 	if err := p.readFrom(bytes.NewReader(variantPage250())); err != nil {
 		t.Fatal(err)
 	}
-	a, b := p.Variants[0], p.Variants[1]
+	a, b := p.Records[0], p.Records[1]
 	// Appending to one record's links must not change its neighbour's,
 	// though both are parts of one block.
 	_ = append(a.Links, LinkSet{Resource: "X"})
@@ -324,13 +324,13 @@ func TestSideloadsAsArrays(t *testing.T) {
 		"ProductTags":[{"id":"3","name":"kitchen"}],"Variants":[{"id":8,"sku":"MUG-1"}]}`
 	var p ProductPage
 	mustUnmarshal(t, []byte(body), &p)
-	if len(p.Products) != 1 || p.Products[0].ID != "7" {
-		t.Fatalf("products = %+v", p.Products)
+	if len(p.Records) != 1 || p.Records[0].ID != "7" {
+		t.Fatalf("products = %+v", p.Records)
 	}
-	if got := p.Tags(p.Products[0]); !reflect.DeepEqual(got, []string{"kitchen"}) {
+	if got := p.Tags(p.Records[0]); !reflect.DeepEqual(got, []string{"kitchen"}) {
 		t.Errorf("Tags = %v", got)
 	}
-	if vs := p.VariantsOf(p.Products[0]); len(vs) != 1 || vs[0].SKU != "MUG-1" {
+	if vs := p.VariantsOf(p.Records[0]); len(vs) != 1 || vs[0].SKU != "MUG-1" {
 		t.Errorf("VariantsOf = %v", vs)
 	}
 }

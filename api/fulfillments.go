@@ -42,17 +42,17 @@ type FulfillmentStatus struct {
 // ListPages reads open fulfillments page by page, with their line items
 // sideloaded.
 func (s *FulfillmentsService) ListPages(ctx context.Context, opts *ListOptions) iter.Seq2[*FulfillmentPage, error] {
-	return listPages[FulfillmentPage](ctx, s.c, wire.Fulfillments, opts)
+	return listPages[Fulfillment](ctx, s.c, opts)
 }
 
 // List reads every open fulfillment matching opts.
 func (s *FulfillmentsService) List(ctx context.Context, opts *ListOptions) iter.Seq2[*Fulfillment, error] {
-	return records(s.ListPages(ctx, opts), func(p *FulfillmentPage) []*Fulfillment { return p.Fulfillments })
+	return records(s.ListPages(ctx, opts))
 }
 
 // Get reads fulfillments by id with their line items.
 func (s *FulfillmentsService) Get(ctx context.Context, ids ...ID) (*FulfillmentPage, error) {
-	return getPage[FulfillmentPage](ctx, s.c, wire.Fulfillments, ids)
+	return getPage[Fulfillment](ctx, s.c, ids)
 }
 
 // PostShipments posts shipments; a fulfillment whose line items are all

@@ -9,17 +9,14 @@ import (
 	"lading/api/wire"
 )
 
-// listPages pages through a listing of resource from opts.Page to the last
-// page (or opts.MaxPages), decoding each answer into a new P. It stops when
-// the consumer stops, on the first error (yielded once), at the last page,
-// and at an empty page.
-func listPages[P any, PP interface {
-	*P
-	page
-	streamed
-	setMem(*pageMem)
-}](ctx context.Context, c *Client, resource string, opts *ListOptions) iter.Seq2[*P, error] {
-	return func(yield func(*P, error) bool) {
+// listPages pages through a listing of records T from opts.Page to the
+// last page (or opts.MaxPages), decoding each answer into a new page. It
+// stops when the consumer stops, on the first error (yielded once), at the
+// last page, and at an empty page.
+func listPages[T record](ctx context.Context, c *Client, opts *ListOptions) iter.Seq2[*Page[T], error] {
+	var t T
+	resource := t.resource()
+	return func(yield func(*Page[T], error) bool) {
 		first := 1
 		maxPages := 0
 		var mem *pageMem
@@ -42,7 +39,7 @@ func listPages[P any, PP interface {
 				yield(nil, err)
 				return
 			}
-			p, err := readPage[P, PP](ctx, c, wire.ListPath(resource), body, mem)
+			p, err := readPage[T](ctx, c, wire.ListPath(resource), body, mem)
 			if err != nil {
 				yield(nil, fmt.Errorf("%w (page %d)", err, num))
 				return
@@ -50,7 +47,7 @@ func listPages[P any, PP interface {
 			if !yield(p, nil) {
 				return
 			}
-			m, got := PP(p).pageMeta(), PP(p).pageLen()
+			m, got := p.Meta, len(p.Records)
 			if got == 0 || ctx.Err() != nil {
 				return
 			}
@@ -72,19 +69,15 @@ func listPages[P any, PP interface {
 // response body.
 // With mem, the page is read into it, recycled first: the page before
 // it, or an attempt before that failed, is done with.
-func readPage[P any, PP interface {
-	*P
-	streamed
-	setMem(*pageMem)
-}](ctx context.Context, c *Client, path string, body []byte, mem *pageMem) (*P, error) {
-	var p *P
+func readPage[T record](ctx context.Context, c *Client, path string, body []byte, mem *pageMem) (*Page[T], error) {
+	var p *Page[T]
 	_, err := c.do(ctx, call{path: path, body: body, decode: func(r io.Reader) error {
-		p = new(P) // each attempt reads a page of its own
+		p = new(Page[T]) // each attempt reads a page of its own
 		if mem != nil {
 			mem.recycle()
-			PP(p).setMem(mem)
+			p.mem = mem
 		}
-		return PP(p).readFrom(r)
+		return p.readFrom(r)
 	}})
 	if err != nil {
 		return nil, err
@@ -92,15 +85,12 @@ func readPage[P any, PP interface {
 	return p, nil
 }
 
-// getPage reads records of resource by id (the detail read). A detail
-// answer has a listing's shape, meta included [A.5]; one that says more
-// pages follow is an error rather than records silently left out.
-func getPage[P any, PP interface {
-	*P
-	page
-	streamed
-	setMem(*pageMem)
-}](ctx context.Context, c *Client, resource string, ids []ID) (*P, error) {
+// getPage reads records T by id (the detail read). A detail answer has a
+// listing's shape, meta included [A.5]; one that says more pages follow is
+// an error rather than records silently left out.
+func getPage[T record](ctx context.Context, c *Client, ids []ID) (*Page[T], error) {
+	var t T
+	resource := t.resource()
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("api: %s detail read: %w: no ids given", resource, ErrInvalid)
 	}
@@ -118,26 +108,26 @@ func getPage[P any, PP interface {
 	if err != nil {
 		return nil, err
 	}
-	p, err := readPage[P, PP](ctx, c, wire.DetailPath(resource), body, nil)
+	p, err := readPage[T](ctx, c, wire.DetailPath(resource), body, nil)
 	if err != nil {
 		return nil, err
 	}
-	if m := PP(p).pageMeta(); m.HasMore() {
+	if m := p.Meta; m.HasMore() {
 		return nil, fmt.Errorf("api: %s detail read of %d ids: %w: the service answered page %d of %d (%d records); ask for at most %d ids per read",
-			resource, len(ids), ErrInvalid, m.CurrentPage, m.LastPage, PP(p).pageLen(), max(PP(p).pageLen(), 1))
+			resource, len(ids), ErrInvalid, m.CurrentPage, m.LastPage, len(p.Records), max(len(p.Records), 1))
 	}
 	return p, nil
 }
 
 // records flattens a page iterator into its records.
-func records[P any, T any](pages iter.Seq2[*P, error], items func(*P) []*T) iter.Seq2[*T, error] {
+func records[T record](pages iter.Seq2[*Page[T], error]) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
 		for p, err := range pages {
 			if err != nil {
 				yield(nil, err)
 				return
 			}
-			for _, r := range items(p) {
+			for _, r := range p.Records {
 				if !yield(r, nil) {
 					return
 				}

@@ -61,7 +61,7 @@ func (c *cannedPages) client(t testing.TB) *Client {
 // its sideloaded products.
 func seen(pg *VariantPage) string {
 	var b strings.Builder
-	for _, v := range pg.Variants {
+	for _, v := range pg.Records {
 		fmt.Fprintf(&b, "%s %s %v;", v.ID, v.SKU, v.Links)
 	}
 	for _, id := range slices.Sorted(maps.Keys(pg.Products)) {
@@ -110,7 +110,7 @@ func TestListReuseTakesThePageBefore(t *testing.T) {
 			t.Fatal(err)
 		}
 		if n++; n == 1 {
-			sku, links = pg.Variants[0].SKU, fmt.Sprint(pg.Variants[0].Links)
+			sku, links = pg.Records[0].SKU, fmt.Sprint(pg.Records[0].Links)
 			if sku != "SKU-0" {
 				t.Fatalf("the first SKU reads %q, want SKU-0", sku)
 			}

@@ -36,7 +36,7 @@ func TestSlipHelpers(t *testing.T) {
 	t.Parallel()
 	var p PackingSlipPage
 	mustUnmarshal(t, []byte(slipAnswer), &p)
-	one, two := p.PackingSlips[0], p.PackingSlips[1]
+	one, two := p.Records[0], p.Records[1]
 	type line struct {
 		ID       ID
 		SKU      Flex
@@ -108,7 +108,7 @@ func TestPickLines(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var p FulfillmentPage
 			mustUnmarshal(t, []byte(strings.Replace(strings.Replace(fulfillmentAnswer, "%s", tc.mugQty, 1), "%s", tc.compUnits, 1)), &p)
-			got, err := p.PickLines(p.Fulfillments[0])
+			got, err := p.PickLines(p.Records[0])
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err = %v, want %q", err, tc.err)
@@ -180,7 +180,7 @@ func checkSandboxSlips(t *testing.T, c *Client, want int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range p.PackingSlips {
+		for _, s := range p.Records {
 			slips++
 			if len(p.SlipLines(s)) == 0 || len(p.PackagesOf(s)) == 0 || len(p.ContactsOf(s.Links)) != 1 ||
 				len(p.AddressesOf(s.Links)) != 1 || len(p.SalesOrdersOf(s.Links)) != 1 {
@@ -211,10 +211,10 @@ func checkSandboxPicking(t *testing.T, c *Client) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(p.Fulfillments) != 10 {
-			t.Errorf("%d open fulfillments, want the 10 unshipped orders", len(p.Fulfillments))
+		if len(p.Records) != 10 {
+			t.Errorf("%d open fulfillments, want the 10 unshipped orders", len(p.Records))
 		}
-		for _, f := range p.Fulfillments {
+		for _, f := range p.Records {
 			picks, err := p.PickLines(f)
 			if err != nil {
 				t.Fatal(err)

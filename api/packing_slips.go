@@ -41,17 +41,17 @@ type LineItemRef struct {
 
 // ListPages reads packing slips page by page.
 func (s *PackingSlipsService) ListPages(ctx context.Context, opts *ListOptions) iter.Seq2[*PackingSlipPage, error] {
-	return listPages[PackingSlipPage](ctx, s.c, wire.PackingSlips, opts)
+	return listPages[PackingSlip](ctx, s.c, opts)
 }
 
 // List reads every packing slip matching opts.
 func (s *PackingSlipsService) List(ctx context.Context, opts *ListOptions) iter.Seq2[*PackingSlip, error] {
-	return records(s.ListPages(ctx, opts), func(p *PackingSlipPage) []*PackingSlip { return p.PackingSlips })
+	return records(s.ListPages(ctx, opts))
 }
 
 // Get reads packing slips by id (on the listing path).
 func (s *PackingSlipsService) Get(ctx context.Context, ids ...ID) (*PackingSlipPage, error) {
-	return getPage[PackingSlipPage](ctx, s.c, wire.PackingSlips, ids)
+	return getPage[PackingSlip](ctx, s.c, ids)
 }
 
 // Write creates (no ID) or edits (ID) packing slips.

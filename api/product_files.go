@@ -16,17 +16,17 @@ type ProductFilesService struct{ c *Client }
 
 // ListPages reads product files page by page.
 func (s *ProductFilesService) ListPages(ctx context.Context, opts *ListOptions) iter.Seq2[*ProductFilePage, error] {
-	return listPages[ProductFilePage](ctx, s.c, wire.ProductFiles, opts)
+	return listPages[ProductFile](ctx, s.c, opts)
 }
 
 // List reads every product file matching opts.
 func (s *ProductFilesService) List(ctx context.Context, opts *ListOptions) iter.Seq2[*ProductFile, error] {
-	return records(s.ListPages(ctx, opts), func(p *ProductFilePage) []*ProductFile { return p.ProductFiles })
+	return records(s.ListPages(ctx, opts))
 }
 
 // Get reads product files by id (the detail read).
 func (s *ProductFilesService) Get(ctx context.Context, ids ...ID) (*ProductFilePage, error) {
-	return getPage[ProductFilePage](ctx, s.c, wire.ProductFiles, ids)
+	return getPage[ProductFile](ctx, s.c, ids)
 }
 
 // Upload attaches the content of r, named name, to a product: a multipart

@@ -19,17 +19,17 @@ type ProductTagWrite struct {
 
 // ListPages reads tags page by page.
 func (s *ProductTagsService) ListPages(ctx context.Context, opts *ListOptions) iter.Seq2[*ProductTagPage, error] {
-	return listPages[ProductTagPage](ctx, s.c, wire.ProductTags, opts)
+	return listPages[ProductTag](ctx, s.c, opts)
 }
 
 // List reads every tag matching opts.
 func (s *ProductTagsService) List(ctx context.Context, opts *ListOptions) iter.Seq2[*ProductTag, error] {
-	return records(s.ListPages(ctx, opts), func(p *ProductTagPage) []*ProductTag { return p.ProductTags })
+	return records(s.ListPages(ctx, opts))
 }
 
 // Get reads tags by id (the detail read, on v1).
 func (s *ProductTagsService) Get(ctx context.Context, ids ...ID) (*ProductTagPage, error) {
-	return getPage[ProductTagPage](ctx, s.c, wire.ProductTags, ids)
+	return getPage[ProductTag](ctx, s.c, ids)
 }
 
 // Write sends tag records.

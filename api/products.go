@@ -61,17 +61,17 @@ type TagRef struct {
 // ListPages reads products page by page, with sideloads. Filterable
 // attributes: wire.Filterable[wire.Products].
 func (s *ProductsService) ListPages(ctx context.Context, opts *ListOptions) iter.Seq2[*ProductPage, error] {
-	return listPages[ProductPage](ctx, s.c, wire.Products, opts)
+	return listPages[Product](ctx, s.c, opts)
 }
 
 // List reads every product matching opts, paging to the last page.
 func (s *ProductsService) List(ctx context.Context, opts *ListOptions) iter.Seq2[*Product, error] {
-	return records(s.ListPages(ctx, opts), func(p *ProductPage) []*Product { return p.Products })
+	return records(s.ListPages(ctx, opts))
 }
 
 // Get reads products by id (the detail read), with sideloads.
 func (s *ProductsService) Get(ctx context.Context, ids ...ID) (*ProductPage, error) {
-	return getPage[ProductPage](ctx, s.c, wire.Products, ids)
+	return getPage[Product](ctx, s.c, ids)
 }
 
 // Write sends up to wire.MaxWriteRecords product records in one request.

@@ -31,7 +31,7 @@ func TestResolveFollowsLinksBack(t *testing.T) {
 			if err := json.Unmarshal([]byte(body), &pg); err != nil {
 				t.Fatal(err)
 			}
-			v := pg.Variants[0]
+			v := pg.Records[0]
 			opts := pg.Sideloads.Options(v)
 			if len(opts) != 1 || opts[0].Attribute != "Size" || opts[0].Value != "M" {
 				t.Errorf("Options = %+v, want Size=M", opts)
@@ -62,7 +62,7 @@ func TestAppendPrices(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &pg); err != nil {
 		t.Fatal(err)
 	}
-	v := pg.Variants[0]
+	v := pg.Records[0]
 	kept := []TierPrice{{"kept", "1"}}
 	got := pg.AppendPrices(kept, v)
 	want := []TierPrice{{"kept", "1"}, {"Retail", "18"}, {"Wholesale", "9"}, {"44", "3"}}

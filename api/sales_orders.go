@@ -22,7 +22,7 @@ type SalesOrdersService struct{ c *Client }
 // shipments (Packages) sideloaded. Ids the account does not hold are left
 // out; none found is an *APIError of status 404.
 func (s *SalesOrdersService) Get(ctx context.Context, ids ...ID) (*SalesOrderPage, error) {
-	return getPage[SalesOrderPage](ctx, s.c, wire.SalesOrders, ids)
+	return getPage[SalesOrder](ctx, s.c, ids)
 }
 
 // ByID reads the records of ids with get (a service's Get), each id once,

@@ -86,17 +86,17 @@ type ReconcileLinks struct {
 // attributes, options, prices, stock levels). Filterable attributes:
 // wire.Filterable[wire.Variants].
 func (s *VariantsService) ListPages(ctx context.Context, opts *ListOptions) iter.Seq2[*VariantPage, error] {
-	return listPages[VariantPage](ctx, s.c, wire.Variants, opts)
+	return listPages[Variant](ctx, s.c, opts)
 }
 
 // List reads every variant matching opts, paging to the last page.
 func (s *VariantsService) List(ctx context.Context, opts *ListOptions) iter.Seq2[*Variant, error] {
-	return records(s.ListPages(ctx, opts), func(p *VariantPage) []*Variant { return p.Variants })
+	return records(s.ListPages(ctx, opts))
 }
 
 // Get reads variants by id (the detail read), with sideloads.
 func (s *VariantsService) Get(ctx context.Context, ids ...ID) (*VariantPage, error) {
-	return getPage[VariantPage](ctx, s.c, wire.Variants, ids)
+	return getPage[Variant](ctx, s.c, ids)
 }
 
 // BySKUChunk is how many SKUs one BySKU request asks for, as `or`
@@ -112,7 +112,7 @@ func (s *VariantsService) BySKU(ctx context.Context, skus []string) (map[string]
 		if err != nil {
 			return found, err
 		}
-		for _, v := range p.Variants {
+		for _, v := range p.Records {
 			if k := string(v.SKU); found[k] == nil {
 				found[k] = v
 			}
@@ -145,7 +145,7 @@ func (s *VariantsService) BySKUPages(ctx context.Context, skus []string) iter.Se
 					yield(nil, fmt.Errorf("looking up SKUs %d-%d of %d: %w", start+1, start+len(chunk), len(uniq), err))
 					return
 				}
-				p.Variants = slices.DeleteFunc(p.Variants, func(v *Variant) bool { return !want[string(v.SKU)] })
+				p.Records = slices.DeleteFunc(p.Records, func(v *Variant) bool { return !want[string(v.SKU)] })
 				if !yield(p, nil) {
 					return
 				}

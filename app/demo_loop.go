@@ -101,7 +101,7 @@ func (l *loop) openFulfillment(ctx context.Context) (api.ID, error) {
 		if err != nil {
 			return "", err
 		}
-		for _, f := range p.Fulfillments {
+		for _, f := range p.Records {
 			for _, o := range p.SalesOrdersOf(f.Links) {
 				if string(o.ID) == l.order {
 					return f.ID, nil

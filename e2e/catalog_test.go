@@ -44,10 +44,10 @@ func (e *env) product(id api.ID) (*api.Product, *api.ProductPage) {
 	if err != nil {
 		e.t.Fatalf("reading product %s: %v", id, err)
 	}
-	if len(page.Products) != 1 || page.Products[0].ID != id {
-		e.t.Fatalf("reading product %s: got %d products", id, len(page.Products))
+	if len(page.Records) != 1 || page.Records[0].ID != id {
+		e.t.Fatalf("reading product %s: got %d products", id, len(page.Records))
 	}
-	return page.Products[0], page
+	return page.Records[0], page
 }
 
 // variant reads one variant by id with its sideloads.
@@ -57,10 +57,10 @@ func (e *env) variant(id api.ID) (*api.Variant, *api.VariantPage) {
 	if err != nil {
 		e.t.Fatalf("reading variant %s: %v", id, err)
 	}
-	if len(page.Variants) != 1 || page.Variants[0].ID != id {
-		e.t.Fatalf("reading variant %s: got %d variants", id, len(page.Variants))
+	if len(page.Records) != 1 || page.Records[0].ID != id {
+		e.t.Fatalf("reading variant %s: got %d variants", id, len(page.Records))
 	}
-	return page.Variants[0], page
+	return page.Records[0], page
 }
 
 // optionsText renders a variant's attribute/option pairs as "Color=Red,Size=S".

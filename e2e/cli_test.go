@@ -200,7 +200,7 @@ func TestCLISandbox(t *testing.T) {
 		}
 		id := applied(t)(c.ProductTags.Create(t.Context(), "cli"+prefix))[0]
 		page, err := c.ProductTags.Get(t.Context(), id)
-		if err != nil || len(page.ProductTags) != 1 || page.ProductTags[0].Name.String() != "cli"+prefix {
+		if err != nil || len(page.Records) != 1 || page.Records[0].Name.String() != "cli"+prefix {
 			t.Errorf("reading back through %s: %v", base+prefix, err)
 		}
 	}

@@ -43,7 +43,7 @@ func (e *env) open() ([]*api.Fulfillment, *api.FulfillmentPage) {
 		if err != nil {
 			e.t.Fatalf("listing fulfillments: %v", err)
 		}
-		fs = append(fs, page.Fulfillments...)
+		fs = append(fs, page.Records...)
 		last = page
 		if len(fs) > maxListed {
 			e.t.Fatal(errEndless)
@@ -161,10 +161,10 @@ func TestFulfillmentWorkflow(t *testing.T) {
 
 			applied(t)(e.c.Fulfillments.SetStatus(t.Context(), f.ID, "Picking — aisle 4"))
 			detail, err := e.c.Fulfillments.Get(t.Context(), f.ID)
-			if err != nil || len(detail.Fulfillments) != 1 || detail.Fulfillments[0].Status != "Picking — aisle 4" {
+			if err != nil || len(detail.Records) != 1 || detail.Records[0].Status != "Picking — aisle 4" {
 				t.Fatalf("detail after status: %v %+v", err, detail)
 			}
-			if n := len(detail.LineItemsOf(detail.Fulfillments[0].Links)); n != 2 {
+			if n := len(detail.LineItemsOf(detail.Records[0].Links)); n != 2 {
 				t.Errorf("detail carries %d line items, want 2", n)
 			}
 
@@ -182,10 +182,10 @@ func TestFulfillmentWorkflow(t *testing.T) {
 				t.Fatalf("%d open after every line item shipped, want 0", len(fs))
 			}
 			detail, err = e.c.Fulfillments.Get(t.Context(), f.ID)
-			if err != nil || !detail.Fulfillments[0].Complete.Bool() {
-				t.Fatalf("detail after completion: %v complete %q", err, detail.Fulfillments[0].Complete)
+			if err != nil || !detail.Records[0].Complete.Bool() {
+				t.Fatalf("detail after completion: %v complete %q", err, detail.Records[0].Complete)
 			}
-			for _, li := range detail.LineItemsOf(detail.Fulfillments[0].Links) {
+			for _, li := range detail.LineItemsOf(detail.Records[0].Links) {
 				if li.ShippedQuantity != li.Quantity {
 					t.Errorf("line item %s shipped %q of %q", li.SKU, li.ShippedQuantity, li.Quantity)
 				}

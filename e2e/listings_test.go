@@ -62,7 +62,7 @@ var listings = []listing{
 			p := e.createProduct(api.ProductWrite{Name: api.String("V"), Links: &api.ProductLinks{
 				Attributes: []api.AttributeRef{{Name: "N"}}, Variants: []api.VariantWrite{{Links: &api.VariantLinks{AttributeOptions: []api.OptionRef{{Value: "first"}}}}}}})
 			_, page := e.product(p)
-			applied(e.t)(e.c.Variants.Delete(e.t.Context(), page.Products[0].Links.First(wire.Variants)))
+			applied(e.t)(e.c.Variants.Delete(e.t.Context(), page.Records[0].Links.First(wire.Variants)))
 			for i := range recs {
 				recs[i] = api.VariantWrite{SKU: api.String(fmt.Sprint("SKU-", i)), Links: &api.VariantLinks{Products: api.Refs(p),
 					AttributeOptions: []api.OptionRef{{Value: fmt.Sprint(i), Attribute: "N"}}}}

@@ -573,7 +573,7 @@ func liveCatalog(t *testing.T, e *env) ([]string, []liveVariant) {
 		if pages++; pages > maxListed {
 			t.Fatal(errEndless)
 		}
-		for _, v := range pg.Variants {
+		for _, v := range pg.Records {
 			if !v.Deleted.Bool() {
 				out = append(out, describe(&pg.Sideloads, v))
 			}

@@ -166,7 +166,7 @@ func productWrites(t *testing.T, prefix string) {
 			t.Errorf("products after delete %v, want [%s]", got, b)
 		}
 		page, err := e.c.Products.Get(t.Context(), a)
-		if err == nil && len(page.Products) == 1 && !page.Products[0].Deleted.Bool() {
+		if err == nil && len(page.Records) == 1 && !page.Records[0].Deleted.Bool() {
 			t.Errorf("the deleted product %s reads back live", a)
 		}
 	})

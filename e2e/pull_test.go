@@ -185,7 +185,7 @@ func TestCLIPullShipStream(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, x := range f.Fulfillments {
+		for _, x := range f.Records {
 			for _, li := range f.FulfillmentLines(x) {
 				if li.SKU == "TEE-S" {
 					_, err := e.c.Fulfillments.PostShipments(ctx, []api.ShipmentWrite{{ShippedAt: "2026-11-21T10:00:00+0000", TrackingNumber: "T1",

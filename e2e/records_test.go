@@ -50,7 +50,7 @@ func recordWrites(t *testing.T, prefix string) {
 	t.Run("variant edit", func(t *testing.T) {
 		e := newEnv(t, sandboxOpts(), prefix)
 		_, page := e.product(e.createProduct(shirt("TEE")))
-		id := page.Products[0].Links.First("Variants")
+		id := page.Records[0].Links.First("Variants")
 		applied(t)(e.c.Variants.Write(t.Context(), []api.VariantWrite{{ID: id, SKU: api.String("TEE-1"), Weight: api.String("0.25"),
 			Links: &api.VariantLinks{PricingTiers: []api.TierValue{{Name: "Retail", Value: "12.00"}}}}}))
 		v, vp := e.variant(id)
@@ -68,7 +68,7 @@ func recordWrites(t *testing.T, prefix string) {
 	t.Run("variant delete", func(t *testing.T) {
 		e := newEnv(t, sandboxOpts(), prefix)
 		_, page := e.product(e.createProduct(shirt("TEE")))
-		vids := page.Products[0].Links.IDs("Variants")
+		vids := page.Records[0].Links.IDs("Variants")
 		applied(t)(e.c.Variants.Delete(t.Context(), vids[0]))
 		var left []api.ID
 		for _, v := range collect(t, e.c.Variants.List(t.Context(), nil)) {
@@ -82,7 +82,7 @@ func recordWrites(t *testing.T, prefix string) {
 	t.Run("stock set_available", func(t *testing.T) {
 		e := newEnv(t, sandboxOpts(), prefix)
 		_, page := e.product(e.createProduct(shirt("TEE")))
-		vids := page.Products[0].Links.IDs("Variants")
+		vids := page.Records[0].Links.IDs("Variants")
 		wh := api.ID(e.acct.WarehouseID)
 		applied(t)(e.c.Stock.SetAvailable(t.Context(), []api.StockLevel{{VariantID: vids[0], WarehouseID: wh, Units: 42}, {VariantID: vids[1], WarehouseID: wh, Units: 0}}))
 		for i, want := range []float64{42, 0} {
@@ -110,10 +110,10 @@ func recordWrites(t *testing.T, prefix string) {
 		data := bytes.Repeat([]byte{0x89, 'P', 'N', 'G'}, 300)
 		id := applied(t)(e.c.ProductFiles.Upload(t.Context(), p, "front.png", bytes.NewReader(data)))[0]
 		page, err := e.c.ProductFiles.Get(t.Context(), id)
-		if err != nil || len(page.ProductFiles) != 1 {
-			t.Fatalf("detail read: %v (%d files)", err, len(page.ProductFiles))
+		if err != nil || len(page.Records) != 1 {
+			t.Fatalf("detail read: %v (%d files)", err, len(page.Records))
 		}
-		f := page.ProductFiles[0]
+		f := page.Records[0]
 		if f.Links.First("Products") != p || f.Size.String() != strconv.Itoa(len(data)) || f.OrigFileName != "front.png" {
 			t.Errorf("file links %v size %q name %q, want product %s size %d front.png", f.Links, f.Size, f.OrigFileName, p, len(data))
 		}
@@ -127,7 +127,7 @@ func recordWrites(t *testing.T, prefix string) {
 		e := newEnv(t, sandboxOpts(), prefix)
 		tids := applied(t)(e.c.ProductTags.Create(t.Context(), "red", "blue"))
 		page, err := e.c.ProductTags.Get(t.Context(), tids[1])
-		if err != nil || len(page.ProductTags) != 1 || page.ProductTags[0].Name != "blue" {
+		if err != nil || len(page.Records) != 1 || page.Records[0].Name != "blue" {
 			t.Fatalf("detail read (v1): %v %+v", err, page)
 		}
 		applied(t)(e.c.ProductTags.Delete(t.Context(), tids[0]))
@@ -141,19 +141,19 @@ func recordWrites(t *testing.T, prefix string) {
 		e.createProduct(shirt("TEE"))
 		order := e.order(t, "1 Main St", sandbox.OrderLine{SKU: "TEE-RED-S", Quantity: 2})
 		o, err := e.c.SalesOrders.Get(t.Context(), api.ID(order))
-		if err != nil || len(o.SalesOrders) != 1 || len(o.OrderLines(o.SalesOrders[0])) != 1 {
+		if err != nil || len(o.Records) != 1 || len(o.OrderLines(o.Records[0])) != 1 {
 			t.Fatalf("reading order %s: %v", order, err)
 		}
-		line := o.OrderLines(o.SalesOrders[0])[0].ID
+		line := o.OrderLines(o.Records[0])[0].ID
 		id := applied(t)(e.c.PackingSlips.Write(t.Context(), []api.PackingSlipWrite{{
 			PackingSlipDate: api.String("2026-11-20T10:00:00+0000"), Notes: api.String("first"),
 			Links: &api.PackingSlipLinks{SalesOrders: api.Refs(api.ID(order)), LineItems: []api.LineItemRef{{ID: line, Quantity: "2"}}},
 		}}))[0]
 		page, err := e.c.PackingSlips.Get(t.Context(), id)
-		if err != nil || len(page.PackingSlips) != 1 {
+		if err != nil || len(page.Records) != 1 {
 			t.Fatalf("detail read: %v", err)
 		}
-		s := page.PackingSlips[0]
+		s := page.Records[0]
 		if s.Notes != "first" || s.Links.First("SalesOrders") != api.ID(order) || len(s.Links.Of("LineItems")) != 1 ||
 			s.Links.Of("LineItems")[0].Quantity != "2" || len(s.PackingSlipDate) < 10 || s.PackingSlipDate[:10] != "2026-11-20" {
 			t.Errorf("read back notes %q date %q links %v", s.Notes, s.PackingSlipDate, s.Links)

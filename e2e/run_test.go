@@ -104,7 +104,7 @@ func (w *threePL) readFulfillments() {
 		if err != nil {
 			w.t.Fatal(err)
 		}
-		for _, f := range p.Fulfillments {
+		for _, f := range p.Records {
 			w.fulfillments = append(w.fulfillments, f.ID)
 			w.items[f.ID] = map[string]api.ID{}
 			for _, li := range p.FulfillmentLines(f) {
@@ -190,7 +190,7 @@ func (w *threePL) shipped() map[string]int {
 		if err != nil {
 			w.t.Fatal(err)
 		}
-		for _, f := range p.Fulfillments {
+		for _, f := range p.Records {
 			for _, s := range p.ShipmentsOf(f) {
 				n[string(s.TrackingNumber)]++
 			}

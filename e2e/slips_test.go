@@ -59,7 +59,7 @@ func TestCLISlipsPush(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range p.PackingSlips {
+		for _, s := range p.Records {
 			if o := string(s.Links.First(wire.SalesOrders)); o != o1 && o != o2 {
 				continue
 			}

@@ -166,7 +166,7 @@ func (s *soak) open() (ids []api.ID, orders map[api.ID]string, items map[api.ID]
 		if err != nil {
 			s.t.Fatal(err)
 		}
-		for _, f := range p.Fulfillments {
+		for _, f := range p.Records {
 			ids = append(ids, f.ID)
 			orders[f.ID] = string(f.Links.First(wire.SalesOrders))
 			items[f.ID] = map[string]api.ID{}
@@ -328,7 +328,7 @@ func (s *soak) checkShipments() {
 		if err != nil {
 			s.t.Fatal(err)
 		}
-		for _, f := range p.Fulfillments {
+		for _, f := range p.Records {
 			if !f.Complete.Bool() {
 				s.t.Errorf("fulfillment %s is not complete", f.ID)
 			}
@@ -367,7 +367,7 @@ func (s *soak) checkSlips() {
 		if err != nil {
 			s.t.Fatal(err)
 		}
-		for _, sl := range p.PackingSlips {
+		for _, sl := range p.Records {
 			var lines, tracking []string
 			for _, l := range sl.Links.Of(wire.LineItems) {
 				lines = append(lines, string(l.ID)+":"+string(l.Quantity))

@@ -30,7 +30,7 @@ const (
 // catalogRows turns a page of products into rows of the generic layout,
 // one per variant, with the variant's prices by tier in Extra.
 func catalogRows(p *api.ProductPage, emit func(spoolRow) error) error {
-	for _, prod := range p.Products {
+	for _, prod := range p.Records {
 		if prod.Deleted.Bool() {
 			continue
 		}

@@ -214,10 +214,10 @@ func catalogPageSize(ctx context.Context, c *api.Client, lo *api.ListOptions) (i
 		if err != nil {
 			return 0, nil, err
 		}
-		if len(p.Products) == 0 || !p.Meta.HasMore() {
+		if len(p.Records) == 0 || !p.Meta.HasMore() {
 			return probeProducts, p, nil
 		}
-		perProduct := max(1, len(p.Variants)/len(p.Products))
+		perProduct := max(1, len(p.Variants)/len(p.Records))
 		return min(wire.MaxPageSize, max(1, pageVariants/perProduct)), nil, nil
 	}
 	return wire.MaxPageSize, nil, nil
@@ -315,7 +315,7 @@ func checkCatalogColumns(columns []string) error {
 func readCatalog(ctx context.Context, o Options, lo *api.ListOptions, sp *spool) (*Summary, error) {
 	sum := &Summary{}
 	page := func(p *api.ProductPage) error {
-		sum.Records += len(p.Products)
+		sum.Records += len(p.Records)
 		o.Progress.Reading(sum.Records)
 		return catalogRows(p, sp.add)
 	}

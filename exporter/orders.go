@@ -38,7 +38,7 @@ func slipRows(ctx context.Context, o Options, lo *api.ListOptions, add func(int,
 	var err error
 	sum.Pages, err = readPages(ctx, o.Client.PackingSlips.ListPages, lo, func(p *api.PackingSlipPage) api.Meta { return p.Meta }, o.Concurrency,
 		func(p *api.PackingSlipPage) error {
-			for _, s := range p.PackingSlips {
+			for _, s := range p.Records {
 				if s.Deleted.Bool() {
 					continue
 				}
@@ -135,7 +135,7 @@ func fulfillmentRows(ctx context.Context, o Options, lo *api.ListOptions, add fu
 	var err error
 	sum.Pages, err = readPages(ctx, o.Client.Fulfillments.ListPages, lo, func(p *api.FulfillmentPage) api.Meta { return p.Meta }, o.Concurrency,
 		func(p *api.FulfillmentPage) error {
-			for _, f := range p.Fulfillments {
+			for _, f := range p.Records {
 				sum.Records++
 				if err := fulfillmentRowsOf(p, f, add); err != nil {
 					return err

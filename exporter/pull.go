@@ -34,7 +34,7 @@ func pullRows(ctx context.Context, o Options, lo *api.ListOptions, add func(int,
 	var err error
 	sum.Pages, err = readPages(ctx, o.Client.Fulfillments.ListPages, lo, func(p *api.FulfillmentPage) api.Meta { return p.Meta }, o.Concurrency,
 		func(p *api.FulfillmentPage) error {
-			for _, f := range p.Fulfillments {
+			for _, f := range p.Records {
 				if f.Complete.Bool() || (o.Keep != nil && !o.Keep(f.ID)) {
 					continue
 				}

@@ -28,7 +28,7 @@ func tagRows(ctx context.Context, o Options, lo *api.ListOptions, add func(int, 
 	var err error
 	sum.Pages, err = readPages(ctx, o.Client.ProductTags.ListPages, lo, func(p *api.ProductTagPage) api.Meta { return p.Meta }, o.Concurrency,
 		func(p *api.ProductTagPage) error {
-			for _, t := range p.ProductTags {
+			for _, t := range p.Records {
 				if t.Deleted.Bool() {
 					continue
 				}
@@ -57,7 +57,7 @@ func variantRows(ctx context.Context, o Options, lo *api.ListOptions, add func(i
 	var vr variantRower
 	sum.Pages, err = readPages(ctx, o.Client.Variants.ListPages, lo, func(p *api.VariantPage) api.Meta { return p.Meta }, o.Concurrency,
 		func(p *api.VariantPage) error {
-			for _, v := range p.Variants {
+			for _, v := range p.Records {
 				if v.Deleted.Bool() {
 					continue
 				}

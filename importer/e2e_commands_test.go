@@ -139,7 +139,7 @@ func (e *env) checkCommandsDone(deleted, updated []string) {
 	e.t.Helper()
 	archived := 0
 	for _, pg := range pages(e.t, e.c.Products.ListPages(context.Background(), nil)) {
-		for _, p := range pg.Products {
+		for _, p := range pg.Records {
 			if p.Archived.Bool() {
 				archived++
 			}

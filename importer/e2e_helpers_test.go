@@ -68,7 +68,7 @@ func (e *env) read() snapshot {
 	ctx := context.Background()
 	s := snapshot{Products: map[string]int{}}
 	for _, pg := range pages(e.t, e.c.Products.ListPages(ctx, nil)) {
-		for _, p := range pg.Products {
+		for _, p := range pg.Records {
 			if !p.Deleted.Bool() {
 				s.Products[string(p.Name)]++
 			}

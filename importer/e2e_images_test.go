@@ -49,7 +49,7 @@ func (e *env) files() []sandboxFile {
 	e.t.Helper()
 	var out []sandboxFile
 	for _, pg := range pages(e.t, e.c.ProductFiles.ListPages(context.Background(), nil)) {
-		for _, f := range pg.ProductFiles {
+		for _, f := range pg.Records {
 			out = append(out, sandboxFile{ID: string(f.ID), Product: string(f.Links.First(wire.Products)), Name: string(f.FileName), Size: string(f.Size)})
 		}
 	}

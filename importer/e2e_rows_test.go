@@ -493,7 +493,7 @@ func TestImportReadsCreatedBack(t *testing.T) {
 			}
 			skuOf := map[string]string{}
 			for _, pg := range pages(t, e.c.Variants.ListPages(context.Background(), nil)) {
-				for _, v := range pg.Variants {
+				for _, v := range pg.Records {
 					skuOf[string(v.ID)] = string(v.SKU)
 				}
 			}

@@ -72,7 +72,7 @@ func (x *importer) readAccountFiles(ctx context.Context, plan *Plan) error {
 		if err != nil {
 			return fmt.Errorf("reading the files of the account's products, to upload none twice: %w", err)
 		}
-		for _, f := range pg.ProductFiles {
+		for _, f := range pg.Records {
 			if f.Deleted.Bool() {
 				continue
 			}

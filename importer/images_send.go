@@ -257,7 +257,7 @@ func (x *importer) checkUploads(ctx context.Context, open []engine.Open[uploadRe
 		if err != nil {
 			return nil, fmt.Errorf("looking for uploads that got no answer: %w", err)
 		}
-		for _, f := range pg.ProductFiles {
+		for _, f := range pg.Records {
 			if !f.Deleted.Bool() {
 				w.account[owner[f.ID]] = append(w.account[owner[f.ID]], accountFileOf(f))
 			}
@@ -348,7 +348,7 @@ func (x *importer) checkDeletes(ctx context.Context, open []engine.Open[deleteRe
 		if err != nil {
 			return nil, fmt.Errorf("looking for deletions that got no answer: %w", err)
 		}
-		for _, f := range pg.ProductFiles {
+		for _, f := range pg.Records {
 			if !f.Deleted.Bool() {
 				live[f.ID] = true
 			}

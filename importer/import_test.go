@@ -120,7 +120,7 @@ func (e *env) liveCatalog() map[string][]string {
 	e.t.Helper()
 	out := map[string][]string{}
 	for _, pg := range pages(e.t, e.c.Variants.ListPages(context.Background(), nil)) {
-		for _, v := range pg.Variants {
+		for _, v := range pg.Records {
 			p := pg.Sideloads.Product(v)
 			var opts []string
 			for _, o := range pg.Sideloads.Options(v) {

@@ -256,7 +256,7 @@ func (l *Live) addVariant(lp *LiveProduct, v *api.Variant, s *api.Sideloads) {
 // addVariantPage records the variants of a listing page with their products.
 func (l *Live) addVariantPage(pg *api.VariantPage) {
 	byProduct := map[api.ID][]*api.Variant{}
-	for _, v := range pg.Variants {
+	for _, v := range pg.Records {
 		byProduct[v.ProductID()] = append(byProduct[v.ProductID()], v)
 	}
 	for pid, vs := range byProduct {
@@ -270,7 +270,7 @@ func (l *Live) addVariantPage(pg *api.VariantPage) {
 
 // addProductPage records products with all their sideloaded variants.
 func (l *Live) addProductPage(pg *api.ProductPage) {
-	for _, p := range pg.Products {
+	for _, p := range pg.Records {
 		l.addProduct(p, &pg.Sideloads, pg.Sideloads.VariantsOf(p))
 	}
 }

@@ -395,7 +395,7 @@ func (e *env) records() variantRecords {
 	e.t.Helper()
 	out := variantRecords{}
 	for _, pg := range pages(e.t, e.c.Variants.ListPages(context.Background(), nil)) {
-		for _, v := range pg.Variants {
+		for _, v := range pg.Records {
 			out[string(v.SKU)] = v
 		}
 	}

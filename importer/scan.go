@@ -132,7 +132,7 @@ func (s *scan) lookUp(ctx context.Context, c *api.Client, skus, names []string) 
 			if err != nil {
 				return fmt.Errorf("looking products up by name: %w", err)
 			}
-			for _, p := range pg.Products {
+			for _, p := range pg.Records {
 				s.full[clone(p.ID)] = true
 			}
 		}
@@ -144,7 +144,7 @@ func (s *scan) lookUp(ctx context.Context, c *api.Client, skus, names []string) 
 // the page it copies: the page's memory is the next one's.
 func (s *scan) page(pg *api.VariantPage) {
 	s.live.addIDs(&pg.Sideloads)
-	for _, v := range pg.Variants {
+	for _, v := range pg.Records {
 		if v.Deleted.Bool() {
 			continue
 		}

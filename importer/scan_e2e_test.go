@@ -85,7 +85,7 @@ func TestImportReimportReads(t *testing.T) {
 	}
 	ids := map[string]string{}
 	for _, pg := range pages(t, e.c.Variants.ListPages(ctx, nil)) {
-		for _, v := range pg.Variants {
+		for _, v := range pg.Records {
 			ids[string(v.SKU)] = string(v.ID)
 		}
 	}

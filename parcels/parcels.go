@@ -141,7 +141,7 @@ func (b *Book) addPackages(s *api.Sideloads, order *api.SalesOrder) {
 func (b *Book) AddFulfillments(p *api.FulfillmentPage) {
 	b.ready()
 	orders := map[api.ID]*api.SalesOrder{}
-	for _, f := range p.Fulfillments {
+	for _, f := range p.Records {
 		var order api.ID
 		if os := p.SalesOrdersOf(f.Links); len(os) > 0 {
 			order = os[0].ID
@@ -158,12 +158,12 @@ func (b *Book) AddFulfillments(p *api.FulfillmentPage) {
 // against each order's fulfillments, and its other shipments.
 func (b *Book) AddOrders(p *api.SalesOrderPage) {
 	b.ready()
-	for _, o := range p.SalesOrders {
+	for _, o := range p.Records {
 		for _, f := range p.FulfillmentsOf(o.Links) {
 			b.addShipments(&p.Sideloads, f, o.ID)
 		}
 	}
-	for _, o := range p.SalesOrders {
+	for _, o := range p.Records {
 		b.addPackages(&p.Sideloads, o)
 	}
 }

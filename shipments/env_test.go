@@ -96,7 +96,7 @@ func (e *env) open() map[string]*fulfillment {
 		if pages++; pages > 100 {
 			e.T.Fatal("the listing never ended")
 		}
-		for _, f := range p.Fulfillments {
+		for _, f := range p.Records {
 			x := &fulfillment{id: string(f.ID), items: map[string]string{}}
 			if os := p.SalesOrdersOf(f.Links); len(os) > 0 {
 				x.order, x.number = string(os[0].ID), string(os[0].LocalID)
@@ -123,7 +123,7 @@ func (e *env) shipped(fs ...*fulfillment) (units map[string]int64, complete map[
 	if err != nil {
 		e.T.Fatal(err)
 	}
-	for _, f := range p.Fulfillments {
+	for _, f := range p.Records {
 		complete[string(f.ID)] = f.Complete.Bool()
 		for _, li := range p.FulfillmentLines(f) {
 			units[string(f.ID)+"/"+string(li.SKU)], _ = li.ShippedQuantity.Int()

@@ -153,7 +153,7 @@ func (p *Pusher) openByOrder(ctx context.Context) (map[string][]api.ID, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the open fulfillments to find the rows' order numbers: %w", err)
 		}
-		for _, f := range page.Fulfillments {
+		for _, f := range page.Records {
 			for _, o := range page.SalesOrdersOf(f.Links) {
 				if n := strings.TrimSpace(string(o.LocalID)); n != "" {
 					out[n] = append(out[n], f.ID)
@@ -214,7 +214,7 @@ func (p *Pusher) read(ctx context.Context, ids []api.ID) (*facts, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the fulfillments of the rows: %w", err)
 		}
-		for _, f := range page.Fulfillments {
+		for _, f := range page.Records {
 			fx.fuls[f.ID] = f
 			fx.lines[f.ID] = page.FulfillmentLines(f)
 			fx.orderOf[f.ID] = f.Links.First(wire.SalesOrders)

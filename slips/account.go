@@ -52,7 +52,7 @@ func (p *Pusher) readOrders(ctx context.Context, ids []api.ID) (*holdings, error
 		if err != nil {
 			return nil, fmt.Errorf("reading the slips' sales orders to check the slips against them: %w", err)
 		}
-		for _, o := range page.SalesOrders {
+		for _, o := range page.Records {
 			h.orders[o.ID] = holdsOf(page, o)
 		}
 		h.book.AddOrders(page)

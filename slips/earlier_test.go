@@ -78,7 +78,7 @@ func TestNextPushFindsWhatAKilledPushCreated(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n += len(p.PackingSlips)
+		n += len(p.Records)
 	}
 	if n != 2 {
 		t.Errorf("the account has %d slips; want 2", n)

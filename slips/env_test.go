@@ -66,7 +66,7 @@ func (e *env) order() (string, map[string]string) {
 		if n++; n > 100 {
 			e.T.Fatal("the fulfillments listing never ended")
 		}
-		for _, f := range p.Fulfillments {
+		for _, f := range p.Records {
 			if string(f.Links.First(wire.SalesOrders)) != id {
 				continue
 			}
@@ -88,7 +88,7 @@ func (e *env) fulfillmentOf(item string) api.ID {
 		if err != nil {
 			e.T.Fatal(err)
 		}
-		for _, f := range p.Fulfillments {
+		for _, f := range p.Records {
 			if f.Links.Has(wire.LineItems, api.ID(item)) {
 				return f.ID
 			}
@@ -186,7 +186,7 @@ func (e *env) account() []*api.PackingSlipPage {
 func (e *env) slipsByOrder() (slipCount, packageCount map[string]int) {
 	slipCount, packageCount = map[string]int{}, map[string]int{}
 	for _, p := range e.account() {
-		for _, s := range p.PackingSlips {
+		for _, s := range p.Records {
 			o := string(s.Links.First(wire.SalesOrders))
 			slipCount[o]++
 			packageCount[o] += len(p.PackagesOf(s))

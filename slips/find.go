@@ -38,7 +38,7 @@ func (p *Pusher) findSlips(ctx context.Context, recs []sentRecord, since time.Ti
 		if err != nil {
 			return nil, fmt.Errorf("looking in the account for packing slips sent without an answer: %w", err)
 		}
-		for _, sl := range page.PackingSlips {
+		for _, sl := range page.Records {
 			if !sl.Deleted.Bool() && !known[string(sl.ID)] {
 				cands = append(cands, sl)
 			}
@@ -134,7 +134,7 @@ func (p *Pusher) findPackages(ctx context.Context, recs []sentRecord, _ time.Tim
 		if err != nil {
 			return nil, fmt.Errorf("looking in the account for shipments sent without an answer: %w", err)
 		}
-		for _, sl := range page.PackingSlips {
+		for _, sl := range page.Records {
 			for _, k := range page.PackagesOf(sl) {
 				if !known[string(k.ID)] {
 					cands[string(sl.ID)] = append(cands[string(sl.ID)], k)

@@ -70,10 +70,10 @@ func TestPushCreatesThenSendsNothing(t *testing.T) {
 func checkSlip(t *testing.T, e *env, id, order, date, notes, lines string, packages []string) {
 	t.Helper()
 	p, err := e.C.PackingSlips.Get(context.Background(), api.ID(id))
-	if err != nil || len(p.PackingSlips) != 1 {
+	if err != nil || len(p.Records) != 1 {
 		t.Fatalf("slip %q: %v", id, err)
 	}
-	s := p.PackingSlips[0]
+	s := p.Records[0]
 	var got []string
 	for _, l := range s.Links.Of(wire.LineItems) {
 		got = append(got, string(l.ID)+":"+string(l.Quantity))
@@ -162,7 +162,7 @@ func TestPushSendsOnlyWhatChanged(t *testing.T) {
 		t.Errorf("row of S3: %q", l.Msg)
 	}
 	p, _ := e.C.PackingSlips.Get(context.Background(), api.ID(rep.Lines[3].SlipID))
-	if k := p.PackagesOf(p.PackingSlips[0]); len(k) != 1 || k[0].TrackingNumber != "T3-again" || k[0].Cost != "1.5" {
+	if k := p.PackagesOf(p.Records[0]); len(k) != 1 || k[0].TrackingNumber != "T3-again" || k[0].Cost != "1.5" {
 		t.Errorf("S3's shipments %+v", k)
 	}
 }

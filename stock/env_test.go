@@ -73,7 +73,7 @@ func (e *env) live() (levels map[string]float64, ids map[string]api.ID) {
 		if n++; n > 2000 {
 			e.T.Fatal("the listing never ended")
 		}
-		for _, v := range p.Variants {
+		for _, v := range p.Records {
 			if v.Deleted.Bool() {
 				continue
 			}

@@ -50,7 +50,7 @@ func (f *facts) digest(p *api.VariantPage) {
 			f.warehouses[id] = strings.TrimSpace(string(a.Label))
 		}
 	}
-	for _, v := range p.Variants {
+	for _, v := range p.Records {
 		if v.Deleted.Bool() {
 			continue
 		}

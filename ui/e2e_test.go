@@ -229,7 +229,7 @@ func pushShipments(tb *tab) {
 		if err != nil {
 			tb.t.Fatal(err)
 		}
-		for _, f := range pg.Fulfillments {
+		for _, f := range pg.Records {
 			fulfillment = f.ID
 		}
 	}
@@ -259,10 +259,10 @@ func pushSlips(tb *tab) {
 	ctx := tb.t.Context()
 	order, client := tb.order("PO-UI-2", "TEE-WHI-M", 1)
 	o, err := client.SalesOrders.Get(ctx, api.ID(order))
-	if err != nil || len(o.SalesOrders) != 1 || len(o.OrderLines(o.SalesOrders[0])) != 1 {
+	if err != nil || len(o.Records) != 1 || len(o.OrderLines(o.Records[0])) != 1 {
 		tb.t.Fatalf("reading order %s: %v", order, err)
 	}
-	line := o.OrderLines(o.SalesOrders[0])[0].ID
+	line := o.OrderLines(o.Records[0])[0].ID
 	text := "slip_key,order_id,packing_slip_date,line_item_id,quantity,package,tracking_number,cost,carrier\n" +
 		"WMS-UI-1," + order + ",2026-11-20," + string(line) + ",1,1,1ZUISLIP1,4.50,UPS\n"
 	tb.pushFile("slips", "slips.csv", text, func(step string) {

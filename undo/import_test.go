@@ -302,10 +302,10 @@ func TestUndoTheUndoOfAnImport(t *testing.T) {
 		}
 	}
 	p, err := e.C.Products.Get(context.Background(), renamed)
-	if err != nil || len(p.Products) != 1 {
+	if err != nil || len(p.Records) != 1 {
 		t.Fatal(renamed, err)
 	}
-	if name := string(p.Products[0].Name); name != "Renamed" {
+	if name := string(p.Records[0].Name); name != "Renamed" {
 		t.Errorf("after the redo the product is named %q, want the import's Renamed", name)
 	}
 }

@@ -45,7 +45,7 @@ func readLevels(ctx context.Context, c *api.Client, lines []Line) error {
 		if err != nil {
 			return fmt.Errorf("reading the live levels of %d variants: %w", len(chunk), err)
 		}
-		for _, v := range p.Variants {
+		for _, v := range p.Records {
 			units := p.Available(v)
 			for _, l := range byVariant[v.ID] {
 				l.Now = map[string]string{fieldAvailable: number(units[api.ID(l.ParentID)])}
@@ -146,7 +146,7 @@ func checkLevels(ctx context.Context, c *api.Client, open []engine.Open[sentLeve
 		if err != nil {
 			return nil, fmt.Errorf("reading back the levels an undo sent: %w", err)
 		}
-		for _, v := range p.Variants {
+		for _, v := range p.Records {
 			live[v.ID] = p.Available(v)
 		}
 	}

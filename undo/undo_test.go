@@ -154,7 +154,7 @@ func TestUndoKeepsConflicts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		id = p.Variants[0].ID
+		id = p.Records[0].ID
 	}
 	if _, err := e.C.Stock.SetAvailable(context.Background(), []api.StockLevel{{VariantID: id, WarehouseID: api.ID(e.Acct.WarehouseID), Units: 7}}); err != nil {
 		t.Fatal(err)
