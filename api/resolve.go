@@ -55,33 +55,42 @@ func eachRelated[T any](links Links, resource string, m map[ID]T, linksOf func(T
 // and each option's link to its attribute; where a link is missing it looks
 // for records that link back.
 func (s *Sideloads) Options(v *Variant) []OptionValue {
-	var out []OptionValue
+	return s.AppendOptions(nil, v)
+}
+
+// AppendOptions appends the options of v to dst, sorted as Options sorts
+// them: Options without a new list a variant.
+func (s *Sideloads) AppendOptions(dst []OptionValue, v *Variant) []OptionValue {
+	n := len(dst)
 	eachRelated(v.Links, wire.AttributeOptions, s.AttributeOptions, func(o *AttributeOption) Links { return o.Links }, wire.Variants, v.ID, func(oid ID) {
-		o := s.AttributeOptions[oid]
-		if o == nil {
-			return
+		if o := s.AttributeOptions[oid]; o != nil {
+			dst = append(dst, s.optionValue(oid, o))
 		}
-		ov := OptionValue{OptionID: oid, Value: o.Label()}
-		ov.AttributeID = o.Links.First(wire.Attributes)
-		if ov.AttributeID == "" {
-			for aid, a := range s.Attributes {
-				if a.Links.Has(wire.AttributeOptions, oid) {
-					ov.AttributeID = aid
-					break
-				}
-			}
-		}
-		if a := s.Attributes[ov.AttributeID]; a != nil {
-			ov.Attribute = string(a.Name)
-			n, _ := a.Order.Int()
-			ov.Order = int(n)
-		}
-		out = append(out, ov)
 	})
-	slices.SortStableFunc(out, func(a, b OptionValue) int {
+	slices.SortStableFunc(dst[n:], func(a, b OptionValue) int {
 		return cmp.Or(cmp.Compare(a.Order, b.Order), strings.Compare(a.Attribute, b.Attribute))
 	})
-	return out
+	return dst
+}
+
+// optionValue is option o (id oid) with its attribute.
+func (s *Sideloads) optionValue(oid ID, o *AttributeOption) OptionValue {
+	ov := OptionValue{OptionID: oid, Value: o.Label()}
+	ov.AttributeID = o.Links.First(wire.Attributes)
+	if ov.AttributeID == "" {
+		for aid, a := range s.Attributes {
+			if a.Links.Has(wire.AttributeOptions, oid) {
+				ov.AttributeID = aid
+				break
+			}
+		}
+	}
+	if a := s.Attributes[ov.AttributeID]; a != nil {
+		ov.Attribute = string(a.Name)
+		n, _ := a.Order.Int()
+		ov.Order = int(n)
+	}
+	return ov
 }
 
 // TierPrice is a variant's price in one pricing tier.

@@ -73,3 +73,29 @@ func TestAppendPrices(t *testing.T) {
 		t.Errorf("Prices = %v", m)
 	}
 }
+
+// AppendOptions sorts what it appends by attribute order, then name, and
+// leaves what dst held before alone.
+func TestAppendOptions(t *testing.T) {
+	t.Parallel()
+	body := `{"Variants":[{"id":"2","links":{"AttributeOptions":[{"id":"7"},{"id":"8"},{"id":"9"},{"id":"10"}]}}],
+	"Attributes":{"4":{"id":"4","name":"Size","order":"1"},"5":{"id":"5","name":"Color","order":"0"},"6":{"id":"6","name":"Fit","order":"1"}},
+	"AttributeOptions":{"7":{"id":"7","name":"M","links":{"Attributes":[{"id":"4"}]}},
+		"8":{"id":"8","name":"Red","links":{"Attributes":[{"id":"5"}]}},
+		"9":{"id":"9","name":"Slim","links":{"Attributes":[{"id":"6"}]}}}}`
+	var pg VariantPage
+	if err := json.Unmarshal([]byte(body), &pg); err != nil {
+		t.Fatal(err)
+	}
+	v := pg.Records[0]
+	var got []string
+	for _, o := range pg.AppendOptions([]OptionValue{{Attribute: "Z", Value: "kept", Order: 9}}, v) {
+		got = append(got, o.Attribute+"="+o.Value)
+	}
+	if want := []string{"Z=kept", "Color=Red", "Fit=Slim", "Size=M"}; !slices.Equal(got, want) {
+		t.Errorf("AppendOptions = %v, want %v", got, want)
+	}
+	if n := len(pg.Options(v)); n != 3 {
+		t.Errorf("Options gives %d options, want 3 (option 10 is not sideloaded)", n)
+	}
+}

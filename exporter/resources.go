@@ -75,9 +75,10 @@ func variantRows(ctx context.Context, o Options, lo *api.ListOptions, add func(i
 // variantRower makes the rows of variants, reusing its buffers from row to
 // row: a row is valid until the next (add does not keep it).
 type variantRower struct {
-	cells  []string
-	prices []api.TierPrice
-	pairs  pairJoiner
+	cells   []string
+	prices  []api.TierPrice
+	options []api.OptionValue
+	pairs   pairJoiner
 }
 
 // row is a variant with its joins: its product's name, its options and
@@ -89,7 +90,8 @@ func (vr *variantRower) row(p *api.VariantPage, v *api.Variant) []string {
 	}
 	j := &vr.pairs
 	j.reset()
-	for _, ov := range p.Options(v) {
+	vr.options = p.AppendOptions(vr.options[:0], v)
+	for _, ov := range vr.options {
 		j.add(ov.Attribute, ov.Value)
 	}
 	opts := j.join(false)

@@ -35,6 +35,10 @@ type liveDetail struct {
 	options []LiveOption
 	// prices are its prices, by pricing tier name.
 	prices []LivePrice
+	// optionsRead and pricesRead are where readVariant reads the answer's
+	// options and prices, room a scan reuses from variant to variant.
+	optionsRead []api.OptionValue
+	pricesRead  []api.TierPrice
 }
 
 // ProductID is the id of the variant's product ("" when the snapshot
@@ -179,10 +183,12 @@ func liveProduct(p *api.Product, s *api.Sideloads) *LiveProduct {
 func readVariant(lv *LiveVariant, d *liveDetail, v *api.Variant, pid api.ID, s *api.Sideloads) {
 	d.fields = variantFields(v)
 	d.options, d.prices = d.options[:0], d.prices[:0]
-	for name, p := range s.Prices(v) {
-		d.prices = append(d.prices, LivePrice{Tier: name, Value: string(p)})
+	d.pricesRead = s.AppendPrices(d.pricesRead[:0], v)
+	for _, p := range d.pricesRead {
+		d.prices = append(d.prices, LivePrice{Tier: p.Tier, Value: string(p.Price)})
 	}
-	for _, o := range s.Options(v) {
+	d.optionsRead = s.AppendOptions(d.optionsRead[:0], v)
+	for _, o := range d.optionsRead {
 		d.options = append(d.options, LiveOption{Attribute: o.Attribute, Value: o.Value})
 	}
 	d.productID, d.sku = pid, string(v.SKU)
