@@ -65,8 +65,8 @@ type Open[P any] struct {
 // account (Check). A run sends at most MaxRounds rounds.
 //
 // The callbacks that settle rows (Record, Took, Settle, Refused) are called
-// one at a time; Write, Check, Confirm and Relook may run concurrently
-// with each other but not with those.
+// one at a time; Write, Check, Keep and Relook may run concurrently with
+// each other but not with those.
 type Sender[R, P any] struct {
 	State *state.DB
 	Run   *state.Run
@@ -90,9 +90,11 @@ type Sender[R, P any] struct {
 	// Check reads the account for the records of batches whose answer
 	// was lost, and gives a verdict on each: Took, Again or Fail.
 	Check func(ctx context.Context, open []Open[P]) ([][]Verdict, error)
-	// Confirm records a batch's outcome in the state, with what the
-	// state keeps of its records (ids, levels), in one transaction.
-	Confirm func(ctx context.Context, intent int64, o state.Outcome, note []byte, recs []P, vs []Verdict) error
+	// Keep is what the state keeps of a batch's records once they have
+	// their verdicts (ids, memos, levels, files), written in the one
+	// transaction that records the batch's outcome and which records the
+	// account took (state.Settle); nil keeps nothing.
+	Keep func(recs []P, vs []Verdict) state.Settlement
 	// Took settles a record the account holds.
 	Took func(r R, id api.ID)
 	// Settle gives a record's rows a status and message.
@@ -328,20 +330,24 @@ func (s *Sender[R, P]) answered(ctx context.Context, intent int64, batch []R, re
 	return s.confirm(ctx, intent, answeredOutcome(vs), note, recs, vs)
 }
 
-// confirm records a batch's outcome (Confirm), then which of its records
-// the account took, with the ids of those it created, for the run's
-// history.
+// confirm settles a batch in the state, in one transaction: its outcome,
+// which of its records the account took (with the ids of those it
+// created) for the run's history, and what the job keeps of them (Keep).
 func (s *Sender[R, P]) confirm(ctx context.Context, intent int64, o state.Outcome, note []byte, recs []P, vs []Verdict) error {
-	if err := s.Confirm(ctx, intent, o, note, recs, vs); err != nil || s.Change == nil {
-		return err
+	var st state.Settlement
+	if s.Keep != nil {
+		st = s.Keep(recs, vs)
 	}
-	took := map[int]string{}
-	for j, v := range vs {
-		if v.Kind == Took {
-			took[j] = string(v.ID)
+	st.Outcome, st.Results = o, note
+	if s.Change != nil {
+		st.Took = map[int]string{}
+		for j, v := range vs {
+			if v.Kind == Took {
+				st.Took[j] = string(v.ID)
+			}
 		}
 	}
-	return s.State.ConfirmChanges(ctx, intent, took)
+	return s.State.Settle(ctx, intent, st)
 }
 
 // apply carries out a verdict on r. The caller holds s.mu.

@@ -86,13 +86,22 @@ func (g *rig) sender() *Sender[string, string] {
 			}
 			return out, nil
 		},
-		Confirm: func(ctx context.Context, intent int64, o state.Outcome, note []byte, _ []string, _ []Verdict) error {
-			return g.st.RecordOutcome(ctx, intent, o, note)
+		Keep: func(recs []string, vs []Verdict) state.Settlement {
+			ids := map[string]string{}
+			for j, r := range recs {
+				if vs[j].Kind == Took && vs[j].ID != "" {
+					ids[r] = string(vs[j].ID)
+				}
+			}
+			return state.Settlement{Keys: []state.Keys{{Scope: rigIDs, Put: ids}}}
 		},
 		Took:   func(r string, id api.ID) { g.took[r] = id; g.fate(r).Set("sent", "") },
 		Settle: func(r string, s Status, msg string) { g.fate(r).Set(s, msg) },
 	}
 }
+
+// rigIDs is where a rig's sender keeps the ids of the records taken.
+const rigIDs = "rig|ids"
 
 func (g *rig) fate(r string) *Fate {
 	if g.fates[r] == nil {
@@ -220,6 +229,15 @@ func TestSenderSettlesEveryAnswer(t *testing.T) {
 			}
 			if n := g.openIntents(t); n != 0 {
 				t.Errorf("%d batches left open in the state", n)
+			}
+			kept, err := g.st.AllIDs(context.Background(), rigIDs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for r, id := range g.took {
+				if id != "" && kept[r] != string(id) {
+					t.Errorf("%s was taken as %s; the state keeps %q", r, id, kept[r])
+				}
 			}
 		})
 	}

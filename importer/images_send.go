@@ -187,7 +187,7 @@ func (x *importer) uploader(plan *Plan) *engine.Sender[*ImagePlan, uploadRec] {
 			return x.Client.ProductFiles.Upload(ctx, ip.pp.ID(), ip.name, io.LimitReader(rc, ip.Size))
 		},
 		Check: x.checkUploads,
-		Confirm: func(ctx context.Context, intent int64, o state.Outcome, note []byte, recs []uploadRec, vs []engine.Verdict) error {
+		Keep: func(recs []uploadRec, vs []engine.Verdict) state.Settlement {
 			var files []state.File
 			for i, r := range recs {
 				if vs[i].Kind == engine.Took && vs[i].ID != "" {
@@ -195,7 +195,7 @@ func (x *importer) uploader(plan *Plan) *engine.Sender[*ImagePlan, uploadRec] {
 						Size: r.Size, Name: r.Name, Ours: true, ETag: r.ETag, Modified: r.Modified})
 				}
 			}
-			return x.State.ConfirmFiles(ctx, intent, o, note, state.KeyFiles(x.Scope), files, nil)
+			return state.Settlement{Files: []state.Files{{Scope: state.KeyFiles(x.Scope), Put: files}}}
 		},
 		// An image settled lets its content go at once: the fetcher then
 		// downloads the next, beside the uploads still in flight.
@@ -312,9 +312,6 @@ func (x *importer) deleter() *engine.Sender[*ImagePlan, deleteRec] {
 			return x.Client.ProductFiles.Delete(ctx, ids...)
 		},
 		Check: x.checkDeletes,
-		Confirm: func(ctx context.Context, intent int64, o state.Outcome, note []byte, _ []deleteRec, _ []engine.Verdict) error {
-			return x.State.RecordOutcome(ctx, intent, o, note)
-		},
 		Took: func(ip *ImagePlan, _ api.ID) {
 			ip.Reason = fmt.Sprintf("its content changed: replaces file %s, which lading uploaded before and has deleted", ip.Replaces)
 		},

@@ -810,7 +810,7 @@ func (x *importer) settleAnswer(ctx context.Context, b *batch, intent int64, res
 	x.mu.Unlock()
 	results, _ := json.Marshal(map[string]any{"ids": res.IDs, "failed": failed})
 	return x.State.Settle(ctx, intent, state.Settlement{Outcome: outcome, Results: results, Took: took,
-		Scope: state.KeyProducts(x.Scope), IDs: ids})
+		Keys: []state.Keys{{Scope: state.KeyProducts(x.Scope), Put: ids}}})
 }
 
 // refuse marks a record the service refused as failed, naming the row and

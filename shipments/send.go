@@ -66,8 +66,8 @@ func (p *Pusher) sender(run *state.Run, pl *plan, lines []Line) *engine.Sender[*
 			}
 			return p.Opts.Client.Fulfillments.PostShipments(ctx, writes)
 		},
-		Check:   p.check,
-		Confirm: p.confirm,
+		Check: p.check,
+		Keep:  p.keep,
 		Took: func(sh *shipment, id api.ID) {
 			for _, l := range sh.Lines {
 				pl.live[l.Item] += l.Units
@@ -82,16 +82,16 @@ func (p *Pusher) sender(run *state.Run, pl *plan, lines []Line) *engine.Sender[*
 	}
 }
 
-// confirm records a batch's outcome with the shipments the account holds,
-// in one transaction.
-func (p *Pusher) confirm(ctx context.Context, intent int64, o state.Outcome, note []byte, sent []sentShipment, vs []engine.Verdict) error {
+// keep is what the state keeps of a batch: the shipments the account
+// holds.
+func (p *Pusher) keep(sent []sentShipment, vs []engine.Verdict) state.Settlement {
 	kv := map[string]string{}
 	for j, s := range sent {
 		if vs[j].Kind == engine.Took {
 			s.remember(vs[j].ID, kv)
 		}
 	}
-	return p.Opts.State.Settle(ctx, intent, state.Settlement{Outcome: o, Results: note, Scope: shippedScope(p.Opts.Scope), IDs: kv})
+	return state.Settlement{Keys: []state.Keys{{Scope: shippedScope(p.Opts.Scope), Put: kv}}}
 }
 
 // sentOf is a shipment as the state records it.

@@ -95,9 +95,7 @@ func (p *Pusher) sender(run *state.Run, k *kind) *engine.Sender[*entity, sentRec
 		Check: func(ctx context.Context, open []engine.Open[sentRecord]) ([][]engine.Verdict, error) {
 			return p.check(ctx, k, open)
 		},
-		Confirm: func(ctx context.Context, intent int64, o state.Outcome, note []byte, recs []sentRecord, vs []engine.Verdict) error {
-			return p.confirm(ctx, k, intent, o, note, recs, vs)
-		},
+		Keep: func(recs []sentRecord, vs []engine.Verdict) state.Settlement { return k.keep(recs, vs) },
 		Took: func(e *entity, id api.ID) {
 			if e.create {
 				if id == "" {
@@ -184,10 +182,10 @@ func (p *Pusher) check(ctx context.Context, k *kind, open []engine.Open[sentReco
 	return out, nil
 }
 
-// confirm records a batch's outcome with the ids its creates got, then
+// keep is what the state keeps of a batch: the ids its creates got, and
 // what was sent for the records taken; the state forgets the records the
 // account no longer has.
-func (p *Pusher) confirm(ctx context.Context, k *kind, intent int64, o state.Outcome, note []byte, recs []sentRecord, vs []engine.Verdict) error {
+func (k *kind) keep(recs []sentRecord, vs []engine.Verdict) state.Settlement {
 	ids, memos := map[string]string{}, map[string]string{}
 	var gone []string
 	for j, r := range recs {
@@ -202,19 +200,7 @@ func (p *Pusher) confirm(ctx context.Context, k *kind, intent int64, o state.Out
 			memos[r.Key] = memoText(r.memo())
 		}
 	}
-	if err := p.Opts.State.Settle(ctx, intent, state.Settlement{Outcome: o, Results: note, Scope: k.idScope, IDs: ids}); err != nil {
-		return err
-	}
-	if err := p.Opts.State.PutIDs(ctx, k.sentScope, memos); err != nil {
-		return err
-	}
-	if len(gone) == 0 {
-		return nil
-	}
-	if err := p.Opts.State.DeleteIDs(ctx, k.idScope, gone); err != nil {
-		return err
-	}
-	return p.Opts.State.DeleteIDs(ctx, k.sentScope, gone)
+	return state.Settlement{Keys: []state.Keys{{Scope: k.idScope, Put: ids, Forget: gone}, {Scope: k.sentScope, Put: memos, Forget: gone}}}
 }
 
 // resume looks in the account for what the batches an earlier push left

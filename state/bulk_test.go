@@ -40,7 +40,7 @@ func TestStoredAsEncodingJSON(t *testing.T) {
 	if _, err := db.sql.Exec(`UPDATE changes SET record_id = 'v-1' WHERE intent_id = ? AND seq = 1`, intent); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.ConfirmChanges(ctx, intent, took); err != nil {
+	if err := db.Settle(ctx, intent, Settlement{Outcome: OutcomeApplied, Took: took}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range in {
@@ -90,7 +90,7 @@ func TestWritesOfMoreRowsThanAStatementHolds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.ConfirmChanges(ctx, intent, took); err != nil {
+	if err := db.Settle(ctx, intent, Settlement{Outcome: OutcomeApplied, Took: took}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.Changes(ctx, run.ID)

@@ -99,19 +99,9 @@ func (db *DB) recordChanges(ctx context.Context, tx *sql.Tx, runID, intentID int
 	})
 }
 
-// ConfirmChanges records which records of the batch intentID the account
-// took (took maps a record's place in the batch to the id it has) and
-// which it did not (the rest): a change is confirmed once its batch is
-// answered, or read back.
-func (db *DB) ConfirmChanges(ctx context.Context, intentID int64, took map[int]string) error {
-	err := db.withTx(ctx, func(tx *sql.Tx) error { return db.confirmChanges(ctx, tx, intentID, took) })
-	if err != nil {
-		return fmt.Errorf("state: saving which records of batch %d were written: %w", intentID, err)
-	}
-	return nil
-}
-
-// confirmChanges is ConfirmChanges in tx: the changes not taken in one
+// confirmChanges records in tx which records of the batch intentID the
+// account took (took maps a record's place in the batch to the id it
+// has) and which it did not (the rest): the changes not taken in one
 // statement, those taken bulkChunk to a statement (confirmTaken), where
 // each was a statement of its own.
 func (db *DB) confirmChanges(ctx context.Context, tx *sql.Tx, intentID int64, took map[int]string) error {

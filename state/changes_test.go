@@ -2,8 +2,10 @@ package state
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -63,7 +65,7 @@ func TestChangesRecordedWithTheirBatch(t *testing.T) {
 	if err != nil || len(got) != 3 || got[0].Written != WrittenUnknown || got[1].RecordID != "" {
 		t.Fatalf("before the answer: %+v, %v", got, err)
 	}
-	if err := db.ConfirmChanges(ctx, intent, map[int]string{0: "11", 1: "900"}); err != nil {
+	if err := db.Settle(ctx, intent, Settlement{Outcome: OutcomeApplied, Took: map[int]string{0: "11", 1: "900"}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err = db.Changes(ctx, run.ID)
@@ -81,7 +83,7 @@ func TestChangesRecordedWithTheirBatch(t *testing.T) {
 	}
 	// Confirmed again (a read back after a lost answer): what it says now
 	// holds, and a record taken without an id keeps the one it had.
-	if err := db.ConfirmChanges(ctx, intent, map[int]string{1: "", 2: "13"}); err != nil {
+	if err := db.Settle(ctx, intent, Settlement{Outcome: OutcomeApplied, Took: map[int]string{1: "", 2: "13"}}); err != nil {
 		t.Fatal(err)
 	}
 	again, err := db.Changes(ctx, run.ID)
@@ -91,7 +93,7 @@ func TestChangesRecordedWithTheirBatch(t *testing.T) {
 	if again[0].Written != WrittenNo || again[1].Written != WrittenYes || again[2].Written != WrittenYes || again[1].RecordID != "900" {
 		t.Errorf("confirmed again: %+v", again)
 	}
-	if err := db.ConfirmChanges(ctx, intent, map[int]string{0: "11", 1: "900"}); err != nil {
+	if err := db.Settle(ctx, intent, Settlement{Outcome: OutcomeApplied, Took: map[int]string{0: "11", 1: "900"}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.FinishRun(ctx, run.ID, StatusDone, map[string]any{"rows": map[string]int{"sent": 2}}); err != nil {
@@ -123,8 +125,8 @@ func TestChangesOfABatchTakenNone(t *testing.T) {
 	ctx := context.Background()
 	db, run := openTestRun(t)
 	intent := recordTwoCreates(t, db, run)
-	for _, took := range []map[int]string{nil, {0: "5", 1: "6"}, {}} {
-		if err := db.ConfirmChanges(ctx, intent, took); err != nil {
+	for _, took := range []map[int]string{{}, {0: "5", 1: "6"}, {}} {
+		if err := db.Settle(ctx, intent, Settlement{Outcome: OutcomeApplied, Took: took}); err != nil {
 			t.Fatal(err)
 		}
 		got, err := db.Changes(ctx, run.ID)
@@ -184,21 +186,52 @@ func TestPruneRuns(t *testing.T) {
 	}
 }
 
-// Settle writes a batch's outcome, the changes it took with their ids, and
-// the ids learnt in one transaction: all of them, or, when one fails (here
-// the outcome, of a batch there is not), none.
+// Settle writes a batch's outcome, the changes it took with their ids,
+// and what the job keeps (ids, levels, files, and keys forgotten) in one
+// transaction: all of them, or, when one fails (the outcome of a batch
+// there is not; a pending outcome), none.
 func TestSettleIsOneTransaction(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, run := openTestRun(t)
 	intent := recordTwoCreates(t, db, run)
-	s := Settlement{Outcome: OutcomePartial, Results: []byte(`{"ids":["501"]}`), Took: map[int]string{0: "501"},
-		Scope: KeyProducts("acct"), IDs: map[string]string{"P1": "501"}}
-	if err := db.Settle(ctx, intent+100, s); err == nil {
-		t.Fatal("a batch that was never recorded was settled")
+	ids, levels, files := KeyProducts("acct"), KeyLevels("acct", "3"), KeyFiles("acct")
+	if err := db.PutIDs(ctx, ids, map[string]string{"OLD": "7"}); err != nil {
+		t.Fatal(err)
 	}
-	if got, err := db.AllIDs(ctx, KeyProducts("acct")); err != nil || len(got) != 0 {
-		t.Errorf("a settlement that failed kept the ids %v (%v)", got, err)
+	file := File{Product: "501", Place: "front.jpg", FileID: "90", Hash: "aa", Name: "front.jpg"}
+	s := Settlement{Outcome: OutcomePartial, Results: []byte(`{"ids":["501"]}`), Took: map[int]string{0: "501"},
+		Keys:   []Keys{{Scope: ids, Put: map[string]string{"P1": "501"}, Forget: []string{"OLD"}}},
+		Levels: []Levels{{Scope: levels, Put: map[string]float64{"501": 4}}},
+		Files:  []Files{{Scope: files, Put: []File{file}}}}
+	for _, bad := range []struct {
+		id int64
+		o  Outcome
+	}{{intent + 100, OutcomePartial}, {intent, OutcomePending}} {
+		failed := s
+		failed.Outcome = bad.o
+		if err := db.Settle(ctx, bad.id, failed); err == nil {
+			t.Fatalf("batch %d settled as %q", bad.id, bad.o)
+		}
+	}
+	kept := func() (map[string]string, map[string]float64, []File) {
+		t.Helper()
+		i, err := db.AllIDs(ctx, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := db.Stock(ctx, levels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := db.Files(ctx, files, []string{"501"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return i, l, f
+	}
+	if i, l, f := kept(); !maps.Equal(i, map[string]string{"OLD": "7"}) || len(l) != 0 || len(f) != 0 {
+		t.Errorf("settlements that failed kept ids %v, levels %v, files %v", i, l, f)
 	}
 	if err := db.Settle(ctx, intent, s); err != nil {
 		t.Fatal(err)
@@ -210,8 +243,8 @@ func TestSettleIsOneTransaction(t *testing.T) {
 	if got[0].Written != WrittenYes || got[0].RecordID != "501" || got[1].Written != WrittenNo {
 		t.Errorf("changes after the settlement: %+v, want P1 written as 501 and P2 not", got)
 	}
-	if ids, err := db.AllIDs(ctx, KeyProducts("acct")); err != nil || ids["P1"] != "501" {
-		t.Errorf("ids after the settlement: %v, %v", ids, err)
+	if i, l, f := kept(); !maps.Equal(i, map[string]string{"P1": "501"}) || !maps.Equal(l, map[string]float64{"501": 4}) || !slices.Equal(f, []File{file}) {
+		t.Errorf("kept after the settlement: ids %v, levels %v, files %+v", i, l, f)
 	}
 	if open, err := db.OpenIntents(ctx, run.ID); err != nil || len(open) != 0 {
 		t.Errorf("the batch is still open: %+v, %v", open, err)

@@ -84,26 +84,6 @@ func (db *DB) PutFiles(ctx context.Context, scope string, files []File, forget [
 	return nil
 }
 
-// ConfirmFiles records the outcome of the batch intentID and what
-// PutFiles would, in one transaction: a file uploaded is never on disk
-// without the batch that sent it, nor the other way round. o must not be
-// OutcomePending.
-func (db *DB) ConfirmFiles(ctx context.Context, intentID int64, o Outcome, results []byte, scope string, files []File, forget []FileKey) error {
-	if err := checkOutcome(o); err != nil {
-		return fmt.Errorf("state: saving what happened to batch %d: %w", intentID, err)
-	}
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
-		if err := putFiles(ctx, tx, scope, files, forget); err != nil {
-			return err
-		}
-		return setOutcome(ctx, tx, intentID, o, results)
-	})
-	if err != nil {
-		return fmt.Errorf("state: saving what happened to batch %d and its files (%s): %w", intentID, scope, err)
-	}
-	return nil
-}
-
 func putFiles(ctx context.Context, tx *sql.Tx, scope string, files []File, forget []FileKey) error {
 	for _, k := range forget {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM files WHERE scope = ? AND product = ? AND place = ?`, scope, k.Product, k.Place); err != nil {

@@ -50,11 +50,11 @@ func TestFiles(t *testing.T) {
 	}
 	newer := front
 	newer.FileID, newer.Hash, newer.ETag = "904", "dd", `"v2"`
-	if err := db.ConfirmFiles(ctx, intent, OutcomeApplied, nil, scope, []File{newer}, []FileKey{back.Key()}); err != nil {
+	if err := db.Settle(ctx, intent, Settlement{Outcome: OutcomeApplied, Files: []Files{{Scope: scope, Put: []File{newer}, Forget: []FileKey{back.Key()}}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.ConfirmFiles(ctx, intent, OutcomePending, nil, scope, []File{back}, nil); err == nil {
-		t.Error("ConfirmFiles took a pending outcome")
+	if err := db.Settle(ctx, intent, Settlement{Outcome: OutcomePending, Files: []Files{{Scope: scope, Put: []File{back}}}}); err == nil {
+		t.Error("Settle took a pending outcome")
 	}
 	db = reopen(t, db, p)
 	got, err = db.Files(ctx, scope, []string{"11", "12"})

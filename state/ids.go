@@ -25,45 +25,6 @@ func (db *DB) PutIDs(ctx context.Context, scope string, kv map[string]string) er
 	return nil
 }
 
-// Settlement is what became of a batch once it was answered (or read
-// back): its outcome, with the answer's note; which of its records the
-// account took, by place in the batch, with the ids they have (nil: the
-// batch recorded no changes; empty: it took none); and ids learnt (key ->
-// id), kept under Scope.
-type Settlement struct {
-	Outcome Outcome
-	Results []byte
-	Took    map[int]string
-	Scope   string
-	IDs     map[string]string
-}
-
-// Settle records s for the batch intentID in one transaction: the outcome,
-// the changes taken and the ids are on disk together or not at all, so a
-// crash between them cannot leave a record sent and forgotten; and a
-// batch is settled in one commit (a wait for the disk), where it took
-// three. s.Outcome must not be OutcomePending.
-func (db *DB) Settle(ctx context.Context, intentID int64, s Settlement) error {
-	if err := checkOutcome(s.Outcome); err != nil {
-		return fmt.Errorf("state: saving what happened to batch %d: %w", intentID, err)
-	}
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
-		if err := db.putIDs(ctx, tx, s.Scope, s.IDs); err != nil {
-			return err
-		}
-		if s.Took != nil {
-			if err := db.confirmChanges(ctx, tx, intentID, s.Took); err != nil {
-				return err
-			}
-		}
-		return setOutcome(ctx, tx, intentID, s.Outcome, s.Results)
-	})
-	if err != nil {
-		return fmt.Errorf("state: saving what happened to batch %d, its records and ids: %w", intentID, err)
-	}
-	return nil
-}
-
 // idsUpsert upserts ids of a scope, after the scope and the time.
 var idsUpsert = bulkRows{
 	head: `INSERT INTO ids (scope, updated_at, key, id)`,

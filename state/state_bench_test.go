@@ -96,9 +96,9 @@ func BenchmarkStock100k(b *testing.B) {
 	}
 }
 
-// BenchmarkConfirmStock100 is the state's cost per stock batch: one synced
+// BenchmarkSettleStock100 is the state's cost per stock batch: one synced
 // commit of an outcome and 100 levels.
-func BenchmarkConfirmStock100(b *testing.B) {
+func BenchmarkSettleStock100(b *testing.B) {
 	ctx := context.Background()
 	db, _ := openTemp(b)
 	run, _, err := db.StartRun(ctx, "fp", "stock push", nil)
@@ -116,7 +116,7 @@ func BenchmarkConfirmStock100(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := db.ConfirmStock(ctx, id, OutcomeApplied, nil, "scope", levels); err != nil {
+		if err := db.Settle(ctx, id, Settlement{Outcome: OutcomeApplied, Levels: []Levels{{Scope: "scope", Put: levels}}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -166,7 +166,7 @@ func BenchmarkBatchOfCreates(b *testing.B) {
 		if err := db.RecordOutcome(ctx, id, OutcomeApplied, payload[:2<<10]); err != nil {
 			b.Fatal(err)
 		}
-		if err := db.ConfirmChanges(ctx, id, took); err != nil {
+		if err := db.Settle(ctx, id, Settlement{Outcome: OutcomeApplied, Took: took}); err != nil {
 			b.Fatal(err)
 		}
 		if err := db.PutIDs(ctx, KeyProducts("scope"), ids); err != nil {
@@ -211,7 +211,7 @@ func benchBatchState(b *testing.B, packed bool) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := db.ConfirmChanges(ctx, id, took); err != nil {
+		if err := db.Settle(ctx, id, Settlement{Outcome: OutcomeApplied, Took: took}); err != nil {
 			b.Fatal(err)
 		}
 		if err := db.PutIDs(ctx, scope, ids); err != nil {

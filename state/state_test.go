@@ -616,10 +616,10 @@ func TestSettleWithIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Settle(ctx, id, Settlement{Outcome: OutcomePending, Scope: "acct|slips", IDs: map[string]string{"S9": "9"}}); err == nil {
+	if err := db.Settle(ctx, id, Settlement{Outcome: OutcomePending, Keys: []Keys{{Scope: "acct|slips", Put: map[string]string{"S9": "9"}}}}); err == nil {
 		t.Error("a pending outcome was accepted")
 	}
-	if err := db.Settle(ctx, id, Settlement{Outcome: OutcomePartial, Results: []byte("r"), Scope: "acct|slips", IDs: map[string]string{"S1": "11"}}); err != nil {
+	if err := db.Settle(ctx, id, Settlement{Outcome: OutcomePartial, Results: []byte("r"), Keys: []Keys{{Scope: "acct|slips", Put: map[string]string{"S1": "11"}}}}); err != nil {
 		t.Fatal(err)
 	}
 	db = reopen(t, db, p)

@@ -23,25 +23,6 @@ func (db *DB) PutStock(ctx context.Context, scope string, levels map[string]floa
 	return nil
 }
 
-// ConfirmStock records the outcome of the stock batch intentID and
-// remembers levels (key -> level) under scope, in one transaction: either
-// both are on disk or neither. o must not be OutcomePending.
-func (db *DB) ConfirmStock(ctx context.Context, intentID int64, o Outcome, results []byte, scope string, levels map[string]float64) error {
-	if err := checkOutcome(o); err != nil {
-		return fmt.Errorf("state: saving what happened to stock batch %d: %w", intentID, err)
-	}
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
-		if err := db.putStock(ctx, tx, scope, levels); err != nil {
-			return err
-		}
-		return setOutcome(ctx, tx, intentID, o, results)
-	})
-	if err != nil {
-		return fmt.Errorf("state: saving what happened to stock batch %d and its levels (%s): %w", intentID, scope, err)
-	}
-	return nil
-}
-
 // stockUpsert upserts levels of a scope, after the scope and the time.
 var stockUpsert = bulkRows{
 	head: `INSERT INTO stock (scope, updated_at, key, level)`,

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"strings"
 	"testing"
 )
 
 const stockScope = "https://a.example|warehouse 3"
 
-func TestConfirmStock(t *testing.T) {
+// A batch settled keeps the levels of its records taken, with its outcome.
+func TestSettleKeepsLevels(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, p := openTemp(t)
@@ -29,10 +29,10 @@ func TestConfirmStock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.ConfirmStock(ctx, id, OutcomePartial, []byte(`{"failed":["C"]}`), stockScope, map[string]float64{"A": 9}); err != nil {
+	if err := db.Settle(ctx, id, Settlement{Outcome: OutcomePartial, Results: []byte(`{"failed":["C"]}`), Levels: []Levels{{Scope: stockScope, Put: map[string]float64{"A": 9}}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.ConfirmStock(ctx, empty, OutcomeRejected, nil, stockScope, nil); err != nil {
+	if err := db.Settle(ctx, empty, Settlement{Outcome: OutcomeRejected, Levels: []Levels{{Scope: stockScope}}}); err != nil {
 		t.Fatalf("no levels: %v", err)
 	}
 
@@ -47,48 +47,6 @@ func TestConfirmStock(t *testing.T) {
 	}
 	if all[0].Outcome != OutcomePartial || string(all[0].Results) != `{"failed":["C"]}` || all[1].Outcome != OutcomeRejected {
 		t.Errorf("outcomes %q %s, %q", all[0].Outcome, all[0].Results, all[1].Outcome)
-	}
-}
-
-// ConfirmStock writes both or neither: when the outcome cannot be
-// recorded, the levels written before it in the transaction are undone.
-func TestConfirmStockAllOrNothing(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	db, p := openTemp(t)
-	run, _, err := db.StartRun(ctx, "fp", "stock push", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := map[string]float64{"A": 4, "B": 2}
-	if err := db.PutStock(ctx, stockScope, before); err != nil {
-		t.Fatal(err)
-	}
-	id, err := db.RecordIntent(ctx, run.ID, "variants.stock", []string{"A"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	levels := map[string]float64{"A": 9, "C": 1}
-	for _, c := range []struct {
-		name    string
-		id      int64
-		outcome Outcome
-		want    string
-	}{
-		{"no such batch", id + 100, OutcomeApplied, "no such batch"},
-		{"pending outcome", id, OutcomePending, `"" is not one of`},
-	} {
-		err := db.ConfirmStock(ctx, c.id, c.outcome, []byte("x"), stockScope, levels)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
-		}
-	}
-	db = reopen(t, db, p)
-	if got, err := db.Stock(ctx, stockScope); err != nil || !reflect.DeepEqual(got, before) {
-		t.Errorf("Stock after failed confirmations = %v, %v; want %v unchanged", got, err, before)
-	}
-	if open, err := db.OpenIntents(ctx, run.ID); err != nil || len(open) != 1 || open[0].Outcome != OutcomePending {
-		t.Errorf("the batch should still be pending: %+v, %v", open, err)
 	}
 }
 

@@ -58,7 +58,7 @@ func (s *sender) engine(run *state.Run) *engine.Sender[int, sentLevel] {
 		Write:   s.write,
 		Refused: s.refused,
 		Check:   s.check,
-		Confirm: s.confirm,
+		Keep:    s.keep,
 		Took:    func(i int, _ api.ID) { s.lines[i].Set(Sent, "") },
 		Settle:  func(i int, st engine.Status, msg string) { s.lines[i].Set(st, msg) },
 		Relook:  s.lookAgain,
@@ -94,16 +94,16 @@ func (s *sender) refused(i int, f api.RecordError) engine.Verdict {
 	return engine.Verdict{Kind: engine.Fail, Msg: words.RecordRefused(f)}
 }
 
-// confirm records a batch's outcome with the levels the service holds, in
-// one transaction.
-func (s *sender) confirm(ctx context.Context, intent int64, o state.Outcome, note []byte, sent []sentLevel, vs []engine.Verdict) error {
+// keep is what the state keeps of a batch: the levels the service now
+// holds.
+func (s *sender) keep(sent []sentLevel, vs []engine.Verdict) state.Settlement {
 	held := map[string]float64{}
 	for j, l := range sent {
 		if vs[j].Kind == engine.Took {
 			held[string(l.Variant)] = float64(l.Units)
 		}
 	}
-	return s.p.Opts.State.ConfirmStock(ctx, intent, o, note, s.scope, held)
+	return state.Settlement{Levels: []state.Levels{{Scope: s.scope, Put: held}}}
 }
 
 // check reads back the levels of batches that got no answer: a level the

@@ -92,9 +92,7 @@ func levelSender(o Options, run *state.Run) *engine.Sender[*Line, sentLevel] {
 		Check: func(ctx context.Context, open []engine.Open[sentLevel]) ([][]engine.Verdict, error) {
 			return checkLevels(ctx, o.Client, open)
 		},
-		Confirm: func(ctx context.Context, intent int64, oc state.Outcome, note []byte, recs []sentLevel, vs []engine.Verdict) error {
-			return confirmLevels(ctx, o, intent, oc, note, recs, vs)
-		},
+		Keep:   func(recs []sentLevel, vs []engine.Verdict) state.Settlement { return keepLevels(o.Scope, recs, vs) },
 		Took:   func(l *Line, _ api.ID) { l.Set(Restored, l.restoreText()) },
 		Settle: func(l *Line, s engine.Status, msg string) { l.Set(s, msg) },
 	}
@@ -163,10 +161,10 @@ func checkLevels(ctx context.Context, c *api.Client, open []engine.Open[sentLeve
 	return out, nil
 }
 
-// confirmLevels records a batch's outcome with the levels the account now
-// holds, as the levels lading last set in each warehouse: a stock push of
-// the same file after the undo sends them again.
-func confirmLevels(ctx context.Context, o Options, intent int64, oc state.Outcome, note []byte, recs []sentLevel, vs []engine.Verdict) error {
+// keepLevels is what the state keeps of a batch: the levels the account
+// now holds, as the levels lading last set in each warehouse (a stock
+// push of the same file after the undo sends them again).
+func keepLevels(scope string, recs []sentLevel, vs []engine.Verdict) state.Settlement {
 	byWarehouse := map[api.ID]map[string]float64{}
 	for j, r := range recs {
 		units, err := strconv.ParseFloat(r.Units, 64)
@@ -178,13 +176,9 @@ func confirmLevels(ctx context.Context, o Options, intent int64, oc state.Outcom
 		}
 		byWarehouse[r.Warehouse][string(r.Variant)] = units
 	}
-	if len(byWarehouse) == 0 {
-		return o.State.RecordOutcome(ctx, intent, oc, note)
-	}
+	var st state.Settlement
 	for wh, levels := range byWarehouse {
-		if err := o.State.ConfirmStock(ctx, intent, oc, note, state.KeyLevels(o.Scope, string(wh)), levels); err != nil {
-			return err
-		}
+		st.Levels = append(st.Levels, state.Levels{Scope: state.KeyLevels(scope, string(wh)), Put: levels})
 	}
-	return nil
+	return st
 }

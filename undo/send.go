@@ -79,9 +79,6 @@ func catalogSender(o Options, run *state.Run, cat *catalog, kind string) *engine
 		Check: func(ctx context.Context, open []engine.Open[sent]) ([][]engine.Verdict, error) {
 			return checkCatalog(ctx, o.Client, open)
 		},
-		Confirm: func(ctx context.Context, intent int64, oc state.Outcome, note []byte, _ []sent, _ []engine.Verdict) error {
-			return o.State.RecordOutcome(ctx, intent, oc, note)
-		},
 		Took:   func(l *Line, _ api.ID) { l.Set(doneStatus[l.Undo], l.doneText()) },
 		Settle: func(l *Line, s engine.Status, msg string) { l.Set(s, msg) },
 	}
