@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -77,8 +78,9 @@ type inputReader struct {
 }
 
 // readFile reads one file through the program compile gives for its
-// header, and returns that program. One goroutine parses the file into
-// chunks of rows while another evaluates and groups them.
+// header, and returns that program. Three goroutines pass chunks of rows
+// along: one parses the file, one evaluates the rows through the program,
+// one groups them into products.
 func (r *inputReader) readFile(file string, opts source.Options, compile func(string, []string) (*mapping.Program, error)) (*mapping.Program, error) {
 	src, err := source.Open(file, opts)
 	if err != nil {
@@ -91,30 +93,38 @@ func (r *inputReader) readFile(file string, opts source.Options, compile func(st
 		return nil, source.Misread(src, err)
 	}
 	header := src.Header()
-	chunks, free := make(chan *rowChunk, 4), make(chan *rowChunk, 6)
+	chunks, free := make(chan *rowChunk, 4), make(chan *rowChunk, 8)
+	evaluated := make(chan *rowChunk, 4)
 	eg, ectx := errgroup.WithContext(r.ctx)
 	eg.Go(func() error {
 		defer close(chunks)
 		return readChunks(ectx, src, len(header), chunks, free)
 	})
-	eg.Go(func() error { return r.evalChunks(src.Name(), header, prog, chunks, free) })
+	eg.Go(func() error {
+		defer close(evaluated)
+		return r.evalChunks(ectx, header, prog, chunks, evaluated)
+	})
+	eg.Go(func() error {
+		r.groupChunks(src.Name(), evaluated, free)
+		return nil
+	})
 	if err := eg.Wait(); err != nil {
 		return nil, err
 	}
 	return prog, nil
 }
 
-// evalChunks evaluates the rows of each chunk in order, handing spent
-// chunks back on free, and tells the progress every 4096 rows. It stops
-// when Read's context is done.
-func (r *inputReader) evalChunks(file string, header []string, prog *mapping.Program, chunks <-chan *rowChunk, free chan<- *rowChunk) error {
-	var row mapping.Row
+// evalChunks evaluates the rows of each chunk in order into the chunk,
+// and hands it on to be grouped; it tells the progress every 4096 rows.
+// It stops when ctx is done.
+func (r *inputReader) evalChunks(ctx context.Context, header []string, prog *mapping.Program, chunks <-chan *rowChunk, out chan<- *rowChunk) error {
 	for c := range chunks {
-		for _, cr := range c.rows {
+		c.evaluated = slices.Grow(c.evaluated[:0], len(c.rows))[:len(c.rows)]
+		for i, cr := range c.rows {
 			r.rows++
-			r.evalRow(catalog.RowRef{File: file, Line: cr.line}, header, prog, c, cr, &row)
+			r.evalRow(header, prog, c, cr, &c.evaluated[i])
 			if r.rows%4096 == 0 {
-				if err := r.ctx.Err(); err != nil {
+				if err := ctx.Err(); err != nil {
 					return err
 				}
 				if r.progress != nil {
@@ -123,35 +133,51 @@ func (r *inputReader) evalChunks(file string, header []string, prog *mapping.Pro
 			}
 		}
 		select {
-		case free <- c:
-		default:
+		case out <- c:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
 	return nil
 }
 
-// evalRow evaluates one row of chunk c into row and hands it to the
-// grouper, or, when none of its cells could be read, keeps its error.
-func (r *inputReader) evalRow(ref catalog.RowRef, header []string, prog *mapping.Program, c *rowChunk, cr chunkRow, row *mapping.Row) {
+// evalRow evaluates one row of chunk c into row, or, when none of its
+// cells could be read, keeps its error and leaves row Unread.
+func (r *inputReader) evalRow(header []string, prog *mapping.Program, c *rowChunk, cr chunkRow, row *evaluatedRow) {
 	width := len(header)
+	row.unread = cr.bad && cr.off < 0
 	switch {
-	case cr.bad && cr.off < 0:
+	case row.unread:
 		// Nothing of the row could be read: it belongs to no product,
 		// and keyless rows under it (fill_down) cannot tell whose they
 		// are.
 		prog.Unreadable()
-		r.rowErrs = append(r.rowErrs, catalog.RowError{Row: ref, Rule: cr.msg})
+		r.rowErrs = append(r.rowErrs, catalog.RowError{Row: catalog.RowRef{File: c.file, Line: cr.line}, Rule: cr.msg})
 	case cr.bad:
 		// Its cells are read as well as they can be, so that the row
 		// holds its product back.
 		cells := c.cells[cr.off : cr.off+width]
-		prog.Eval(cells, row)
+		prog.Eval(cells, &row.Row)
 		row.Skip = false
 		row.Errors = append(row.Errors, badRow(header, cells, cr))
-		r.g.Add(ref, row)
 	default:
-		prog.Eval(c.cells[cr.off:cr.off+width], row)
-		r.g.Add(ref, row)
+		prog.Eval(c.cells[cr.off:cr.off+width], &row.Row)
+	}
+}
+
+// groupChunks hands the rows of each chunk evaluated to the grouper, in
+// order, then hands the chunk back on free for the next rows.
+func (r *inputReader) groupChunks(file string, chunks <-chan *rowChunk, free chan<- *rowChunk) {
+	for c := range chunks {
+		for i := range c.rows {
+			if row := &c.evaluated[i]; !row.unread {
+				r.g.Add(catalog.RowRef{File: file, Line: c.rows[i].line}, &row.Row)
+			}
+		}
+		select {
+		case free <- c:
+		default:
+		}
 	}
 }
 
@@ -177,11 +203,22 @@ func JoinedFile(input, file string) string {
 const chunkRows = 512
 
 // rowChunk is a run of rows read from a source, handed from the goroutine
-// that reads the file to the one that evaluates and groups the rows, so
-// that parsing the file and the rest of the work overlap.
+// that reads the file to the one that evaluates the rows, then to the one
+// that groups them, so that the three overlap. A chunk comes back to be
+// filled again once grouped: the grouper keeps nothing of it.
 type rowChunk struct {
+	file  string   // the source's name
 	cells []string // the rows' cells, back to back
 	rows  []chunkRow
+	// evaluated are the rows evaluated, one a row.
+	evaluated []evaluatedRow
+}
+
+// evaluatedRow is a row as its mapping evaluated it; unread says none of
+// its cells could be read (its error is kept apart).
+type evaluatedRow struct {
+	mapping.Row
+	unread bool
 }
 
 // chunkRow is one row of a chunk: its cells start at off. When bad, msg
@@ -214,7 +251,7 @@ func readChunks(ctx context.Context, src source.Source, width int, out chan<- *r
 			c.cells, c.rows = c.cells[:0], c.rows[:0]
 			return c
 		default:
-			return &rowChunk{cells: make([]string, 0, chunkRows*width), rows: make([]chunkRow, 0, chunkRows)}
+			return &rowChunk{file: src.Name(), cells: make([]string, 0, chunkRows*width), rows: make([]chunkRow, 0, chunkRows)}
 		}
 	}
 	send := func(c *rowChunk) error {
