@@ -93,8 +93,9 @@ func (r *inputReader) readFile(file string, opts source.Options, compile func(st
 		return nil, source.Misread(src, err)
 	}
 	header := src.Header()
-	chunks, free := make(chan *rowChunk, 4), make(chan *rowChunk, 8)
-	evaluated := make(chan *rowChunk, 4)
+	// Two chunks wait between stages at most: a chunk is some 500 kB
+	// with its rows evaluated, and the stages keep pace with each other.
+	chunks, evaluated, free := make(chan *rowChunk, 2), make(chan *rowChunk, 2), make(chan *rowChunk, 8)
 	eg, ectx := errgroup.WithContext(r.ctx)
 	eg.Go(func() error {
 		defer close(chunks)
