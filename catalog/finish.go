@@ -131,7 +131,8 @@ func (g *Grouper) claimChildren() {
 		}
 		p := g.products[i]
 		for _, c := range mt.x.children {
-			j, ok := g.byKey[c]
+			j := g.byKey.Find(c)
+			ok := j >= 0
 			if !ok {
 				j, ok = g.aliases[c]
 			}

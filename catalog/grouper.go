@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"lading/internal/arena"
+	"lading/internal/strindex"
 	"lading/mapping"
 )
 
@@ -18,7 +19,7 @@ type Grouper struct {
 	nm       *names
 	products []*Product
 	meta     []meta
-	byKey    map[string]int32
+	byKey    *strindex.Index // the products by key
 	aliases  map[string]int32
 	files    map[string]uint32 // index in nm.files
 	skipped  []Skipped
@@ -93,14 +94,15 @@ type Result struct {
 // NewGrouper returns a grouper for rows evaluated with programs compiled
 // from m (used to name columns in messages; nil is allowed).
 func NewGrouper(m *mapping.Mapping) *Grouper {
-	return &Grouper{
+	g := &Grouper{
 		m:       m,
 		nm:      newNames(),
-		byKey:   map[string]int32{},
 		aliases: map[string]int32{},
 		files:   map[string]uint32{},
 		last:    -1,
 	}
+	g.byKey = strindex.New(0, func(i int32) string { return g.products[i].Key })
+	return g
 }
 
 // file interns the file name f and returns it with its index in
@@ -121,7 +123,7 @@ func (g *Grouper) product(key string, ref RowRef, file uint32) int32 {
 	if g.last >= 0 && g.products[g.last].Key == key {
 		return g.last // rows of a product usually come together
 	}
-	if i, ok := g.byKey[key]; ok {
+	if i := g.byKey.Find(key); i >= 0 {
 		g.last = i
 		return i
 	}
@@ -133,7 +135,7 @@ func (g *Grouper) product(key string, ref RowRef, file uint32) int32 {
 	g.slab = append(g.slab, Product{Key: key, nm: g.nm, firstLine: int32(ref.Line), firstFile: file})
 	g.products = append(g.products, &g.slab[len(g.slab)-1])
 	g.meta = append(g.meta, meta{})
-	g.byKey[key] = i
+	g.byKey.Add(i)
 	g.last = i
 	return i
 }

@@ -3,7 +3,6 @@ package importer
 import (
 	"context"
 	"fmt"
-	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"lading/api/wire"
 	"lading/catalog"
 	"lading/internal/arena"
+	"lading/internal/strindex"
 	"lading/mapping"
 )
 
@@ -25,10 +25,10 @@ import (
 type scan struct {
 	w     Want
 	live  *Live
-	index skuIndex    // the SKUs of the file: their variants' numbers
-	owner []int32     // a variant's number: its product's
-	first []int32     // a product's number: its first variant's
-	found []scanFound // by product number
+	index *strindex.Index // the SKUs of the file: their variants' numbers
+	owner []int32         // a variant's number: its product's
+	first []int32         // a product's number: its first variant's
+	found []scanFound     // by product number
 	// same are, by variant number, the numbers in ids of the ids of the
 	// live variants found equal (0: none): the products found equal keep
 	// them (Live.sameIDs).
@@ -82,7 +82,7 @@ func newScan(w Want, names []string, l *Live) *scan {
 	s := &scan{w: w, live: l, owner: make([]int32, n),
 		first: make([]int32, len(w.Products)), found: make([]scanFound, len(w.Products)),
 		same: make([]uint32, n), ids: &idPack{}, files: map[int32][]api.ID{}, full: map[api.ID]bool{}, names: make(map[string]bool, len(names))}
-	s.index = newSKUIndex(n, s.sku)
+	s.index = strindex.New(n, s.sku)
 	for _, name := range names {
 		s.names[name] = true
 	}
@@ -92,7 +92,7 @@ func newScan(w Want, names []string, l *Live) *scan {
 		for j := range p.Variants {
 			s.owner[k] = int32(i)
 			if p.Variants[j].SKU != "" && p.Valid() {
-				s.index.add(k)
+				s.index.Add(k)
 			}
 			k++
 		}
@@ -226,7 +226,7 @@ func updatesOnly(p *catalog.Product) bool {
 func (s *scan) finish(ctx context.Context, c *api.Client) error {
 	l := s.live
 	// What found the file's variants is done with: 12 bytes a variant.
-	s.index, s.owner = skuIndex{}, nil
+	s.index, s.owner = nil, nil
 	var slab []LiveProduct // the products found equal, in one allocation
 	same := &sameIDs{refs: s.same, ids: s.ids}
 	for i, p := range s.w.Products {
@@ -317,7 +317,7 @@ func clone(id api.ID) api.ID { return api.ID(strings.Clone(string(id))) }
 func (s *scan) find(sku string) int32 {
 	k := s.next
 	if int(k) >= len(s.owner) || s.sku(k) != sku || !s.w.Products[s.owner[k]].Valid() {
-		if k = s.index.find(sku); k < 0 {
+		if k = s.index.Find(sku); k < 0 {
 			return -1
 		}
 	}
@@ -329,48 +329,4 @@ func (s *scan) find(sku string) int32 {
 func (s *scan) sku(k int32) string {
 	i := s.owner[k]
 	return s.w.Products[i].Variants[k-s.first[i]].SKU
-}
-
-// skuIndex finds the file's variants by SKU: an open-addressing table of
-// variant numbers, 8 bytes a variant where a map of the SKUs takes 40.
-type skuIndex struct {
-	slots []int32 // a variant's number plus 1; 0: empty
-	seed  maphash.Seed
-	sku   func(int32) string
-}
-
-func newSKUIndex(n int, sku func(int32) string) skuIndex {
-	size := 16
-	for size < 2*n {
-		size *= 2
-	}
-	return skuIndex{slots: make([]int32, size), seed: maphash.MakeSeed(), sku: sku}
-}
-
-// add indexes variant k, unless a variant with its SKU is indexed.
-func (x *skuIndex) add(k int32) {
-	sku := x.sku(k)
-	mask := uint64(len(x.slots) - 1)
-	for i := maphash.String(x.seed, sku) & mask; ; i = (i + 1) & mask {
-		switch {
-		case x.slots[i] == 0:
-			x.slots[i] = k + 1
-			return
-		case x.sku(x.slots[i]-1) == sku:
-			return
-		}
-	}
-}
-
-// find is the number of the variant with sku, -1 if none.
-func (x *skuIndex) find(sku string) int32 {
-	mask := uint64(len(x.slots) - 1)
-	for i := maphash.String(x.seed, sku) & mask; ; i = (i + 1) & mask {
-		switch k := x.slots[i]; {
-		case k == 0:
-			return -1
-		case x.sku(k-1) == sku:
-			return k - 1
-		}
-	}
 }

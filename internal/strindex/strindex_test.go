@@ -1,0 +1,60 @@
+package strindex
+
+import (
+	"fmt"
+	"maps"
+	"testing"
+)
+
+// The index finds what a map would, as it grows from a small table, and
+// keeps the first of things that share a text.
+func TestIndexAsAMap(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 7, 100, 5000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			t.Parallel()
+			var texts []string
+			x := New(min(n, 3), func(k int32) string { return texts[k] })
+			want := map[string]int32{}
+			for k := range n {
+				text := fmt.Sprintf("SKU-%d", k%(n/2+1)) // every text twice, past the middle
+				texts = append(texts, text)
+				first, ok := want[text]
+				got, added := x.Add(int32(k))
+				if added == ok || (!added && got != first) {
+					t.Fatalf("Add(%d) (%q) = %d, %v; want %d, %v", k, text, got, added, first, !ok)
+				}
+				if !ok {
+					want[text] = int32(k)
+				}
+			}
+			if x.Len() != len(want) {
+				t.Errorf("Len = %d, want %d", x.Len(), len(want))
+			}
+			for text, k := range maps.All(want) {
+				if got := x.Find(text); got != k {
+					t.Errorf("Find(%q) = %d, want %d", text, got, k)
+				}
+			}
+			for _, missing := range []string{"", "SKU-", fmt.Sprintf("SKU-%d", n), "sku-0"} {
+				if got := x.Find(missing); got != -1 {
+					t.Errorf("Find(%q), not indexed, = %d", missing, got)
+				}
+			}
+		})
+	}
+}
+
+func ExampleIndex() {
+	skus := []string{"TEE-S", "TEE-M", "TEE-S"}
+	x := New(len(skus), func(k int32) string { return skus[k] })
+	for k := range skus {
+		if first, added := x.Add(int32(k)); !added {
+			fmt.Printf("row %d repeats the SKU of row %d\n", k, first)
+		}
+	}
+	fmt.Println(x.Find("TEE-M"), x.Find("TEE-L"))
+	// Output:
+	// row 2 repeats the SKU of row 0
+	// 1 -1
+}
