@@ -106,7 +106,7 @@ func (r *inputReader) readFile(file string, opts source.Options, compile func(st
 		return r.evalChunks(ectx, header, prog, chunks, evaluated)
 	})
 	eg.Go(func() error {
-		r.groupChunks(src.Name(), evaluated, free)
+		r.groupChunks(evaluated, free)
 		return nil
 	})
 	if err := eg.Wait(); err != nil {
@@ -143,7 +143,7 @@ func (r *inputReader) evalChunks(ctx context.Context, header []string, prog *map
 }
 
 // evalRow evaluates one row of chunk c into row, or, when none of its
-// cells could be read, keeps its error and leaves row Unread.
+// cells could be read, keeps its error and marks row unread.
 func (r *inputReader) evalRow(header []string, prog *mapping.Program, c *rowChunk, cr chunkRow, row *evaluatedRow) {
 	width := len(header)
 	row.unread = cr.bad && cr.off < 0
@@ -168,11 +168,11 @@ func (r *inputReader) evalRow(header []string, prog *mapping.Program, c *rowChun
 
 // groupChunks hands the rows of each chunk evaluated to the grouper, in
 // order, then hands the chunk back on free for the next rows.
-func (r *inputReader) groupChunks(file string, chunks <-chan *rowChunk, free chan<- *rowChunk) {
+func (r *inputReader) groupChunks(chunks <-chan *rowChunk, free chan<- *rowChunk) {
 	for c := range chunks {
 		for i := range c.rows {
 			if row := &c.evaluated[i]; !row.unread {
-				r.g.Add(catalog.RowRef{File: file, Line: c.rows[i].line}, &row.Row)
+				r.g.Add(catalog.RowRef{File: c.file, Line: c.rows[i].line}, &row.Row)
 			}
 		}
 		select {
