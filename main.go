@@ -85,7 +85,7 @@ var memory struct {
 
 // manageMemory sets memoryLimit unless the user chose how the collector
 // works through GOMEMLIMIT or GOGC, then raises the limit as the live heap
-// outgrows it (see nextLimit), until serveMemory.
+// outgrows it (see heapWatch), until serveMemory.
 func manageMemory() {
 	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
 		return
@@ -95,30 +95,30 @@ func manageMemory() {
 	memory.managed = true
 	debug.SetMemoryLimit(memoryLimit)
 	go func() {
-		limit := int64(memoryLimit)
-		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		w := &heapWatch{limit: memoryLimit}
+		heap := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}}
 		for range time.Tick(limitCheck) {
-			metrics.Read(live)
-			if limit = raiseLimit(limit, int64(live[0].Value.Uint64())); limit < 0 {
+			metrics.Read(heap)
+			if !raiseLimit(w, heap[1].Value.Uint64(), int64(heap[0].Value.Uint64())) {
 				return
 			}
 		}
 	}()
 }
 
-// raiseLimit sets nextLimit while manageMemory manages the limit, and
-// returns it; -1 once it does not.
-func raiseLimit(limit, live int64) int64 {
+// raiseLimit has w look at the live heap the collection cycle found, and
+// sets the limit w keeps while manageMemory manages it; false once it
+// does not.
+func raiseLimit(w *heapWatch, cycle uint64, live int64) bool {
 	memory.Lock()
 	defer memory.Unlock()
 	if !memory.managed {
-		return -1
+		return false
 	}
-	if next := nextLimit(limit, live); next != limit {
-		debug.SetMemoryLimit(next)
-		return next
+	if limit := w.limit; w.look(cycle, live) != limit {
+		debug.SetMemoryLimit(w.limit)
 	}
-	return limit
+	return true
 }
 
 // serveMemory gives the collector a server's pace, Go's own (GOGC=100, no
@@ -136,18 +136,40 @@ func serveMemory() {
 	}
 }
 
-// nextLimit is the soft limit to keep when live bytes of heap are in use
-// under limit. A heap that fills most of its limit would keep the
-// collector running nearly without pause (a catalog larger than a million
-// rows, a first import's rows with the plans of what it writes: 250 MiB
-// of 1M rows, or the account's catalog read whole): past 85% the limit
-// grows to 1.5 times what is live, as if the collector's pace were
-// GOGC=50. A 1M-row re-import holds about 81% of 224 MiB.
-func nextLimit(limit, live int64) int64 {
-	if live > limit/20*17 {
-		return live / 2 * 3
+// heapWatch keeps the soft limit as the live heap goes. A heap that fills
+// most of its limit would keep the collector running nearly without pause
+// (a catalog larger than a million rows, a first import's rows with the
+// plans of what it writes: 250 MiB of 1M rows, or the account's catalog
+// read whole): past 85%, found by highLooks looks in a row each after a
+// collection of its own, the limit grows to 1.5 times what is live, as if
+// the collector's pace were GOGC=50. A peak that one or two collections
+// see (the end of a file's read: a 1M-row import holds some 180 MiB, 80%
+// of 224, and about 190 MiB for a moment) leaves it as it is.
+type heapWatch struct {
+	limit int64
+	cycle uint64 // the collection looked at last
+	high  int    // looks in a row that found the heap past 85%
+}
+
+// highLooks is how many looks in a row must find the heap past 85% of
+// the limit for it to be raised: some 600 ms of a heap that stays there.
+const highLooks = 3
+
+// look takes the live heap the collection cycle found, and returns the
+// limit to keep. It is never lowered.
+func (w *heapWatch) look(cycle uint64, live int64) int64 {
+	if cycle == w.cycle {
+		return w.limit // no collection since the last look
 	}
-	return limit
+	w.cycle = cycle
+	if live <= w.limit/20*17 {
+		w.high = 0
+		return w.limit
+	}
+	if w.high++; w.high >= highLooks {
+		w.limit, w.high = max(w.limit, live/2*3), 0
+	}
+	return w.limit
 }
 
 // onHangUp passes on each SIGHUP, from when it is called (lading run asks

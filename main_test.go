@@ -306,8 +306,11 @@ func TestServeMemory(t *testing.T) {
 			if got := debug.SetMemoryLimit(-1); got != tc.want {
 				t.Errorf("limit %d after serveMemory, want %d", got, tc.want)
 			}
-			if got := raiseLimit(memoryLimit, 1<<40); got != -1 {
-				t.Errorf("raiseLimit after serveMemory = %d, want -1 (no longer managed)", got)
+			w := &heapWatch{limit: memoryLimit}
+			for cycle := range uint64(highLooks) {
+				if raiseLimit(w, cycle+1, 1<<40) {
+					t.Fatal("raiseLimit after serveMemory went on (the limit is no longer managed)")
+				}
 			}
 			if got := debug.SetMemoryLimit(-1); got != tc.want {
 				t.Errorf("limit %d after a look at a large heap, want %d", got, tc.want)
@@ -316,21 +319,39 @@ func TestServeMemory(t *testing.T) {
 	}
 }
 
-func TestNextLimit(t *testing.T) {
+// The limit is raised, to 1.5 times what is live, only when the live heap
+// stays past 85% of it for highLooks looks, each after a collection of its
+// own; never lowered.
+func TestHeapWatch(t *testing.T) {
+	t.Parallel()
 	const mib = 1 << 20
+	type look struct {
+		cycle uint64
+		live  int64
+	}
+	// high is a look past 85% of 224 MiB (190.4 MiB) after collection n.
+	high := func(n uint64) look { return look{n, 191 * mib} }
 	for _, tc := range []struct {
-		limit, live, want int64
+		name  string
+		looks []look
+		want  int64
 	}{
-		{224 * mib, 0, 224 * mib},
-		{224 * mib, 181 * mib, 224 * mib}, // a 1M-row re-import
-		{224 * mib, 190 * mib, 224 * mib},
-		{224 * mib, 191 * mib, 286*mib + mib/2},
-		{224 * mib, 249 * mib, 373*mib + mib/2}, // a 1M-row first import
-		{224 * mib, 2000 * mib, 3000 * mib},
-		{3000 * mib, 2000 * mib, 3000 * mib}, // never lowered
+		{"nothing live", []look{{1, 0}, {2, 0}, {3, 0}}, 224 * mib},
+		{"a 1M-row re-import", []look{{1, 181 * mib}, {2, 184 * mib}, {3, 181 * mib}, {4, 184 * mib}}, 224 * mib},
+		{"at 85%", []look{{1, 190 * mib}, {2, 190 * mib}, {3, 190 * mib}}, 224 * mib},
+		{"past 85% for a moment", []look{high(1), high(2), {3, 180 * mib}, high(4), high(5), {6, 0}}, 224 * mib},
+		{"past 85% three times, the same collection", []look{high(1), high(1), high(1), high(2)}, 224 * mib},
+		{"past 85% three collections in a row", []look{high(1), high(2), high(3)}, 286*mib + mib/2},
+		{"a larger catalog", []look{{1, 200 * mib}, {2, 220 * mib}, {3, 249 * mib}}, 373*mib + mib/2},
+		{"grows on", []look{{1, 200 * mib}, {2, 220 * mib}, {3, 249 * mib}, {4, 2000 * mib}, {5, 2000 * mib}, {6, 2000 * mib}}, 3000 * mib},
+		{"never lowered", []look{{1, 200 * mib}, {2, 220 * mib}, {3, 249 * mib}, {4, 0}, {5, 0}, {6, 0}}, 373*mib + mib/2},
 	} {
-		if got := nextLimit(tc.limit, tc.live); got != tc.want {
-			t.Errorf("nextLimit(%d MiB, %d MiB) = %.1f MiB, want %.1f MiB", tc.limit/mib, tc.live/mib, float64(got)/mib, float64(tc.want)/mib)
+		w := &heapWatch{limit: memoryLimit}
+		for _, l := range tc.looks {
+			w.look(l.cycle, l.live)
+		}
+		if w.limit != tc.want {
+			t.Errorf("%s: limit %.1f MiB, want %.1f MiB", tc.name, float64(w.limit)/mib, float64(tc.want)/mib)
 		}
 	}
 }
