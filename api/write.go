@@ -119,11 +119,11 @@ func writeEncoded[T any](ctx context.Context, c *Client, resource string, record
 // writeRecords encodes records and writes them under resource, with
 // bulk as the bulk_action when it is not nil.
 func writeRecords[T any](ctx context.Context, c *Client, resource string, records []T, bulk any) (*WriteResult, error) {
-	b, err := marshal(records)
+	e, err := Encode(records)
 	if err != nil {
-		return nil, fmt.Errorf("api: %s write: %w: encoding the records: %w", resource, ErrInvalid, err)
+		return nil, err
 	}
-	return c.write(ctx, writeSpec{resource: resource, records: b, n: len(records), bulk: bulk})
+	return c.write(ctx, writeSpec{resource: resource, records: e.json, n: e.n, bulk: bulk})
 }
 
 // checkCount refuses empty and oversized write arrays before sending.
