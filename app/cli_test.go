@@ -395,8 +395,11 @@ func TestPlainOutputIsSentences(t *testing.T) {
 	if logFormat.MatchString(out + errOut) {
 		t.Errorf("log-format lines in plain output:\n%s\n%s", out, errOut)
 	}
-	// A file still being written is waited for, said as a sentence.
-	if err := os.Chtimes(stock, time.Now(), time.Now()); err != nil {
+	// A file still being written is waited for, said as a sentence. Its
+	// time is ahead of this machine's clock (a writer whose clock is), so
+	// that however long the command takes to start, the file is younger
+	// than --settle when it looks.
+	if err := os.Chtimes(stock, time.Now(), time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	_, errOut, err := a.lading(t, "stock", "push", "--template", "stock", "--state", st, "--settle", "100ms", stock)
