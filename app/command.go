@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"regexp"
 	"slices"
@@ -350,4 +351,27 @@ func noArgs(c *cli.Context) error {
 	}
 	return usageHint(fmt.Sprintf("See %s --help.", commandLine(c)),
 		"%s takes no arguments, got %q", commandLine(c), strings.Join(c.Args().Slice(), " "))
+}
+
+// sharedSwitch is a switch urfave keeps one of for every app in the
+// process (cli.HelpFlag, cli.VersionFlag). A cli.BoolFlag writes its
+// default into itself each time a command's options are parsed, so two
+// commands run at once in one process (lading's tests do) would write
+// the same flag; this one parses through a copy of itself.
+type sharedSwitch struct{ cli.BoolFlag }
+
+func (f *sharedSwitch) Apply(set *flag.FlagSet) error {
+	c := f.BoolFlag
+	return c.Apply(set)
+}
+
+// GetDefaultText is "": a switch is off unless given.
+func (f *sharedSwitch) GetDefaultText() string { return "" }
+
+func init() {
+	for _, f := range []*cli.Flag{&cli.HelpFlag, &cli.VersionFlag} {
+		if bf, ok := (*f).(*cli.BoolFlag); ok {
+			*f = &sharedSwitch{*bf}
+		}
+	}
 }

@@ -176,9 +176,10 @@ func dashed(name string) string {
 
 // valueKind says what value a flag takes, in words; "" for a switch.
 func valueKind(f cli.Flag) string {
-	switch f.(type) {
-	case *cli.BoolFlag:
+	if df, ok := f.(cli.DocGenerationFlag); ok && !df.TakesValue() {
 		return ""
+	}
+	switch f.(type) {
 	case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
 		return "whole number"
 	case *cli.Float64Flag:
