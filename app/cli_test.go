@@ -218,10 +218,11 @@ func TestVersionAndHelp(t *testing.T) {
 		t.Errorf("version --json: %v %q", err, out)
 	}
 	for _, args := range [][]string{{"help", "import"}, {"import", "--help"}, {"help", "stock", "push"}, {"stock", "help", "push"},
-		{"stock", "push", "--help"}, {"help", "export", "packing-slips"}, {"import", "--help", "catalog.csv"}} {
+		{"stock", "push", "--help"}, {"help", "export", "packing-slips"}, {"import", "--help", "catalog.csv"},
+		{"stock", "push", "help"}, {"import", "h"}} {
 		out, _, err := run(t, args...)
 		name := "NAME:\n   lading " + strings.Join(slices.DeleteFunc(slices.Clone(args), func(s string) bool {
-			return s == "help" || s == "--help" || strings.HasSuffix(s, ".csv")
+			return s == "help" || s == "h" || s == "--help" || strings.HasSuffix(s, ".csv")
 		}), " ") + " - "
 		if err != nil || !strings.HasPrefix(out, name) || !strings.Contains(out, "\nEXAMPLES:\n") {
 			t.Errorf("%v: %v\n%s", args, err, out)

@@ -42,7 +42,15 @@ type example struct{ what, line string }
 func (b *builder) leaf(c *cli.Command, g *globalOptions, d doc) *cli.Command {
 	withGlobals(c, b.root, g)
 	action := c.Action
+	// lading stock push help shows the help, as urfave's help command
+	// would; urfave's is one command shared by every app in the process,
+	// which each run writes to.
+	c.HideHelpCommand = true
 	c.Action = func(ctx *cli.Context) error {
+		if a := ctx.Args(); a.Len() == 1 && (a.First() == "help" || a.First() == "h") {
+			cli.HelpPrinter(ctx.App.Writer, c.CustomHelpTemplate, c)
+			return nil
+		}
 		err := action(ctx)
 		var u *UsageError
 		if errors.As(err, &u) && u.Hint == "" {
