@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -292,6 +293,43 @@ func TestCancelledBeforeSendingIsRetryable(t *testing.T) {
 	}
 	if len(srv.requests()) != 0 {
 		t.Error("a request was sent")
+	}
+}
+
+// A write whose context ends as the transport writes it: once the
+// transport has read its body whole, the bytes may be out and the write
+// applied, whether or not the transport said it finished writing; before,
+// nothing of it can have been applied.
+func TestCancelledWhileWritingIsUnknown(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		read int64 // bytes of the body the transport reads before the context ends; -1: all
+		want Outcome
+	}{
+		{"body read whole", -1, Unknown},
+		{"body read in part", 10, Retryable},
+		{"body not read", 0, Retryable},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			hc := &http.Client{Transport: roundTripFunc(func(req *http.Request) (*http.Response, error) {
+				if tc.read < 0 {
+					io.Copy(io.Discard, req.Body)
+				} else {
+					io.CopyN(io.Discard, req.Body, tc.read)
+				}
+				cancel()
+				return nil, req.Context().Err()
+			})}
+			c := newTestClient(t, "http://service.invalid", WithHTTPClient(hc))
+			_, err := c.Products.Delete(ctx, "1")
+			if got := Classify(err); got != tc.want {
+				t.Errorf("%v: %v, want %v", err, got, tc.want)
+			}
+		})
 	}
 }
 

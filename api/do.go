@@ -10,7 +10,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptrace"
 	"regexp"
 	"strconv"
 	"strings"
@@ -105,6 +104,28 @@ func (c *Client) do(ctx context.Context, cl call) (*answer, error) {
 	}
 }
 
+// sentBody is the body of a request, which records in whole once it was
+// read to its end. The transport writes the request while the exchange
+// waits for the answer; an exchange that ends (its context cancelled) as
+// the last bytes go out would not see a report of the writing, but the
+// body read whole comes before the bytes leave: a write whose body was
+// read whole may have been applied.
+// It has no WriteTo, through which io.Copy would read it unseen.
+type sentBody struct {
+	r     *bytes.Reader
+	whole *atomic.Bool
+}
+
+func (b *sentBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if b.r.Len() == 0 {
+		b.whole.Store(true)
+	}
+	return n, err
+}
+
+func (b *sentBody) Close() error { return nil }
+
 // reportError is the error of an answer [decide] reports: a 3xx or 4xx.
 func (c *Client) reportError(path string, r reply, header http.Header) *APIError {
 	e := c.apiError(path, r.status, r.body)
@@ -140,26 +161,22 @@ func (c *Client) errText(err error) string {
 	return c.redact(err.Error())
 }
 
-// send makes one HTTP exchange. The reply's sent reports whether the whole
-// request was written to the connection (after which a write may have been
-// applied).
+// send makes one HTTP exchange. The reply's sent reports whether the
+// transport took the whole request to write (after which a write may have
+// been applied, whatever became of the exchange).
 func (c *Client) send(ctx context.Context, cl call) (reply, http.Header) {
 	r := reply{write: cl.write}
 	u := *c.base
 	u.Path = c.base.Path + cl.path
 	var wrote atomic.Bool
-	trace := &httptrace.ClientTrace{
-		WroteRequest: func(info httptrace.WroteRequestInfo) {
-			if info.Err == nil {
-				wrote.Store(true)
-			}
-		},
-	}
-	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodPost, u.String(), bytes.NewReader(cl.body))
+	newBody := func() io.ReadCloser { return &sentBody{r: bytes.NewReader(cl.body), whole: &wrote} }
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), newBody())
 	if err != nil {
 		r.err = err
 		return r, nil
 	}
+	req.ContentLength = int64(len(cl.body))
+	req.GetBody = func() (io.ReadCloser, error) { return newBody(), nil }
 	ct := cl.contentType
 	if ct == "" {
 		ct = wire.ContentTypeJSON

@@ -112,3 +112,8 @@ func writeAnswer(w http.ResponseWriter, body []byte) {
 func asErr[T any](err error, target *T) bool { return errorsAs(err, target) }
 
 func errorsAs[T any](err error, target *T) bool { return errors.As(err, target) }
+
+// roundTripFunc is an http.RoundTripper of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
