@@ -212,6 +212,15 @@ func until(t *testing.T, what string, cond func() bool, out ...fmt.Stringer) {
 	}
 }
 
+// answered waits until srv has answered every call that arrived, so that
+// no write of a lading stopped midway is applied after the next one has
+// looked in the account for it (a late write the service applies after
+// that look is one no client can tell from a lost one).
+func answered(t *testing.T, srv *sandbox.Server) {
+	t.Helper()
+	until(t, "the sandbox to answer the calls of the lading stopped", func() bool { return srv.Counters().InFlight == 0 })
+}
+
 // exists reports whether the world has the file name.
 func (w *threePL) exists(name string) bool {
 	_, err := os.Stat(filepath.Join(w.dir, name))
@@ -529,11 +538,13 @@ func TestRunKilledAndStartedAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-r.done
+	answered(t, w.e.Srv)
 	r = w.start(bin, "--log-format", "json", file)
 	until(t, fmt.Sprintf("%d writes", k2), func() bool { return w.writes() >= k2 })
 	if code := r.stop(t, syscall.SIGTERM); code != 0 {
 		t.Fatalf("SIGTERM during the runs: exit %d, want 0:\n%s", code, r.out)
 	}
+	answered(t, w.e.Srv)
 	r = w.start(bin, "--log-format", "json", file)
 	until(t, "every level set and every file moved", func() bool {
 		moved, _ := filepath.Glob(filepath.Join(w.dir, "in", "done", "shipped-*.csv.results.csv"))

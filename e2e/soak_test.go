@@ -306,6 +306,7 @@ func (s *soak) killAt(j soakJob, k int64) bool {
 		s.t.Fatal(err)
 	}
 	<-done
+	answered(s.t, s.e.Srv)
 	return true
 }
 

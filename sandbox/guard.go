@@ -135,9 +135,11 @@ func newCounterSet() *counterSet {
 	return cs
 }
 
+// reset zeroes the counts; the calls in flight stay counted until they
+// are answered.
 func (cs *counterSet) reset() {
 	cs.mu.Lock()
-	cs.c = Counters{Requests: map[string]int64{}, Faults: map[string]int64{}}
+	cs.c = Counters{Requests: map[string]int64{}, Faults: map[string]int64{}, InFlight: cs.c.InFlight}
 	cs.mu.Unlock()
 }
 
@@ -150,14 +152,8 @@ func (cs *counterSet) update(fn func(c *Counters)) {
 func (cs *counterSet) snapshot() Counters {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	out := Counters{
-		Requests:     maps.Clone(cs.c.Requests),
-		Throttled:    cs.c.Throttled,
-		Unauthorized: cs.c.Unauthorized,
-		Faults:       maps.Clone(cs.c.Faults),
-		StockWrites:  cs.c.StockWrites,
-		LevelsSet:    cs.c.LevelsSet,
-	}
+	out := cs.c
+	out.Requests, out.Faults = maps.Clone(cs.c.Requests), maps.Clone(cs.c.Faults)
 	return out
 }
 

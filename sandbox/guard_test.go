@@ -1,6 +1,9 @@
 package sandbox
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -184,5 +187,52 @@ func TestLatency(t *testing.T) {
 	}
 	if c := e.srv.Counters(); c.Faults["latency"] != 1 || c.Requests[wire.ListPath(wire.Products)] != 1 {
 		t.Errorf("counters %+v", c)
+	}
+}
+
+// A call is in flight from its arrival to its answer, even when its
+// client is gone before the answer: a write may still be applied.
+func TestInFlight(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{Latency: 200 * time.Millisecond})
+	ctx, cancel := context.WithCancel(t.Context())
+	body := map[string]any{"action": "write", wire.Products: []any{map[string]any{"name": "Late"}}}
+	raw, _ := json.Marshal(body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.ts.URL+wire.WritePath(wire.Products), bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set(wire.HeaderToken, testToken)
+	done := make(chan error, 1)
+	go func() {
+		res, err := e.ts.Client().Do(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		done <- err
+	}()
+	waitFor(t, "the call in flight", func() bool { return e.srv.Counters().InFlight == 1 })
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("the call ended with %v, want it cancelled", err)
+	}
+	if n := e.srv.Counters().InFlight; n != 1 {
+		t.Errorf("%d calls in flight once the client is gone, want the write still counted", n)
+	}
+	waitFor(t, "no call in flight", func() bool { return e.srv.Counters().InFlight == 0 })
+	r := e.read(wire.ListPath(wire.Products), nil).expect(t, 200)
+	if recs, _ := r.body[wire.Products].([]any); len(recs) != 1 {
+		t.Errorf("the account holds %v, want the product of the write its client gave up", r.body[wire.Products])
+	}
+}
+
+// waitFor waits up to a minute for cond, looking every few milliseconds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited a minute for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -186,4 +186,8 @@ type Counters struct {
 	// a refused record (a deleted variant, a bad entry beside it) is not
 	// counted.
 	LevelsSet int64 `json:"levels_set"`
+	// InFlight counts the interface calls being answered now: arrived,
+	// not yet answered. A write of a client that is gone may still be
+	// applied while it is counted.
+	InFlight int64 `json:"in_flight"`
 }

@@ -228,6 +228,8 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(path, wire.SandboxAdminPrefix+"/"):
 		s.handleAdmin(w, r, strings.TrimPrefix(path, wire.SandboxAdminPrefix))
 	default:
+		s.counters.update(func(c *Counters) { c.InFlight++ })
+		defer s.counters.update(func(c *Counters) { c.InFlight-- })
 		s.serveInterface(w, r, path, false)
 	}
 }
