@@ -333,6 +333,25 @@ func TestCancelledWhileWritingIsUnknown(t *testing.T) {
 	}
 }
 
+// A call's body goes with its length, an empty one too (a length of 0
+// with a body would go chunked).
+func TestBodyLength(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{`{"action":"read"}`, ""} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			got, _ := io.ReadAll(r.Body)
+			if r.ContentLength != int64(len(body)) || len(r.TransferEncoding) > 0 || string(got) != body {
+				t.Errorf("the server got %q, length %d, transfer encoding %v; want %q with its length", got, r.ContentLength, r.TransferEncoding, body)
+			}
+		}))
+		c := newTestClient(t, srv.URL)
+		if r, _ := c.send(context.Background(), call{path: "/v1/Products", body: []byte(body), write: true}); r.err != nil || r.status != 200 {
+			t.Errorf("body %q: %+v", body, r)
+		}
+		srv.Close()
+	}
+}
+
 // TestTokenNeverLeaks drives errors, logs and the debug trace through
 // answers that echo the token, and looks for it everywhere.
 func TestTokenNeverLeaks(t *testing.T) {

@@ -169,7 +169,12 @@ func (c *Client) send(ctx context.Context, cl call) (reply, http.Header) {
 	u := *c.base
 	u.Path = c.base.Path + cl.path
 	var wrote atomic.Bool
-	newBody := func() io.ReadCloser { return &sentBody{r: bytes.NewReader(cl.body), whole: &wrote} }
+	newBody := func() io.ReadCloser {
+		if len(cl.body) == 0 {
+			return http.NoBody // a length of 0 with a body would be sent chunked
+		}
+		return &sentBody{r: bytes.NewReader(cl.body), whole: &wrote}
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), newBody())
 	if err != nil {
 		r.err = err
