@@ -15,14 +15,21 @@ import (
 	"lading/api/wire"
 	"lading/importer"
 	"lading/sandbox"
+	"lading/state"
 )
 
-// writeBodies is a sandbox that keeps the records of every write it is
-// sent, as sent: the JSON of the envelope's resource member.
+// writeBodies is a sandbox that looks, for every write it is sent, for
+// the batch the state keeps open for it (recorded before it was sent, not
+// yet settled) with its records as sent: the JSON of the envelope's
+// resource member.
 type writeBodies struct {
-	srv  *sandbox.Server
-	mu   sync.Mutex
-	sent [][]byte
+	srv   *sandbox.Server
+	state *state.DB
+	mu    sync.Mutex
+	sent  int
+	// unkept are the records of the writes sent that no open batch of
+	// the newest run kept as sent.
+	unkept [][]byte
 }
 
 func (wb *writeBodies) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -30,18 +37,35 @@ func (wb *writeBodies) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	var env map[string]json.RawMessage
 	if json.Unmarshal(body, &env) == nil && string(env[wire.KeyAction]) == `"write"` {
-		wb.mu.Lock()
 		for k, v := range env {
 			if k != wire.KeyAction && k != wire.KeyBulkAction {
-				wb.sent = append(wb.sent, v)
+				wb.look(r.Context(), v)
 			}
 		}
-		wb.mu.Unlock()
 	}
 	wb.srv.ServeHTTP(w, r)
 }
 
-// newBodiesEnv is an env whose sandbox keeps the records written to it.
+// look looks for recs among the records of the newest run's open batches.
+func (wb *writeBodies) look(ctx context.Context, recs []byte) {
+	runs, err := wb.state.Runs(ctx, 1)
+	kept := false
+	if err == nil && len(runs) == 1 {
+		open, _ := wb.state.OpenIntents(ctx, runs[0].ID)
+		for _, it := range open {
+			kept = kept || bytes.Equal(it.Payload, recs)
+		}
+	}
+	wb.mu.Lock()
+	defer wb.mu.Unlock()
+	wb.sent++
+	if !kept {
+		wb.unkept = append(wb.unkept, recs)
+	}
+}
+
+// newBodiesEnv is an env whose sandbox looks for the records written to it
+// in the state's open batches.
 func newBodiesEnv(t *testing.T) (*env, *writeBodies) {
 	t.Helper()
 	var wb *writeBodies
@@ -49,13 +73,15 @@ func newBodiesEnv(t *testing.T) (*env, *writeBodies) {
 		wb = &writeBodies{srv: srv}
 		return wb
 	})
+	wb.state = e.state
 	return e, wb
 }
 
 // TestIntentKeepsTheRecordsSent checks that the state keeps a batch's
-// records as the request sent them, byte for byte, for creates and edits
-// of products and variants, with text that JSON encoders escape apart
-// (<, >, &, quotes, U+2028, not ASCII): they are encoded once.
+// records as the request sent them, byte for byte, while the batch is open
+// (for creates and edits of products and variants, with text that JSON
+// encoders escape apart: <, >, &, quotes, U+2028, not ASCII; they are
+// encoded once), and lets go of them once it is settled.
 func TestIntentKeepsTheRecordsSent(t *testing.T) {
 	t.Parallel()
 	e, wb := newBodiesEnv(t)
@@ -85,11 +111,16 @@ func TestIntentKeepsTheRecordsSent(t *testing.T) {
 		}
 		for _, it := range intents {
 			kinds[it.Kind] = true
-			if !wb.wasSent(it.Payload) {
-				t.Errorf("import %d: intent %d (%s) keeps %s, which no request sent", i+1, it.Seq, it.Kind, it.Payload)
+			if it.Payload != nil {
+				t.Errorf("import %d: intent %d (%s) settled %s keeps its records", i+1, it.Seq, it.Kind, it.Outcome)
 			}
 		}
 	}
+	wb.mu.Lock()
+	if wb.sent == 0 || len(wb.unkept) > 0 {
+		t.Errorf("%d writes sent; the state kept no open batch of %d of them as sent, the first: %s", wb.sent, len(wb.unkept), firstOf(wb.unkept))
+	}
+	wb.mu.Unlock()
 	for _, k := range []string{importer.KindProductCreate, importer.KindProductUpdate, importer.KindVariantCreate, importer.KindVariantUpdate} {
 		if !kinds[k] && !kinds[strings.SplitN(k, ".", 2)[0]+".write"] {
 			t.Errorf("no intent of kind %s: the test no longer covers it (kinds %v)", k, kinds)
@@ -97,13 +128,10 @@ func TestIntentKeepsTheRecordsSent(t *testing.T) {
 	}
 }
 
-func (wb *writeBodies) wasSent(recs []byte) bool {
-	wb.mu.Lock()
-	defer wb.mu.Unlock()
-	for _, s := range wb.sent {
-		if bytes.Equal(s, recs) {
-			return true
-		}
+// firstOf is the first of bs, nil for none.
+func firstOf(bs [][]byte) []byte {
+	if len(bs) == 0 {
+		return nil
 	}
-	return false
+	return bs[0]
 }

@@ -33,12 +33,15 @@ func (o Outcome) Open() bool { return o == OutcomePending || o == OutcomeUnknown
 
 // Intent is one batch (one write request), recorded before it is sent.
 type Intent struct {
-	ID      int64
-	RunID   int64
-	Seq     int      // 1, 2, ... in the order recorded within the run
-	Kind    string   // e.g. "products.create", "variants.update"
-	Keys    []string // the records' keys in request order (SKUs, product keys)
-	Payload []byte   // the request body as sent (or as it would be)
+	ID    int64
+	RunID int64
+	Seq   int      // 1, 2, ... in the order recorded within the run
+	Kind  string   // e.g. "products.create", "variants.update"
+	Keys  []string // the records' keys in request order (SKUs, product keys)
+	// Payload is the request body as sent (or as it would be), kept
+	// while the batch is open (pending or unknown: to look for its
+	// records in the account); nil once it is settled.
+	Payload []byte
 	Outcome Outcome
 	Results []byte // what the caller chose to keep of the answer
 	// CreatedAt is when the intent was recorded, UpdatedAt when its
@@ -113,10 +116,14 @@ type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
-// setOutcome stores o and results on intent intentID.
+// setOutcome stores o and results on intent intentID. A batch settled
+// lets go of its records: nothing reads them once its outcome is known,
+// and a run's batches hold every record it wrote (some 34 MB for a first
+// import of 100,000 rows).
 func setOutcome(ctx context.Context, ex execer, intentID int64, o Outcome, results []byte) error {
-	res, err := ex.ExecContext(ctx, `UPDATE intents SET outcome = ?, results = ?, updated_at = ? WHERE id = ?`,
-		string(o), results, now(), intentID)
+	res, err := ex.ExecContext(ctx, `UPDATE intents SET outcome = ?, results = ?, updated_at = ?,
+		payload = CASE WHEN ? = ? THEN payload END WHERE id = ?`,
+		string(o), results, now(), string(o), string(OutcomeUnknown), intentID)
 	if err != nil {
 		return err
 	}
