@@ -194,7 +194,7 @@ func TestLatency(t *testing.T) {
 // client is gone before the answer: a write may still be applied.
 func TestInFlight(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Options{Latency: 200 * time.Millisecond})
+	e := newEnv(t, Options{Latency: time.Second})
 	ctx, cancel := context.WithCancel(t.Context())
 	body := map[string]any{"action": "write", wire.Products: []any{map[string]any{"name": "Late"}}}
 	raw, _ := json.Marshal(body)
