@@ -121,9 +121,9 @@ type execer interface {
 // and a run's batches hold every record it wrote (some 34 MB for a first
 // import of 100,000 rows).
 func setOutcome(ctx context.Context, ex execer, intentID int64, o Outcome, results []byte) error {
+	keep := o == OutcomeUnknown
 	res, err := ex.ExecContext(ctx, `UPDATE intents SET outcome = ?, results = ?, updated_at = ?,
-		payload = CASE WHEN ? = ? THEN payload END WHERE id = ?`,
-		string(o), results, now(), string(o), string(OutcomeUnknown), intentID)
+		payload = CASE WHEN ? THEN payload END WHERE id = ?`, string(o), results, now(), keep, intentID)
 	if err != nil {
 		return err
 	}
