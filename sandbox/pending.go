@@ -13,9 +13,17 @@ import (
 // more than the row itself. Every other statement of the transaction
 // first sends the rows held back (see txn.stmt): nothing reads the data
 // without them.
+//
+// The rows' created_at and updated_at are the transaction's time, the
+// same for every row: a statement takes it once, as its first parameter
+// (?1, written first in each row so that the rows' own parameters, "?",
+// are numbered after it), not twice a row. A parameter costs the driver
+// more than its value does SQLite (a text is copied into memory of its
+// own, and freed once the statement has run).
 type insert struct {
 	head, row, tail string // INSERT INTO t(cols) VALUES / (?,?) / ON CONFLICT ...
-	width           int    // the parameters of a row
+	width           int    // the parameters of a row, stamped or not
+	stamped         bool   // the statement takes the time as ?1
 	index           int    // its place in inserts
 	// sql are the statements of insertChunks[i] rows.
 	sql []string
@@ -25,8 +33,14 @@ type insert struct {
 // back go in the largest that fit, then the smaller ones.
 var insertChunks = []int{256, 64, 16, 4, 1}
 
+// newInsert is the insert of head's columns, row's parameters, and tail.
+// A row that begins with ?1 is stamped: ?1 is the time.
 func newInsert(head, row, tail string) *insert {
-	in := &insert{head: head, row: row, tail: tail, width: strings.Count(row, "?")}
+	in := &insert{head: head, row: row, tail: tail, stamped: strings.HasPrefix(row, "(?1,")}
+	in.width = strings.Count(row, "?")
+	if in.stamped {
+		in.width -= strings.Count(row, "?1")
+	}
 	for _, n := range insertChunks {
 		in.sql = append(in.sql, head+" "+strings.TrimSuffix(strings.Repeat(row+",", n), ",")+tail)
 	}
@@ -35,22 +49,24 @@ func newInsert(head, row, tail string) *insert {
 
 // The inserts a catalog write holds back, sent in this order.
 var (
-	insertProducts = newInsert(`INSERT INTO products(id, account_id, name, description, notes, local_id, archived, created_at, updated_at) VALUES`,
-		`(?,?,?,?,?,?,?,?,?)`, "")
-	insertTags       = newInsert(`INSERT INTO product_tags(id, account_id, name, created_at, updated_at) VALUES`, `(?,?,?,?,?)`, "")
+	insertProducts = newInsert(`INSERT INTO products(created_at, updated_at, id, account_id, name, description, notes, local_id, archived) VALUES`,
+		`(?1,?1,?,?,?,?,?,?,?)`, "")
+	insertTags       = newInsert(`INSERT INTO product_tags(created_at, updated_at, id, account_id, name) VALUES`, `(?1,?1,?,?,?)`, "")
 	insertTagLinks   = newInsert(`INSERT OR IGNORE INTO product_tag_links(product_id, tag_id) VALUES`, `(?,?)`, "")
-	insertTiers      = newInsert(`INSERT INTO pricing_tiers(id, account_id, name, created_at, updated_at) VALUES`, `(?,?,?,?,?)`, "")
-	insertAttributes = newInsert(`INSERT INTO attributes(id, account_id, product_id, name, ord, created_at, updated_at) VALUES`, `(?,?,?,?,?,?,?)`, "")
-	insertOptions    = newInsert(`INSERT INTO attribute_options(id, account_id, attribute_id, name, ord, created_at, updated_at) VALUES`, `(?,?,?,?,?,?,?)`, "")
-	insertVariants   = newInsert(`INSERT INTO variants(id, account_id, product_id, sku, description, notes, weight, cost, average_cost,
-		upc, location_1, low_stock_alert, supplier_cost, supplier_id, local_id, sort_order, stock, combo,
-		auto_description, auto_description_with_option_type, created_at, updated_at) VALUES`,
-		`(?,?,?,?,?,?,?,?,?,?,?,?,COALESCE(?, '0.0000'),?,?,?,?,?,?,?,?,?)`, "")
+	insertTiers      = newInsert(`INSERT INTO pricing_tiers(created_at, updated_at, id, account_id, name) VALUES`, `(?1,?1,?,?,?)`, "")
+	insertAttributes = newInsert(`INSERT INTO attributes(created_at, updated_at, id, account_id, product_id, name, ord) VALUES`,
+		`(?1,?1,?,?,?,?,?)`, "")
+	insertOptions = newInsert(`INSERT INTO attribute_options(created_at, updated_at, id, account_id, attribute_id, name, ord) VALUES`,
+		`(?1,?1,?,?,?,?,?)`, "")
+	insertVariants = newInsert(`INSERT INTO variants(created_at, updated_at, id, account_id, product_id, sku, description, notes,
+		weight, cost, average_cost, upc, location_1, low_stock_alert, supplier_cost, supplier_id, local_id, sort_order, stock, combo,
+		auto_description, auto_description_with_option_type) VALUES`,
+		`(?1,?1,?,?,?,?,?,?,?,?,?,?,?,?,COALESCE(?, '0.0000'),?,?,?,?,?,?,?)`, "")
 	insertVariantOpts = newInsert(`INSERT INTO variant_options(variant_id, option_id, position) VALUES`, `(?,?,?)`, "")
-	insertLevels      = newInsert(`INSERT INTO stock_levels(id, account_id, variant_id, address_id, stock, committed, created_at, updated_at) VALUES`,
-		`(?,?,?,?,?,0,?,?)`, "")
-	insertPrices = newInsert(`INSERT INTO variant_prices(id, account_id, variant_id, tier_id, price, created_at, updated_at) VALUES`,
-		`(?,?,?,?,?,?,?)`, ` ON CONFLICT(variant_id, tier_id) DO UPDATE SET price = excluded.price, updated_at = excluded.updated_at`)
+	insertLevels      = newInsert(`INSERT INTO stock_levels(created_at, updated_at, id, account_id, variant_id, address_id, stock, committed) VALUES`,
+		`(?1,?1,?,?,?,?,?,0)`, "")
+	insertPrices = newInsert(`INSERT INTO variant_prices(created_at, updated_at, id, account_id, variant_id, tier_id, price) VALUES`,
+		`(?1,?1,?,?,?,?,?)`, ` ON CONFLICT(variant_id, tier_id) DO UPDATE SET price = excluded.price, updated_at = excluded.updated_at`)
 )
 
 // inserts are the inserts held back, in the order they are sent.
@@ -184,7 +200,11 @@ func (t *txn) sendRows(in *insert, args []any) error {
 			k++
 		}
 		n := insertChunks[k] * in.width
-		if err := t.rawExec(in.sql[k], args[:n]); err != nil {
+		var stamp []any
+		if in.stamped {
+			stamp = []any{t.now}
+		}
+		if err := t.rawExec(in.sql[k], stamp, args[:n]); err != nil {
 			return fmt.Errorf("sandbox: %s (%d rows): %w", in.head, insertChunks[k], err)
 		}
 		args = args[n:]

@@ -55,7 +55,7 @@ func (t *txn) createProduct(c *call, rec record) (int64, error) {
 	id := t.newID()
 	t.memo.make(id)
 	t.insert(insertProducts, id, account, vals["name"], vals["description"], vals["notes"], vals["local_id"],
-		flag(rec["archive"]), t.now, t.now)
+		flag(rec["archive"]))
 	if err := t.writeProductLinks(c, productRef{id: id, name: vals["name"]}, links, true); err != nil {
 		return 0, err
 	}

@@ -89,11 +89,14 @@ func (t *txn) rawRows(q string, args []any, keep bool, fn func(r *row) error) er
 }
 
 // rawExec runs q, kept prepared on the transaction's connection, with
-// args: below database/sql, as eachRow, with the parameters converted in
-// the room of the held rows (t.pend.named). A statement that sends held
-// rows has thousands.
-func (t *txn) rawExec(q string, args []any) error {
-	named, err := namedArgs(t.pend.named[:0], q, args)
+// the parameters first then args: below database/sql, as eachRow, with
+// the parameters converted in the room of the held rows (t.pend.named). A
+// statement that sends held rows has thousands.
+func (t *txn) rawExec(q string, first, args []any) error {
+	named, err := namedArgs(t.pend.named[:0], q, first)
+	if err == nil {
+		named, err = namedArgs(named, q, args)
+	}
 	if err != nil {
 		return err
 	}
@@ -120,12 +123,12 @@ func (t *txn) rawExec(q string, args []any) error {
 // namedArgs appends args to to as the driver takes them, converted as
 // database/sql would.
 func namedArgs(to []driver.NamedValue, q string, args []any) ([]driver.NamedValue, error) {
-	for i, a := range args {
+	for _, a := range args {
 		v, err := driver.DefaultParameterConverter.ConvertValue(a)
 		if err != nil {
-			return nil, fmt.Errorf("sandbox: %q: argument %d: %w", q, i+1, err)
+			return nil, fmt.Errorf("sandbox: %q: argument %d: %w", q, len(to)+1, err)
 		}
-		to = append(to, driver.NamedValue{Ordinal: i + 1, Value: v})
+		to = append(to, driver.NamedValue{Ordinal: len(to) + 1, Value: v})
 	}
 	return to, nil
 }

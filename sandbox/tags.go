@@ -107,7 +107,7 @@ func (t *txn) checkTagName(account int64, name string, self int64) error {
 
 func (t *txn) createTag(account int64, name string) (int64, error) {
 	id := t.newID()
-	t.insert(insertTags, id, account, name, t.now, t.now)
+	t.insert(insertTags, id, account, name)
 	// The tags held back are known by name and id (see resolveTags).
 	remember(&t.memo.tags, account, name, id)
 	t.memo.liveTag(id)

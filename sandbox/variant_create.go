@@ -200,7 +200,7 @@ func (t *txn) attributeByName(account, product int64, name string, ord *int64) (
 	remember(&t.memo.attrs, product, name, a.id)
 	t.memo.make(a.id)
 	t.memo.addAttribute(product, a, o)
-	t.insert(insertAttributes, a.id, account, product, name, o, t.now, t.now)
+	t.insert(insertAttributes, a.id, account, product, name, o)
 	return a, nil
 }
 
@@ -224,7 +224,7 @@ func (t *txn) optionOf(account, attr int64, value string, ord int64) (int64, err
 	if found {
 		return id, nil
 	}
-	t.insert(insertOptions, id, account, attr, value, ord, t.now, t.now)
+	t.insert(insertOptions, id, account, attr, value, ord)
 	return id, nil
 }
 
@@ -396,7 +396,7 @@ func (t *txn) resolveTiers(account int64, recs []record, path string) ([]tierPri
 		}
 		if !found {
 			id = t.newID()
-			t.insert(insertTiers, id, account, name, t.now, t.now)
+			t.insert(insertTiers, id, account, name)
 		}
 		remember(&t.memo.tiers, account, name, id)
 		out = append(out, tierPrice{tier: id, value: value})
@@ -407,7 +407,7 @@ func (t *txn) resolveTiers(account int64, recs []record, path string) ([]tierPri
 // setPrices writes the variant's price in each tier.
 func (t *txn) setPrices(account, variant int64, prices []tierPrice) {
 	for _, p := range prices {
-		t.insert(insertPrices, t.newID(), account, variant, p.tier, p.value, t.now, t.now)
+		t.insert(insertPrices, t.newID(), account, variant, p.tier, p.value)
 	}
 }
 
@@ -500,11 +500,11 @@ func (t *txn) insertVariant(c *call, product productRef, nv *newVariant) (int64,
 	t.insert(insertVariants, id, account, product.id, vals["sku"], vals["description"], vals["notes"], nullIfAbsent(vals, "weight"),
 		nullIfAbsent(vals, "cost"), avgCost, nullIfAbsent(vals, "upc"), vals["location_1"],
 		nullIfAbsent(vals, "low_stock_alert"), nullIfAbsent(vals, "supplier_cost"), vals["supplier_id"], vals["local_id"],
-		nv.sortOrder, nv.qty, nv.combo, auto, autoTyped, t.now, t.now)
+		nv.sortOrder, nv.qty, nv.combo, auto, autoTyped)
 	t.memo.addCombo(product.id, nv.combo)
 	t.insertVariantOptions(id, nv.opts)
 	// [lading] quantity is the opening stock in the token's warehouse.
-	t.insert(insertLevels, t.newID(), account, id, c.acc.warehouse, nv.qty, t.now, t.now)
+	t.insert(insertLevels, t.newID(), account, id, c.acc.warehouse, nv.qty)
 	if nv.qty > 0 {
 		t.stockChanged = true
 	}
