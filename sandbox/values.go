@@ -113,14 +113,14 @@ func kindOf(v any) string {
 }
 
 // linksOf returns the links object of rec; an absent links or an empty
-// array (how empty links serialise) gives an empty map.
+// array (how empty links serialise) gives none (a nil map, read as empty).
 func linksOf(rec record, path string) (map[string][]record, error) {
 	v, has := rec[wire.KeyLinks]
 	if !has || v == nil {
-		return map[string][]record{}, nil
+		return nil, nil
 	}
 	if arr, ok := v.([]any); ok && len(arr) == 0 {
-		return map[string][]record{}, nil
+		return nil, nil
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {

@@ -36,43 +36,83 @@ type productRef struct {
 	name string
 }
 
-// variantFields are the scalar fields a variant write may set, with their
-// column and kind.
-var variantFields = []struct {
-	key, col string
+// The scalar fields a variant write may set, by their place in
+// variantFields.
+const (
+	fieldSKU = iota
+	fieldDescription
+	fieldNotes
+	fieldWeight
+	fieldCost
+	fieldUPC
+	fieldLocation
+	fieldLowStock
+	fieldSupplierCost
+	fieldSupplierID
+	fieldLocalID
+	variantFieldCount
+)
+
+// variantField is a scalar field of a variant write: its key, which is
+// its column, and its kind.
+type variantField struct {
+	col      string
 	numeric  bool
 	nullable bool
-}{
-	{"sku", "sku", false, false},
-	{"description", "description", false, false},
-	{"notes", "notes", false, false},
-	{"weight", "weight", true, true},
-	{"cost", "cost", true, true},
-	{"upc", "upc", false, true},
-	{"location_1", "location_1", false, false},
-	{"low_stock_alert", "low_stock_alert", true, true},
-	{"supplier_cost", "supplier_cost", true, false},
-	{"supplier_id", "supplier_id", false, false},
-	{"local_id", "local_id", false, false},
+}
+
+var variantFields = [variantFieldCount]variantField{
+	fieldSKU:          {"sku", false, false},
+	fieldDescription:  {"description", false, false},
+	fieldNotes:        {"notes", false, false},
+	fieldWeight:       {"weight", true, true},
+	fieldCost:         {"cost", true, true},
+	fieldUPC:          {"upc", false, true},
+	fieldLocation:     {"location_1", false, false},
+	fieldLowStock:     {"low_stock_alert", true, true},
+	fieldSupplierCost: {"supplier_cost", true, false},
+	fieldSupplierID:   {"supplier_id", false, false},
+	fieldLocalID:      {"local_id", false, false},
+}
+
+// fieldVals are the variant fields a record gives, by their place in
+// variantFields: a variant's record is read for each variant a catalog
+// write makes, and a map of them was a tenth of what that allocated.
+type fieldVals struct {
+	val     [variantFieldCount]string
+	present [variantFieldCount]bool
+}
+
+// get is field f and whether the record gives it.
+func (v *fieldVals) get(f int) (string, bool) { return v.val[f], v.present[f] }
+
+// set gives field f the value s.
+func (v *fieldVals) set(f int, s string) { v.val[f], v.present[f] = s, true }
+
+// orNull is field f, or nil when the record gives it empty or not at all,
+// so that its column reads back as null.
+func (v *fieldVals) orNull(f int) any {
+	if v.val[f] == "" {
+		return nil
+	}
+	return v.val[f]
 }
 
 // variantValues reads the variant fields present in rec.
-func variantValues(rec record, path string) (map[string]string, error) {
-	vals := map[string]string{}
-	for _, f := range variantFields {
+func variantValues(rec record, path string) (vals fieldVals, err error) {
+	for i, f := range variantFields {
 		var s string
 		var present bool
-		var err error
 		if f.numeric {
-			s, present, err = numericField(rec, f.key, path)
+			s, present, err = numericField(rec, f.col, path)
 		} else {
-			s, present, err = strField(rec, f.key, path)
+			s, present, err = strField(rec, f.col, path)
 		}
 		if err != nil {
-			return nil, err
+			return vals, err
 		}
 		if present {
-			vals[f.col] = s
+			vals.set(i, s)
 		}
 	}
 	return vals, nil
@@ -234,7 +274,6 @@ func (t *txn) optionOf(account, attr int64, value string, ord int64) (int64, err
 // of that name, created on the product if new.
 func (t *txn) resolveOptions(account int64, product int64, productAttrs []attrRef, recs []record, path string) ([]chosenOption, error) {
 	out := make([]chosenOption, 0, len(recs))
-	seen := map[int64]string{}
 	for i, r := range recs {
 		p := path + "links.AttributeOptions[" + strconv.Itoa(i) + "]."
 		value, present, err := strField(r, "value", p)
@@ -276,11 +315,12 @@ func (t *txn) resolveOptions(account int64, product int64, productAttrs []attrRe
 			}
 			attr = productAttrs[i]
 		}
-		if prev, dup := seen[attr.id]; dup {
-			return nil, fieldErr(p+"value", "%s gives attribute %q a second option (%q after %q); a variant has one option per attribute",
-				strings.TrimSuffix(p, "."), attr.name, value, prev)
+		for _, prev := range out { // a variant has a few options: no map
+			if prev.attr.id == attr.id {
+				return nil, fieldErr(p+"value", "%s gives attribute %q a second option (%q after %q); a variant has one option per attribute",
+					strings.TrimSuffix(p, "."), attr.name, value, prev.value)
+			}
 		}
-		seen[attr.id] = value
 		opt, err := t.optionOf(account, attr.id, value, ord)
 		if err != nil {
 			return nil, err
@@ -424,7 +464,7 @@ func (t *txn) createVariant(c *call, product productRef, productAttrs []attrRef,
 
 // newVariant is a variant to create, read and checked from its record.
 type newVariant struct {
-	vals           map[string]string // columns written, by name
+	vals           fieldVals         // the fields written
 	qty, sortOrder int64             // opening stock and sort_order
 	opts           []chosenOption
 	combo          string // the options' combination, distinct in the product
@@ -439,7 +479,7 @@ func (t *txn) readNewVariant(account int64, product productRef, productAttrs []a
 	if err != nil {
 		return nil, err
 	}
-	if err := t.checkSKU(account, vals["sku"], 0, path); err != nil {
+	if err := t.checkSKU(account, vals.val[fieldSKU], 0, path); err != nil {
 		return nil, err
 	}
 	nv := &newVariant{vals: vals}
@@ -462,10 +502,12 @@ func (t *txn) readNewVariant(account int64, product productRef, productAttrs []a
 			return nil, err
 		}
 	}
-	if vals["local_id"] == "" {
-		if vals["local_id"], err = t.nextLocalID(account); err != nil {
+	if nv.vals.val[fieldLocalID] == "" {
+		local, err := t.nextLocalID(account)
+		if err != nil {
 			return nil, err
 		}
+		nv.vals.set(fieldLocalID, local)
 	}
 	return nv, nil
 }
@@ -490,16 +532,16 @@ func openingCounts(rec record, path string) (qty, sortOrder int64, err error) {
 // insertVariant writes nv as a new variant of product with its options,
 // its opening stock in the token's warehouse and its prices.
 func (t *txn) insertVariant(c *call, product productRef, nv *newVariant) (int64, error) {
-	account, vals := c.acc.account, nv.vals
+	account, vals := c.acc.account, &nv.vals
 	avgCost := "0.0000"
-	if vals["cost"] != "" {
-		avgCost = vals["cost"]
+	if cost := vals.val[fieldCost]; cost != "" {
+		avgCost = cost
 	}
 	auto, autoTyped := autoDescriptions(product.name, nv.opts)
 	id := t.newID()
-	t.insert(insertVariants, id, account, product.id, vals["sku"], vals["description"], vals["notes"], nullIfAbsent(vals, "weight"),
-		nullIfAbsent(vals, "cost"), avgCost, nullIfAbsent(vals, "upc"), vals["location_1"],
-		nullIfAbsent(vals, "low_stock_alert"), nullIfAbsent(vals, "supplier_cost"), vals["supplier_id"], vals["local_id"],
+	t.insert(insertVariants, id, account, product.id, vals.val[fieldSKU], vals.val[fieldDescription], vals.val[fieldNotes],
+		vals.orNull(fieldWeight), vals.orNull(fieldCost), avgCost, vals.orNull(fieldUPC), vals.val[fieldLocation],
+		vals.orNull(fieldLowStock), vals.orNull(fieldSupplierCost), vals.val[fieldSupplierID], vals.val[fieldLocalID],
 		nv.sortOrder, nv.qty, nv.combo, auto, autoTyped)
 	t.memo.addCombo(product.id, nv.combo)
 	t.insertVariantOptions(id, nv.opts)
@@ -517,14 +559,4 @@ func (t *txn) insertVariantOptions(variant int64, opts []chosenOption) {
 	for i, o := range opts {
 		t.insert(insertVariantOpts, variant, o.option, i)
 	}
-}
-
-// nullIfAbsent gives nil for a field not written or written empty, so the
-// column reads back as null.
-func nullIfAbsent(vals map[string]string, col string) any {
-	v, ok := vals[col]
-	if !ok || v == "" {
-		return nil
-	}
-	return v
 }

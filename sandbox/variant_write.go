@@ -103,19 +103,18 @@ func (t *txn) updateVariantFields(account int64, v variantRef, rec record, path 
 	if err != nil {
 		return err
 	}
-	if s, ok := vals["sku"]; ok && s != v.sku {
+	if s, ok := vals.get(fieldSKU); ok && s != v.sku {
 		if err := t.checkSKU(account, s, v.id, path); err != nil {
 			return err
 		}
 	}
-	for _, f := range variantFields {
-		val, ok := vals[f.col]
-		if !ok {
+	for i, f := range variantFields {
+		if _, ok := vals.get(i); !ok {
 			continue
 		}
-		var arg any = val
-		if f.nullable && val == "" {
-			arg = nil
+		arg := any(vals.val[i])
+		if f.nullable {
+			arg = vals.orNull(i)
 		}
 		if _, err := t.exec(`UPDATE variants SET `+f.col+` = ? WHERE id = ?`, arg, v.id); err != nil {
 			return err
