@@ -464,8 +464,8 @@ func (t *txn) createVariant(c *call, product productRef, productAttrs []attrRef,
 
 // newVariant is a variant to create, read and checked from its record.
 type newVariant struct {
-	vals           fieldVals         // the fields written
-	qty, sortOrder int64             // opening stock and sort_order
+	vals           fieldVals // the fields written
+	qty, sortOrder int64     // opening stock and sort_order
 	opts           []chosenOption
 	combo          string // the options' combination, distinct in the product
 	tiers          []tierPrice
