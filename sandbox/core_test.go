@@ -283,6 +283,16 @@ func TestDistinctCombinations(t *testing.T) {
 	if len(r.body["errors"].([]any)) != 1 {
 		t.Errorf("B.1 errors %v", r.body["errors"])
 	}
+	// Two options of one attribute are refused, naming both.
+	size := func(v string) any {
+		return map[string]any{"value": v, "links": map[string]any{"Attributes": []any{map[string]any{"name": "Size"}}}}
+	}
+	r = e.write(wire.Variants, map[string]any{"sku": "Y4", "links": map[string]any{
+		"Products": []any{map[string]any{"id": pid}}, "AttributeOptions": []any{size("S1"), size("S2")}}}).expect(t, 400)
+	if er := r.recordError(wire.Variants, 0); er == nil || er["field"] != "links.AttributeOptions[1].value" ||
+		!strings.Contains(er["message"].(string), `attribute "Size" a second option ("S2" after "S1")`) {
+		t.Errorf("two options of one attribute: %v", er)
+	}
 	// A new attribute by name is created on the product.
 	e.mustIDs(wire.Variants, map[string]any{"sku": "Y3", "links": map[string]any{
 		"Products": []any{map[string]any{"id": pid}}, "AttributeOptions": []any{

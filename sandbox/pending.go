@@ -22,7 +22,7 @@ import (
 // own, and freed once the statement has run).
 type insert struct {
 	head, row, tail string // INSERT INTO t(cols) VALUES / (?,?) / ON CONFLICT ...
-	width           int    // the parameters of a row, stamped or not
+	width           int    // the parameters of a row's own ("?", not ?1)
 	stamped         bool   // the statement takes the time as ?1
 	index           int    // its place in inserts
 	// sql are the statements of insertChunks[i] rows.

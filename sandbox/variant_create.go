@@ -76,8 +76,8 @@ var variantFields = [variantFieldCount]variantField{
 }
 
 // fieldVals are the variant fields a record gives, by their place in
-// variantFields: a variant's record is read for each variant a catalog
-// write makes, and a map of them was a tenth of what that allocated.
+// variantFields: they are read for every variant a catalog write makes,
+// and a map of them was an eighth of what applying its records allocated.
 type fieldVals struct {
 	val     [variantFieldCount]string
 	present [variantFieldCount]bool
