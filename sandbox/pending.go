@@ -193,6 +193,10 @@ func (t *txn) send(upto []int) error {
 
 // sendRows inserts the rows of args, many a statement.
 func (t *txn) sendRows(in *insert, args []any) error {
+	var stamp []any
+	if in.stamped {
+		stamp = []any{t.now}
+	}
 	for len(args) > 0 {
 		rows := len(args) / in.width
 		k := 0
@@ -200,10 +204,6 @@ func (t *txn) sendRows(in *insert, args []any) error {
 			k++
 		}
 		n := insertChunks[k] * in.width
-		var stamp []any
-		if in.stamped {
-			stamp = []any{t.now}
-		}
 		if err := t.rawExec(in.sql[k], stamp, args[:n]); err != nil {
 			return fmt.Errorf("sandbox: %s (%d rows): %w", in.head, insertChunks[k], err)
 		}

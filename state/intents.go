@@ -119,9 +119,9 @@ type execer interface {
 // setOutcome stores o and results on intent intentID. A batch settled
 // lets go of its records: nothing reads them once its outcome is known,
 // and a run's batches hold every record it wrote (some 34 MB for a first
-// import of 100,000 rows).
+// import of 100,000 rows). One still open (unknown) keeps them.
 func setOutcome(ctx context.Context, ex execer, intentID int64, o Outcome, results []byte) error {
-	keep := o == OutcomeUnknown
+	keep := o.Open()
 	res, err := ex.ExecContext(ctx, `UPDATE intents SET outcome = ?, results = ?, updated_at = ?,
 		payload = CASE WHEN ? THEN payload END WHERE id = ?`, string(o), results, now(), keep, intentID)
 	if err != nil {
