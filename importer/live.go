@@ -373,9 +373,13 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 	}
 	skus, names := w.keys()
 	s := newScan(w, names, l)
-	if pages(total) <= chunks(len(skus))+chunks(len(names)) {
-		err = s.readListing(ctx, c)
-	} else {
+	r, reads, whole, err := planWholeRead(ctx, c, total, chunks(len(skus))+chunks(len(names)))
+	l.Requests += reads
+	switch {
+	case err != nil:
+	case whole:
+		err = s.readListing(ctx, c, r)
+	default:
 		err = s.lookUp(ctx, c, skus, names)
 	}
 	if err != nil {
@@ -386,7 +390,7 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 
 // FetchProducts reads the products ids in full (every variant, option,
 // price and tag), through `or` filters of lookupChunk ids, or the whole
-// variant listing when that takes fewer requests.
+// catalog when that takes fewer requests (see planWholeRead).
 func FetchProducts(ctx context.Context, c *api.Client, ids []api.ID) (*Live, error) {
 	if len(ids) == 0 {
 		return newLive(), nil
@@ -395,18 +399,25 @@ func FetchProducts(ctx context.Context, c *api.Client, ids []api.ID) (*Live, err
 	if err != nil {
 		return nil, err
 	}
-	l := newLive()
+	l, reads := newLive(), 0
 	if total > 0 {
-		if pages(total) <= chunks(len(ids)) {
-			l, err = readAllVariants(ctx, c)
-		} else {
+		var (
+			r     wholeRead
+			whole bool
+		)
+		r, reads, whole, err = planWholeRead(ctx, c, total, chunks(len(ids)))
+		switch {
+		case err != nil:
+		case whole:
+			l, err = readWhole(ctx, c, r)
+		default:
 			l, err = fetchProducts(ctx, c, ids)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	l.Requests++
+	l.Requests += 1 + reads
 	l.Total = total
 	return l, nil
 }

@@ -100,9 +100,20 @@ func newScan(w Want, names []string, l *Live) *scan {
 	return s
 }
 
-// readListing reads the whole Variants listing, page after page, each
-// read into the memory of the one before (page copies what it keeps).
-func (s *scan) readListing(ctx context.Context, c *api.Client) error {
+// readListing reads the whole catalog as r says, page after page, each
+// read into the memory of the one before (the pages' readers copy what
+// they keep).
+func (s *scan) readListing(ctx context.Context, c *api.Client, r wholeRead) error {
+	if r.perPage > 0 {
+		for pg, err := range c.Products.ListPages(ctx, &api.ListOptions{PageSize: r.perPage, Reuse: true}) {
+			s.live.Requests++
+			if err != nil {
+				return fmt.Errorf("reading the live catalog: %w", err)
+			}
+			s.productPage(pg)
+		}
+		return nil
+	}
 	for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{PageSize: wire.MaxPageSize, Reuse: true}) {
 		s.live.Requests++
 		if err != nil {
@@ -156,12 +167,37 @@ func (s *scan) page(pg *api.VariantPage) {
 		if p != nil && s.names[string(p.Name)] {
 			s.full[clone(pid)] = true
 		}
-		if v.SKU == "" {
+		s.variant(v, pid, p, &pg.Sideloads)
+	}
+}
+
+// productPage is page for a page of the Products listing: its products,
+// each with its variants.
+func (s *scan) productPage(pg *api.ProductPage) {
+	s.live.addIDs(&pg.Sideloads)
+	for _, p := range pg.Records {
+		if p.Deleted.Bool() {
 			continue
 		}
-		if k := s.find(string(v.SKU)); k >= 0 {
-			s.compare(k, v, pid, p, &pg.Sideloads)
+		if s.names[string(p.Name)] {
+			s.full[clone(p.ID)] = true
 		}
+		for _, link := range p.Links.Of(wire.Variants) {
+			if v := pg.Sideloads.Variants[link.ID]; v != nil {
+				s.variant(v, p.ID, p, &pg.Sideloads)
+			}
+		}
+	}
+}
+
+// variant compares live variant v, of product pid (p, nil when not
+// sideloaded), with the file's variant of its SKU, if any.
+func (s *scan) variant(v *api.Variant, pid api.ID, p *api.Product, sl *api.Sideloads) {
+	if v.Deleted.Bool() || v.SKU == "" {
+		return
+	}
+	if k := s.find(string(v.SKU)); k >= 0 {
+		s.compare(k, v, pid, p, sl)
 	}
 }
 

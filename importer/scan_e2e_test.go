@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"lading/api/wire"
 	"lading/engine"
 	"lading/importer"
 	"lading/sandbox"
@@ -77,8 +78,9 @@ func readPlan(t *testing.T, path string) map[string]map[string]any {
 func TestImportReimportReads(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	ctx := context.Background()
-	// 300 products of 2 variants: a listing of 3 pages, and 3 look-ups of
-	// 250 SKUs for the whole file.
+	// 300 products of 2 variants: a Variants listing of 3 pages, a
+	// Products listing of 2 (250 products a page, each with its
+	// variants), and 3 look-ups of 250 SKUs for the whole file.
 	first := e.catalogRows("first.csv", 300, nil)
 	if _, err := e.importFile(ctx, "generic", first, func(o *importer.Options) { o.ReadIDs = true }); err != nil {
 		t.Fatal(err)
@@ -95,14 +97,16 @@ func TestImportReimportReads(t *testing.T) {
 		products int
 		edit     func(p int, sku string, row []string)
 		// reads is the reads the import takes: 1 for the size of the
-		// listing, then the listing (3 pages) or the look-ups, then 1 for
-		// the products that differ, if any.
-		reads                      int64
+		// Variants listing, then for the whole file 1 for the size of the
+		// Products listing and its 2 pages, else the look-ups, then 1 for
+		// the products that differ, if any; productReads are those of
+		// them that read the Products listing.
+		reads, productReads        int64
 		updated, unchanged, failed int
 		changes                    map[string]string // product key: what the plan says changed
 	}{
-		{name: "the same file", products: 300, reads: 1 + 3, unchanged: 600},
-		{name: "a cost, a name, a tag", products: 300, reads: 1 + 3 + 1, updated: 1, unchanged: 599,
+		{name: "the same file", products: 300, reads: 1 + 1 + 2, productReads: 1 + 2, unchanged: 600},
+		{name: "a cost, a name, a tag", products: 300, reads: 1 + 1 + 2 + 1, productReads: 1 + 2 + 1, updated: 1, unchanged: 599,
 			edit: func(p int, sku string, row []string) {
 				switch {
 				case sku == "P005-B":
@@ -114,13 +118,13 @@ func TestImportReimportReads(t *testing.T) {
 				}
 			},
 			changes: map[string]string{"P005-B": `cost "2.5" → "2.75"`, "P007": `name "Product P007" → "Product P007 v2"`, "P009": `tags "new|tee" → "new|sale|tee"`}},
-		{name: "a SKU of another product", products: 300, reads: 1 + 3 + 1, unchanged: 597, failed: 3,
+		{name: "a SKU of another product", products: 300, reads: 1 + 1 + 2 + 1, productReads: 1 + 2 + 1, unchanged: 597, failed: 3,
 			edit: func(p int, sku string, row []string) {
 				if sku == "P004-B" {
 					row[0], row[12] = "P003", "L"
 				}
 			}},
-		{name: "two products of 300: look-ups", products: 2, reads: 1 + 1 + 1, updated: 1, unchanged: 3,
+		{name: "two products of 300: look-ups", products: 2, reads: 1 + 1 + 1, productReads: 1, updated: 1, unchanged: 3,
 			edit: func(p int, sku string, row []string) {
 				if sku == "P002-A" {
 					row[17] = "11"
@@ -129,6 +133,7 @@ func TestImportReimportReads(t *testing.T) {
 			changes: map[string]string{"P002-A": `tier Retail "10" → "11"`}},
 		{name: "two products of 300, the same", products: 2, reads: 1 + 1, unchanged: 4},
 	}
+	productList := wire.ListPath(wire.Products)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := e.catalogRows("again.csv", tt.products, tt.edit)
@@ -140,8 +145,12 @@ func TestImportReimportReads(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := reads(before, e.srv.Counters().Requests); got != tt.reads {
+			after := e.srv.Counters().Requests
+			if got := reads(before, after); got != tt.reads {
 				t.Errorf("%d reads, want %d", got, tt.reads)
+			}
+			if got := after[productList] - before[productList]; got != tt.productReads {
+				t.Errorf("%d reads of the Products listing, want %d", got, tt.productReads)
 			}
 			v := rep.Variants
 			if v[engine.Updated] != tt.updated || v[engine.Unchanged] != tt.unchanged || v[engine.Failed] != tt.failed || v[engine.Created] != 0 {
