@@ -240,7 +240,7 @@ func (x *importer) checkUploads(ctx context.Context, open []engine.Open[uploadRe
 			pids = append(pids, api.ID(r.Product))
 		}
 	}
-	live, err := fetchProducts(ctx, x.Client, pids)
+	live, err := fetchProducts(ctx, x.Client, distinct(pids))
 	if err != nil {
 		return nil, err
 	}

@@ -391,7 +391,8 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 // FetchProducts reads the products ids in full (every variant, option,
 // price and tag), through `or` filters of lookupChunk ids, or the whole
 // catalog when that takes fewer requests (see planWholeRead).
-func FetchProducts(ctx context.Context, c *api.Client, ids []api.ID) (*Live, error) {
+func FetchProducts(ctx context.Context, c *api.Client, pids []api.ID) (*Live, error) {
+	ids := distinct(pids)
 	if len(ids) == 0 {
 		return newLive(), nil
 	}
@@ -437,13 +438,9 @@ func readAllVariants(ctx context.Context, c *api.Client) (*Live, error) {
 
 // fetchProducts reads products by id in full: every variant, option, price
 // and tag, through `or` filters of lookupChunk ids.
-func fetchProducts(ctx context.Context, c *api.Client, pids []api.ID) (*Live, error) {
+func fetchProducts(ctx context.Context, c *api.Client, ids distinctIDs) (*Live, error) {
 	l := newLive()
-	ids := make([]string, len(pids))
-	for i, id := range pids {
-		ids[i] = string(id)
-	}
-	for part := range slices.Chunk(dedupe(ids), lookupChunk) {
+	for part := range slices.Chunk(ids, lookupChunk) {
 		for pg, err := range c.Products.ListPages(ctx, anyOf("id", part)) {
 			l.Requests++
 			if err != nil {
@@ -453,6 +450,18 @@ func fetchProducts(ctx context.Context, c *api.Client, pids []api.ID) (*Live, er
 		}
 	}
 	return l, nil
+}
+
+// distinctIDs are ids without blanks and repeats, sorted.
+type distinctIDs []string
+
+// distinct is pids as distinctIDs.
+func distinct(pids []api.ID) distinctIDs {
+	ids := make([]string, len(pids))
+	for i, id := range pids {
+		ids[i] = string(id)
+	}
+	return dedupeOwned(ids)
 }
 
 // anyOf lists the records whose field has any of values (an `or` of

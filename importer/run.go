@@ -893,7 +893,7 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 	if listing := pages(accountVariants + createdVariants); accountVariants >= 0 && listing < pages(len(ids)) {
 		live, err = readAllVariants(ctx, x.Client)
 	} else {
-		live, err = fetchProducts(ctx, x.Client, ids)
+		live, err = fetchProducts(ctx, x.Client, distinct(ids))
 	}
 	if err != nil {
 		return err

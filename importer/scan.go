@@ -292,7 +292,7 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 	for id := range s.full {
 		ids = append(ids, id)
 	}
-	got, err := fetchProducts(ctx, c, ids)
+	got, err := fetchProducts(ctx, c, distinct(ids))
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"lading/api"
 	"lading/api/wire"
 	"lading/engine"
 	"lading/importer"
@@ -198,4 +199,46 @@ func planText(products map[string]map[string]any, key string) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// FetchProducts counts the products it is asked for once each, however
+// often they are named (an undo names a product once a variant): reading
+// two products is one lookup, not the whole catalog. The whole catalog is
+// read as the product listing, each product with its variants, when that
+// is fewer reads than the lookups.
+func TestFetchProductsReads(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	ctx := context.Background()
+	// 300 products of 2 variants: 3 pages of the Variants listing, 2 of
+	// the Products listing.
+	if _, err := e.importFile(ctx, "generic", e.catalogRows("seed.csv", 300, nil), nil); err != nil {
+		t.Fatal(err)
+	}
+	var all []api.ID
+	for _, pg := range pages(t, e.c.Products.ListPages(ctx, nil)) {
+		for _, p := range pg.Records {
+			all = append(all, p.ID)
+		}
+	}
+	var twoOften []api.ID
+	for range 300 {
+		twoOften = append(twoOften, all[0], all[1])
+	}
+	for _, tt := range []struct {
+		name     string
+		ids      []api.ID
+		reads    int // 1 for the size of the Variants listing, then the rest
+		variants int
+	}{
+		{"two products named 300 times each: a lookup", twoOften, 1 + 1, 4},
+		{"every product: the Products listing", all, 1 + 1 + 2, 600},
+	} {
+		l, err := importer.FetchProducts(ctx, e.c, tt.ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Requests != tt.reads || len(l.BySKU) != tt.variants {
+			t.Errorf("%s: %d reads, %d variants; want %d and %d", tt.name, l.Requests, len(l.BySKU), tt.reads, tt.variants)
+		}
+	}
 }
