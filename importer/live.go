@@ -350,7 +350,7 @@ func (w Want) anyKey() bool {
 // FetchLive reads the part of the live catalog an import touches, in
 // bounded memory. It looks variants up by SKU and products by name, each
 // through `or` filters of lookupChunk conditions, unless reading the whole
-// variant listing takes fewer requests, and compares each page with the
+// catalog takes fewer requests (see planWholeRead), and compares each page with the
 // file's products as it comes (see scan): a product whose every variant is
 // found equal to the account's keeps its ids alone. Then it reads in full
 // (all its variants, options, prices and tags) each product that differs,

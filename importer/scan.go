@@ -261,8 +261,11 @@ func updatesOnly(p *catalog.Product) bool {
 // of whose SKUs were found; it gives the products found equal their ids.
 func (s *scan) finish(ctx context.Context, c *api.Client) error {
 	l := s.live
-	// What found the file's variants is done with: 12 bytes a variant.
+	// What found the file's variants is done with: 12 bytes a variant;
+	// and the last variant read, which holds parts of the last page read
+	// (with the Products listing, a megabyte and more).
 	s.index, s.owner = nil, nil
+	s.read, s.detail = LiveVariant{}, liveDetail{}
 	var slab []LiveProduct // the products found equal, in one allocation
 	same := &sameIDs{refs: s.same, ids: s.ids}
 	for i, p := range s.w.Products {
