@@ -126,6 +126,22 @@ func TestListMaxPagesAndStartPage(t *testing.T) {
 	}
 }
 
+// Total is one read of one record, its filter kept and its paging not.
+func TestTotal(t *testing.T) {
+	t.Parallel()
+	srv := newRecorder(t, variantsPages(1234))
+	c := newTestClient(t, srv.URL)
+	n, err := c.Variants.Total(context.Background(), &ListOptions{PageSize: 50, Page: 3, MaxPages: 9, Reuse: true,
+		Filter: And(Where("bundle", "", "0"))})
+	if err != nil || n != 1234 {
+		t.Fatalf("Total = %d, %v; want 1234", n, err)
+	}
+	if got := len(srv.requests()); got != 1 {
+		t.Fatalf("%d requests, want 1", got)
+	}
+	jsonEqual(t, srv.requests()[0].Body, `{"action":"read","page_num":1,"page_size":1,"filter":{"and":[{"bundle":"0"}]}}`)
+}
+
 func TestListEmptyResult(t *testing.T) {
 	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {

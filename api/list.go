@@ -119,6 +119,23 @@ func getPage[T record](ctx context.Context, c *Client, ids []ID) (*Page[T], erro
 	return p, nil
 }
 
+// total reads how many records T match opts (nil: all) from the meta of
+// one page of one record; opts' paging is left aside.
+func total[T record](ctx context.Context, c *Client, opts *ListOptions) (int, error) {
+	var o ListOptions
+	if opts != nil {
+		o = *opts
+	}
+	o.Page, o.PageSize, o.MaxPages, o.Reuse = 1, 1, 1, false
+	for pg, err := range listPages[T](ctx, c, &o) {
+		if err != nil {
+			return 0, err
+		}
+		return pg.Meta.Total, nil
+	}
+	return 0, nil
+}
+
 // records flattens a page iterator into its records.
 func records[T record](pages iter.Seq2[*Page[T], error]) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {

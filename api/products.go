@@ -64,6 +64,11 @@ func (s *ProductsService) ListPages(ctx context.Context, opts *ListOptions) iter
 	return listPages[Product](ctx, s.c, opts)
 }
 
+// Total reads how many products match opts (nil: all): one read, of one record.
+func (s *ProductsService) Total(ctx context.Context, opts *ListOptions) (int, error) {
+	return total[Product](ctx, s.c, opts)
+}
+
 // List reads every product matching opts, paging to the last page.
 func (s *ProductsService) List(ctx context.Context, opts *ListOptions) iter.Seq2[*Product, error] {
 	return records(s.ListPages(ctx, opts))

@@ -89,6 +89,11 @@ func (s *VariantsService) ListPages(ctx context.Context, opts *ListOptions) iter
 	return listPages[Variant](ctx, s.c, opts)
 }
 
+// Total reads how many variants match opts (nil: all): one read, of one record.
+func (s *VariantsService) Total(ctx context.Context, opts *ListOptions) (int, error) {
+	return total[Variant](ctx, s.c, opts)
+}
+
 // List reads every variant matching opts, paging to the last page.
 func (s *VariantsService) List(ctx context.Context, opts *ListOptions) iter.Seq2[*Variant, error] {
 	return records(s.ListPages(ctx, opts))

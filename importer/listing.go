@@ -3,6 +3,7 @@ package importer
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"lading/api"
 	"lading/api/wire"
@@ -65,28 +66,52 @@ func planWholeRead(ctx context.Context, c *api.Client, variants, budget int) (r 
 
 // productTotal reads how many live products the account holds.
 func productTotal(ctx context.Context, c *api.Client) (int, error) {
-	for pg, err := range c.Products.ListPages(ctx, &api.ListOptions{PageSize: 1, MaxPages: 1}) {
-		if err != nil {
-			return 0, fmt.Errorf("reading the size of the live catalog: %w", err)
-		}
-		return pg.Meta.Total, nil
+	return sized(c.Products.Total(ctx, nil))
+}
+
+// variantTotal reads how many live variants the account holds.
+func variantTotal(ctx context.Context, c *api.Client) (int, error) {
+	return sized(c.Variants.Total(ctx, nil))
+}
+
+// sized is the size of the live catalog read, or what its read failed of.
+func sized(n int, err error) (int, error) {
+	if err != nil {
+		return 0, fmt.Errorf("reading the size of the live catalog: %w", err)
 	}
-	return 0, nil
+	return n, nil
 }
 
 // readWhole reads the whole live catalog as r says, every product with
 // all its variants.
 func readWhole(ctx context.Context, c *api.Client, r wholeRead) (*Live, error) {
-	if r.perPage == 0 {
-		return readAllVariants(ctx, c)
-	}
 	l := newLive()
-	for pg, err := range c.Products.ListPages(ctx, &api.ListOptions{PageSize: r.perPage}) {
-		l.Requests++
-		if err != nil {
-			return nil, fmt.Errorf("reading the live catalog: %w", err)
-		}
-		l.addProductPage(pg)
+	if err := eachWholePage(ctx, c, r, false, &l.Requests, l.addProductPage, l.addVariantPage); err != nil {
+		return nil, err
 	}
 	return l, nil
+}
+
+// eachWholePage reads the whole live catalog as r says, page after page,
+// and gives each page to products or variants, by the listing it is of,
+// counting the reads in requests. With reuse, each page is read into the
+// memory of the one before (see api.ListOptions.Reuse).
+func eachWholePage(ctx context.Context, c *api.Client, r wholeRead, reuse bool, requests *int,
+	products func(*api.ProductPage), variants func(*api.VariantPage)) error {
+	if r.perPage > 0 {
+		return eachPage(c.Products.ListPages(ctx, &api.ListOptions{PageSize: r.perPage, Reuse: reuse}), requests, products)
+	}
+	return eachPage(c.Variants.ListPages(ctx, &api.ListOptions{PageSize: wire.MaxPageSize, Reuse: reuse}), requests, variants)
+}
+
+// eachPage gives each page of pages to fn, counting them in requests.
+func eachPage[P any](pages iter.Seq2[P, error], requests *int, fn func(P)) error {
+	for pg, err := range pages {
+		*requests++
+		if err != nil {
+			return fmt.Errorf("reading the live catalog: %w", err)
+		}
+		fn(pg)
+	}
+	return nil
 }

@@ -423,19 +423,6 @@ func FetchProducts(ctx context.Context, c *api.Client, pids []api.ID) (*Live, er
 	return l, nil
 }
 
-// readAllVariants reads the whole Variants listing with its products.
-func readAllVariants(ctx context.Context, c *api.Client) (*Live, error) {
-	l := newLive()
-	for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{PageSize: wire.MaxPageSize}) {
-		l.Requests++
-		if err != nil {
-			return nil, fmt.Errorf("reading the live catalog: %w", err)
-		}
-		l.addVariantPage(pg)
-	}
-	return l, nil
-}
-
 // fetchProducts reads products by id in full: every variant, option, price
 // and tag, through `or` filters of lookupChunk ids.
 func fetchProducts(ctx context.Context, c *api.Client, ids distinctIDs) (*Live, error) {
@@ -472,16 +459,6 @@ func anyOf(field string, values []string) *api.ListOptions {
 		conds[i] = api.Where(field, "", v)
 	}
 	return &api.ListOptions{Filter: api.Or(conds...)}
-}
-
-func variantTotal(ctx context.Context, c *api.Client) (int, error) {
-	for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{PageSize: 1, MaxPages: 1}) {
-		if err != nil {
-			return 0, fmt.Errorf("reading the size of the live catalog: %w", err)
-		}
-		return pg.Meta.Total, nil
-	}
-	return 0, nil
 }
 
 // chunks is how many lookups of lookupChunk keys n keys take.

@@ -104,24 +104,7 @@ func newScan(w Want, names []string, l *Live) *scan {
 // read into the memory of the one before (the pages' readers copy what
 // they keep).
 func (s *scan) readListing(ctx context.Context, c *api.Client, r wholeRead) error {
-	if r.perPage > 0 {
-		for pg, err := range c.Products.ListPages(ctx, &api.ListOptions{PageSize: r.perPage, Reuse: true}) {
-			s.live.Requests++
-			if err != nil {
-				return fmt.Errorf("reading the live catalog: %w", err)
-			}
-			s.productPage(pg)
-		}
-		return nil
-	}
-	for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{PageSize: wire.MaxPageSize, Reuse: true}) {
-		s.live.Requests++
-		if err != nil {
-			return fmt.Errorf("reading the live catalog: %w", err)
-		}
-		s.page(pg)
-	}
-	return nil
+	return eachWholePage(ctx, c, r, true, &s.live.Requests, s.productPage, s.page)
 }
 
 // lookUp looks the variants of skus up, and the products named names.
