@@ -2,6 +2,7 @@ package importer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 
@@ -86,10 +87,33 @@ func sized(n int, err error) (int, error) {
 // all its variants.
 func readWhole(ctx context.Context, c *api.Client, r wholeRead) (*Live, error) {
 	l := newLive()
-	if err := eachWholePage(ctx, c, r, false, &l.Requests, l.addProductPage, l.addVariantPage); err != nil {
+	err := eachWholePage(ctx, c, r, false, &l.Requests, l.addProductPage, l.addVariantPage)
+	if errors.Is(err, errVariantsLeftOut) {
+		wasted := l.Requests
+		if l, err = readWhole(ctx, c, wholeRead{pages: r.pages}); err == nil {
+			l.Requests += wasted
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	return l, nil
+}
+
+// errVariantsLeftOut says a page of the Products listing linked variants
+// it did not carry: the whole catalog is then read again as the Variants
+// listing, since a variant not carried is not one the account lacks.
+var errVariantsLeftOut = errors.New("the service's product listing left out variants of its products, " +
+	"so lading cannot tell from it what the account holds")
+
+// variantsCarried says pg carries every variant its product p links.
+func variantsCarried(pg *api.ProductPage, p *api.Product) error {
+	for _, link := range p.Links.Of(wire.Variants) {
+		if pg.Sideloads.Variants[link.ID] == nil {
+			return fmt.Errorf("%w (product %s, variant %s)", errVariantsLeftOut, p.ID, link.ID)
+		}
+	}
+	return nil
 }
 
 // eachWholePage reads the whole live catalog as r says, page after page,
@@ -97,21 +121,25 @@ func readWhole(ctx context.Context, c *api.Client, r wholeRead) (*Live, error) {
 // counting the reads in requests. With reuse, each page is read into the
 // memory of the one before (see api.ListOptions.Reuse).
 func eachWholePage(ctx context.Context, c *api.Client, r wholeRead, reuse bool, requests *int,
-	products func(*api.ProductPage), variants func(*api.VariantPage)) error {
+	products func(*api.ProductPage) error, variants func(*api.VariantPage)) error {
 	if r.perPage > 0 {
 		return eachPage(c.Products.ListPages(ctx, &api.ListOptions{PageSize: r.perPage, Reuse: reuse}), requests, products)
 	}
-	return eachPage(c.Variants.ListPages(ctx, &api.ListOptions{PageSize: wire.MaxPageSize, Reuse: reuse}), requests, variants)
+	return eachPage(c.Variants.ListPages(ctx, &api.ListOptions{PageSize: wire.MaxPageSize, Reuse: reuse}), requests,
+		func(pg *api.VariantPage) error { variants(pg); return nil })
 }
 
-// eachPage gives each page of pages to fn, counting them in requests.
-func eachPage[P any](pages iter.Seq2[P, error], requests *int, fn func(P)) error {
+// eachPage gives each page of pages to fn, counting them in requests,
+// until fn fails.
+func eachPage[P any](pages iter.Seq2[P, error], requests *int, fn func(P) error) error {
 	for pg, err := range pages {
 		*requests++
 		if err != nil {
 			return fmt.Errorf("reading the live catalog: %w", err)
 		}
-		fn(pg)
+		if err := fn(pg); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -151,6 +152,15 @@ func newLive() *Live {
 	}
 }
 
+// restart empties l for a read of the catalog again, keeping the count
+// of its reads and the size of the catalog.
+func (l *Live) restart() *Live {
+	requests, total := l.Requests, l.Total
+	*l = *newLive()
+	l.Requests, l.Total = requests, total
+	return l
+}
+
 // ByName returns the live products with exactly that name.
 func (l *Live) ByName(name string) []*LiveProduct { return l.byName[name] }
 
@@ -274,11 +284,16 @@ func (l *Live) addVariantPage(pg *api.VariantPage) {
 	}
 }
 
-// addProductPage records products with all their sideloaded variants.
-func (l *Live) addProductPage(pg *api.ProductPage) {
+// addProductPage records products with all their sideloaded variants;
+// errVariantsLeftOut if the page left some out.
+func (l *Live) addProductPage(pg *api.ProductPage) error {
 	for _, p := range pg.Records {
+		if err := variantsCarried(pg, p); err != nil {
+			return err
+		}
 		l.addProduct(p, &pg.Sideloads, pg.Sideloads.VariantsOf(p))
 	}
+	return nil
 }
 
 // lookupChunk is how many conditions one `or` filter carries: as many as
@@ -379,6 +394,10 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 	case err != nil:
 	case whole:
 		err = s.readListing(ctx, c, r)
+		if errors.Is(err, errVariantsLeftOut) { // read again as the Variants listing
+			s = newScan(w, names, l.restart())
+			err = s.readListing(ctx, c, wholeRead{pages: pages(total)})
+		}
 	default:
 		err = s.lookUp(ctx, c, skus, names)
 	}
@@ -430,10 +449,12 @@ func fetchProducts(ctx context.Context, c *api.Client, ids distinctIDs) (*Live, 
 	for part := range slices.Chunk(ids, lookupChunk) {
 		for pg, err := range c.Products.ListPages(ctx, anyOf("id", part)) {
 			l.Requests++
+			if err == nil {
+				err = l.addProductPage(pg)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("reading products: %w", err)
 			}
-			l.addProductPage(pg)
 		}
 	}
 	return l, nil

@@ -155,12 +155,15 @@ func (s *scan) page(pg *api.VariantPage) {
 }
 
 // productPage is page for a page of the Products listing: its products,
-// each with its variants.
-func (s *scan) productPage(pg *api.ProductPage) {
+// each with its variants; errVariantsLeftOut if it left some out.
+func (s *scan) productPage(pg *api.ProductPage) error {
 	s.live.addIDs(&pg.Sideloads)
 	for _, p := range pg.Records {
 		if p.Deleted.Bool() {
 			continue
+		}
+		if err := variantsCarried(pg, p); err != nil {
+			return err
 		}
 		if s.names[string(p.Name)] {
 			s.full[clone(p.ID)] = true
@@ -171,6 +174,7 @@ func (s *scan) productPage(pg *api.ProductPage) {
 			}
 		}
 	}
+	return nil
 }
 
 // variant compares live variant v, of product pid (p, nil when not

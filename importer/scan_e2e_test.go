@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -240,5 +242,62 @@ func TestFetchProductsReads(t *testing.T) {
 		if l.Requests != tt.reads || len(l.BySKU) != tt.variants {
 			t.Errorf("%s: %d reads, %d variants; want %d and %d", tt.name, l.Requests, len(l.BySKU), tt.reads, tt.variants)
 		}
+	}
+}
+
+// leaveOutVariants serves srv, but for its answers to the Products
+// listing, which it sends without their Variants.
+func leaveOutVariants(srv *sandbox.Server) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, wire.ListPath(wire.Products)) {
+			srv.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, r)
+		var answer map[string]json.RawMessage
+		if err := json.Unmarshal(rec.Body.Bytes(), &answer); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		delete(answer, wire.Variants)
+		w.WriteHeader(rec.Code)
+		json.NewEncoder(w).Encode(answer)
+	})
+}
+
+// A service whose product listing left out its products' variants would
+// have a re-import find none of them: it reads the whole catalog again as
+// the variant listing rather than create them again, and an undo's read
+// of products fails rather than take them for gone.
+func TestVariantsLeftOut(t *testing.T) {
+	e := newServedEnv(t, sandbox.Options{}, leaveOutVariants)
+	ctx := context.Background()
+	file := e.catalogRows("catalog.csv", 300, nil)
+	if _, err := e.importFile(ctx, "generic", file, nil); err != nil {
+		t.Fatal(err)
+	}
+	before := e.srv.Counters().Requests
+	rep, err := e.importFile(ctx, "generic", file, func(o *importer.Options) { o.DryRun = true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1 for the size of each listing, the first page of products, then the
+	// 3 pages of the Variants listing.
+	if got := reads(before, e.srv.Counters().Requests); rep.Variants[engine.Unchanged] != 600 || rep.Variants[engine.Created] != 0 || got != 1+1+1+3 {
+		t.Errorf("variants %v, %d reads; want 600 unchanged, none created, in 6 reads", rep.Variants, got)
+	}
+	var ids []api.ID
+	for _, pg := range pages(t, e.c.Products.ListPages(ctx, nil)) {
+		for _, p := range pg.Records {
+			ids = append(ids, p.ID)
+		}
+	}
+	if _, err := importer.FetchProducts(ctx, e.c, ids[:2]); !strings.Contains(fmt.Sprint(err), "left out variants of its products") {
+		t.Errorf("FetchProducts of products without their variants: %v, want an error saying so", err)
+	}
+	l, err := importer.FetchProducts(ctx, e.c, ids)
+	if err != nil || len(l.BySKU) != 600 {
+		t.Fatalf("FetchProducts of the whole catalog: %v, %d variants; want the 600 read from the Variants listing", err, len(l.BySKU))
 	}
 }

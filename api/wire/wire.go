@@ -197,7 +197,9 @@ var Sortable = map[string][]string{
 // beside the resource array, as objects keyed by id. [A.3] for Variants
 // (plus ProductTags, so one variant read carries its product's tag names);
 // [lading] for the others; PackingSlips [B.6, assumed] and the Variants
-// of Fulfillments [B.5, assumed] below.
+// of Fulfillments [B.5, assumed] below. The importer reads whole catalogs
+// as the Products listing on the strength of its Variants, and checks
+// each page carries the variants its products link.
 var Sideloads = map[string][]string{
 	Variants:     {Products, Attributes, AttributeOptions, PricingTiers, VariantPrices, ProductTags, AccountAddresses, WarehouseStockLevels},
 	Products:     {Variants, Attributes, AttributeOptions, PricingTiers, VariantPrices, ProductTags},
