@@ -142,6 +142,22 @@ func TestTotal(t *testing.T) {
 	jsonEqual(t, srv.requests()[0].Body, `{"action":"read","page_num":1,"page_size":1,"filter":{"and":[{"bundle":"0"}]}}`)
 }
 
+func TestProductPageSize(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ variants, products, want int }{
+		{1_000_000, 250_000, 250}, // four a product: 250 products, 1,000 variants
+		{1_000, 1_000, 250},       // one a product: the largest page
+		{100_000, 1_000, 10},      // a hundred a product: 10 products, 1,000 variants
+		{40_000, 10, 1},           // 4,000 a product: one a page
+		{0, 0, 250},               // nothing known: the largest page
+		{5, 0, 250},
+	} {
+		if got := ProductPageSize(tt.variants, tt.products); got != tt.want {
+			t.Errorf("ProductPageSize(%d, %d) = %d, want %d", tt.variants, tt.products, got, tt.want)
+		}
+	}
+}
+
 func TestListEmptyResult(t *testing.T) {
 	t.Parallel()
 	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request, body []byte) {

@@ -198,13 +198,9 @@ func catalogKind(name string) sheet.Kind {
 	return sheet.Text
 }
 
-// pageVariants is about how many variants a page of products should
-// carry: a page of 250 products of 100 variants each is 40 MB of JSON,
-// and a few such pages read ahead would take half a gigabyte.
-const pageVariants = 1000
-
 // catalogPageSize is the page size of the products listing that keeps a
-// page near pageVariants variants, from a first page of probeProducts
+// page near api.PageVariants variants (a few pages of 40 MB read ahead
+// would take half a gigabyte), from a first page of probeProducts
 // products. When that page holds the whole listing it is returned too,
 // and is all there is to read.
 func catalogPageSize(ctx context.Context, c *api.Client, lo *api.ListOptions) (int, *api.ProductPage, error) {
@@ -217,8 +213,7 @@ func catalogPageSize(ctx context.Context, c *api.Client, lo *api.ListOptions) (i
 		if len(p.Records) == 0 || !p.Meta.HasMore() {
 			return probeProducts, p, nil
 		}
-		perProduct := max(1, len(p.Variants)/len(p.Records))
-		return min(wire.MaxPageSize, max(1, pageVariants/perProduct)), nil, nil
+		return api.ProductPageSize(len(p.Variants), len(p.Records)), nil, nil
 	}
 	return wire.MaxPageSize, nil, nil
 }

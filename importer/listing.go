@@ -15,13 +15,9 @@ import (
 // Products listing, which brings each product's variants with it (see
 // wire.Sideloads), takes one for wire.MaxPageSize products. A catalog of
 // products of four variants reads in a quarter of the pages that way. The
-// products of a page are as many as bring about variantsPerPage variants,
-// so that a catalog of products of many variants does not come in answers
-// of tens of megabytes.
-
-// variantsPerPage is about how many variants a page of the Products
-// listing brings, on average: four pages of the Variants listing.
-const variantsPerPage = 4 * wire.MaxPageSize
+// products of a page are as many as bring about api.PageVariants
+// variants, so that a catalog of products of many variants does not come
+// in answers of tens of megabytes.
 
 // wholeRead is how to read the whole live catalog: pages reads of the
 // Products listing, perPage products a page, or of the Variants listing
@@ -37,7 +33,7 @@ func readOf(variants, products int) wholeRead {
 	if products <= 0 || variants <= 0 {
 		return byVariants
 	}
-	perPage := min(wire.MaxPageSize, max(1, int(int64(variantsPerPage)*int64(products)/int64(variants))))
+	perPage := api.ProductPageSize(variants, products)
 	byProducts := wholeRead{pages: (products + perPage - 1) / perPage, perPage: perPage}
 	if byProducts.pages < byVariants.pages {
 		return byProducts
@@ -50,10 +46,10 @@ func readOf(variants, products int) wholeRead {
 // budget, the reads of the other way (ok false when it takes more). It
 // reads how many products the account holds (reads is 1) unless no
 // listing of products could take fewer than budget pages: one takes at
-// least a page for variantsPerPage variants, but for products of more
+// least a page for api.PageVariants variants, but for products of more
 // than that many variants on average, which are left to the other way.
 func planWholeRead(ctx context.Context, c *api.Client, variants, budget int) (r wholeRead, reads int, ok bool, err error) {
-	if (variants+variantsPerPage-1)/variantsPerPage >= budget {
+	if (variants+api.PageVariants-1)/api.PageVariants >= budget {
 		r = readOf(variants, 0)
 		return r, 0, r.pages <= budget, nil
 	}
