@@ -84,9 +84,9 @@ func sized(n int, err error) (int, error) {
 func readWhole(ctx context.Context, c *api.Client, r wholeRead) (*Live, error) {
 	l := newLive()
 	err := eachWholePage(ctx, c, r, false, &l.Requests, l.addProductPage, l.addVariantPage)
-	if errors.Is(err, errVariantsLeftOut) {
+	if errors.Is(err, errVariantsLeftOut) { // again as the Variants listing
 		wasted := l.Requests
-		if l, err = readWhole(ctx, c, wholeRead{pages: r.pages}); err == nil {
+		if l, err = readWhole(ctx, c, wholeRead{}); err == nil {
 			l.Requests += wasted
 		}
 	}

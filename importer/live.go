@@ -365,8 +365,8 @@ func (w Want) anyKey() bool {
 // FetchLive reads the part of the live catalog an import touches, in
 // bounded memory. It looks variants up by SKU and products by name, each
 // through `or` filters of lookupChunk conditions, unless reading the whole
-// catalog takes fewer requests (see planWholeRead), and compares each page with the
-// file's products as it comes (see scan): a product whose every variant is
+// catalog takes fewer requests (see planWholeRead), and compares each page
+// with the file's products as it comes (see scan): a product whose every variant is
 // found equal to the account's keeps its ids alone. Then it reads in full
 // (all its variants, options, prices and tags) each product that differs,
 // or that the file may name otherwise: by name, or by an id remembered
@@ -388,18 +388,23 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 	}
 	skus, names := w.keys()
 	s := newScan(w, names, l)
-	r, reads, whole, err := planWholeRead(ctx, c, total, chunks(len(skus))+chunks(len(names)))
+	budget := chunks(len(skus)) + chunks(len(names))
+	r, reads, whole, err := planWholeRead(ctx, c, total, budget)
 	l.Requests += reads
 	switch {
 	case err != nil:
 	case whole:
 		err = s.readListing(ctx, c, r)
-		if errors.Is(err, errVariantsLeftOut) { // read again as the Variants listing
-			s = newScan(w, names, l.restart())
-			err = s.readListing(ctx, c, wholeRead{pages: pages(total)})
-		}
 	default:
 		err = s.lookUp(ctx, c, skus, names)
+	}
+	if errors.Is(err, errVariantsLeftOut) { // all again, the cheaper way without the Products listing
+		s = newScan(w, names, l.restart())
+		if r = readOf(total, 0); r.pages <= budget {
+			err = s.readListing(ctx, c, r)
+		} else {
+			err = s.lookUp(ctx, c, skus, names)
+		}
 	}
 	if err != nil {
 		return nil, err
