@@ -42,23 +42,21 @@ func readOf(variants, products int) wholeRead {
 }
 
 // planWholeRead says how to read the whole catalog of variants live
-// variants (found by variantTotal), if that takes no more reads than
-// budget, the reads of the other way (ok false when it takes more). It
-// reads how many products the account holds (reads is 1) unless no
-// listing of products could take fewer than budget pages: one takes at
-// least a page for api.PageVariants variants, but for products of more
-// than that many variants on average, which are left to the other way.
-func planWholeRead(ctx context.Context, c *api.Client, variants, budget int) (r wholeRead, reads int, ok bool, err error) {
+// variants (found by variantTotal) in the fewest pages, when that is to be
+// compared with budget, the reads of another way. It reads how many
+// products the account holds (reads is 1) unless no listing of products
+// could take fewer than budget pages: one takes at least a page for
+// api.PageVariants variants, but for products of more than that many
+// variants on average, which are left to the other way.
+func planWholeRead(ctx context.Context, c *api.Client, variants, budget int) (r wholeRead, reads int, err error) {
 	if (variants+api.PageVariants-1)/api.PageVariants >= budget {
-		r = readOf(variants, 0)
-		return r, 0, r.pages <= budget, nil
+		return readOf(variants, 0), 0, nil
 	}
 	products, err := productTotal(ctx, c)
 	if err != nil {
-		return wholeRead{}, 1, false, err
+		return wholeRead{}, 1, err
 	}
-	r = readOf(variants, products)
-	return r, 1, r.pages <= budget, nil
+	return readOf(variants, products), 1, nil
 }
 
 // productTotal reads how many live products the account holds.

@@ -383,28 +383,15 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 		return nil, err
 	}
 	l.Total = total
-	if total == 0 {
+	skus, names := w.keys()
+	if total == 0 && len(names) == 0 {
 		return l, nil
 	}
-	skus, names := w.keys()
 	s := newScan(w, names, l)
-	budget := chunks(len(skus)) + chunks(len(names))
-	r, reads, whole, err := planWholeRead(ctx, c, total, budget)
-	l.Requests += reads
-	switch {
-	case err != nil:
-	case whole:
-		err = s.readListing(ctx, c, r)
-	default:
-		err = s.lookUp(ctx, c, skus, names)
-	}
-	if errors.Is(err, errVariantsLeftOut) { // all again, the cheaper way without the Products listing
+	err = s.readNeeded(ctx, c, total, skus, names, true)
+	if errors.Is(err, errVariantsLeftOut) { // all again, without the Products listing
 		s = newScan(w, names, l.restart())
-		if r = readOf(total, 0); r.pages <= budget {
-			err = s.readListing(ctx, c, r)
-		} else {
-			err = s.lookUp(ctx, c, skus, names)
-		}
+		err = s.readNeeded(ctx, c, total, skus, names, false)
 	}
 	if err != nil {
 		return nil, err
@@ -426,14 +413,11 @@ func FetchProducts(ctx context.Context, c *api.Client, pids []api.ID) (*Live, er
 	}
 	l, reads := newLive(), 0
 	if total > 0 {
-		var (
-			r     wholeRead
-			whole bool
-		)
-		r, reads, whole, err = planWholeRead(ctx, c, total, chunks(len(ids)))
+		var r wholeRead
+		r, reads, err = planWholeRead(ctx, c, total, chunks(len(ids)))
 		switch {
 		case err != nil:
-		case whole:
+		case r.pages <= chunks(len(ids)):
 			l, err = readWhole(ctx, c, r)
 		default:
 			l, err = fetchProducts(ctx, c, ids)

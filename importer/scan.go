@@ -41,7 +41,8 @@ type scan struct {
 	files map[int32][]api.ID
 	// full are the live products to read in full.
 	full map[api.ID]bool
-	// names are the names of the file's products without SKUs.
+	// names are the names of the file's products without SKUs: true once
+	// a live product of that name is found.
 	names map[string]bool
 	// kept holds the ids of product files.
 	kept arena.Arena
@@ -84,7 +85,7 @@ func newScan(w Want, names []string, l *Live) *scan {
 		same: make([]uint32, n), ids: &idPack{}, files: map[int32][]api.ID{}, full: map[api.ID]bool{}, names: make(map[string]bool, len(names))}
 	s.index = strindex.New(n, s.sku)
 	for _, name := range names {
-		s.names[name] = true
+		s.names[name] = false
 	}
 	k := int32(0)
 	for i, p := range w.Products {
@@ -100,6 +101,40 @@ func newScan(w Want, names []string, l *Live) *scan {
 	return s
 }
 
+// readNeeded reads what the file's keys (skus, names) need of a live catalog
+// of total variants, the cheaper way: the whole catalog (the Products
+// listing only if byProducts; see planWholeRead), or lookups of the keys.
+// The Variants listing does not show products without variants: the
+// names no product it showed has are looked up after it, as they are when
+// the account holds no variants but has products.
+func (s *scan) readNeeded(ctx context.Context, c *api.Client, total int, skus, names []string, byProducts bool) error {
+	if total == 0 {
+		n, err := productTotal(ctx, c)
+		s.live.Requests++
+		if err != nil || n == 0 {
+			return err
+		}
+		return s.lookUpNames(ctx, c, names)
+	}
+	budget := chunks(len(skus)) + chunks(len(names))
+	r := readOf(total, 0)
+	if byProducts {
+		var reads int
+		var err error
+		r, reads, err = planWholeRead(ctx, c, total, budget)
+		if s.live.Requests += reads; err != nil {
+			return err
+		}
+	}
+	if r.pages > budget {
+		return s.lookUp(ctx, c, skus, names)
+	}
+	if err := s.readListing(ctx, c, r); err != nil || r.perPage > 0 {
+		return err
+	}
+	return s.lookUpNames(ctx, c, s.unseen())
+}
+
 // readListing reads the whole catalog as r says, page after page, each
 // read into the memory of the one before (the pages' readers copy what
 // they keep).
@@ -109,6 +144,14 @@ func (s *scan) readListing(ctx context.Context, c *api.Client, r wholeRead) erro
 
 // lookUp looks the variants of skus up, and the products named names.
 func (s *scan) lookUp(ctx context.Context, c *api.Client, skus, names []string) error {
+	if err := s.lookUpSKUs(ctx, c, skus); err != nil {
+		return err
+	}
+	return s.lookUpNames(ctx, c, names)
+}
+
+// lookUpSKUs looks the variants of skus up.
+func (s *scan) lookUpSKUs(ctx context.Context, c *api.Client, skus []string) error {
 	for part := range slices.Chunk(skus, lookupChunk) {
 		opts := anyOf("sku", part)
 		opts.Reuse = true
@@ -120,6 +163,11 @@ func (s *scan) lookUp(ctx context.Context, c *api.Client, skus, names []string) 
 			s.page(pg)
 		}
 	}
+	return nil
+}
+
+// lookUpNames looks the products named names up.
+func (s *scan) lookUpNames(ctx context.Context, c *api.Client, names []string) error {
 	for part := range slices.Chunk(names, lookupChunk) {
 		for pg, err := range c.Products.ListPages(ctx, anyOf("name", part)) {
 			s.live.Requests++
@@ -147,8 +195,8 @@ func (s *scan) page(pg *api.VariantPage) {
 		if p != nil && p.Deleted.Bool() {
 			continue
 		}
-		if p != nil && s.names[string(p.Name)] {
-			s.full[clone(pid)] = true
+		if p != nil {
+			s.named(p)
 		}
 		s.variant(v, pid, p, &pg.Sideloads)
 	}
@@ -165,9 +213,7 @@ func (s *scan) productPage(pg *api.ProductPage) error {
 		if err := variantsCarried(pg, p); err != nil {
 			return err
 		}
-		if s.names[string(p.Name)] {
-			s.full[clone(p.ID)] = true
-		}
+		s.named(p)
 		for _, link := range p.Links.Of(wire.Variants) {
 			if v := pg.Sideloads.Variants[link.ID]; v != nil {
 				s.variant(v, p.ID, p, &pg.Sideloads)
@@ -175,6 +221,32 @@ func (s *scan) productPage(pg *api.ProductPage) error {
 		}
 	}
 	return nil
+}
+
+// named notes live product p for a full read if the file has a product
+// without SKUs of its name.
+func (s *scan) named(p *api.Product) {
+	seen, ok := s.names[string(p.Name)]
+	if !ok {
+		return
+	}
+	if !seen { // a copy: the map keeps the key it is given, and p's is the page's memory
+		s.names[strings.Clone(string(p.Name))] = true
+	}
+	s.full[clone(p.ID)] = true
+}
+
+// unseen are the names of the file's products without SKUs no live
+// product was found with.
+func (s *scan) unseen() []string {
+	var out []string
+	for name, seen := range s.names {
+		if !seen {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // variant compares live variant v, of product pid (p, nil when not

@@ -301,3 +301,54 @@ func TestVariantsLeftOut(t *testing.T) {
 		t.Fatalf("FetchProducts of the whole catalog: %v, %d variants; want the 600 read from the Variants listing", err, len(l.BySKU))
 	}
 }
+
+// A product of the file without SKUs is found by its name in an account
+// that holds it without variants, and gets its variants; it is not made a
+// second time: in an account without variants, and in one read whole as
+// the Variants listing (products of one variant), which does not show it.
+func TestNameFoundWithoutVariants(t *testing.T) {
+	for _, others := range []int{0, 300} {
+		t.Run(fmt.Sprintf("%d other products", others), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, sandbox.Options{})
+			ctx := context.Background()
+			var csv strings.Builder
+			csv.WriteString("product_key,product_name,sku,option1_name,option1_value,tier:Retail\n")
+			for p := range others {
+				fmt.Fprintf(&csv, "P%03d,Product %03d,P%03d-A,Size,S,10\n", p, p, p)
+			}
+			in := filepath.Join(e.dir, "in.csv")
+			if err := os.WriteFile(in, []byte(csv.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if others > 0 {
+				if _, err := e.importFile(ctx, "generic", in, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := e.c.Products.Write(ctx, []api.ProductWrite{{Name: api.String("Linen Apron")}})
+			if err != nil || len(res.Failed) > 0 {
+				t.Fatalf("seeding the product: %v %v", res, err)
+			}
+			csv.WriteString("apron,Linen Apron,,Size,S,20\napron,,,Size,M,20\n")
+			if err := os.WriteFile(in, []byte(csv.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := e.importFile(ctx, "generic", in, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var aprons []string
+			for _, pg := range pages(t, e.c.Products.ListPages(ctx, nil)) {
+				for _, p := range pg.Records {
+					if p.Name == "Linen Apron" {
+						aprons = append(aprons, fmt.Sprintf("%d variants", len(p.Links.IDs(wire.Variants))))
+					}
+				}
+			}
+			if fmt.Sprint(aprons) != "[2 variants]" || rep.Products[engine.Updated] != 1 || rep.Products[engine.Created] != 0 {
+				t.Errorf("aprons %v, products %v; want the one apron, updated with its 2 variants", aprons, rep.Products)
+			}
+		})
+	}
+}
