@@ -309,31 +309,40 @@ type Want struct {
 	Remembered map[string]string
 }
 
-// keys are what the valid products of w are looked up by: their SKUs, and
-// the names of those without SKUs. A million SKUs cost one list of them.
-func (w Want) keys() (skus, names []string) {
+// skus are what the valid products of w with SKUs are looked up by, each
+// once. A million SKUs cost one list of them, which a listing of the whole
+// catalog should not hold while it reads (see scan.readNeeded).
+func (w Want) skus() []string {
 	n := 0
 	for _, p := range w.Products {
 		if p.Valid() {
 			n += len(p.Variants)
 		}
 	}
-	skus = make([]string, 0, n)
+	skus := make([]string, 0, n)
 	for _, p := range w.Products {
 		if !p.Valid() {
 			continue
 		}
-		had := len(skus)
 		for i := range p.Variants {
 			if s := p.Variants[i].SKU; s != "" {
 				skus = append(skus, s)
 			}
 		}
-		if len(skus) == had && p.Name().Set {
+	}
+	return dedupeOwned(skus)
+}
+
+// names are what the valid products of w without SKUs are looked up by:
+// their names, each once.
+func (w Want) names() []string {
+	var names []string
+	for _, p := range w.Products {
+		if p.Valid() && p.Name().Set && !slices.ContainsFunc(p.Variants, func(v catalog.Variant) bool { return v.SKU != "" }) {
 			names = append(names, p.Name().S)
 		}
 	}
-	return dedupeOwned(skus), dedupeOwned(names)
+	return dedupeOwned(names)
 }
 
 // anyKey says some valid product of w can be looked up: by a SKU, a name
@@ -383,15 +392,15 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 		return nil, err
 	}
 	l.Total = total
-	skus, names := w.keys()
+	names := w.names()
 	if total == 0 && len(names) == 0 {
 		return l, nil
 	}
 	s := newScan(w, names, l)
-	err = s.readNeeded(ctx, c, total, skus, names, true)
+	err = s.readNeeded(ctx, c, total, w, names, true)
 	if errors.Is(err, errVariantsLeftOut) { // all again, without the Products listing
 		s = newScan(w, names, l.restart())
-		err = s.readNeeded(ctx, c, total, skus, names, false)
+		err = s.readNeeded(ctx, c, total, w, names, false)
 	}
 	if err != nil {
 		return nil, err
