@@ -152,7 +152,7 @@ func TestProductPageSize(t *testing.T) {
 		{0, 0, 250},               // nothing known: the largest page
 		{5, 0, 250},
 	} {
-		if got := ProductPageSize(tt.variants, tt.products); got != tt.want {
+		if got := ProductPageSize(1000, tt.variants, tt.products); got != tt.want {
 			t.Errorf("ProductPageSize(%d, %d) = %d, want %d", tt.variants, tt.products, got, tt.want)
 		}
 	}

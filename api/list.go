@@ -119,20 +119,16 @@ func getPage[T record](ctx context.Context, c *Client, ids []ID) (*Page[T], erro
 	return p, nil
 }
 
-// PageVariants is about how many variants a page of the Products listing
-// should carry, its products' variants sideloaded: four pages' worth of
-// the Variants listing. A page of 250 products of 100 variants each would
-// be 40 MB of JSON.
-const PageVariants = 4 * wire.MaxPageSize
-
-// ProductPageSize is the page size of the Products listing that keeps its
-// pages near PageVariants variants, for products of variants/products
-// variants on average: between 1 and wire.MaxPageSize.
-func ProductPageSize(variants, products int) int {
+// ProductPageSize is the page size of the Products listing, whose pages
+// carry their products' variants, that keeps its pages near pageVariants
+// variants, for products of variants/products variants on average:
+// between 1 and wire.MaxPageSize. (A page of 250 products of 100 variants
+// each would be 40 MB of JSON.)
+func ProductPageSize(pageVariants, variants, products int) int {
 	if variants <= 0 || products <= 0 {
 		return wire.MaxPageSize
 	}
-	return min(wire.MaxPageSize, max(1, int(int64(PageVariants)*int64(products)/int64(variants))))
+	return min(wire.MaxPageSize, max(1, int(int64(pageVariants)*int64(products)/int64(variants))))
 }
 
 // total reads how many records T match opts (nil: all) from the meta of

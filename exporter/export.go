@@ -198,9 +198,12 @@ func catalogKind(name string) sheet.Kind {
 	return sheet.Text
 }
 
+// pageVariants is about how many variants a page of products should
+// carry: a few pages of 40 MB read ahead would take half a gigabyte.
+const pageVariants = 4 * wire.MaxPageSize
+
 // catalogPageSize is the page size of the products listing that keeps a
-// page near api.PageVariants variants (a few pages of 40 MB read ahead
-// would take half a gigabyte), from a first page of probeProducts
+// page near pageVariants variants, from a first page of probeProducts
 // products. When that page holds the whole listing it is returned too,
 // and is all there is to read.
 func catalogPageSize(ctx context.Context, c *api.Client, lo *api.ListOptions) (int, *api.ProductPage, error) {
@@ -213,7 +216,7 @@ func catalogPageSize(ctx context.Context, c *api.Client, lo *api.ListOptions) (i
 		if len(p.Records) == 0 || !p.Meta.HasMore() {
 			return probeProducts, p, nil
 		}
-		return api.ProductPageSize(len(p.Variants), len(p.Records)), nil, nil
+		return api.ProductPageSize(pageVariants, len(p.Variants), len(p.Records)), nil, nil
 	}
 	return wire.MaxPageSize, nil, nil
 }

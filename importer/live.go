@@ -410,7 +410,8 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 
 // FetchProducts reads the products ids in full (every variant, option,
 // price and tag), through `or` filters of lookupChunk ids, or the whole
-// catalog when that takes fewer requests (see planWholeRead).
+// Variants listing when that takes fewer requests. (The Products listing
+// never does: a page of it carries no more products than a lookup.)
 func FetchProducts(ctx context.Context, c *api.Client, pids []api.ID) (*Live, error) {
 	ids := distinct(pids)
 	if len(ids) == 0 {
@@ -420,22 +421,18 @@ func FetchProducts(ctx context.Context, c *api.Client, pids []api.ID) (*Live, er
 	if err != nil {
 		return nil, err
 	}
-	l, reads := newLive(), 0
+	l := newLive()
 	if total > 0 {
-		var r wholeRead
-		r, reads, err = planWholeRead(ctx, c, total, chunks(len(ids)))
-		switch {
-		case err != nil:
-		case r.pages <= chunks(len(ids)):
-			l, err = readWhole(ctx, c, r)
-		default:
+		if pages(total) <= chunks(len(ids)) {
+			l, err = readAllVariants(ctx, c)
+		} else {
 			l, err = fetchProducts(ctx, c, ids)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	l.Requests += 1 + reads
+	l.Requests++
 	l.Total = total
 	return l, nil
 }

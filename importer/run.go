@@ -891,7 +891,7 @@ func (x *importer) readIDs(ctx context.Context, plan *Plan, accountVariants int)
 		err  error
 	)
 	if listing := pages(accountVariants + createdVariants); accountVariants >= 0 && listing < pages(len(ids)) {
-		live, err = readWhole(ctx, x.Client, wholeRead{}) // the Variants listing
+		live, err = readAllVariants(ctx, x.Client)
 	} else {
 		live, err = fetchProducts(ctx, x.Client, distinct(ids))
 	}
