@@ -374,9 +374,11 @@ func (w Want) anyKey() bool {
 // FetchLive reads the part of the live catalog an import touches, in
 // bounded memory. It looks variants up by SKU and products by name, each
 // through `or` filters of lookupChunk conditions, unless reading the whole
-// catalog takes fewer requests (see planWholeRead), and compares each page
-// with the file's products as it comes (see scan): a product whose every variant is
-// found equal to the account's keeps its ids alone. Then it reads in full
+// catalog takes fewer requests (see scan.readNeeded), and compares each
+// page with the file's products as it comes (see scan): a product whose
+// every variant is found equal to the account's keeps its ids alone. A
+// page of the Products listing that leaves out variants has the catalog
+// read again without that listing. Then it reads in full
 // (all its variants, options, prices and tags) each product that differs,
 // or that the file may name otherwise: by name, or by an id remembered
 // for a product none of whose SKUs were found.
