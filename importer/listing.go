@@ -93,9 +93,11 @@ func readAllVariants(ctx context.Context, c *api.Client) (*Live, error) {
 	return l, nil
 }
 
-// errVariantsLeftOut says a page of the Products listing linked variants
-// it did not carry: a variant not carried is not one the account lacks.
-// A scan then reads the catalog again without the Products listing.
+// errVariantsLeftOut says the Products listing left out variants: a page
+// linked variants it did not carry, or the listing carried fewer than the
+// account counts (had it left out archived products, say). A variant not
+// carried is not one the account lacks: a scan then reads the catalog
+// again without the Products listing.
 var errVariantsLeftOut = errors.New("the service's product listing left out variants of its products, " +
 	"so lading cannot tell from it what the account holds")
 

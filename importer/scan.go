@@ -50,6 +50,10 @@ type scan struct {
 	// an account that took the file in its order lists its variants in
 	// that order, and looking there first spares a look-up in the table.
 	next int32
+	// carried counts the variants the pages of the Products listing
+	// carried: fewer than the account counts, and the listing did not show
+	// them all (see readNeeded).
+	carried int
 	// read is where a live variant is read to be compared.
 	read   LiveVariant
 	detail liveDetail
@@ -131,8 +135,14 @@ func (s *scan) readNeeded(ctx context.Context, c *api.Client, total int, w Want,
 	if r.pages > budget {
 		return s.lookUp(ctx, c, skus, names)
 	}
-	if err := s.readListing(ctx, c, r); err != nil || r.perPage > 0 {
+	if err := s.readListing(ctx, c, r); err != nil {
 		return err
+	}
+	if r.perPage > 0 {
+		if s.carried < total {
+			return fmt.Errorf("%w: %d variants of the %d the account counts", errVariantsLeftOut, s.carried, total)
+		}
+		return nil
 	}
 	return s.lookUpNames(ctx, c, s.unseen())
 }
@@ -216,6 +226,7 @@ func (s *scan) productPage(pg *api.ProductPage) error {
 			return err
 		}
 		s.named(p)
+		s.carried += len(p.Links.Of(wire.Variants))
 		for _, link := range p.Links.Of(wire.Variants) {
 			if v := pg.Sideloads.Variants[link.ID]; v != nil {
 				s.variant(v, p.ID, p, &pg.Sideloads)

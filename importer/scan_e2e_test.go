@@ -243,47 +243,77 @@ func TestFetchProductsReads(t *testing.T) {
 	}
 }
 
-// leaveOutVariants serves srv, but for its answers to the Products
-// listing, which it sends without their Variants.
-func leaveOutVariants(srv *sandbox.Server) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.HasSuffix(r.URL.Path, wire.ListPath(wire.Products)) {
-			srv.ServeHTTP(w, r)
-			return
-		}
-		rec := httptest.NewRecorder()
-		srv.ServeHTTP(rec, r)
-		var answer map[string]json.RawMessage
-		if err := json.Unmarshal(rec.Body.Bytes(), &answer); err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		delete(answer, wire.Variants)
-		w.WriteHeader(rec.Code)
-		json.NewEncoder(w).Encode(answer)
-	})
+// editProducts serves srv, with its answers to the Products listing
+// edited by edit.
+func editProducts(edit func(answer map[string]json.RawMessage)) func(srv *sandbox.Server) http.Handler {
+	return func(srv *sandbox.Server) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !strings.HasSuffix(r.URL.Path, wire.ListPath(wire.Products)) {
+				srv.ServeHTTP(w, r)
+				return
+			}
+			rec := httptest.NewRecorder()
+			srv.ServeHTTP(rec, r)
+			var answer map[string]json.RawMessage
+			if err := json.Unmarshal(rec.Body.Bytes(), &answer); err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			edit(answer)
+			w.WriteHeader(rec.Code)
+			json.NewEncoder(w).Encode(answer)
+		})
+	}
 }
 
-// A service whose product listing left out its products' variants would
-// have a re-import find none of them: it reads the whole catalog again as
-// the variant listing rather than create them again, and a read of
-// products by id (an undo's) fails rather than take them for gone.
+// A service whose product listing left out variants would have a
+// re-import find none of them: it reads the whole catalog again as the
+// variant listing rather than create them again; whether a page leaves
+// out the variants its products link, or the listing leaves out products
+// (as one leaving out archived products would). A read of products by id
+// (an undo's) that leaves out their variants fails rather than take them
+// for gone.
 func TestVariantsLeftOut(t *testing.T) {
-	e := newServedEnv(t, sandbox.Options{}, leaveOutVariants)
+	for _, tt := range []struct {
+		name  string
+		edit  func(answer map[string]json.RawMessage)
+		reads int64 // 1 for the size of each listing, the Products listing, then the 3 pages of the Variants listing
+	}{
+		{"a page without the variants of its products", func(a map[string]json.RawMessage) { delete(a, wire.Variants) }, 1 + 1 + 1 + 3},
+		{"pages without their first product", func(a map[string]json.RawMessage) {
+			var recs []json.RawMessage
+			if json.Unmarshal(a[wire.Products], &recs) == nil && len(recs) > 1 {
+				a[wire.Products], _ = json.Marshal(recs[1:])
+			}
+		}, 1 + 1 + 2 + 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := newServedEnv(t, sandbox.Options{}, editProducts(tt.edit))
+			ctx := context.Background()
+			file := e.catalogRows("catalog.csv", 300, nil)
+			if _, err := e.importFile(ctx, "generic", file, nil); err != nil {
+				t.Fatal(err)
+			}
+			before := e.srv.Counters().Requests
+			rep, err := e.importFile(ctx, "generic", file, func(o *importer.Options) { o.DryRun = true })
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := rep.Variants
+			if got := reads(before, e.srv.Counters().Requests); v[engine.Unchanged] != 600 || v[engine.Created] != 0 || got != tt.reads {
+				t.Errorf("variants %v, %d reads; want 600 unchanged, none created, in %d reads", v, got, tt.reads)
+			}
+		})
+	}
+}
+
+func TestFetchProductsVariantsLeftOut(t *testing.T) {
+	t.Parallel()
+	e := newServedEnv(t, sandbox.Options{}, editProducts(func(a map[string]json.RawMessage) { delete(a, wire.Variants) }))
 	ctx := context.Background()
-	file := e.catalogRows("catalog.csv", 300, nil)
-	if _, err := e.importFile(ctx, "generic", file, nil); err != nil {
+	if _, err := e.importFile(ctx, "generic", e.catalogRows("catalog.csv", 300, nil), nil); err != nil {
 		t.Fatal(err)
-	}
-	before := e.srv.Counters().Requests
-	rep, err := e.importFile(ctx, "generic", file, func(o *importer.Options) { o.DryRun = true })
-	if err != nil {
-		t.Fatal(err)
-	}
-	// 1 for the size of each listing, the first page of products, then the
-	// 3 pages of the Variants listing.
-	if got := reads(before, e.srv.Counters().Requests); rep.Variants[engine.Unchanged] != 600 || rep.Variants[engine.Created] != 0 || got != 1+1+1+3 {
-		t.Errorf("variants %v, %d reads; want 600 unchanged, none created, in 6 reads", rep.Variants, got)
 	}
 	var ids []api.ID
 	for _, pg := range pages(t, e.c.Products.ListPages(ctx, nil)) {
