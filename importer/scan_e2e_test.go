@@ -203,6 +203,23 @@ func planText(products map[string]map[string]any, key string) string {
 	return strings.Join(parts, "; ")
 }
 
+// seedProducts imports n products of two variants (catalogRows) and
+// gives their ids.
+func (e *env) seedProducts(n int) []api.ID {
+	e.t.Helper()
+	ctx := context.Background()
+	if _, err := e.importFile(ctx, "generic", e.catalogRows("seed.csv", n, nil), nil); err != nil {
+		e.t.Fatal(err)
+	}
+	var ids []api.ID
+	for _, pg := range pages(e.t, e.c.Products.ListPages(ctx, nil)) {
+		for _, p := range pg.Records {
+			ids = append(ids, p.ID)
+		}
+	}
+	return ids
+}
+
 // FetchProducts counts the products it is asked for once each, however
 // often they are named (an undo names a product once a variant): reading
 // two products is one lookup, not the whole catalog.
@@ -211,15 +228,7 @@ func TestFetchProductsReads(t *testing.T) {
 	ctx := context.Background()
 	// 300 products of 2 variants: 3 pages of the Variants listing, 2 of
 	// the Products listing.
-	if _, err := e.importFile(ctx, "generic", e.catalogRows("seed.csv", 300, nil), nil); err != nil {
-		t.Fatal(err)
-	}
-	var all []api.ID
-	for _, pg := range pages(t, e.c.Products.ListPages(ctx, nil)) {
-		for _, p := range pg.Records {
-			all = append(all, p.ID)
-		}
-	}
+	all := e.seedProducts(300)
 	var twoOften []api.ID
 	for range 300 {
 		twoOften = append(twoOften, all[0], all[1])
@@ -270,9 +279,7 @@ func editProducts(edit func(answer map[string]json.RawMessage)) func(srv *sandbo
 // re-import find none of them: it reads the whole catalog again as the
 // variant listing rather than create them again; whether a page leaves
 // out the variants its products link, or the listing leaves out products
-// (as one leaving out archived products would). A read of products by id
-// (an undo's) that leaves out their variants fails rather than take them
-// for gone.
+// (as one leaving out archived products would).
 func TestVariantsLeftOut(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
@@ -308,20 +315,13 @@ func TestVariantsLeftOut(t *testing.T) {
 	}
 }
 
+// A read of products by id (an undo's) whose answer leaves out their
+// variants fails, saying so, rather than take the variants for gone.
 func TestFetchProductsVariantsLeftOut(t *testing.T) {
 	t.Parallel()
 	e := newServedEnv(t, sandbox.Options{}, editProducts(func(a map[string]json.RawMessage) { delete(a, wire.Variants) }))
-	ctx := context.Background()
-	if _, err := e.importFile(ctx, "generic", e.catalogRows("catalog.csv", 300, nil), nil); err != nil {
-		t.Fatal(err)
-	}
-	var ids []api.ID
-	for _, pg := range pages(t, e.c.Products.ListPages(ctx, nil)) {
-		for _, p := range pg.Records {
-			ids = append(ids, p.ID)
-		}
-	}
-	if _, err := importer.FetchProducts(ctx, e.c, ids[:2]); !strings.Contains(fmt.Sprint(err), "left out variants of its products") {
+	ids := e.seedProducts(300)
+	if _, err := importer.FetchProducts(context.Background(), e.c, ids[:2]); !strings.Contains(fmt.Sprint(err), "left out variants of its products") {
 		t.Errorf("FetchProducts of products without their variants: %v, want an error saying so", err)
 	}
 }
