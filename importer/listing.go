@@ -101,14 +101,16 @@ func readAllVariants(ctx context.Context, c *api.Client) (*Live, error) {
 var errVariantsLeftOut = errors.New("the service's product listing left out variants of its products, " +
 	"so lading cannot tell from it what the account holds")
 
-// variantsCarried says pg carries every variant its product p links.
-func variantsCarried(pg *api.ProductPage, p *api.Product) error {
-	for _, link := range p.Links.Of(wire.Variants) {
+// carriedVariants are the links to the variants of product p, which pg
+// carries every one of (else errVariantsLeftOut).
+func carriedVariants(pg *api.ProductPage, p *api.Product) ([]api.Link, error) {
+	links := p.Links.Of(wire.Variants)
+	for _, link := range links {
 		if pg.Sideloads.Variants[link.ID] == nil {
-			return fmt.Errorf("%w (product %s, variant %s)", errVariantsLeftOut, p.ID, link.ID)
+			return nil, fmt.Errorf("%w (product %s, variant %s)", errVariantsLeftOut, p.ID, link.ID)
 		}
 	}
-	return nil
+	return links, nil
 }
 
 // eachWholePage reads the whole live catalog as r says, page after page,

@@ -288,7 +288,7 @@ func (l *Live) addVariantPage(pg *api.VariantPage) {
 // errVariantsLeftOut if the page left some out.
 func (l *Live) addProductPage(pg *api.ProductPage) error {
 	for _, p := range pg.Records {
-		if err := variantsCarried(pg, p); err != nil {
+		if _, err := carriedVariants(pg, p); err != nil {
 			return err
 		}
 		l.addProduct(p, &pg.Sideloads, pg.Sideloads.VariantsOf(p))

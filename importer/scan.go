@@ -222,15 +222,14 @@ func (s *scan) productPage(pg *api.ProductPage) error {
 		if p.Deleted.Bool() {
 			continue
 		}
-		if err := variantsCarried(pg, p); err != nil {
+		links, err := carriedVariants(pg, p)
+		if err != nil {
 			return err
 		}
 		s.named(p)
-		s.carried += len(p.Links.Of(wire.Variants))
-		for _, link := range p.Links.Of(wire.Variants) {
-			if v := pg.Sideloads.Variants[link.ID]; v != nil {
-				s.variant(v, p.ID, p, &pg.Sideloads)
-			}
+		s.carried += len(links)
+		for _, link := range links {
+			s.variant(pg.Sideloads.Variants[link.ID], p.ID, p, &pg.Sideloads)
 		}
 	}
 	return nil
