@@ -367,6 +367,9 @@ func significant(s string) int {
 // Expr is one expression bound to a header.
 type Expr struct {
 	prog *vm.Program
+	// direct runs the expression without the VM, where its shape allows
+	// (see direct); nil where it does not.
+	direct closure
 	// Used are the columns the expression reads, in order of appearance.
 	Used []int
 	// FromProduct are the cells of the product's row it reads with
@@ -395,12 +398,20 @@ type Compiler struct {
 	cols   *header.Index
 	tables map[string]map[string]string
 	opts   []expr.Option
+	// funcs are the helpers by name, which compiled closures call (see
+	// direct).
+	funcs map[string]func(p ...any) (any, error)
 }
 
 // NewCompiler returns a compiler for expressions over the columns of
 // cols, whose cells are read as s says.
 func NewCompiler(cols *header.Index, s Settings) *Compiler {
-	return &Compiler{cols: cols, tables: s.Tables, opts: helpers(s.Decimal, s.Formats, cell.Layouts(s.Formats), s.Tables)}
+	table := helperTable(s.Decimal, s.Formats, cell.Layouts(s.Formats), s.Tables)
+	funcs := make(map[string]func(p ...any) (any, error), len(table))
+	for _, h := range table {
+		funcs[h.name] = h.fn
+	}
+	return &Compiler{cols: cols, tables: s.Tables, opts: helperOptions(table), funcs: funcs}
 }
 
 // Scope is what an expression may read besides its row's cells.
@@ -445,7 +456,7 @@ func (c *Compiler) Compile(src string, s Scope) (*Expr, error) {
 		}
 		return nil, fmt.Errorf("expression %q: %s", src, msg)
 	}
-	return &Expr{prog: prog, Used: p.used, FromProduct: p.fromProduct}, nil
+	return &Expr{prog: prog, direct: c.direct(prog.Node()), Used: p.used, FromProduct: p.fromProduct}, nil
 }
 
 // CheckSyntax reports whether src is an expression, before any header

@@ -68,38 +68,55 @@ const concatName = "_concat"
 // or a text many times over (toJSON, toBase64, concat, flatten).
 var replaced = []string{"date", "repeat", "replace", "join", "string", "upper", "lower", "toJSON", "toBase64", "concat", "flatten"}
 
-// helpers returns the expr options defining this package's functions for
-// a source with decimal separator dec, date formats (as written, and as Go
-// layouts) and lookup tables.
-func helpers(dec byte, formats, layouts []string, tables map[string]map[string]string) []expr.Option {
-	opts := []expr.Option{
-		expr.Function("col", func(p ...any) (any, error) {
+// helper is one of this package's functions: its name, its Go function
+// and the signatures expr checks its calls against.
+type helper struct {
+	name  string
+	fn    func(p ...any) (any, error)
+	types []any
+}
+
+// helperTable returns this package's functions for a source with decimal
+// separator dec, date formats (as written, and as Go layouts) and lookup
+// tables.
+func helperTable(dec byte, formats, layouts []string, tables map[string]map[string]string) []helper {
+	return []helper{
+		{"col", func(p ...any) (any, error) {
 			return nil, fmt.Errorf("col() takes one column name in quotes")
-		}, new(func(string) string)),
-		expr.Function("product", func(p ...any) (any, error) {
+		}, []any{new(func(string) string)}},
+		{"product", func(p ...any) (any, error) {
 			return nil, fmt.Errorf("%s", productMisplaced)
-		}, new(func(string) string)),
-		expr.Function("number", numberHelper(dec), new(func(string) float64), new(func(string, string) float64)),
-		expr.Function("shift", shiftHelper(dec), new(func(any, string, int) string)),
-		expr.Function("date", dateHelper(formats, layouts), new(func(string) string)),
-		expr.Function("default", defaultHelper, new(func(string, string) string)),
-		expr.Function("lookup", lookupHelper(tables), new(func(string, string) string), new(func(string, string, string) string)),
-		expr.Function("kv", kvHelper, new(func(string) map[string]string), new(func(string, string) map[string]string), new(func(string, string, string) map[string]string)),
-		expr.Function("list", listHelper, new(func(string) []string), new(func(string, string) []string)),
-		expr.Function("weight", convertHelper(&weightUnits, dec, defaultWeightUnit), new(func(any, string) float64), new(func(any, string, string) float64)),
-		expr.Function("length", convertHelper(&lengthUnits, dec, defaultLengthUnit), new(func(any, string) float64), new(func(any, string, string) float64)),
-		expr.Function("pairs", pairsHelper, new(func(any, any, any) []string), new(func(any, any, any, string) []string)),
-		expr.Function("dropLast", dropLastHelper, new(func(any, string) any), new(func(any, string, int) any)),
-		expr.Function("text", textHelper, new(func(any, any) string)),
-		expr.Function("string", textHelper, new(func(any, any) string)),
-		expr.Function("repeat", repeatHelper, new(func(any, string, int) string)),
-		expr.Function("replace", replaceHelper, new(func(any, string, string, string) string)),
-		expr.Function("join", joinHelper, new(func(any, []string, string) string), new(func(any, []string) string), new(func(any, []any, string) string), new(func(any, []any) string)),
-		expr.Function("upper", caseHelper("upper", strings.ToUpper), new(func(any, string) string)),
-		expr.Function("lower", caseHelper("lower", strings.ToLower), new(func(any, string) string)),
-		expr.Function(concatName, concatHelper, new(func(any, string, string) string), new(func(any, any, any) any)),
-		expr.MaxNodes(maxExprNodes),
+		}, []any{new(func(string) string)}},
+		{"number", numberHelper(dec), []any{new(func(string) float64), new(func(string, string) float64)}},
+		{"shift", shiftHelper(dec), []any{new(func(any, string, int) string)}},
+		{"date", dateHelper(formats, layouts), []any{new(func(string) string)}},
+		{"default", defaultHelper, []any{new(func(string, string) string)}},
+		{"lookup", lookupHelper(tables), []any{new(func(string, string) string), new(func(string, string, string) string)}},
+		{"kv", kvHelper, []any{new(func(string) map[string]string), new(func(string, string) map[string]string), new(func(string, string, string) map[string]string)}},
+		{"list", listHelper, []any{new(func(string) []string), new(func(string, string) []string)}},
+		{"weight", convertHelper(&weightUnits, dec, defaultWeightUnit), []any{new(func(any, string) float64), new(func(any, string, string) float64)}},
+		{"length", convertHelper(&lengthUnits, dec, defaultLengthUnit), []any{new(func(any, string) float64), new(func(any, string, string) float64)}},
+		{"pairs", pairsHelper, []any{new(func(any, any, any) []string), new(func(any, any, any, string) []string)}},
+		{"dropLast", dropLastHelper, []any{new(func(any, string) any), new(func(any, string, int) any)}},
+		{"text", textHelper, []any{new(func(any, any) string)}},
+		{"string", textHelper, []any{new(func(any, any) string)}},
+		{"repeat", repeatHelper, []any{new(func(any, string, int) string)}},
+		{"replace", replaceHelper, []any{new(func(any, string, string, string) string)}},
+		{"join", joinHelper, []any{new(func(any, []string, string) string), new(func(any, []string) string), new(func(any, []any, string) string), new(func(any, []any) string)}},
+		{"upper", caseHelper("upper", strings.ToUpper), []any{new(func(any, string) string)}},
+		{"lower", caseHelper("lower", strings.ToLower), []any{new(func(any, string) string)}},
+		{concatName, concatHelper, []any{new(func(any, string, string) string), new(func(any, any, any) any)}},
 	}
+}
+
+// helperOptions are the expr options defining the helpers of table, with
+// the limits and the builtins they replace.
+func helperOptions(table []helper) []expr.Option {
+	opts := make([]expr.Option, 0, len(table)+1+len(replaced))
+	for _, h := range table {
+		opts = append(opts, expr.Function(h.name, h.fn, h.types...))
+	}
+	opts = append(opts, expr.MaxNodes(maxExprNodes))
 	for _, name := range replaced {
 		opts = append(opts, expr.DisableBuiltin(name))
 	}

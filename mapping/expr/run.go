@@ -40,6 +40,13 @@ func (m *Machine) Done() { m.env.R, m.env.P = nil, nil }
 // the value's column, "" for none).
 func (m *Machine) Run(e *Expr, value string) (any, error) {
 	m.env.Value = value
+	if e.direct != nil {
+		made := m.env.made
+		if v, err := e.direct(&m.env); err == nil {
+			return v, nil
+		}
+		m.env.made = made // the VM charges the row's text again
+	}
 	m.vm.MemoryBudget = maxItems
 	return m.vm.Run(e.prog, &m.env)
 }
