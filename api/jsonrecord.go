@@ -2,8 +2,10 @@ package api
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"reflect"
 	"strconv"
 	"strings"
@@ -143,7 +145,16 @@ func (r *recordDecoder) str() ([]byte, error) {
 		return nil, r.syntax("want a string")
 	}
 	start := r.i + 1
-	for j := start; j < len(r.b); j++ {
+	j := start
+	// Eight bytes at a time to the first that is a quote, a backslash or
+	// a control character: most strings are plain text.
+	for ; j+8 <= len(r.b); j += 8 {
+		if m := specialBytes(binary.LittleEndian.Uint64(r.b[j:])); m != 0 {
+			j += bits.TrailingZeros64(m) >> 3
+			break
+		}
+	}
+	for ; j < len(r.b); j++ {
 		switch c := r.b[j]; {
 		case c == '"':
 			r.i = j + 1
@@ -155,6 +166,16 @@ func (r *recordDecoder) str() ([]byte, error) {
 		}
 	}
 	return nil, r.syntax("a string is not closed")
+}
+
+// specialBytes marks (with its top bit) each byte of x, eight bytes of a
+// string, that is a quote, a backslash or below 0x20; the lowest mark is
+// exact (a borrow can only mark bytes above the first).
+func specialBytes(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q := x ^ ('"' * ones)
+	bs := x ^ ('\\' * ones)
+	return ((q-ones)&^q | (bs-ones)&^bs | (x-0x20*ones)&^x) & highs
 }
 
 // escaped reads the rest of a string that has an escape at j and returns
