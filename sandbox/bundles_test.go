@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"lading/api/wire"
@@ -102,6 +103,60 @@ func TestOldDatabaseGetsNewColumns(t *testing.T) {
 		srv.Close()
 		if err != nil || n != 1 {
 			t.Fatalf("old order after the update: %d rows, %v", n, err)
+		}
+	}
+}
+
+// Variants' options and products' tags are kept in tables without rowids;
+// a database file made before keeps its tables with them, and either
+// serves the same answers.
+func TestLinkTablesOfEitherLayout(t *testing.T) {
+	t.Parallel()
+	for _, old := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "links.db")
+		if old {
+			db, err := sql.Open("sqlite", "file:"+path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range []string{
+				`CREATE TABLE variant_options (variant_id INTEGER NOT NULL, option_id INTEGER NOT NULL, position INTEGER NOT NULL,
+					PRIMARY KEY (variant_id, option_id))`,
+				`CREATE TABLE product_tag_links (product_id INTEGER NOT NULL, tag_id INTEGER NOT NULL, PRIMARY KEY (product_id, tag_id))`,
+			} {
+				if _, err := db.Exec(q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			db.Close()
+		}
+		e := newEnv(t, Options{DBPath: path})
+		var rowless int
+		if err := e.srv.st.do(context.Background(), func(t *txn) error {
+			_, err := t.row(`SELECT COUNT(*) FROM sqlite_master WHERE name IN ('variant_options', 'product_tag_links') AND sql LIKE '%WITHOUT ROWID%'`, nil, &rowless)
+			return err
+		}); err != nil || rowless != map[bool]int{false: 2, true: 0}[old] {
+			t.Fatalf("old layout %v: %d tables without rowids, %v", old, rowless, err)
+		}
+		for _, name := range []string{"Tee", "Hoodie"} {
+			e.mustIDs(wire.Products, map[string]any{"name": name, "links": map[string]any{
+				"Attributes":  []any{map[string]any{"name": "Color", "order": 0}, map[string]any{"name": "Size", "order": 1}},
+				"ProductTags": []any{map[string]any{"name": "new"}},
+				"Variants": []any{map[string]any{"sku": name + "-BK-S", "links": map[string]any{
+					"AttributeOptions": []any{map[string]any{"value": "Black"}, map[string]any{"value": "S"}}}}},
+			}})
+		}
+		v, r := e.variantBySKU("Hoodie-BK-S")
+		opts := linkIDsOf(v, wire.AttributeOptions)
+		if len(opts) != 2 || r.side(wire.AttributeOptions, opts[0])["name"] != "Black" || r.side(wire.AttributeOptions, opts[1])["name"] != "S" {
+			t.Fatalf("old layout %v: options %v in %s", old, opts, r.raw)
+		}
+		if holders := linkIDsOf(r.side(wire.AttributeOptions, opts[0]), wire.Variants); !slices.Equal(holders, []string{v["id"].(string)}) {
+			t.Errorf("old layout %v: option Black of the hoodie is held by %v, want its variant %s", old, holders, v["id"])
+		}
+		p := r.side(wire.Products, linkIDsOf(v, wire.Products)[0])
+		if tags := linkIDsOf(p, wire.ProductTags); len(tags) != 1 || r.side(wire.ProductTags, tags[0])["name"] != "new" {
+			t.Errorf("old layout %v: product tags %v", old, p["links"])
 		}
 	}
 }

@@ -2,10 +2,11 @@ package sandbox
 
 // schema creates every table the sandbox needs. Every record table has an
 // account_id column; ids come from one shared sequence (see store.newID).
-// A variant's prices and stock levels are kept in the order of their
-// variant (WITHOUT ROWID), so that a page of variants reads them in one
-// stretch; database files made before keep theirs as they were, with the
-// unique indexes they had.
+// A variant's prices, stock levels and options, and a product's tags,
+// are kept in the order of their variant or product (WITHOUT ROWID), so
+// that a page reads them in one stretch and a write adds one row to one
+// tree, not to a table and its key's index; database files made before
+// keep theirs as they were, with the unique indexes they had.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS accounts (
@@ -54,7 +55,7 @@ CREATE INDEX IF NOT EXISTS variants_product_live ON variants(product_id, deleted
 CREATE INDEX IF NOT EXISTS variants_account ON variants(account_id, deleted, id);
 CREATE TABLE IF NOT EXISTS variant_options (
 	variant_id INTEGER NOT NULL, option_id INTEGER NOT NULL, position INTEGER NOT NULL,
-	PRIMARY KEY (variant_id, option_id));
+	PRIMARY KEY (variant_id, option_id)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS variant_options_option ON variant_options(option_id);
 CREATE TABLE IF NOT EXISTS pricing_tiers (
 	id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, name TEXT NOT NULL,
@@ -73,7 +74,7 @@ CREATE TABLE IF NOT EXISTS product_tags (
 	deleted INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS product_tags_name ON product_tags(account_id, name);
 CREATE TABLE IF NOT EXISTS product_tag_links (
-	product_id INTEGER NOT NULL, tag_id INTEGER NOT NULL, PRIMARY KEY (product_id, tag_id));
+	product_id INTEGER NOT NULL, tag_id INTEGER NOT NULL, PRIMARY KEY (product_id, tag_id)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS product_tag_links_tag ON product_tag_links(tag_id);
 CREATE TABLE IF NOT EXISTS product_files (
 	id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, product_id INTEGER NOT NULL,
