@@ -20,7 +20,7 @@ import (
 
 // closure evaluates a compiled expression over e. Any error means the VM
 // must run the expression instead: a closure's errors are never shown.
-type closure func(e *env) (any, error)
+type closure = func(e *env) (any, error)
 
 // errToVM is the error of a closure that leaves a row to the VM: a cell
 // the row does not have.
@@ -60,18 +60,15 @@ func kindOf(n ast.Node) reflect.Kind {
 func (c *Compiler) anyOf(n ast.Node) (closure, bool) {
 	switch n := n.(type) {
 	case *ast.NilNode:
-		return func(*env) (any, error) { return nil, nil }, true
+		return constant[any](nil), true
 	case *ast.IntegerNode:
-		v := any(n.Value)
-		return func(*env) (any, error) { return v, nil }, true
+		return constant[any](n.Value), true
 	case *ast.FloatNode:
-		v := any(n.Value)
-		return func(*env) (any, error) { return v, nil }, true
+		return constant[any](n.Value), true
 	case *ast.ConstantNode:
 		switch n.Value.(type) {
 		case string, bool, int, float64, nil:
-			v := n.Value
-			return func(*env) (any, error) { return v, nil }, true
+			return constant(n.Value), true
 		}
 		return nil, false
 	case *ast.IdentifierNode:
@@ -84,38 +81,80 @@ func (c *Compiler) anyOf(n ast.Node) (closure, bool) {
 		return c.builtinCall(n)
 	case *ast.UnaryNode:
 		if i, ok := n.Node.(*ast.IntegerNode); ok && n.Operator == "-" {
-			v := any(-i.Value)
-			return func(*env) (any, error) { return v, nil }, true
+			return constant[any](-i.Value), true
 		}
 	case *ast.ConditionalNode:
-		cond, ok1 := c.boolOf(n.Cond)
-		a, ok2 := c.anyOf(n.Exp1)
-		b, ok3 := c.anyOf(n.Exp2)
-		if !ok1 || !ok2 || !ok3 {
-			return nil, false
-		}
-		return func(e *env) (any, error) {
-			t, err := cond(e)
-			if err != nil {
-				return nil, err
-			}
-			if t {
-				return a(e)
-			}
-			return b(e)
-		}, true
+		return conditional(c, n, c.anyOf)
 	}
 	switch kindOf(n) {
 	case reflect.String:
 		if s, ok := c.strOf(n); ok {
-			return func(e *env) (any, error) { v, err := s(e); return v, err }, true
+			return boxed(s), true
 		}
 	case reflect.Bool:
 		if b, ok := c.boolOf(n); ok {
-			return func(e *env) (any, error) { v, err := b(e); return v, err }, true
+			return boxed(b), true
 		}
 	}
 	return nil, false
+}
+
+// conditional compiles cond ? a : b, its branches by of.
+func conditional[T any](c *Compiler, n *ast.ConditionalNode, of func(ast.Node) (func(*env) (T, error), bool)) (func(*env) (T, error), bool) {
+	cond, ok1 := c.boolOf(n.Cond)
+	a, ok2 := of(n.Exp1)
+	b, ok3 := of(n.Exp2)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, false
+	}
+	return func(e *env) (T, error) {
+		t, err := cond(e)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		if t {
+			return a(e)
+		}
+		return b(e)
+	}, true
+}
+
+// constant gives v whatever the row.
+func constant[T any](v T) func(*env) (T, error) {
+	return func(*env) (T, error) { return v, nil }
+}
+
+// boxed is f giving its value as any.
+func boxed[T any](f func(*env) (T, error)) closure {
+	return func(e *env) (any, error) { v, err := f(e); return v, err }
+}
+
+// asserted is f, whose value must be a T: else the VM runs the row.
+func asserted[T any](f closure) func(*env) (T, error) {
+	return func(e *env) (T, error) {
+		v, err := f(e)
+		t, ok := v.(T)
+		if err == nil && !ok {
+			err = errToVM
+		}
+		return t, err
+	}
+}
+
+// paired runs a then b and gives op of their values.
+func paired[T any](a, b func(*env) (T, error), op func(x, y T) bool) func(*env) (bool, error) {
+	return func(e *env) (bool, error) {
+		x, err := a(e)
+		if err != nil {
+			return false, err
+		}
+		y, err := b(e)
+		if err != nil {
+			return false, err
+		}
+		return op(x, y), nil
+	}
 }
 
 // strOf compiles a node of text.
@@ -125,13 +164,10 @@ func (c *Compiler) strOf(n ast.Node) (func(*env) (string, error), bool) {
 	}
 	switch n := n.(type) {
 	case *ast.StringNode:
-		v := n.Value
-		return func(*env) (string, error) { return v, nil }, true
+		return constant(n.Value), true
 	case *ast.ConstantNode:
-		if v, ok := n.Value.(string); ok {
-			return func(*env) (string, error) { return v, nil }, true
-		}
-		return nil, false
+		v, ok := n.Value.(string)
+		return constant(v), ok
 	case *ast.IdentifierNode:
 		if n.Value == "value" {
 			return func(e *env) (string, error) { return e.Value, nil }, true
@@ -140,22 +176,7 @@ func (c *Compiler) strOf(n ast.Node) (func(*env) (string, error), bool) {
 	case *ast.MemberNode:
 		return cellOf(n)
 	case *ast.ConditionalNode:
-		cond, ok1 := c.boolOf(n.Cond)
-		a, ok2 := c.strOf(n.Exp1)
-		b, ok3 := c.strOf(n.Exp2)
-		if !ok1 || !ok2 || !ok3 {
-			return nil, false
-		}
-		return func(e *env) (string, error) {
-			t, err := cond(e)
-			if err != nil {
-				return "", err
-			}
-			if t {
-				return a(e)
-			}
-			return b(e)
-		}, true
+		return conditional(c, n, c.strOf)
 	}
 	var f closure
 	var ok bool
@@ -168,17 +189,7 @@ func (c *Compiler) strOf(n ast.Node) (func(*env) (string, error), bool) {
 	if !ok {
 		return nil, false
 	}
-	return func(e *env) (string, error) {
-		v, err := f(e)
-		if err != nil {
-			return "", err
-		}
-		s, ok := v.(string)
-		if !ok {
-			return "", errToVM
-		}
-		return s, nil
-	}, true
+	return asserted[string](f), true
 }
 
 // cellOf compiles R[i], a cell of the row (a column the patcher
@@ -217,8 +228,7 @@ func (c *Compiler) boolOf(n ast.Node) (func(*env) (bool, error), bool) {
 	}
 	switch n := n.(type) {
 	case *ast.BoolNode:
-		v := n.Value
-		return func(*env) (bool, error) { return v, nil }, true
+		return constant(n.Value), true
 	case *ast.UnaryNode:
 		if n.Operator != "!" && n.Operator != "not" {
 			return nil, false
@@ -238,17 +248,7 @@ func (c *Compiler) boolOf(n ast.Node) (func(*env) (bool, error), bool) {
 	if !ok {
 		return nil, false
 	}
-	return func(e *env) (bool, error) {
-		v, err := f(e)
-		if err != nil {
-			return false, err
-		}
-		b, ok := v.(bool)
-		if !ok {
-			return false, errToVM
-		}
-		return b, nil
-	}, true
+	return asserted[bool](f), true
 }
 
 // isBoolNode reports whether anyOf would compile n through boolOf (which
@@ -306,17 +306,7 @@ func (c *Compiler) textCompare(n *ast.BinaryNode) (func(*env) (bool, error), boo
 	case "contains":
 		op = strings.Contains
 	}
-	return func(e *env) (bool, error) {
-		x, err := a(e)
-		if err != nil {
-			return false, err
-		}
-		y, err := b(e)
-		if err != nil {
-			return false, err
-		}
-		return op(x, y), nil
-	}, true
+	return paired(a, b, op), true
 }
 
 // numberCompare compiles an ordering of two numbers of which one at least
@@ -343,32 +333,24 @@ func (c *Compiler) numberCompare(n *ast.BinaryNode) (func(*env) (bool, error), b
 	case ">=":
 		op = func(x, y float64) bool { return x >= y }
 	}
-	return func(e *env) (bool, error) {
-		x, err := floatOf(a, e)
-		if err != nil {
-			return false, err
-		}
-		y, err := floatOf(b, e)
-		if err != nil {
-			return false, err
-		}
-		return op(x, y), nil
-	}, true
+	return paired(floatOf(a), floatOf(b), op), true
 }
 
-// floatOf runs f, whose value must be a float64 or an int.
-func floatOf(f closure, e *env) (float64, error) {
-	v, err := f(e)
-	if err != nil {
-		return 0, err
+// floatOf is f, whose value must be a float64 or an int, as a float64.
+func floatOf(f closure) func(*env) (float64, error) {
+	return func(e *env) (float64, error) {
+		v, err := f(e)
+		if err != nil {
+			return 0, err
+		}
+		switch x := v.(type) {
+		case float64:
+			return x, nil
+		case int:
+			return float64(x), nil
+		}
+		return 0, errToVM
 	}
-	switch x := v.(type) {
-	case float64:
-		return x, nil
-	case int:
-		return float64(x), nil
-	}
-	return 0, errToVM
 }
 
 // call compiles a call of one of this package's helpers.
