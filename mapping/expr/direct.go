@@ -23,7 +23,8 @@ import (
 type closure = func(e *env) (any, error)
 
 // errToVM is the error of a closure that leaves a row to the VM: a cell
-// the row does not have.
+// the row does not have, a value not of the type the checker found, or a
+// helper that panicked.
 var errToVM = errors.New("left to the VM")
 
 // directBuiltins are the builtins of expr the closures call: plain
