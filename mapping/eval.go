@@ -325,6 +325,10 @@ func (p *Program) raw(v *valueProg, row []string, out *Row) (r rawValue, ok bool
 	case v.ex != nil && v.col >= 0 && strings.TrimSpace(c) == "":
 		return r, true // an empty cell stays empty: no expression runs on it
 	case v.ex != nil:
+		if s, ok := p.run.RunText(v.ex, c); ok { // a text, as Result would give it
+			r.s = strings.TrimSpace(s)
+			return r, true
+		}
 		res, err := p.run.Run(v.ex, c)
 		if err == nil {
 			r.s, r.list, r.isList, err = expr.Result(res)

@@ -368,8 +368,10 @@ func significant(s string) int {
 type Expr struct {
 	prog *vm.Program
 	// direct runs the expression without the VM, where its shape allows
-	// (see direct); nil where it does not.
+	// (see direct); nil where it does not. text is direct for an
+	// expression of text, giving it unboxed (see Machine.RunText).
 	direct closure
+	text   func(*env) (string, error)
 	// Used are the columns the expression reads, in order of appearance.
 	Used []int
 	// FromProduct are the cells of the product's row it reads with
@@ -456,7 +458,8 @@ func (c *Compiler) Compile(src string, s Scope) (*Expr, error) {
 		}
 		return nil, fmt.Errorf("expression %q: %s", src, msg)
 	}
-	return &Expr{prog: prog, direct: c.direct(prog.Node()), Used: p.used, FromProduct: p.fromProduct}, nil
+	root := prog.Node()
+	return &Expr{prog: prog, direct: c.direct(root), text: c.directText(root), Used: p.used, FromProduct: p.fromProduct}, nil
 }
 
 // CheckSyntax reports whether src is an expression, before any header

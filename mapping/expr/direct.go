@@ -38,10 +38,26 @@ func (c *Compiler) direct(n ast.Node) closure {
 	if !ok {
 		return nil
 	}
-	return func(e *env) (v any, err error) {
+	return recovered(f)
+}
+
+// directText compiles n, an expression of text, into a closure that gives
+// the text as it is, not boxed as a value; nil where it cannot.
+func (c *Compiler) directText(n ast.Node) func(*env) (string, error) {
+	f, ok := c.strOf(n)
+	if !ok {
+		return nil
+	}
+	return recovered(f)
+}
+
+// recovered is f, a panic in it (a helper's) leaving the row to the VM.
+func recovered[T any](f func(*env) (T, error)) func(*env) (T, error) {
+	return func(e *env) (v T, err error) {
 		defer func() {
 			if recover() != nil {
-				v, err = nil, errToVM
+				var zero T
+				v, err = zero, errToVM
 			}
 		}()
 		return f(e)
@@ -62,6 +78,10 @@ func (c *Compiler) anyOf(n ast.Node) (closure, bool) {
 	switch n := n.(type) {
 	case *ast.NilNode:
 		return constant[any](nil), true
+	case *ast.StringNode: // boxed once, not on every row
+		return constant[any](n.Value), true
+	case *ast.BoolNode:
+		return constant[any](n.Value), true
 	case *ast.IntegerNode:
 		return constant[any](n.Value), true
 	case *ast.FloatNode:

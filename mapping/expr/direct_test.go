@@ -42,6 +42,12 @@ func sameRun(t *testing.T, e *Expr, src string, row []string, value string) {
 	if direct.env.made != vm.env.made {
 		t.Fatalf("%s over %q: %d bytes of text charged, the VM %d", src, row, direct.env.made, vm.env.made)
 	}
+	var text Machine
+	text.Row(row)
+	if s, ok := text.RunText(e, value); ok && (werr != nil || want != any(s) || text.env.made != vm.env.made) {
+		t.Fatalf("%s over %q (value %q): RunText %q charging %d bytes, the VM %#v (error %v) charging %d",
+			src, row, value, s, text.env.made, want, werr, vm.env.made)
+	}
 }
 
 // bothNaN reports whether a and b are both float64 NaNs, which are
@@ -96,6 +102,9 @@ func TestDirectMatchesVM(t *testing.T) {
 		}
 		if (e.direct != nil) != tt.direct {
 			t.Errorf("%s: runs as a closure: %v, want %v", tt.src, e.direct != nil, tt.direct)
+		}
+		if text := tt.direct && kindOf(e.prog.Node()) == reflect.String; (e.text != nil) != text {
+			t.Errorf("%s: gives its text unboxed: %v, want %v", tt.src, e.text != nil, text)
 		}
 		for _, row := range rows {
 			for _, value := range []string{"", "1450", "MERGE", "x"} {

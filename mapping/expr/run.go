@@ -51,6 +51,23 @@ func (m *Machine) Run(e *Expr, value string) (any, error) {
 	return m.vm.Run(e.prog, &m.env)
 }
 
+// RunText runs e over the current row as Run does, when e is an
+// expression of text a closure runs, and gives its text; ok is false when
+// it is not, or the closure left the row to the VM: then Run must run it.
+func (m *Machine) RunText(e *Expr, value string) (s string, ok bool) {
+	if e.text == nil {
+		return "", false
+	}
+	m.env.Value = value
+	made := m.env.made
+	s, err := e.text(&m.env)
+	if err != nil {
+		m.env.made = made // Run charges the row's text again
+		return "", false
+	}
+	return s, true
+}
+
 // Describe words the error of a run for the person who wrote the
 // mapping: its first line, without expr's position; limit says the
 // expression went over one of the limits (see MaxText), which the caller
