@@ -459,7 +459,11 @@ func (c *Compiler) Compile(src string, s Scope) (*Expr, error) {
 		return nil, fmt.Errorf("expression %q: %s", src, msg)
 	}
 	root := prog.Node()
-	return &Expr{prog: prog, direct: c.direct(root), text: c.directText(root), Used: p.used, FromProduct: p.fromProduct}, nil
+	e := &Expr{prog: prog, direct: c.direct(root, s.Bool), Used: p.used, FromProduct: p.fromProduct}
+	if !s.Bool {
+		e.text = c.directText(root)
+	}
+	return e, nil
 }
 
 // CheckSyntax reports whether src is an expression, before any header

@@ -32,11 +32,16 @@ var errToVM = errors.New("left to the VM")
 var directBuiltins = []string{"trim", "trimPrefix", "trimSuffix", "hasPrefix", "hasSuffix", "max", "min"}
 
 // direct compiles n, the checked tree of an expression, into a closure;
-// nil where a node of it is none of the shapes handled.
-func (c *Compiler) direct(n ast.Node) closure {
+// nil where a node of it is none of the shapes handled. asBool says the
+// expression is a condition, which expr gives as a bool or fails
+// (expr.AsBool): a value of another type leaves the row to the VM.
+func (c *Compiler) direct(n ast.Node, asBool bool) closure {
 	f, ok := c.anyOf(n)
 	if !ok {
 		return nil
+	}
+	if asBool {
+		f = boxed(asserted[bool](f))
 	}
 	return recovered(f)
 }

@@ -90,6 +90,7 @@ func TestDirectMatchesVM(t *testing.T) {
 		{`Code == "merge" ? nil : 3`, Scope{}, true},
 		{`col("Variant SKU") + "-" + Code`, Scope{}, true},
 		{`product("Price") == "" ? value : product("Price")`, Scope{Products: map[string]int{"Price": 0}}, true},
+		{`number(Weight) > 0 ?: Code`, Scope{Bool: true}, true}, // a condition of text: expr fails it, and so must Run
 		{`trim(col("Item Type")) in ["SKU", "Rule"]`, Scope{Bool: true}, false},
 		{`number(Weight) + number(value)`, Scope{}, false},
 		{`len(Code) > 3`, Scope{Bool: true}, false},
