@@ -307,6 +307,12 @@ const lookupChunk = wire.MaxPageSize
 type Want struct {
 	Products   []*catalog.Product
 	Remembered map[string]string
+	// ReleaseEqual lets go of the rows' variant data of the products
+	// found equal to the account's as soon as the snapshot has found them
+	// (catalog.Product.ReleaseData): what an import's plan lets go of
+	// anyway (Planner.Keep), before the snapshot's records of them and
+	// the plans take their room. A million rows' data is some 40 MB.
+	ReleaseEqual bool
 }
 
 // skus are what the valid products of w with SKUs are looked up by, each

@@ -253,7 +253,8 @@ func (x *importer) startRun(ctx context.Context, in *Input, rep *Report) error {
 // plan reads the part of the live catalog the input touches and classifies
 // every product against it, writing the plan file if asked.
 func (x *importer) plan(ctx context.Context, in *Input, rep *Report, remembered map[string]string) (*Planner, *Plan, error) {
-	live, err := FetchLive(ctx, x.Client, Want{Products: in.Products, Remembered: remembered})
+	// Products found equal are planned unchanged, whose data no plan keeps.
+	live, err := FetchLive(ctx, x.Client, Want{Products: in.Products, Remembered: remembered, ReleaseEqual: true})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -475,7 +476,7 @@ func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*
 			remembered[pp.P.Key] = string(id)
 		}
 	}
-	fresh, err := FetchLive(ctx, x.Client, Want{Products: again, Remembered: remembered})
+	fresh, err := FetchLive(ctx, x.Client, Want{Products: again, Remembered: remembered, ReleaseEqual: true})
 	if err != nil {
 		return nil, err
 	}

@@ -347,6 +347,9 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 				s.full[api.ID(id)] = true
 			}
 		case f.allEqual(p):
+			if s.w.ReleaseEqual {
+				p.ReleaseData()
+			}
 			if l.same == nil {
 				l.wanted, l.same = s.w.Products, make([]*LiveProduct, len(s.w.Products))
 				slab = make([]LiveProduct, s.countSame(i))

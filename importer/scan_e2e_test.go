@@ -15,7 +15,10 @@ import (
 	"lading/api/wire"
 	"lading/engine"
 	"lading/importer"
+	"lading/mapping"
 	"lading/sandbox"
+	"lading/source"
+	"lading/templates"
 )
 
 // catalogRows writes a catalog in the generic layout: products P001 ...
@@ -374,5 +377,50 @@ func TestNameFoundWithoutVariants(t *testing.T) {
 				t.Errorf("aprons %v, products %v; want the one apron, updated with its 2 variants", aprons, rep.Products)
 			}
 		})
+	}
+}
+
+// A snapshot read for an import lets go of the variant data of the
+// products it finds equal to the account's (which their plans, unchanged,
+// would let go of), and keeps the others'; read for anyone else, it keeps
+// all.
+func TestEqualProductsLetGoOfTheirData(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	ctx := context.Background()
+	if _, err := e.importFile(ctx, "generic", e.catalogRows("first.csv", 3, nil), nil); err != nil {
+		t.Fatal(err)
+	}
+	again := e.catalogRows("again.csv", 3, func(p int, sku string, row []string) {
+		if p == 2 {
+			row[17] = "12" // P002's Retail price
+		}
+	})
+	text, err := templates.Get("generic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mapping.Parse("generic.yaml", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, release := range []bool{false, true} {
+		in, err := importer.Read(ctx, m, again, source.Limits{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := importer.FetchLive(ctx, e.c, importer.Want{Products: in.Products, ReleaseEqual: release}); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range in.Products {
+			for i := range p.Variants {
+				v := &p.Variants[i]
+				kept := len(v.Tiers()) == 2 && len(v.Options()) == 1
+				if want := !release || p.Key == "P002"; kept != want {
+					t.Errorf("ReleaseEqual %v: %s's variant %s keeps its prices and options: %v, want %v (%v, %v)",
+						release, p.Key, v.SKU, kept, want, v.Tiers(), v.Options())
+				}
+			}
+		}
 	}
 }
