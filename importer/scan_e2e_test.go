@@ -15,10 +15,8 @@ import (
 	"lading/api/wire"
 	"lading/engine"
 	"lading/importer"
-	"lading/mapping"
 	"lading/sandbox"
 	"lading/source"
-	"lading/templates"
 )
 
 // catalogRows writes a catalog in the generic layout: products P001 ...
@@ -396,14 +394,7 @@ func TestEqualProductsLetGoOfTheirData(t *testing.T) {
 			row[17] = "12" // P002's Retail price
 		}
 	})
-	text, err := templates.Get("generic")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := mapping.Parse("generic.yaml", text)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := genericMapping(t)
 	for _, release := range []bool{false, true} {
 		in, err := importer.Read(ctx, m, again, source.Limits{}, nil)
 		if err != nil {
