@@ -405,10 +405,10 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 		return l, nil
 	}
 	s := newScan(w, names, l)
-	err = s.readNeeded(ctx, c, total, w, names, true)
+	err = s.readNeeded(ctx, c, total, true)
 	if errors.Is(err, errVariantsLeftOut) { // all again, without the Products listing
 		s = newScan(w, names, l.restart())
-		err = s.readNeeded(ctx, c, total, w, names, false)
+		err = s.readNeeded(ctx, c, total, false)
 	}
 	if err != nil {
 		return nil, err

@@ -105,14 +105,15 @@ func newScan(w Want, names []string, l *Live) *scan {
 	return s
 }
 
-// readNeeded reads what the keys of w (its SKUs, and names, those of its
+// readNeeded reads what the keys of s.w (its SKUs, and the names of its
 // products without SKUs) need of a live catalog of total variants, the
 // cheaper way: the whole catalog (the Products listing only if
 // byProducts; see planWholeRead), or lookups of the keys. The Variants
 // listing does not show products without variants: the names no product
 // it showed has are looked up after it, as they are when the account
 // holds no variants but has products.
-func (s *scan) readNeeded(ctx context.Context, c *api.Client, total int, w Want, names []string, byProducts bool) error {
+func (s *scan) readNeeded(ctx context.Context, c *api.Client, total int, byProducts bool) error {
+	names := s.unseen() // all of them, before any read
 	if total == 0 {
 		n, err := productTotal(ctx, c)
 		s.live.Requests++
@@ -121,7 +122,7 @@ func (s *scan) readNeeded(ctx context.Context, c *api.Client, total int, w Want,
 		}
 		return s.lookUpNames(ctx, c, names)
 	}
-	skus := w.skus() // let go of before the listing: 16 MB a million
+	skus := s.w.skus() // let go of before the listing: 16 MB a million
 	budget := chunks(len(skus)) + chunks(len(names))
 	r := readOf(total, 0)
 	if byProducts {
