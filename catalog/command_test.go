@@ -32,7 +32,7 @@ func TestGroupCommands(t *testing.T) {
 	for _, p := range res.Products {
 		for i := range p.Variants {
 			if v := &p.Variants[i]; v.Delete() {
-				deleted = append(deleted, v.SKU)
+				deleted = append(deleted, v.SKU())
 			}
 		}
 	}

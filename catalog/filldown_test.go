@@ -51,7 +51,7 @@ func TestGroupFillDown(t *testing.T) {
 	for _, p := range res.Products {
 		var vs []string
 		for _, v := range p.Variants {
-			vs = append(vs, fmt.Sprintf("%s %v %v (row %d)", v.SKU, v.Options(), v.Tiers(), v.Row().Line))
+			vs = append(vs, fmt.Sprintf("%s %v %v (row %d)", v.SKU(), v.Options(), v.Tiers(), v.Row().Line))
 		}
 		var rows []int
 		for _, r := range p.ProductRows() {

@@ -198,7 +198,7 @@ func (g *Grouper) resolveSlots(p *Product, mt *meta) {
 		for _, o := range opts {
 			b = appendEntry(b, kOption, o.id, o.val)
 		}
-		v.data = string(append(b, rest...))
+		v.setData(append(b, rest...))
 	}
 }
 
@@ -257,7 +257,7 @@ func (g *Grouper) attributes(p *Product, mt *meta) {
 		}
 	}
 	for k := range p.Variants {
-		for d := p.Variants[k].data; len(d) > 0 && entryKind(d) == kOption; {
+		for d := p.Variants[k].data(); len(d) > 0 && entryKind(d) == kOption; {
 			var id uint32
 			_, id, _, d = nextEntry(d)
 			if !slices.Contains(ids, id) {
@@ -298,7 +298,7 @@ func (g *Grouper) attributeList(ids []uint32) uint32 {
 func (g *Grouper) checkDeclared(p *Product, mt *meta, declared []mapping.Attribute) {
 	for k := range p.Variants {
 		v := &p.Variants[k]
-		for d := v.data; len(d) > 0 && entryKind(d) == kOption; {
+		for d := v.data(); len(d) > 0 && entryKind(d) == kOption; {
 			var id uint32
 			var val string
 			_, id, val, d = nextEntry(d)
@@ -398,7 +398,7 @@ func (g *Grouper) duplicateSKUs() {
 	all := g.sortedSKUs()
 	for lo := 0; lo < len(all); {
 		hi := lo + 1
-		for hi < len(all) && all[hi].h == all[lo].h && g.variantAt(all[hi]).SKU == g.variantAt(all[lo]).SKU {
+		for hi < len(all) && all[hi].h == all[lo].h && g.variantAt(all[hi]).SKU() == g.variantAt(all[lo]).SKU() {
 			hi++
 		}
 		if run := all[lo:hi]; len(run) > 1 {
@@ -424,7 +424,7 @@ func (g *Grouper) sortedSKUs() []skuAt {
 			continue
 		}
 		for k := range p.Variants {
-			if s := p.Variants[k].SKU; s != "" {
+			if s := p.Variants[k].SKU(); s != "" {
 				all = append(all, skuAt{maphash.String(seed, s), int32(i), int32(k)})
 			}
 		}
@@ -433,7 +433,7 @@ func (g *Grouper) sortedSKUs() []skuAt {
 		if a.h != b.h {
 			return cmp.Compare(a.h, b.h)
 		}
-		if c := strings.Compare(g.variantAt(a).SKU, g.variantAt(b).SKU); c != 0 {
+		if c := strings.Compare(g.variantAt(a).SKU(), g.variantAt(b).SKU()); c != 0 {
 			return c
 		}
 		if a.p != b.p {
@@ -460,6 +460,6 @@ func (g *Grouper) reportDuplicates(run []skuAt, col string) {
 		}
 		v := g.variantAt(r)
 		p := g.products[r.p]
-		p.addErrs(RowError{Row: v.Row(), Column: col, Value: v.SKU, Target: "variant.sku", Rule: rule})
+		p.addErrs(RowError{Row: v.Row(), Column: col, Value: v.SKU(), Target: "variant.sku", Rule: rule})
 	}
 }

@@ -34,11 +34,12 @@ type Grouper struct {
 	// lists, by the tags.
 	attrLists, tagLists map[string]uint32
 	arena               arena.Arena
-	// data holds the variants' packed data alone, apart from the SKUs,
+	// data holds the variants' SKUs and packed data, apart from the
 	// keys and texts a job keeps to its end: once an import let go of
-	// the data of the products it writes nothing of, its chunks can be
-	// freed (see Product.ReleaseData).
+	// the data of the products it writes nothing of (their SKUs copied
+	// out), its chunks can be freed (see Product.ReleaseData).
 	data   arena.Arena
+	text   []byte    // where a variant's SKU and data are put together
 	vchunk []Variant // where products' variant lists are carved from
 	// Names seen at each position of a row's fields and tiers: rows
 	// mostly repeat them, so most lookups are one string comparison.
@@ -465,7 +466,7 @@ func (g *Grouper) addVariant(p *Product, mt *meta, ref RowRef, file uint32, r *m
 
 // packVariant packs the row's variant into one string.
 func (g *Grouper) packVariant(p *Product, mt *meta, ref RowRef, file uint32, r *mapping.Row) (Variant, bool) {
-	b := append(g.buf[:0], r.Variant.SKU...)
+	b := g.buf[:0]
 	// Options are packed sorted by name id (slot options, whose name is
 	// not known yet, after them), so that equal combinations pack equally.
 	var ids [maxOptions]uint32
@@ -519,8 +520,8 @@ func (g *Grouper) packVariant(p *Product, mt *meta, ref RowRef, file uint32, r *
 		b = appendEntry(b, kTier, g.nameAt(g.tierIDs[:], k, t.Name), t.Value)
 	}
 	g.buf = b
-	n := len(r.Variant.SKU)
-	return Variant{SKU: g.arena.String(b[:n]), data: g.data.String(b[n:]), nm: g.nm, line: int32(ref.Line), file: file}, true
+	g.text = packVariantText(g.text[:0], r.Variant.SKU, b)
+	return Variant{s: g.data.String(g.text), nm: g.nm, line: int32(ref.Line), file: file}, true
 }
 
 // command records the command a product row, or a row that is both, gives

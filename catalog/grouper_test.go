@@ -90,7 +90,7 @@ func TestGroupNonContiguous(t *testing.T) {
 	for i := range a.Variants {
 		v := &a.Variants[i]
 		s, _ := v.Option("size")
-		got = append(got, v.SKU+":"+s+":"+v.Row().String())
+		got = append(got, v.SKU()+":"+s+":"+v.Row().String())
 	}
 	if strings.Join(got, ",") != "A-S:S:in.csv row 2,A-M:M:in.csv row 4,A-L:L:in.csv row 5" {
 		t.Errorf("variants %v", got)
@@ -305,11 +305,11 @@ func TestGroupParentReference(t *testing.T) {
 		t.Errorf("tee-red options %q (empty value: no option)", got)
 	}
 	cap := ps["cap"]
-	if len(cap.Variants) != 1 || len(cap.Attributes()) != 0 || cap.Variants[0].SKU != "cap" {
+	if len(cap.Variants) != 1 || len(cap.Attributes()) != 0 || cap.Variants[0].SKU() != "cap" {
 		t.Errorf("simple product %+v", cap)
 	}
 	hoodie := ps["id:3"]
-	if hoodie == nil || len(hoodie.Variants) != 1 || hoodie.Variants[0].SKU != "hoodie-grey" {
+	if hoodie == nil || len(hoodie.Variants) != 1 || hoodie.Variants[0].SKU() != "hoodie-grey" {
 		t.Errorf("hoodie by id: %+v", hoodie)
 	}
 	if got := tee.SKUs(); strings.Join(got, ",") != "tee-red,tee-blue" {
@@ -421,7 +421,7 @@ options:
 	}
 	for _, v := range shirt.Variants {
 		if val, ok := v.Option("Color"); !ok || val == "" {
-			t.Errorf("%s: no Color", v.SKU)
+			t.Errorf("%s: no Color", v.SKU())
 		}
 	}
 }
@@ -580,8 +580,8 @@ func TestGroupManyInterleaved(t *testing.T) {
 		for i := range p.Variants {
 			v := &p.Variants[i]
 			o, _ := v.Option("Size")
-			if p.Key != "big" && (v.SKU != p.Key+"-"+string(rune('0'+i)) || o != string(rune('0'+i))) {
-				t.Fatalf("%s variant %d = %s %s", p.Key, i, v.SKU, o)
+			if p.Key != "big" && (v.SKU() != p.Key+"-"+string(rune('0'+i)) || o != string(rune('0'+i))) {
+				t.Fatalf("%s variant %d = %s %s", p.Key, i, v.SKU(), o)
 			}
 		}
 	}
@@ -646,7 +646,7 @@ func TestProductMoveAndReleaseData(t *testing.T) {
 		var out []string
 		for i := range p.Variants {
 			v := &p.Variants[i]
-			out = append(out, fmt.Sprintf("%s %s %v %v %v %v", v.SKU, v.Row(), v.Options(), v.Fields(), v.Tiers(), v.Stock()))
+			out = append(out, fmt.Sprintf("%s %s %v %v %v %v", v.SKU(), v.Row(), v.Options(), v.Fields(), v.Tiers(), v.Stock()))
 		}
 		return strings.Join(out, "; ")
 	}
@@ -656,7 +656,8 @@ func TestProductMoveAndReleaseData(t *testing.T) {
 	if got := describe(); got != before {
 		t.Errorf("moved: %s, want %s", got, before)
 	}
-	p.ReleaseData()
+	var skus arena.Arena
+	p.ReleaseData(&skus)
 	want := "A-S in.csv row 2 [] [] [] { false}; A-M in.csv row 3 [] [] [] { false}"
 	if got := describe(); got != want {
 		t.Errorf("released: %s, want %s", got, want)

@@ -78,7 +78,7 @@ join:
 	}
 
 	mug := ps["2"]
-	if !mug.Valid() || len(mug.Variants) != 1 || mug.Variants[0].SKU != "MUG" || mug.Variants[0].Row() != (RowRef{"products.csv", 3}) {
+	if !mug.Valid() || len(mug.Variants) != 1 || mug.Variants[0].SKU() != "MUG" || mug.Variants[0].Row() != (RowRef{"products.csv", 3}) {
 		t.Fatalf("mug %+v %s", mug, errText(mug))
 	}
 	if p, _ := mug.Variants[0].Tier("Price"); p != "9.5" || mug.Variants[0].Stock().S != "4" {

@@ -260,7 +260,7 @@ func compareRef(a, b RowRef) int {
 func (p *Product) SKUs() []string {
 	n := 0
 	for i := range p.Variants {
-		if p.Variants[i].SKU != "" {
+		if p.Variants[i].SKU() != "" {
 			n++
 		}
 	}
@@ -269,7 +269,7 @@ func (p *Product) SKUs() []string {
 	}
 	out := make([]string, 0, n)
 	for i := range p.Variants {
-		if s := p.Variants[i].SKU; s != "" {
+		if s := p.Variants[i].SKU(); s != "" {
 			out = append(out, s)
 		}
 	}
@@ -308,8 +308,8 @@ func (p *Product) AppendOptionValues(buf []string, v *Variant) []string {
 // it has none, the product key and its option values joined by "|"
 // ("ocean-blue-shirt|" for an attributeless variant).
 func (p *Product) VariantKey(v *Variant) string {
-	if v.SKU != "" {
-		return v.SKU
+	if v.SKU() != "" {
+		return v.SKU()
 	}
 	return p.Key + "|" + strings.Join(p.OptionValues(v), "|")
 }

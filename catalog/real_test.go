@@ -191,8 +191,8 @@ func TestShopifyProductTemplate(t *testing.T) {
 	if strings.Join(shirt.Attributes(), ",") != "Color,Size" || len(shirt.Variants) != 12 {
 		t.Errorf("example-shirt: %v, %d variants", shirt.Attributes(), len(shirt.Variants))
 	}
-	if v := shirt.Variants[0]; v.SKU != "SRT_COT_111" {
-		t.Errorf("first SKU = %q", v.SKU)
+	if v := shirt.Variants[0]; v.SKU() != "SRT_COT_111" {
+		t.Errorf("first SKU = %q", v.SKU())
 	}
 	if w, _ := shirt.Variants[0].Field("weight"); w != "0.145" {
 		t.Errorf("weight = %q, want 0.145", w)
@@ -218,7 +218,7 @@ func TestShopifyProductTemplate(t *testing.T) {
 		t.Errorf("weight = %q", w)
 	}
 	hat := find(t, res.Products, "example-hat")
-	if len(hat.Variants) != 1 || len(hat.Attributes()) != 0 || hat.Variants[0].SKU != "HAT_GRY_275" {
+	if len(hat.Variants) != 1 || len(hat.Attributes()) != 0 || hat.Variants[0].SKU() != "HAT_GRY_275" {
 		t.Errorf("hat: %d variants, attributes %v", len(hat.Variants), hat.Attributes())
 	}
 	if _, ok := shirt.Variants[0].Tier("Compare At Price"); ok {
@@ -266,8 +266,8 @@ func TestWooCommerceSample(t *testing.T) {
 		}
 	}
 	beanie := find(t, res.Products, "woo-beanie")
-	if len(beanie.Attributes()) != 0 || beanie.Variants[0].SKU != "woo-beanie" {
-		t.Errorf("beanie: %v %q", beanie.Attributes(), beanie.Variants[0].SKU)
+	if len(beanie.Attributes()) != 0 || beanie.Variants[0].SKU() != "woo-beanie" {
+		t.Errorf("beanie: %v %q", beanie.Attributes(), beanie.Variants[0].SKU())
 	}
 	// 0.2 lb ("Weight (lbs)") in kilograms, to 6 places
 	if w, _ := beanie.Variants[0].Field("weight"); w != "0.090718" {

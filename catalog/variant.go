@@ -13,12 +13,48 @@ import (
 // two numbers (a million variants are kept until an import ends); read
 // them with the methods.
 type Variant struct {
-	// SKU is empty when the source has none.
-	SKU  string
-	data string
+	// s is the SKU's length as a varint, the SKU, and the packed data
+	// (entries, below): one string, where two took 16 bytes more a
+	// variant. "" for a variant of no SKU and no data.
+	s    string
 	nm   *names
 	line int32  // the row's line
 	file uint32 // the row's file, in nm.files, and deleteBit
+}
+
+// packVariantText is s of a variant of sku and packed data d, appended to b.
+func packVariantText(b []byte, sku string, d []byte) []byte {
+	if sku == "" && len(d) == 0 {
+		return b
+	}
+	b = binary.AppendUvarint(b, uint64(len(sku)))
+	return append(append(b, sku...), d...)
+}
+
+// SKU is the variant's SKU, "" when the source has none.
+func (v *Variant) SKU() string {
+	if v.s == "" {
+		return ""
+	}
+	l, n := uvarint(v.s)
+	return v.s[n : n+int(l)]
+}
+
+// skuEnd is where v.s's SKU ends and its data begins.
+func (v *Variant) skuEnd() int {
+	if v.s == "" {
+		return 0
+	}
+	l, n := uvarint(v.s)
+	return n + int(l)
+}
+
+// data is the variant's packed data.
+func (v *Variant) data() string { return v.s[v.skuEnd():] }
+
+// setData replaces the variant's packed data with d.
+func (v *Variant) setData(d []byte) {
+	v.s = string(packVariantText(nil, v.SKU(), d))
 }
 
 // deleteBit, in Variant.file, says the variant's row asks to delete it.
@@ -37,10 +73,12 @@ func (v *Variant) Delete() bool { return v.file&deleteBit != 0 }
 // rows: their options, fields, stock and tier prices, which their methods
 // then no longer find. An import keeps them for the products it writes,
 // and lets the others' go as it plans them: a million rows' data is tens
-// of megabytes.
-func (p *Product) ReleaseData() {
+// of megabytes. The SKUs are copied into a, out of the chunks they share
+// with the data.
+func (p *Product) ReleaseData(a *arena.Arena) {
 	for i := range p.Variants {
-		p.Variants[i].data = ""
+		v := &p.Variants[i]
+		v.s = a.Clone(v.s[:v.skuEnd()])
 	}
 }
 
@@ -50,7 +88,7 @@ func (p *Product) ReleaseData() {
 func (p *Product) MoveData(a *arena.Arena) {
 	for i := range p.Variants {
 		v := &p.Variants[i]
-		v.data = a.Clone(v.data)
+		v.s = a.Clone(v.s)
 	}
 }
 
@@ -85,7 +123,7 @@ func entryKind(d string) byte { return d[0] >> kindShift }
 
 // each calls fn for every packed entry until it returns false.
 func (v *Variant) each(fn func(kind byte, id uint32, val string) bool) {
-	for d := v.data; len(d) > 0; {
+	for d := v.data(); len(d) > 0; {
 		kind, id, val, rest := nextEntry(d)
 		if !fn(kind, id, val) {
 			return
@@ -112,11 +150,12 @@ func nextEntry(d string) (kind byte, id uint32, val, rest string) {
 // sorted by name id, so two variants have the same combination exactly
 // when their prefixes are equal.
 func (v *Variant) optionPrefix() string {
-	d := v.data
+	all := v.data()
+	d := all
 	for len(d) > 0 && entryKind(d) == kOption {
 		_, _, _, d = nextEntry(d)
 	}
-	return v.data[:len(v.data)-len(d)]
+	return all[:len(all)-len(d)]
 }
 
 // Options returns the variant's attribute options in source order.

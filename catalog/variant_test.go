@@ -94,7 +94,7 @@ func TestVariantIterators(t *testing.T) {
 	b = appendEntry(b, kTier, nm.id("Retail"), "10")
 	b = appendEntry(b, kField, nm.id("upc"), "012")
 	b = appendEntry(b, kTier, nm.id("Sale"), "8")
-	v := Variant{data: string(b), nm: nm}
+	v := Variant{s: string(packVariantText(nil, "", b)), nm: nm}
 	var fields []Field
 	for name, val := range v.AllFields() {
 		fields = append(fields, Field{name, val})

@@ -331,7 +331,7 @@ func (w Want) skus() []string {
 			continue
 		}
 		for i := range p.Variants {
-			if s := p.Variants[i].SKU; s != "" {
+			if s := p.Variants[i].SKU(); s != "" {
 				skus = append(skus, s)
 			}
 		}
@@ -344,7 +344,7 @@ func (w Want) skus() []string {
 func (w Want) names() []string {
 	var names []string
 	for _, p := range w.Products {
-		if p.Valid() && p.Name().Set && !slices.ContainsFunc(p.Variants, func(v catalog.Variant) bool { return v.SKU != "" }) {
+		if p.Valid() && p.Name().Set && !slices.ContainsFunc(p.Variants, func(v catalog.Variant) bool { return v.SKU() != "" }) {
 			names = append(names, p.Name().S)
 		}
 	}
@@ -360,7 +360,7 @@ func (w Want) anyKey() bool {
 		}
 		skus := false
 		for i := range p.Variants {
-			if s := p.Variants[i].SKU; s != "" {
+			if s := p.Variants[i].SKU(); s != "" {
 				skus = true
 				if strings.TrimSpace(s) != "" {
 					return true

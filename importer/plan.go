@@ -88,8 +88,8 @@ type variantWhy struct {
 // Key is what the variant is known by in the state and the plan file: its
 // SKU, else its product's key and its option values.
 func (vp *VariantPlan) Key() string {
-	if vp.V.SKU != "" || vp.why == nil {
-		return vp.V.SKU
+	if vp.V.SKU() != "" || vp.why == nil {
+		return vp.V.SKU()
 	}
 	return vp.why.key
 }
@@ -192,7 +192,7 @@ func (pp *ProductPlan) variant(j int, tmp *VariantPlan) *VariantPlan {
 func (pp *ProductPlan) plainVariant(j int, vp *VariantPlan) {
 	v := &pp.P.Variants[j]
 	*vp = VariantPlan{V: v, action: pp.plain - 1}
-	if v.SKU == "" {
+	if v.SKU() == "" {
 		vp.why = &variantWhy{key: pp.P.VariantKey(v)}
 	}
 }
@@ -332,6 +332,7 @@ func (pl *Planner) Plan(products []*catalog.Product) *Plan {
 	// others equal, whose data goes: out of the chunks they share, the
 	// few products kept would keep most chunks.
 	var moved arena.Arena
+	var skus arena.Arena // the SKUs of the products whose data goes
 	for i, p := range products {
 		pp := s.product(p, len(products)-i)
 		if lp := pl.Live.sameProduct(i, p); lp != nil {
@@ -343,7 +344,7 @@ func (pl *Planner) Plan(products []*catalog.Product) *Plan {
 			pl.planProduct(pp)
 		}
 		if pl.Keep != nil && !pl.Keep(pp) {
-			p.ReleaseData()
+			p.ReleaseData(&skus)
 		}
 		plan.Products[i] = pp
 	}
@@ -498,7 +499,7 @@ func (pl *Planner) planNew(pp *ProductPlan, r rule) {
 		return
 	}
 	pp.Action = engine.Created
-	if len(p.Variants) > 0 && !slices.ContainsFunc(p.Variants, func(v catalog.Variant) bool { return v.SKU == "" || v.Delete() }) {
+	if len(p.Variants) > 0 && !slices.ContainsFunc(p.Variants, func(v catalog.Variant) bool { return v.SKU() == "" || v.Delete() }) {
 		pp.setPlain(engine.Created) // every variant created, as most are
 		return
 	}
@@ -579,8 +580,8 @@ func normTags(tags []string) []string {
 // matchVariant finds the live variant of vp: by SKU, else by option values
 // within the live product.
 func (pp *ProductPlan) matchVariant(vp *VariantPlan, live *Live) *LiveVariant {
-	if vp.V.SKU != "" {
-		if lv := live.BySKU[vp.V.SKU]; lv != nil && lv.ProductID() == pp.Live.ID {
+	if vp.V.SKU() != "" {
+		if lv := live.BySKU[vp.V.SKU()]; lv != nil && lv.ProductID() == pp.Live.ID {
 			return lv
 		}
 		return nil
@@ -648,8 +649,8 @@ func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan, r rule) {
 	lv := pp.matchVariant(vp, pl.Live)
 	if lv == nil {
 		switch {
-		case vp.V.SKU != "" && pl.Live.BySKU[vp.V.SKU] != nil:
-			vp.set(engine.Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", vp.V.SKU, pl.Live.BySKU[vp.V.SKU].ProductID(), pp.Live.ID))
+		case vp.V.SKU() != "" && pl.Live.BySKU[vp.V.SKU()] != nil:
+			vp.set(engine.Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", vp.V.SKU(), pl.Live.BySKU[vp.V.SKU()].ProductID(), pp.Live.ID))
 		case vp.V.Delete():
 			vp.gone(fmt.Sprintf("variant %s is not in the account: there is nothing to delete", vp.Key()))
 		case r.mode == ModeUpdateOnly:

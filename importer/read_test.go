@@ -75,8 +75,8 @@ func TestReadEveryRowOnce(t *testing.T) {
 		}
 		for _, v := range pr.Variants {
 			want := fmt.Sprintf("%s-", pr.Key)
-			if !strings.HasPrefix(v.SKU, want) || lines[v.Row().Line] || badLines[v.Row().Line] {
-				t.Fatalf("variant %s at line %d of product %s", v.SKU, v.Row().Line, pr.Key)
+			if !strings.HasPrefix(v.SKU(), want) || lines[v.Row().Line] || badLines[v.Row().Line] {
+				t.Fatalf("variant %s at line %d of product %s", v.SKU(), v.Row().Line, pr.Key)
 			}
 			lines[v.Row().Line] = true
 		}

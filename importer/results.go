@@ -373,7 +373,7 @@ func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32, 
 	}
 	if sub >= 0 {
 		vp := pp.variant(int(sub), tmp)
-		l.SKU, l.Action, l.Message = vp.V.SKU, vp.Action(), vp.Reason()
+		l.SKU, l.Action, l.Message = vp.V.SKU(), vp.Action(), vp.Reason()
 		if id, ok := pp.variantID(int(sub)); ok {
 			l.VariantID = string(id)
 		}
@@ -476,7 +476,7 @@ func planProduct(pp *ProductPlan) PlannedProduct {
 	var tmp VariantPlan
 	for j := range pp.P.Variants {
 		vp := pp.variant(j, &tmp)
-		vj := PlannedVariant{Key: vp.Key(), SKU: vp.V.SKU, Row: vp.V.Row().String(), Action: vp.Action(), Reason: vp.Reason(), Changes: vp.Changes()}
+		vj := PlannedVariant{Key: vp.Key(), SKU: vp.V.SKU(), Row: vp.V.Row().String(), Action: vp.Action(), Reason: vp.Reason(), Changes: vp.Changes()}
 		if id, ok := pp.variantID(j); ok {
 			vj.ID = string(id)
 		}

@@ -803,7 +803,7 @@ func (x *importer) settleAnswer(ctx context.Context, b *batch, intent int64, res
 		case id != "" && r.kind == kindProductCreate:
 			r.pp.more().created = id
 			ids[r.key()] = string(id)
-		case id != "" && r.kind == kindVariantCreate && r.vp.V.SKU != "":
+		case id != "" && r.kind == kindVariantCreate && r.vp.V.SKU() != "":
 			r.vp.Live = &LiveVariant{ID: id}
 		}
 		took[i] = string(id)

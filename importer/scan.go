@@ -96,7 +96,7 @@ func newScan(w Want, names []string, l *Live) *scan {
 		s.first[i] = k
 		for j := range p.Variants {
 			s.owner[k] = int32(i)
-			if p.Variants[j].SKU != "" && p.Valid() {
+			if p.Variants[j].SKU() != "" && p.Valid() {
 				s.index.Add(k)
 			}
 			k++
@@ -339,6 +339,7 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 	s.index, s.owner = nil, nil
 	s.read, s.detail = LiveVariant{}, liveDetail{}
 	var slab []LiveProduct // the products found equal, in one allocation
+	var skus arena.Arena   // their SKUs, copied out of their data's chunks
 	same := &sameIDs{refs: s.same, ids: s.ids}
 	for i, p := range s.w.Products {
 		f := &s.found[i]
@@ -349,7 +350,7 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 			}
 		case f.allEqual(p):
 			if s.w.ReleaseEqual {
-				p.ReleaseData()
+				p.ReleaseData(&skus)
 			}
 			if l.same == nil {
 				l.wanted, l.same = s.w.Products, make([]*LiveProduct, len(s.w.Products))
@@ -442,5 +443,5 @@ func (s *scan) find(sku string) int32 {
 // sku is the SKU of the file's variant number k.
 func (s *scan) sku(k int32) string {
 	i := s.owner[k]
-	return s.w.Products[i].Variants[k-s.first[i]].SKU
+	return s.w.Products[i].Variants[k-s.first[i]].SKU()
 }

@@ -409,7 +409,7 @@ func TestEqualProductsLetGoOfTheirData(t *testing.T) {
 				kept := len(v.Tiers()) == 2 && len(v.Options()) == 1
 				if want := !release || p.Key == "P002"; kept != want {
 					t.Errorf("ReleaseEqual %v: %s's variant %s keeps its prices and options: %v, want %v (%v, %v)",
-						release, p.Key, v.SKU, kept, want, v.Tiers(), v.Options())
+						release, p.Key, v.SKU(), kept, want, v.Tiers(), v.Options())
 				}
 			}
 		}

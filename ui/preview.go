@@ -220,7 +220,7 @@ func productPreview(prod *catalog.Product) previewProduct {
 }
 
 func variantPreview(prod *catalog.Product, v *catalog.Variant) previewVariant {
-	pv := previewVariant{Row: v.Row().Line, SKU: previewCell{Text: v.SKU}}
+	pv := previewVariant{Row: v.Row().Line, SKU: previewCell{Text: v.SKU()}}
 	var opts, prices, details []string
 	for _, o := range v.Options() {
 		opts = append(opts, o.Name+": "+o.Value)
