@@ -2,15 +2,18 @@ package importer
 
 import (
 	"encoding/binary"
+	"strconv"
 	"unsafe"
 
 	"lading/api"
 )
 
 // idPack holds ids packed in large chunks, each known by a number of 4
-// bytes: a million ids cost their bytes and 4 MB of numbers, where a
-// million LiveVariants with their ids would cost 24 MB and the ids. An id
-// read back points into its chunk, which is never written again.
+// bytes: a million ids cost their bytes (a decimal id, as the service's
+// are, its number's: 4 or 5 bytes) and 4 MB of numbers, where a million
+// LiveVariants with their ids would cost 24 MB and the ids. An id read
+// back is made anew if decimal, else points into its chunk, which is
+// never written again.
 type idPack struct {
 	chunks [][]byte
 }
@@ -37,9 +40,44 @@ func (p *idPack) add(id api.ID) uint32 {
 	}
 	c := p.chunks[n]
 	ref := uint32(n+1)<<packChunkBits | uint32(len(c))
-	c = binary.AppendUvarint(c, uint64(len(id)))
+	if x, ok := decimalID(id); ok {
+		p.chunks[n] = binary.AppendUvarint(c, x<<1|1)
+		return ref
+	}
+	c = binary.AppendUvarint(c, uint64(len(id))<<1)
 	p.chunks[n] = append(c, id...)
 	return ref
+}
+
+// decimalID is id's number when id is one written the one way a number
+// is (digits, no leading zero, at most 18 of them): the service's ids
+// are, and a number packs in 4 or 5 bytes where its digits take 7 to 10.
+func decimalID(id api.ID) (uint64, bool) {
+	if len(id) == 0 || len(id) > 18 || (id[0] == '0' && len(id) > 1) {
+		return 0, false
+	}
+	var x uint64
+	for i := 0; i < len(id); i++ {
+		d := id[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		x = x*10 + uint64(d)
+	}
+	return x, true
+}
+
+// entry reads the packed id of number ref: a number (decimal), or text.
+func (p *idPack) entry(ref uint32) (x uint64, text string, decimal bool) {
+	c := p.chunks[ref>>packChunkBits-1][ref&(packChunk-1):]
+	h, n := binary.Uvarint(c)
+	if h&1 == 1 {
+		return h >> 1, "", true
+	}
+	if h == 0 {
+		return 0, "", false
+	}
+	return 0, unsafe.String(&c[n], int(h>>1)), false
 }
 
 // at is the id of number ref ("" for 0).
@@ -47,10 +85,22 @@ func (p *idPack) at(ref uint32) api.ID {
 	if ref == 0 {
 		return ""
 	}
-	c := p.chunks[ref>>packChunkBits-1][ref&(packChunk-1):]
-	l, n := binary.Uvarint(c)
-	if l == 0 {
-		return ""
+	x, text, decimal := p.entry(ref)
+	if decimal {
+		return api.ID(strconv.FormatUint(x, 10))
 	}
-	return api.ID(unsafe.String(&c[n], int(l)))
+	return api.ID(text)
+}
+
+// is says the id of number ref is id (at(ref) == id, with nothing made).
+func (p *idPack) is(ref uint32, id api.ID) bool {
+	if ref == 0 {
+		return id == ""
+	}
+	x, text, decimal := p.entry(ref)
+	if !decimal {
+		return api.ID(text) == id
+	}
+	y, ok := decimalID(id)
+	return ok && x == y
 }

@@ -293,7 +293,7 @@ func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *
 		if changes, _ := productChanges(fp, &read); len(changes) > 0 {
 			f.differs = true
 		}
-	case s.ids.at(f.id) != pid:
+	case !s.ids.is(f.id, pid):
 		f.differs = true
 		s.full[clone(pid)] = true
 	}

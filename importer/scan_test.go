@@ -84,6 +84,8 @@ func TestIDPack(t *testing.T) {
 	}{
 		{"none", nil},
 		{"short ids", []api.ID{"1", "v-22", "gid://variant/333"}},
+		{"decimal ids, and ids that only look it", []api.ID{"0", "7", "229647038", "999999999999999999", "1000000000000000000",
+			"007", "00", "-5", "+5", "12a", "1 ", "18446744073709551616"}},
 		{"an empty id among others", []api.ID{"a", "", "b"}},
 		{"a long id (a two-byte length)", []api.ID{api.ID(strings.Repeat("x", 300)), "y"}},
 		{"an id longer than a chunk, between others", []api.ID{"a", api.ID(strings.Repeat("z", packChunk+5)), "b"}},
@@ -108,8 +110,11 @@ func TestIDPack(t *testing.T) {
 				if got := p.at(refs[i]); got != id {
 					t.Fatalf("id %d: %q, want %q", i, got, id)
 				}
+				if !p.is(refs[i], id) || p.is(refs[i], id+"0") || p.is(refs[i], "0"+id) {
+					t.Fatalf("id %d (%q): is gives the wrong answer", i, id)
+				}
 			}
-			if got := p.at(0); got != "" {
+			if got := p.at(0); got != "" || !p.is(0, "") || p.is(0, "1") {
 				t.Errorf("at(0) = %q, want none", got)
 			}
 			if len(tt.ids) > 100000 && len(p.chunks) < 2 {
@@ -117,4 +122,25 @@ func TestIDPack(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An id pack gives back any id it is given, and says it is that id and
+// no other.
+func FuzzIDPack(f *testing.F) {
+	for _, id := range []string{"", "0", "229647038", "007", "-1", "999999999999999999", "1000000000000000000", "v-1"} {
+		f.Add(id, "1")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		var p idPack
+		ra, rb := p.add(api.ID(a)), p.add(api.ID(b))
+		if got := p.at(ra); got != api.ID(a) {
+			t.Fatalf("at = %q, want %q", got, a)
+		}
+		if got := p.at(rb); got != api.ID(b) {
+			t.Fatalf("at = %q, want %q", got, b)
+		}
+		if !p.is(ra, api.ID(a)) || p.is(ra, api.ID(b)) != (a == b) {
+			t.Fatalf("is(%q): %v, is(%q): %v", a, p.is(ra, api.ID(a)), b, p.is(ra, api.ID(b)))
+		}
+	})
 }
