@@ -64,14 +64,14 @@ func exitCode(err error) int {
 // keeps every row of its input until the results file is written, so its
 // heap only grows; at the collector's default pace the process would
 // reach twice what it holds. Under the limit the collector works harder
-// instead. 224 MiB: a 1,000,000-row re-import or dry run holds at most
-// about 180 MiB (while the file is read, and to the end of the account's
+// instead. 208 MiB: a 1,000,000-row re-import or dry run holds at most
+// about 165 MiB (while the file is read, and to the end of the account's
 // listing), and the re-import allocates some 3 GB reading the listing
-// into reused memory (api.ListOptions.Reuse); the 40 MiB between what it
-// holds and the limit cost it 1.06 times the CPU it takes at 288 MiB,
-// for 244 MB of peak RSS against 313 MB (scripts/bench-reimport.sh and
-// bench-import.sh measure it).
-const memoryLimit = 224 << 20
+// into reused memory (api.ListOptions.Reuse); some 40 MiB between what
+// it holds and the limit cost it 1.06 times the CPU it takes at 288 MiB
+// (measured when it held 180 MiB under 224), for 231 MiB of peak RSS
+// (scripts/bench-reimport.sh and bench-import.sh measure it).
+const memoryLimit = 208 << 20
 
 // limitCheck is how often manageMemory looks at the live heap.
 const limitCheck = 200 * time.Millisecond
@@ -143,8 +143,8 @@ func serveMemory() {
 // read whole): past 85%, found by highLooks looks in a row each after a
 // collection of its own, the limit grows to 1.5 times what is live, as if
 // the collector's pace were GOGC=50. A peak that one or two collections
-// see (the end of a file's read: a 1M-row import holds some 180 MiB, 80%
-// of 224, and about 190 MiB for a moment) leaves it as it is.
+// see (the end of a file's read: a 1M-row import holds 155–165 MiB, 75–80%
+// of 208, and more for a moment) leaves it as it is.
 type heapWatch struct {
 	limit int64
 	cycle uint64 // the collection looked at last

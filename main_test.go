@@ -329,19 +329,19 @@ func TestHeapWatch(t *testing.T) {
 		cycle uint64
 		live  int64
 	}
-	// high is a look past 85% of 224 MiB (190.4 MiB) after collection n.
-	high := func(n uint64) look { return look{n, 191 * mib} }
+	// high is a look past 85% of 208 MiB (176.8 MiB) after collection n.
+	high := func(n uint64) look { return look{n, 177 * mib} }
 	for _, tc := range []struct {
 		name  string
 		looks []look
 		want  int64
 	}{
-		{"nothing live", []look{{1, 0}, {2, 0}, {3, 0}}, 224 * mib},
-		{"a 1M-row re-import", []look{{1, 181 * mib}, {2, 184 * mib}, {3, 181 * mib}, {4, 184 * mib}}, 224 * mib},
-		{"at 85%", []look{{1, 190 * mib}, {2, 190 * mib}, {3, 190 * mib}}, 224 * mib},
-		{"past 85% for a moment", []look{high(1), high(2), {3, 180 * mib}, high(4), high(5), {6, 0}}, 224 * mib},
-		{"past 85% three times, the same collection", []look{high(1), high(1), high(1), high(2)}, 224 * mib},
-		{"past 85% three collections in a row", []look{high(1), high(2), high(3)}, 286*mib + mib/2},
+		{"nothing live", []look{{1, 0}, {2, 0}, {3, 0}}, 208 * mib},
+		{"a 1M-row re-import", []look{{1, 160 * mib}, {2, 166 * mib}, {3, 162 * mib}, {4, 166 * mib}}, 208 * mib},
+		{"at 85%", []look{{1, 176 * mib}, {2, 176 * mib}, {3, 176 * mib}}, 208 * mib},
+		{"past 85% for a moment", []look{high(1), high(2), {3, 170 * mib}, high(4), high(5), {6, 0}}, 208 * mib},
+		{"past 85% three times, the same collection", []look{high(1), high(1), high(1), high(2)}, 208 * mib},
+		{"past 85% three collections in a row", []look{high(1), high(2), high(3)}, 265*mib + mib/2},
 		{"a larger catalog", []look{{1, 200 * mib}, {2, 220 * mib}, {3, 249 * mib}}, 373*mib + mib/2},
 		{"grows on", []look{{1, 200 * mib}, {2, 220 * mib}, {3, 249 * mib}, {4, 2000 * mib}, {5, 2000 * mib}, {6, 2000 * mib}}, 3000 * mib},
 		{"never lowered", []look{{1, 200 * mib}, {2, 220 * mib}, {3, 249 * mib}, {4, 0}, {5, 0}, {6, 0}}, 373*mib + mib/2},

@@ -22,7 +22,7 @@ import (
 // pageVariants is about how many variants a page of the Products listing
 // brings: two pages' worth of the Variants listing. The scan reads the
 // listing while it holds the file's rows, near the memory limit (a 1M
-// re-import: 185 MiB live of 224); pages of 1,000 variants (5.9 MiB read,
+// re-import: 165 MiB live of 208); pages of 1,000 variants (5.9 MiB read,
 // 1.8 MiB for 250) peaked 4–6 MiB higher in RSS than pages of 250 or 500.
 const pageVariants = 2 * wire.MaxPageSize
 
