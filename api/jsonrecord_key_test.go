@@ -1,0 +1,53 @@
+package api
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// A record's keys match its fields' names as encoding/json matches them:
+// exactly, else case aside, also where folding a key's letters past ASCII
+// gives an ASCII name ("ſ" folds to "s", the Kelvin sign to "k").
+func TestRecordKeysMatchAsEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		key   string
+		match bool
+	}{
+		{"sku", true},
+		{"SKU", true},
+		{"sKu", true},
+		{"\u017Fku", true},       // ſku
+		{"s\u212Au", true},       // the Kelvin sign
+		{"\u017FK\u212A", false}, // three runes, but "sk" and a Kelvin sign fold to "skk"
+		{"sk", false},
+		{"skus", false},
+		{"sk\u00fc", false}, // skü
+		{"s\u212A", false},
+		{"auto_description", false},
+	} {
+		raw := []byte(`{"id":"1",` + string(mustJSON(t, tc.key)) + `:"X"}`)
+		var want struct {
+			SKU string `json:"sku"`
+		}
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatal(err)
+		}
+		got, err := decodeRecordJSON[Variant](raw, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.key, err)
+		}
+		if string(got.SKU) != want.SKU || (want.SKU == "X") != tc.match {
+			t.Errorf("key %q: sku %q, encoding/json %q; want a match: %v", tc.key, got.SKU, want.SKU, tc.match)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
