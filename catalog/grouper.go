@@ -39,7 +39,7 @@ type Grouper struct {
 	// the data of the products it writes nothing of (their SKUs copied
 	// out), its chunks can be freed (see Product.ReleaseData).
 	data   arena.Arena
-	text   []byte    // where a variant's SKU and data are put together
+	packed []byte    // where a variant's SKU and data are put together
 	vchunk []Variant // where products' variant lists are carved from
 	// Names seen at each position of a row's fields and tiers: rows
 	// mostly repeat them, so most lookups are one string comparison.
@@ -520,8 +520,8 @@ func (g *Grouper) packVariant(p *Product, mt *meta, ref RowRef, file uint32, r *
 		b = appendEntry(b, kTier, g.nameAt(g.tierIDs[:], k, t.Name), t.Value)
 	}
 	g.buf = b
-	g.text = packVariantText(g.text[:0], r.Variant.SKU, b)
-	return Variant{s: g.data.String(g.text), nm: g.nm, line: int32(ref.Line), file: file}, true
+	g.packed = packVariantText(g.packed[:0], r.Variant.SKU, b)
+	return Variant{s: g.data.String(g.packed), nm: g.nm, line: int32(ref.Line), file: file}, true
 }
 
 // command records the command a product row, or a row that is both, gives

@@ -8,10 +8,10 @@ import (
 	"lading/internal/arena"
 )
 
-// Variant is one variant of a product. Its options, fields, stock and
-// tier prices are packed into one string, and the row it came from into
-// two numbers (a million variants are kept until an import ends); read
-// them with the methods.
+// Variant is one variant of a product. Its SKU, options, fields, stock
+// and tier prices are packed into one string, and the row it came from
+// into two numbers (a million variants are kept until an import ends);
+// read them with the methods.
 type Variant struct {
 	// s is the SKU's length as a varint, the SKU, and the packed data
 	// (entries, below): one string, where two took 16 bytes more a
@@ -33,24 +33,27 @@ func packVariantText(b []byte, sku string, d []byte) []byte {
 
 // SKU is the variant's SKU, "" when the source has none.
 func (v *Variant) SKU() string {
-	if v.s == "" {
-		return ""
-	}
-	l, n := uvarint(v.s)
-	return v.s[n : n+int(l)]
+	start, end := v.skuSpan()
+	return v.s[start:end]
 }
 
-// skuEnd is where v.s's SKU ends and its data begins.
-func (v *Variant) skuEnd() int {
-	if v.s == "" {
-		return 0
+// skuSpan is where the SKU starts and ends in v.s; the data follows it.
+func (v *Variant) skuSpan() (start, end int) {
+	switch {
+	case v.s == "":
+		return 0, 0
+	case v.s[0] < 0x80: // a SKU shorter than 128 bytes: its length in a byte
+		return 1, 1 + int(v.s[0])
 	}
 	l, n := uvarint(v.s)
-	return n + int(l)
+	return n, n + int(l)
 }
 
 // data is the variant's packed data.
-func (v *Variant) data() string { return v.s[v.skuEnd():] }
+func (v *Variant) data() string {
+	_, end := v.skuSpan()
+	return v.s[end:]
+}
 
 // setData replaces the variant's packed data with d.
 func (v *Variant) setData(d []byte) {
@@ -78,7 +81,11 @@ func (v *Variant) Delete() bool { return v.file&deleteBit != 0 }
 func (p *Product) ReleaseData(a *arena.Arena) {
 	for i := range p.Variants {
 		v := &p.Variants[i]
-		v.s = a.Clone(v.s[:v.skuEnd()])
+		if start, end := v.skuSpan(); start < end {
+			v.s = a.Clone(v.s[:end])
+		} else {
+			v.s = ""
+		}
 	}
 }
 
