@@ -429,9 +429,12 @@ type textReader struct {
 	n      int64 // bytes passed
 	last   byte  // the last of them
 	eof    bool  // r is at its end
-	// kept holds the text passed since offset keptFrom, so that a record
-	// encoding/csv refuses can be read again leniently (see lenient).
-	kept     []byte
+	// buf[from:] holds the text passed since offset keptFrom, so that a
+	// record encoding/csv refuses can be read again leniently (see
+	// lenient). The text forgotten stays before from until buf is full:
+	// then what is kept moves to the front, in the room buf has.
+	buf      []byte
+	from     int
 	keptFrom int64
 }
 
@@ -441,27 +444,29 @@ const maxKept = 1 << 20
 
 // forget drops the kept text before offset off.
 func (t *textReader) forget(off int64) {
-	drop := int(min(max(off-t.keptFrom, 0), int64(len(t.kept))))
-	if drop == 0 {
-		return
-	}
-	// Shift only when most of the buffer is spent, so the copying stays
-	// in proportion to the text.
-	if drop >= len(t.kept)/2 {
-		t.kept = append(t.kept[:0], t.kept[drop:]...)
-	} else {
-		t.kept = t.kept[drop:]
-	}
+	drop := int(min(max(off-t.keptFrom, 0), int64(len(t.buf)-t.from)))
+	t.from += drop
 	t.keptFrom += int64(drop)
+}
+
+// keep adds p to the kept text: in buf's room, once what is kept moved to
+// its front, so that buf grows only for a record longer than it holds.
+func (t *textReader) keep(p []byte) {
+	if len(t.buf)+len(p) > cap(t.buf) && t.from > 0 {
+		t.buf = t.buf[:copy(t.buf, t.buf[t.from:])]
+		t.from = 0
+	}
+	t.buf = append(t.buf, p...)
 }
 
 // text returns the kept text from offset from to offset to, or nil when
 // it is no longer (or not wholly) kept.
 func (t *textReader) text(from, to int64) []byte {
-	if from < t.keptFrom || to > t.keptFrom+int64(len(t.kept)) || from > to {
+	kept := t.buf[t.from:]
+	if from < t.keptFrom || to > t.keptFrom+int64(len(kept)) || from > to {
 		return nil
 	}
-	return t.kept[from-t.keptFrom : to-t.keptFrom]
+	return kept[from-t.keptFrom : to-t.keptFrom]
 }
 
 func (t *textReader) Read(p []byte) (int, error) {
@@ -474,11 +479,11 @@ func (t *textReader) Read(p []byte) (int, error) {
 		}
 	}
 	if n > 0 {
-		if len(t.kept) < maxKept+csvBufferSize {
-			t.kept = append(t.kept, p[:n]...)
+		if len(t.buf)-t.from < maxKept+csvBufferSize {
+			t.keep(p[:n])
 		} else {
 			// A record longer than maxKept: stop keeping it.
-			t.kept, t.keptFrom = t.kept[:0], t.n+int64(n)
+			t.buf, t.from, t.keptFrom = t.buf[:0], 0, t.n+int64(n)
 		}
 		t.n += int64(n)
 		t.last = p[n-1]

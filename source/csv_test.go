@@ -2,11 +2,13 @@ package source
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -427,6 +429,50 @@ func TestCSVRefusedRowKeepsItsCells(t *testing.T) {
 				t.Errorf("row after it: %q, %v", row, err)
 			}
 		})
+	}
+}
+
+// Refused rows deep in a large file, the text kept for them moved within
+// its buffer again and again as the file streams through, are read
+// leniently with their own cells, and every row between them as it is.
+func TestCSVRefusedRowsThroughALargeFile(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("key,sku,description,stock\n")
+	const rows = 40000 // about 2 MB: the 256 KiB buffer fills again and again
+	stray := func(i int) bool { return i%997 == 5 }
+	for i := range rows {
+		if stray(i) {
+			fmt.Fprintf(&b, "cap,CAP-%d,Wool %d\" cap with a long description to fill the text,%d\n", i, i, i)
+		} else {
+			fmt.Fprintf(&b, "tee,TEE-%d,\"Tee, %d\",%d\n", i, i, i)
+		}
+	}
+	s, err := newCSVSource("in.csv", strings.NewReader(b.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		row, line, err := s.Next()
+		if line != i+2 {
+			t.Fatalf("row %d at line %d, want %d", i, line, i+2)
+		}
+		want := []string{"tee", fmt.Sprintf("TEE-%d", i), fmt.Sprintf("Tee, %d", i), strconv.Itoa(i)}
+		if stray(i) {
+			want = []string{"cap", fmt.Sprintf("CAP-%d", i), fmt.Sprintf(`Wool %d" cap with a long description to fill the text`, i), strconv.Itoa(i)}
+			var re *RowError
+			if !errors.As(err, &re) || re.Column != 3 {
+				t.Fatalf("line %d: err %v, want the row refused at its third cell", line, err)
+			}
+		} else if err != nil {
+			t.Fatalf("line %d: %v", line, err)
+		}
+		if !slices.Equal(row, want) {
+			t.Fatalf("line %d: cells %q, want %q", line, row, want)
+		}
+	}
+	if _, _, err := s.Next(); err != io.EOF {
+		t.Errorf("after the last row: %v, want the end", err)
 	}
 }
 
