@@ -21,7 +21,7 @@ func (g *Grouper) Finish() *Result {
 	g.resolveAliases()
 	g.claimChildren()
 	for i, p := range g.products {
-		mt := &g.meta[i]
+		mt := g.metaAt(int32(i))
 		if mt.removed {
 			continue
 		}
@@ -36,7 +36,7 @@ func (g *Grouper) Finish() *Result {
 	res := &Result{Skipped: g.skipped, Errors: g.orphans, Rows: g.rows}
 	res.Products = make([]*Product, 0, len(g.products))
 	for i, p := range g.products {
-		if g.meta[i].removed {
+		if g.metaAt(int32(i)).removed {
 			continue
 		}
 		if errs := p.Errs(); len(errs) > 1 {
@@ -47,7 +47,7 @@ func (g *Grouper) Finish() *Result {
 		}
 		res.Products = append(res.Products, p)
 	}
-	g.products, g.meta, g.byKey, g.aliases = nil, nil, nil, nil
+	g.products, g.metas, g.byKey, g.aliases = nil, nil, nil, nil
 	return res
 }
 
@@ -82,7 +82,7 @@ func (g *Grouper) merge(i, j int32) {
 		x.errs = append(x.errs, q.x.errs...)
 		x.images = append(x.images, q.x.images...)
 	}
-	mi, mj := &g.meta[i], &g.meta[j]
+	mi, mj := g.metaAt(i), g.metaAt(j)
 	// Attribute names given on j's rows name i's options too (pairs
 	// whose name is given on one row only).
 	for s := 1; s <= mj.slotCount(); s++ {
@@ -112,7 +112,7 @@ func (g *Grouper) merge(i, j int32) {
 // variant's parent) into the product that has that reference as alias.
 func (g *Grouper) resolveAliases() {
 	for i, p := range g.products {
-		if g.meta[i].defined || g.meta[i].removed {
+		if mt := g.metaAt(int32(i)); mt.defined || mt.removed {
 			continue
 		}
 		if j, ok := g.aliases[p.Key]; ok && j != int32(i) {
@@ -125,7 +125,7 @@ func (g *Grouper) resolveAliases() {
 func (g *Grouper) claimChildren() {
 	claimedBy := map[int32]int32{}
 	for i := range g.products {
-		mt := &g.meta[i]
+		mt := g.metaAt(int32(i))
 		if mt.removed || mt.x == nil || len(mt.x.children) == 0 {
 			continue
 		}
@@ -137,11 +137,11 @@ func (g *Grouper) claimChildren() {
 				j, ok = g.aliases[c]
 			}
 			switch {
-			case !ok || (g.meta[j].removed && claimedBy[j] == 0):
+			case !ok || (g.metaAt(j).removed && claimedBy[j] == 0):
 				p.addErrs(RowError{Row: mt.x.childRow, Column: mt.x.childCol, Value: c, Target: "group.children",
 					Rule: fmt.Sprintf("lists %q, but no row has that key", c)})
 			case j == int32(i):
-			case g.meta[j].removed:
+			case g.metaAt(j).removed:
 				by := g.products[claimedBy[j]-1]
 				p.addErrs(RowError{Row: mt.x.childRow, Column: mt.x.childCol, Value: c, Target: "group.children",
 					Rule: fmt.Sprintf("lists %q, which %s (product %q) lists too; a variant belongs to one product", c, by.First(), by.Key)})
@@ -420,7 +420,7 @@ func (g *Grouper) sortedSKUs() []skuAt {
 	seed := maphash.MakeSeed()
 	all := make([]skuAt, 0, total)
 	for i, p := range g.products {
-		if g.meta[i].removed {
+		if g.metaAt(int32(i)).removed {
 			continue
 		}
 		for k := range p.Variants {

@@ -18,7 +18,7 @@ type Grouper struct {
 	m        *mapping.Mapping
 	nm       *names
 	products []*Product
-	meta     []meta
+	metas    [][]meta        // by product index, metaChunk a chunk (metaAt)
 	byKey    *strindex.Index // the products by key
 	aliases  map[string]int32
 	files    map[string]uint32 // index in nm.files
@@ -135,7 +135,9 @@ func (g *Grouper) product(key string, ref RowRef, file uint32) int32 {
 	}
 	g.slab = append(g.slab, Product{Key: key, nm: g.nm, firstLine: int32(ref.Line), firstFile: file})
 	g.products = append(g.products, &g.slab[len(g.slab)-1])
-	g.meta = append(g.meta, meta{})
+	if int(i)%metaChunk == 0 {
+		g.metas = append(g.metas, make([]meta, metaChunk))
+	}
 	g.byKey.Add(i)
 	g.last = i
 	return i
@@ -160,7 +162,7 @@ func (g *Grouper) Add(ref RowRef, r *mapping.Row) {
 		return
 	}
 	i := g.product(key, ref, file)
-	p, mt := g.products[i], &g.meta[i]
+	p, mt := g.products[i], g.metaAt(i)
 	g.images(p, ref, r)
 	if r.Role != mapping.RoleVariant {
 		g.define(i, ref, r)
@@ -202,11 +204,11 @@ func (g *Grouper) addErrors(ref RowRef, file uint32, key string, r *mapping.Row)
 	i := g.product(key, ref, file)
 	g.products[i].addErrs(errs...)
 	if r.Role != mapping.RoleProduct {
-		g.meta[i].variantRows = true
+		g.metaAt(i).variantRows = true
 	}
 	if r.Role != mapping.RoleVariant {
 		g.define(i, ref, r)
-		g.children(&g.meta[i], ref, r)
+		g.children(g.metaAt(i), ref, r)
 	}
 }
 
@@ -252,7 +254,7 @@ func (g *Grouper) children(mt *meta, ref RowRef, r *mapping.Row) {
 // define records a product or both row's product values, command and
 // alias.
 func (g *Grouper) define(i int32, ref RowRef, r *mapping.Row) {
-	mt := &g.meta[i]
+	mt := g.metaAt(i)
 	mt.defined = true
 	g.productFields(g.products[i], mt, ref, r)
 	g.command(g.products[i], mt, ref, r)
@@ -278,6 +280,14 @@ func (g *Grouper) nameAt(cache []nameID, k int, name string) uint32 {
 
 // variantChunk is how many variants one chunk holds.
 const variantChunk = 4096
+
+// metaChunk is how many products' metas a chunk holds: a slice of a
+// quarter of a million growing by appends would allocate five times its
+// size as it went, and hold the old and the new at once.
+const metaChunk = 1024
+
+// metaAt is the meta of product i.
+func (g *Grouper) metaAt(i int32) *meta { return &g.metas[i/metaChunk][i%metaChunk] }
 
 // appendVariant appends v to p.Variants. Variant lists are carved from
 // large chunks; the list of the product whose rows are being read (rows
