@@ -30,6 +30,9 @@ type env struct {
 	// made counts the bytes of text the row's expressions made, against
 	// rowTextBudget.
 	made int
+	// args holds the arguments of the calls the closures make, a call's
+	// after those of the calls it is an argument of (callWith).
+	args []any
 }
 
 // helperNames are the functions this package adds to expr's builtins

@@ -410,7 +410,9 @@ func (c *Compiler) builtinCall(n *ast.BuiltinNode) (closure, bool) {
 	return c.callWith(f.Func, n.Arguments)
 }
 
-// callWith compiles a call of fn with args.
+// callWith compiles a call of fn with args. The arguments are passed in
+// e.args, which the next call reuses: fn must not keep p (no helper or
+// builtin does; each makes what it returns).
 func (c *Compiler) callWith(fn func(p ...any) (any, error), args []ast.Node) (closure, bool) {
 	fs := make([]closure, len(args))
 	for i, a := range args {
@@ -421,15 +423,15 @@ func (c *Compiler) callWith(fn func(p ...any) (any, error), args []ast.Node) (cl
 		fs[i] = f
 	}
 	return func(e *env) (any, error) {
-		var room [4]any
-		p := room[:0]
+		base := len(e.args)
+		defer func() { clear(e.args[base:]); e.args = e.args[:base] }()
 		for _, f := range fs {
 			v, err := f(e)
 			if err != nil {
 				return nil, err
 			}
-			p = append(p, v)
+			e.args = append(e.args, v)
 		}
-		return fn(p...)
+		return fn(e.args[base:]...)
 	}, true
 }
