@@ -23,12 +23,12 @@ import (
 // what differs field by field. Everything is kept by the file's product
 // and variant numbers, in arrays: no map holds a million entries.
 type scan struct {
-	w     Want
-	live  *Live
-	index *strindex.Index // the SKUs of the file: their variants' numbers
-	owner []int32         // a variant's number: its product's
-	first []int32         // a product's number: its first variant's
-	found []scanFound     // by product number
+	w        Want
+	live     *Live
+	index    *strindex.Index // the SKUs of the file: their variants' numbers
+	variants int32           // how many variants the file's products have
+	first    []int32         // a product's number: its first variant's
+	found    []scanFound     // by product number
 	// same are, by variant number, the numbers in ids of the ids of the
 	// live variants found equal (0: none): the products found equal keep
 	// them (Live.sameIDs).
@@ -50,6 +50,8 @@ type scan struct {
 	// an account that took the file in its order lists its variants in
 	// that order, and looking there first spares a look-up in the table.
 	next int32
+	// hint is the number of the product productOf found last.
+	hint int32
 	// carried counts the variants the pages of the Products listing
 	// carried: fewer than the account counts, and the listing did not show
 	// them all (see readNeeded).
@@ -80,26 +82,21 @@ func (f *scanFound) allEqual(p *catalog.Product) bool {
 }
 
 func newScan(w Want, names []string, l *Live) *scan {
-	n := 0
-	for _, p := range w.Products {
-		n += len(p.Variants)
+	first, n := make([]int32, len(w.Products)), 0
+	for i, p := range w.Products {
+		first[i], n = int32(n), n+len(p.Variants)
 	}
-	s := &scan{w: w, live: l, owner: make([]int32, n),
-		first: make([]int32, len(w.Products)), found: make([]scanFound, len(w.Products)),
+	s := &scan{w: w, live: l, variants: int32(n), first: first, found: make([]scanFound, len(w.Products)),
 		same: make([]uint32, n), ids: &idPack{}, files: map[int32][]api.ID{}, full: map[api.ID]bool{}, names: make(map[string]bool, len(names))}
-	s.index = strindex.New(n, s.sku)
 	for _, name := range names {
 		s.names[name] = false
 	}
-	k := int32(0)
+	s.index = strindex.New(n, s.sku) // s.sku finds a variant's product in s.first
 	for i, p := range w.Products {
-		s.first[i] = k
 		for j := range p.Variants {
-			s.owner[k] = int32(i)
 			if p.Variants[j].SKU() != "" && p.Valid() {
-				s.index.Add(k)
+				s.index.Add(first[i] + int32(j))
 			}
-			k++
 		}
 	}
 	return s
@@ -276,7 +273,7 @@ func (s *scan) variant(v *api.Variant, pid api.ID, p *api.Product, sl *api.Sidel
 // compare compares live variant v, of product pid (p, nil when not
 // sideloaded), with the file's variant number k.
 func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *api.Sideloads) {
-	i := s.owner[k]
+	i := s.productOf(k)
 	f, fp := &s.found[i], s.w.Products[i]
 	switch {
 	case f.id == 0:
@@ -336,7 +333,7 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 	// What found the file's variants is done with: 12 bytes a variant;
 	// and the last variant read, which holds parts of the last page read
 	// (with the Products listing, a megabyte and more).
-	s.index, s.owner = nil, nil
+	s.index = nil
 	s.read, s.detail = LiveVariant{}, liveDetail{}
 	var slab []LiveProduct // the products found equal, in one allocation
 	var skus arena.Arena   // their SKUs, copied out of their data's chunks
@@ -431,7 +428,7 @@ func clone(id api.ID) api.ID { return api.ID(strings.Clone(string(id))) }
 // after the last found, if it has it, else the table's.
 func (s *scan) find(sku string) int32 {
 	k := s.next
-	if int(k) >= len(s.owner) || s.sku(k) != sku || !s.w.Products[s.owner[k]].Valid() {
+	if k >= s.variants || s.sku(k) != sku || !s.w.Products[s.productOf(k)].Valid() {
 		if k = s.index.Find(sku); k < 0 {
 			return -1
 		}
@@ -442,6 +439,22 @@ func (s *scan) find(sku string) int32 {
 
 // sku is the SKU of the file's variant number k.
 func (s *scan) sku(k int32) string {
-	i := s.owner[k]
+	i := s.productOf(k)
 	return s.w.Products[i].Variants[k-s.first[i]].SKU()
+}
+
+// productOf is the number of the file's product of its variant number k:
+// the product found last, or its next, as the account's listing mostly
+// follows the file; else the last product whose first variant is k or
+// before it (s.first is in order; a product of no variants has none).
+func (s *scan) productOf(k int32) int32 {
+	for i := s.hint; i < s.hint+2 && int(i) < len(s.first); i++ {
+		if s.first[i] <= k && (int(i)+1 == len(s.first) || k < s.first[i+1]) {
+			s.hint = i
+			return i
+		}
+	}
+	i, _ := slices.BinarySearch(s.first, k+1) // the first product past k
+	s.hint = int32(i) - 1
+	return s.hint
 }

@@ -144,3 +144,44 @@ func FuzzIDPack(f *testing.F) {
 		}
 	})
 }
+
+// productOf finds the product of every variant number, asked in the
+// file's order, backwards or anyhow, past products of no variants.
+func TestProductOfFindsTheVariantsProduct(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		sizes []int // variants a product
+	}{
+		{"one product", []int{3}},
+		{"products of one variant", []int{1, 1, 1, 1}},
+		{"products of no variants between and at the ends", []int{0, 3, 0, 0, 2, 1, 0, 4, 0}},
+		{"many", []int{5, 1, 0, 7, 2, 2, 9, 0, 1, 3, 4, 4, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var s scan
+			var want []int32 // by variant number
+			for i, size := range tc.sizes {
+				s.first = append(s.first, int32(len(want)))
+				for range size {
+					want = append(want, int32(i))
+				}
+			}
+			s.variants = int32(len(want))
+			orders := map[string][]int32{}
+			for k := range want {
+				orders["in order"] = append(orders["in order"], int32(k))
+				orders["backwards"] = append(orders["backwards"], int32(len(want)-1-k))
+				orders["by sevens"] = append(orders["by sevens"], int32(k*7%len(want)))
+			}
+			for name, ks := range orders {
+				for _, k := range ks {
+					if got := s.productOf(k); got != want[k] {
+						t.Fatalf("%s: variant %d: product %d, want %d", name, k, got, want[k])
+					}
+				}
+			}
+		})
+	}
+}
