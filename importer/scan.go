@@ -23,12 +23,11 @@ import (
 // what differs field by field. Everything is kept by the file's product
 // and variant numbers, in arrays: no map holds a million entries.
 type scan struct {
-	w        Want
-	live     *Live
-	index    *strindex.Index // the SKUs of the file: their variants' numbers
-	variants int32           // how many variants the file's products have
-	first    []int32         // a product's number: its first variant's
-	found    []scanFound     // by product number
+	w     Want
+	live  *Live
+	index *strindex.Index // the SKUs of the file: their variants' numbers
+	first []int32         // a product's number: its first variant's
+	found []scanFound     // by product number
 	// same are, by variant number, the numbers in ids of the ids of the
 	// live variants found equal (0: none): the products found equal keep
 	// them (Live.sameIDs).
@@ -86,7 +85,7 @@ func newScan(w Want, names []string, l *Live) *scan {
 	for i, p := range w.Products {
 		first[i], n = int32(n), n+len(p.Variants)
 	}
-	s := &scan{w: w, live: l, variants: int32(n), first: first, found: make([]scanFound, len(w.Products)),
+	s := &scan{w: w, live: l, first: first, found: make([]scanFound, len(w.Products)),
 		same: make([]uint32, n), ids: &idPack{}, files: map[int32][]api.ID{}, full: map[api.ID]bool{}, names: make(map[string]bool, len(names))}
 	for _, name := range names {
 		s.names[name] = false
@@ -330,7 +329,7 @@ func updatesOnly(p *catalog.Product) bool {
 // of whose SKUs were found; it gives the products found equal their ids.
 func (s *scan) finish(ctx context.Context, c *api.Client) error {
 	l := s.live
-	// What found the file's variants is done with: 12 bytes a variant;
+	// What found the file's variants is done with: 10 bytes a variant;
 	// and the last variant read, which holds parts of the last page read
 	// (with the Products listing, a megabyte and more).
 	s.index = nil
@@ -428,7 +427,7 @@ func clone(id api.ID) api.ID { return api.ID(strings.Clone(string(id))) }
 // after the last found, if it has it, else the table's.
 func (s *scan) find(sku string) int32 {
 	k := s.next
-	if k >= s.variants || s.sku(k) != sku || !s.w.Products[s.productOf(k)].Valid() {
+	if int(k) >= len(s.same) || s.sku(k) != sku || !s.w.Products[s.productOf(k)].Valid() {
 		if k = s.index.Find(sku); k < 0 {
 			return -1
 		}

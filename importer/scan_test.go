@@ -168,7 +168,6 @@ func TestProductOfFindsTheVariantsProduct(t *testing.T) {
 					want = append(want, int32(i))
 				}
 			}
-			s.variants = int32(len(want))
 			orders := map[string][]int32{}
 			for k := range want {
 				orders["in order"] = append(orders["in order"], int32(k))
