@@ -337,3 +337,78 @@ func TestValidUTF8(t *testing.T) {
 		}
 	}
 }
+
+// celledLine is a line that gives its own cells (a Celler).
+type celledLine struct {
+	File string `csv:"file"`
+	Row  int    `csv:"row"`
+}
+
+func (l *celledLine) AppendCells(dst []string) []string {
+	return append(dst, l.File, strconv.Itoa(l.Row))
+}
+
+// Blocks of lines are written on a goroutine of their own while the next
+// are made: every line comes out once, in the order written, in CSV and
+// XLSX, by gocsv or by the lines' own cells; a file dropped half written
+// leaves nothing.
+func TestBlocksKeepTheirOrder(t *testing.T) {
+	t.Parallel()
+	const n = 5*block + 7
+	rows := func(recs [][]string) []int {
+		var out []int
+		for _, r := range recs[1:] {
+			i, err := strconv.Atoi(r[1])
+			if err != nil {
+				t.Fatalf("line %q: %v", r, err)
+			}
+			out = append(out, i)
+		}
+		return out
+	}
+	want := make([]int, n)
+	for i := range want {
+		want[i] = i + 2
+	}
+	for _, name := range []string{"r.csv", "r.xlsx"} {
+		dir := t.TempDir()
+		plain, celled := filepath.Join(dir, "plain-"+name), filepath.Join(dir, "celled-"+name)
+		if err := Write(plain, func(yield func(line) bool) {
+			for i := range n {
+				if !yield(line{File: "in.csv", Row: i + 2}) {
+					return
+				}
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := Write(celled, func(yield func(celledLine) bool) {
+			for i := range n {
+				if !yield(celledLine{File: "in.csv", Row: i + 2}) {
+					return
+				}
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []string{plain, celled} {
+			if got := rows(readBack(t, path)); !slices.Equal(got, want) {
+				t.Errorf("%s: %d lines, not the %d written in order", filepath.Base(path), len(got), n)
+			}
+		}
+		dropped := filepath.Join(dir, "dropped-"+name)
+		f, err := Create[celledLine](dropped)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3*block + 1 {
+			if err := f.Write(celledLine{"in.csv", i + 2}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.Discard()
+		if entries, err := os.ReadDir(dir); err != nil || len(entries) != 2 {
+			t.Errorf("%s: after a file was dropped, the folder holds %v (%v), want the two written", name, entries, err)
+		}
+	}
+}
