@@ -348,10 +348,9 @@ func (l *celledLine) AppendCells(dst []string) []string {
 	return append(dst, l.File, strconv.Itoa(l.Row))
 }
 
-// Blocks of lines are written on a goroutine of their own while the next
-// are made: every line comes out once, in the order written, in CSV and
-// XLSX, by gocsv or by the lines' own cells; a file dropped half written
-// leaves nothing.
+// Lines go out a block at a time: every line of many blocks comes out
+// once, in the order written, in CSV and XLSX, by gocsv or by the lines'
+// own cells; a file dropped half written leaves nothing.
 func TestBlocksKeepTheirOrder(t *testing.T) {
 	t.Parallel()
 	const n = 5*block + 7
