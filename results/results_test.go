@@ -2,6 +2,7 @@ package results
 
 import (
 	"encoding/csv"
+	"iter"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -372,22 +373,11 @@ func TestBlocksKeepTheirOrder(t *testing.T) {
 	for _, name := range []string{"r.csv", "r.xlsx"} {
 		dir := t.TempDir()
 		plain, celled := filepath.Join(dir, "plain-"+name), filepath.Join(dir, "celled-"+name)
-		if err := Write(plain, func(yield func(line) bool) {
-			for i := range n {
-				if !yield(line{File: "in.csv", Row: i + 2}) {
-					return
-				}
-			}
-		}); err != nil {
-			t.Fatal(err)
+		err := Write(plain, numbered(n, func(row int) line { return line{File: "in.csv", Row: row} }))
+		if err == nil {
+			err = Write(celled, numbered(n, func(row int) celledLine { return celledLine{File: "in.csv", Row: row} }))
 		}
-		if err := Write(celled, func(yield func(celledLine) bool) {
-			for i := range n {
-				if !yield(celledLine{File: "in.csv", Row: i + 2}) {
-					return
-				}
-			}
-		}); err != nil {
+		if err != nil {
 			t.Fatal(err)
 		}
 		for _, path := range []string{plain, celled} {
@@ -408,6 +398,17 @@ func TestBlocksKeepTheirOrder(t *testing.T) {
 		f.Discard()
 		if entries, err := os.ReadDir(dir); err != nil || len(entries) != 2 {
 			t.Errorf("%s: after a file was dropped, the folder holds %v (%v), want the two written", name, entries, err)
+		}
+	}
+}
+
+// numbered yields n lines, made by line for rows 2 and on.
+func numbered[T any](n int, line func(row int) T) iter.Seq[T] {
+	return func(yield func(T) bool) {
+		for i := range n {
+			if !yield(line(i + 2)) {
+				return
+			}
 		}
 	}
 }
