@@ -432,6 +432,23 @@ type recordLayout struct {
 	at    []fieldAt // where each of names is
 	byLen [][]int   // the indexes of names of each length
 	raw   uintptr   // offset of the RawRecord
+	// slots give the index plus 1 of the one name of each slot of
+	// slotOf (0: none, or more than one: byLen then says).
+	slots [layoutSlots]uint8
+}
+
+// layoutSlots is how many slots a layout's names are spread over: a key
+// finds the name it is exactly in one comparison, where most records'
+// names share a length with some others (created_at, updated_at).
+const layoutSlots = 256
+
+// slotOf is the slot of a name or key: its length and its first and last
+// bytes, mixed.
+func slotOf(key []byte) int {
+	if len(key) == 0 {
+		return 0
+	}
+	return (len(key)*37 + int(key[0])*11 + int(key[len(key)-1])) % layoutSlots
 }
 
 type fieldAt struct {
@@ -480,6 +497,7 @@ func layoutOf[T any]() *recordLayout {
 		l.byLen[len(name)] = append(l.byLen[len(name)], len(l.names))
 		l.names, l.at = append(l.names, name), append(l.at, at)
 	}
+	l.fillSlots()
 	if l.raw == ^uintptr(0) {
 		panic(fmt.Sprintf("api: record %s does not embed RawRecord", t))
 	}
@@ -491,6 +509,9 @@ func layoutOf[T any]() *recordLayout {
 // only (as encoding/json matches them). Names are looked up among those of
 // the key's length: a few comparisons, no hashing.
 func (l *recordLayout) field(key []byte) (fieldAt, bool) {
+	if i := l.slots[slotOf(key)]; i > 0 && l.names[i-1] == string(key) {
+		return l.at[i-1], true
+	}
 	if len(key) < len(l.byLen) {
 		for _, i := range l.byLen[len(key)] {
 			if l.names[i] == string(key) {
@@ -504,6 +525,23 @@ func (l *recordLayout) field(key []byte) (fieldAt, bool) {
 		}
 	}
 	return fieldAt{}, false
+}
+
+// fillSlots gives each slot the index plus 1 of its name, where one name
+// alone has it (and there are fewer than 255 names).
+func (l *recordLayout) fillSlots() {
+	if len(l.names) >= 255 {
+		return
+	}
+	var count [layoutSlots]int
+	for _, n := range l.names {
+		count[slotOf([]byte(n))]++
+	}
+	for i, n := range l.names {
+		if k := slotOf([]byte(n)); count[k] == 1 {
+			l.slots[k] = uint8(i + 1)
+		}
+	}
 }
 
 // decodeRecordJSON decodes raw, the JSON of one record of type T, which it

@@ -51,3 +51,24 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// Every field name of a record type finds its own field, whether its
+// slot is its alone or shared (then its length's names say).
+func TestLayoutFindsEachName(t *testing.T) {
+	t.Parallel()
+	for _, l := range []*recordLayout{layoutOf[Variant](), layoutOf[Product](), layoutOf[VariantPrice](), layoutOf[AttributeOption](),
+		layoutOf[Attribute](), layoutOf[WarehouseStockLevel](), layoutOf[Fulfillment](), layoutOf[PackingSlip]()} {
+		alone := 0
+		for i, name := range l.names {
+			if at, ok := l.field([]byte(name)); !ok || at != l.at[i] {
+				t.Errorf("name %q: field %v, %v; want %v", name, at, ok, l.at[i])
+			}
+			if l.slots[slotOf([]byte(name))] == uint8(i+1) {
+				alone++
+			}
+		}
+		if alone < len(l.names)/2 {
+			t.Errorf("names %q: %d alone in their slots, want most", l.names, alone)
+		}
+	}
+}
