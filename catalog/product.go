@@ -308,8 +308,8 @@ func (p *Product) AppendOptionValues(buf []string, v *Variant) []string {
 // it has none, the product key and its option values joined by "|"
 // ("ocean-blue-shirt|" for an attributeless variant).
 func (p *Product) VariantKey(v *Variant) string {
-	if v.SKU() != "" {
-		return v.SKU()
+	if sku := v.SKU(); sku != "" {
+		return sku
 	}
 	return p.Key + "|" + strings.Join(p.OptionValues(v), "|")
 }

@@ -286,8 +286,7 @@ func productEdit(pp *ProductPlan, live *Live) *api.ProductWrite {
 // options (each naming its attribute) and tier prices.
 func variantWrite(prod *catalog.Product, v *catalog.Variant, live *Live) *api.VariantWrite {
 	w := &api.VariantWrite{Links: &api.VariantLinks{}}
-	if v.SKU() != "" {
-		sku := v.SKU()
+	if sku := v.SKU(); sku != "" {
 		w.SKU = &sku
 	}
 	for _, f := range v.Fields() {

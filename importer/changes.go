@@ -72,8 +72,8 @@ func createdProduct(p *catalog.Product) map[string]string {
 // and tier prices.
 func createdVariant(v *catalog.Variant) map[string]string {
 	out := map[string]string{}
-	if v.SKU() != "" {
-		out["sku"] = v.SKU()
+	if sku := v.SKU(); sku != "" {
+		out["sku"] = sku
 	}
 	for _, f := range v.Fields() {
 		out[f.Name] = f.Value

@@ -88,8 +88,8 @@ type variantWhy struct {
 // Key is what the variant is known by in the state and the plan file: its
 // SKU, else its product's key and its option values.
 func (vp *VariantPlan) Key() string {
-	if vp.V.SKU() != "" || vp.why == nil {
-		return vp.V.SKU()
+	if sku := vp.V.SKU(); sku != "" || vp.why == nil {
+		return sku
 	}
 	return vp.why.key
 }
@@ -580,8 +580,8 @@ func normTags(tags []string) []string {
 // matchVariant finds the live variant of vp: by SKU, else by option values
 // within the live product.
 func (pp *ProductPlan) matchVariant(vp *VariantPlan, live *Live) *LiveVariant {
-	if vp.V.SKU() != "" {
-		if lv := live.BySKU[vp.V.SKU()]; lv != nil && lv.ProductID() == pp.Live.ID {
+	if sku := vp.V.SKU(); sku != "" {
+		if lv := live.BySKU[sku]; lv != nil && lv.ProductID() == pp.Live.ID {
 			return lv
 		}
 		return nil
@@ -648,9 +648,10 @@ func optionConflicts(attrs, values []string, lv *LiveVariant) string {
 func (pl *Planner) planVariant(pp *ProductPlan, vp *VariantPlan, r rule) {
 	lv := pp.matchVariant(vp, pl.Live)
 	if lv == nil {
+		sku := vp.V.SKU()
 		switch {
-		case vp.V.SKU() != "" && pl.Live.BySKU[vp.V.SKU()] != nil:
-			vp.set(engine.Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", vp.V.SKU(), pl.Live.BySKU[vp.V.SKU()].ProductID(), pp.Live.ID))
+		case sku != "" && pl.Live.BySKU[sku] != nil:
+			vp.set(engine.Failed, fmt.Sprintf("SKU %s belongs to product %s in the account, not to %s", sku, pl.Live.BySKU[sku].ProductID(), pp.Live.ID))
 		case vp.V.Delete():
 			vp.gone(fmt.Sprintf("variant %s is not in the account: there is nothing to delete", vp.Key()))
 		case r.mode == ModeUpdateOnly:

@@ -427,7 +427,7 @@ func clone(id api.ID) api.ID { return api.ID(strings.Clone(string(id))) }
 // after the last found, if it has it, else the table's.
 func (s *scan) find(sku string) int32 {
 	k := s.next
-	if int(k) >= len(s.same) || s.sku(k) != sku || !s.w.Products[s.productOf(k)].Valid() {
+	if int(k) >= len(s.same) || !s.holds(k, sku) {
 		if k = s.index.Find(sku); k < 0 {
 			return -1
 		}
@@ -438,8 +438,22 @@ func (s *scan) find(sku string) int32 {
 
 // sku is the SKU of the file's variant number k.
 func (s *scan) sku(k int32) string {
+	_, v := s.variantAt(k)
+	return v.SKU()
+}
+
+// holds says the file's variant number k has sku, and its product is
+// valid: the variants the table holds.
+func (s *scan) holds(k int32, sku string) bool {
+	p, v := s.variantAt(k)
+	return v.SKU() == sku && p.Valid()
+}
+
+// variantAt is the file's variant number k and its product.
+func (s *scan) variantAt(k int32) (*catalog.Product, *catalog.Variant) {
 	i := s.productOf(k)
-	return s.w.Products[i].Variants[k-s.first[i]].SKU()
+	p := s.w.Products[i]
+	return p, &p.Variants[k-s.first[i]]
 }
 
 // productOf is the number of the file's product of its variant number k:
