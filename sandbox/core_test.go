@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -478,5 +479,33 @@ func TestReset(t *testing.T) {
 	res.Body.Close()
 	if n := e.read(wire.ListPath(wire.Products), nil).expect(t, 200).meta()["total"]; n != "0" {
 		t.Errorf("products after reset %v", n)
+	}
+}
+
+// TestAttributeListsItsOptionsInTheirOrder: an attribute links its options
+// by their order, not by when they were made, and only its own.
+func TestAttributeListsItsOptionsInTheirOrder(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	variant := func(sku, color string, colorOrd int, size string, sizeOrd int) map[string]any {
+		return map[string]any{"sku": sku, "links": map[string]any{"AttributeOptions": []any{
+			map[string]any{"value": color, "order": colorOrd}, map[string]any{"value": size, "order": sizeOrd}}}}
+	}
+	e.mustIDs(wire.Products, map[string]any{"name": "Shirt", "links": map[string]any{
+		"Attributes": []any{map[string]any{"name": "Color", "order": 0}, map[string]any{"name": "Size", "order": 1}},
+		"Variants": []any{variant("SH-R-L", "Red", 1, "L", 2), variant("SH-B-S", "Blue", 0, "S", 0),
+			variant("SH-R-M", "Red", 1, "M", 1), variant("SH-B-XL", "Blue", 0, "XL", 3)},
+	}})
+	r := e.read(wire.ListPath(wire.Products), map[string]any{}).expect(t, 200)
+	attrs := linkIDsOf(r.records(wire.Products)[0], wire.Attributes)
+	for i, want := range [][]string{{"Blue", "Red"}, {"S", "M", "L", "XL"}} {
+		attr := r.side(wire.Attributes, attrs[i])
+		var got []string
+		for _, id := range linkIDsOf(attr, wire.AttributeOptions) {
+			got = append(got, fmt.Sprint(r.side(wire.AttributeOptions, id)["name"]))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("attribute %v lists options %v, want %v", attr["name"], got, want)
+		}
 	}
 }
