@@ -408,27 +408,35 @@ func (g *Grouper) duplicateSKUs() {
 	}
 }
 
-// sortedSKUs lists the variants with a SKU of the products not removed,
-// equal SKUs next to each other in the order of their rows. It sorts the
-// SKUs' hashes (cheaper than a map of a million strings) and compares the
-// strings of equal hashes only.
+// sortedSKUs lists the variants with a SKU of the products not removed
+// whose SKU's hash another's has too, equal SKUs next to each other in the
+// order of their rows. It sorts the bare hashes (cheaper than a map of a
+// million strings, or sorting the variants by them), then gathers and
+// sorts only the variants of hashes seen twice, comparing their strings.
 func (g *Grouper) sortedSKUs() []skuAt {
 	total := 0
 	for _, p := range g.products {
 		total += len(p.Variants)
 	}
 	seed := maphash.MakeSeed()
-	all := make([]skuAt, 0, total)
-	for i, p := range g.products {
-		if g.metaAt(int32(i)).removed {
-			continue
-		}
-		for k := range p.Variants {
-			if s := p.Variants[k].SKU(); s != "" {
-				all = append(all, skuAt{maphash.String(seed, s), int32(i), int32(k)})
-			}
+	hashes := make([]uint64, 0, total)
+	g.eachSKU(func(s string, _, _ int32) { hashes = append(hashes, maphash.String(seed, s)) })
+	slices.Sort(hashes)
+	twice := map[uint64]bool{}
+	for i := 1; i < len(hashes); i++ {
+		if hashes[i] == hashes[i-1] {
+			twice[hashes[i]] = true
 		}
 	}
+	if len(twice) == 0 {
+		return nil
+	}
+	var all []skuAt
+	g.eachSKU(func(s string, p, v int32) {
+		if h := maphash.String(seed, s); twice[h] {
+			all = append(all, skuAt{h, p, v})
+		}
+	})
 	slices.SortFunc(all, func(a, b skuAt) int {
 		if a.h != b.h {
 			return cmp.Compare(a.h, b.h)
@@ -442,6 +450,21 @@ func (g *Grouper) sortedSKUs() []skuAt {
 		return cmp.Compare(a.v, b.v)
 	})
 	return all
+}
+
+// eachSKU calls fn with the SKU of every variant that has one, of the
+// products not removed, with the indexes of its product and itself.
+func (g *Grouper) eachSKU(fn func(sku string, p, v int32)) {
+	for i, p := range g.products {
+		if g.metaAt(int32(i)).removed {
+			continue
+		}
+		for k := range p.Variants {
+			if s := p.Variants[k].SKU(); s != "" {
+				fn(s, int32(i), int32(k))
+			}
+		}
+	}
 }
 
 // reportDuplicates gives each row of a run of one SKU an error naming the
