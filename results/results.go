@@ -7,7 +7,9 @@
 // file and the row number in it): gocsv turns lines into cells. A file is
 // CSV, or XLSX when its name ends in .xlsx. Lines go out a block at a
 // time as they are written, so a file of a million rows costs no more
-// memory than one of ten. The file is written beside its final path under
+// memory than one of ten; a CSV file's blocks of Cellers are made into
+// text on goroutines beside the caller, a few at a time, and written in
+// order. The file is written beside its final path under
 // a temporary name and renamed into place by Close, so that it is never
 // seen half written. Every cell is valid UTF-8: bytes that are not (a
 // Windows-1252 file's, read without its encoding) become U+FFFD.
@@ -41,6 +43,9 @@ type File[T any] struct {
 	started bool
 	err     error
 	closed  bool
+	// texts, for a CSV file of Cellers, makes blocks into text beside
+	// the caller.
+	texts *textBlocks[T]
 }
 
 // Sheet is the name of the XLSX results sheet.
@@ -56,7 +61,13 @@ func Create[T any](path string) (*File[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File[T]{out: o, block: make([]T, 0, block)}, nil
+	f := &File[T]{out: o, block: make([]T, 0, block)}
+	if csv, ok := o.sink.(*csvSink); ok {
+		if _, celler := any(new(T)).(Celler); celler {
+			f.texts = newTextBlocks[T](csv)
+		}
+	}
+	return f, nil
 }
 
 // out is a results file being written: cells go to its sink, into a
@@ -129,7 +140,8 @@ func (f *File[T]) Write(line T) error {
 }
 
 // flush turns the lines written since the last flush into cells, after
-// the header the first time.
+// the header the first time: here, or, for a CSV file of Cellers, by
+// texts beside the caller.
 func (f *File[T]) flush() error {
 	if f.err != nil {
 		return f.err
@@ -141,11 +153,19 @@ func (f *File[T]) flush() error {
 		f.started = true
 		lines = lines[n:]
 	}
-	if f.err == nil && len(lines) > 0 {
+	switch {
+	case f.err == nil && len(lines) > 0 && f.texts != nil:
+		// Without the header's line, if it went: the block's room is
+		// handed on whole.
+		lines = append(f.block[:0], lines...)
+		f.block, f.err = f.texts.send(lines)
+	case f.err == nil && len(lines) > 0:
 		f.err = f.marshal(lines)
+		fallthrough
+	default:
+		clear(f.block)
+		f.block = f.block[:0]
 	}
-	clear(f.block)
-	f.block = f.block[:0]
 	if f.err != nil {
 		f.err = f.wrap(f.err)
 	}
@@ -180,6 +200,11 @@ func (f *File[T]) Close() error {
 	if f.err == nil && (len(f.block) > 0 || !f.started) {
 		f.flush()
 	}
+	if f.err == nil && f.texts != nil {
+		if err := f.texts.drain(); err != nil {
+			f.err = f.wrap(err)
+		}
+	}
 	if f.err != nil {
 		f.Discard()
 		return f.err
@@ -196,6 +221,9 @@ func (f *File[T]) Discard() {
 		return
 	}
 	f.closed = true
+	if f.texts != nil {
+		f.texts.wait()
+	}
 	f.drop()
 }
 

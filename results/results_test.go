@@ -275,24 +275,31 @@ func readBack(t *testing.T, path string) [][]string {
 	return rows
 }
 
-// BenchmarkWrite writes an import's results file of b.N lines (CSV), to
-// weigh gocsv's cost a line against a job's: go test -bench Write ./results
+// BenchmarkWrite writes an import's results file of b.N lines (CSV), by
+// gocsv and by the lines' own cells, to weigh a line's cost against a
+// job's: go test -bench Write ./results
 func BenchmarkWrite(b *testing.B) {
+	l := func(i int) line {
+		return line{"catalog.csv", i + 2, "P" + strconv.Itoa(i/4), "created", "product 81234567: tier Price 12.50 -> 13.00; weight 0.5 -> 0.6"}
+	}
+	b.Run("gocsv", func(b *testing.B) { benchWrite(b, l) })
+	b.Run("cells", func(b *testing.B) { benchWrite(b, func(i int) celledFull { return celledFull(l(i)) }) })
+}
+
+func benchWrite[T any](b *testing.B, line func(i int) T) {
 	path := filepath.Join(b.TempDir(), "r.csv")
-	l := line{"catalog.csv", 2, "P000123", "created", "product 81234567: tier Price 12.50 -> 13.00; weight 0.5 -> 0.6"}
 	b.ReportAllocs()
 	b.ResetTimer()
-	f, err := Create[line](path)
+	f, err := Create[T](path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for i := range b.N {
-		l.Row = i + 2
-		if err := f.Write(l); err != nil {
+		if err := f.Write(line(i)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if err := f.Close(); err != nil {
+	if err := f.Close(); err != nil { // the last blocks' text is written here
 		b.Fatal(err)
 	}
 }
@@ -410,5 +417,49 @@ func numbered[T any](n int, line func(row int) T) iter.Seq[T] {
 				return
 			}
 		}
+	}
+}
+
+// celledFull is line as a Celler: its file goes by the blocks made into
+// text beside the caller.
+type celledFull line
+
+func (l *celledFull) AppendCells(dst []string) []string {
+	return append(dst, l.File, strconv.Itoa(l.Row), l.Key, l.Action, l.Message)
+}
+
+// A CSV file of Cellers, its blocks made into text beside the caller, is
+// byte for byte the file gocsv writes of the same lines: plain lines and
+// lines that need quotes, formulas made inert, bad bytes, across many
+// blocks and a last one part full.
+func TestCelledBlocksAreAsGocsvWritesThem(t *testing.T) {
+	t.Parallel()
+	const n = 7*block + 13
+	cells := []string{"", "plain", "a, comma", `"quoted"`, "two\nlines", "=SUM(A1)", "-5", "caf\xe9", "née", "nul\x00"}
+	make := func(row int) line {
+		i := row * 7
+		return line{File: "in.csv", Row: row, Key: cells[i%len(cells)], Action: cells[(i/3)%len(cells)], Message: cells[(i/11)%len(cells)]}
+	}
+	dir := t.TempDir()
+	viaGocsv, celled := filepath.Join(dir, "gocsv.csv"), filepath.Join(dir, "celled.csv")
+	if err := Write(viaGocsv, numbered(n, make)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(celled, numbered(n, func(row int) celledFull { return celledFull(make(row)) })); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(viaGocsv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(celled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the Cellers' file (%d bytes) differs from gocsv's (%d bytes)", len(got), len(want))
+	}
+	if recs := readBack(t, celled); len(recs) != n+1 {
+		t.Errorf("%d records read back, want %d", len(recs), n+1)
 	}
 }
