@@ -9,10 +9,10 @@
 // time as they are written, so a file of a million rows costs no more
 // memory than one of ten; a CSV file's blocks of Cellers are made into
 // text on goroutines beside the caller, a few at a time, and written in
-// order. The file is written beside its final path under
-// a temporary name and renamed into place by Close, so that it is never
-// seen half written. Every cell is valid UTF-8: bytes that are not (a
-// Windows-1252 file's, read without its encoding) become U+FFFD.
+// order. The file is written beside its final path under a temporary name
+// and renamed into place by Close, so that it is never seen half written.
+// Every cell is valid UTF-8: bytes that are not (a Windows-1252 file's,
+// read without its encoding) become U+FFFD.
 package results
 
 import (
