@@ -436,16 +436,16 @@ func TestCelledBlocksAreAsGocsvWritesThem(t *testing.T) {
 	t.Parallel()
 	const n = 7*block + 13
 	cells := []string{"", "plain", "a, comma", `"quoted"`, "two\nlines", "=SUM(A1)", "-5", "caf\xe9", "née", "nul\x00"}
-	make := func(row int) line {
+	lineAt := func(row int) line {
 		i := row * 7
 		return line{File: "in.csv", Row: row, Key: cells[i%len(cells)], Action: cells[(i/3)%len(cells)], Message: cells[(i/11)%len(cells)]}
 	}
 	dir := t.TempDir()
 	viaGocsv, celled := filepath.Join(dir, "gocsv.csv"), filepath.Join(dir, "celled.csv")
-	if err := Write(viaGocsv, numbered(n, make)); err != nil {
+	if err := Write(viaGocsv, numbered(n, lineAt)); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(celled, numbered(n, func(row int) celledFull { return celledFull(make(row)) })); err != nil {
+	if err := Write(celled, numbered(n, func(row int) celledFull { return celledFull(lineAt(row)) })); err != nil {
 		t.Fatal(err)
 	}
 	want, err := os.ReadFile(viaGocsv)
