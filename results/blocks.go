@@ -34,7 +34,7 @@ func newTextBlocks[T any](to *csvSink) *textBlocks[T] {
 	b := &textBlocks[T]{to: to}
 	for range inFlight {
 		tb := &textBlock[T]{lines: make([]T, 0, block)}
-		tb.enc = newCSVSink(&tb.text)
+		tb.enc = newCSVSink(&tb.text, 4096) // into memory: a small buffer will do
 		b.free = append(b.free, tb)
 	}
 	return b

@@ -88,7 +88,7 @@ func create(path string) (*out, error) {
 	if strings.EqualFold(filepath.Ext(path), ".xlsx") {
 		o.sink, err = newXLSXSink(tmp)
 	} else {
-		o.sink = newCSVSink(tmp)
+		o.sink = newCSVSink(tmp, 256<<10)
 	}
 	if err != nil {
 		tmp.Close()

@@ -50,8 +50,10 @@ type csvSink struct {
 	plain []string
 }
 
-func newCSVSink(w io.Writer) *csvSink {
-	buf := bufio.NewWriterSize(w, 256<<10)
+// newCSVSink writes to w through a buffer of size bytes (4,096 or more:
+// the csv.Writer writes into that buffer too).
+func newCSVSink(w io.Writer, size int) *csvSink {
+	buf := bufio.NewWriterSize(w, max(size, 4096))
 	return &csvSink{buf: buf, Writer: csv.NewWriter(buf)} // the Writer writes into buf itself
 }
 

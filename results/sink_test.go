@@ -11,7 +11,7 @@ import (
 func csvOf(t *testing.T, lines [][]string) string {
 	t.Helper()
 	var b bytes.Buffer
-	s := newCSVSink(&b)
+	s := newCSVSink(&b, 4096)
 	for _, l := range lines {
 		if err := s.Write(l); err != nil {
 			t.Fatal(err)
