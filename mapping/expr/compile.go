@@ -404,8 +404,9 @@ type Compiler struct {
 	tables map[string]map[string]string
 	opts   []expr.Option
 	// funcs are the helpers by name, which compiled closures call (see
-	// direct).
+	// direct); texts, those that have a text form (textHelpers).
 	funcs map[string]func(p ...any) (any, error)
+	texts map[string]textIntFunc
 }
 
 // NewCompiler returns a compiler for expressions over the columns of
@@ -416,7 +417,7 @@ func NewCompiler(cols *header.Index, s Settings) *Compiler {
 	for _, h := range table {
 		funcs[h.name] = h.fn
 	}
-	return &Compiler{cols: cols, tables: s.Tables, opts: helperOptions(table), funcs: funcs}
+	return &Compiler{cols: cols, tables: s.Tables, opts: helperOptions(table), funcs: funcs, texts: textHelpers(s.Decimal)}
 }
 
 // Scope is what an expression may read besides its row's cells.

@@ -208,6 +208,9 @@ func (c *Compiler) strOf(n ast.Node) (func(*env) (string, error), bool) {
 	var ok bool
 	switch n := n.(type) {
 	case *ast.CallNode:
+		if t, ok := c.textCall(n); ok {
+			return t, true
+		}
 		f, ok = c.call(n)
 	case *ast.BuiltinNode:
 		f, ok = c.builtinCall(n)
@@ -390,6 +393,48 @@ func (c *Compiler) call(n *ast.CallNode) (closure, bool) {
 		return nil, false
 	}
 	return c.callWith(fn, n.Arguments)
+}
+
+// textCall compiles a call of a helper with a text form, f($env, text,
+// whole number) with the number a constant, into a call of that form:
+// nothing boxed, no arguments kept.
+func (c *Compiler) textCall(n *ast.CallNode) (func(*env) (string, error), bool) {
+	id, ok := n.Callee.(*ast.IdentifierNode)
+	if !ok || len(n.Arguments) != 3 {
+		return nil, false
+	}
+	fn, ok := c.texts[id.Value]
+	if env, isEnv := n.Arguments[0].(*ast.IdentifierNode); !ok || !isEnv || env.Value != "$env" {
+		return nil, false
+	}
+	s, ok1 := c.strOf(n.Arguments[1])
+	k, ok2 := constInt(n.Arguments[2])
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	return func(e *env) (string, error) {
+		v, err := s(e)
+		if err != nil {
+			return "", err
+		}
+		return fn(e, v, k)
+	}, true
+}
+
+// constInt is the whole number n writes, 3 or -3.
+func constInt(n ast.Node) (int, bool) {
+	neg := false
+	if u, ok := n.(*ast.UnaryNode); ok && u.Operator == "-" {
+		n, neg = u.Node, true
+	}
+	i, ok := n.(*ast.IntegerNode)
+	if !ok {
+		return 0, false
+	}
+	if neg {
+		return -i.Value, true
+	}
+	return i.Value, true
 }
 
 // builtinCall compiles a call of one of directBuiltins.

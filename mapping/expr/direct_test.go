@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"lading/mapping/header"
@@ -78,6 +79,8 @@ func TestDirectMatchesVM(t *testing.T) {
 	}{
 		{`col("Option1 Value") == "" && col("Variant SKU") == "" && col("Variant Price") == "" ? "product" : "both"`, Scope{}, true},
 		{`shift(value, -3)`, Scope{}, true},
+		{`shift(col("Variant Price"), 2)`, Scope{}, true},
+		{`shift(Code == "merge" ? value : Code, - 1)`, Scope{}, true},
 		{`lookup("commands", upper(value), value)`, Scope{}, true},
 		{`trim(col("Item Type")) == "Product" ? "product_or_both" : "variant"`, Scope{}, true},
 		{`weight(value, "lb")`, Scope{}, true},
@@ -112,6 +115,28 @@ func TestDirectMatchesVM(t *testing.T) {
 				sameRun(t, e, tt.src, row, value)
 			}
 		}
+	}
+}
+
+// shift() in a text's closure is called as it is, nothing boxed: the
+// shifted text is all it makes.
+func TestShiftTextIsNotBoxed(t *testing.T) {
+	c := directCompiler()
+	e, err := c.Compile(`shift(value, -3)`, Scope{})
+	if err != nil || e.text == nil {
+		t.Fatalf("shift(value, -3) has no text closure (%v)", err)
+	}
+	var m Machine
+	m.Row(make([]string, len(directCols)))
+	value := strings.Repeat("1450", 2)
+	allocs := testing.AllocsPerRun(100, func() {
+		m.env.made = 0
+		if s, ok := m.RunText(e, value); !ok || s != "14501.45" {
+			t.Fatalf("RunText = %q, %v", s, ok)
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("shift(value, -3) allocates %v times a row, want 1 (its text)", allocs)
 	}
 }
 

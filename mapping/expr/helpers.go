@@ -76,6 +76,16 @@ type helper struct {
 	types []any
 }
 
+// textIntFunc is a helper of $env, a text and a whole number that makes a
+// text, as the closures call it: nothing boxed.
+type textIntFunc func(e *env, s string, n int) (string, error)
+
+// textHelpers are the helpers of helperTable that have a form the
+// closures call instead (see Compiler.textCall).
+func textHelpers(dec byte) map[string]textIntFunc {
+	return map[string]textIntFunc{"shift": shiftText(dec)}
+}
+
 // helperTable returns this package's functions for a source with decimal
 // separator dec, date formats (as written, and as Go layouts) and lookup
 // tables.
@@ -157,17 +167,29 @@ func numberHelper(dec byte) func(p ...any) (any, error) {
 }
 
 func shiftHelper(dec byte) func(p ...any) (any, error) {
+	shift := shiftText(dec)
 	return func(p ...any) (any, error) {
-		s := strings.TrimSpace(str(p[1]))
 		places, _ := p[2].(int)
+		s, err := shift(envOf(p[0]), str(p[1]), places)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+}
+
+// shiftText is shift() as the closures call it: nothing boxed.
+func shiftText(dec byte) textIntFunc {
+	return func(e *env, s string, places int) (string, error) {
+		s = strings.TrimSpace(s)
 		if places > maxShift || places < -maxShift {
-			return nil, &limitError{fmt.Sprintf("shift by %d places: a shift moves the decimal point at most %d places either way", places, maxShift)}
+			return "", &limitError{fmt.Sprintf("shift by %d places: a shift moves the decimal point at most %d places either way", places, maxShift)}
 		}
 		if s == "" {
 			return "", nil
 		}
-		if err := envOf(p[0]).charge("shift", len(s)+maxShift+2); err != nil {
-			return nil, err
+		if err := e.charge("shift", len(s)+maxShift+2); err != nil {
+			return "", err
 		}
 		return cell.ShiftNumber(s, dec, places)
 	}
