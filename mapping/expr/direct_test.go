@@ -119,7 +119,8 @@ func TestDirectMatchesVM(t *testing.T) {
 }
 
 // shift() in a text's closure is called as it is, nothing boxed: the
-// shifted text is all it makes.
+// shifted text is all it makes. (Not parallel: AllocsPerRun counts the
+// whole process's allocations.)
 func TestShiftTextIsNotBoxed(t *testing.T) {
 	c := directCompiler()
 	e, err := c.Compile(`shift(value, -3)`, Scope{})
