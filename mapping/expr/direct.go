@@ -404,7 +404,10 @@ func (c *Compiler) textCall(n *ast.CallNode) (func(*env) (string, error), bool) 
 		return nil, false
 	}
 	fn, ok := c.texts[id.Value]
-	if env, isEnv := n.Arguments[0].(*ast.IdentifierNode); !ok || !isEnv || env.Value != "$env" {
+	if !ok {
+		return nil, false
+	}
+	if env, isEnv := n.Arguments[0].(*ast.IdentifierNode); !isEnv || env.Value != "$env" {
 		return nil, false
 	}
 	s, ok1 := c.strOf(n.Arguments[1])
