@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"lading/app"
+	"lading/sandbox"
 	"lading/state"
 )
 
@@ -353,5 +354,27 @@ func TestHeapWatch(t *testing.T) {
 		if w.limit != tc.want {
 			t.Errorf("%s: limit %.1f MiB, want %.1f MiB", tc.name, float64(w.limit)/mib, float64(tc.want)/mib)
 		}
+	}
+}
+
+// Once lading sandbox listens, the collector runs at the sandbox's serving
+// pace; a GOGC of the user's stays.
+func TestServePace(t *testing.T) {
+	for _, tc := range []struct {
+		name, gogc string
+		want       int
+	}{
+		{"Go's pace: the sandbox's", "", sandbox.ServeGCPercent},
+		{"GOGC set: left alone", "150", 150},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prev := debug.SetGCPercent(150)
+			defer debug.SetGCPercent(prev)
+			t.Setenv("GOGC", tc.gogc)
+			servePace()
+			if got := debug.SetGCPercent(150); got != tc.want {
+				t.Errorf("GC percent %d after servePace, want %d", got, tc.want)
+			}
+		})
 	}
 }

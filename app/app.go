@@ -48,9 +48,11 @@ type Env struct {
 	// the network. Tests give one that serves them locally.
 	ImageTransport http.RoundTripper
 	// Serving is called by a command that is about to serve for long
-	// (lading sandbox), so that main gives the collector a server's pace;
-	// nil for nothing.
-	Serving func()
+	// (lading sandbox, before it loads a catalog), so that main gives the
+	// collector a server's pace; Listening, once it listens and only
+	// serves from then on (main: sandbox.ServeGCPercent). nil for nothing.
+	Serving   func()
+	Listening func()
 }
 
 // New builds the lading application.

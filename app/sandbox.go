@@ -167,6 +167,9 @@ func runSandbox(ctx context.Context, env *Env, o *sandboxOptions) error {
 		}
 	}
 	return sandbox.ListenAndServe(ctx, o.Addr, srv, func(base string) {
+		if env.Listening != nil {
+			env.Listening()
+		}
 		o.emit(env, sandboxLine{BaseURL: base, Tokens: tokens}, func(w io.Writer) {
 			fmt.Fprintf(w, "sandbox listening on %s (also under %s/api2)\n", base, base)
 			for _, t := range tokens {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -220,3 +221,32 @@ var (
 	writeTimes = regexp.MustCompile(`"(created|updated)_at": *"[^"]*"`)
 	blankTime  = []byte(`"${1}_at": ""`)
 )
+
+// lading sandbox gives up lading's soft memory limit before it loads a
+// catalog (Env.Serving), and takes a server's pace once it listens, the
+// catalog loaded (Env.Listening): each once, in that order.
+func TestSandboxServingHooks(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &untilListening{cancel: cancel}
+	var errb bytes.Buffer // written by the command's goroutine, which calls the hooks too
+	var calls []string
+	env := Env{Stdout: out, Stderr: &errb, Getenv: func(string) string { return "" }, ImageTransport: imagestest.Offline(),
+		Serving: func() {
+			calls = append(calls, fmt.Sprintf("serving, loaded: %v", strings.Contains(errb.String(), "loaded")))
+		},
+		Listening: func() {
+			calls = append(calls, fmt.Sprintf("listening, loaded: %v", strings.Contains(errb.String(), "loaded")))
+		},
+	}
+	file := filepath.Join("..", "testdata", "catalogs", "shopify-apparel.csv")
+	err := Run(ctx, env, []string{"lading", "sandbox", "--addr", "127.0.0.1:0", "--token", "t", "--load", file, "--template", "shopify"})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatalf("sandbox: %v\n%s", err, errb.String())
+	}
+	want := []string{"serving, loaded: false", "listening, loaded: true"}
+	if !slices.Equal(calls, want) {
+		t.Errorf("hooks called %q, want %q", calls, want)
+	}
+}

@@ -587,3 +587,11 @@ func writeAnswer(resource string, results []wire.WriteResult) (int, []byte) {
 	b, _ := json.Marshal(map[string]any{"message": msg, "errors": errs, resource: results})
 	return http.StatusBadRequest, b
 }
+
+// ServeGCPercent is the collector's pace a process serving a sandbox is
+// best run at (debug.SetGCPercent), once it only serves: its Go heap is
+// small, as its data live in SQLite, whose memory the collector does not
+// see, while every answer's buffers come and go; at Go's default (100)
+// the collector takes about a tenth of a page's CPU. BenchmarkPageAtDepth
+// runs at it.
+const ServeGCPercent = 400
