@@ -912,8 +912,8 @@ func (t *txn) attributeOptions(attrs map[int64]*namedRow, in idSet) error {
 	type held struct{ attribute, ord, option int64 }
 	var all []held
 	err := t.eachRow(`SELECT attribute_id, ord, id FROM attribute_options WHERE attribute_id `+in.cond, in.args, func(r *row) error {
-		if attrs[r.int(0)] != nil {
-			all = append(all, held{attribute: r.int(0), ord: r.int(1), option: r.int(2)})
+		if a := r.int(0); attrs[a] != nil {
+			all = append(all, held{attribute: a, ord: r.int(1), option: r.int(2)})
 		}
 		return nil
 	})
