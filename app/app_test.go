@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"lading/images/imagestest"
 	"lading/sandbox"
@@ -79,7 +80,11 @@ func TestUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"import"}, "one input file"},
-		{[]string{"import", "--template", "shopify", "nope.csv"}, "input file"},
+		{[]string{"import", "--template", "shopify", "nope.csv"}, "input file nope.csv: there is no such file\nCheck the file's name"},
+		{[]string{"import", "--template", "shopify", "../samples"}, "input file ../samples is a folder: give the file to read"},
+		{[]string{"import", "--template", "prestashop", "../samples/catalog.csv", "nope.csv"}, "second input file nope.csv: there is no such file"},
+		{[]string{"stock", "push", "--template", "stock", "nope.csv"}, "input file nope.csv: there is no such file"},
+		{[]string{"sandbox", "--load", "nope.csv", "--template", "shopify"}, "--load nope.csv: there is no such file"},
 		{[]string{"import", "--template", "nosuch", "../samples/catalog.csv"}, "generic"},
 		{[]string{"import", "--template", "generic", "--mapping", "x.yaml", "../samples/catalog.csv"}, "not both"},
 		{[]string{"import", "../samples/catalog.csv"}, "--template"},
@@ -100,6 +105,30 @@ func TestUsageErrors(t *testing.T) {
 		if !strings.Contains(said(err), tc.want) {
 			t.Errorf("%v: %q does not mention %q", tc.args, said(err), tc.want)
 		}
+	}
+}
+
+// A push on a schedule may start before its file is there; a push run
+// once may not.
+func TestScheduledPushStartsBeforeItsFile(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	env := &Env{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Getenv: func(string) string { return "" }}
+	missing := filepath.Join(t.TempDir(), "levels.csv")
+	o := &pushOptions{
+		globalOptions: globalOptions{BaseURL: "http://127.0.0.1:1", Token: cliToken, Rate: 10, Burst: 1, Concurrency: 1},
+		jobOptions: jobOptions{mappingOptions: mappingOptions{Template: "stock", MaxPartSize: "4GiB", MaxCellSize: "1MiB"},
+			BatchSize: 100, State: filepath.Join(t.TempDir(), "state.db")},
+		scheduleOptions: scheduleOptions{Every: time.Hour},
+		Input:           missing,
+	}
+	ps, err := openPush(env, o, stockKind)
+	if err != nil {
+		t.Fatalf("with --every: %v, want the push set up", err)
+	}
+	ps.close()
+	o.Every = 0
+	if _, err := openPush(env, o, stockKind); !isUsage(err) || !strings.Contains(err.Error(), missing+": there is no such file") {
+		t.Errorf("without --every: %v, want a usage error naming the missing file", err)
 	}
 }
 

@@ -3,6 +3,8 @@ package app
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"lading/plural"
@@ -22,6 +24,24 @@ func (e *UsageError) Unwrap() error { return e.Err }
 // Usagef builds a UsageError.
 func Usagef(format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// checkInput is nil when path, the file that what names ("input file",
+// "--load"), is a file; otherwise a UsageError that says what is wrong
+// with it in words a person acts on.
+func checkInput(what, path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return usageHint("Check the file's name, and the folder lading runs in.", "%s %s: there is no such file", what, path)
+	case errors.Is(err, fs.ErrPermission):
+		return Usagef("%s %s: lading may not read it (permission denied)", what, path)
+	case err != nil:
+		return Usagef("%s %s: %w", what, path, err)
+	case fi.IsDir():
+		return Usagef("%s %s is a folder: give the file to read", what, path)
+	}
+	return nil
 }
 
 // usageHint builds a UsageError with a hint.

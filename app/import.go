@@ -146,8 +146,8 @@ func (o *importOptions) check() (importer.Options, error) {
 			"import takes one input file, and a second one for a mapping that joins two")
 	}
 	input := o.Files[0]
-	if _, err := os.Stat(input); err != nil {
-		return importer.Options{}, Usagef("input file: %w", err)
+	if err := checkInput("input file", input); err != nil {
+		return importer.Options{}, err
 	}
 	m, text, err := o.load()
 	if err != nil {
@@ -187,8 +187,8 @@ func (o *importOptions) setJoinedFile(m *mapping.Mapping) error {
 		return usageHint(fmt.Sprintf("Give one input file: lading import %s %s", o.how(), files[0]),
 			"%s: the mapping reads one file (it has no join section)", files[1])
 	case len(files) == 2:
-		if _, err := os.Stat(files[1]); err != nil {
-			return Usagef("second input file: %w", err)
+		if err := checkInput("second input file", files[1]); err != nil {
+			return err
 		}
 		abs, err := filepath.Abs(files[1])
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -109,8 +110,10 @@ func openPush(env *Env, o *pushOptions, k pushKind) (*pushSetup, error) {
 	if o.State, err = o.stateFile(env, o.State); err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(o.Input); err != nil && (o.Every == 0 || !errors.Is(err, os.ErrNotExist)) {
-		return nil, Usagef("input file: %w", err)
+	if _, err := os.Stat(o.Input); o.Every == 0 || !errors.Is(err, fs.ErrNotExist) {
+		if err := checkInput("input file", o.Input); err != nil {
+			return nil, err
+		}
 	}
 	m, limits, err := o.prepare(k)
 	if err != nil {

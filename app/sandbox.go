@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"time"
 
@@ -109,8 +108,8 @@ func (o *sandboxOptions) check() error {
 			"%s names the mapping of a file to load: give the file with --load", o.how())
 	}
 	if o.Load != "" {
-		if _, err := os.Stat(o.Load); err != nil {
-			return Usagef("--load: %w", err)
+		if err := checkInput("--load", o.Load); err != nil {
+			return err
 		}
 	}
 	for _, err := range []error{
