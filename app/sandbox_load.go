@@ -76,13 +76,26 @@ func loadCatalog(ctx context.Context, env *Env, srv *sandbox.Server, token strin
 	if err != nil {
 		return fmt.Errorf("--load %s: %w", o.Load, o.refit(err))
 	}
-	fmt.Fprintf(env.Stderr, "loaded %s and %s in %s (%s)\n", plural.Count(rep.Products.Total(), "product"),
-		plural.Count(rep.Variants.Total(), "variant"), time.Since(start).Round(time.Millisecond), plural.Count(rep.Writes, "write"))
+	fmt.Fprintf(env.Stderr, "loaded %s and %s in %s (%s)%s\n", plural.Count(rep.Products.Total(), "product"),
+		plural.Count(rep.Variants.Total(), "variant"), time.Since(start).Round(time.Millisecond), plural.Count(rep.Writes, "write"),
+		foundThere(rep.Products, rep.Variants))
 	if n := rep.Failed(); n > 0 {
 		keep = true
 		fmt.Fprintf(env.Stderr, "warning: %s of %s could not be loaded: see %s\n", plural.Count(n, "row"), o.Load, rep.Results)
 	}
 	return srv.MarkLoaded(ctx, token, key)
+}
+
+// foundThere says how many of the products and variants a load counted
+// were in the account before it (a load that was stopped, run again, or
+// another file of the same catalog), if any.
+func foundThere(products, variants engine.Counts) string {
+	there := func(c engine.Counts) int { return c[engine.Unchanged] + c[engine.Updated] }
+	p, v := there(products), there(variants)
+	if p+v == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s and %s of them were in the account already", plural.Count(p, "product"), plural.Count(v, "variant"))
 }
 
 // loadKey names what --load loads: the file's content and the mapping's.

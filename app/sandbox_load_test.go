@@ -109,8 +109,35 @@ func TestSandboxLoad(t *testing.T) {
 	if err := os.WriteFile(mapping, append(text, "\n# my own copy\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if said = serveOnce(t, "--db", db, "--token", "load-token", "--load", file, "--mapping", mapping); !strings.Contains(said, "loaded 20 products") {
-		t.Errorf("a load through another mapping says %q, want it loaded", said)
+	said = serveOnce(t, "--db", db, "--token", "load-token", "--load", file, "--mapping", mapping)
+	if !strings.Contains(said, "loaded 20 products and 22 variants") || !strings.Contains(said, "(0 writes); 20 products and 22 variants of them were in the account already") {
+		t.Errorf("a load through another mapping says %q, want it loaded, all of it found in the account", said)
+	}
+}
+
+// A load stopped part of the way, started again, writes what is missing
+// and says how much it found in the account.
+func TestSandboxLoadFindsWhatIsThere(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join("..", "testdata", "catalogs", "shopify-apparel.csv")
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The header, then ocean-blue-shirt and the three rows of
+	// classic-varsity-top: 2 products, 4 variants.
+	lines := strings.SplitAfter(string(text), "\n")
+	part := filepath.Join(t.TempDir(), "part.csv")
+	if err := os.WriteFile(part, []byte(strings.Join(lines[:5], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "s.db")
+	if said := serveOnce(t, "--db", db, "--token", "load-token", "--load", part, "--template", "shopify"); !strings.Contains(said, "loaded 2 products and 4 variants") || strings.Contains(said, "already") {
+		t.Fatalf("the part's load says %q, want 2 products and 4 variants loaded", said)
+	}
+	said := serveOnce(t, "--db", db, "--token", "load-token", "--load", file, "--template", "shopify")
+	if !strings.Contains(said, "loaded 20 products and 22 variants") || !strings.Contains(said, "; 2 products and 4 variants of them were in the account already") {
+		t.Errorf("the whole file's load says %q, want 2 products and 4 variants found in the account", said)
 	}
 }
 
