@@ -4,7 +4,8 @@
 # sandbox throttled to RATE requests/s with the client at the same rate.
 # Runs the import twice on fresh sandboxes, without and with --read-ids, and
 # prints requests (writes and reads), wall time and the bound
-# 1.05 × (requests − burst) ÷ rate, side by side.
+# 1.05 × (requests − burst) ÷ rate (0 when the burst holds them all), side
+# by side.
 #
 #   scripts/bench-requests.sh            # 20000 products, rate 10
 #   PRODUCTS=2000 RATE=10 scripts/bench-requests.sh
@@ -41,7 +42,8 @@ rep = json.load(open(sys.argv[1]))
 start, end, rate, name = float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
 wall = end - start
 req = rep["requests"]
-bound = 1.05 * (req - rate) / rate
-print(f"{name:<12} {req:9d} {rep['writes']:7d} {rep['reads']:6d} {rep['throttled']:9d} {wall:8.2f}s {bound:8.2f}s {wall/bound:6.2f}")
+bound = max(0.0, 1.05 * (req - rate) / rate)
+ratio = f"{wall / bound:6.2f}" if bound > 0 else f"{'-':>6}"
+print(f"{name:<12} {req:9d} {rep['writes']:7d} {rep['reads']:6d} {rep['throttled']:9d} {wall:8.2f}s {bound:8.2f}s {ratio}")
 PY
 done
