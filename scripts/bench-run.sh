@@ -35,6 +35,7 @@ source "$(dirname "$0")/lib.sh"
 
 [[ -x /usr/bin/time ]] || fail "GNU time is needed at /usr/bin/time (apt-get install time)"
 ((SKUS % 100 == 0)) || fail "SKUS must be a multiple of 100 (products of 100 variants)"
+((MINUTES >= 2)) || fail "MINUTES must be 2 or more: each account's turn comes once a minute, and a shorter run may hold no turn of some accounts"
 
 PARALLEL_FLAG=(${PARALLEL:+--parallel "$PARALLEL"})
 cd "$ROOT"
