@@ -48,7 +48,8 @@ func sandboxCommand(b *builder) *cli.Command {
 			"own (the throttle it applies, the tokens it takes), not lading's global ones.\n\n" +
 			"--load FILE imports a catalog file into the first token's account before serving, through the mapping\n" +
 			"--template or --mapping names, as lading import would write it (without throttling, faults or images).\n" +
-			"With --db, a later start with the same file and mapping finds it loaded and leaves it as it is.",
+			"With --db, a later start with the same file and mapping finds it loaded and leaves it as it is;\n" +
+			"a load that was stopped is finished by the next start, which writes only what the account lacks.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8700", Destination: &o.Addr, Usage: "loopback address to listen on"},
 			&cli.StringFlag{Name: "db", Destination: &o.DB, Usage: "SQLite file keeping the data across restarts (default: in memory)"},
