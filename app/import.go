@@ -181,25 +181,37 @@ func (o *importOptions) check() (importer.Options, error) {
 // is given, and otherwise checks that the file the mapping names is beside
 // the input, saying how to give it when it is not.
 func (o *importOptions) setJoinedFile(m *mapping.Mapping) error {
-	files := o.Files
+	call := fmt.Sprintf("lading import %s %s", o.how(), o.Files[0])
+	return joinFiles(m, o.Files, joinWords{
+		second: "second input file",
+		one:    "Give one input file: " + call,
+		two:    "Give that file after the input file: " + call + " SECOND-FILE",
+	})
+}
+
+// joinWords are how a command speaks of its second file: what it is,
+// and how to call the command with one file and with two.
+type joinWords struct{ second, one, two string }
+
+// joinFiles points m's join at files[1] when it is given, and otherwise
+// checks that the file the mapping joins is beside files[0].
+func joinFiles(m *mapping.Mapping, files []string, w joinWords) error {
 	switch {
 	case len(files) == 2 && m.Join == nil:
-		return usageHint(fmt.Sprintf("Give one input file: lading import %s %s", o.how(), files[0]),
-			"%s: the mapping reads one file (it has no join section)", files[1])
+		return usageHint(w.one, "%s: the mapping reads one file (it has no join section)", files[1])
 	case len(files) == 2:
-		if err := checkInput("second input file", files[1]); err != nil {
+		if err := checkInput(w.second, files[1]); err != nil {
 			return err
 		}
 		abs, err := filepath.Abs(files[1])
 		if err != nil {
-			return Usagef("second input file: %w", err)
+			return Usagef("%s: %w", w.second, err)
 		}
 		m.Join.File = abs
 	case m.Join != nil:
 		jf := importer.JoinedFile(files[0], m.Join.File)
 		if _, err := os.Stat(jf); errors.Is(err, fs.ErrNotExist) {
-			return usageHint(fmt.Sprintf("Give that file after the input file: lading import %s %s SECOND-FILE", o.how(), files[0]),
-				"the mapping reads variants from a second file, and %s is not there", jf)
+			return usageHint(w.two, "the mapping reads variants from a second file, and %s is not there", jf)
 		}
 	}
 	return nil

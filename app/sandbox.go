@@ -21,8 +21,11 @@ import (
 type sandboxOptions struct {
 	globalOptions
 	mappingOptions
-	Addr, DB, Load                   string
-	Tokens, Clients                  []string
+	Addr, DB        string
+	Tokens, Clients []string
+	// Loads are the catalog file of --load and, when the mapping joins
+	// two files, the second.
+	Loads                            []string
 	Rate                             float64
 	Burst, ThrottleStatus            int
 	FailRate, DropRate, ThrottleRate float64
@@ -47,7 +50,8 @@ func sandboxCommand(b *builder) *cli.Command {
 			"and shows counters; it is not part of the real interface. Its --rate, --burst and --token are its\n" +
 			"own (the throttle it applies, the tokens it takes), not lading's global ones.\n\n" +
 			"--load FILE imports a catalog file into the first token's account before serving, through the mapping\n" +
-			"--template or --mapping names, as lading import would write it (without throttling, faults or images).\n" +
+			"--template or --mapping names, as lading import would write it (without throttling, faults or images);\n" +
+			"a mapping that joins two files (PrestaShop's) takes the second with another --load.\n" +
 			"With --db, a later start with the same file and mapping finds it loaded and leaves it as it is;\n" +
 			"a load that was stopped is finished by the next start, which writes only what the account lacks.",
 		Flags: append([]cli.Flag{
@@ -63,7 +67,8 @@ func sandboxCommand(b *builder) *cli.Command {
 			&cli.Float64Flag{Name: "throttle-rate", Destination: &o.ThrottleRate, Usage: "fraction of requests answered as throttled whatever the rate (Retry-After 1 s)"},
 			&cli.DurationFlag{Name: "latency", Destination: &o.Latency, Usage: "delay added to every request"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "seed of the fault injection, for reproducible runs"},
-			&cli.StringFlag{Name: "load", Destination: &o.Load, Usage: "catalog file (CSV or XLSX) to import into the account before serving, through --template or --mapping"},
+			&cli.GenericFlag{Name: "load", Value: &stringList{&o.Loads}, Usage: "catalog file (CSV or XLSX) to import into the account before serving, through --template or --mapping; " +
+				"a second --load gives the file the mapping joins (PrestaShop's combinations)"},
 		}, mappingFlags(&o.mappingOptions, "", templates.KindCatalog)...),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -104,12 +109,15 @@ func (o *sandboxOptions) check() error {
 	if o.Latency < 0 {
 		return Usagef("--latency %s: want a duration of 0 or more, e.g. 50ms", o.Latency)
 	}
-	if (o.Template != "" || o.Mapping != "") && o.Load == "" {
+	if (o.Template != "" || o.Mapping != "") && len(o.Loads) == 0 {
 		return usageHint("For example: lading sandbox --load products_export.csv --template shopify",
 			"%s names the mapping of a file to load: give the file with --load", o.how())
 	}
-	if o.Load != "" {
-		if err := checkInput("--load", o.Load); err != nil {
+	if len(o.Loads) > 2 {
+		return Usagef("--load is given %d times: give the catalog file, and a second --load only for the file the mapping joins", len(o.Loads))
+	}
+	if len(o.Loads) > 0 {
+		if err := checkInput("--load", o.Loads[0]); err != nil {
 			return err
 		}
 	}
@@ -161,7 +169,7 @@ func runSandbox(ctx context.Context, env *Env, o *sandboxOptions) error {
 			return err
 		}
 	}
-	if o.Load != "" {
+	if len(o.Loads) > 0 {
 		if err := loadCatalog(ctx, env, srv, tokens[0], o); err != nil {
 			return err
 		}

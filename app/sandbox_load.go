@@ -16,6 +16,7 @@ import (
 	"lading/api/wire"
 	"lading/engine"
 	"lading/importer"
+	"lading/mapping"
 	"lading/paths"
 	"lading/plural"
 	"lading/sandbox"
@@ -36,13 +37,22 @@ func loadCatalog(ctx context.Context, env *Env, srv *sandbox.Server, token strin
 	if err != nil {
 		return err
 	}
-	key, err := loadKey(o.Load, text)
+	file := o.Loads[0]
+	call := fmt.Sprintf("lading sandbox --load %s %s", file, o.how())
+	if err := joinFiles(m, o.Loads, joinWords{
+		second: "the second --load",
+		one:    "Give one file: " + call,
+		two:    fmt.Sprintf("Give that file with a second --load: lading sandbox --load %s --load SECOND-FILE %s", file, o.how()),
+	}); err != nil {
+		return err
+	}
+	key, err := loadKey(file, m, text)
 	if err != nil {
 		return Usagef("--load: %w", err)
 	}
 	if done, err := srv.Loaded(ctx, token, key); err != nil || done {
 		if done {
-			fmt.Fprintf(env.Stderr, "%s is loaded already (through %s): the sandbox serves it as it is\n", o.Load, o.how())
+			fmt.Fprintf(env.Stderr, "%s is loaded already (through %s): the sandbox serves it as it is\n", file, o.how())
 		}
 		return err
 	}
@@ -66,22 +76,22 @@ func loadCatalog(ctx context.Context, env *Env, srv *sandbox.Server, token strin
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "loading %s through %s...\n", o.Load, o.how())
+	fmt.Fprintf(env.Stderr, "loading %s through %s...\n", file, o.how())
 	start := time.Now()
 	rep, err := importer.Import(ctx, importer.Options{
-		Options: engine.Options{Client: client, State: st, Scope: "sandbox-load", Mapping: m, Input: o.Load, Limits: limits,
+		Options: engine.Options{Client: client, State: st, Scope: "sandbox-load", Mapping: m, Input: file, Limits: limits,
 			BatchSize: wire.MaxWriteRecords, ResultsFile: filepath.Join(dir, "results.csv"), Logger: o.logger(env)},
 		MappingText: text, Mode: importer.ModeUpsert, NoImages: true,
 	})
 	if err != nil {
-		return fmt.Errorf("--load %s: %w", o.Load, o.refit(err))
+		return fmt.Errorf("--load %s: %w", file, o.refit(err))
 	}
 	fmt.Fprintf(env.Stderr, "loaded %s and %s in %s (%s)%s\n", plural.Count(rep.Products.Total(), "product"),
 		plural.Count(rep.Variants.Total(), "variant"), time.Since(start).Round(time.Millisecond), plural.Count(rep.Writes, "write"),
 		foundThere(rep.Products, rep.Variants))
 	if n := rep.Failed(); n > 0 {
 		keep = true
-		fmt.Fprintf(env.Stderr, "warning: %s of %s could not be loaded: see %s\n", plural.Count(n, "row"), o.Load, rep.Results)
+		fmt.Fprintf(env.Stderr, "warning: %s of %s could not be loaded: see %s\n", plural.Count(n, "row"), file, rep.Results)
 	}
 	return srv.MarkLoaded(ctx, token, key)
 }
@@ -98,13 +108,21 @@ func foundThere(products, variants engine.Counts) string {
 	return fmt.Sprintf("; %s and %s of them were in the account already", plural.Count(p, "product"), plural.Count(v, "variant"))
 }
 
-// loadKey names what --load loads: the file's content and the mapping's.
-func loadKey(path string, mapping []byte) (string, error) {
+// loadKey names what --load loads: the content of the file at path, the
+// digest of the file m joins to it if any, and the mapping's text.
+func loadKey(path string, m *mapping.Mapping, text []byte) (string, error) {
 	h := sha256.New()
 	if err := paths.HashFiles(h, path); err != nil {
 		return "", err
 	}
-	h.Write(mapping)
+	if m.Join != nil {
+		j := sha256.New()
+		if err := paths.HashFiles(j, importer.JoinedFile(path, m.Join.File)); err != nil {
+			return "", err
+		}
+		h.Write(j.Sum(nil))
+	}
+	h.Write(text)
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 

@@ -150,6 +150,13 @@ func TestSandboxLoadUsage(t *testing.T) {
 		{[]string{"sandbox", "--template", "shopify"}, "--load"},
 		{[]string{"sandbox", "--load", "nope.csv", "--template", "shopify"}, "nope.csv"},
 		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--load", filepath.Join("..", "testdata", "catalogs", "shopify-apparel.csv")}, "--template"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--load", "a.csv", "--load", "b.csv", "--load", "c.csv", "--template", "shopify"}, "--load is given 3 times"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--load", filepath.Join("..", "testdata", "catalogs", "shopify-apparel.csv"),
+			"--load", filepath.Join("..", "testdata", "catalogs", "prestashop-combinations_import.csv"), "--template", "shopify"}, "the mapping reads one file"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--load", filepath.Join("..", "testdata", "catalogs", "prestashop-products_import.csv"), "--template", "prestashop"},
+			"combinations.csv is not there\nGive that file with a second --load"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--load", filepath.Join("..", "testdata", "catalogs", "prestashop-products_import.csv"), "--load", "nope.csv", "--template", "prestashop"},
+			"the second --load nope.csv: there is no such file"},
 	} {
 		_, _, err := run(t, tc.args...)
 		var u *UsageError
@@ -160,39 +167,101 @@ func TestSandboxLoadUsage(t *testing.T) {
 }
 
 // What lading sandbox --load makes in the account is what importing the
-// same file through the interface makes: the same listings, to the ids,
-// but for the times of the writes.
+// same files through the interface makes: the same listings, to the ids,
+// but for the times of the writes; PrestaShop's two files through two
+// --load flags.
 func TestSandboxLoadEqualsImport(t *testing.T) {
 	t.Parallel()
+	for _, tc := range []struct {
+		template string
+		files    []string
+		variants string // the listing's total
+	}{
+		{"shopify", []string{"shopify-apparel.csv"}, "22"},
+		{"prestashop", []string{"prestashop-products_import.csv", "prestashop-combinations_import.csv"}, "26"},
+	} {
+		t.Run(tc.template, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			files := copyCatalogs(t, dir, tc.files...)
+			loadedDB, importedDB := filepath.Join(dir, "loaded.db"), filepath.Join(dir, "imported.db")
+			serveOnce(t, append([]string{"--db", loadedDB, "--token", "load-token", "--template", tc.template}, loadFlags(files)...)...)
+			loaded := openSandbox(t, loadedDB)
+			imported := openSandbox(t, importedDB)
+			if _, err := imported.srv.RegisterToken("load-token"); err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{"--base-url", imported.URL, "--token", "load-token", "--quiet", "import", "--template", tc.template,
+				"--no-images", "--batch-size", "100", "--state", filepath.Join(dir, "state.db")}, files...)
+			// PrestaShop's sample has rows that fail, in the load as here.
+			var partial *PartialError
+			if _, errs, err := run(t, args...); err != nil && !errors.As(err, &partial) {
+				t.Fatalf("import: %v\n%s", err, errs)
+			}
+			for _, res := range []string{wire.Products, wire.Variants, wire.ProductTags} {
+				got, want := loaded.listing(t, res), imported.listing(t, res)
+				if got != want {
+					t.Errorf("%s after --load:\n%s\nafter an import through the interface:\n%s", res, got, want)
+				}
+				if res == wire.Variants && !strings.Contains(got, `"total": "`+tc.variants+`"`) {
+					t.Errorf("the %s listing holds not the %s variants of the files: %s", res, tc.variants, got)
+				}
+			}
+		})
+	}
+}
+
+// A catalog of two files is loaded once for both: a second start finds it
+// loaded, and one after the second file changed loads it again.
+func TestSandboxLoadKnowsBothFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "catalogs", "shopify-apparel.csv"))
+	files := copyCatalogs(t, dir, "prestashop-products_import.csv", "prestashop-combinations_import.csv")
+	args := append([]string{"--db", filepath.Join(dir, "s.db"), "--token", "load-token", "--template", "prestashop"}, loadFlags(files)...)
+	if said := serveOnce(t, args...); !strings.Contains(said, "loaded 7 products and 30 variants") {
+		t.Fatalf("the first start says %q, want both files loaded", said)
+	}
+	if said := serveOnce(t, args...); !strings.Contains(said, "loaded already") {
+		t.Errorf("the second start says %q, want the catalog found loaded", said)
+	}
+	combos, err := os.ReadFile(files[1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(dir, "catalog.csv")
-	if err := os.WriteFile(file, src, 0o644); err != nil {
+	if err := os.WriteFile(files[1], bytes.Replace(combos, []byte("RF-Nano-Blue-16GB"), []byte("RF-Nano-Blue-16G"), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	loadedDB, importedDB := filepath.Join(dir, "loaded.db"), filepath.Join(dir, "imported.db")
-	serveOnce(t, "--db", loadedDB, "--token", "load-token", "--load", file, "--template", "shopify")
-	loaded := openSandbox(t, loadedDB)
-	imported := openSandbox(t, importedDB)
-	if _, err := imported.srv.RegisterToken("load-token"); err != nil {
-		t.Fatal(err)
+	if said := serveOnce(t, args...); !strings.Contains(said, "loading") || !strings.Contains(said, "were in the account already") {
+		t.Errorf("a start after the second file changed says %q, want it loaded again over what is there", said)
 	}
-	if _, errs, err := run(t, "--base-url", imported.URL, "--token", "load-token", "--quiet", "import", "--template", "shopify",
-		"--no-images", "--batch-size", "100", "--state", filepath.Join(dir, "state.db"), file); err != nil {
-		t.Fatalf("import: %v\n%s", err, errs)
-	}
-	for _, res := range []string{wire.Products, wire.Variants, wire.ProductTags} {
-		got, want := loaded.listing(t, res), imported.listing(t, res)
-		if got != want {
-			t.Errorf("%s after --load:\n%s\nafter an import through the interface:\n%s", res, got, want)
+}
+
+// copyCatalogs copies the named files of testdata/catalogs into dir and
+// returns their paths there.
+func copyCatalogs(t *testing.T, dir string, names ...string) []string {
+	t.Helper()
+	var out []string
+	for _, n := range names {
+		src, err := os.ReadFile(filepath.Join("..", "testdata", "catalogs", n))
+		if err != nil {
+			t.Fatal(err)
 		}
-		if res == wire.Variants && !strings.Contains(got, `"total": "22"`) {
-			t.Errorf("the %s listing holds not the 22 variants of the file: %s", res, got)
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			t.Fatal(err)
 		}
+		out = append(out, p)
 	}
+	return out
+}
+
+// loadFlags are --load flags for files, in order.
+func loadFlags(files []string) []string {
+	var out []string
+	for _, f := range files {
+		out = append(out, "--load", f)
+	}
+	return out
 }
 
 // testSandbox is a sandbox on a database file, served over HTTP.
