@@ -89,11 +89,18 @@ func globalFlags(g *globalOptions, root bool) []cli.Flag {
 // (sandbox has a --rate of its own), and makes its action first resolve
 // them into dst from where the user put them (see resolve).
 func withGlobals(c *cli.Command, root, dst *globalOptions) {
+	// A flag's Names runs a regular expression over its names: asked of
+	// every flag of every command for every global one, they took most of
+	// the few milliseconds building the commands takes.
+	own := make(map[string]bool, len(c.Flags))
+	for _, o := range c.Flags {
+		own[o.Names()[0]] = true
+	}
 	var names []string
 	for _, f := range globalFlags(root, false) {
-		if !slices.ContainsFunc(c.Flags, func(o cli.Flag) bool { return o.Names()[0] == f.Names()[0] }) {
+		if fn := f.Names(); !own[fn[0]] {
 			c.Flags = append(c.Flags, f)
-			names = append(names, f.Names()...)
+			names = append(names, fn...)
 		}
 	}
 	action := c.Action
