@@ -30,18 +30,35 @@ func Usagef(format string, args ...any) error {
 // "--load"), is a file; otherwise a UsageError that says what is wrong
 // with it in words a person acts on.
 func checkInput(what, path string) error {
+	fi, err := statUsage(what, path, "file")
+	if err == nil && fi.IsDir() {
+		return Usagef("%s %s is a folder: give the file to read", what, path)
+	}
+	return err
+}
+
+// checkFolder is checkInput for a folder; hint says what the folder is.
+func checkFolder(what, path, hint string) error {
+	fi, err := statUsage(what, path, "folder")
+	if err == nil && !fi.IsDir() {
+		return Usagef("%s %s: not a folder; %s", what, path, hint)
+	}
+	return err
+}
+
+// statUsage stats path, the file or folder (noun) that what names, and
+// says why it cannot be read as a UsageError.
+func statUsage(what, path, noun string) (fs.FileInfo, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return usageHint("Check the file's name, and the folder lading runs in.", "%s %s: there is no such file", what, path)
+		return nil, usageHint("Check the "+noun+"'s name, and the folder lading runs in.", "%s %s: there is no such %s", what, path, noun)
 	case errors.Is(err, fs.ErrPermission):
-		return Usagef("%s %s: lading may not read it (permission denied)", what, path)
+		return nil, Usagef("%s %s: lading may not read it (permission denied)", what, path)
 	case err != nil:
-		return Usagef("%s %s: %w", what, path, err)
-	case fi.IsDir():
-		return Usagef("%s %s is a folder: give the file to read", what, path)
+		return nil, Usagef("%s %s: %w", what, path, err)
 	}
-	return nil
+	return fi, nil
 }
 
 // usageHint builds a UsageError with a hint.

@@ -105,6 +105,9 @@ func (o *mappingOptions) load() (*mapping.Mapping, []byte, error) {
 		m, err := mapping.Parse(o.Template+".yaml", text)
 		return m, text, asUsage(err)
 	case o.Mapping != "":
+		if err := checkInput("--mapping", o.Mapping); err != nil {
+			return nil, nil, err
+		}
 		text, err := os.ReadFile(o.Mapping)
 		if err != nil {
 			return nil, nil, Usagef("--mapping: %w", err)
@@ -321,6 +324,9 @@ type imageOptions struct {
 	NoImages     bool
 }
 
+// imagesFolder is what --images names, said when it names a file.
+const imagesFolder = "give the folder the images' paths are relative to"
+
 // imageFlags declares --images, --max-image-size and --no-images.
 func imageFlags(o *imageOptions) []cli.Flag {
 	return []cli.Flag{
@@ -346,10 +352,8 @@ func (o *imageOptions) options(transport http.RoundTripper) (images.Options, err
 		return images.Options{}, Usagef("--max-image-size %q: want a size from 1 byte to %s, like 5MiB", o.MaxImageSize, humanize.IBytes(wire.MaxProductFileBytes))
 	}
 	if o.Images != "" {
-		if fi, err := os.Stat(o.Images); err != nil {
-			return images.Options{}, Usagef("--images: %w", err)
-		} else if !fi.IsDir() {
-			return images.Options{}, Usagef("--images %s: not a folder; give the folder the images' paths are relative to", o.Images)
+		if err := checkFolder("--images", o.Images, imagesFolder); err != nil {
+			return images.Options{}, err
 		}
 	}
 	return images.Options{Dir: o.Images, MaxSize: int64(n), Transport: transport}, nil

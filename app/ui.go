@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -89,8 +88,8 @@ func (o *uiOptions) config(env *Env) (ui.Config, error) {
 		return ui.Config{}, Usagef("--max-upload %q: want a size like 100MiB or 1GiB", o.MaxUpload)
 	}
 	if o.Images != "" {
-		if fi, err := os.Stat(o.Images); err != nil || !fi.IsDir() {
-			return ui.Config{}, Usagef("--images %s: not a folder; give the folder the images' paths are relative to", o.Images)
+		if err := checkFolder("--images", o.Images, imagesFolder); err != nil {
+			return ui.Config{}, err
 		}
 	}
 	if o.State, err = o.stateFile(env, o.State); err != nil {
