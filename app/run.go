@@ -85,6 +85,9 @@ func (o *runOptions) runLogger(env *Env) (*slog.Logger, error) {
 
 // loadJobs reads and checks a jobs file; its mistakes are a usage error.
 func loadJobs(env *Env, file string) (*ops.Jobs, ops.Dirs, error) {
+	if err := checkInput("jobs file", file); err != nil {
+		return nil, ops.Dirs{}, err
+	}
 	dirs, err := env.dirs()
 	if err != nil {
 		return nil, dirs, err

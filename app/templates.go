@@ -180,6 +180,9 @@ func runMappingInit(_ context.Context, env *Env, o *mappingInitOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := checkInput("input file", o.File); err != nil {
+		return err
+	}
 	src, err := source.Open(o.File, read.ReadOptions(source.Limits{}))
 	if err != nil {
 		return asUsage(err)
