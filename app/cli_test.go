@@ -308,6 +308,8 @@ func TestUsageErrorsAreOneLineAndAHint(t *testing.T) {
 		{[]string{"stock", "psuh"}, `unknown command "stock psuh"; did you mean push?`},
 		{[]string{"import", "--template", "shopfy", "../samples/catalog.csv"}, `no template "shopfy"; did you mean shopify?`},
 		{[]string{"import", "--templte", "generic", "../samples/catalog.csv"}, "unknown flag --templte for lading import; did you mean --template?"},
+		{[]string{"export", "prodcts", "-o", "p.csv"}, "unknown flag -o for lading export, which chooses a command: give one of products, variants"},
+		{[]string{"stock", "--quite", "push"}, "unknown flag --quite for lading stock; did you mean --quiet?"},
 		{[]string{"stock", "push", "--every", "15", "--template", "stock", stock}, "--every 15: write it with a unit, e.g. 15m"},
 		{[]string{"stock", "push", "--batch-size", "ten", stock}, `--batch-size "ten": want a whole number`},
 		{[]string{"import", "--json=yes", "../samples/catalog.csv"}, "--json=yes: give --json alone"},

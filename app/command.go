@@ -305,6 +305,11 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 		if dym := suggest.DidYouMean(m[1], names, "--%s"); dym != "" {
 			return usageHint(hint, "unknown flag %s for %s; %s", dashed(m[1]), line, dym)
 		}
+		// A group's command was misspelt, or its flags put before it.
+		if subs := commandNames(c.Command.Subcommands); len(subs) > 0 && c.Command.Name != c.App.Name {
+			return usageHint(hint, "unknown flag %s for %s, which chooses a command: give one of %s, then its flags",
+				dashed(m[1]), line, strings.Join(subs, ", "))
+		}
 		return usageHint(hint, "unknown flag %s for %s", dashed(m[1]), line)
 	}
 	if m := invalidValue.FindStringSubmatch(msg); m != nil {
