@@ -20,6 +20,7 @@ import (
 	"lading/paths"
 	"lading/plural"
 	"lading/sandbox"
+	"lading/source"
 	"lading/state"
 )
 
@@ -29,33 +30,61 @@ import (
 // images. A sandbox on a file that loaded the same file through the same
 // mapping before is left as it is.
 func loadCatalog(ctx context.Context, env *Env, srv *sandbox.Server, token string, o *sandboxOptions) error {
-	m, text, err := o.load()
+	l, err := o.catalogLoad()
 	if err != nil {
 		return err
 	}
-	limits, err := o.reading(m)
-	if err != nil {
-		return err
-	}
-	file := o.Loads[0]
-	call := fmt.Sprintf("lading sandbox --load %s %s", file, o.how())
-	if err := joinFiles(m, o.Loads, joinWords{
-		second: "the second --load",
-		one:    "Give one file: " + call,
-		two:    fmt.Sprintf("Give that file with a second --load: lading sandbox --load %s --load SECOND-FILE %s", file, o.how()),
-	}); err != nil {
-		return err
-	}
-	key, err := loadKey(file, m, text)
-	if err != nil {
-		return Usagef("--load: %w", err)
-	}
-	if done, err := srv.Loaded(ctx, token, key); err != nil || done {
+	if done, err := srv.Loaded(ctx, token, l.key); err != nil || done {
 		if done {
-			fmt.Fprintf(env.Stderr, "%s is loaded already (through %s): the sandbox serves it as it is\n", file, o.how())
+			fmt.Fprintf(env.Stderr, "%s is loaded already (through %s): the sandbox serves it as it is\n", l.file, o.how())
 		}
 		return err
 	}
+	if err := l.run(ctx, env, srv, token, o); err != nil {
+		return err
+	}
+	return srv.MarkLoaded(ctx, token, l.key)
+}
+
+// catalogLoad is what --load loads: its file, the mapping (its join
+// pointed at the second --load, if given), the limits of its reading, and
+// the key naming all of it (see loadKey).
+type catalogLoad struct {
+	file   string
+	m      *mapping.Mapping
+	text   []byte
+	limits source.Limits
+	key    string
+}
+
+// catalogLoad reads and checks the mapping and the files of --load.
+func (o *sandboxOptions) catalogLoad() (*catalogLoad, error) {
+	m, text, err := o.load()
+	if err != nil {
+		return nil, err
+	}
+	limits, err := o.reading(m)
+	if err != nil {
+		return nil, err
+	}
+	file := o.Loads[0]
+	if err := joinFiles(m, o.Loads, joinWords{
+		second: "the second --load",
+		one:    fmt.Sprintf("Give one file: lading sandbox --load %s %s", file, o.how()),
+		two:    fmt.Sprintf("Give that file with a second --load: lading sandbox --load %s --load SECOND-FILE %s", file, o.how()),
+	}); err != nil {
+		return nil, err
+	}
+	key, err := loadKey(file, m, text)
+	if err != nil {
+		return nil, Usagef("--load: %w", err)
+	}
+	return &catalogLoad{file: file, m: m, text: text, limits: limits, key: key}, nil
+}
+
+// run imports the catalog with a state thrown away after, and says what
+// it loaded; a results file of rows that failed is kept.
+func (l *catalogLoad) run(ctx context.Context, env *Env, srv *sandbox.Server, token string, o *sandboxOptions) error {
 	dir, err := os.MkdirTemp("", "lading-sandbox-load-")
 	if err != nil {
 		return err
@@ -76,24 +105,26 @@ func loadCatalog(ctx context.Context, env *Env, srv *sandbox.Server, token strin
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "loading %s through %s...\n", file, o.how())
-	start := time.Now()
+	fmt.Fprintf(env.Stderr, "loading %s through %s...\n", l.file, o.how())
+	start, prog := time.Now(), o.progress(env, client)
+	defer prog.Finish()
 	rep, err := importer.Import(ctx, importer.Options{
-		Options: engine.Options{Client: client, State: st, Scope: "sandbox-load", Mapping: m, Input: file, Limits: limits,
-			BatchSize: wire.MaxWriteRecords, ResultsFile: filepath.Join(dir, "results.csv"), Logger: o.logger(env)},
-		MappingText: text, Mode: importer.ModeUpsert, NoImages: true,
+		Options: engine.Options{Client: client, State: st, Scope: "sandbox-load", Mapping: l.m, Input: l.file, Limits: l.limits,
+			BatchSize: wire.MaxWriteRecords, ResultsFile: filepath.Join(dir, "results.csv"), Progress: prog, Logger: o.logger(env)},
+		MappingText: l.text, Mode: importer.ModeUpsert, NoImages: true,
 	})
+	prog.Finish()
 	if err != nil {
-		return fmt.Errorf("--load %s: %w", file, o.refit(err))
+		return fmt.Errorf("--load %s: %w", l.file, o.refit(err))
 	}
 	fmt.Fprintf(env.Stderr, "loaded %s and %s in %s (%s)%s\n", plural.Count(rep.Products.Total(), "product"),
 		plural.Count(rep.Variants.Total(), "variant"), time.Since(start).Round(time.Millisecond), plural.Count(rep.Writes, "write"),
 		foundThere(rep.Products, rep.Variants))
 	if n := rep.Failed(); n > 0 {
 		keep = true
-		fmt.Fprintf(env.Stderr, "warning: %s of %s could not be loaded: see %s\n", plural.Count(n, "row"), file, rep.Results)
+		fmt.Fprintf(env.Stderr, "warning: %s of %s could not be loaded: see %s\n", plural.Count(n, "row"), l.file, rep.Results)
 	}
-	return srv.MarkLoaded(ctx, token, key)
+	return nil
 }
 
 // foundThere says how many of the products and variants a load counted

@@ -70,8 +70,8 @@ func TestSandboxLoad(t *testing.T) {
 	file := filepath.Join("..", "testdata", "catalogs", "shopify-apparel.csv")
 	args := []string{"--db", db, "--token", "load-token", "--load", file, "--template", "shopify"}
 	said := serveOnce(t, args...)
-	if !strings.Contains(said, "loaded 20 products and 22 variants") {
-		t.Errorf("the first start says %q, want the products and variants it loaded", said)
+	if !strings.Contains(said, "loaded 20 products and 22 variants") || !strings.Contains(said, "read 22 rows of "+file+": 20 products\n") {
+		t.Errorf("the first start says %q, want the rows read and the products and variants loaded", said)
 	}
 
 	srv, err := sandbox.New(sandbox.Options{DBPath: db})
@@ -112,6 +112,16 @@ func TestSandboxLoad(t *testing.T) {
 	said = serveOnce(t, "--db", db, "--token", "load-token", "--load", file, "--mapping", mapping)
 	if !strings.Contains(said, "loaded 20 products and 22 variants") || !strings.Contains(said, "(0 writes); 20 products and 22 variants of them were in the account already") {
 		t.Errorf("a load through another mapping says %q, want it loaded, all of it found in the account", said)
+	}
+}
+
+// --quiet keeps a load's progress off stderr, not what it loaded.
+func TestSandboxLoadQuiet(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join("..", "testdata", "catalogs", "shopify-apparel.csv")
+	said := serveOnce(t, "--quiet", "--token", "load-token", "--load", file, "--template", "shopify")
+	if strings.Contains(said, "read 22 rows") || !strings.Contains(said, "loaded 20 products and 22 variants") {
+		t.Errorf("a quiet load says %q, want what it loaded and no progress", said)
 	}
 }
 
