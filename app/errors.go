@@ -56,6 +56,11 @@ func statUsage(what, path, noun string) (fs.FileInfo, error) {
 	case errors.Is(err, fs.ErrPermission):
 		return nil, Usagef("%s %s: lading may not read it (permission denied)", what, path)
 	case err != nil:
+		// os.Stat's error names the path again: its cause is enough.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return nil, Usagef("%s %s: %w", what, path, err)
 	}
 	return fi, nil

@@ -21,16 +21,16 @@ import (
 type sandboxOptions struct {
 	globalOptions
 	mappingOptions
-	Addr, DB        string
-	Tokens, Clients []string
-	// Loads are the catalog file of --load and, when the mapping joins
-	// two files, the second.
-	Loads                            []string
+	Addr, DB                         string
+	Tokens, Clients                  []string
 	Rate                             float64
 	Burst, ThrottleStatus            int
 	FailRate, DropRate, ThrottleRate float64
 	Latency                          time.Duration
 	Seed                             int64
+	// Loads are the catalog file of --load and, when the mapping joins
+	// two files, the second.
+	Loads []string
 }
 
 var sandboxExamples = []example{
