@@ -148,14 +148,7 @@ type depthSandbox struct {
 // products a write.
 func depthServer(b *testing.B) *depthSandbox {
 	rows := sourcetest.BenchRows(b)
-	srv, err := New(Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { srv.Close() })
-	if _, err := srv.RegisterToken(testToken); err != nil {
-		b.Fatal(err)
-	}
+	srv, _ := tokenServer(b, Options{})
 	start := time.Now()
 	for p := 0; p*100 < rows; p += 10 {
 		var prods []any

@@ -26,17 +26,25 @@ type env struct {
 
 func newEnv(t *testing.T, opts Options) *env {
 	t.Helper()
+	srv, acct := tokenServer(t, opts)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return &env{t: t, srv: srv, ts: ts, token: testToken, acct: acct}
+}
+
+// tokenServer is a sandbox with testToken registered, closed when tb ends.
+func tokenServer(tb testing.TB, opts Options) (*Server, Account) {
+	tb.Helper()
 	srv, err := New(opts)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(func() { ts.Close(); srv.Close() })
+	tb.Cleanup(func() { srv.Close() })
 	acct, err := srv.RegisterToken(testToken)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	return &env{t: t, srv: srv, ts: ts, token: testToken, acct: acct}
+	return srv, acct
 }
 
 // resp is a decoded answer.

@@ -37,14 +37,7 @@ func FuzzWrite(f *testing.F) {
 	} {
 		f.Add(uint8(slices.Index(resources, s.resource)), []byte(s.body))
 	}
-	srv, err := New(Options{})
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { srv.Close() })
-	if _, err := srv.RegisterToken(testToken); err != nil {
-		f.Fatal(err)
-	}
+	srv, _ := tokenServer(f, Options{})
 	post := func(path string, body []byte) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
 		req.Header.Set("Content-Type", wire.ContentTypeJSON)
