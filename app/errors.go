@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
+	"lading/paths"
 	"lading/plural"
 )
 
@@ -28,42 +28,27 @@ func Usagef(format string, args ...any) error {
 
 // checkInput is nil when path, the file that what names ("input file",
 // "--load"), is a file; otherwise a UsageError that says what is wrong
-// with it in words a person acts on.
+// with it in words a person acts on (paths.CheckInput).
 func checkInput(what, path string) error {
-	fi, err := statUsage(what, path, "file")
-	if err == nil && fi.IsDir() {
-		return Usagef("%s %s is a folder: give the file to read", what, path)
-	}
-	return err
+	return readUsage(paths.CheckInput(paths.Named{What: what, Path: path}), "file")
 }
 
 // checkFolder is checkInput for a folder; hint says what the folder is.
 func checkFolder(what, path, hint string) error {
-	fi, err := statUsage(what, path, "folder")
-	if err == nil && !fi.IsDir() {
-		return Usagef("%s %s: not a folder; %s", what, path, hint)
+	err := paths.CheckFolder(paths.Named{What: what, Path: path})
+	if re := (*paths.ReadError)(nil); errors.As(err, &re) && re.Err == nil {
+		return Usagef("%w; %s", err, hint) // a file where the folder is asked
 	}
-	return err
+	return readUsage(err, "folder")
 }
 
-// statUsage stats path, the file or folder (noun) that what names, and
-// says why it cannot be read as a UsageError.
-func statUsage(what, path, noun string) (fs.FileInfo, error) {
-	fi, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, usageHint("Check the "+noun+"'s name, and the folder lading runs in.", "%s %s: there is no such %s", what, path, noun)
-	case errors.Is(err, fs.ErrPermission):
-		return nil, Usagef("%s %s: lading may not read it (permission denied)", what, path)
-	case err != nil:
-		// os.Stat's error names the path again: its cause is enough.
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, Usagef("%s %s: %w", what, path, err)
+// readUsage makes err, a file's or folder's (noun's) *paths.ReadError, a
+// UsageError, with a hint when it is not there.
+func readUsage(err error, noun string) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return usageHint("Check the "+noun+"'s name, and the folder lading runs in.", "%w", err)
 	}
-	return fi, nil
+	return asUsage(err)
 }
 
 // usageHint builds a UsageError with a hint.

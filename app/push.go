@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -110,10 +109,8 @@ func openPush(env *Env, o *pushOptions, k pushKind) (*pushSetup, error) {
 	if o.State, err = o.stateFile(env, o.State); err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(o.Input); o.Every == 0 || !errors.Is(err, fs.ErrNotExist) {
-		if err := checkInput("input file", o.Input); err != nil {
-			return nil, err
-		}
+	if err := checkInput("input file", o.Input); err != nil && (o.Every == 0 || !errors.Is(err, fs.ErrNotExist)) {
+		return nil, err
 	}
 	m, limits, err := o.prepare(k)
 	if err != nil {

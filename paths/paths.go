@@ -1,5 +1,6 @@
-// Package paths holds the rules for the files a job writes beside those it
-// reads: an output must not be one of the inputs or another output
+// Package paths holds the rules for the files a job reads and writes: an
+// input must be there, a file or a folder as asked (CheckInput,
+// CheckFolder); an output must not be one of the inputs or another output
 // (writing it would destroy what the job reads, or what it just wrote),
 // and must be writable before the first request is sent, not found
 // unwritable after the last. The command line, a jobs runner and a web
@@ -145,6 +146,45 @@ func CheckState(st Named) error {
 		}
 		dir = up
 	}
+}
+
+// ReadError is a file or folder a job reads that is not there, cannot be
+// read, or is a folder where a file is asked, or the other way round.
+type ReadError struct {
+	File    Named
+	Problem string // what is wrong
+	Err     error  // the cause the system gave, if any: errors.Is(err, fs.ErrNotExist)
+}
+
+func (e *ReadError) Error() string { return e.File.What + " " + e.File.Path + e.Problem }
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// CheckInput is nil when in names a file (or anything but a folder) that
+// is there; otherwise a *ReadError.
+func CheckInput(in Named) error { return checkRead(in, false) }
+
+// CheckFolder is CheckInput for a folder.
+func CheckFolder(in Named) error { return checkRead(in, true) }
+
+func checkRead(in Named, folder bool) error {
+	noun := "file"
+	if folder {
+		noun = "folder"
+	}
+	fi, err := os.Stat(in.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &ReadError{in, ": there is no such " + noun, err}
+	case errors.Is(err, fs.ErrPermission):
+		return &ReadError{in, ": lading may not read it (permission denied)", err}
+	case err != nil:
+		return &ReadError{in, ": " + reason(err).Error(), err}
+	case fi.IsDir() && !folder:
+		return &ReadError{in, " is a folder: give the file to read", nil}
+	case !fi.IsDir() && folder:
+		return &ReadError{in, ": not a folder", nil}
+	}
+	return nil
 }
 
 // reason is err without the path a *fs.PathError repeats.

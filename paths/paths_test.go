@@ -2,6 +2,7 @@ package paths
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,6 +77,48 @@ func TestCheckState(t *testing.T) {
 		err := CheckState(Named{"--state", tc.path})
 		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%s: %v, want %q", tc.path, err, tc.want)
+		}
+	}
+}
+
+// CheckInput and CheckFolder say what is wrong with a file or folder a
+// job reads, and keep the system's cause: a missing one is fs.ErrNotExist.
+func TestCheckInputAndFolder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "in.csv")
+	if err := os.WriteFile(file, []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		path    string
+		folder  bool
+		want    string // "" for no error
+		missing bool
+	}{
+		{"a file", file, false, "", false},
+		{"a folder", dir, true, "", false},
+		{"no file", filepath.Join(dir, "nope.csv"), false, "/nope.csv: there is no such file", true},
+		{"no folder", filepath.Join(dir, "nodir"), true, "/nodir: there is no such folder", true},
+		{"a folder for a file", dir, false, " is a folder: give the file to read", false},
+		{"a file for a folder", file, true, ": not a folder", false},
+		{"under a file", filepath.Join(file, "x.csv"), false, "x.csv: not a directory", false},
+	} {
+		in := Named{What: "in", Path: tc.path}
+		check := CheckInput
+		if tc.folder {
+			check = CheckFolder
+		}
+		err := check(in)
+		var re *ReadError
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v, want none", tc.name, err)
+		case tc.want != "" && (!errors.As(err, &re) || !strings.HasSuffix(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want a *ReadError ending %q", tc.name, err, tc.want)
+		case errors.Is(err, fs.ErrNotExist) != tc.missing:
+			t.Errorf("%s: %v: errors.Is(fs.ErrNotExist) = %v, want %v", tc.name, err, !tc.missing, tc.missing)
 		}
 	}
 }
