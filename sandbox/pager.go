@@ -182,6 +182,14 @@ type listing struct {
 // which is all there is.
 const idOrder = "ORDER BY id ASC"
 
+// sortedIDs is idOrder for a filtered listing of at most fewRecords
+// records: sorted after the filter's index found them (the + keeps the
+// id's index from being walked for the order).
+const (
+	sortedIDs  = "ORDER BY +id ASC"
+	fewRecords = 10000
+)
+
 func newListing(table, base string, account int64, q *listQuery) listing {
 	from := "FROM " + table + " WHERE account_id = ?"
 	if base != "" {
@@ -206,6 +214,18 @@ func (t *txn) listing(table, base string, account int64, q *listQuery) (ids []in
 	start := (q.page - 1) * q.size
 	if l.order != idOrder {
 		return t.pageInOrder(l, ix, start, q.size)
+	}
+	if !l.plain {
+		// A filter's own index finds few records sooner than the walk in
+		// id order finds them among all (a look-up of SKUs, the records
+		// changed since a day): those are sorted, once.
+		if total, err = t.count(l, ix); err != nil {
+			return nil, 0, err
+		}
+		if total <= fewRecords {
+			l.order = sortedIDs
+			return t.pageInOrder(l, ix, start, q.size)
+		}
 	}
 	if start == 0 {
 		// A first page that is not full is the whole listing: no count.

@@ -186,7 +186,7 @@ func (fb *filterBuilder) condition(c any, path string) (string, *apiError) {
 	if !present {
 		return nullComparison(col, op, path)
 	}
-	expr, arg := comparand(col, val)
+	expr, arg := comparand(col, op, val)
 	fb.args = append(fb.args, arg)
 	sqlOp := op
 	if op == "!=" {
@@ -253,8 +253,8 @@ func nullComparison(col column, op, path string) (string, *apiError) {
 }
 
 // comparand gives the SQL expression of col and the argument val becomes
-// for comparing them as col's kind says.
-func comparand(col column, val string) (string, any) {
+// for comparing them by op as col's kind says.
+func comparand(col column, op, val string) (string, any) {
 	expr := col.expr
 	var arg any = val
 	switch col.kind {
@@ -270,7 +270,9 @@ func comparand(col column, val string) (string, any) {
 			arg = f
 		}
 	case kDate:
-		if len(val) == len("2006-01-02") {
+		// A timestamp is on or after a day, or before it, exactly when it
+		// compares so with the day's text: the column's index serves.
+		if len(val) == len("2006-01-02") && op != ">=" && op != "<" {
 			expr = "substr(" + expr + ",1,10)"
 		}
 	}

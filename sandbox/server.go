@@ -234,6 +234,18 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// SetClock stamps the records the sandbox writes from now on (their
+// created_at and updated_at) with the time now gives; nil gives the real
+// time again. A test steps a day on with it, and a catalog loaded as of
+// an earlier day shows an incremental import what changed since.
+func (s *Server) SetClock(now func() time.Time) {
+	if now == nil {
+		s.st.clock.Store(nil)
+		return
+	}
+	s.st.clock.Store(&now)
+}
+
 // Loader is the interface as the sandbox's own loading sees it: the same
 // handlers and write path, without throttling and injected faults, and
 // not counted (see lading sandbox --load).

@@ -56,6 +56,17 @@ type store struct {
 	// spare is the room the last write's held rows took (see pending),
 	// for the next write: a catalog write holds some 20,000 parameters.
 	spare pending
+	// clock, when set, is the time records are stamped with (SetClock).
+	clock atomic.Pointer[func() time.Time]
+}
+
+// now is the time a transaction stamps what it writes with.
+func (st *store) now() string {
+	t := time.Now()
+	if clock := st.clock.Load(); clock != nil {
+		t = (*clock)()
+	}
+	return t.UTC().Format(timeLayout)
 }
 
 // readConn is a read-only connection with its own prepared statements.
@@ -262,7 +273,7 @@ func (st *store) do(ctx context.Context, fn func(t *txn) error) error {
 		return fmt.Errorf("sandbox: begin transaction: %w", err)
 	}
 	rollback := func() { st.conn.ExecContext(bg, "ROLLBACK") }
-	t := &txn{st: st, ctx: bg, now: time.Now().UTC().Format(timeLayout), conn: st.conn, stmts: st.stmts, raw: st.raw}
+	t := &txn{st: st, ctx: bg, now: st.now(), conn: st.conn, stmts: st.stmts, raw: st.raw}
 	t.pend.reuse(&st.spare)
 	defer st.spare.reuse(&t.pend)
 	if err := fn(t); err != nil {
@@ -313,7 +324,7 @@ func (st *store) read(ctx context.Context, fn func(t *txn) error) error {
 	if _, err := rc.conn.ExecContext(bg, "BEGIN"); err != nil {
 		return fmt.Errorf("sandbox: begin read: %w", err)
 	}
-	t := &txn{st: st, ctx: bg, now: time.Now().UTC().Format(timeLayout), conn: rc.conn, stmts: rc.stmts, raw: rc.raw}
+	t := &txn{st: st, ctx: bg, now: st.now(), conn: rc.conn, stmts: rc.stmts, raw: rc.raw}
 	// The snapshot starts with the first statement that reads. No write
 	// began to commit between the count before it and the one after it:
 	// the snapshot holds exactly the writes committed before.
