@@ -104,6 +104,14 @@ var migrations = []string{
 		key   TEXT NOT NULL,
 		PRIMARY KEY (tbl, scope, key)
 	) WITHOUT ROWID;`,
+	// 6: scopes a job writes whole and reads whole (see entries.go), one
+	// row each.
+	`CREATE TABLE entries (
+		id         INTEGER PRIMARY KEY,
+		scope      TEXT    NOT NULL UNIQUE,
+		data       BLOB    NOT NULL,
+		updated_at INTEGER NOT NULL
+	);`,
 }
 
 // SchemaVersion is the schema version this build writes.
