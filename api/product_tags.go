@@ -17,6 +17,11 @@ type ProductTagWrite struct {
 	Delete int    `json:"delete,omitempty"`
 }
 
+// Total reads how many tags match opts (nil: all): one read, of one record.
+func (s *ProductTagsService) Total(ctx context.Context, opts *ListOptions) (int, error) {
+	return total[ProductTag](ctx, s.c, opts)
+}
+
 // ListPages reads tags page by page.
 func (s *ProductTagsService) ListPages(ctx context.Context, opts *ListOptions) iter.Seq2[*ProductTagPage, error] {
 	return listPages[ProductTag](ctx, s.c, opts)
