@@ -27,8 +27,23 @@ const (
 
 // add packs id and returns its number, never 0.
 func (p *idPack) add(id api.ID) uint32 {
-	n := len(p.chunks) - 1
-	need := binary.MaxVarintLen64 + len(id)
+	ref, n := p.room(binary.MaxVarintLen64 + len(id))
+	p.chunks[n] = appendPackedID(p.chunks[n], id)
+	return ref
+}
+
+// addPacked packs the id appendPackedID packed as raw, and returns its
+// number.
+func (p *idPack) addPacked(raw []byte) uint32 {
+	ref, n := p.room(len(raw))
+	p.chunks[n] = append(p.chunks[n], raw...)
+	return ref
+}
+
+// room is the number of the next id packed, of need bytes at most, and
+// the chunk it goes in.
+func (p *idPack) room(need int) (ref uint32, n int) {
+	n = len(p.chunks) - 1
 	if n < 0 || cap(p.chunks[n])-len(p.chunks[n]) < need {
 		if len(p.chunks) == 1<<(32-packChunkBits)-1 { // 4 GiB of ids: memory ran out long before
 			panic("importer: too many ids to pack")
@@ -38,15 +53,43 @@ func (p *idPack) add(id api.ID) uint32 {
 		p.chunks = append(p.chunks, make([]byte, 0, max(packChunk, need)))
 		n++
 	}
-	c := p.chunks[n]
-	ref := uint32(n+1)<<packChunkBits | uint32(len(c))
+	return uint32(n+1)<<packChunkBits | uint32(len(p.chunks[n])), n
+}
+
+// appendPackedID appends id as a pack holds it: a decimal id as its
+// number (shifted, its low bit set), another as its length (shifted) and
+// its text.
+func appendPackedID(b []byte, id api.ID) []byte {
 	if x, ok := decimalID(id); ok {
-		p.chunks[n] = binary.AppendUvarint(c, x<<1|1)
-		return ref
+		return binary.AppendUvarint(b, x<<1|1)
 	}
-	c = binary.AppendUvarint(c, uint64(len(id))<<1)
-	p.chunks[n] = append(c, id...)
-	return ref
+	b = binary.AppendUvarint(b, uint64(len(id))<<1)
+	return append(b, id...)
+}
+
+// packedID splits the id appendPackedID packed at the start of b, not
+// empty, from the rest of b; false when b does not start with one.
+func packedID(b []byte) (raw, rest []byte, ok bool) {
+	h, n := binary.Uvarint(b)
+	if n <= 0 {
+		return nil, nil, false
+	}
+	end := n
+	if h&1 == 0 {
+		l := h >> 1
+		if l == 0 || l > uint64(len(b)-n) {
+			return nil, nil, false
+		}
+		end += int(l)
+	}
+	return b[:end:end], b[end:], true
+}
+
+// decimalOf is the number of an id appendPackedID packed as raw, when
+// decimal.
+func decimalOf(raw []byte) (uint64, bool) {
+	h, _ := binary.Uvarint(raw)
+	return h >> 1, h&1 == 1
 }
 
 // decimalID is id's number when id is one written the one way a number

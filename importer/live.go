@@ -313,21 +313,24 @@ type Want struct {
 	// anyway (Planner.Keep), before the snapshot's records of them and
 	// the plans take their room. A million rows' data is some 40 MB.
 	ReleaseEqual bool
+	// Marks, when set, are what the last incremental import found of
+	// the products (see Marks): those it settles are not read.
+	Marks *Marks
 }
 
 // skus are what the valid products of w with SKUs are looked up by, each
-// once. A million SKUs cost one list of them, which a listing of the whole
+// once, but for those found settled by their marks (by product number). A million SKUs cost one list of them, which a listing of the whole
 // catalog should not hold while it reads (see scan.readNeeded).
-func (w Want) skus() []string {
+func (w Want) skus(found []scanFound) []string {
 	n := 0
-	for _, p := range w.Products {
-		if p.Valid() {
+	for i, p := range w.Products {
+		if p.Valid() && !found[i].settled {
 			n += len(p.Variants)
 		}
 	}
 	skus := make([]string, 0, n)
-	for _, p := range w.Products {
-		if !p.Valid() {
+	for i, p := range w.Products {
+		if !p.Valid() || found[i].settled {
 			continue
 		}
 		for i := range p.Variants {
@@ -340,10 +343,14 @@ func (w Want) skus() []string {
 }
 
 // names are what the valid products of w without SKUs are looked up by:
-// their names, each once.
-func (w Want) names() []string {
+// their names, each once; but for those found settled by their marks
+// (by product number; nil: none are).
+func (w Want) names(found []scanFound) []string {
 	var names []string
-	for _, p := range w.Products {
+	for i, p := range w.Products {
+		if found != nil && found[i].settled {
+			continue
+		}
 		if p.Valid() && p.Name().Set && !slices.ContainsFunc(p.Variants, func(v catalog.Variant) bool { return v.SKU() != "" }) {
 			names = append(names, p.Name().S)
 		}
@@ -400,15 +407,19 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 		return nil, err
 	}
 	l.Total = total
-	names := w.names()
+	names := w.names(nil)
 	if total == 0 && len(names) == 0 {
 		return l, nil
 	}
 	s := newScan(w, names, l)
-	err = s.readNeeded(ctx, c, total, true)
+	if err = s.settleMarked(ctx, c, total); err == nil {
+		err = s.readNeeded(ctx, c, total, true)
+	}
 	if errors.Is(err, errVariantsLeftOut) { // all again, without the Products listing
 		s = newScan(w, names, l.restart())
-		err = s.readNeeded(ctx, c, total, false)
+		if err = s.settleMarked(ctx, c, total); err == nil {
+			err = s.readNeeded(ctx, c, total, false)
+		}
 	}
 	if err != nil {
 		return nil, err

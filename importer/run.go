@@ -44,6 +44,13 @@ type Options struct {
 	// Concurrency to Concurrency. NoImages leaves them out.
 	Images   images.Options
 	NoImages bool
+	// Incremental compares the file with what the last incremental
+	// import found of its products (see Marks), reading from the account
+	// only what changed there since and the products the file changed;
+	// it needs State. Now, when set, is the time the import takes for
+	// the day it runs.
+	Incremental bool
+	Now         func() time.Time
 }
 
 // words are how an import speaks of its work.
@@ -69,6 +76,18 @@ type Report struct {
 	ImageBytes    int64         `json:"image_bytes,omitempty"`
 	ImageRequests int           `json:"image_requests,omitempty"`
 	Fetched       *images.Stats `json:"fetched,omitempty"`
+	// Incremental says what an incremental import took from the marks.
+	Incremental *IncrementalReport `json:"incremental,omitempty"`
+}
+
+// IncrementalReport says what an incremental import took from the marks
+// of the last: how many products it took for equal to the account's
+// without reading them, the day from which it read the account's
+// changes, and why it compared the whole file, when it did.
+type IncrementalReport struct {
+	Marked int    `json:"marked"`
+	Since  string `json:"since,omitempty"`
+	Whole  string `json:"whole,omitempty"`
 }
 
 // maxRounds bounds how often batches that were not applied, or whose
@@ -94,6 +113,8 @@ type importer struct {
 	fatal error
 	// imgs are the images of the products, nil when none are imported.
 	imgs *imageWork
+	// marks are the products' marks of an incremental import.
+	marks *Marks
 }
 
 // Fingerprint identifies an import so that running the same command again
@@ -195,6 +216,11 @@ func (x *importer) sendPlan(ctx context.Context, planner *Planner, plan *Plan, i
 			x.Logger.Warn("could not read back the ids of the created variants; the import itself is complete", "err", err)
 		}
 	}
+	if x.marks != nil && !x.DryRun && !interrupted && x.fatal == nil {
+		if _, err := x.marks.Save(ctx, x.Client, plan); err != nil {
+			x.Logger.Warn("could not keep what this import found for the next incremental one, which will compare the whole file; the import itself is complete", "err", err)
+		}
+	}
 	return nil
 }
 
@@ -253,11 +279,13 @@ func (x *importer) startRun(ctx context.Context, in *Input, rep *Report) error {
 // plan reads the part of the live catalog the input touches and classifies
 // every product against it, writing the plan file if asked.
 func (x *importer) plan(ctx context.Context, in *Input, rep *Report, remembered map[string]string) (*Planner, *Plan, error) {
+	x.marks = x.newMarks(in)
 	// Products found equal are planned unchanged, whose data no plan keeps.
-	live, err := FetchLive(ctx, x.Client, Want{Products: in.Products, Remembered: remembered, ReleaseEqual: true})
+	live, err := FetchLive(ctx, x.Client, Want{Products: in.Products, Remembered: remembered, ReleaseEqual: true, Marks: x.marks})
 	if err != nil {
 		return nil, nil, err
 	}
+	x.sayMarks(rep)
 	// The rows' variant data is let go once planned where nothing is
 	// written from it: in a dry run every product's.
 	planner := &Planner{Live: live, Mode: x.Mode, RememberedIDs: remembered, Keep: writes}

@@ -58,6 +58,9 @@ type scan struct {
 	// read is where a live variant is read to be compared.
 	read   LiveVariant
 	detail liveDetail
+	// marked are the numbers of the products marks settled, by the id of
+	// their live product.
+	marked markedIDs
 }
 
 // scanFound is what the scan found of a product of the file: 12 bytes,
@@ -73,6 +76,9 @@ type scanFound struct {
 	differs bool
 	// filesKnown and archived are the live product's (LiveProduct's).
 	filesKnown, archived bool
+	// settled says its mark found it equal (see Marks): the account's
+	// listings leave it alone.
+	settled bool
 }
 
 // allEqual says the live product was found, and equal to p in every variant.
@@ -90,15 +96,29 @@ func newScan(w Want, names []string, l *Live) *scan {
 	for _, name := range names {
 		s.names[name] = false
 	}
+	return s
+}
+
+// indexSKUs makes the table of the SKUs of the file's valid products to
+// compare with the account's, those its marks did not settle.
+func (s *scan) indexSKUs() {
+	n := 0
+	for i, p := range s.w.Products {
+		if p.Valid() && !s.found[i].settled {
+			n += len(p.Variants)
+		}
+	}
 	s.index = strindex.New(n, s.sku) // s.sku finds a variant's product in s.first
-	for i, p := range w.Products {
+	for i, p := range s.w.Products {
+		if !p.Valid() || s.found[i].settled {
+			continue
+		}
 		for j := range p.Variants {
-			if p.Variants[j].SKU() != "" && p.Valid() {
-				s.index.Add(first[i] + int32(j))
+			if p.Variants[j].SKU() != "" {
+				s.index.Add(s.first[i] + int32(j))
 			}
 		}
 	}
-	return s
 }
 
 // readNeeded reads what the keys of s.w (its SKUs, and the names of its
@@ -109,6 +129,7 @@ func newScan(w Want, names []string, l *Live) *scan {
 // it showed has are looked up after it, as they are when the account
 // holds no variants but has products.
 func (s *scan) readNeeded(ctx context.Context, c *api.Client, total int, byProducts bool) error {
+	s.indexSKUs()
 	names := s.unseen() // all of them, before any read
 	if total == 0 {
 		n, err := productTotal(ctx, c)
@@ -118,7 +139,7 @@ func (s *scan) readNeeded(ctx context.Context, c *api.Client, total int, byProdu
 		}
 		return s.lookUpNames(ctx, c, names)
 	}
-	skus := s.w.skus() // let go of before the listing: 16 MB a million
+	skus := s.w.skus(s.found) // let go of before the listing: 16 MB a million
 	budget := chunks(len(skus)) + chunks(len(names))
 	r := readOf(total, 0)
 	if byProducts {
@@ -275,6 +296,8 @@ func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *
 	i := s.productOf(k)
 	f, fp := &s.found[i], s.w.Products[i]
 	switch {
+	case f.settled:
+		return
 	case f.id == 0:
 		f.id = s.ids.add(pid)
 		if p == nil || !updatesOnly(fp) {

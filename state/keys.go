@@ -12,6 +12,15 @@ import "strings"
 // groups rows) and the product ids imports gave them.
 func KeyProducts(account string) string { return account + "|product" }
 
+// KeyImported is the scope of what an incremental import found an
+// account to hold of each product of its file equal to the file's, by
+// product key (the importer's marks).
+func KeyImported(account string) string { return account + "|imported" }
+
+// KeyImportedCheck is the scope of the count an incremental import left
+// of an account's older variants, for the next to find deletions by.
+func KeyImportedCheck(account string) string { return account + "|imported-check" }
+
 // KeyFiles is the scope of the product files imports uploaded to an
 // account (or found there holding the same content), by product id and
 // place (Files).

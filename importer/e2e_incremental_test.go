@@ -1,0 +1,278 @@
+package importer_test
+
+import (
+	"context"
+	"encoding/csv"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"lading/api"
+	"lading/engine"
+	"lading/importer"
+	"lading/sandbox"
+)
+
+// incrementalProducts is the size of the catalog the incremental tests
+// import: 20 products of 3 variants, tagged Classic in products 1, 9
+// and 17 (sourcetest's generator).
+const incrementalProducts, incrementalVariants = 20, 3
+
+// marked makes an account that has held the generated catalog for ten
+// days, and a state in which an incremental import found it equal today;
+// it returns the catalog's file.
+func marked(t *testing.T) (*env, string) {
+	t.Helper()
+	e := newEnv(t, sandbox.Options{})
+	e.srv.SetClock(func() time.Time { return time.Now().AddDate(0, 0, -10) })
+	in := e.generate("catalog.csv", incrementalProducts, incrementalVariants)
+	for _, want := range []engine.Status{engine.Created, engine.Unchanged} {
+		rep, err := e.importFile(context.Background(), "generic", in, incremental)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Variants[want] != incrementalProducts*incrementalVariants {
+			t.Fatalf("variants %v: want all %s", rep.Variants, want)
+		}
+	}
+	e.srv.SetClock(nil)
+	return e, in
+}
+
+func incremental(o *importer.Options) { o.Incremental = true }
+
+// An incremental import reads from the account only what changed there
+// since the marks' day and the products whose rows changed, and finds
+// every change a whole comparison would: in the file, and in the account
+// (a variant's field, a product's name), and the changes its listings do
+// not show (a variant deleted, a tag renamed) by giving the marks up.
+func TestIncrementalImport(t *testing.T) {
+	t.Parallel()
+	all := incrementalProducts * incrementalVariants
+	cases := []struct {
+		name string
+		// change changes the account, or the file (returning the file
+		// to import; "" for the same).
+		change func(e *env, in string) string
+		// marked is the count of products taken from the marks; whole
+		// says the marks were given up, naming why.
+		marked int
+		whole  string
+		// reads are the import's reads; variants and products are the
+		// counts of the import's results that are not unchanged.
+		reads              int64
+		variants, products engine.Counts
+		// more is how many products the file has beyond
+		// incrementalProducts.
+		more int
+	}{{
+		name: "nothing changed", change: func(*env, string) string { return "" },
+		// the size of the account, two counts, the variants, tags and
+		// products changed since
+		marked: incrementalProducts, reads: 6,
+	}, {
+		name: "a price changed in the file",
+		change: func(e *env, in string) string {
+			return e.rewrite(in, "P000004-Red-M", func(row []string) { row[17] = "77.70" })
+		},
+		// and a look-up of the changed product's SKUs, and its full read
+		marked: incrementalProducts - 1, reads: 8,
+		variants: engine.Counts{engine.Updated: 1}, products: engine.Counts{engine.Updated: 1},
+	}, {
+		name: "a variant's weight changed in the account",
+		change: func(e *env, _ string) string {
+			v := e.variant("P000007-Red-S")
+			if _, err := e.c.Variants.Write(context.Background(), []api.VariantWrite{{ID: v.ID, Weight: api.String("9.99")}}); err != nil {
+				e.t.Fatal(err)
+			}
+			return ""
+		},
+		marked: incrementalProducts - 1, reads: 8,
+		variants: engine.Counts{engine.Updated: 1}, products: engine.Counts{engine.Updated: 1},
+	}, {
+		name: "a variant's SKU changed in the account",
+		change: func(e *env, _ string) string {
+			v := e.variant("P000005-Red-M")
+			if _, err := e.c.Variants.Write(context.Background(), []api.VariantWrite{{ID: v.ID, SKU: api.String("RENAMED")}}); err != nil {
+				e.t.Fatal(err)
+			}
+			return ""
+		},
+		// the file's SKU is looked up and not found: its variant is
+		// created, and refused (another has its options), as a whole
+		// comparison does
+		marked: incrementalProducts - 1, reads: 8,
+		variants: engine.Counts{engine.Failed: 1}, products: engine.Counts{engine.Updated: 1},
+	}, {
+		name: "a product renamed in the account",
+		change: func(e *env, _ string) string {
+			v := e.variant("P000012-Red-S")
+			if _, err := e.c.Products.Write(context.Background(), []api.ProductWrite{{ID: v.ProductID(), Name: api.String("Renamed")}}); err != nil {
+				e.t.Fatal(err)
+			}
+			return ""
+		},
+		marked: incrementalProducts - 1, reads: 8,
+		products: engine.Counts{engine.Updated: 1},
+	}, {
+		name: "a new variant's SKU given to another product in the account",
+		change: func(e *env, _ string) string {
+			// Product 21, created today and marked: a variant of it
+			// deleted is not one the count of older variants misses.
+			ctx := context.Background()
+			in := e.generate("more.csv", incrementalProducts+1, incrementalVariants)
+			for range 2 {
+				if _, err := e.importFile(ctx, "generic", in, incremental); err != nil {
+					e.t.Fatal(err)
+				}
+			}
+			v := e.variant("P000021-Red-S")
+			if res, err := e.c.Variants.Write(ctx, []api.VariantWrite{{ID: v.ID, Delete: 1}}); err != nil || len(res.Failed) > 0 {
+				e.t.Fatalf("deleting the variant: %v %v", res, err)
+			}
+			res, err := e.c.Products.Write(ctx, []api.ProductWrite{{Name: api.String("Stray")}})
+			if err != nil || len(res.Failed) > 0 {
+				e.t.Fatalf("writing the product: %v %v", res, err)
+			}
+			stray := api.VariantWrite{SKU: api.String("P000021-Red-S"), Links: &api.VariantLinks{Products: []api.Ref{{ID: res.IDs[0]}}}}
+			if res, err := e.c.Variants.Write(ctx, []api.VariantWrite{stray}); err != nil || len(res.Failed) > 0 {
+				e.t.Fatalf("writing the variant: %v %v", res, err)
+			}
+			return in
+		},
+		// the look-up of the product's SKUs finds two products, read in
+		// full, and it fails as a whole comparison fails it
+		marked: incrementalProducts, reads: 8, more: 1,
+		variants: engine.Counts{engine.Failed: incrementalVariants}, products: engine.Counts{engine.Failed: 1},
+	}, {
+		name: "a variant deleted in the account",
+		change: func(e *env, _ string) string {
+			v := e.variant("P000015-Red-L")
+			if _, err := e.c.Variants.Write(context.Background(), []api.VariantWrite{{ID: v.ID, Delete: 1}}); err != nil {
+				e.t.Fatal(err)
+			}
+			return ""
+		},
+		// the size, the counts (the variants created since, the tags
+		// before), the whole account, the product read in full, and the
+		// counts again (the size too, after the writes)
+		whole: "some were deleted since", reads: 8,
+		variants: engine.Counts{engine.Created: 1}, products: engine.Counts{engine.Updated: 1},
+	}, {
+		name: "a tag renamed in the account",
+		change: func(e *env, _ string) string {
+			ctx := context.Background()
+			for _, pg := range pages(e.t, e.c.ProductTags.ListPages(ctx, nil)) {
+				for _, tag := range pg.Records {
+					if string(tag.Name) == "Classic" {
+						if _, err := e.c.ProductTags.Write(ctx, []api.ProductTagWrite{{ID: tag.ID, Name: "Timeless"}}); err != nil {
+							e.t.Fatal(err)
+						}
+					}
+				}
+			}
+			return ""
+		},
+		// the size, the counts, the variants and tags changed, the whole
+		// account (counted today already: not again)
+		whole: `the tag "Timeless" was changed`, reads: 6,
+		products: engine.Counts{engine.Updated: 3},
+	}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e, in := marked(t)
+			if edited := tc.change(e, in); edited != "" {
+				in = edited
+			}
+			rep, err := e.importFile(context.Background(), "generic", in, incremental)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := rep.Incremental
+			if got == nil || got.Marked != tc.marked || !strings.Contains(got.Whole, tc.whole) || (tc.whole == "") != (got.Whole == "") {
+				t.Errorf("incremental %+v: want %d products taken from their marks, the whole file compared for %q", got, tc.marked, tc.whole)
+			}
+			if rep.Reads != tc.reads {
+				t.Errorf("%d reads, want %d", rep.Reads, tc.reads)
+			}
+			all, products := all+tc.more*incrementalVariants, incrementalProducts+tc.more
+			wantVariants, wantProducts := withUnchanged(tc.variants, all), withUnchanged(tc.products, products)
+			if !equalCounts(rep.Variants, wantVariants) || !equalCounts(rep.Products, wantProducts) {
+				t.Errorf("variants %v, products %v; want %v and %v", rep.Variants, rep.Products, wantVariants, wantProducts)
+			}
+			// A whole comparison after it finds the account holding the
+			// file: nothing to write, or the same failures again.
+			again, err := e.importFile(context.Background(), "generic", in, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantVariants, wantProducts = withUnchanged(nil, all), withUnchanged(nil, products)
+			if rep.Variants[engine.Failed] > 0 {
+				wantVariants, wantProducts = rep.Variants, rep.Products
+			}
+			if !equalCounts(again.Variants, wantVariants) || !equalCounts(again.Products, wantProducts) {
+				t.Errorf("a whole comparison after it: variants %v, products %v; want %v and %v", again.Variants, again.Products, wantVariants, wantProducts)
+			}
+		})
+	}
+}
+
+// withUnchanged is c with the rest of total unchanged.
+func withUnchanged(c engine.Counts, total int) engine.Counts {
+	out := engine.Counts{engine.Unchanged: total}
+	for s, n := range c {
+		out[s] += n
+		out[engine.Unchanged] -= n
+	}
+	return out
+}
+
+func equalCounts(a, b engine.Counts) bool {
+	for s, n := range a {
+		if b[s] != n {
+			return false
+		}
+	}
+	for s, n := range b {
+		if a[s] != n {
+			return false
+		}
+	}
+	return true
+}
+
+// rewrite writes a copy of in whose row of sku edit changed.
+func (e *env) rewrite(in, sku string, edit func(row []string)) string {
+	e.t.Helper()
+	f, err := os.Open(in)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	found := false
+	for _, row := range rows {
+		if row[5] == sku {
+			edit(row)
+			found = true
+		}
+	}
+	if !found {
+		e.t.Fatalf("no row of SKU %s in %s", sku, in)
+	}
+	out := strings.TrimSuffix(in, ".csv") + "-edited.csv"
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	if err := w.WriteAll(rows); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	return out
+}

@@ -1,0 +1,382 @@
+package importer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"lading/api"
+	"lading/catalog"
+	"lading/engine"
+	"lading/plural"
+	"lading/state"
+)
+
+// An incremental import (Options.Incremental) leaves in the state, for
+// each product of its file it found equal to the account's, a mark: the
+// sum of what the file says of the product, the ids the account holds it
+// under, and the day it was found so. The next incremental import takes
+// a product whose content has the sum of its mark for equal to the
+// account's without reading it, unless the account changed something of
+// it since the mark's day: it reads the products and variants changed
+// since (the listings filtered by updated_at, at a day's grain, a day
+// early for the service's time zone) and compares those products, and
+// the products the file changed, as any import does.
+//
+// What the listings cannot show, it finds another way, or gives the
+// marks up and compares the whole file: a tag renamed since (a tag is
+// shared by products, and renaming it changes none of them: a tag whose
+// updated_at is not its created_at); a variant or tag deleted since (a
+// deleted record is not listed), by a count of the account's variants and
+// tags created before the day before the last incremental import, which
+// only a deletion lowers; and an account that changed more than half its
+// variants since, which is read whole sooner.
+
+// markAge is how many days a mark is taken as it is: a product found
+// equal again with an older mark gets a new one, so that the changes read
+// go back a week at most.
+const markAge = 7
+
+// checkKey is the key of the count of the account's older variants in
+// state.KeyImportedCheck.
+const checkKey = "variants"
+
+// contentSum is the sum of a product's content (catalog.Product.AppendContent)
+// under its import's prefix; zero for a product that gets no mark.
+type contentSum [16]byte
+
+// markState is what the state held for a product of the file.
+type markState uint8
+
+const (
+	noMark    markState = iota
+	markOther           // a mark of other content, or of other variants
+	markSame            // a mark of its content, of the last markAge days
+	markOld             // a mark of its content, older
+)
+
+// Marks are the marks of an incremental import's products: those the
+// state held, and their sums, by product number of the file.
+type Marks struct {
+	db                *state.DB
+	scope, checkScope string
+	day               time.Time // the day of the import, UTC
+	sums              []contentSum
+	had               []markState
+	// days are the days of the marks of markSame, from dayZero; kept are
+	// the marks of products not in the file, key and mark, written again
+	// as they are.
+	days []uint64
+	kept [][2][]byte
+	// Settled counts the products taken as equal by their marks; Since is
+	// the day from which the changes were read ("" when none were);
+	// GaveUp says why the marks were given up for a whole comparison
+	// ("" when they were not).
+	Settled int
+	Since   string
+	GaveUp  string
+	// checked is the count the last incremental import left ("DAY
+	// VARIANTS TAGS"), when this one found the account holding as many.
+	checked string
+}
+
+// newMarkSet sums the content of products under prefix (what else
+// decides how a file is read and planned: the mapping, the mode), for an
+// incremental import on account's scope in db at now; images says the
+// import takes the images in. The products are summed in as many parts
+// as there are cores.
+func newMarkSet(db *state.DB, account string, products []*catalog.Product, prefix []byte, now time.Time, images bool) *Marks {
+	m := &Marks{db: db, scope: state.KeyImported(account), checkScope: state.KeyImportedCheck(account),
+		day: now.UTC().Truncate(24 * time.Hour), sums: make([]contentSum, len(products)), had: make([]markState, len(products)), days: make([]uint64, len(products))}
+	under := sha256.Sum256(prefix) // a mapping of kilobytes, summed once
+	var wg sync.WaitGroup
+	part := (len(products) + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0)
+	for start := 0; start < len(products); start += part {
+		wg.Go(func() {
+			var buf []byte
+			for i := start; i < min(start+part, len(products)); i++ {
+				if p := products[i]; markable(p, images) {
+					buf = p.AppendContent(append(buf[:0], under[:]...))
+					sum := sha256.Sum256(buf)
+					copy(m.sums[i][:], sum[:])
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return m
+}
+
+// markable says p may be taken as equal by a mark: a valid product whose
+// rows only create or update (see updatesOnly), without images when the
+// import takes them in (it compares their files with the account's).
+func markable(p *catalog.Product, images bool) bool {
+	return p.Valid() && updatesOnly(p) && (!images || len(p.Images()) == 0)
+}
+
+// dayZero is the day a mark's day is counted from in Marks.days.
+var dayZero = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// dayNumber is the number of t's day from dayZero.
+func dayNumber(t time.Time) uint64 {
+	return uint64(max(0, t.UTC().Sub(dayZero)/(24*time.Hour)))
+}
+
+// date is a day as a filter gives it.
+func date(t time.Time) string { return t.Format(time.DateOnly) }
+
+// A mark is, as the state holds it: markVersion; its day (a uvarint,
+// days from dayZero); the sum (16 bytes); flags (markArchived,
+// markFilesKnown); the product's id, as an idPack packs it; the count of
+// its variants' ids and those, in the file's order; the count of its
+// files' ids and those.
+const (
+	markVersion    = 1
+	markArchived   = 1
+	markFilesKnown = 2
+)
+
+// mark is a mark read: its ids as packed, each list of them whole.
+type mark struct {
+	day               uint64
+	sum               []byte
+	flags             byte
+	product           []byte
+	variants, files   []byte
+	nVariants, nFiles int
+}
+
+// parseMark reads a mark, false if v is not one whole.
+func parseMark(v []byte) (mk mark, ok bool) {
+	if len(v) < 1 || v[0] != markVersion {
+		return mark{}, false
+	}
+	day, n := binary.Uvarint(v[1:])
+	if n <= 0 || len(v) < 1+n+len(contentSum{})+1 {
+		return mark{}, false
+	}
+	v = v[1+n:]
+	mk = mark{day: day, sum: v[:len(contentSum{})], flags: v[len(contentSum{})]}
+	v = v[len(contentSum{})+1:]
+	if mk.product, v, ok = packedID(v); !ok {
+		return mark{}, false
+	}
+	if mk.variants, mk.nVariants, v, ok = packedIDs(v); !ok || mk.nVariants == 0 {
+		return mark{}, false
+	}
+	if mk.files, mk.nFiles, v, ok = packedIDs(v); !ok || len(v) > 0 {
+		return mark{}, false
+	}
+	return mk, true
+}
+
+// packedIDs splits a count of ids and the ids packed at the start of b
+// from the rest.
+func packedIDs(b []byte) (ids []byte, count int, rest []byte, ok bool) {
+	c, n := binary.Uvarint(b)
+	if n <= 0 || c > uint64(len(b)) {
+		return nil, 0, nil, false
+	}
+	rest = b[n:]
+	for range c {
+		if _, rest, ok = packedID(rest); !ok {
+			return nil, 0, nil, false
+		}
+	}
+	return b[n : len(b)-len(rest)], int(c), rest, true
+}
+
+// eachPackedID calls fn with each id of ids, whole (see packedIDs).
+func eachPackedID(ids []byte, fn func(raw []byte)) {
+	for len(ids) > 0 {
+		raw, rest, _ := packedID(ids)
+		fn(raw)
+		ids = rest
+	}
+}
+
+// appendMark appends the mark of product pp, found equal to the
+// account's on day (from dayZero), and false when one cannot be made (an
+// id unknown); ids is room for its variants' ids.
+func appendMark(b []byte, day uint64, sum contentSum, pp *ProductPlan, ids *[]api.ID) ([]byte, bool) {
+	lp := pp.Live
+	*ids = (*ids)[:0]
+	var tmp VariantPlan
+	for j := range pp.P.Variants {
+		id, known := pp.variantID(j)
+		if pp.variant(j, &tmp).Action() != engine.Unchanged || !known {
+			return b, false
+		}
+		*ids = append(*ids, id)
+	}
+	var flags byte
+	if lp.Archived {
+		flags |= markArchived
+	}
+	if lp.FilesKnown {
+		flags |= markFilesKnown
+	}
+	return writeMark(b, day, sum, flags, lp.ID, *ids, lp.FileIDs)
+}
+
+// writeMark appends a mark of its parts, false when an id is empty or
+// there are no variants.
+func writeMark(b []byte, day uint64, sum contentSum, flags byte, product api.ID, variants, files []api.ID) ([]byte, bool) {
+	if product == "" || len(variants) == 0 || slices.Contains(variants, "") || slices.Contains(files, "") {
+		return b, false
+	}
+	b = binary.AppendUvarint(append(b, markVersion), day)
+	b = appendPackedID(append(append(b, sum[:]...), flags), product)
+	for _, list := range [][]api.ID{variants, files} {
+		b = binary.AppendUvarint(b, uint64(len(list)))
+		for _, id := range list {
+			b = appendPackedID(b, id)
+		}
+	}
+	return b, true
+}
+
+// olderCount counts the account's variants and tags created before day,
+// as "VARIANTS TAGS": the variants as those the account holds (total; -1
+// to read it) less those created since, which are few, and which an
+// index finds at once where counting the others walks them all. reads
+// are those it took.
+func olderCount(ctx context.Context, c *api.Client, day string, total int) (counted string, reads int, err error) {
+	t, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return "", 0, err
+	}
+	if total < 0 {
+		reads++
+		if total, err = c.Variants.Total(ctx, nil); err != nil {
+			return "", reads, fmt.Errorf("counting the account's variants: %w", err)
+		}
+	}
+	reads++
+	newer, err := c.Variants.Total(ctx, &api.ListOptions{Filter: api.And(api.Where("created_at", ">=", t))})
+	if err != nil {
+		return "", reads, fmt.Errorf("counting the account's variants: %w", err)
+	}
+	reads++
+	tags, err := c.ProductTags.Total(ctx, &api.ListOptions{Filter: api.And(api.Where("created_at", "<", t))})
+	if err != nil {
+		return "", reads, fmt.Errorf("counting the account's tags: %w", err)
+	}
+	return fmt.Sprintf("%d %d", total-newer, tags), reads, nil
+}
+
+// olderChanged says why the account's variants and tags created before
+// the day the last incremental import counted them from are not as many
+// as it counted then ("" when they are), of an account of total variants;
+// reads are those it took.
+func (m *Marks) olderChanged(ctx context.Context, c *api.Client, total int) (why string, reads int, err error) {
+	got, err := m.db.IDs(ctx, m.checkScope, []string{checkKey})
+	if err != nil {
+		return "", 0, err
+	}
+	day, counted, ok := strings.Cut(got[checkKey], " ")
+	if !ok {
+		return "the last incremental import did not count the account's variants and tags", 0, nil
+	}
+	now, reads, err := olderCount(ctx, c, day, total)
+	if err != nil {
+		return "", reads, err
+	}
+	m.checked = ""
+	if now != counted {
+		return fmt.Sprintf("the account holds %s variants and tags created before %s, where the last incremental import counted %s: some were deleted since",
+			strings.Replace(now, " ", " and ", 1), day, strings.Replace(counted, " ", " and ", 1)), reads, nil
+	}
+	m.checked = day + " " + now
+	return "", reads, nil
+}
+
+// Save writes the marks of the products plan found equal to the
+// account's (a mark of the same content keeps its day), with the marks of
+// other imports' products, then counts the account's variants and tags
+// created before the day before this one, for the next incremental import
+// to find deletions by, unless it counted them from that day as it began
+// and deleted nothing (reads are those it took).
+func (m *Marks) Save(ctx context.Context, c *api.Client, plan *Plan) (reads int, err error) {
+	today := dayNumber(m.day)
+	var buf []byte
+	var ids []api.ID
+	err = m.db.ReplaceEntries(ctx, m.scope, func(add func(k, v []byte)) {
+		for _, kv := range m.kept {
+			add(kv[0], kv[1])
+		}
+		for i, pp := range plan.Products {
+			if m.sums[i] == (contentSum{}) || pp.Action != engine.Unchanged || pp.Live == nil {
+				continue
+			}
+			day := today
+			if m.had[i] == markSame {
+				day = m.days[i]
+			}
+			var ok bool
+			if buf, ok = appendMark(buf[:0], day, m.sums[i], pp, &ids); ok {
+				add([]byte(pp.P.Key), buf)
+			}
+		}
+	})
+	if err != nil {
+		return 0, err
+	}
+	return m.saveCount(ctx, c, plan)
+}
+
+// saveCount counts the account's variants and tags created before the
+// day before this one (see Save).
+func (m *Marks) saveCount(ctx context.Context, c *api.Client, plan *Plan) (reads int, err error) {
+	day := date(m.day.AddDate(0, 0, -1))
+	products, variants := plan.Summary()
+	if strings.HasPrefix(m.checked, day+" ") && products[engine.Deleted]+variants[engine.Deleted] == 0 {
+		// Counted today already, and nothing deleted since: a deletion
+		// after the count lowers the next one below it.
+		return 0, nil
+	}
+	counted, reads, err := olderCount(ctx, c, day, -1)
+	if err != nil {
+		return reads, err
+	}
+	return reads, m.db.PutIDs(ctx, m.checkScope, map[string]string{checkKey: day + " " + counted})
+}
+
+// newMarks are the marks of in's products for an incremental import (nil
+// for another), summed under what else decides how they are read and
+// planned: the mapping, the mode, the sheets and header row.
+func (x *importer) newMarks(in *Input) *Marks {
+	if !x.Incremental || x.State == nil {
+		return nil
+	}
+	prefix := fmt.Appendf(nil, "marks\x00%s\x00%q\x00%d\x00%t\x00", x.Mode, in.Sheets, x.Mapping.Source.HeaderRow, x.NoImages)
+	now := time.Now
+	if x.Now != nil {
+		now = x.Now
+	}
+	return newMarkSet(x.State, x.Scope, in.Products, append(prefix, x.MappingText...), now(), !x.NoImages)
+}
+
+// sayMarks reports what the marks settled.
+func (x *importer) sayMarks(rep *Report) {
+	m := x.marks
+	if m == nil {
+		if x.Incremental {
+			rep.Incremental = &IncrementalReport{Whole: "there is no state of an earlier import to compare with"}
+		}
+		return
+	}
+	rep.Incremental = &IncrementalReport{Marked: m.Settled, Since: m.Since, Whole: m.GaveUp}
+	switch {
+	case m.GaveUp != "":
+		x.Progress.Say("compared the whole file with the account: %s", m.GaveUp)
+	case m.Settled > 0:
+		x.Progress.Say("%s unchanged in the file and in the account since %s: not read", plural.Count(m.Settled, "product"), m.Since)
+	}
+}

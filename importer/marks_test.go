@@ -1,0 +1,117 @@
+package importer
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"lading/api"
+	"lading/source"
+)
+
+var testSum = contentSum{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+
+// A mark reads back as it was written; a mark cut short, or with bytes
+// after it, reads as none.
+func TestMarkRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name            string
+		product         api.ID
+		variants, files []api.ID
+		ok              bool
+	}{
+		{"decimal ids", "101", []api.ID{"201", "202", "203"}, []api.ID{"301"}, true},
+		{"other ids", "p-1", []api.ID{"0042", "v 2"}, nil, true},
+		{"no variants", "101", nil, nil, false},
+		{"an empty id", "101", []api.ID{"201", ""}, nil, false},
+		{"no product", "", []api.ID{"201"}, nil, false},
+	} {
+		b, ok := writeMark(nil, 9827, testSum, markFilesKnown, tc.product, tc.variants, tc.files)
+		if ok != tc.ok {
+			t.Errorf("%s: written %v, want %v", tc.name, ok, tc.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		mk, read := parseMark(b)
+		if !read || mk.day != 9827 || !bytes.Equal(mk.sum, testSum[:]) || mk.flags != markFilesKnown ||
+			!slices.Equal(unpack(mk.product), []api.ID{tc.product}) || !slices.Equal(unpack(mk.variants), tc.variants) || !slices.Equal(unpack(mk.files), tc.files) {
+			t.Errorf("%s: read back %v %+v", tc.name, read, mk)
+		}
+		for cut := range len(b) {
+			if _, ok := parseMark(b[:cut]); ok {
+				t.Errorf("%s: the first %d of %d bytes read as a mark", tc.name, cut, len(b))
+			}
+		}
+		if _, ok := parseMark(append(b, 0)); ok {
+			t.Errorf("%s: a byte more read as a mark", tc.name)
+		}
+	}
+}
+
+// unpack are the ids packed in raw, nil for none.
+func unpack(raw []byte) []api.ID {
+	var out []api.ID
+	var p idPack
+	eachPackedID(raw, func(id []byte) { out = append(out, p.at(p.addPacked(id))) })
+	return out
+}
+
+// Whatever the state holds, reading it as a mark never fails the import:
+// it is a whole mark, whose ids account for every byte of it and which
+// reads the same written again, or none.
+func FuzzParseMark(f *testing.F) {
+	b, _ := writeMark(nil, 9827, testSum, 3, "101", []api.ID{"201", "v-2"}, []api.ID{"301"})
+	f.Add(b)
+	f.Add(b[:len(b)-1])
+	f.Add([]byte{markVersion})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		mk, ok := parseMark(b)
+		if !ok {
+			return
+		}
+		variants, files := unpack(mk.variants), unpack(mk.files)
+		if len(variants) != mk.nVariants || len(files) != mk.nFiles || len(variants) == 0 || len(unpack(mk.product)) != 1 {
+			t.Errorf("mark %x read as %+v", b, mk)
+		}
+		again, ok := writeMark(nil, mk.day, contentSum(mk.sum), mk.flags, unpack(mk.product)[0], variants, files)
+		mk2, read := parseMark(again)
+		if !ok || !read || mk2.day != mk.day || !bytes.Equal(mk2.sum, mk.sum) || mk2.flags != mk.flags ||
+			!slices.Equal(unpack(mk2.product), unpack(mk.product)) || !slices.Equal(unpack(mk2.variants), variants) || !slices.Equal(unpack(mk2.files), files) {
+			t.Errorf("mark %x written again reads as %+v", b, mk2)
+		}
+	})
+}
+
+// A SKU changed in the account unsettles the file's product that has it,
+// whatever live product the change was of, and no other.
+func TestUnsettleSKUs(t *testing.T) {
+	t.Parallel()
+	m := templateMapping(t, "generic")
+	path := filepath.Join(t.TempDir(), "in.csv")
+	csv := "product_key,product_name,sku,option1_name,option1_value\n" +
+		"a,A,A-1,Size,S\na,,A-2,Size,M\nb,B,B-1,Size,S\nc,C,C-1,Size,S\n"
+	if err := os.WriteFile(path, []byte(csv), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in, err := Read(context.Background(), m, path, source.Limits{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newScan(Want{Products: in.Products, Marks: &Marks{had: make([]markState, 3), Settled: 3}}, nil, newLive())
+	for i := range s.found {
+		s.found[i].settled = true
+	}
+	s.unsettleSKUs(map[string]bool{"A-2": true, "Z-9": true})
+	if got := []bool{s.found[0].settled, s.found[1].settled, s.found[2].settled}; !slices.Equal(got, []bool{false, true, true}) {
+		t.Errorf("settled after A-2 changed: %v, want only product a unsettled", got)
+	}
+	if s.w.Marks.Settled != 2 || s.w.Marks.had[0] != markOther {
+		t.Errorf("marks: %d settled, product a's %v; want 2, and a's to be written again", s.w.Marks.Settled, s.w.Marks.had[0])
+	}
+}

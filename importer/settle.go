@@ -1,0 +1,294 @@
+package importer
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"lading/api"
+	"lading/catalog"
+)
+
+// settleMarked takes the file's products whose marks hold their content
+// for equal to the account's (see Marks), then reads what changed in the
+// account since the earliest of those marks, and leaves the products the
+// changes touch to be compared as any are. It gives every mark up when
+// the account changed in a way its listings do not show.
+func (s *scan) settleMarked(ctx context.Context, c *api.Client, total int) error {
+	m := s.w.Marks
+	if m == nil {
+		return nil
+	}
+	earliest, err := s.loadMarks(ctx, m)
+	if err != nil || m.Settled == 0 {
+		return err
+	}
+	why, err := s.readChanges(ctx, c, m, earliest, total)
+	if err != nil {
+		return err
+	}
+	if why != "" {
+		for i := range s.found {
+			s.unsettle(int32(i))
+		}
+		m.GaveUp = why
+	}
+	// The names of settled products without SKUs are not looked up.
+	s.names = make(map[string]bool)
+	for _, name := range s.w.names(s.found) {
+		s.names[name] = false
+	}
+	return nil
+}
+
+// loadMarks settles the products whose marks hold their content, keeps
+// the marks of products not in the file, and returns the day of the
+// earliest mark taken. The marks come in the order the last import wrote
+// them, the file's: each is looked for at the file's next products
+// before it is looked up by its key.
+func (s *scan) loadMarks(ctx context.Context, m *Marks) (earliest uint64, err error) {
+	m.Settled, m.Since, m.GaveUp, m.kept = 0, "", "", nil
+	clear(m.had)
+	s.marked = markedIDs{}
+	old, next := dayNumber(m.day)-markAge, 0
+	var byKey map[string]int32
+	err = m.db.EachEntry(ctx, m.scope, func(k, v []byte) {
+		i := -1
+		for j := next; j < min(next+markLookAhead, len(s.w.Products)); j++ {
+			if s.w.Products[j].Key == string(k) {
+				i, next = j, j+1
+				break
+			}
+		}
+		if i < 0 {
+			if byKey == nil {
+				byKey = keysOf(s.w.Products)
+			}
+			j, ok := byKey[string(k)]
+			if !ok {
+				m.kept = append(m.kept, [2][]byte{bytes.Clone(k), bytes.Clone(v)})
+				return
+			}
+			i = int(j)
+		}
+		if day, ok := s.settleByMark(int32(i), v, old); ok && (earliest == 0 || day < earliest) {
+			earliest = day
+		}
+	})
+	s.marked.sort()
+	return earliest, err
+}
+
+// markLookAhead is how many of the file's next products a mark is looked
+// for at before it is looked up by its key.
+const markLookAhead = 8
+
+// keysOf are the numbers of products by their keys.
+func keysOf(products []*catalog.Product) map[string]int32 {
+	byKey := make(map[string]int32, len(products))
+	for i, p := range products {
+		byKey[p.Key] = int32(i)
+	}
+	return byKey
+}
+
+// settleByMark settles product i by its mark v, when v is a mark of its
+// content of a day from dayZero to today, and returns the mark's day; a
+// mark from before old is to be written again.
+func (s *scan) settleByMark(i int32, v []byte, old uint64) (day uint64, ok bool) {
+	m := s.w.Marks
+	if m.sums[i] == (contentSum{}) {
+		return 0, false
+	}
+	mk, ok := parseMark(v)
+	if !ok || mk.day > dayNumber(m.day) || !bytes.Equal(mk.sum, m.sums[i][:]) || !s.settle(i, mk) {
+		m.had[i] = markOther
+		return 0, false
+	}
+	m.had[i], m.days[i] = markSame, mk.day
+	if mk.day < old {
+		m.had[i] = markOld
+	}
+	return mk.day, true
+}
+
+// settle takes product i for equal to the account's product and variants
+// its mark names, false when the mark does not name as many variants as
+// the product has.
+func (s *scan) settle(i int32, mk mark) bool {
+	if mk.nVariants != len(s.w.Products[i].Variants) {
+		return false
+	}
+	s.found[i] = scanFound{id: s.ids.addPacked(mk.product), equal: int32(mk.nVariants), settled: true,
+		archived: mk.flags&markArchived != 0, filesKnown: mk.flags&markFilesKnown != 0}
+	k := s.first[i]
+	eachPackedID(mk.variants, func(raw []byte) {
+		s.same[k] = s.ids.addPacked(raw)
+		k++
+	})
+	if mk.nFiles > 0 {
+		files := make([]api.ID, 0, mk.nFiles)
+		eachPackedID(mk.files, func(raw []byte) {
+			files = append(files, s.ids.at(s.ids.addPacked(raw)))
+		})
+		s.files[i] = files
+	}
+	s.marked.add(mk.product, i)
+	s.w.Marks.Settled++
+	return true
+}
+
+// markedIDs are the numbers of the products marks settled, by the id of
+// their live product: decimal ids sorted by number (12 bytes a product,
+// where a map would take some 40), others in a map.
+type markedIDs struct {
+	numbers []markedID
+	others  map[string]int32
+}
+
+type markedID struct {
+	id uint64
+	i  int32
+}
+
+// add notes product i settled under the id packed as raw.
+func (ms *markedIDs) add(raw []byte, i int32) {
+	if x, ok := decimalOf(raw); ok {
+		ms.numbers = append(ms.numbers, markedID{x, i})
+		return
+	}
+	if ms.others == nil {
+		ms.others = map[string]int32{}
+	}
+	_, n := binary.Uvarint(raw)
+	ms.others[string(raw[n:])] = i
+}
+
+func (ms *markedIDs) sort() {
+	slices.SortFunc(ms.numbers, func(a, b markedID) int { return cmp.Compare(a.id, b.id) })
+}
+
+// find is the number of the product settled under id, -1 if none.
+func (ms *markedIDs) find(id api.ID) int32 {
+	if x, ok := decimalID(id); ok {
+		if k, found := slices.BinarySearchFunc(ms.numbers, x, func(m markedID, x uint64) int { return cmp.Compare(m.id, x) }); found {
+			return ms.numbers[k].i
+		}
+		return -1
+	}
+	if i, ok := ms.others[string(id)]; ok {
+		return i
+	}
+	return -1
+}
+
+// unsettle leaves product i, if its mark settled it, to be compared with
+// the account's as any is, and its mark to be written again.
+func (s *scan) unsettle(i int32) {
+	f := &s.found[i]
+	if !f.settled {
+		return
+	}
+	*f = scanFound{}
+	for j := range s.w.Products[i].Variants {
+		s.same[s.first[i]+int32(j)] = 0
+	}
+	delete(s.files, i)
+	s.w.Marks.had[i] = markOther
+	s.w.Marks.Settled--
+}
+
+// readChanges reads what changed in the account since the day before
+// earliest and unsettles the products it touches; why says why every
+// mark must be given up ("" when none need be).
+func (s *scan) readChanges(ctx context.Context, c *api.Client, m *Marks, earliest uint64, total int) (why string, err error) {
+	why, reads, err := m.olderChanged(ctx, c, total)
+	if s.live.Requests += reads; err != nil || why != "" {
+		return why, err
+	}
+	from := dayZero.AddDate(0, 0, int(earliest)-1) // a day early, for the service's time zone
+	m.Since = date(from)
+	changed := api.And(api.Where("updated_at", ">=", from))
+	if why, err := s.renamedTags(ctx, c, changed); err != nil || why != "" {
+		return why, err
+	}
+	for pg, err := range c.Products.ListPages(ctx, &api.ListOptions{Filter: changed, Reuse: true}) {
+		if s.live.Requests++; err != nil {
+			return "", fmt.Errorf("reading the products changed in the account: %w", err)
+		}
+		for _, p := range pg.Records {
+			s.unsettleProduct(p.ID)
+		}
+	}
+	return s.readChangedVariants(ctx, c, changed, total)
+}
+
+// renamedTags says why the tags changed since must give the marks up (a
+// tag renamed: one whose updated_at is not its created_at).
+func (s *scan) renamedTags(ctx context.Context, c *api.Client, changed *api.Filter) (why string, err error) {
+	for pg, err := range c.ProductTags.ListPages(ctx, &api.ListOptions{Filter: changed, Reuse: true}) {
+		if s.live.Requests++; err != nil {
+			return "", fmt.Errorf("reading the tags changed in the account: %w", err)
+		}
+		for _, t := range pg.Records {
+			if t.UpdatedAt != t.CreatedAt {
+				return fmt.Sprintf("the tag %q was changed in the account since %s, which changes none of its products' records", t.Name, s.w.Marks.Since), nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// readChangedVariants unsettles the products of the variants changed
+// since, and the file's products with their SKUs; why is set when more
+// than half the account's variants changed (a whole comparison reads
+// fewer pages).
+func (s *scan) readChangedVariants(ctx context.Context, c *api.Client, changed *api.Filter, total int) (why string, err error) {
+	skus := map[string]bool{}
+	for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{Filter: changed, Reuse: true}) {
+		if s.live.Requests++; err != nil {
+			return "", fmt.Errorf("reading the variants changed in the account: %w", err)
+		}
+		if 2*pg.Meta.Total > total {
+			return fmt.Sprintf("%d of the account's %d variants were changed since %s", pg.Meta.Total, total, s.w.Marks.Since), nil
+		}
+		for _, v := range pg.Records {
+			s.unsettleProduct(v.ProductID())
+			if v.SKU != "" {
+				skus[string(v.SKU)] = true
+			}
+		}
+	}
+	s.unsettleSKUs(skus)
+	return "", nil
+}
+
+// unsettleSKUs unsettles the file's products with any of skus: a SKU
+// changed in the account may now be another product's.
+func (s *scan) unsettleSKUs(skus map[string]bool) {
+	if len(skus) == 0 {
+		return
+	}
+	for i, p := range s.w.Products {
+		if !s.found[i].settled {
+			continue
+		}
+		for j := range p.Variants {
+			if skus[p.Variants[j].SKU()] {
+				s.unsettle(int32(i))
+				break
+			}
+		}
+	}
+}
+
+// unsettleProduct unsettles the file's product its mark gave live
+// product id.
+func (s *scan) unsettleProduct(id api.ID) {
+	if i := s.marked.find(id); i >= 0 {
+		s.unsettle(i)
+	}
+}
