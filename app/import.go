@@ -29,9 +29,10 @@ type importOptions struct {
 	globalOptions
 	jobOptions
 	imageOptions
-	Mode    string
-	Plan    string
-	ReadIDs bool
+	Mode        string
+	Plan        string
+	ReadIDs     bool
+	Incremental bool
 	// Files are the input file and, for a mapping that joins two, the
 	// second one.
 	Files []string
@@ -73,11 +74,19 @@ func importCommand(b *builder) *cli.Command {
 			"A mapping's command (a column, like the generic layout's command or Matrixify's Command) says\n" +
 			"per row what to do: upsert, create, update, archive, delete or skip; --mode is the default for\n" +
 			"rows that say nothing. Every record written is kept in the run's history (lading runs show), and\n" +
-			"lading undo takes the import back.",
+			"lading undo takes the import back.\n\n" +
+			"With --incremental, an import keeps in the state what it found of each product equal in the file\n" +
+			"and the account, and the next --incremental import reads from the account only what changed\n" +
+			"there since (by its records' updated_at) and the products whose rows changed. It compares the\n" +
+			"whole file instead when tags were renamed or variants deleted in the account since. Products\n" +
+			"with images are always compared. A change the account makes without moving a record's\n" +
+			"updated_at (a variant created and deleted again within a day of the last import, say) is not\n" +
+			"seen: an import without --incremental, weekly say, compares everything.",
 		Flags: append(append(flags,
 			&cli.StringFlag{Name: "mode", Value: "upsert", Destination: &o.Mode, Usage: "upsert, create-only (never update) or update-only (never create), for rows whose command says none"},
 			&cli.StringFlag{Name: "plan", Destination: &o.Plan, Usage: "write the plan (every product's action and field changes) as JSON to this file"},
 			&cli.BoolFlag{Name: "read-ids", Destination: &o.ReadIDs, Usage: "read created products back at the end for their variants' ids (results file, later stock pushes); one read per 250 products"},
+			&cli.BoolFlag{Name: "incremental", Destination: &o.Incremental, Usage: "compare with what the last --incremental import found, reading from the account only the products changed there since and those the file changed: a few reads where a large catalog takes thousands (see the description)"},
 		), imageFlags(&o.imageOptions)...),
 		Action: func(c *cli.Context) error {
 			o.Files = c.Args().Slice()
@@ -105,7 +114,7 @@ func runImport(ctx context.Context, env *Env, o *importOptions) error {
 		return err
 	}
 	var st *state.DB
-	if !o.DryRun {
+	if !o.DryRun || o.Incremental && stateExists(o.State) {
 		if st, err = state.Open(o.State); err != nil {
 			return err
 		}
@@ -173,7 +182,7 @@ func (o *importOptions) check() (importer.Options, error) {
 	return importer.Options{
 		Options: engine.Options{Mapping: m, Input: input, Limits: limits, Strict: o.Strict, DryRun: o.DryRun,
 			BatchSize: o.BatchSize, Concurrency: o.Concurrency, ResultsFile: o.Results},
-		MappingText: text, Mode: mode, ReadIDs: o.ReadIDs, PlanFile: o.Plan,
+		MappingText: text, Mode: mode, ReadIDs: o.ReadIDs, PlanFile: o.Plan, Incremental: o.Incremental,
 	}, nil
 }
 
@@ -303,4 +312,11 @@ func printImages(w io.Writer, rep *importer.Report) {
 		fmt.Fprintf(w, " (%s)", size)
 	}
 	fmt.Fprintln(w)
+}
+
+// stateExists says the state file is there: a dry run reads it, but
+// makes none.
+func stateExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

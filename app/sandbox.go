@@ -31,6 +31,9 @@ type sandboxOptions struct {
 	// Loads are the catalog file of --load and, when the mapping joins
 	// two files, the second.
 	Loads []string
+	// LoadDate is the day the loaded records are stamped with
+	// (YYYY-MM-DD; "": today).
+	LoadDate string
 }
 
 var sandboxExamples = []example{
@@ -69,6 +72,7 @@ func sandboxCommand(b *builder) *cli.Command {
 			&cli.Int64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "seed of the fault injection, for reproducible runs"},
 			&cli.GenericFlag{Name: "load", Value: &stringList{&o.Loads}, Usage: "catalog file (CSV or XLSX) to import into the account before serving, through --template or --mapping; " +
 				"a second --load gives the file the mapping joins (PrestaShop's combinations)"},
+			&cli.StringFlag{Name: "load-date", Destination: &o.LoadDate, Usage: "day the records --load writes are created and updated on, as YYYY-MM-DD, for trying import --incremental against a catalog loaded earlier (default: today)"},
 		}, mappingFlags(&o.mappingOptions, "", templates.KindCatalog)...),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -112,6 +116,10 @@ func (o *sandboxOptions) check() error {
 	if (o.Template != "" || o.Mapping != "") && len(o.Loads) == 0 {
 		return usageHint("For example: lading sandbox --load products_export.csv --template shopify",
 			"%s names the mapping of a file to load: give the file with --load", o.how())
+	}
+	if o.LoadDate != "" && len(o.Loads) == 0 {
+		return usageHint("For example: lading sandbox --load products_export.csv --template shopify --load-date 2026-01-31",
+			"--load-date is the day of what --load loads: give the file with --load")
 	}
 	if len(o.Loads) > 2 {
 		return Usagef("--load is given %d times: give the catalog file, and a second --load only for the file the mapping joins", len(o.Loads))

@@ -55,6 +55,8 @@ type catalogLoad struct {
 	text   []byte
 	limits source.Limits
 	key    string
+	// day, when not zero, is the time the loaded records are stamped with.
+	day time.Time
 }
 
 // catalogLoad reads and checks the mapping and the files of --load.
@@ -79,7 +81,13 @@ func (o *sandboxOptions) catalogLoad() (*catalogLoad, error) {
 	if err != nil {
 		return nil, Usagef("--load: %w", err)
 	}
-	return &catalogLoad{file: file, m: m, text: text, limits: limits, key: key}, nil
+	var day time.Time
+	if o.LoadDate != "" {
+		if day, err = time.Parse(time.DateOnly, o.LoadDate); err != nil {
+			return nil, Usagef("--load-date %q: give the day as YYYY-MM-DD, like 2026-01-31", o.LoadDate)
+		}
+	}
+	return &catalogLoad{file: file, m: m, text: text, limits: limits, key: key, day: day}, nil
 }
 
 // run imports the catalog with a state thrown away after, and says what
@@ -104,6 +112,10 @@ func (l *catalogLoad) run(ctx context.Context, env *Env, srv *sandbox.Server, to
 		api.WithHTTPClient(&http.Client{Transport: handlerTransport{srv.Loader()}}))
 	if err != nil {
 		return err
+	}
+	if !l.day.IsZero() {
+		srv.SetClock(func() time.Time { return l.day })
+		defer srv.SetClock(nil)
 	}
 	fmt.Fprintf(env.Stderr, "loading %s through %s...\n", l.file, o.how())
 	start, prog := time.Now(), o.progress(env, client)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -115,6 +116,59 @@ func TestSandboxLoad(t *testing.T) {
 	}
 }
 
+// --load-date loads a catalog as of an earlier day, which an incremental
+// import then takes for unchanged since: the second of two reads what
+// changed and nothing else. A dry run of it reads the state, and makes
+// none where there is none.
+func TestSandboxLoadDateAndIncremental(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db, st := filepath.Join(dir, "s.db"), filepath.Join(dir, "state.db")
+	file := filepath.Join("..", "testdata", "catalogs", "shopify-apparel.csv")
+	serveOnce(t, "--db", db, "--token", "load-token", "--load", file, "--template", "shopify", "--load-date", "2026-01-31")
+	srv, err := sandbox.New(sandbox.Options{DBPath: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	type report struct {
+		Reads       int `json:"reads"`
+		Incremental *struct {
+			Marked int    `json:"marked"`
+			Whole  string `json:"whole"`
+		} `json:"incremental"`
+	}
+	imp := func(more ...string) report {
+		t.Helper()
+		args := append([]string{"--base-url", hs.URL, "--token", "load-token", "--json", "import", "--template", "shopify", "--incremental", "--no-images"}, more...)
+		out, _, err := run(t, append(args, file)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep report
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Incremental == nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		return rep
+	}
+	none := filepath.Join(dir, "none", "state.db")
+	if rep := imp("--dry-run", "--state", none); rep.Incremental.Marked != 0 {
+		t.Errorf("a dry run without a state: %+v, want nothing marked", rep.Incremental)
+	}
+	if _, err := os.Stat(filepath.Dir(none)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a dry run made %s: %v", filepath.Dir(none), err)
+	}
+	imp("--state", st)
+	for _, more := range [][]string{{"--dry-run"}, nil} {
+		rep := imp(append(more, "--state", st)...)
+		if rep.Incremental.Marked != 20 || rep.Incremental.Whole != "" || rep.Reads != 6 {
+			t.Errorf("%v: %+v in %d reads, want the 20 products marked, in 6", more, rep.Incremental, rep.Reads)
+		}
+	}
+}
+
 // --quiet keeps a load's progress off stderr, not what it loaded.
 func TestSandboxLoadQuiet(t *testing.T) {
 	t.Parallel()
@@ -161,6 +215,9 @@ func TestSandboxLoadUsage(t *testing.T) {
 		{[]string{"sandbox", "--load", "nope.csv", "--template", "shopify"}, "nope.csv"},
 		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--load", filepath.Join("..", "testdata", "catalogs", "shopify-apparel.csv")}, "--template"},
 		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--load", "a.csv", "--load", "b.csv", "--load", "c.csv", "--template", "shopify"}, "--load is given 3 times"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--load-date", "2026-01-31"}, "--load-date is the day of what --load loads: give the file with --load"},
+		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--load", filepath.Join("..", "testdata", "catalogs", "shopify-apparel.csv"), "--template", "shopify", "--load-date", "31/01/2026"},
+			`--load-date "31/01/2026": give the day as YYYY-MM-DD`},
 		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--load", filepath.Join("..", "testdata", "catalogs", "shopify-apparel.csv"),
 			"--load", filepath.Join("..", "testdata", "catalogs", "prestashop-combinations_import.csv"), "--template", "shopify"}, "the mapping reads one file"},
 		{[]string{"sandbox", "--addr", "127.0.0.1:0", "--load", filepath.Join("..", "testdata", "catalogs", "prestashop-products_import.csv"), "--template", "prestashop"},
