@@ -44,3 +44,42 @@ func TestEntries(t *testing.T) {
 		t.Errorf("damaged scope: %q, %v; want nothing and errBadPack", got, err)
 	}
 }
+
+// A scope of many entries is written in parts and read back whole, in
+// order; a damaged part fails the read before any entry is given.
+func TestEntriesInParts(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	ctx := context.Background()
+	const n = 3 * partSize / 100 // about three parts
+	v := make([]byte, 80)
+	err := db.ReplaceEntries(ctx, "big", func(add func(k, v []byte)) {
+		for i := range n {
+			add(fmt.Appendf(nil, "key-%07d", i), v)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts int
+	if err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM entries WHERE scope = 'big'`).Scan(&parts); err != nil || parts < 3 {
+		t.Fatalf("%d parts, %v; want 3 or more", parts, err)
+	}
+	next := 0
+	err = db.EachEntry(ctx, "big", func(k, _ []byte) {
+		if string(k) != fmt.Sprintf("key-%07d", next) {
+			t.Fatalf("entry %d is %s", next, k)
+		}
+		next++
+	})
+	if err != nil || next != n {
+		t.Errorf("%d entries, %v; want %d", next, err, n)
+	}
+	if _, err := db.sql.ExecContext(ctx, `UPDATE entries SET data = x'05' WHERE scope = 'big' AND part = 1`); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	if err := db.EachEntry(ctx, "big", func(k, v []byte) { seen++ }); !errors.Is(err, errBadPack) || seen != 0 {
+		t.Errorf("damaged second part: %d entries given, %v; want none and errBadPack", seen, err)
+	}
+}

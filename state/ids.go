@@ -61,6 +61,9 @@ func (db *DB) DeleteIDs(ctx context.Context, scope string, keys []string) error 
 // import's 250,000 product keys would cost 19 MB when none has an id.
 func (db *DB) IDs(ctx context.Context, scope string, keys []string) (map[string]string, error) {
 	out := map[string]string{}
+	if len(keys) > walkKeys {
+		return out, db.walkIDs(ctx, scope, keys, out)
+	}
 	for chunk := range slices.Chunk(keys, idChunk) {
 		q := `SELECT key, id FROM ids WHERE scope = ? AND key IN (` + placeholders(len(chunk)) + `)`
 		if err := db.collectIDs(ctx, out, q, keyArgs(scope, chunk)...); err != nil {
@@ -68,6 +71,26 @@ func (db *DB) IDs(ctx context.Context, scope string, keys []string) (map[string]
 		}
 	}
 	return out, nil
+}
+
+// walkKeys is how many keys IDs looks up by walking the whole scope
+// beside them, in key order, rather than idChunk at a time: a million-row
+// import's 250,000 product keys took 500 queries and 0.36 s.
+const walkKeys = 8 * idChunk
+
+// walkIDs puts into out the ids of those keys of scope that have one,
+// walking the scope and the keys sorted side by side.
+func (db *DB) walkIDs(ctx context.Context, scope string, keys []string, out map[string]string) error {
+	sorted := slices.Sorted(slices.Values(keys))
+	err := db.EachID(ctx, scope, func(k, id []byte) {
+		for len(sorted) > 0 && sorted[0] < string(k) {
+			sorted = sorted[1:]
+		}
+		if len(sorted) > 0 && sorted[0] == string(k) {
+			out[sorted[0]] = string(id)
+		}
+	})
+	return err
 }
 
 // AllIDs returns every remembered key and id of scope.

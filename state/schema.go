@@ -104,13 +104,14 @@ var migrations = []string{
 		key   TEXT NOT NULL,
 		PRIMARY KEY (tbl, scope, key)
 	) WITHOUT ROWID;`,
-	// 6: scopes a job writes whole and reads whole (see entries.go), one
-	// row each.
+	// 6: scopes a job writes whole and reads whole (see entries.go), in
+	// parts of a megabyte.
 	`CREATE TABLE entries (
-		id         INTEGER PRIMARY KEY,
-		scope      TEXT    NOT NULL UNIQUE,
+		scope      TEXT    NOT NULL,
+		part       INTEGER NOT NULL,
 		data       BLOB    NOT NULL,
-		updated_at INTEGER NOT NULL
+		updated_at INTEGER NOT NULL,
+		PRIMARY KEY (scope, part)
 	);`,
 }
 
