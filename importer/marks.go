@@ -363,6 +363,26 @@ func (x *importer) newMarks(in *Input) *Marks {
 	return newMarkSet(x.State, x.Scope, in.Products, append(prefix, x.MappingText...), now(), !x.NoImages)
 }
 
+// saveMarks starts saving the marks of an incremental import that ended
+// (see Marks.Save), beside the results file, and returns what waits for
+// it. Marks not saved cost the next import a whole comparison, not this
+// one its outcome: a failure is a warning.
+func (x *importer) saveMarks(ctx context.Context, plan *Plan) (wait func()) {
+	if x.marks == nil || x.DryRun || ctx.Err() != nil || x.fatal != nil {
+		return func() {}
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := x.marks.Save(ctx, x.Client, plan)
+		done <- err
+	}()
+	return func() {
+		if err := <-done; err != nil {
+			x.Logger.Warn("could not keep what this import found for the next incremental one, which will compare the whole file; the import itself is complete", "err", err)
+		}
+	}
+}
+
 // sayMarks reports what the marks settled.
 func (x *importer) sayMarks(rep *Report) {
 	m := x.marks

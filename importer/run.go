@@ -216,11 +216,6 @@ func (x *importer) sendPlan(ctx context.Context, planner *Planner, plan *Plan, i
 			x.Logger.Warn("could not read back the ids of the created variants; the import itself is complete", "err", err)
 		}
 	}
-	if x.marks != nil && !x.DryRun && !interrupted && x.fatal == nil {
-		if _, err := x.marks.Save(ctx, x.Client, plan); err != nil {
-			x.Logger.Warn("could not keep what this import found for the next incremental one, which will compare the whole file; the import itself is complete", "err", err)
-		}
-	}
 	return nil
 }
 
@@ -231,7 +226,10 @@ func (x *importer) sendPlan(ctx context.Context, planner *Planner, plan *Plan, i
 func (x *importer) finish(ctx context.Context, in *Input, plan *Plan, invalid int, rep *Report, stats0 api.Stats, start time.Time) (*Report, error) {
 	var err error
 	rep.Results = x.ResultsFile
-	if rep.Rows, err = writeResults(rep.Results, in, plan, x.imgs != nil); err != nil {
+	saved := x.saveMarks(ctx, plan)
+	rep.Rows, err = writeResults(rep.Results, in, plan, x.imgs != nil)
+	saved()
+	if err != nil {
 		return nil, err
 	}
 	rep.Products, rep.Variants = plan.Summary()
