@@ -40,7 +40,7 @@ func loadCatalog(ctx context.Context, env *Env, srv *sandbox.Server, token strin
 		}
 		return err
 	}
-	if err := l.run(ctx, env, srv, token, o); err != nil {
+	if err := srv.LoadMany(func() error { return l.run(ctx, env, srv, token, o) }); err != nil {
 		return err
 	}
 	return srv.MarkLoaded(ctx, token, l.key)

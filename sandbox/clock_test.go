@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -82,5 +83,81 @@ func TestFewRecordsPageInOrder(t *testing.T) {
 	}
 	if len(ids) != 7 || !slices.IsSorted(ids) || len(slices.Compact(slices.Clone(ids))) != 7 {
 		t.Errorf("ids over three pages %v: want the 7, ascending", ids)
+	}
+}
+
+// A record's updated_at moves when it changes, a variant's when its
+// prices do, a product's when its tags are given or taken, as
+// wire.UpdatedAt says; a renamed tag moves only its own, and a deleted
+// variant is no longer listed.
+func TestUpdatedAtMoves(t *testing.T) {
+	t.Parallel()
+	day := func(d string) func() time.Time {
+		at, _ := time.Parse(time.DateOnly, d)
+		return func() time.Time { return at }
+	}
+	for _, tc := range []struct {
+		name                      string
+		change                    func(e *env, product, variant, tag string)
+		products, variants, tags string // the totals changed since the second day
+	}{
+		{"nothing", func(*env, string, string, string) {}, "0", "0", "0"},
+		{"a variant's weight", func(e *env, _, v, _ string) { e.mustIDs(wire.Variants, map[string]any{"id": v, "weight": "2.5"}) }, "0", "1", "0"},
+		{"a variant's price", func(e *env, _, v, _ string) {
+			e.mustIDs(wire.Variants, map[string]any{"id": v, "links": map[string]any{"PricingTiers": []any{map[string]any{"name": "Retail", "value": "9.50"}}}})
+		}, "0", "1", "0"},
+		{"the product's name", func(e *env, p, _, _ string) { e.mustIDs(wire.Products, map[string]any{"id": p, "name": "Renamed"}) }, "1", "0", "0"},
+		{"a tag given in bulk", func(e *env, p, _, tag string) {
+			e.post(wire.WritePath(wire.Products), map[string]any{"action": "write",
+				"bulk_action": map[string]any{"Tags": []any{map[string]any{"id": tag, "assign": 1}}}, "Products": []any{map[string]any{"id": p}}}).expect(e.t, 200)
+		}, "1", "0", "0"},
+		{"the tag renamed", func(e *env, _, _, tag string) { e.mustIDs(wire.ProductTags, map[string]any{"id": tag, "name": "renamed"}) }, "0", "0", "1"},
+		{"a variant deleted", func(e *env, _, v, _ string) { e.mustIDs(wire.Variants, map[string]any{"id": v, "delete": 1}) }, "0", "0", "0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, Options{})
+			e.srv.SetClock(day("2026-03-01"))
+			p := e.mustIDs(wire.Products, product("Tee", "T-1", "T-2"))[0]
+			tag := e.mustIDs(wire.ProductTags, map[string]any{"name": "sale"})[0]
+			v, _ := e.variantBySKU("T-1")
+			e.srv.SetClock(day("2026-03-02"))
+			tc.change(e, p, fmt.Sprint(v["id"]), tag)
+			since := map[string]any{"filter": map[string]any{"and": []any{map[string]any{"updated_at": "2026-03-02", "operation": ">="}}}}
+			got := []string{}
+			for _, res := range []string{wire.Products, wire.Variants, wire.ProductTags} {
+				got = append(got, fmt.Sprint(e.read(wire.ListPath(res), since).expect(t, 200).meta()["total"]))
+			}
+			if want := []string{tc.products, tc.variants, tc.tags}; !slices.Equal(got, want) {
+				t.Errorf("products, variants and tags changed since: %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// A load runs without the indexes of records by time, and leaves them
+// built.
+func TestLoadManyBuildsTimeIndexesAfter(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	indexes := func() int {
+		var n int
+		err := e.srv.st.read(context.Background(), func(tx *txn) error {
+			return tx.eachRowOnce(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ('variants_updated', 'products_updated')`, nil,
+				func(r *row) error { return r.Scan(&n) })
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	during := -1
+	err := e.srv.LoadMany(func() error {
+		e.mustIDs(wire.Products, product("Tee", "T-1"))
+		during = indexes()
+		return nil
+	})
+	if err != nil || during != 0 || indexes() != 2 {
+		t.Errorf("LoadMany: %v, %d indexes by time during the load and %d after; want none, then 2", err, during, indexes())
 	}
 }

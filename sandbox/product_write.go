@@ -298,6 +298,10 @@ func bulkProducts(t *txn, c *call, action record, recs []record) ([]wire.WriteRe
 			if _, err := t.exec(`UPDATE products SET archived = ?, updated_at = ? WHERE id = ?`, flag(action[wire.BulkArchive]), t.now, id); err != nil {
 				return 0, err
 			}
+		} else if len(ops) > 0 { // tags given or taken change the product (wire.UpdatedAt)
+			if _, err := t.exec(`UPDATE products SET updated_at = ? WHERE id = ?`, t.now, id); err != nil {
+				return 0, err
+			}
 		}
 		for _, op := range ops {
 			if err := t.tagProduct(id, op.id, op.assign); err != nil {

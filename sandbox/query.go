@@ -187,6 +187,13 @@ func (fb *filterBuilder) condition(c any, path string) (string, *apiError) {
 		return nullComparison(col, op, path)
 	}
 	expr, arg := comparand(col, op, val)
+	if attr == wire.CreatedAt && op == ">=" && len(val) == len(wire.FilterDateLayout) {
+		// A record is updated as it is made, and after: one made since
+		// a day was updated since, which the index of updated_at finds
+		// among few (see timeIndexes).
+		fb.args = append(fb.args, arg, arg)
+		return "(" + expr + " >= ? AND " + fb.cols[wire.UpdatedAt].expr + " >= ?)", nil
+	}
 	fb.args = append(fb.args, arg)
 	sqlOp := op
 	if op == "!=" {

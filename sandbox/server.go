@@ -246,6 +246,21 @@ func (s *Server) SetClock(now func() time.Time) {
 	s.st.clock.Store(&now)
 }
 
+// LoadMany runs load, which writes many records through Loader (lading
+// sandbox --load), with the indexes of records by time dropped meanwhile
+// and built after it, as a database opened after a load stopped midway
+// builds them.
+func (s *Server) LoadMany(load func() error) error {
+	if err := s.st.setTimeIndexes(false); err != nil {
+		return fmt.Errorf("sandbox: before the load: %w", err)
+	}
+	err := load()
+	if ierr := s.st.setTimeIndexes(true); ierr != nil && err == nil {
+		err = fmt.Errorf("sandbox: after the load: %w", ierr)
+	}
+	return err
+}
+
 // Loader is the interface as the sandbox's own loading sees it: the same
 // handlers and write path, without throttling and injected faults, and
 // not counted (see lading sandbox --load).

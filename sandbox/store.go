@@ -60,6 +60,34 @@ type store struct {
 	clock atomic.Pointer[func() time.Time]
 }
 
+// execer is a *sql.DB or a *sql.Conn.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// timeIndexesOn makes the indexes of records by time (timeIndexes), or
+// drops them.
+func timeIndexesOn(ctx context.Context, db execer, on bool) error {
+	for _, ix := range timeIndexes {
+		q := "DROP INDEX IF EXISTS " + ix.name
+		if on {
+			q = "CREATE INDEX IF NOT EXISTS " + ix.name + " ON " + ix.on
+		}
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setTimeIndexes makes or drops the indexes of records by time, between
+// writes.
+func (st *store) setTimeIndexes(on bool) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return timeIndexesOn(context.Background(), st.conn, on)
+}
+
 // now is the time a transaction stamps what it writes with.
 func (st *store) now() string {
 	t := time.Now()
@@ -117,6 +145,10 @@ func openFile(path, syncMode string) (*store, error) {
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
 	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sandbox: create schema in %q: %w", path, err)
+	}
+	if err := timeIndexesOn(context.Background(), db, true); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sandbox: create schema in %q: %w", path, err)
 	}
