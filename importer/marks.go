@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/api/wire"
 	"lading/catalog"
 	"lading/engine"
 	"lading/plural"
@@ -259,12 +260,12 @@ func olderCount(ctx context.Context, c *api.Client, day string, total int) (coun
 		}
 	}
 	reads++
-	newer, err := c.Variants.Total(ctx, &api.ListOptions{Filter: api.And(api.Where("created_at", ">=", t))})
+	newer, err := c.Variants.Total(ctx, &api.ListOptions{Filter: api.And(api.Where(wire.CreatedAt, ">=", t))})
 	if err != nil {
 		return "", reads, fmt.Errorf("counting the account's variants: %w", err)
 	}
 	reads++
-	tags, err := c.ProductTags.Total(ctx, &api.ListOptions{Filter: api.And(api.Where("created_at", "<", t))})
+	tags, err := c.ProductTags.Total(ctx, &api.ListOptions{Filter: api.And(api.Where(wire.CreatedAt, "<", t))})
 	if err != nil {
 		return "", reads, fmt.Errorf("counting the account's tags: %w", err)
 	}

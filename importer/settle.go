@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"lading/api"
+	"lading/api/wire"
 	"lading/catalog"
 )
 
@@ -211,7 +212,7 @@ func (s *scan) readChanges(ctx context.Context, c *api.Client, m *Marks, earlies
 	}
 	from := dayZero.AddDate(0, 0, int(earliest)-1) // a day early, for the service's time zone
 	m.Since = date(from)
-	changed := api.And(api.Where("updated_at", ">=", from))
+	changed := api.And(api.Where(wire.UpdatedAt, ">=", from))
 	if why, err := s.renamedTags(ctx, c, changed); err != nil || why != "" {
 		return why, err
 	}

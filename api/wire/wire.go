@@ -103,6 +103,23 @@ var Operations = []string{"=", ">=", "<=", ">", "<", "!="}
 // Condition values are sent as strings; dates as FilterDateLayout.
 const FilterDateLayout = "2006-01-02"
 
+// The timestamps every record carries, filterable at a day's grain (with
+// FilterDateLayout). [Spec] An incremental import reads only what
+// changed in an account since a day by them, and assumes of the service,
+// [lading] where the specification is silent:
+//   - a record's UpdatedAt moves whenever it changes, and a variant's
+//     whenever its options or prices do (they are written through it);
+//     a product's whenever its tags are given or taken, not when a tag is
+//     renamed (a tag's own UpdatedAt then moves past its CreatedAt);
+//   - a record deleted is no longer listed, and no other record's
+//     UpdatedAt moves for it (it is found by counting by CreatedAt);
+//   - a day in a filter is a day of the service's own time zone, which
+//     may be a day from UTC's either way.
+const (
+	CreatedAt = "created_at"
+	UpdatedAt = "updated_at"
+)
+
 // TimeLayout is a date-time in a write: ISO 8601 with a numeric offset,
 // YYYY-MM-DDTHH:MM:SS+0000. [Spec]
 const TimeLayout = "2006-01-02T15:04:05-0700"
