@@ -142,7 +142,8 @@ func TestSandboxLoadDateAndIncremental(t *testing.T) {
 	}
 	imp := func(more ...string) report {
 		t.Helper()
-		args := append([]string{"--base-url", hs.URL, "--token", "load-token", "--json", "import", "--template", "shopify", "--incremental", "--no-images"}, more...)
+		args := append([]string{"--base-url", hs.URL, "--token", "load-token", "--json", "import", "--template", "shopify", "--incremental", "--no-images",
+			"--results", filepath.Join(dir, "results.csv")}, more...)
 		out, _, err := run(t, append(args, file)...)
 		if err != nil {
 			t.Fatal(err)
