@@ -97,8 +97,8 @@ func TestUpdatedAtMoves(t *testing.T) {
 		return func() time.Time { return at }
 	}
 	for _, tc := range []struct {
-		name                      string
-		change                    func(e *env, product, variant, tag string)
+		name                     string
+		change                   func(e *env, product, variant, tag string)
 		products, variants, tags string // the totals changed since the second day
 	}{
 		{"nothing", func(*env, string, string, string) {}, "0", "0", "0"},
@@ -111,7 +111,9 @@ func TestUpdatedAtMoves(t *testing.T) {
 			e.post(wire.WritePath(wire.Products), map[string]any{"action": "write",
 				"bulk_action": map[string]any{"Tags": []any{map[string]any{"id": tag, "assign": 1}}}, "Products": []any{map[string]any{"id": p}}}).expect(e.t, 200)
 		}, "1", "0", "0"},
-		{"the tag renamed", func(e *env, _, _, tag string) { e.mustIDs(wire.ProductTags, map[string]any{"id": tag, "name": "renamed"}) }, "0", "0", "1"},
+		{"the tag renamed", func(e *env, _, _, tag string) {
+			e.mustIDs(wire.ProductTags, map[string]any{"id": tag, "name": "renamed"})
+		}, "0", "0", "1"},
 		{"a variant deleted", func(e *env, _, v, _ string) { e.mustIDs(wire.Variants, map[string]any{"id": v, "delete": 1}) }, "0", "0", "0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
