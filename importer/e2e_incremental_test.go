@@ -3,6 +3,7 @@ package importer_test
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -146,6 +147,40 @@ func TestIncrementalImport(t *testing.T) {
 		marked: incrementalProducts, reads: 8, more: 1,
 		variants: engine.Counts{engine.Failed: incrementalVariants}, products: engine.Counts{engine.Failed: 1},
 	}, {
+		name: "most variants changed in the account",
+		change: func(e *env, _ string) string {
+			var writes []api.VariantWrite
+			for p := 1; len(writes) <= incrementalProducts*incrementalVariants/2; p++ {
+				for _, size := range []string{"S", "M", "L"} {
+					writes = append(writes, api.VariantWrite{ID: e.variant(fmt.Sprintf("P%06d-Red-%s", p, size)).ID, Weight: api.String("9.99")})
+				}
+			}
+			if res, err := e.c.Variants.Write(context.Background(), writes); err != nil || len(res.Failed) > 0 {
+				e.t.Fatalf("writing the variants: %v %v", res, err)
+			}
+			return ""
+		},
+		// the size, the counts, the first page of the variants changed,
+		// the whole account
+		whole: "33 of the account's 60 variants were changed", reads: 6,
+		variants: engine.Counts{engine.Updated: 33}, products: engine.Counts{engine.Updated: 11},
+	}, {
+		name: "most products changed in the account",
+		change: func(e *env, _ string) string {
+			var writes []api.ProductWrite
+			for p := 1; p <= incrementalProducts/2+1; p++ {
+				writes = append(writes, api.ProductWrite{ID: e.variant(fmt.Sprintf("P%06d-Red-S", p)).ProductID(), Notes: api.String("changed")})
+			}
+			if res, err := e.c.Products.Write(context.Background(), writes); err != nil || len(res.Failed) > 0 {
+				e.t.Fatalf("writing the products: %v %v", res, err)
+			}
+			return ""
+		},
+		// notes the file gives (products 1, 6 and 11) are written back;
+		// an empty cell leaves the others'
+		whole: "11 products were changed in the account", reads: 7,
+		products: engine.Counts{engine.Updated: 3},
+	}, {
 		name: "a variant deleted in the account",
 		change: func(e *env, _ string) string {
 			v := e.variant("P000015-Red-L")
@@ -174,9 +209,9 @@ func TestIncrementalImport(t *testing.T) {
 			}
 			return ""
 		},
-		// the size, the counts, the variants and tags changed, the whole
-		// account (counted today already: not again)
-		whole: `the tag "Timeless" was changed`, reads: 6,
+		// the size, the counts, the variants, products and tags changed,
+		// the whole account (counted today already: not again)
+		whole: `the tag "Timeless" was changed`, reads: 8,
 		products: engine.Counts{engine.Updated: 3},
 	}}
 	for _, tc := range cases {

@@ -24,12 +24,16 @@ func (s *scan) settleMarked(ctx context.Context, c *api.Client, total int) error
 		return nil
 	}
 	earliest, err := s.loadMarks(ctx, m)
-	if err != nil || m.Settled == 0 {
-		return err
-	}
-	why, err := s.readChanges(ctx, c, m, earliest, total)
-	if err != nil {
-		return err
+	var why string
+	switch {
+	case err != nil: // a cache: the whole file is compared, and the marks written again
+		why = fmt.Sprintf("the marks of the last incremental import could not be read (%v)", err)
+	case m.Settled == 0:
+		return nil
+	default:
+		if why, err = s.readChanges(ctx, c, m, earliest, total); err != nil {
+			return err
+		}
 	}
 	if why != "" {
 		for i := range s.found {
@@ -204,7 +208,8 @@ func (s *scan) unsettle(i int32) {
 
 // readChanges reads what changed in the account since the day before
 // earliest and unsettles the products it touches; why says why every
-// mark must be given up ("" when none need be).
+// mark must be given up ("" when none need be). The variants come first:
+// when most changed, the rest is not read.
 func (s *scan) readChanges(ctx context.Context, c *api.Client, m *Marks, earliest uint64, total int) (why string, err error) {
 	why, reads, err := m.olderChanged(ctx, c, total)
 	if s.live.Requests += reads; err != nil || why != "" {
@@ -213,23 +218,37 @@ func (s *scan) readChanges(ctx context.Context, c *api.Client, m *Marks, earlies
 	from := dayZero.AddDate(0, 0, int(earliest)-1) // a day early, for the service's time zone
 	m.Since = date(from)
 	changed := api.And(api.Where(wire.UpdatedAt, ">=", from))
-	if why, err := s.renamedTags(ctx, c, changed); err != nil || why != "" {
-		return why, err
+	for _, read := range []func(context.Context, *api.Client, *api.Filter, int) (string, error){
+		s.readChangedVariants, s.readChangedProducts, s.renamedTags,
+	} {
+		if why, err := read(ctx, c, changed, total); err != nil || why != "" {
+			return why, err
+		}
 	}
+	return "", nil
+}
+
+// readChangedProducts unsettles the products changed since; why is set
+// when more than half of those the marks settled changed.
+func (s *scan) readChangedProducts(ctx context.Context, c *api.Client, changed *api.Filter, _ int) (why string, err error) {
+	settled := s.w.Marks.Settled
 	for pg, err := range c.Products.ListPages(ctx, &api.ListOptions{Filter: changed, Reuse: true}) {
 		if s.live.Requests++; err != nil {
 			return "", fmt.Errorf("reading the products changed in the account: %w", err)
+		}
+		if 2*pg.Meta.Total > settled {
+			return fmt.Sprintf("%d products were changed in the account since %s", pg.Meta.Total, s.w.Marks.Since), nil
 		}
 		for _, p := range pg.Records {
 			s.unsettleProduct(p.ID)
 		}
 	}
-	return s.readChangedVariants(ctx, c, changed, total)
+	return "", nil
 }
 
 // renamedTags says why the tags changed since must give the marks up (a
 // tag renamed: one whose updated_at is not its created_at).
-func (s *scan) renamedTags(ctx context.Context, c *api.Client, changed *api.Filter) (why string, err error) {
+func (s *scan) renamedTags(ctx context.Context, c *api.Client, changed *api.Filter, _ int) (why string, err error) {
 	for pg, err := range c.ProductTags.ListPages(ctx, &api.ListOptions{Filter: changed, Reuse: true}) {
 		if s.live.Requests++; err != nil {
 			return "", fmt.Errorf("reading the tags changed in the account: %w", err)
