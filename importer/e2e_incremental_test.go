@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -310,4 +311,43 @@ func (e *env) rewrite(in, sku string, edit func(row []string)) string {
 		e.t.Fatal(err)
 	}
 	return out
+}
+
+// The marks of another file's products in the same account are kept by an
+// incremental import of this one, and one that had nothing to compare
+// (a file of invalid rows) leaves every mark as it was.
+func TestIncrementalKeepsOtherFilesMarks(t *testing.T) {
+	t.Parallel()
+	e, in := marked(t)
+	ctx := context.Background()
+	e.srv.SetClock(func() time.Time { return time.Now().AddDate(0, 0, -10) })
+	other := filepath.Join(e.dir, "other.csv")
+	if err := os.WriteFile(other, []byte("product_key,product_name,sku,option1_name,option1_value\nx,X,X-1,Size,S\nx,,X-2,Size,M\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	invalid := filepath.Join(e.dir, "invalid.csv")
+	if err := os.WriteFile(invalid, []byte("product_key,product_name,sku,option1_name,option1_value\ny,Y,Y-1,Size,S\ny,,Y-1,Size,M\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{other, other} { // created, then marked
+		if _, err := e.importFile(ctx, "generic", f, incremental); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.srv.SetClock(nil)
+	if _, err := e.importFile(ctx, "generic", invalid, incremental); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file   string
+		marked int
+	}{{in, incrementalProducts}, {other, 1}} {
+		rep, err := e.importFile(ctx, "generic", tc.file, incremental)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Incremental == nil || rep.Incremental.Marked != tc.marked {
+			t.Errorf("%s: %+v, want %d products taken from their marks", filepath.Base(tc.file), rep.Incremental, tc.marked)
+		}
+	}
 }

@@ -85,6 +85,10 @@ type Marks struct {
 	// checked is the count the last incremental import left ("DAY
 	// VARIANTS TAGS"), when this one found the account holding as many.
 	checked string
+	// loaded says the marks were read (the account had something to
+	// compare with): only then are they written again, with those of
+	// other imports' products.
+	loaded bool
 }
 
 // newMarkSet sums the content of products under prefix (what else
@@ -303,8 +307,12 @@ func (m *Marks) olderChanged(ctx context.Context, c *api.Client, total int) (why
 // other imports' products, then counts the account's variants and tags
 // created before the day before this one, for the next incremental import
 // to find deletions by, unless it counted them from that day as it began
-// and deleted nothing (reads are those it took).
+// and deleted nothing (reads are those it took). Marks that were not read
+// (the account held nothing to compare with) are left as they are.
 func (m *Marks) Save(ctx context.Context, c *api.Client, plan *Plan) (reads int, err error) {
+	if !m.loaded {
+		return 0, nil
+	}
 	today := dayNumber(m.day)
 	var buf []byte
 	var ids []api.ID

@@ -55,7 +55,7 @@ func (s *scan) settleMarked(ctx context.Context, c *api.Client, total int) error
 // them, the file's: each is looked for at the file's next products
 // before it is looked up by its key.
 func (s *scan) loadMarks(ctx context.Context, m *Marks) (earliest uint64, err error) {
-	m.Settled, m.Since, m.GaveUp, m.kept = 0, "", "", nil
+	m.Settled, m.Since, m.GaveUp, m.kept, m.loaded = 0, "", "", nil, true
 	clear(m.had)
 	s.marked = markedIDs{}
 	old, next := dayNumber(m.day)-markAge, 0
