@@ -365,11 +365,7 @@ func (x *importer) newMarks(in *Input) *Marks {
 		return nil
 	}
 	prefix := fmt.Appendf(nil, "marks\x00%s\x00%q\x00%d\x00%t\x00", x.Mode, in.Sheets, x.Mapping.Source.HeaderRow, x.NoImages)
-	now := time.Now
-	if x.Now != nil {
-		now = x.Now
-	}
-	return newMarkSet(x.State, x.Scope, in.Products, append(prefix, x.MappingText...), now(), !x.NoImages)
+	return newMarkSet(x.State, x.Scope, in.Products, append(prefix, x.MappingText...), time.Now(), !x.NoImages)
 }
 
 // saveMarks starts saving the marks of an incremental import that ended

@@ -47,10 +47,8 @@ type Options struct {
 	// Incremental compares the file with what the last incremental
 	// import found of its products (see Marks), reading from the account
 	// only what changed there since and the products the file changed;
-	// it needs State. Now, when set, is the time the import takes for
-	// the day it runs.
+	// it needs State.
 	Incremental bool
-	Now         func() time.Time
 }
 
 // words are how an import speaks of its work.
