@@ -39,11 +39,6 @@ import (
 // only a deletion lowers; and an account that changed more than half its
 // variants since, which is read whole sooner.
 
-// markAge is how many days a mark is taken as it is: a product found
-// equal again with an older mark gets a new one, so that the changes read
-// go back a week at most.
-const markAge = 7
-
 // checkKey is the key of the count of the account's older variants in
 // state.KeyImportedCheck.
 const checkKey = "variants"
@@ -52,16 +47,6 @@ const checkKey = "variants"
 // under its import's prefix; zero for a product that gets no mark.
 type contentSum [16]byte
 
-// markState is what the state held for a product of the file.
-type markState uint8
-
-const (
-	noMark    markState = iota
-	markOther           // a mark of other content, or of other variants
-	markSame            // a mark of its content, of the last markAge days
-	markOld             // a mark of its content, older
-)
-
 // Marks are the marks of an incremental import's products: those the
 // state held, and their sums, by product number of the file.
 type Marks struct {
@@ -69,11 +54,8 @@ type Marks struct {
 	scope, checkScope string
 	day               time.Time // the day of the import, UTC
 	sums              []contentSum
-	had               []markState
-	// days are the days of the marks of markSame, from dayZero; kept are
-	// the marks of products not in the file, key and mark, written again
-	// as they are.
-	days []uint64
+	// kept are the marks of products not in the file, key and mark,
+	// written again as they are.
 	kept [][2][]byte
 	// Settled counts the products taken as equal by their marks; Since is
 	// the day from which the changes were read ("" when none were);
@@ -98,7 +80,7 @@ type Marks struct {
 // as there are cores.
 func newMarkSet(db *state.DB, account string, products []*catalog.Product, prefix []byte, now time.Time, images bool) *Marks {
 	m := &Marks{db: db, scope: state.KeyImported(account), checkScope: state.KeyImportedCheck(account),
-		day: now.UTC().Truncate(24 * time.Hour), sums: make([]contentSum, len(products)), had: make([]markState, len(products)), days: make([]uint64, len(products))}
+		day: now.UTC().Truncate(24 * time.Hour), sums: make([]contentSum, len(products))}
 	under := sha256.Sum256(prefix) // a mapping of kilobytes, summed once
 	var wg sync.WaitGroup
 	part := (len(products) + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0)
@@ -125,7 +107,7 @@ func markable(p *catalog.Product, images bool) bool {
 	return p.Valid() && updatesOnly(p) && (!images || len(p.Images()) == 0)
 }
 
-// dayZero is the day a mark's day is counted from in Marks.days.
+// dayZero is the day a mark's day is counted from.
 var dayZero = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // dayNumber is the number of t's day from dayZero.
@@ -303,7 +285,8 @@ func (m *Marks) olderChanged(ctx context.Context, c *api.Client, total int) (why
 }
 
 // Save writes the marks of the products plan found equal to the
-// account's (a mark of the same content keeps its day), with the marks of
+// account's, of today (those its marks settled too: nothing changed them
+// since their marks' days, as of this import's reads), with the marks of
 // other imports' products, then counts the account's variants and tags
 // created before the day before this one, for the next incremental import
 // to find deletions by, unless it counted them from that day as it began
@@ -324,12 +307,8 @@ func (m *Marks) Save(ctx context.Context, c *api.Client, plan *Plan) (reads int,
 			if m.sums[i] == (contentSum{}) || pp.Action != engine.Unchanged || pp.Live == nil {
 				continue
 			}
-			day := today
-			if m.had[i] == markSame {
-				day = m.days[i]
-			}
 			var ok bool
-			if buf, ok = appendMark(buf[:0], day, m.sums[i], pp, &ids); ok {
+			if buf, ok = appendMark(buf[:0], today, m.sums[i], pp, &ids); ok {
 				add([]byte(pp.P.Key), buf)
 			}
 		}

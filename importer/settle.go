@@ -56,9 +56,8 @@ func (s *scan) settleMarked(ctx context.Context, c *api.Client, total int) error
 // before it is looked up by its key.
 func (s *scan) loadMarks(ctx context.Context, m *Marks) (earliest uint64, err error) {
 	m.Settled, m.Since, m.GaveUp, m.kept, m.loaded = 0, "", "", nil, true
-	clear(m.had)
 	s.marked = markedIDs{}
-	old, next := dayNumber(m.day)-markAge, 0
+	next := 0
 	var byKey map[string]int32
 	err = m.db.EachEntry(ctx, m.scope, func(k, v []byte) {
 		i := -1
@@ -79,7 +78,7 @@ func (s *scan) loadMarks(ctx context.Context, m *Marks) (earliest uint64, err er
 			}
 			i = int(j)
 		}
-		if day, ok := s.settleByMark(int32(i), v, old); ok && (earliest == 0 || day < earliest) {
+		if day, ok := s.settleByMark(int32(i), v); ok && (earliest == 0 || day < earliest) {
 			earliest = day
 		}
 	})
@@ -101,21 +100,15 @@ func keysOf(products []*catalog.Product) map[string]int32 {
 }
 
 // settleByMark settles product i by its mark v, when v is a mark of its
-// content of a day from dayZero to today, and returns the mark's day; a
-// mark from before old is to be written again.
-func (s *scan) settleByMark(i int32, v []byte, old uint64) (day uint64, ok bool) {
+// content of a day from dayZero to today, and returns the mark's day.
+func (s *scan) settleByMark(i int32, v []byte) (day uint64, ok bool) {
 	m := s.w.Marks
 	if m.sums[i] == (contentSum{}) {
 		return 0, false
 	}
 	mk, ok := parseMark(v)
 	if !ok || mk.day > dayNumber(m.day) || !bytes.Equal(mk.sum, m.sums[i][:]) || !s.settle(i, mk) {
-		m.had[i] = markOther
 		return 0, false
-	}
-	m.had[i], m.days[i] = markSame, mk.day
-	if mk.day < old {
-		m.had[i] = markOld
 	}
 	return mk.day, true
 }
@@ -191,7 +184,7 @@ func (ms *markedIDs) find(id api.ID) int32 {
 }
 
 // unsettle leaves product i, if its mark settled it, to be compared with
-// the account's as any is, and its mark to be written again.
+// the account's as any is.
 func (s *scan) unsettle(i int32) {
 	f := &s.found[i]
 	if !f.settled {
@@ -202,7 +195,6 @@ func (s *scan) unsettle(i int32) {
 		s.same[s.first[i]+int32(j)] = 0
 	}
 	delete(s.files, i)
-	s.w.Marks.had[i] = markOther
 	s.w.Marks.Settled--
 }
 
