@@ -36,11 +36,12 @@ import (
 // updated_at is not its created_at); a variant or tag deleted since (a
 // deleted record is not listed), by a count of the account's variants and
 // tags created before the day before the last incremental import, which
-// only a deletion lowers; and an account that changed more than half its
-// variants since, which is read whole sooner.
+// only a deletion lowers; an account that changed more than half its
+// variants, or of the products marked, since, which is read whole sooner;
+// and marks it cannot read.
 
-// checkKey is the key of the count of the account's older variants in
-// state.KeyImportedCheck.
+// checkKey is the key of the count of the account's older variants and
+// tags in state.KeyImportedCheck.
 const checkKey = "variants"
 
 // contentSum is the sum of a product's content (catalog.Product.AppendContent)
