@@ -19,6 +19,11 @@ func (s *ProductFilesService) ListPages(ctx context.Context, opts *ListOptions) 
 	return listPages[ProductFile](ctx, s.c, opts)
 }
 
+// Total reads how many product files match opts (nil: all): one read, of one record.
+func (s *ProductFilesService) Total(ctx context.Context, opts *ListOptions) (int, error) {
+	return total[ProductFile](ctx, s.c, opts)
+}
+
 // List reads every product file matching opts.
 func (s *ProductFilesService) List(ctx context.Context, opts *ListOptions) iter.Seq2[*ProductFile, error] {
 	return records(s.ListPages(ctx, opts))

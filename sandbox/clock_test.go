@@ -145,7 +145,7 @@ func TestLoadManyBuildsTimeIndexesAfter(t *testing.T) {
 	indexes := func() int {
 		var n int
 		err := e.srv.st.read(context.Background(), func(tx *txn) error {
-			return tx.eachRowOnce(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ('variants_updated', 'products_updated')`, nil,
+			return tx.eachRowOnce(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ('variants_updated', 'products_updated', 'product_files_updated')`, nil,
 				func(r *row) error { return r.Scan(&n) })
 		})
 		if err != nil {
@@ -159,7 +159,7 @@ func TestLoadManyBuildsTimeIndexesAfter(t *testing.T) {
 		during = indexes()
 		return nil
 	})
-	if err != nil || during != 0 || indexes() != 2 {
-		t.Errorf("LoadMany: %v, %d indexes by time during the load and %d after; want none, then 2", err, during, indexes())
+	if err != nil || during != 0 || indexes() != 3 {
+		t.Errorf("LoadMany: %v, %d indexes by time during the load and %d after; want none, then 3", err, during, indexes())
 	}
 }

@@ -143,6 +143,7 @@ CREATE TABLE IF NOT EXISTS shipment_lines (
 var timeIndexes = []struct{ name, on string }{
 	{"variants_updated", "variants(account_id, deleted, updated_at)"},
 	{"products_updated", "products(account_id, deleted, updated_at)"},
+	{"product_files_updated", "product_files(account_id, deleted, updated_at)"},
 }
 
 // resetTables are emptied by Reset; accounts, tokens, channels and

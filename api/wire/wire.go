@@ -110,7 +110,8 @@ const FilterDateLayout = "2006-01-02"
 //   - a record's UpdatedAt moves whenever it changes, and a variant's
 //     whenever its options or prices do (they are written through it);
 //     a product's whenever its tags are given or taken, not when a tag is
-//     renamed (a tag's own UpdatedAt then moves past its CreatedAt);
+//     renamed (a tag's own UpdatedAt then moves past its CreatedAt), nor
+//     when a file is given it (the file's own is listed);
 //   - a record deleted is no longer listed, and no other record's
 //     UpdatedAt moves for it (it is found by counting by CreatedAt);
 //   - a day in a filter is a day of the service's own time zone, which
