@@ -78,10 +78,10 @@ func importCommand(b *builder) *cli.Command {
 			"With --incremental, an import keeps in the state what it found of each product equal in the file\n" +
 			"and the account, and the next --incremental import reads from the account only what changed\n" +
 			"there since (by its records' updated_at) and the products whose rows changed. It compares the\n" +
-			"whole file instead when tags were renamed or variants deleted in the account since. Products\n" +
-			"with images are always compared, unless --no-images. A change the account makes without\n" +
-			"moving a record's updated_at (a variant created and deleted again within a day of the last\n" +
-			"import, say) is not seen: an import without --incremental, weekly say, compares everything.",
+			"whole file instead when tags were renamed or variants deleted in the account since. A change\n" +
+			"the account makes without moving a record's updated_at (a variant created and deleted again\n" +
+			"within a day of the last import, say) is not seen: an import without --incremental, weekly\n" +
+			"say, compares everything.",
 		Flags: append(append(flags,
 			&cli.StringFlag{Name: "mode", Value: "upsert", Destination: &o.Mode, Usage: "upsert, create-only (never update) or update-only (never create), for rows whose command says none"},
 			&cli.StringFlag{Name: "plan", Destination: &o.Plan, Usage: "write the plan (every product's action and field changes) as JSON to this file"},

@@ -1,6 +1,7 @@
 package importer_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"lading/api"
 	"lading/engine"
+	"lading/images/imagestest"
 	"lading/importer"
 	"lading/sandbox"
 )
@@ -412,5 +414,73 @@ func TestIncrementalRealCatalogs(t *testing.T) {
 				t.Errorf("%d writes, products %v, variants %v; want none, and %v, %v as the import before", rep.Writes, rep.Products, rep.Variants, marking.Products, marking.Variants)
 			}
 		})
+	}
+}
+
+// With images, an incremental import takes a product whose images were
+// all found in the account from its mark, with the mark's files: nothing
+// uploaded again. A file deleted in the account gives the marks up (it
+// is uploaded again); a file added to a product has that product compared.
+func TestIncrementalWithImages(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	in := e.copyTo(catalogFile(t, "shopify-product-template.csv"), retypedBarcodes)
+	srv := imagestest.New(t)
+	h, _, recs := exportRecords(t, in, ',')
+	cols := imageColumns{single: []string{"Image Src", "Variant Image"}}
+	for _, rec := range recs {
+		for _, src := range cols.cells(h, rec) {
+			srv.Put(src, imagestest.JPEG(len(src), 3000+len(src)))
+		}
+	}
+	opts := func(o *importer.Options) {
+		withImages(srv, "")(o)
+		o.Incremental = true
+	}
+	ctx := context.Background()
+	run := func() *importer.Report {
+		t.Helper()
+		rep, err := e.importFile(ctx, "shopify", in, opts)
+		if err != nil || rep.Images.Failed() != 0 {
+			t.Fatalf("%v; images %v", err, rep.Images)
+		}
+		return rep
+	}
+	e.srv.SetClock(func() time.Time { return time.Now().AddDate(0, 0, -10) })
+	run()
+	marking := run()
+	e.srv.SetClock(nil)
+	images := marking.Images[engine.Unchanged]
+	for _, tc := range []struct {
+		name   string
+		change func()
+		marked int
+		whole  string
+		upload int
+	}{
+		{"nothing changed", func() {}, 3, "", 0},
+		{"a file added to a product", func() {
+			f := e.files()[0]
+			if _, err := e.c.ProductFiles.Upload(ctx, api.ID(f.Product), "extra.jpg", bytes.NewReader(imagestest.JPEG(1, 2000))); err != nil {
+				t.Fatal(err)
+			}
+		}, 2, "", 0},
+		{"a file deleted", func() {
+			if _, err := e.c.ProductFiles.Delete(ctx, api.ID(e.files()[1].ID)); err != nil {
+				t.Fatal(err)
+			}
+		}, 0, "some were deleted since", 1},
+		// the product whose image was uploaded again has no mark: its
+		// files were not the account's as the import read them
+		{"nothing changed since", func() {}, 2, "", 0},
+	} {
+		tc.change()
+		rep := run()
+		if rep.Incremental == nil || rep.Incremental.Marked != tc.marked || !strings.Contains(rep.Incremental.Whole, tc.whole) || (tc.whole == "") != (rep.Incremental.Whole == "") {
+			t.Errorf("%s: incremental %+v, want %d products taken from their marks, the whole file compared for %q", tc.name, rep.Incremental, tc.marked, tc.whole)
+		}
+		if rep.Images[importer.Uploaded] != tc.upload || rep.Images[engine.Unchanged] != images-tc.upload {
+			t.Errorf("%s: images %v, want %d uploaded and the rest of %d unchanged", tc.name, rep.Images, tc.upload, images)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,12 +31,15 @@ import (
 // early for the service's time zone) and compares those products, and
 // the products the file changed, as any import does.
 //
+// A product with images is marked when they were all found in the account
+// as they are; the product files changed since are read then too.
+//
 // What the listings cannot show, it finds another way, or gives the
 // marks up and compares the whole file: a tag renamed since (a tag is
 // shared by products, and renaming it changes none of them: a tag whose
 // updated_at is not its created_at); a variant or tag deleted since (a
 // deleted record is not listed), by a count of the account's variants and
-// tags created before the day before the last incremental import, which
+// tags (and files) created before the day before the last incremental import, which
 // only a deletion lowers; an account that changed more than half its
 // variants, or of the products marked, since, which is read whole sooner;
 // and marks it cannot read.
@@ -72,13 +76,20 @@ type Marks struct {
 	// compare with): only then are they written again, with those of
 	// other imports' products.
 	loaded bool
+	// files says the products' files are compared (images are taken in,
+	// and products have some): the account's changes and deletions of
+	// files are read too. settledFiles counts the files of the products
+	// settled.
+	files        bool
+	settledFiles int
 }
 
 // newMarkSet sums the content of products under prefix (what else
 // decides how a file is read and planned: the mapping, the mode), for an
 // incremental import on account's scope in db at now; images says the
-// import takes the images in. The products are summed in as many parts
-// as there are cores.
+// import takes the images in (then the account's product files are
+// compared too, when the products have some). The products are summed in
+// as many parts as there are cores.
 func newMarkSet(db *state.DB, account string, products []*catalog.Product, prefix []byte, now time.Time, images bool) *Marks {
 	m := &Marks{db: db, scope: state.KeyImported(account), checkScope: state.KeyImportedCheck(account),
 		day: now.UTC().Truncate(24 * time.Hour), sums: make([]contentSum, len(products))}
@@ -89,7 +100,7 @@ func newMarkSet(db *state.DB, account string, products []*catalog.Product, prefi
 		wg.Go(func() {
 			var buf []byte
 			for i := start; i < min(start+part, len(products)); i++ {
-				if p := products[i]; markable(p, images) {
+				if p := products[i]; markable(p) {
 					buf = p.AppendContent(append(buf[:0], under[:]...))
 					sum := sha256.Sum256(buf)
 					copy(m.sums[i][:], sum[:])
@@ -98,14 +109,38 @@ func newMarkSet(db *state.DB, account string, products []*catalog.Product, prefi
 		})
 	}
 	wg.Wait()
+	m.files = images && slices.ContainsFunc(products, func(p *catalog.Product) bool { return len(p.Images()) > 0 })
 	return m
 }
 
 // markable says p may be taken as equal by a mark: a valid product whose
-// rows only create or update (see updatesOnly), without images when the
-// import takes them in (it compares their files with the account's).
-func markable(p *catalog.Product, images bool) bool {
-	return p.Valid() && updatesOnly(p) && (!images || len(p.Images()) == 0)
+// rows only create or update (see updatesOnly).
+func markable(p *catalog.Product) bool {
+	return p.Valid() && updatesOnly(p)
+}
+
+// filesReplaced says plan deleted product files: those an image's new
+// content replaced.
+func filesReplaced(plan *Plan) bool {
+	for _, pp := range plan.Products {
+		for _, ip := range pp.Images() {
+			if ip.Replaces != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// imagesUnchanged says the images of pp, if any, were all found in the
+// account as they are: its mark's files are the account's.
+func imagesUnchanged(pp *ProductPlan) bool {
+	for _, ip := range pp.Images() {
+		if ip.Action != engine.Unchanged {
+			return false
+		}
+	}
+	return true
 }
 
 // dayZero is the day a mark's day is counted from.
@@ -230,33 +265,41 @@ func writeMark(b []byte, day uint64, sum contentSum, flags byte, product api.ID,
 	return b, true
 }
 
-// olderCount counts the account's variants and tags created before day,
-// as "VARIANTS TAGS": the variants as those the account holds (total; -1
-// to read it) less those created since, which are few, and which an
-// index finds at once where counting the others walks them all. reads
-// are those it took.
-func olderCount(ctx context.Context, c *api.Client, day string, total int) (counted string, reads int, err error) {
+// olderCount counts the account's variants and tags, and its product
+// files when files, created before day, as "VARIANTS TAGS FILES" ("-" for
+// files not counted): the variants as those the account holds (total; -1
+// to read it) less those created since, which are few, and which an index
+// finds at once where counting the others walks them all. reads are
+// those it took.
+func olderCount(ctx context.Context, c *api.Client, day string, total int, files bool) (counted string, reads int, err error) {
 	t, err := time.Parse(time.DateOnly, day)
 	if err != nil {
 		return "", 0, err
 	}
-	if total < 0 {
-		reads++
-		if total, err = c.Variants.Total(ctx, nil); err != nil {
-			return "", reads, fmt.Errorf("counting the account's variants: %w", err)
+	since, before := api.And(api.Where(wire.CreatedAt, ">=", t)), api.And(api.Where(wire.CreatedAt, "<", t))
+	count := func(what string, n *int, read func() (int, error)) {
+		if err == nil {
+			reads++
+			if *n, err = read(); err != nil {
+				err = fmt.Errorf("counting the account's %s: %w", what, err)
+			}
 		}
 	}
-	reads++
-	newer, err := c.Variants.Total(ctx, &api.ListOptions{Filter: api.And(api.Where(wire.CreatedAt, ">=", t))})
-	if err != nil {
-		return "", reads, fmt.Errorf("counting the account's variants: %w", err)
+	if total < 0 {
+		count("variants", &total, func() (int, error) { return c.Variants.Total(ctx, nil) })
 	}
-	reads++
-	tags, err := c.ProductTags.Total(ctx, &api.ListOptions{Filter: api.And(api.Where(wire.CreatedAt, "<", t))})
-	if err != nil {
-		return "", reads, fmt.Errorf("counting the account's tags: %w", err)
+	var newer, tags, fileCount int
+	count("variants", &newer, func() (int, error) { return c.Variants.Total(ctx, &api.ListOptions{Filter: since}) })
+	count("tags", &tags, func() (int, error) { return c.ProductTags.Total(ctx, &api.ListOptions{Filter: before}) })
+	filesCounted := "-"
+	if files {
+		count("product files", &fileCount, func() (int, error) { return c.ProductFiles.Total(ctx, &api.ListOptions{Filter: before}) })
+		filesCounted = strconv.Itoa(fileCount)
 	}
-	return fmt.Sprintf("%d %d", total-newer, tags), reads, nil
+	if err != nil {
+		return "", reads, err
+	}
+	return fmt.Sprintf("%d %d %s", total-newer, tags, filesCounted), reads, nil
 }
 
 // olderChanged says why the account's variants and tags created before
@@ -270,16 +313,16 @@ func (m *Marks) olderChanged(ctx context.Context, c *api.Client, total int) (why
 	}
 	day, counted, ok := strings.Cut(got[checkKey], " ")
 	if !ok {
-		return "the last incremental import did not count the account's variants and tags", 0, nil
+		return "the last incremental import did not count the account's records", 0, nil
 	}
-	now, reads, err := olderCount(ctx, c, day, total)
+	now, reads, err := olderCount(ctx, c, day, total, m.files)
 	if err != nil {
 		return "", reads, err
 	}
 	m.checked = ""
 	if now != counted {
-		return fmt.Sprintf("the account holds %s variants and tags created before %s, where the last incremental import counted %s: some were deleted since",
-			strings.Replace(now, " ", " and ", 1), day, strings.Replace(counted, " ", " and ", 1)), reads, nil
+		return fmt.Sprintf("the account holds %s (variants, tags, product files) created before %s, where the last incremental import counted %s: some were deleted since",
+			now, day, counted), reads, nil
 	}
 	m.checked = day + " " + now
 	return "", reads, nil
@@ -305,7 +348,7 @@ func (m *Marks) Save(ctx context.Context, c *api.Client, plan *Plan) (reads int,
 			add(kv[0], kv[1])
 		}
 		for i, pp := range plan.Products {
-			if m.sums[i] == (contentSum{}) || pp.Action != engine.Unchanged || pp.Live == nil {
+			if m.sums[i] == (contentSum{}) || pp.Action != engine.Unchanged || pp.Live == nil || !imagesUnchanged(pp) {
 				continue
 			}
 			var ok bool
@@ -325,12 +368,12 @@ func (m *Marks) Save(ctx context.Context, c *api.Client, plan *Plan) (reads int,
 func (m *Marks) saveCount(ctx context.Context, c *api.Client, plan *Plan) (reads int, err error) {
 	day := date(m.day.AddDate(0, 0, -1))
 	products, variants := plan.Summary()
-	if strings.HasPrefix(m.checked, day+" ") && products[engine.Deleted]+variants[engine.Deleted] == 0 {
+	if strings.HasPrefix(m.checked, day+" ") && products[engine.Deleted]+variants[engine.Deleted] == 0 && !filesReplaced(plan) {
 		// Counted today already, and nothing deleted since: a deletion
 		// after the count lowers the next one below it.
 		return 0, nil
 	}
-	counted, reads, err := olderCount(ctx, c, day, -1)
+	counted, reads, err := olderCount(ctx, c, day, -1, m.files)
 	if err != nil {
 		return reads, err
 	}

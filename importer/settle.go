@@ -55,7 +55,7 @@ func (s *scan) settleMarked(ctx context.Context, c *api.Client, total int) error
 // them, the file's: each is looked for at the file's next products
 // before it is looked up by its key.
 func (s *scan) loadMarks(ctx context.Context, m *Marks) (earliest uint64, err error) {
-	m.Settled, m.Since, m.GaveUp, m.kept, m.loaded = 0, "", "", nil, true
+	m.Settled, m.settledFiles, m.Since, m.GaveUp, m.kept, m.loaded = 0, 0, "", "", nil, true
 	s.marked = markedIDs{}
 	next := 0
 	var byKey map[string]int32
@@ -136,6 +136,7 @@ func (s *scan) settle(i int32, mk mark) bool {
 	}
 	s.marked.add(mk.product, i)
 	s.w.Marks.Settled++
+	s.w.Marks.settledFiles += mk.nFiles
 	return true
 }
 
@@ -194,6 +195,7 @@ func (s *scan) unsettle(i int32) {
 	for j := range s.w.Products[i].Variants {
 		s.same[s.first[i]+int32(j)] = 0
 	}
+	s.w.Marks.settledFiles -= len(s.files[i])
 	delete(s.files, i)
 	s.w.Marks.Settled--
 }
@@ -210,9 +212,13 @@ func (s *scan) readChanges(ctx context.Context, c *api.Client, m *Marks, earlies
 	from := dayZero.AddDate(0, 0, int(earliest)-1) // a day early, for the service's time zone
 	m.Since = date(from)
 	changed := api.And(api.Where(wire.UpdatedAt, ">=", from))
-	for _, read := range []func(context.Context, *api.Client, *api.Filter, int) (string, error){
+	changes := []func(context.Context, *api.Client, *api.Filter, int) (string, error){
 		s.readChangedVariants, s.readChangedProducts, s.renamedTags,
-	} {
+	}
+	if m.files {
+		changes = append(changes, s.readChangedFiles)
+	}
+	for _, read := range changes {
 		if why, err := read(ctx, c, changed, total); err != nil || why != "" {
 			return why, err
 		}
@@ -233,6 +239,27 @@ func (s *scan) readChangedProducts(ctx context.Context, c *api.Client, changed *
 		}
 		for _, p := range pg.Records {
 			s.unsettleProduct(p.ID)
+		}
+	}
+	return "", nil
+}
+
+// readChangedFiles unsettles the products of the product files changed
+// (or made) since; why is set when they are more than half as many as
+// the files of the products marked.
+func (s *scan) readChangedFiles(ctx context.Context, c *api.Client, changed *api.Filter, _ int) (why string, err error) {
+	files := s.w.Marks.settledFiles
+	for pg, err := range c.ProductFiles.ListPages(ctx, &api.ListOptions{Filter: changed, Reuse: true}) {
+		if s.live.Requests++; err != nil {
+			return "", fmt.Errorf("reading the product files changed in the account: %w", err)
+		}
+		if 2*pg.Meta.Total > files {
+			return fmt.Sprintf("%d product files were changed in the account since %s", pg.Meta.Total, s.w.Marks.Since), nil
+		}
+		for _, f := range pg.Records {
+			for _, p := range f.Links.Of(wire.Products) {
+				s.unsettleProduct(p.ID)
+			}
 		}
 	}
 	return "", nil
