@@ -106,6 +106,9 @@ func (Fulfillment) resource() string        { return wire.Fulfillments }
 func (SalesOrder) resource() string         { return wire.SalesOrders }
 func (PackageCarrierType) resource() string { return wire.PackageCarrierTypes }
 
+// Total is how many records the whole listing holds (Meta.Total).
+func (p *Page[T]) Total() int { return p.Meta.Total }
+
 // UnmarshalJSON decodes a read answer of the page's resource.
 func (p *Page[T]) UnmarshalJSON(b []byte) error { return p.readFrom(bytes.NewReader(b)) }
 

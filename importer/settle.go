@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"iter"
 	"slices"
 
 	"lading/api"
@@ -229,38 +230,62 @@ func (s *scan) readChanges(ctx context.Context, c *api.Client, m *Marks, earlies
 // readChangedProducts unsettles the products changed since; why is set
 // when more than half of those the marks settled changed.
 func (s *scan) readChangedProducts(ctx context.Context, c *api.Client, changed *api.Filter, _ int) (why string, err error) {
-	settled := s.w.Marks.Settled
-	for pg, err := range c.Products.ListPages(ctx, &api.ListOptions{Filter: changed, Reuse: true}) {
-		if s.live.Requests++; err != nil {
-			return "", fmt.Errorf("reading the products changed in the account: %w", err)
-		}
-		if 2*pg.Meta.Total > settled {
-			return fmt.Sprintf("%d products were changed in the account since %s", pg.Meta.Total, s.w.Marks.Since), nil
-		}
-		for _, p := range pg.Records {
-			s.unsettleProduct(p.ID)
-		}
-	}
-	return "", nil
+	return changedPages(s, c.Products.ListPages(ctx, &api.ListOptions{Filter: changed, Reuse: true}), "products", s.w.Marks.Settled,
+		func(pg *api.ProductPage) {
+			for _, p := range pg.Records {
+				s.unsettleProduct(p.ID)
+			}
+		})
 }
 
 // readChangedFiles unsettles the products of the product files changed
 // (or made) since; why is set when they are more than half as many as
 // the files of the products marked.
 func (s *scan) readChangedFiles(ctx context.Context, c *api.Client, changed *api.Filter, _ int) (why string, err error) {
-	files := s.w.Marks.settledFiles
-	for pg, err := range c.ProductFiles.ListPages(ctx, &api.ListOptions{Filter: changed, Reuse: true}) {
-		if s.live.Requests++; err != nil {
-			return "", fmt.Errorf("reading the product files changed in the account: %w", err)
-		}
-		if 2*pg.Meta.Total > files {
-			return fmt.Sprintf("%d product files were changed in the account since %s", pg.Meta.Total, s.w.Marks.Since), nil
-		}
-		for _, f := range pg.Records {
-			for _, p := range f.Links.Of(wire.Products) {
-				s.unsettleProduct(p.ID)
+	return changedPages(s, c.ProductFiles.ListPages(ctx, &api.ListOptions{Filter: changed, Reuse: true}), "product files", s.w.Marks.settledFiles,
+		func(pg *api.ProductFilePage) {
+			for _, f := range pg.Records {
+				for _, p := range f.Links.Of(wire.Products) {
+					s.unsettleProduct(p.ID)
+				}
 			}
+		})
+}
+
+// readChangedVariants unsettles the products of the variants changed
+// since, and the file's products with their SKUs; why is set when more
+// than half the account's variants changed (a whole comparison reads
+// fewer pages).
+func (s *scan) readChangedVariants(ctx context.Context, c *api.Client, changed *api.Filter, total int) (why string, err error) {
+	skus := map[string]bool{}
+	why, err = changedPages(s, c.Variants.ListPages(ctx, &api.ListOptions{Filter: changed, Reuse: true}), "variants", total,
+		func(pg *api.VariantPage) {
+			for _, v := range pg.Records {
+				s.unsettleProduct(v.ProductID())
+				if v.SKU != "" {
+					skus[string(v.SKU)] = true
+				}
+			}
+		})
+	if why == "" && err == nil {
+		s.unsettleSKUs(skus)
+	}
+	return why, err
+}
+
+// changedPages gives each page of a listing of the records changed since
+// to each, counting the reads; why is set, and no more is read, when more
+// than half of limit (what of the account or of the marks they are
+// compared with) changed.
+func changedPages[P interface{ Total() int }](s *scan, pages iter.Seq2[P, error], what string, limit int, each func(P)) (why string, err error) {
+	for pg, err := range pages {
+		if s.live.Requests++; err != nil {
+			return "", fmt.Errorf("reading the %s changed in the account: %w", what, err)
 		}
+		if n := pg.Total(); 2*n > limit {
+			return fmt.Sprintf("%d %s were changed in the account since %s, more than half of %d", n, what, s.w.Marks.Since, limit), nil
+		}
+		each(pg)
 	}
 	return "", nil
 }
@@ -278,30 +303,6 @@ func (s *scan) renamedTags(ctx context.Context, c *api.Client, changed *api.Filt
 			}
 		}
 	}
-	return "", nil
-}
-
-// readChangedVariants unsettles the products of the variants changed
-// since, and the file's products with their SKUs; why is set when more
-// than half the account's variants changed (a whole comparison reads
-// fewer pages).
-func (s *scan) readChangedVariants(ctx context.Context, c *api.Client, changed *api.Filter, total int) (why string, err error) {
-	skus := map[string]bool{}
-	for pg, err := range c.Variants.ListPages(ctx, &api.ListOptions{Filter: changed, Reuse: true}) {
-		if s.live.Requests++; err != nil {
-			return "", fmt.Errorf("reading the variants changed in the account: %w", err)
-		}
-		if 2*pg.Meta.Total > total {
-			return fmt.Sprintf("%d of the account's %d variants were changed since %s", pg.Meta.Total, total, s.w.Marks.Since), nil
-		}
-		for _, v := range pg.Records {
-			s.unsettleProduct(v.ProductID())
-			if v.SKU != "" {
-				skus[string(v.SKU)] = true
-			}
-		}
-	}
-	s.unsettleSKUs(skus)
 	return "", nil
 }
 
