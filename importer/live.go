@@ -319,7 +319,8 @@ type Want struct {
 }
 
 // skus are what the valid products of w with SKUs are looked up by, each
-// once, but for those found settled by their marks (by product number). A million SKUs cost one list of them, which a listing of the whole
+// once, but for those found settled by their marks (by product number).
+// A million SKUs cost one list of them, which a listing of the whole
 // catalog should not hold while it reads (see scan.readNeeded).
 func (w Want) skus(found []scanFound) []string {
 	n := 0

@@ -45,8 +45,8 @@ import (
 // and marks it cannot read.
 
 // checkKey is the key of the count of the account's older variants and
-// tags in state.KeyImportedCheck.
-const checkKey = "variants"
+// tags (and files) in state.KeyImportedCheck.
+const checkKey = "older"
 
 // contentSum is the sum of a product's content (catalog.Product.AppendContent)
 // under its import's prefix; zero for a product that gets no mark.
@@ -152,7 +152,7 @@ func dayNumber(t time.Time) uint64 {
 }
 
 // date is a day as a filter gives it.
-func date(t time.Time) string { return t.Format(time.DateOnly) }
+func date(t time.Time) string { return t.Format(wire.FilterDateLayout) }
 
 // A mark is, as the state holds it: markVersion; its day (a uvarint,
 // days from dayZero); the sum (16 bytes); flags (markArchived,
@@ -272,7 +272,7 @@ func writeMark(b []byte, day uint64, sum contentSum, flags byte, product api.ID,
 // finds at once where counting the others walks them all. reads are
 // those it took.
 func olderCount(ctx context.Context, c *api.Client, day string, total int, files bool) (counted string, reads int, err error) {
-	t, err := time.Parse(time.DateOnly, day)
+	t, err := time.Parse(wire.FilterDateLayout, day)
 	if err != nil {
 		return "", 0, err
 	}

@@ -279,7 +279,7 @@ func comparand(col column, op, val string) (string, any) {
 	case kDate:
 		// A timestamp is on or after a day, or before it, exactly when it
 		// compares so with the day's text: the column's index serves.
-		if len(val) == len("2006-01-02") && op != ">=" && op != "<" {
+		if len(val) == len(wire.FilterDateLayout) && op != ">=" && op != "<" {
 			expr = "substr(" + expr + ",1,10)"
 		}
 	}

@@ -9,8 +9,8 @@ import (
 // A scope of entries is one a job writes whole and reads whole, a cache of
 // what it found (an incremental import's marks, a quarter of a million of
 // them): its keys and values, in the order written, packed as a pack's
-// data (see appendEntry, without its order) in parts of about partSize
-// bytes, each a row. Written as rows, a quarter of a million entries took
+// data (see appendEntry; without its order, which walkPacked does not
+// need) in parts of about partSize bytes, each a row. Written as rows, a quarter of a million entries took
 // seconds; as one, the megabytes of it were held twice more, by the
 // driver and by SQLite.
 
@@ -55,9 +55,9 @@ func (db *DB) ReplaceEntries(ctx context.Context, scope string, each func(add fu
 // bytes valid during the call only. A scope damaged on disk fails before
 // fn has seen any of it.
 func (db *DB) EachEntry(ctx context.Context, scope string, fn func(k, v []byte)) error {
-	err := db.eachPart(ctx, scope, func(data []byte) error { return walkEntries(data, func(k, v []byte) {}) })
+	err := db.eachPart(ctx, scope, func(data []byte) error { return walkPacked(data, nil, func(k, v []byte) {}) })
 	if err == nil {
-		err = db.eachPart(ctx, scope, func(data []byte) error { return walkEntries(data, fn) })
+		err = db.eachPart(ctx, scope, func(data []byte) error { return walkPacked(data, nil, fn) })
 	}
 	if err != nil {
 		return fmt.Errorf("state: entries (%s): %w", scope, err)
@@ -83,18 +83,4 @@ func (db *DB) eachPart(ctx context.Context, scope string, fn func(data []byte) e
 		}
 	}
 	return rows.Err()
-}
-
-// walkEntries calls fn with each entry of data, until one cannot be read
-// (errBadPack).
-func walkEntries(data []byte, fn func(k, v []byte)) error {
-	for len(data) > 0 {
-		k, v, rest, err := nextEntry(data)
-		if err != nil {
-			return err
-		}
-		fn(k, v)
-		data = rest
-	}
-	return nil
 }
