@@ -135,6 +135,7 @@ func TestSandboxLoadDateAndIncremental(t *testing.T) {
 	defer hs.Close()
 	type report struct {
 		Reads       int `json:"reads"`
+		Writes      int `json:"writes"`
 		Incremental *struct {
 			Marked int    `json:"marked"`
 			Whole  string `json:"whole"`
@@ -161,7 +162,11 @@ func TestSandboxLoadDateAndIncremental(t *testing.T) {
 	if _, err := os.Stat(filepath.Dir(none)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a dry run made %s: %v", filepath.Dir(none), err)
 	}
-	imp("--state", st)
+	// A state without marks (deleted, or new): the whole file is compared,
+	// and nothing is written.
+	if rep := imp("--state", st); rep.Writes != 0 || rep.Incremental.Marked != 0 {
+		t.Errorf("an import on a new state: %d writes, %+v; want none, nothing marked", rep.Writes, rep.Incremental)
+	}
 	for _, more := range [][]string{{"--dry-run"}, nil} {
 		rep := imp(append(more, "--state", st)...)
 		if rep.Incremental.Marked != 20 || rep.Incremental.Whole != "" || rep.Reads != 6 {
