@@ -28,15 +28,21 @@ const incrementalProducts, incrementalVariants = 20, 3
 // it returns the catalog's file.
 func marked(t *testing.T) (*env, string) {
 	t.Helper()
+	return markedOf(t, incrementalProducts)
+}
+
+// markedOf is marked for a catalog of products products.
+func markedOf(t *testing.T, products int) (*env, string) {
+	t.Helper()
 	e := newEnv(t, sandbox.Options{})
 	e.srv.SetClock(func() time.Time { return time.Now().AddDate(0, 0, -10) })
-	in := e.generate("catalog.csv", incrementalProducts, incrementalVariants)
+	in := e.generate("catalog.csv", products, incrementalVariants)
 	for _, want := range []engine.Status{engine.Created, engine.Unchanged} {
 		rep, err := e.importFile(context.Background(), "generic", in, incremental)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Variants[want] != incrementalProducts*incrementalVariants {
+		if rep.Variants[want] != products*incrementalVariants {
 			t.Fatalf("variants %v: want all %s", rep.Variants, want)
 		}
 	}
@@ -242,6 +248,114 @@ func TestIncrementalImport(t *testing.T) {
 			}
 			// A whole comparison after it finds the account holding the
 			// file: nothing to write, or the same failures again.
+			again, err := e.importFile(context.Background(), "generic", in, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantVariants, wantProducts = withUnchanged(nil, all), withUnchanged(nil, products)
+			if rep.Variants[engine.Failed] > 0 {
+				wantVariants, wantProducts = rep.Variants, rep.Products
+			}
+			if !equalCounts(again.Variants, wantVariants) || !equalCounts(again.Products, wantProducts) {
+				t.Errorf("a whole comparison after it: variants %v, products %v; want %v and %v", again.Variants, again.Products, wantVariants, wantProducts)
+			}
+		})
+	}
+}
+
+// In an account where looking SKUs up takes fewer reads than the whole
+// catalog, a product whose rows, or whose live product, changed since its
+// mark is read by the id its mark gave it, one read where its SKUs would
+// take a look-up and then a read in full; a SKU not found there has it
+// looked up as before. Every change is found as a whole comparison finds
+// it.
+func TestIncrementalReadsByMarkedID(t *testing.T) {
+	t.Parallel()
+	const products = 400 // 1,200 variants: three pages of the Products listing
+	all := products * incrementalVariants
+	cases := []struct {
+		name               string
+		change             func(e *env, in string) string
+		reads              int64
+		variants, products engine.Counts
+	}{{
+		name: "nothing changed", change: func(*env, string) string { return "" },
+		// the size of the account, two counts, the variants, tags and
+		// products changed since
+		reads: 6,
+	}, {
+		name: "a price changed in the file",
+		change: func(e *env, in string) string {
+			return e.rewrite(in, "P000204-Red-M", func(row []string) { row[17] = "77.70" })
+		},
+		// and the product read by its id
+		reads:    7,
+		variants: engine.Counts{engine.Updated: 1}, products: engine.Counts{engine.Updated: 1},
+	}, {
+		name: "a variant's weight changed in the account",
+		change: func(e *env, _ string) string {
+			v := e.variant("P000307-Red-S")
+			if _, err := e.c.Variants.Write(context.Background(), []api.VariantWrite{{ID: v.ID, Weight: api.String("9.99")}}); err != nil {
+				e.t.Fatal(err)
+			}
+			return ""
+		},
+		reads:    7,
+		variants: engine.Counts{engine.Updated: 1}, products: engine.Counts{engine.Updated: 1},
+	}, {
+		name: "a SKU changed in the file",
+		change: func(e *env, in string) string {
+			return e.rewrite(in, "P000012-Red-L", func(row []string) { row[5] = "NEW-12" })
+		},
+		// the product read by its id has not NEW-12: the product's SKUs
+		// looked up; the variant of the old SKU, not in the file, is left
+		reads:    8,
+		variants: engine.Counts{engine.Failed: 1}, products: engine.Counts{engine.Updated: 1},
+	}, {
+		name: "two SKUs swapped in the file",
+		change: func(e *env, in string) string {
+			swapped := e.rewrite(in, "P000012-Red-L", func(row []string) { row[5] = "SWAP" })
+			swapped = e.rewrite(swapped, "P000013-Red-L", func(row []string) { row[5] = "P000012-Red-L" })
+			return e.rewrite(swapped, "SWAP", func(row []string) { row[5] = "P000013-Red-L" })
+		},
+		// both products read by their ids hold a SKU of the other: their
+		// SKUs are looked up, found in two products, and both fail, as
+		// in a whole comparison
+		reads:    8,
+		variants: engine.Counts{engine.Failed: 6}, products: engine.Counts{engine.Failed: 2},
+	}, {
+		name: "a variant's SKU changed in the account",
+		change: func(e *env, _ string) string {
+			v := e.variant("P000005-Red-M")
+			if _, err := e.c.Variants.Write(context.Background(), []api.VariantWrite{{ID: v.ID, SKU: api.String("RENAMED")}}); err != nil {
+				e.t.Fatal(err)
+			}
+			return ""
+		},
+		reads:    8,
+		variants: engine.Counts{engine.Failed: 1}, products: engine.Counts{engine.Updated: 1},
+	}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e, in := markedOf(t, products)
+			if edited := tc.change(e, in); edited != "" {
+				in = edited
+			}
+			rep, err := e.importFile(context.Background(), "generic", in, incremental)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Incremental == nil || rep.Incremental.Whole != "" {
+				t.Errorf("incremental %+v: want the marks taken", rep.Incremental)
+			}
+			if rep.Reads != tc.reads {
+				t.Errorf("%d reads, want %d", rep.Reads, tc.reads)
+			}
+			wantVariants, wantProducts := withUnchanged(tc.variants, all), withUnchanged(tc.products, products)
+			if !equalCounts(rep.Variants, wantVariants) || !equalCounts(rep.Products, wantProducts) {
+				t.Errorf("variants %v, products %v; want %v and %v", rep.Variants, rep.Products, wantVariants, wantProducts)
+			}
 			again, err := e.importFile(context.Background(), "generic", in, nil)
 			if err != nil {
 				t.Fatal(err)

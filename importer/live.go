@@ -319,19 +319,20 @@ type Want struct {
 }
 
 // skus are what the valid products of w with SKUs are looked up by, each
-// once, but for those found settled by their marks (by product number).
+// once, but for those found needing no look-up (by product number: see
+// scanFound.lookedUp).
 // A million SKUs cost one list of them, which a listing of the whole
 // catalog should not hold while it reads (see scan.readNeeded).
 func (w Want) skus(found []scanFound) []string {
 	n := 0
 	for i, p := range w.Products {
-		if p.Valid() && !found[i].settled {
+		if p.Valid() && found[i].lookedUp() {
 			n += len(p.Variants)
 		}
 	}
 	skus := make([]string, 0, n)
 	for i, p := range w.Products {
-		if !p.Valid() || found[i].settled {
+		if !p.Valid() || !found[i].lookedUp() {
 			continue
 		}
 		for i := range p.Variants {

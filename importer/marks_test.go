@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -89,7 +90,8 @@ func FuzzParseMark(f *testing.F) {
 }
 
 // A SKU changed in the account unsettles the file's product that has it,
-// whatever live product the change was of, and no other.
+// whatever live product the change was of, and no other; the product is
+// read by its mark's id (a hint) only if the change was of that product.
 func TestUnsettleSKUs(t *testing.T) {
 	t.Parallel()
 	m := templateMapping(t, "generic")
@@ -104,14 +106,18 @@ func TestUnsettleSKUs(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newScan(Want{Products: in.Products, Marks: &Marks{Settled: 3}}, nil, newLive())
+	s.hints = map[int32]uint32{}
 	for i := range s.found {
-		s.found[i].settled = true
+		s.found[i] = scanFound{settled: true, id: s.ids.add(api.ID(fmt.Sprint(100 + i)))}
 	}
-	s.unsettleSKUs(map[string]bool{"A-2": true, "Z-9": true})
-	if got := []bool{s.found[0].settled, s.found[1].settled, s.found[2].settled}; !slices.Equal(got, []bool{false, true, true}) {
-		t.Errorf("settled after A-2 changed: %v, want only product a unsettled", got)
+	s.unsettleSKUs(map[string]api.ID{"A-2": "100", "B-1": "999", "Z-9": ""})
+	if got := []bool{s.found[0].settled, s.found[1].settled, s.found[2].settled}; !slices.Equal(got, []bool{false, false, true}) {
+		t.Errorf("settled after A-2 and B-1 changed: %v, want products a and b unsettled", got)
 	}
-	if s.w.Marks.Settled != 2 {
-		t.Errorf("%d settled, want 2", s.w.Marks.Settled)
+	if len(s.hints) != 1 || s.ids.at(s.hints[0]) != "100" {
+		t.Errorf("hints %v: want product a read as 100 alone (B-1 changed on another product)", s.hints)
+	}
+	if s.w.Marks.Settled != 1 {
+		t.Errorf("%d settled, want 1", s.w.Marks.Settled)
 	}
 }

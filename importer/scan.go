@@ -3,6 +3,7 @@ package importer
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -61,6 +62,11 @@ type scan struct {
 	// marked are the numbers of the products marks settled, by the id of
 	// their live product.
 	marked markedIDs
+	// hints are, by product number, the live products to read the file's
+	// products their marks did not settle as (numbers in ids; see
+	// readHinted); dated are those of marks not yet known to be recent.
+	hints map[int32]uint32
+	dated []datedHint
 }
 
 // scanFound is what the scan found of a product of the file: 12 bytes,
@@ -79,7 +85,14 @@ type scanFound struct {
 	// settled says its mark found it equal (see Marks): the account's
 	// listings leave it alone.
 	settled bool
+	// located says it was read by the id its mark gave it, and every SKU
+	// of it found there (see readHinted): its SKUs are not looked up.
+	located bool
 }
+
+// lookedUp says the product's SKUs are to be looked up: neither its mark
+// settled it, nor did a read by its mark's id locate it.
+func (f *scanFound) lookedUp() bool { return !f.settled && !f.located }
 
 // allEqual says the live product was found, and equal to p in every variant.
 func (f *scanFound) allEqual(p *catalog.Product) bool {
@@ -151,6 +164,12 @@ func (s *scan) readNeeded(ctx context.Context, c *api.Client, total int, byProdu
 		}
 	}
 	if r.pages > budget {
+		if len(s.hints) > 0 {
+			if err := s.readHinted(ctx, c); err != nil {
+				return err
+			}
+			skus = s.w.skus(s.found)
+		}
 		return s.lookUp(ctx, c, skus, names)
 	}
 	if err := s.readListing(ctx, c, r); err != nil {
@@ -383,26 +402,33 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 			s.full[s.ids.at(f.id)] = true
 		}
 	}
-	if len(s.full) == 0 {
-		return nil
-	}
 	ids := make([]api.ID, 0, len(s.full))
 	for id := range s.full {
-		ids = append(ids, id)
+		if l.Products[id] == nil { // not read in full by its id already (readHinted)
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
 	}
 	got, err := fetchProducts(ctx, c, distinct(ids))
 	if err != nil {
 		return err
 	}
-	l.Products, l.BySKU, l.byName = got.Products, got.BySKU, got.byName
-	for name, id := range got.TagIDs {
-		l.TagIDs[name] = id
-	}
-	for name, id := range got.TierIDs {
-		l.TierIDs[name] = id
-	}
-	l.Requests += got.Requests
+	l.merge(got)
 	return nil
+}
+
+// merge adds the products got read to l's.
+func (l *Live) merge(got *Live) {
+	maps.Copy(l.Products, got.Products)
+	maps.Copy(l.BySKU, got.BySKU)
+	for name, lps := range got.byName {
+		l.byName[name] = append(l.byName[name], lps...)
+	}
+	maps.Copy(l.TagIDs, got.TagIDs)
+	maps.Copy(l.TierIDs, got.TierIDs)
+	l.Requests += got.Requests
 }
 
 // countSame counts the file's products from number i on found equal.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"strings"
 
 	"lading/api"
 	"lading/api/wire"
@@ -30,8 +31,10 @@ func (s *scan) settleMarked(ctx context.Context, c *api.Client, total int) error
 	case err != nil: // a cache: the whole file is compared, and the marks written again
 		why = fmt.Sprintf("the marks of the last incremental import could not be read (%v)", err)
 	case m.Settled == 0:
+		s.dated = nil
 		return nil
 	default:
+		s.takeHints(earliest)
 		if why, err = s.readChanges(ctx, c, m, earliest, total); err != nil {
 			return err
 		}
@@ -40,6 +43,7 @@ func (s *scan) settleMarked(ctx context.Context, c *api.Client, total int) error
 		for i := range s.found {
 			s.unsettle(int32(i))
 		}
+		s.hints, s.dated = nil, nil
 		m.GaveUp = why
 	}
 	// The names of settled products without SKUs are not looked up.
@@ -108,7 +112,11 @@ func (s *scan) settleByMark(i int32, v []byte) (day uint64, ok bool) {
 		return 0, false
 	}
 	mk, ok := parseMark(v)
-	if !ok || mk.day > dayNumber(m.day) || !bytes.Equal(mk.sum, m.sums[i][:]) || !s.settle(i, mk) {
+	if !ok || mk.day > dayNumber(m.day) {
+		return 0, false
+	}
+	if !bytes.Equal(mk.sum, m.sums[i][:]) || !s.settle(i, mk) {
+		s.dated = append(s.dated, datedHint{i: i, id: s.ids.addPacked(mk.product), day: mk.day})
 		return 0, false
 	}
 	return mk.day, true
@@ -192,13 +200,21 @@ func (s *scan) unsettle(i int32) {
 	if !f.settled {
 		return
 	}
-	*f = scanFound{}
+	if s.hints != nil { // the day of a mark that settled is the earliest or later
+		s.hints[i] = f.id
+	}
+	s.w.Marks.settledFiles -= len(s.files[i])
+	s.forget(i)
+	s.w.Marks.Settled--
+}
+
+// forget forgets what was found of product i.
+func (s *scan) forget(i int32) {
+	s.found[i] = scanFound{}
 	for j := range s.w.Products[i].Variants {
 		s.same[s.first[i]+int32(j)] = 0
 	}
-	s.w.Marks.settledFiles -= len(s.files[i])
 	delete(s.files, i)
-	s.w.Marks.Settled--
 }
 
 // readChanges reads what changed in the account since the day before
@@ -257,14 +273,19 @@ func (s *scan) readChangedFiles(ctx context.Context, c *api.Client, changed *api
 // than half the account's variants changed (a whole comparison reads
 // fewer pages).
 func (s *scan) readChangedVariants(ctx context.Context, c *api.Client, changed *api.Filter, total int) (why string, err error) {
-	skus := map[string]bool{}
+	skus := map[string]api.ID{} // "": on more than one product
 	why, err = changedPages(s, c.Variants.ListPages(ctx, &api.ListOptions{Filter: changed, Reuse: true}), "variants", total,
 		func(pg *api.VariantPage) {
 			for _, v := range pg.Records {
-				s.unsettleProduct(v.ProductID())
-				if v.SKU != "" {
-					skus[string(v.SKU)] = true
+				pid := v.ProductID()
+				s.unsettleProduct(pid)
+				if v.SKU == "" {
+					continue
 				}
+				if had, ok := skus[string(v.SKU)]; ok && had != pid {
+					pid = ""
+				}
+				skus[strings.Clone(string(v.SKU))] = clone(pid) // the page's memory is the next one's
 			}
 		})
 	if why == "" && err == nil {
@@ -306,19 +327,27 @@ func (s *scan) renamedTags(ctx context.Context, c *api.Client, changed *api.Filt
 	return "", nil
 }
 
-// unsettleSKUs unsettles the file's products with any of skus: a SKU
-// changed in the account may now be another product's.
-func (s *scan) unsettleSKUs(skus map[string]bool) {
+// unsettleSKUs unsettles the file's products with any of skus (the
+// products of variants changed in the account, by SKU): a SKU changed in
+// the account may now be another product's. A product's hint is not taken
+// when one of its SKUs changed on another product than the hint's.
+func (s *scan) unsettleSKUs(skus map[string]api.ID) {
 	if len(skus) == 0 {
 		return
 	}
 	for i, p := range s.w.Products {
-		if !s.found[i].settled {
+		_, hinted := s.hints[int32(i)]
+		if !s.found[i].settled && !hinted {
 			continue
 		}
 		for j := range p.Variants {
-			if skus[p.Variants[j].SKU()] {
-				s.unsettle(int32(i))
+			pid, ok := skus[p.Variants[j].SKU()]
+			if !ok {
+				continue
+			}
+			s.unsettle(int32(i))
+			if h, hinted := s.hints[int32(i)]; hinted && (pid == "" || s.ids.at(h) != pid) {
+				delete(s.hints, int32(i))
 				break
 			}
 		}
