@@ -598,3 +598,31 @@ func TestIncrementalWithImages(t *testing.T) {
 		}
 	}
 }
+
+// An import of a file none of whose products can be looked up (every one
+// invalid) reads nothing from the account; one that can reads its size
+// once (beside its own work: see startSizing).
+func TestImportReadsSizeOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	invalid := filepath.Join(e.dir, "invalid.csv")
+	if err := os.WriteFile(invalid, []byte("product_key,product_name,sku,option1_name,option1_value\ny,Y,Y-1,Size,S\ny,,Y-1,Size,M\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file  string
+		reads int64
+	}{
+		{invalid, 0},
+		// the size alone: the account is empty
+		{e.generate("catalog.csv", 2, 2), 1},
+	} {
+		rep, err := e.importFile(context.Background(), "generic", tc.file, func(o *importer.Options) { o.DryRun = true })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Requests != tc.reads || rep.Reads != tc.reads {
+			t.Errorf("%s: %d requests, %d reads; want %d reads", filepath.Base(tc.file), rep.Requests, rep.Reads, tc.reads)
+		}
+	}
+}

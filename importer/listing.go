@@ -8,6 +8,7 @@ import (
 
 	"lading/api"
 	"lading/api/wire"
+	"lading/catalog"
 )
 
 // A job that needs the whole live catalog reads it in the fewest pages:
@@ -74,6 +75,50 @@ func productTotal(ctx context.Context, c *api.Client) (int, error) {
 // variantTotal reads how many live variants the account holds.
 func variantTotal(ctx context.Context, c *api.Client) (int, error) {
 	return sized(c.Variants.Total(ctx, nil))
+}
+
+// sizing is variantTotal read ahead, beside an import's local work
+// between reading its file and reading the account: the service's answer
+// is not waited for.
+type sizing struct {
+	done   chan struct{}
+	n      int
+	err    error
+	cancel context.CancelFunc
+}
+
+// startSizing starts reading how many variants the account holds, when
+// FetchLive will need it for products: when one of them, valid, has a SKU
+// or a name to look it up by (see Want.anyKey; an id remembered is not
+// known yet); else nil.
+func startSizing(ctx context.Context, c *api.Client, products []*catalog.Product) *sizing {
+	if !(Want{Products: products}).anyKey() {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	s := &sizing{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(s.done)
+		s.n, s.err = variantTotal(ctx, c)
+	}()
+	return s
+}
+
+// total is the count read ahead, or, when none was (s is nil), read now.
+func (s *sizing) total(ctx context.Context, c *api.Client) (int, error) {
+	if s == nil {
+		return variantTotal(ctx, c)
+	}
+	<-s.done
+	return s.n, s.err
+}
+
+// stop gives up the read if it is still under way; nil does nothing.
+func (s *sizing) stop() {
+	if s != nil {
+		s.cancel()
+		<-s.done
+	}
 }
 
 // sized is the size of the live catalog read, or what its read failed of.

@@ -316,6 +316,9 @@ type Want struct {
 	// Marks, when set, are what the last incremental import found of
 	// the products (see Marks): those it settles are not read.
 	Marks *Marks
+	// Sized, when set, is the read of the account's size started ahead
+	// (see startSizing), for the products to be looked up.
+	Sized *sizing
 }
 
 // skus are what the valid products of w with SKUs are looked up by, each
@@ -403,7 +406,7 @@ func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 		return l, nil
 	}
 	// One small read tells how large the whole listing is.
-	total, err := variantTotal(ctx, c)
+	total, err := w.Sized.total(ctx, c)
 	l.Requests++
 	if err != nil {
 		return nil, err

@@ -113,6 +113,8 @@ type importer struct {
 	imgs *imageWork
 	// marks are the products' marks of an incremental import.
 	marks *Marks
+	// sized is the account's size, read beside the work before the plan.
+	sized *sizing
 }
 
 // Fingerprint identifies an import so that running the same command again
@@ -147,6 +149,8 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	x.sized = startSizing(ctx, x.Client, in.Products)
+	defer x.sized.stop()
 	if err := x.startRun(ctx, in, rep); err != nil {
 		return nil, err
 	}
@@ -277,7 +281,7 @@ func (x *importer) startRun(ctx context.Context, in *Input, rep *Report) error {
 func (x *importer) plan(ctx context.Context, in *Input, rep *Report, remembered map[string]string) (*Planner, *Plan, error) {
 	x.marks = x.newMarks(in)
 	// Products found equal are planned unchanged, whose data no plan keeps.
-	live, err := FetchLive(ctx, x.Client, Want{Products: in.Products, Remembered: remembered, ReleaseEqual: true, Marks: x.marks})
+	live, err := FetchLive(ctx, x.Client, Want{Products: in.Products, Remembered: remembered, ReleaseEqual: true, Marks: x.marks, Sized: x.sized})
 	if err != nil {
 		return nil, nil, err
 	}
