@@ -59,56 +59,25 @@ func incremental(o *importer.Options) { o.Incremental = true }
 // not show (a variant deleted, a tag renamed) by giving the marks up.
 func TestIncrementalImport(t *testing.T) {
 	t.Parallel()
-	all := incrementalProducts * incrementalVariants
-	cases := []struct {
-		name string
-		// change changes the account, or the file (returning the file
-		// to import; "" for the same).
-		change func(e *env, in string) string
-		// marked is the count of products taken from the marks; whole
-		// says the marks were given up, naming why.
-		marked int
-		whole  string
-		// reads are the import's reads; variants and products are the
-		// counts of the import's results that are not unchanged.
-		reads              int64
-		variants, products engine.Counts
-		// more is how many products the file has beyond
-		// incrementalProducts.
-		more int
-	}{{
+	cases := []incrementalCase{{
 		name: "nothing changed", change: func(*env, string) string { return "" },
 		// the size of the account, two counts, the variants, tags and
 		// products changed since
 		marked: incrementalProducts, reads: 6,
 	}, {
-		name: "a price changed in the file",
-		change: func(e *env, in string) string {
-			return e.rewrite(in, "P000004-Red-M", func(row []string) { row[17] = "77.70" })
-		},
+		name:   "a price changed in the file",
+		change: priceChanged("P000004-Red-M"),
 		// and a look-up of the changed product's SKUs, and its full read
 		marked: incrementalProducts - 1, reads: 8,
 		variants: engine.Counts{engine.Updated: 1}, products: engine.Counts{engine.Updated: 1},
 	}, {
-		name: "a variant's weight changed in the account",
-		change: func(e *env, _ string) string {
-			v := e.variant("P000007-Red-S")
-			if _, err := e.c.Variants.Write(context.Background(), []api.VariantWrite{{ID: v.ID, Weight: api.String("9.99")}}); err != nil {
-				e.t.Fatal(err)
-			}
-			return ""
-		},
+		name:   "a variant's weight changed in the account",
+		change: variantWritten("P000007-Red-S", api.VariantWrite{Weight: api.String("9.99")}),
 		marked: incrementalProducts - 1, reads: 8,
 		variants: engine.Counts{engine.Updated: 1}, products: engine.Counts{engine.Updated: 1},
 	}, {
-		name: "a variant's SKU changed in the account",
-		change: func(e *env, _ string) string {
-			v := e.variant("P000005-Red-M")
-			if _, err := e.c.Variants.Write(context.Background(), []api.VariantWrite{{ID: v.ID, SKU: api.String("RENAMED")}}); err != nil {
-				e.t.Fatal(err)
-			}
-			return ""
-		},
+		name:   "a variant's SKU changed in the account",
+		change: variantWritten("P000005-Red-M", api.VariantWrite{SKU: api.String("RENAMED")}),
 		// the file's SKU is looked up and not found: its variant is
 		// created, and refused (another has its options), as a whole
 		// comparison does
@@ -226,40 +195,68 @@ func TestIncrementalImport(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			e, in := marked(t)
-			if edited := tc.change(e, in); edited != "" {
-				in = edited
-			}
-			rep, err := e.importFile(context.Background(), "generic", in, incremental)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := rep.Incremental
-			if got == nil || got.Marked != tc.marked || !strings.Contains(got.Whole, tc.whole) || (tc.whole == "") != (got.Whole == "") {
-				t.Errorf("incremental %+v: want %d products taken from their marks, the whole file compared for %q", got, tc.marked, tc.whole)
-			}
-			if rep.Reads != tc.reads {
-				t.Errorf("%d reads, want %d", rep.Reads, tc.reads)
-			}
-			all, products := all+tc.more*incrementalVariants, incrementalProducts+tc.more
-			wantVariants, wantProducts := withUnchanged(tc.variants, all), withUnchanged(tc.products, products)
-			if !equalCounts(rep.Variants, wantVariants) || !equalCounts(rep.Products, wantProducts) {
-				t.Errorf("variants %v, products %v; want %v and %v", rep.Variants, rep.Products, wantVariants, wantProducts)
-			}
-			// A whole comparison after it finds the account holding the
-			// file: nothing to write, or the same failures again.
-			again, err := e.importFile(context.Background(), "generic", in, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantVariants, wantProducts = withUnchanged(nil, all), withUnchanged(nil, products)
-			if rep.Variants[engine.Failed] > 0 {
-				wantVariants, wantProducts = rep.Variants, rep.Products
-			}
-			if !equalCounts(again.Variants, wantVariants) || !equalCounts(again.Products, wantProducts) {
-				t.Errorf("a whole comparison after it: variants %v, products %v; want %v and %v", again.Variants, again.Products, wantVariants, wantProducts)
-			}
+			tc.run(t, incrementalProducts)
 		})
+	}
+}
+
+// incrementalCase is a change to an account an incremental import marked
+// (see markedOf), and what the import after it finds.
+type incrementalCase struct {
+	name string
+	// change changes the account, or the file (returning the file
+	// to import; "" for the same).
+	change func(e *env, in string) string
+	// marked is the count of products taken from the marks; whole
+	// says the marks were given up, naming why.
+	marked int
+	whole  string
+	// reads are the import's reads; variants and products are the
+	// counts of the import's results that are not unchanged.
+	reads              int64
+	variants, products engine.Counts
+	// more is how many products the file has beyond the catalog's.
+	more int
+}
+
+// run marks a catalog of products products, changes it, imports it
+// incrementally and checks what the import found, and that a whole
+// comparison after it finds the account holding the file.
+func (tc incrementalCase) run(t *testing.T, products int) {
+	t.Helper()
+	e, in := markedOf(t, products)
+	if edited := tc.change(e, in); edited != "" {
+		in = edited
+	}
+	rep, err := e.importFile(context.Background(), "generic", in, incremental)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rep.Incremental
+	if got == nil || got.Marked != tc.marked || !strings.Contains(got.Whole, tc.whole) || (tc.whole == "") != (got.Whole == "") {
+		t.Errorf("incremental %+v: want %d products taken from their marks, the whole file compared for %q", got, tc.marked, tc.whole)
+	}
+	if rep.Reads != tc.reads {
+		t.Errorf("%d reads, want %d", rep.Reads, tc.reads)
+	}
+	products += tc.more
+	all := products * incrementalVariants
+	wantVariants, wantProducts := withUnchanged(tc.variants, all), withUnchanged(tc.products, products)
+	if !equalCounts(rep.Variants, wantVariants) || !equalCounts(rep.Products, wantProducts) {
+		t.Errorf("variants %v, products %v; want %v and %v", rep.Variants, rep.Products, wantVariants, wantProducts)
+	}
+	// A whole comparison after it finds the account holding the file:
+	// nothing to write, or the same failures again.
+	again, err := e.importFile(context.Background(), "generic", in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantVariants, wantProducts = withUnchanged(nil, all), withUnchanged(nil, products)
+	if rep.Variants[engine.Failed] > 0 {
+		wantVariants, wantProducts = rep.Variants, rep.Products
+	}
+	if !equalCounts(again.Variants, wantVariants) || !equalCounts(again.Products, wantProducts) {
+		t.Errorf("a whole comparison after it: variants %v, products %v; want %v and %v", again.Variants, again.Products, wantVariants, wantProducts)
 	}
 }
 
@@ -272,35 +269,21 @@ func TestIncrementalImport(t *testing.T) {
 func TestIncrementalReadsByMarkedID(t *testing.T) {
 	t.Parallel()
 	const products = 400 // 1,200 variants: three pages of the Products listing
-	all := products * incrementalVariants
-	cases := []struct {
-		name               string
-		change             func(e *env, in string) string
-		reads              int64
-		variants, products engine.Counts
-	}{{
+	cases := []incrementalCase{{
 		name: "nothing changed", change: func(*env, string) string { return "" },
 		// the size of the account, two counts, the variants, tags and
 		// products changed since
-		reads: 6,
+		marked: products, reads: 6,
 	}, {
-		name: "a price changed in the file",
-		change: func(e *env, in string) string {
-			return e.rewrite(in, "P000204-Red-M", func(row []string) { row[17] = "77.70" })
-		},
+		name:   "a price changed in the file",
+		change: priceChanged("P000204-Red-M"),
 		// and the product read by its id
-		reads:    7,
+		marked: products - 1, reads: 7,
 		variants: engine.Counts{engine.Updated: 1}, products: engine.Counts{engine.Updated: 1},
 	}, {
-		name: "a variant's weight changed in the account",
-		change: func(e *env, _ string) string {
-			v := e.variant("P000307-Red-S")
-			if _, err := e.c.Variants.Write(context.Background(), []api.VariantWrite{{ID: v.ID, Weight: api.String("9.99")}}); err != nil {
-				e.t.Fatal(err)
-			}
-			return ""
-		},
-		reads:    7,
+		name:   "a variant's weight changed in the account",
+		change: variantWritten("P000307-Red-S", api.VariantWrite{Weight: api.String("9.99")}),
+		marked: products - 1, reads: 7,
 		variants: engine.Counts{engine.Updated: 1}, products: engine.Counts{engine.Updated: 1},
 	}, {
 		name: "a SKU changed in the file",
@@ -309,7 +292,7 @@ func TestIncrementalReadsByMarkedID(t *testing.T) {
 		},
 		// the product read by its id has not NEW-12: the product's SKUs
 		// looked up; the variant of the old SKU, not in the file, is left
-		reads:    8,
+		marked: products - 1, reads: 8,
 		variants: engine.Counts{engine.Failed: 1}, products: engine.Counts{engine.Updated: 1},
 	}, {
 		name: "two SKUs swapped in the file",
@@ -321,53 +304,37 @@ func TestIncrementalReadsByMarkedID(t *testing.T) {
 		// both products read by their ids hold a SKU of the other: their
 		// SKUs are looked up, found in two products, and both fail, as
 		// in a whole comparison
-		reads:    8,
+		marked: products - 2, reads: 8,
 		variants: engine.Counts{engine.Failed: 6}, products: engine.Counts{engine.Failed: 2},
 	}, {
-		name: "a variant's SKU changed in the account",
-		change: func(e *env, _ string) string {
-			v := e.variant("P000005-Red-M")
-			if _, err := e.c.Variants.Write(context.Background(), []api.VariantWrite{{ID: v.ID, SKU: api.String("RENAMED")}}); err != nil {
-				e.t.Fatal(err)
-			}
-			return ""
-		},
-		reads:    8,
+		name:   "a variant's SKU changed in the account",
+		change: variantWritten("P000005-Red-M", api.VariantWrite{SKU: api.String("RENAMED")}),
+		marked: products - 1, reads: 8,
 		variants: engine.Counts{engine.Failed: 1}, products: engine.Counts{engine.Updated: 1},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			e, in := markedOf(t, products)
-			if edited := tc.change(e, in); edited != "" {
-				in = edited
-			}
-			rep, err := e.importFile(context.Background(), "generic", in, incremental)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Incremental == nil || rep.Incremental.Whole != "" {
-				t.Errorf("incremental %+v: want the marks taken", rep.Incremental)
-			}
-			if rep.Reads != tc.reads {
-				t.Errorf("%d reads, want %d", rep.Reads, tc.reads)
-			}
-			wantVariants, wantProducts := withUnchanged(tc.variants, all), withUnchanged(tc.products, products)
-			if !equalCounts(rep.Variants, wantVariants) || !equalCounts(rep.Products, wantProducts) {
-				t.Errorf("variants %v, products %v; want %v and %v", rep.Variants, rep.Products, wantVariants, wantProducts)
-			}
-			again, err := e.importFile(context.Background(), "generic", in, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantVariants, wantProducts = withUnchanged(nil, all), withUnchanged(nil, products)
-			if rep.Variants[engine.Failed] > 0 {
-				wantVariants, wantProducts = rep.Variants, rep.Products
-			}
-			if !equalCounts(again.Variants, wantVariants) || !equalCounts(again.Products, wantProducts) {
-				t.Errorf("a whole comparison after it: variants %v, products %v; want %v and %v", again.Variants, again.Products, wantVariants, wantProducts)
-			}
+			tc.run(t, products)
 		})
+	}
+}
+
+// priceChanged changes the price of sku's row in the file.
+func priceChanged(sku string) func(e *env, in string) string {
+	return func(e *env, in string) string {
+		return e.rewrite(in, sku, func(row []string) { row[17] = "77.70" })
+	}
+}
+
+// variantWritten writes w to the live variant of sku.
+func variantWritten(sku string, w api.VariantWrite) func(e *env, in string) string {
+	return func(e *env, _ string) string {
+		w.ID = e.variant(sku).ID
+		if _, err := e.c.Variants.Write(context.Background(), []api.VariantWrite{w}); err != nil {
+			e.t.Fatal(err)
+		}
+		return ""
 	}
 }
 
