@@ -69,7 +69,7 @@ type scan struct {
 	dated []datedHint
 }
 
-// scanFound is what the scan found of a product of the file: 12 bytes,
+// scanFound is what the scan found of a product of the file: 16 bytes,
 // for a LiveProduct is made only of those found equal, at the end.
 type scanFound struct {
 	// id is the number in scan.ids of the id of the live product its SKUs
