@@ -121,3 +121,33 @@ func TestImportOptionChangesFail(t *testing.T) {
 		})
 	}
 }
+
+// A product none of whose variants has a SKU, renamed in the file, is
+// found by the id an earlier run remembered for its key, and renamed in
+// the account: not made again beside it.
+func TestImportFindsProductByRememberedID(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	ctx := context.Background()
+	write := func(name, rows string) string {
+		p := filepath.Join(e.dir, name)
+		if err := os.WriteFile(p, []byte("product_key,product_name,sku,option1_name,option1_value\n"+rows), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if _, err := e.importFile(ctx, "generic", write("mug.csv", "k,Mug,,Size,S\nm,Plate,P-1,Size,S\n"), nil); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := e.importFile(ctx, "generic", write("cup.csv", "k,Cup,,Size,S\nm,Plate,P-1,Size,S\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := engine.Counts{engine.Updated: 1, engine.Unchanged: 1}
+	if !equalCounts(rep.Products, want) {
+		t.Errorf("products %v, want %v (the mug renamed)", rep.Products, want)
+	}
+	if got := e.read().Products; len(got) != 2 || got["Cup"] != 1 || got["Plate"] != 1 {
+		t.Errorf("the account's products by name: %v, want a Cup and a Plate", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -129,6 +130,10 @@ type Live struct {
 	// TierIDs and TagIDs map names to ids of tiers and tags seen.
 	TierIDs map[string]api.ID
 	TagIDs  map[string]api.ID
+	// Remembered are the ids remembered for the products none of whose
+	// SKUs was found (see Want.Remember), by key: what the plan finds
+	// such a product by.
+	Remembered map[string]string
 	// Requests is the number of reads the snapshot took.
 	Requests int
 	// Total is how many variants the account holds, -1 when the snapshot
@@ -305,8 +310,13 @@ const lookupChunk = wire.MaxPageSize
 // products, in the order they are planned, and the ids earlier runs gave
 // them, by product key.
 type Want struct {
-	Products   []*catalog.Product
+	Products []*catalog.Product
+	// Remembered are ids earlier runs gave products, by key; Remember,
+	// when set, reads more (from the state), for the products the
+	// snapshot needs them for alone: those none of whose SKUs is found in
+	// the account (a million-row re-import's 250,000 keys need none).
 	Remembered map[string]string
+	Remember   func(ctx context.Context, keys []string) (map[string]string, error)
 	// ReleaseEqual lets go of the rows' variant data of the products
 	// found equal to the account's as soon as the snapshot has found them
 	// (catalog.Product.ReleaseData): what an import's plan lets go of
@@ -363,6 +373,32 @@ func (w Want) names(found []scanFound) []string {
 	return dedupeOwned(names)
 }
 
+// keyless is w with the ids remembered for all its valid products read,
+// when none has a SKU or a name to look it up by: those ids are the only
+// keys it has.
+func (w Want) keyless(ctx context.Context) (Want, error) {
+	if w.Remember == nil || (Want{Products: w.Products}).anyKey() {
+		return w, nil
+	}
+	var keys []string
+	for _, p := range w.Products {
+		if p.Valid() {
+			keys = append(keys, p.Key)
+		}
+	}
+	read, err := w.Remember(ctx, keys)
+	w.Remembered = joined(w.Remembered, read)
+	return w, err
+}
+
+// joined is a map of a's entries and b's.
+func joined(a, b map[string]string) map[string]string {
+	out := make(map[string]string, len(a)+len(b))
+	maps.Copy(out, a)
+	maps.Copy(out, b)
+	return out
+}
+
 // anyKey says some valid product of w can be looked up: by a SKU, a name
 // (for a product without SKUs), or an id remembered for it (see keys).
 func (w Want) anyKey() bool {
@@ -402,8 +438,9 @@ func (w Want) anyKey() bool {
 // for a product none of whose SKUs were found.
 func FetchLive(ctx context.Context, c *api.Client, w Want) (*Live, error) {
 	l := newLive()
-	if !w.anyKey() {
-		return l, nil
+	w, err := w.keyless(ctx)
+	if err != nil || !w.anyKey() {
+		return l, err
 	}
 	// One small read tells how large the whole listing is.
 	total, err := w.Sized.total(ctx, c)

@@ -159,12 +159,11 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 		// resumed.
 		defer x.State.LeaveRun(x.run.ID)
 	}
-	remembered, err := x.prepare(ctx, in)
-	if err != nil {
+	if err := x.prepare(ctx, in); err != nil {
 		return nil, err
 	}
 	defer x.imgs.close()
-	planner, plan, err := x.plan(ctx, in, rep, remembered)
+	planner, plan, err := x.plan(ctx, in, rep)
 	if err != nil {
 		return nil, err
 	}
@@ -189,18 +188,13 @@ func (x *importer) read(ctx context.Context, rep *Report) (*Input, error) {
 // prepare resumes the images an earlier attempt left, starts the images of
 // the input's products (x.imgs, for the caller to close) and gives the ids
 // the state remembers for its products.
-func (x *importer) prepare(ctx context.Context, in *Input) (remembered map[string]string, err error) {
+func (x *importer) prepare(ctx context.Context, in *Input) error {
 	if err := x.resumeImages(ctx); err != nil {
-		return nil, err
+		return err
 	}
-	remembered, err = x.rememberedIDs(ctx, in.Products)
-	if err != nil {
-		return nil, err
-	}
-	if x.imgs, err = x.startImages(ctx, in.Products); err != nil {
-		return nil, err
-	}
-	return remembered, nil
+	var err error
+	x.imgs, err = x.startImages(ctx, in.Products)
+	return err
 }
 
 // sendPlan carries out the plan, sends its images and, when asked and
@@ -278,17 +272,17 @@ func (x *importer) startRun(ctx context.Context, in *Input, rep *Report) error {
 
 // plan reads the part of the live catalog the input touches and classifies
 // every product against it, writing the plan file if asked.
-func (x *importer) plan(ctx context.Context, in *Input, rep *Report, remembered map[string]string) (*Planner, *Plan, error) {
+func (x *importer) plan(ctx context.Context, in *Input, rep *Report) (*Planner, *Plan, error) {
 	x.marks = x.newMarks(in)
 	// Products found equal are planned unchanged, whose data no plan keeps.
-	live, err := FetchLive(ctx, x.Client, Want{Products: in.Products, Remembered: remembered, ReleaseEqual: true, Marks: x.marks, Sized: x.sized})
+	live, err := FetchLive(ctx, x.Client, Want{Products: in.Products, Remember: x.rememberIDs, ReleaseEqual: true, Marks: x.marks, Sized: x.sized})
 	if err != nil {
 		return nil, nil, err
 	}
 	x.sayMarks(rep)
 	// The rows' variant data is let go once planned where nothing is
 	// written from it: in a dry run every product's.
-	planner := &Planner{Live: live, Mode: x.Mode, RememberedIDs: remembered, Keep: writes}
+	planner := &Planner{Live: live, Mode: x.Mode, RememberedIDs: live.Remembered, Keep: writes}
 	if x.DryRun {
 		planner.Keep = func(*ProductPlan) bool { return false }
 	}
@@ -352,15 +346,14 @@ func invalidRows(in *Input) int {
 	return n
 }
 
-func (x *importer) rememberedIDs(ctx context.Context, products []*catalog.Product) (map[string]string, error) {
+// rememberIDs reads the ids earlier runs gave the products of keys (see
+// Want.Remember): after an interruption too, a local read that completes
+// the plan by which the import reports what it did not send.
+func (x *importer) rememberIDs(ctx context.Context, keys []string) (map[string]string, error) {
 	if x.State == nil {
 		return nil, nil
 	}
-	keys := make([]string, len(products))
-	for i, p := range products {
-		keys[i] = p.Key
-	}
-	return x.State.IDs(ctx, state.KeyProducts(x.Scope), keys)
+	return x.State.IDs(context.WithoutCancel(ctx), state.KeyProducts(x.Scope), keys)
 }
 
 // loadPrevious learns what earlier attempts of the run wrote, so that rows
@@ -504,12 +497,12 @@ func (x *importer) replan(ctx context.Context, planner *Planner, round int) ([]*
 			remembered[pp.P.Key] = string(id)
 		}
 	}
-	fresh, err := FetchLive(ctx, x.Client, Want{Products: again, Remembered: remembered, ReleaseEqual: true})
+	fresh, err := FetchLive(ctx, x.Client, Want{Products: again, Remembered: remembered, Remember: x.rememberIDs, ReleaseEqual: true})
 	if err != nil {
 		return nil, err
 	}
 	x.Logger.Info("looking up writes that got no answer before sending them again", "products", len(again), "round", round+1)
-	sub := (&Planner{Live: fresh, Mode: planner.Mode, RememberedIDs: remembered, Keep: planner.Keep}).Plan(again)
+	sub := (&Planner{Live: fresh, Mode: planner.Mode, RememberedIDs: fresh.Remembered, Keep: planner.Keep}).Plan(again)
 	sub.live = fresh
 	if err := x.settleOpenIntents(ctx, sub); err != nil {
 		return nil, err

@@ -376,6 +376,9 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 	// (with the Products listing, a megabyte and more).
 	s.index = nil
 	s.read, s.detail = LiveVariant{}, liveDetail{}
+	if err := s.remember(ctx); err != nil {
+		return err
+	}
 	var slab []LiveProduct // the products found equal, in one allocation
 	var skus arena.Arena   // their SKUs, copied out of their data's chunks
 	same := &sameIDs{refs: s.same, ids: s.ids}
@@ -383,7 +386,7 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 		f := &s.found[i]
 		switch {
 		case f.id == 0:
-			if id, ok := s.w.Remembered[p.Key]; ok && p.Valid() {
+			if id, ok := l.Remembered[p.Key]; ok {
 				s.full[api.ID(id)] = true
 			}
 		case f.allEqual(p):
@@ -429,6 +432,34 @@ func (l *Live) merge(got *Live) {
 	maps.Copy(l.TagIDs, got.TagIDs)
 	maps.Copy(l.TierIDs, got.TierIDs)
 	l.Requests += got.Requests
+}
+
+// remember gives the live snapshot the ids remembered for the file's
+// valid products none of whose SKUs was found: w.Remembered's, and those
+// w.Remember reads.
+func (s *scan) remember(ctx context.Context) error {
+	var keys []string
+	for i, p := range s.w.Products {
+		if s.found[i].id == 0 && p.Valid() {
+			keys = append(keys, p.Key)
+		}
+	}
+	ids := map[string]string{}
+	if s.w.Remember != nil && len(keys) > 0 {
+		var err error
+		if ids, err = s.w.Remember(ctx, keys); err != nil {
+			return err
+		}
+	}
+	s.live.Remembered = make(map[string]string, len(ids))
+	for _, k := range keys {
+		if id, ok := s.w.Remembered[k]; ok {
+			s.live.Remembered[k] = id
+		} else if id, ok := ids[k]; ok {
+			s.live.Remembered[k] = id
+		}
+	}
+	return nil
 }
 
 // countSame counts the file's products from number i on found equal.
