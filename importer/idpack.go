@@ -123,6 +123,12 @@ func (p *idPack) entry(ref uint32) (x uint64, text string, decimal bool) {
 	return 0, unsafe.String(&c[n], int(h>>1)), false
 }
 
+// packed is the id of number ref, not 0, as appendPackedID packed it.
+func (p *idPack) packed(ref uint32) []byte {
+	raw, _, _ := packedID(p.chunks[ref>>packChunkBits-1][ref&(packChunk-1):])
+	return raw
+}
+
 // at is the id of number ref ("" for 0).
 func (p *idPack) at(ref uint32) api.ID {
 	if ref == 0 {

@@ -229,6 +229,9 @@ func eachPackedID(ids []byte, fn func(raw []byte)) {
 // id unknown); ids is room for its variants' ids.
 func appendMark(b []byte, day uint64, sum contentSum, pp *ProductPlan, ids *[]api.ID) ([]byte, bool) {
 	lp := pp.Live
+	if m, ok := appendSameMark(b, day, sum, pp); ok {
+		return m, true
+	}
 	*ids = (*ids)[:0]
 	var tmp VariantPlan
 	for j := range pp.P.Variants {
@@ -238,15 +241,41 @@ func appendMark(b []byte, day uint64, sum contentSum, pp *ProductPlan, ids *[]ap
 		}
 		*ids = append(*ids, id)
 	}
-	var flags byte
+	return writeMark(b, day, sum, liveFlags(lp), lp.ID, *ids, lp.FileIDs)
+}
+
+// liveFlags are a mark's flags of live product lp.
+func liveFlags(lp *LiveProduct) (flags byte) {
 	if lp.Archived {
 		flags |= markArchived
 	}
 	if lp.FilesKnown {
 		flags |= markFilesKnown
 	}
-	return writeMark(b, day, sum, flags, lp.ID, *ids, lp.FileIDs)
+	return flags
 }
+
+// appendSameMark is appendMark for a product the snapshot found equal to
+// the account's (every variant unchanged, their ids packed in the
+// snapshot's pack: copied as they are packed); false for another.
+func appendSameMark(b []byte, day uint64, sum contentSum, pp *ProductPlan) ([]byte, bool) {
+	lp, n := pp.Live, len(pp.P.Variants)
+	if lp.same == nil || pp.plain != unchangedPlain || n == 0 || lp.ID == "" || slices.Contains(lp.FileIDs, "") {
+		return b, false
+	}
+	refs := lp.same.refs[lp.first : int(lp.first)+n]
+	if slices.Contains(refs, 0) {
+		return b, false
+	}
+	b = binary.AppendUvarint(markHead(b, day, sum, liveFlags(lp), lp.ID), uint64(n))
+	for _, ref := range refs {
+		b = append(b, lp.same.ids.packed(ref)...)
+	}
+	return appendIDList(b, lp.FileIDs), true
+}
+
+// unchangedPlain is ProductPlan.plain for every variant unchanged.
+var unchangedPlain = uint8(slices.Index(statuses, engine.Unchanged) + 1)
 
 // writeMark appends a mark of its parts, false when an id is empty or
 // there are no variants.
@@ -254,15 +283,23 @@ func writeMark(b []byte, day uint64, sum contentSum, flags byte, product api.ID,
 	if product == "" || len(variants) == 0 || slices.Contains(variants, "") || slices.Contains(files, "") {
 		return b, false
 	}
+	return appendIDList(appendIDList(markHead(b, day, sum, flags, product), variants), files), true
+}
+
+// markHead appends the head of a mark: the version, day, sum, flags and
+// the product's id.
+func markHead(b []byte, day uint64, sum contentSum, flags byte, product api.ID) []byte {
 	b = binary.AppendUvarint(append(b, markVersion), day)
-	b = appendPackedID(append(append(b, sum[:]...), flags), product)
-	for _, list := range [][]api.ID{variants, files} {
-		b = binary.AppendUvarint(b, uint64(len(list)))
-		for _, id := range list {
-			b = appendPackedID(b, id)
-		}
+	return appendPackedID(append(append(b, sum[:]...), flags), product)
+}
+
+// appendIDList appends the count of ids and each packed.
+func appendIDList(b []byte, ids []api.ID) []byte {
+	b = binary.AppendUvarint(b, uint64(len(ids)))
+	for _, id := range ids {
+		b = appendPackedID(b, id)
 	}
-	return b, true
+	return b
 }
 
 // olderCount counts the account's variants and tags, and its product

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"lading/api"
+	"lading/engine"
 	"lading/source"
 )
 
@@ -119,5 +120,41 @@ func TestUnsettleSKUs(t *testing.T) {
 	}
 	if s.w.Marks.Settled != 1 {
 		t.Errorf("%d settled, want 1", s.w.Marks.Settled)
+	}
+}
+
+// The mark of a product the snapshot found equal, its variants' ids
+// copied as packed, is the mark written of the same ids read back, and
+// reads back as them.
+func TestSameMarkIsWrittenMark(t *testing.T) {
+	t.Parallel()
+	m := templateMapping(t, "generic")
+	path := filepath.Join(t.TempDir(), "in.csv")
+	csv := "product_key,product_name,sku,option1_name,option1_value\na,A,A-1,Size,S\na,,A-2,Size,M\n"
+	if err := os.WriteFile(path, []byte(csv), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in, err := Read(context.Background(), m, path, source.Limits{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := &idPack{}
+	variants := []api.ID{"100000014", "var-2"}
+	same := &sameIDs{refs: []uint32{ids.add(variants[0]), ids.add(variants[1])}, ids: ids}
+	lp := &LiveProduct{ID: "77", FileIDs: []api.ID{"5", "f-6"}, FilesKnown: true, same: same}
+	pp := &ProductPlan{P: in.Products[0], Live: lp}
+	pp.setPlain(engine.Unchanged)
+	sum := contentSum{1, 2, 3}
+	got, ok := appendSameMark(nil, 9, sum, pp)
+	want, _ := writeMark(nil, 9, sum, markFilesKnown, "77", variants, lp.FileIDs)
+	if !ok || !bytes.Equal(got, want) {
+		t.Fatalf("mark %x, %v; want %x", got, ok, want)
+	}
+	if mk, ok := parseMark(got); !ok || !slices.Equal(unpack(mk.variants), variants) {
+		t.Errorf("mark read back as %+v, %v", mk, ok)
+	}
+	pp.setPlain(engine.Updated)
+	if _, ok := appendSameMark(nil, 9, sum, pp); ok {
+		t.Error("a mark of a product whose variants are updated")
 	}
 }
