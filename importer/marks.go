@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"lading/api"
@@ -58,7 +58,11 @@ type Marks struct {
 	db                *state.DB
 	scope, checkScope string
 	day               time.Time // the day of the import, UTC
-	sums              []contentSum
+	// sums are the products' (see sum), made beside what comes next
+	// (the account's size, reading the marks): summed are closed as
+	// those of each sumChunk products are made, in order, mostly.
+	sums   []contentSum
+	summed []chan struct{}
 	// kept are the marks of products not in the file, key and mark,
 	// written again as they are.
 	kept [][2][]byte
@@ -84,33 +88,49 @@ type Marks struct {
 	settledFiles int
 }
 
-// newMarkSet sums the content of products under prefix (what else
-// decides how a file is read and planned: the mapping, the mode), for an
-// incremental import on account's scope in db at now; images says the
-// import takes the images in (then the account's product files are
-// compared too, when the products have some). The products are summed in
-// as many parts as there are cores.
+// newMarkSet starts summing the content of products under prefix (what
+// else decides how a file is read and planned: the mapping, the mode),
+// for an incremental import on account's scope in db at now; images says
+// the import takes the images in (then the account's product files are
+// compared too, when the products have some). The products are summed
+// sumChunk at a time, in order, on as many goroutines as there are
+// cores.
 func newMarkSet(db *state.DB, account string, products []*catalog.Product, prefix []byte, now time.Time, images bool) *Marks {
 	m := &Marks{db: db, scope: state.KeyImported(account), checkScope: state.KeyImportedCheck(account),
 		day: now.UTC().Truncate(24 * time.Hour), sums: make([]contentSum, len(products))}
-	under := sha256.Sum256(prefix) // a mapping of kilobytes, summed once
-	var wg sync.WaitGroup
-	part := (len(products) + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0)
-	for start := 0; start < len(products); start += part {
-		wg.Go(func() {
-			var buf []byte
-			for i := start; i < min(start+part, len(products)); i++ {
-				if p := products[i]; markable(p) {
-					buf = p.AppendContent(append(buf[:0], under[:]...))
-					sum := sha256.Sum256(buf)
-					copy(m.sums[i][:], sum[:])
-				}
-			}
-		})
+	m.summed = make([]chan struct{}, (len(products)+sumChunk-1)/sumChunk)
+	for c := range m.summed {
+		m.summed[c] = make(chan struct{})
 	}
-	wg.Wait()
+	under := sha256.Sum256(prefix) // a mapping of kilobytes, summed once
+	var next atomic.Int64
+	for range min(runtime.GOMAXPROCS(0), len(m.summed)) {
+		go func() {
+			var buf []byte
+			for c := int(next.Add(1) - 1); c < len(m.summed); c = int(next.Add(1) - 1) {
+				for i := c * sumChunk; i < min((c+1)*sumChunk, len(products)); i++ {
+					if p := products[i]; markable(p) {
+						buf = p.AppendContent(append(buf[:0], under[:]...))
+						sum := sha256.Sum256(buf)
+						m.sums[i] = contentSum(sum[:len(contentSum{})])
+					}
+				}
+				close(m.summed[c])
+			}
+		}()
+	}
 	m.files = images && slices.ContainsFunc(products, func(p *catalog.Product) bool { return len(p.Images()) > 0 })
 	return m
+}
+
+// sumChunk is how many products' sums are made at a time.
+const sumChunk = 1024
+
+// sum is the sum of product i, once made; zero for a product not
+// markable.
+func (m *Marks) sum(i int32) contentSum {
+	<-m.summed[i/sumChunk]
+	return m.sums[i]
 }
 
 // markable says p may be taken as equal by a mark: a valid product whose
@@ -385,7 +405,7 @@ func (m *Marks) Save(ctx context.Context, c *api.Client, plan *Plan) (reads int,
 			add(kv[0], kv[1])
 		}
 		for i, pp := range plan.Products {
-			if m.sums[i] == (contentSum{}) || pp.Action != engine.Unchanged || pp.Live == nil || !imagesUnchanged(pp) {
+			if m.sum(int32(i)) == (contentSum{}) || pp.Action != engine.Unchanged || pp.Live == nil || !imagesUnchanged(pp) {
 				continue
 			}
 			var ok bool

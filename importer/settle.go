@@ -108,14 +108,15 @@ func keysOf(products []*catalog.Product) map[string]int32 {
 // content of a day from dayZero to today, and returns the mark's day.
 func (s *scan) settleByMark(i int32, v []byte) (day uint64, ok bool) {
 	m := s.w.Marks
-	if m.sums[i] == (contentSum{}) {
+	sum := m.sum(i)
+	if sum == (contentSum{}) {
 		return 0, false
 	}
 	mk, ok := parseMark(v)
 	if !ok || mk.day > dayNumber(m.day) {
 		return 0, false
 	}
-	if !bytes.Equal(mk.sum, m.sums[i][:]) || !s.settle(i, mk) {
+	if !bytes.Equal(mk.sum, sum[:]) || !s.settle(i, mk) {
 		s.dated = append(s.dated, datedHint{i: i, id: s.ids.addPacked(mk.product), day: mk.day})
 		return 0, false
 	}
