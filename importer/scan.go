@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"lading/api"
 	"lading/api/wire"
@@ -379,8 +381,8 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 	if err := s.remember(ctx); err != nil {
 		return err
 	}
+	s.releaseEqual()
 	var slab []LiveProduct // the products found equal, in one allocation
-	var skus arena.Arena   // their SKUs, copied out of their data's chunks
 	same := &sameIDs{refs: s.same, ids: s.ids}
 	for i, p := range s.w.Products {
 		f := &s.found[i]
@@ -390,9 +392,6 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 				s.full[api.ID(id)] = true
 			}
 		case f.allEqual(p):
-			if s.w.ReleaseEqual {
-				p.ReleaseData(&skus)
-			}
 			if l.same == nil {
 				l.wanted, l.same = s.w.Products, make([]*LiveProduct, len(s.w.Products))
 				slab = make([]LiveProduct, s.countSame(i))
@@ -420,6 +419,27 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 	}
 	l.merge(got)
 	return nil
+}
+
+// releaseEqual lets go of the rows' variant data of the products found
+// equal, when s.w.ReleaseEqual, a part of them on each core.
+func (s *scan) releaseEqual() {
+	if !s.w.ReleaseEqual {
+		return
+	}
+	var wg sync.WaitGroup
+	part := (len(s.w.Products) + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0)
+	for start := 0; start < len(s.w.Products); start += part {
+		wg.Go(func() {
+			var skus arena.Arena // their SKUs, copied out of their data's chunks
+			for i := start; i < min(start+part, len(s.w.Products)); i++ {
+				if p := s.w.Products[i]; s.found[i].allEqual(p) {
+					p.ReleaseData(&skus)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // merge adds the products got read to l's.
