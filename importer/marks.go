@@ -133,6 +133,18 @@ func (m *Marks) sum(i int32) contentSum {
 	return m.sums[i]
 }
 
+// summedAll waits for every sum: the sums read the products' data, which
+// nothing may let go of before (catalog.Product.ReleaseData). m may be
+// nil.
+func (m *Marks) summedAll() {
+	if m == nil {
+		return
+	}
+	for _, done := range m.summed {
+		<-done
+	}
+}
+
 // markable says p may be taken as equal by a mark: a valid product whose
 // rows only create or update (see updatesOnly).
 func markable(p *catalog.Product) bool {

@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"lading/api"
 	"lading/engine"
 	"lading/source"
+	"lading/source/sourcetest"
 )
 
 var testSum = contentSum{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
@@ -156,5 +158,39 @@ func TestSameMarkIsWrittenMark(t *testing.T) {
 	pp.setPlain(engine.Updated)
 	if _, ok := appendSameMark(nil, 9, sum, pp); ok {
 		t.Error("a mark of a product whose variants are updated")
+	}
+}
+
+// The products' sums, made on goroutines of their own, are of the rows'
+// whole data: the snapshot lets go of the data of the products it found
+// equal only once every sum is made (under -race, a release that does
+// not wait is reported; without, its sums come out of the SKUs alone).
+func TestSumsBeforeRelease(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "in.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sourcetest.GenerateCatalogCSV(f, 3*sumChunk, 2); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	in, err := Read(context.Background(), templateMapping(t, "generic"), path, source.Limits{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := newMarkSet(nil, "a", in.Products, nil, time.Now(), false)
+	want.summedAll()
+	m := newMarkSet(nil, "a", in.Products, nil, time.Now(), false)
+	s := newScan(Want{Products: in.Products, Marks: m, ReleaseEqual: true}, nil, newLive())
+	for i, p := range in.Products {
+		s.found[i] = scanFound{id: 1, equal: int32(len(p.Variants))}
+	}
+	s.releaseEqual()
+	for i := range in.Products {
+		if got := m.sum(int32(i)); got != want.sums[i] {
+			t.Fatalf("product %d summed as %x after its data was let go of, want %x", i, got, want.sums[i])
+		}
 	}
 }

@@ -276,6 +276,7 @@ func (x *importer) plan(ctx context.Context, in *Input, rep *Report) (*Planner, 
 	x.marks = x.newMarks(in)
 	// Products found equal are planned unchanged, whose data no plan keeps.
 	live, err := FetchLive(ctx, x.Client, Want{Products: in.Products, Remember: x.rememberIDs, ReleaseEqual: true, Marks: x.marks, Sized: x.sized})
+	x.marks.summedAll() // before the plan lets go of the rows' data
 	if err != nil {
 		return nil, nil, err
 	}

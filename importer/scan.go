@@ -427,6 +427,7 @@ func (s *scan) releaseEqual() {
 	if !s.w.ReleaseEqual {
 		return
 	}
+	s.w.Marks.summedAll()
 	var wg sync.WaitGroup
 	part := (len(s.w.Products) + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0)
 	for start := 0; start < len(s.w.Products); start += part {
