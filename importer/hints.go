@@ -3,7 +3,6 @@ package importer
 import (
 	"context"
 	"errors"
-	"fmt"
 	"iter"
 	"slices"
 
@@ -58,17 +57,9 @@ func (s *scan) readHinted(ctx context.Context, c *api.Client) error {
 	for part := range s.hintReads(byID) {
 		opts := anyOf("id", part)
 		opts.Reuse = true
-		for pg, err := range c.Products.ListPages(ctx, opts) {
-			s.live.Requests++
-			if err == nil {
-				err = s.hintedPage(pg, byID)
-			}
-			if errors.Is(err, errVariantsLeftOut) { // the products' SKUs are looked up
-				break
-			}
-			if err != nil {
-				return fmt.Errorf("reading products: %w", err)
-			}
+		err := eachPage(c.Products.ListPages(ctx, opts), &s.live.Requests, func(pg *api.ProductPage) error { return s.hintedPage(pg, byID) })
+		if err != nil && !errors.Is(err, errVariantsLeftOut) { // left out: the products' SKUs are looked up
+			return err
 		}
 	}
 	for i := range s.hints {
