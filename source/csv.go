@@ -19,11 +19,12 @@ import (
 // size for delimiter detection.
 const csvBufferSize = 256 << 10
 
-// csvSource reads a CSV file with encoding/csv, streaming.
+// csvSource reads a CSV file as encoding/csv would, streaming (csvReader).
 type csvSource struct {
 	name   string
 	file   *os.File
-	r      *csv.Reader
+	r      *csvReader
+	comma  rune
 	text   *textReader
 	header []string
 	// headerLine is the line the header was read from.
@@ -75,12 +76,7 @@ func newCSVSource(name string, in io.Reader, o Options) (*csvSource, error) {
 	}
 
 	tr := &textReader{r: text, crOnly: crOnly}
-	r := csv.NewReader(bufio.NewReaderSize(tr, 64<<10))
-	r.Comma = delim
-	r.FieldsPerRecord = -1
-	r.ReuseRecord = true
-	r.LazyQuotes = false
-	s := &csvSource{name: name, r: r, text: tr, allowShort: o.AllowShortRows,
+	s := &csvSource{name: name, r: newCSVReader(tr, delim), comma: delim, text: tr, allowShort: o.AllowShortRows,
 		sampleBytes: len(sample), sampleLines: bytes.Count(sample, []byte{'\n'})}
 	s.guard = guard
 	if err := s.readHeader(o.HeaderRow); err != nil {
@@ -195,7 +191,7 @@ func (s *csvSource) readHeader(headerRow int) error {
 		if err != nil {
 			return s.fatalOrRowError(err)
 		}
-		line, _ := s.r.FieldPos(0)
+		line := s.r.Line()
 		if line < headerRow || allEmpty(rec) {
 			continue
 		}
@@ -259,7 +255,7 @@ func (s *csvSource) Next() ([]string, int, error) {
 		if allEmpty(rec) {
 			continue
 		}
-		line, _ := s.r.FieldPos(0)
+		line := s.r.Line()
 		err = s.check(rec, line)
 		for i, c := range s.row {
 			s.row[i] = results.Revive(c)
@@ -378,7 +374,7 @@ func (s *csvSource) lenient(start int64, pe *csv.ParseError, re *RowError) []str
 		return nil
 	}
 	lr := csv.NewReader(bytes.NewReader(raw))
-	lr.Comma, lr.LazyQuotes, lr.FieldsPerRecord = s.r.Comma, true, -1
+	lr.Comma, lr.LazyQuotes, lr.FieldsPerRecord = s.comma, true, -1
 	rec, err := lr.Read()
 	if err != nil || len(rec) == 0 {
 		return nil
