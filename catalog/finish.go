@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"slices"
 	"strings"
+	"sync"
 
 	"lading/mapping"
 )
@@ -421,7 +422,7 @@ func (g *Grouper) sortedSKUs() []skuAt {
 	seed := maphash.MakeSeed()
 	hashes := make([]uint64, 0, total)
 	g.eachSKU(func(s string, _, _ int32) { hashes = append(hashes, maphash.String(seed, s)) })
-	slices.Sort(hashes)
+	sortHashes(hashes)
 	twice := map[uint64]bool{}
 	for i := 1; i < len(hashes); i++ {
 		if hashes[i] == hashes[i-1] {
@@ -450,6 +451,26 @@ func (g *Grouper) sortedSKUs() []skuAt {
 		return cmp.Compare(a.v, b.v)
 	})
 	return all
+}
+
+// sortHashes sorts hashes, on two cores when there are many: those below
+// 1<<63 are moved before the others, and each part is sorted on its own.
+func sortHashes(hashes []uint64) {
+	if len(hashes) < 1<<16 {
+		slices.Sort(hashes)
+		return
+	}
+	low := 0
+	for i, h := range hashes {
+		if h < 1<<63 {
+			hashes[low], hashes[i] = h, hashes[low]
+			low++
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { slices.Sort(hashes[:low]) })
+	slices.Sort(hashes[low:])
+	wg.Wait()
 }
 
 // eachSKU calls fn with the SKU of every variant that has one, of the

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -661,5 +662,30 @@ func TestProductMoveAndReleaseData(t *testing.T) {
 	want := "A-S in.csv row 2 [] [] [] { false}; A-M in.csv row 3 [] [] [] { false}"
 	if got := describe(); got != want {
 		t.Errorf("released: %s, want %s", got, want)
+	}
+}
+
+// sortHashes sorts a few hashes as slices.Sort does, and many on two
+// cores: the same values, in order, the repeated ones side by side.
+func TestSortHashes(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 1000, 1<<16 - 1, 1 << 16, 300_001} {
+		rng := rand.New(rand.NewPCG(uint64(n), 7))
+		hashes := make([]uint64, n)
+		for i := range hashes {
+			hashes[i] = rng.Uint64()
+			if i%97 == 5 {
+				hashes[i] = hashes[i/2] // repeated, either side of 1<<63
+			}
+		}
+		if n > 3 {
+			hashes[0], hashes[1] = 1<<63, 1<<63-1 // the parts' edges
+		}
+		want := slices.Clone(hashes)
+		slices.Sort(want)
+		sortHashes(hashes)
+		if !slices.Equal(hashes, want) {
+			t.Fatalf("%d hashes: not sorted as slices.Sort sorts them", n)
+		}
 	}
 }
