@@ -2,6 +2,7 @@ package results
 
 import (
 	"encoding/csv"
+	"errors"
 	"iter"
 	"os"
 	"path/filepath"
@@ -406,6 +407,32 @@ func TestBlocksKeepTheirOrder(t *testing.T) {
 		if entries, err := os.ReadDir(dir); err != nil || len(entries) != 2 {
 			t.Errorf("%s: after a file was dropped, the folder holds %v (%v), want the two written", name, entries, err)
 		}
+	}
+}
+
+// A block whose text cannot be written (the disk full, the file gone)
+// fails the file: the lines written after it are refused with the error,
+// Close returns it, and nothing is left.
+func TestBlockWriteFailureFailsTheFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	f, err := Create[celledLine](filepath.Join(dir, "r.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.tmp.Close() // every write to it fails from here on
+	var werr error
+	for i := 0; i < 64*block && werr == nil; i++ { // more text than the file's buffer holds
+		werr = f.Write(celledLine{"in.csv", i + 2})
+	}
+	if werr == nil {
+		t.Fatal("64 blocks of lines taken after the file failed")
+	}
+	if err := f.Close(); err == nil || werr != nil && !errors.Is(err, werr) && err.Error() != werr.Error() {
+		t.Fatalf("Close: %v (Write: %v), want the write's error", err, werr)
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+		t.Errorf("after a failed file, the folder holds %v (%v), want nothing", entries, err)
 	}
 }
 
