@@ -46,6 +46,38 @@ func FuzzParseNumber(f *testing.F) {
 	})
 }
 
+// FuzzShiftNumber: a number shifted is canonical and is exactly the value
+// math/big gives the same text times ten to the places.
+func FuzzShiftNumber(f *testing.F) {
+	for _, s := range []string{"145", "226.796185", "0", "5", "1.5", "-2500", "-0.000", "007.0700", "1e-4", "12.0", "0.5"} {
+		for _, places := range []int8{-3, -1, 0, 2, 7} {
+			f.Add(s, places)
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string, places int8) {
+		n, err := ShiftNumber(s, '.', int(places))
+		if err != nil {
+			return
+		}
+		if !canonicalRe.MatchString(n) || n == "-0" {
+			t.Fatalf("ShiftNumber(%q, %d) = %q: not canonical", s, places, n)
+		}
+		if plain := strings.TrimSpace(s); plainRe.MatchString(plain) {
+			if r, ok := new(big.Rat).SetString(plain); ok {
+				scale := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(places, -places))), nil))
+				if places < 0 {
+					r.Quo(r, scale)
+				} else {
+					r.Mul(r, scale)
+				}
+				if !sameRat(r, n) {
+					t.Fatalf("ShiftNumber(%q, %d) = %q; math/big gives %s", s, places, n, r.RatString())
+				}
+			}
+		}
+	})
+}
+
 // plainRe is a number without grouping, which math/big reads too.
 var plainRe = regexp.MustCompile(`^[-+]?[0-9]*\.?[0-9]*([eE][-+]?[0-9]+)?$`)
 

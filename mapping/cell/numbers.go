@@ -203,20 +203,66 @@ func shiftDigits(intD, fracD string, exp int) (string, string) {
 	return all[:point], all[point:]
 }
 
+// formatDecimal is the canonical text of the number ±intD.fracD (see
+// appendDecimal).
 func formatDecimal(neg bool, intD, fracD string) string {
-	intD = strings.TrimLeft(intD, "0")
-	fracD = strings.TrimRight(fracD, "0")
-	if intD == "" {
-		intD = "0"
+	if fracD = strings.TrimRight(fracD, "0"); fracD == "" && !neg { // a part of intD: no allocation
+		if intD = strings.TrimLeft(intD, "0"); intD != "" {
+			return intD
+		}
+		return "0"
 	}
-	s := intD
-	if fracD != "" {
-		s += "." + fracD
+	var buf [40]byte
+	return string(appendDecimal(buf[:0], neg, intD, fracD, 0))
+}
+
+// appendDecimal appends to b the canonical text of the number whose digits
+// are intD.fracD, negative when neg, with its decimal point moved by shift
+// places (to the right when positive): no leading zeros, no trailing zeros
+// after the point, no point without digits after it, and no "-0".
+func appendDecimal(b []byte, neg bool, intD, fracD string, shift int) []byte {
+	n, point := len(intD)+len(fracD), len(intD)+shift
+	digit := func(i int) byte { // the i-th of intD and fracD's digits
+		if i < len(intD) {
+			return intD[i]
+		}
+		return fracD[i-len(intD)]
 	}
-	if neg && s != "0" {
-		s = "-" + s
+	first := 0 // the first digit of the integer part that is not a 0
+	for first < min(point, n) && digit(first) == '0' {
+		first++
 	}
-	return s
+	end := n // after the last digit of the fraction that is not a 0
+	for end > max(point, 0) && digit(end-1) == '0' {
+		end--
+	}
+	zero := first >= min(point, n) && end <= max(point, 0)
+	if neg && !zero {
+		b = append(b, '-')
+	}
+	if first >= min(point, n) {
+		b = append(b, '0')
+	} else {
+		for i := first; i < point; i++ {
+			if i < n {
+				b = append(b, digit(i))
+			} else {
+				b = append(b, '0')
+			}
+		}
+	}
+	if end <= max(point, 0) {
+		return b
+	}
+	b = append(b, '.')
+	for i := point; i < end; i++ {
+		if i < 0 {
+			b = append(b, '0')
+		} else {
+			b = append(b, digit(i))
+		}
+	}
+	return b
 }
 
 // ShiftNumber returns the canonical number s (read with decimal separator
@@ -227,8 +273,8 @@ func ShiftNumber(s string, dec byte, places int) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%q is not a number (decimal %q)", s, string(dec))
 	}
-	intD, fracD = shiftDigits(intD, fracD, places)
-	return formatDecimal(neg, intD, fracD), nil
+	var buf [40]byte
+	return string(appendDecimal(buf[:0], neg, intD, fracD, places)), nil
 }
 
 // IsWhole reports whether canonical number s has no fraction.
