@@ -223,7 +223,7 @@ func (p *Program) listOptions(row []string, out *Row) {
 			kvs = append(kvs, [2]string{k, strings.TrimSpace(v)})
 		}
 	default:
-		s := p.finish(p.optList, r, row, out).S
+		s := p.finish(p.optList, r.text(), r.dec, row, out).S
 		var err error
 		if kvs, err = expr.ParseKV(s, p.listSep, "="); err != nil {
 			p.fieldError(p.optList, out, s, fmt.Sprintf("must be name=value items separated by %q: %v", p.listSep, err))
@@ -362,17 +362,20 @@ func (p *Program) optional(v *valueProg, row []string, out *Row) Value {
 	if v == nil {
 		return Value{}
 	}
+	if v.ex == nil && !v.spec.HasConst { // a column's cell, as raw would give it
+		return p.finish(v, strings.TrimSpace(cellAt(row, v.col)), p.dec, row, out)
+	}
 	r, ok := p.raw(v, row, out)
 	if !ok {
 		return Value{}
 	}
-	return p.finish(v, r, row, out)
+	return p.finish(v, r.text(), r.dec, row, out)
 }
 
-// finish turns v's raw value r into a Value: its default when empty,
-// normalised to its kind.
-func (p *Program) finish(v *valueProg, r rawValue, row []string, out *Row) Value {
-	s, dec := r.text(), r.dec
+// finish turns v's raw value s, whose numbers are written with the decimal
+// separator dec, into a Value: its default when empty, normalised to its
+// kind.
+func (p *Program) finish(v *valueProg, s string, dec byte, row []string, out *Row) Value {
 	if s == "" {
 		switch {
 		case v.spec.HasDefault:

@@ -17,7 +17,7 @@ import (
 // not one a catalog holds: it is refused rather than sent.
 func ParseNumber(s string, dec byte) (string, bool) {
 	if canonicalNumber(s, dec) {
-		if digits(s) > MaxDigits {
+		if tooLong(s) {
 			return "", false
 		}
 		return s, true
@@ -26,7 +26,7 @@ func ParseNumber(s string, dec byte) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if n := formatDecimal(neg, intD, fracD); digits(n) <= MaxDigits {
+	if n := formatDecimal(neg, intD, fracD); !tooLong(n) {
 		return n, true
 	}
 	return "", false
@@ -45,6 +45,12 @@ func Unbounded(s string, dec byte) (string, bool) {
 		return "", false
 	}
 	return formatDecimal(neg, intD, fracD), true
+}
+
+// tooLong reports whether canonical number n has more than MaxDigits
+// digits; most are shorter in bytes than that, and are not counted.
+func tooLong(n string) bool {
+	return len(n) > MaxDigits && digits(n) > MaxDigits
 }
 
 // digits counts the digits of a canonical number.
