@@ -322,11 +322,11 @@ func (p *Program) raw(v *valueProg, row []string, out *Row) (r rawValue, ok bool
 	c := cellAt(row, v.col)
 	r.dec = p.dec
 	switch {
-	case v.ex != nil && v.col >= 0 && strings.TrimSpace(c) == "":
+	case v.ex != nil && v.col >= 0 && trim(c) == "":
 		return r, true // an empty cell stays empty: no expression runs on it
 	case v.ex != nil:
 		if s, ok := p.run.RunText(v.ex, c); ok { // a text, as Result would give it
-			r.s = strings.TrimSpace(s)
+			r.s = trim(s)
 			return r, true
 		}
 		res, err := p.run.Run(v.ex, c)
@@ -346,8 +346,17 @@ func (p *Program) raw(v *valueProg, row []string, out *Row) (r rawValue, ok bool
 		r.s = v.spec.Const
 		return r, true
 	}
-	r.s = strings.TrimSpace(c)
+	r.s = trim(c)
 	return r, true
+}
+
+// trim is strings.TrimSpace, without its call for a cell that starts and
+// ends with a printable ASCII character other than a space, as most do.
+func trim(s string) string {
+	if s != "" && (s[0]-'!' > '~'-'!' || s[len(s)-1]-'!' > '~'-'!') {
+		return strings.TrimSpace(s)
+	}
+	return s
 }
 
 // text evaluates a single value, normalised to its kind: "" when empty
@@ -363,7 +372,7 @@ func (p *Program) optional(v *valueProg, row []string, out *Row) Value {
 		return Value{}
 	}
 	if v.ex == nil && !v.spec.HasConst { // a column's cell, as raw would give it
-		return p.finish(v, strings.TrimSpace(cellAt(row, v.col)), p.dec, row, out)
+		return p.finish(v, trim(cellAt(row, v.col)), p.dec, row, out)
 	}
 	r, ok := p.raw(v, row, out)
 	if !ok {

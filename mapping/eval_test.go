@@ -669,3 +669,15 @@ tiers:
 		})
 	}
 }
+
+// trim takes from a cell what strings.TrimSpace takes: ASCII and Unicode
+// spaces at either end, nothing else.
+func TestTrim(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "a", " a", "a ", "\ta\n", "\u00a0a", "a\u00a0", "\u0085x", "x\u2003", "\x7f", "\x01a\x01",
+		"é", " é ", "~!", "a b", "\r\n", "\u3000", "ab\xff", "\xffab"} {
+		if got, want := trim(s), strings.TrimSpace(s); got != want {
+			t.Errorf("trim(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
