@@ -292,6 +292,9 @@ func IsWhole(s string) bool { return !strings.Contains(s, ".") }
 // ("1.23457E+11", "1,5E+15", "2E+10").
 func Scientific(s string) bool {
 	s = strings.TrimPrefix(s, "-")
+	if s == "" || s[0] < '1' || s[0] > '9' { // as most codes: not looked at further
+		return false
+	}
 	mant, exp, ok := strings.Cut(s, "E")
 	if !ok {
 		mant, exp, ok = strings.Cut(s, "e")

@@ -151,3 +151,16 @@ func TestParseDateTime(t *testing.T) {
 		}
 	}
 }
+
+func TestScientific(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]bool{
+		"1.23457E+11": true, "1,5E+15": true, "2E+10": true, "-2E+10": true, "9e-3": true,
+		"": false, "-": false, "0E+1": false, "E+5": false, "SH0001-RED": false, "050000000000": false,
+		"12345": false, "1E5": false, "1.E+5": false, "1.5E+": false, "1x5E+10": false, "-0.5E+3": false,
+	} {
+		if got := Scientific(s); got != want {
+			t.Errorf("Scientific(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
