@@ -46,7 +46,13 @@ type ReadProgress func(rows int)
 // catalog.Grouper. Errors of single rows end up in the result; the error
 // returned is fatal (a missing file, an unknown column).
 func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Limits, progress ReadProgress) (*Input, error) {
-	r := &inputReader{ctx: ctx, g: catalog.NewGrouper(m), in: &Input{Files: []string{path}}, progress: progress}
+	return readInput(ctx, m, path, limits, progress, nil)
+}
+
+// readInput is Read, telling opened (unless nil) the sheet of each file it
+// opens, before it reads the file's rows.
+func readInput(ctx context.Context, m *mapping.Mapping, path string, limits source.Limits, progress ReadProgress, opened func(sheet string)) (*Input, error) {
+	r := &inputReader{ctx: ctx, g: catalog.NewGrouper(m), in: &Input{Files: []string{path}}, progress: progress, opened: opened}
 	main, err := r.readFile(path, m.Source.ReadOptions(limits), m.Compile)
 	if err != nil {
 		return nil, err
@@ -75,6 +81,7 @@ type inputReader struct {
 	rowErrs  []catalog.RowError
 	rows     int
 	progress ReadProgress
+	opened   func(sheet string)
 }
 
 // readFile reads one file through the program compile gives for its
@@ -88,6 +95,9 @@ func (r *inputReader) readFile(file string, opts source.Options, compile func(st
 	}
 	defer src.Close()
 	r.in.Sheets = append(r.in.Sheets, src.Sheet())
+	if r.opened != nil {
+		r.opened(src.Sheet())
+	}
 	prog, err := compile(src.Name(), src.Header())
 	if err != nil {
 		return nil, source.Misread(src, err)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -115,6 +116,8 @@ type importer struct {
 	marks *Marks
 	// sized is the account's size, read beside the work before the plan.
 	sized *sizing
+	// early is the import's fingerprint, made beside the read.
+	early *fingerprinting
 }
 
 // Fingerprint identifies an import so that running the same command again
@@ -132,6 +135,68 @@ func Fingerprint(scope string, mode Mode, mappingText []byte, read string, files
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// fingerprinting makes an import's fingerprint beside the read of its
+// input, once every file of it is open: the sheets read are part of it.
+type fingerprinting struct {
+	x             *importer
+	files, sheets []string
+	done          chan struct{} // closed once fp and err are set
+	fp            string
+	err           error
+}
+
+// startFingerprint gets ready to make the fingerprint of an import that
+// keeps one (not a dry run), as its files are opened; nil for another.
+func (x *importer) startFingerprint() *fingerprinting {
+	if x.DryRun {
+		return nil
+	}
+	f := &fingerprinting{x: x, files: []string{x.Input}}
+	if x.Mapping.Join != nil {
+		f.files = append(f.files, JoinedFile(x.Input, x.Mapping.Join.File))
+	}
+	return f
+}
+
+// opened is told the sheet of each file read as it is opened, in order,
+// and starts the fingerprint after the last; nil for no fingerprint.
+func (f *fingerprinting) opened(sheet string) {
+	if f == nil || len(f.sheets) == len(f.files) {
+		return
+	}
+	if f.sheets = append(f.sheets, sheet); len(f.sheets) < len(f.files) {
+		return
+	}
+	f.done = make(chan struct{})
+	go func() {
+		defer close(f.done)
+		f.fp, f.err = Fingerprint(f.x.Scope, f.x.Mode, f.x.MappingText, readAs(f.sheets, f.x.Mapping.Source.HeaderRow), f.files...)
+	}()
+}
+
+// fingerprint is the fingerprint of the import of in: the one made beside
+// the read when it was of the same files and sheets, else one made now.
+func (x *importer) fingerprint(in *Input) (string, error) {
+	if f := x.early; f != nil && f.done != nil && slices.Equal(f.files, in.Files) && slices.Equal(f.sheets, in.Sheets) {
+		<-f.done
+		return f.fp, f.err
+	}
+	return Fingerprint(x.Scope, x.Mode, x.MappingText, readAs(in.Sheets, x.Mapping.Source.HeaderRow), in.Files...)
+}
+
+// wait waits for the fingerprint under way, if any.
+func (f *fingerprinting) wait() {
+	if f != nil && f.done != nil {
+		<-f.done
+	}
+}
+
+// readAs says how the files of an import are read beyond what the mapping
+// says, for its fingerprint: the sheets read and the header row.
+func readAs(sheets []string, headerRow int) string {
+	return fmt.Sprintf("sheets %q, header row %d", sheets, headerRow)
+}
+
 // Import reads the input through the mapping, plans it against the live
 // catalog and, unless DryRun, writes it, recording every batch in the state
 // before sending it. Running it again after an interruption continues.
@@ -145,6 +210,8 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 	rep := &Report{Mode: o.Mode}
 	rep.Input, rep.DryRun = o.Input, o.DryRun
 
+	x.early = x.startFingerprint()
+	defer x.early.wait()
 	in, err := x.read(ctx, rep)
 	if err != nil {
 		return nil, err
@@ -176,7 +243,7 @@ func Import(ctx context.Context, o Options) (*Report, error) {
 
 // read reads the input through the mapping and says what it read.
 func (x *importer) read(ctx context.Context, rep *Report) (*Input, error) {
-	in, err := Read(ctx, x.Mapping, x.Input, x.Limits, x.Progress.Reading)
+	in, err := readInput(ctx, x.Mapping, x.Input, x.Limits, x.Progress.Reading, x.early.opened)
 	if err != nil {
 		return nil, err
 	}
@@ -253,8 +320,7 @@ func (x *importer) startRun(ctx context.Context, in *Input, rep *Report) error {
 	if x.DryRun {
 		return nil
 	}
-	read := fmt.Sprintf("sheets %q, header row %d", in.Sheets, x.Mapping.Source.HeaderRow)
-	fp, err := Fingerprint(x.Scope, x.Mode, x.MappingText, read, in.Files...)
+	fp, err := x.fingerprint(in)
 	if err != nil {
 		return err
 	}
