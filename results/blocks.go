@@ -2,31 +2,21 @@ package results
 
 import (
 	"bytes"
-	"sync/atomic"
 )
 
-// inFlight is how many blocks of lines are made into text or written at
-// once, each made on a goroutine of its own, while the caller makes the
-// next block's lines.
-const inFlight = 3
+// inFlight is how many blocks of lines are made into text at once, each
+// on a goroutine of its own, while the caller makes the next block's
+// lines.
+const inFlight = 2
 
 // textBlocks makes the blocks of a CSV file whose lines are Cellers into
 // text beside the caller, and writes the texts to the file in the order
-// the blocks came, on a goroutine of its own: at most inFlight blocks at a
-// time, so the memory held is that of a few blocks, whatever the file's
-// length.
+// the blocks came: at most inFlight at a time, so the memory held is
+// that of a few blocks, whatever the file's length.
 type textBlocks[T any] struct {
-	to *csvSink
-	// free holds the blocks the caller may fill; queue, those sent, in
-	// order, to the writer, which gives each back on free once written.
-	free, queue chan *textBlock[T]
-	// written says the writer ended, with the first error it met.
-	written chan error
-	// failed is the writer's first error, as soon as it meets it.
-	failed atomic.Pointer[error]
-	// stop tells the writer to write no more (the file is discarded).
-	stop   atomic.Bool
-	closed bool
+	to    *csvSink
+	queue []*textBlock[T] // oldest first
+	free  []*textBlock[T]
 }
 
 // textBlock is a block of lines and the text made of them, ready once
@@ -41,28 +31,30 @@ type textBlock[T any] struct {
 }
 
 func newTextBlocks[T any](to *csvSink) *textBlocks[T] {
-	b := &textBlocks[T]{to: to, free: make(chan *textBlock[T], inFlight), queue: make(chan *textBlock[T], inFlight), written: make(chan error, 1)}
+	b := &textBlocks[T]{to: to}
 	for range inFlight {
 		tb := &textBlock[T]{lines: make([]T, 0, block)}
 		tb.enc = newCSVSink(&tb.text, 4096) // into memory: a small buffer will do
-		b.free <- tb
+		b.free = append(b.free, tb)
 	}
-	go b.write()
 	return b
 }
 
-// send starts making lines into text, once a block is free, and gives
-// that block's room for the caller's next lines. lines is the caller's
-// until then. It returns the error writing an earlier block met.
+// send starts making lines into text, having written the oldest block's
+// when as many are in flight as may be, and gives an empty block's room
+// for the caller's next lines. lines is the caller's until then.
 func (b *textBlocks[T]) send(lines []T) ([]T, error) {
-	if err := b.failed.Load(); err != nil {
-		return lines, *err
+	if len(b.free) == 0 {
+		if err := b.writeOldest(); err != nil {
+			return lines, err
+		}
 	}
-	tb := <-b.free
+	tb := b.free[len(b.free)-1]
+	b.free = b.free[:len(b.free)-1]
 	tb.lines, lines = lines, tb.lines[:0]
 	tb.done = make(chan struct{})
+	b.queue = append(b.queue, tb)
 	go tb.make()
-	b.queue <- tb
 	return lines, nil
 }
 
@@ -78,36 +70,31 @@ func (tb *textBlock[T]) make() {
 	clear(tb.lines)
 }
 
-// write writes the text of each block sent, in order, as it is made,
-// and hands the block back; after an error it writes no more. It tells
-// written once the last block sent is done.
-func (b *textBlocks[T]) write() {
-	var err error
-	for tb := range b.queue {
-		<-tb.done
-		if err == nil && !b.stop.Load() {
-			if _, err = b.to.buf.Write(tb.text.Bytes()); err != nil {
-				b.failed.Store(&err)
-			}
-		}
-		b.free <- tb
-	}
-	b.written <- err
+// writeOldest waits for the oldest block in flight and writes its text.
+func (b *textBlocks[T]) writeOldest() error {
+	tb := b.queue[0]
+	<-tb.done
+	b.queue = b.queue[1:]
+	b.free = append(b.free, tb)
+	_, err := b.to.buf.Write(tb.text.Bytes())
+	return err
 }
 
-// drain waits for every block sent to be written, and returns the first
-// error writing one met.
+// drain writes the text of every block in flight, in order.
 func (b *textBlocks[T]) drain() error {
-	if b.closed {
-		return nil
+	for len(b.queue) > 0 {
+		if err := b.writeOldest(); err != nil {
+			b.wait()
+			return err
+		}
 	}
-	b.closed = true
-	close(b.queue)
-	return <-b.written
+	return nil
 }
 
-// wait waits for the blocks sent, writing no more of them.
+// wait waits for the blocks in flight without writing them.
 func (b *textBlocks[T]) wait() {
-	b.stop.Store(true)
-	b.drain()
+	for _, tb := range b.queue {
+		<-tb.done
+	}
+	b.queue = nil
 }
