@@ -15,33 +15,7 @@ import (
 // and its joined one. A dry run makes none.
 func TestFingerprintBesideTheRead(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	csvPath, xlsxPath := filepath.Join(dir, "catalog.csv"), filepath.Join(dir, "catalog.xlsx")
-	f, err := os.Create(csvPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sourcetest.GenerateCatalogCSV(f, 20, 2); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if err := sourcetest.GenerateCatalogXLSX(xlsxPath, 20, 2); err != nil {
-		t.Fatal(err)
-	}
-	joined := filepath.Join(dir, "products.csv")
-	for name, text := range map[string]string{
-		"products.csv": "id,name\n1,Tee\n2,Mug\n",
-		"variants.csv": "product,sku\n1,T-1\n1,T-2\n2,M-1\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	joinText := []byte("group: {by: key, key: id}\nproduct: {name: name}\nvariant: {sku: sku}\njoin:\n  file: variants.csv\n  key: product\n")
-	joinMapping, err := mapping.Parse("join.yaml", joinText)
-	if err != nil {
-		t.Fatal(err)
-	}
+	csvPath, xlsxPath, joined, joinMapping, joinText := fingerprintInputs(t, t.TempDir())
 	generic := templateMapping(t, "generic")
 	for _, tc := range []struct {
 		name, input string
@@ -81,4 +55,38 @@ func TestFingerprintBesideTheRead(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fingerprintInputs writes into dir a generated catalog as a CSV file and
+// as a workbook, and a products file with its joined variants file, and
+// returns their paths and the joined pair's mapping.
+func fingerprintInputs(t *testing.T, dir string) (csvPath, xlsxPath, joined string, joinMapping *mapping.Mapping, joinText []byte) {
+	t.Helper()
+	csvPath, xlsxPath = filepath.Join(dir, "catalog.csv"), filepath.Join(dir, "catalog.xlsx")
+	f, err := os.Create(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sourcetest.GenerateCatalogCSV(f, 20, 2); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := sourcetest.GenerateCatalogXLSX(xlsxPath, 20, 2); err != nil {
+		t.Fatal(err)
+	}
+	joined = filepath.Join(dir, "products.csv")
+	for name, text := range map[string]string{
+		"products.csv": "id,name\n1,Tee\n2,Mug\n",
+		"variants.csv": "product,sku\n1,T-1\n1,T-2\n2,M-1\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	joinText = []byte("group: {by: key, key: id}\nproduct: {name: name}\nvariant: {sku: sku}\njoin:\n  file: variants.csv\n  key: product\n")
+	joinMapping, err = mapping.Parse("join.yaml", joinText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return csvPath, xlsxPath, joined, joinMapping, joinText
 }
