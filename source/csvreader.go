@@ -211,8 +211,8 @@ func (c *csvReader) parseError(line, col int, err error) error {
 // readLine returns the next line of the text with its line ending, a CRLF
 // made LF, or the last without one (and without a CR that ends it). The
 // line stays valid until the next readLine. At the end of the text it
-// returns no line and io.EOF; a read error is returned once the text read
-// before it is consumed.
+// returns no line and io.EOF; a read error is returned once the lines read
+// whole before it are consumed.
 func (c *csvReader) readLine() ([]byte, error) {
 	from := c.pos
 	searched := 0
@@ -226,7 +226,8 @@ func (c *csvReader) readLine() ([]byte, error) {
 		}
 		from = c.fill(from)
 	}
-	if from == c.end {
+	if from == c.end || c.err != io.EOF {
+		// A line a read error cut is no line.
 		c.lines++ // as encoding/csv counts it
 		return nil, c.err
 	}
@@ -253,6 +254,7 @@ func (c *csvReader) consume(from, to int, last bool) []byte {
 
 // fill reads more text after buf[from:end], moving it to buf's start first
 // (and growing buf when it is full of it), and returns where it now starts.
+// The error that came with the text is kept for when the text is consumed.
 func (c *csvReader) fill(from int) int {
 	if from > 0 {
 		c.end = copy(c.buf, c.buf[from:c.end])
@@ -261,12 +263,15 @@ func (c *csvReader) fill(from int) int {
 	if c.end == len(c.buf) {
 		c.buf = append(c.buf, make([]byte, len(c.buf))...)
 	}
-	n, err := io.ReadAtLeast(c.r, c.buf[c.end:], 1)
-	c.end += n
-	if err == io.ErrUnexpectedEOF {
-		err = io.EOF
+	for range 100 { // as bufio: a reader that gives nothing a hundred times makes no progress
+		n, err := c.r.Read(c.buf[c.end:])
+		c.end += n
+		if n > 0 || err != nil {
+			c.err = err
+			return from
+		}
 	}
-	c.err = err
+	c.err = io.ErrNoProgress
 	return from
 }
 

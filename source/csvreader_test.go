@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 	"testing/iotest"
 )
@@ -56,6 +57,38 @@ func TestCSVReaderMatchesEncodingCSV(t *testing.T) {
 	}
 }
 
+// A read error after some text comes after the records of that text's
+// whole lines, as encoding/csv gives them (it gives what it read of the
+// line the error cut with the error, which lading does not take).
+func TestCSVReaderReadError(t *testing.T) {
+	t.Parallel()
+	boom := errors.New("disk gone")
+	for _, text := range []string{"a,b\n1,2\n", "a,b\n1,2", "a,\"b\n"} {
+		want := csv.NewReader(io.MultiReader(strings.NewReader(text), iotest.ErrReader(boom)))
+		want.FieldsPerRecord = -1
+		got := newCSVReader(io.MultiReader(strings.NewReader(text), iotest.ErrReader(boom)), ',')
+		var wrecs, grecs [][]string
+		var werr, gerr error
+		for range 10 {
+			var rec []string
+			if rec, werr = want.Read(); werr != nil {
+				break
+			}
+			wrecs = append(wrecs, rec)
+		}
+		for range 10 {
+			var rec []string
+			if rec, gerr = got.Read(); gerr != nil {
+				break
+			}
+			grecs = append(grecs, slices.Clone(rec))
+		}
+		if !errors.Is(werr, boom) || !errors.Is(gerr, boom) || !slices.EqualFunc(wrecs, grecs, slices.Equal) {
+			t.Errorf("%q: encoding/csv %q, %v; csvReader %q, %v", text, wrecs, werr, grecs, gerr)
+		}
+	}
+}
+
 // FuzzCSVReaderMatchesEncodingCSV reads arbitrary text with csvReader and
 // with encoding/csv: the same records, errors, lines and offsets.
 func FuzzCSVReaderMatchesEncodingCSV(f *testing.F) {
@@ -74,7 +107,7 @@ func compareCSVReaders(t *testing.T, text []byte, comma rune, size int) {
 	t.Helper()
 	want := csv.NewReader(bytes.NewReader(text))
 	want.Comma, want.FieldsPerRecord = comma, -1
-	got := newCSVReader(iotest.HalfReader(bytes.NewReader(text)), comma)
+	got := newCSVReader(iotest.DataErrReader(iotest.HalfReader(bytes.NewReader(text))), comma)
 	got.buf = make([]byte, size)
 	for n := 0; n <= len(text)+1; n++ {
 		wrec, werr := want.Read()
