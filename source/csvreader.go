@@ -13,7 +13,9 @@ import (
 // leading space trimmed: the same cells, the same *csv.ParseError (line,
 // column, ErrQuote or ErrBareQuote) for the same text, the same lines
 // skipped, and the same input offset after each record
-// (FuzzCSVReaderMatchesEncodingCSV holds it to that). It is faster on the
+// (FuzzCSVReaderMatchesEncodingCSV holds it to that); after a read error
+// it gives the error alone, where encoding/csv gives it with what it read
+// of the line the error cut. It is faster on the
 // common record, a line without quotes: its cells are cut out of one string
 // made of the line, with no copy cell by cell and no position kept for
 // each. A record with a quote is parsed cell by cell into a buffer, as
