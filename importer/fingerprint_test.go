@@ -57,6 +57,24 @@ func TestFingerprintBesideTheRead(t *testing.T) {
 	}
 }
 
+// A file the mapping does not fit fails the import before any of it is
+// hashed for a fingerprint.
+func TestNoFingerprintOfAFileTheMappingDoesNotFit(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "other.csv")
+	if err := os.WriteFile(path, []byte("colour,size\nred,S\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := &importer{Options: Options{Mode: ModeUpsert}}
+	x.Scope, x.Mapping, x.Input = "acct", templateMapping(t, "generic"), path
+	x.early = x.startFingerprint()
+	_, err := x.read(context.Background(), &Report{})
+	x.early.wait()
+	if err == nil || x.early.done != nil {
+		t.Fatalf("read: %v; fingerprint started: %v, want an error and none", err, x.early.done != nil)
+	}
+}
+
 // fingerprintInputs writes into dir a generated catalog as a CSV file and
 // as a workbook, and a products file with its joined variants file, and
 // returns their paths and the joined pair's mapping.

@@ -50,7 +50,7 @@ func Read(ctx context.Context, m *mapping.Mapping, path string, limits source.Li
 }
 
 // readInput is Read, telling opened (unless nil) the sheet of each file it
-// opens, before it reads the file's rows.
+// opens whose header fits the mapping, before it reads the file's rows.
 func readInput(ctx context.Context, m *mapping.Mapping, path string, limits source.Limits, progress ReadProgress, opened func(sheet string)) (*Input, error) {
 	r := &inputReader{ctx: ctx, g: catalog.NewGrouper(m), in: &Input{Files: []string{path}}, progress: progress, opened: opened}
 	main, err := r.readFile(path, m.Source.ReadOptions(limits), m.Compile)
@@ -95,12 +95,12 @@ func (r *inputReader) readFile(file string, opts source.Options, compile func(st
 	}
 	defer src.Close()
 	r.in.Sheets = append(r.in.Sheets, src.Sheet())
-	if r.opened != nil {
-		r.opened(src.Sheet())
-	}
 	prog, err := compile(src.Name(), src.Header())
 	if err != nil {
 		return nil, source.Misread(src, err)
+	}
+	if r.opened != nil {
+		r.opened(src.Sheet())
 	}
 	header := src.Header()
 	// Two chunks wait between stages at most: a chunk is some 500 kB

@@ -158,8 +158,9 @@ func (x *importer) startFingerprint() *fingerprinting {
 	return f
 }
 
-// opened is told the sheet of each file read as it is opened, in order,
-// and starts the fingerprint after the last; nil for no fingerprint.
+// opened is told the sheet of each file read as it is opened (and its
+// header fits the mapping), in order, and starts the fingerprint after the
+// last: a file the mapping does not fit is not hashed in vain.
 func (f *fingerprinting) opened(sheet string) {
 	if f == nil || len(f.sheets) == len(f.files) {
 		return
