@@ -16,6 +16,10 @@
 #                                                # also another build, measured beside this one
 #   DB=/tmp/big.db scripts/bench-reimport.sh     # keeps the loaded account for the next run
 #                                                # (loaded as of LOAD_DATE: a week ago by default)
+#   BEFORE=/tmp/old/lading PAIRS=8 scripts/bench-reimport.sh
+#                                                # then 8 pairs of each build's incremental
+#                                                # re-import and dry run, alternating, and
+#                                                # each build's median
 #
 # Steps: builds lading; writes the catalog (scripts/gencatalog) and the
 # same catalog with every CHANGE-th variant's price raised (default 4,000:
@@ -29,8 +33,13 @@
 # the catalog then the changed file incrementally into another copy with
 # a fresh state; and runs the dry run of the catalog into an empty
 # sandbox. Goals at 1,000,000 rows on 2 cores: peak RSS at most 250 MB
-# and at least 300,000 rows/s of local work. Needs go, awk and GNU time
-# (/usr/bin/time).
+# and at least 300,000 rows/s of local work. With PAIRS (and BEFORE), the builds'
+# incremental re-imports (from the marks this build's marking import left,
+# on a fresh copy of the account each) and dry runs are measured again in
+# PAIRS pairs, alternating, the first of a pair swapped every round (on a
+# shared machine the first of two runs in a row tends to be the faster;
+# its speed moves by a quarter within minutes, so single runs compare
+# poorly). Needs go, awk, sort and GNU time (/usr/bin/time).
 set -euo pipefail
 
 PRODUCTS=${PRODUCTS:-250000}
@@ -38,6 +47,7 @@ VARIANTS=${VARIANTS:-4}
 CHANGE=${CHANGE:-4000}
 PORT=${PORT:-8796}
 BEFORE=${BEFORE:-}
+PAIRS=${PAIRS:-0}
 LOAD_DATE=${LOAD_DATE:-$(date -u -d '7 days ago' +%F)}
 TOKEN=bench-token
 source "$(dirname "$0")/lib.sh"
@@ -122,6 +132,9 @@ incremental() {
 		--state "$WORK/state.db" --results "$WORK/reimport.results.csv" "$WORK/catalog.csv"
 	[[ $(variants unchanged) -eq $ROWS ]] || { cat "$WORK/out" >&2; fail "$1: the incremental import of the catalog found changes"; }
 	report "$1 incremental, marking"
+	for f in "$WORK/state.db" "$WORK/state.db-wal"; do
+		[[ -e $f ]] && cp "$f" "$WORK/marked${f#"$WORK/state"}"
+	done
 	reimport "$1 incremental re-import" "$2" --incremental
 	grep -q '"whole"' "$WORK/out" && { cat "$WORK/out" >&2; fail "$1: the incremental re-import compared the whole account"; }
 	stop_sandbox
@@ -137,6 +150,62 @@ dryrun() {
 	report "$1 dry run"
 }
 
+# TIMES holds the seconds of the pairs' runs, by job and build.
+declare -A TIMES
+
+# again NAME BINARY: the incremental re-import once more, on a fresh copy
+# of the account, from the marks the last marking import left.
+again() {
+	copy_account
+	for f in "$WORK/marked.db" "$WORK/marked.db-wal"; do
+		[[ -e $f ]] && cp "$f" "$WORK/state${f#"$WORK/marked"}"
+	done
+	reimport "$1 incremental re-import" "$2" --incremental
+	grep -q '"whole"' "$WORK/out" && { cat "$WORK/out" >&2; fail "$1: the incremental re-import compared the whole account"; }
+	stop_sandbox
+	TIMES["incremental re-import $1"]+=" $SECS"
+}
+
+# dryagain NAME BINARY: the dry run once more.
+dryagain() {
+	dryrun "$1" "$2"
+	TIMES["dry run $1"]+=" $SECS"
+}
+
+# median SECONDS...: the median of the seconds given.
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { printf "%.3f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# pairs: PAIRS pairs of each job, the builds alternating, the first of a
+# pair swapped every round; then each build's median and their ratio.
+pairs() {
+	local round first second job
+	for round in $(seq "$PAIRS"); do
+		echo "pair $round: load $(cut -d' ' -f1-3 /proc/loadavg)"
+		first=before second=after
+		((round % 2)) || first=after second=before
+		again "$first" "$(build "$first")"
+		again "$second" "$(build "$second")"
+		dryagain "$first" "$(build "$first")"
+		dryagain "$second" "$(build "$second")"
+	done
+	for job in "incremental re-import" "dry run"; do
+		# shellcheck disable=SC2086 # the seconds are words
+		awk -v j="$job" -v n="$PAIRS" -v b="$(median ${TIMES["$job before"]})" -v a="$(median ${TIMES["$job after"]})" \
+			'BEGIN { printf "%s, %d pairs alternating: median %.3f s against %.3f s before: %.2f of the time\n", j, n, a, b, a / b }'
+	done
+}
+
+# build NAME: the binary of before or after.
+build() {
+	if [[ $1 == before ]]; then
+		echo "$BEFORE"
+	else
+		echo "$WORK/lading"
+	fi
+}
+
 if [[ -n $BEFORE ]]; then
 	whole before "$BEFORE"
 	whole after "$WORK/lading"
@@ -144,6 +213,10 @@ if [[ -n $BEFORE ]]; then
 	incremental after "$WORK/lading"
 	dryrun before "$BEFORE"
 	dryrun after "$WORK/lading"
+	if ((PAIRS > 0)); then
+		[[ $("$BEFORE" import --help 2>&1) == *--incremental* ]] || fail "PAIRS needs a BEFORE build that has --incremental"
+		pairs
+	fi
 else
 	whole this "$WORK/lading"
 	incremental this "$WORK/lading"
