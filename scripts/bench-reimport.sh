@@ -92,13 +92,20 @@ variants() {
 	grep -o '"variants": *{[^}]*}' "$WORK/out" | grep -o "\"$1\": *[0-9]*" | grep -o '[0-9]*$' || echo 0
 }
 
+# copy_db FROM TO: a copy of the SQLite file FROM at TO, with its WAL and
+# a sandbox's folder of files, where FROM has them.
+copy_db() {
+	local suffix
+	for suffix in "" -wal .files; do
+		if [[ -e $1$suffix ]]; then cp -r "$1$suffix" "$2$suffix"; fi
+	done
+}
+
 # copy_account: a copy of the loaded account in $WORK/run.db, served,
 # and a fresh state.
 copy_account() {
 	rm -rf "$WORK/run.db"* "$WORK/state.db"*
-	for f in "$DB" "$DB-wal" "$DB.files"; do
-		[[ -e $f ]] && cp -r "$f" "$WORK/run.db${f#"$DB"}"
-	done
+	copy_db "$DB" "$WORK/run.db"
 	start_sandbox --db "$WORK/run.db"
 }
 
@@ -132,12 +139,19 @@ incremental() {
 		--state "$WORK/state.db" --results "$WORK/reimport.results.csv" "$WORK/catalog.csv"
 	[[ $(variants unchanged) -eq $ROWS ]] || { cat "$WORK/out" >&2; fail "$1: the incremental import of the catalog found changes"; }
 	report "$1 incremental, marking"
-	for f in "$WORK/state.db" "$WORK/state.db-wal"; do
-		[[ -e $f ]] && cp "$f" "$WORK/marked${f#"$WORK/state"}"
-	done
-	reimport "$1 incremental re-import" "$2" --incremental
-	grep -q '"whole"' "$WORK/out" && { cat "$WORK/out" >&2; fail "$1: the incremental re-import compared the whole account"; }
+	copy_db "$WORK/state.db" "$WORK/marked.db"
+	reimport_incremental "$1" "$2"
 	stop_sandbox
+}
+
+# reimport_incremental NAME BINARY: the incremental re-import of the
+# changed file, which must not compare the whole account.
+reimport_incremental() {
+	reimport "$1 incremental re-import" "$2" --incremental
+	if grep -q '"whole"' "$WORK/out"; then
+		cat "$WORK/out" >&2
+		fail "$1: the incremental re-import compared the whole account"
+	fi
 }
 
 # dryrun NAME BINARY: a first import's dry run, into an empty account.
@@ -157,11 +171,8 @@ declare -A TIMES
 # of the account, from the marks the last marking import left.
 again() {
 	copy_account
-	for f in "$WORK/marked.db" "$WORK/marked.db-wal"; do
-		[[ -e $f ]] && cp "$f" "$WORK/state${f#"$WORK/marked"}"
-	done
-	reimport "$1 incremental re-import" "$2" --incremental
-	grep -q '"whole"' "$WORK/out" && { cat "$WORK/out" >&2; fail "$1: the incremental re-import compared the whole account"; }
+	copy_db "$WORK/marked.db" "$WORK/state.db"
+	reimport_incremental "$1" "$2"
 	stop_sandbox
 	TIMES["incremental re-import $1"]+=" $SECS"
 }

@@ -128,8 +128,11 @@ func (c *csvReader) quotedRecord(line []byte) ([]string, error) {
 			return c.cells(), nil
 		}
 		rest, restCol, done, err := c.quotedCell(line[1:], col+1)
-		if err != nil || done {
-			return c.cellsOrNil(err)
+		switch {
+		case err != nil:
+			return nil, err
+		case done:
+			return c.cells(), nil
 		}
 		line, col, q = rest, restCol, -1
 	}
@@ -183,14 +186,6 @@ func (c *csvReader) quotedCell(line []byte, col int) (rest []byte, restCol int, 
 func (c *csvReader) endCell(cell []byte) {
 	c.rec = append(c.rec, cell...)
 	c.ends = append(c.ends, len(c.rec))
-}
-
-// cellsOrNil is the record parsed, or err.
-func (c *csvReader) cellsOrNil(err error) ([]string, error) {
-	if err != nil {
-		return nil, err
-	}
-	return c.cells(), nil
 }
 
 // cells cuts the record parsed out of one string.
