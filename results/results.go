@@ -23,6 +23,8 @@ import (
 	"strings"
 
 	"github.com/gocarina/gocsv"
+
+	"lading/paths"
 )
 
 // Celler is a results line that gives its own cells, in the order of its
@@ -106,7 +108,7 @@ func (o *out) place() error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(o.tmp.Name(), o.path)
+		err = paths.Replace(o.tmp.Name(), o.path)
 	}
 	if err != nil {
 		os.Remove(o.tmp.Name())

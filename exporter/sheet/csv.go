@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"lading/paths"
 	"lading/results"
 )
 
@@ -138,7 +139,7 @@ func (c *csvFiles) finish() error {
 		}
 	}
 	for _, f := range c.files {
-		if err := os.Rename(f.tmp.Name(), f.final); err != nil {
+		if err := paths.Replace(f.tmp.Name(), f.final); err != nil {
 			return err
 		}
 	}

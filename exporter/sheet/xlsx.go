@@ -14,6 +14,8 @@ import (
 
 	"github.com/klauspost/compress/flate"
 	"github.com/xuri/excelize/v2"
+
+	"lading/paths"
 )
 
 // measureRows is how many rows of a sheet are held, to measure its
@@ -420,7 +422,7 @@ func (b *book) finish() error {
 	if err := b.save(); err != nil {
 		return err
 	}
-	return os.Rename(b.tmp.Name(), b.final)
+	return paths.Replace(b.tmp.Name(), b.final)
 }
 
 // endSheet streams s if it was not yet and has the writer end it.
