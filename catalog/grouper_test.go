@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"lading/internal/arena"
 	"lading/mapping"
@@ -662,6 +663,13 @@ func TestProductMoveAndReleaseData(t *testing.T) {
 	want := "A-S in.csv row 2 [] [] [] { false}; A-M in.csv row 3 [] [] [] { false}"
 	if got := describe(); got != want {
 		t.Errorf("released: %s, want %s", got, want)
+	}
+	// Let go again (an import lets go of a product the account's has equal,
+	// then of its plan's): the SKUs are not copied again.
+	sku := unsafe.StringData(p.Variants[0].SKU())
+	p.ReleaseData(&skus)
+	if got := describe(); got != want || unsafe.StringData(p.Variants[0].SKU()) != sku {
+		t.Errorf("released again: %s, want %s, the SKUs where they were", got, want)
 	}
 }
 

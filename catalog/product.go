@@ -101,6 +101,8 @@ type Product struct {
 	// command is its command's index in mapping.Commands plus 1 (0: none).
 	command uint8
 	tagsSet bool
+	// released is set once its variants' data is let go (ReleaseData).
+	released bool
 }
 
 // productMore is what few products have.

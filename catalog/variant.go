@@ -77,8 +77,13 @@ func (v *Variant) Delete() bool { return v.file&deleteBit != 0 }
 // then no longer find. An import keeps them for the products it writes,
 // and lets the others' go as it plans them: a million rows' data is tens
 // of megabytes. The SKUs are copied into a, out of the chunks they share
-// with the data.
+// with the data. A product whose data was let go already is left as it
+// is.
 func (p *Product) ReleaseData(a *arena.Arena) {
+	if p.released {
+		return
+	}
+	p.released = true
 	for i := range p.Variants {
 		v := &p.Variants[i]
 		if start, end := v.skuSpan(); start < end {

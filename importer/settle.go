@@ -61,7 +61,7 @@ func (s *scan) settleMarked(ctx context.Context, c *api.Client, total int) error
 // before it is looked up by its key.
 func (s *scan) loadMarks(ctx context.Context, m *Marks) (earliest uint64, err error) {
 	m.Settled, m.settledFiles, m.Since, m.GaveUp, m.kept, m.loaded = 0, 0, "", "", nil, true
-	s.marked = markedIDs{}
+	s.marked = markedIDs{numbers: make([]markedID, 0, len(s.w.Products))} // a mark a product at most
 	next := 0
 	var byKey map[string]int32
 	err = m.db.EachEntry(ctx, m.scope, func(k, v []byte) {
