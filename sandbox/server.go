@@ -149,6 +149,7 @@ func (s *Server) Reset() error {
 
 // ListenAndServe serves s on addr until ctx ends, then shuts down
 // gracefully. ready, if not nil, receives the base URL once listening.
+// Meanwhile it counts the accounts' listings (see warm).
 func ListenAndServe(ctx context.Context, addr string, s *Server, ready func(baseURL string)) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -158,6 +159,15 @@ func ListenAndServe(ctx context.Context, addr string, s *Server, ready func(base
 	if ready != nil {
 		ready("http://" + ln.Addr().String())
 	}
+	wctx, stopWarm := context.WithCancel(ctx)
+	warmed := make(chan struct{})
+	go func() {
+		defer close(warmed)
+		if err := s.warm(wctx); err != nil && wctx.Err() == nil {
+			s.log.Warn("sandbox: could not count the accounts' variants and products ahead of the first request; they are counted when a request asks", "err", err)
+		}
+	}()
+	defer func() { stopWarm(); <-warmed }() // before the caller closes s
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
