@@ -106,6 +106,10 @@ func (a access) public() Account {
 }
 
 // authenticate resolves the access_token of a call, caching known tokens.
+// A token is looked up in a read: a write, even one that changes nothing,
+// makes the sandbox forget what it knows of its listings (see pager), and
+// a client's first request threw away the counts taken as the sandbox
+// started (see warm).
 func (s *Server) authenticate(ctx context.Context, token string) (access, bool, error) {
 	if token == "" {
 		return access{}, false, nil
@@ -116,7 +120,7 @@ func (s *Server) authenticate(ctx context.Context, token string) (access, bool, 
 	}
 	var a access
 	var found bool
-	err := s.st.do(ctx, func(t *txn) error {
+	err := s.st.read(ctx, func(t *txn) error {
 		var err error
 		a, found, err = t.lookupToken(token)
 		return err

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 	"testing"
 
@@ -36,6 +37,39 @@ func TestWarmCountsListings(t *testing.T) {
 				t.Errorf("after: variants and products counted %v, want [3 2]", got)
 			}
 		})
+	}
+}
+
+// A client's first request, its token looked up in the database, leaves
+// what the sandbox counted as it started as it was.
+func TestFirstRequestKeepsCounts(t *testing.T) {
+	t.Parallel()
+	path := t.TempDir() + "/sandbox.db"
+	e := newEnv(t, Options{DBPath: path})
+	e.mustIDs(wire.Products, product("Tee", "T-1", "T-2"), product("Cap", "C-1"))
+	account, err := strconv.ParseInt(e.acct.ID, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv.Close()
+	// Started again: the token is not known until a request uses it.
+	s, err := New(Options{DBPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.warm(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e.srv = s
+	e.ts = newTestHTTP(s)
+	t.Cleanup(e.ts.Close)
+	r := e.read(wire.ListPath(wire.Variants), map[string]any{wire.KeyPageSize: "1"}).expect(t, http.StatusOK)
+	if total := r.meta()["total"]; total != "3" {
+		t.Fatalf("the first page says %v variants, want 3", total)
+	}
+	if got := knownTotals(t, s, account); got != [2]int{3, 2} {
+		t.Errorf("after the first request: variants and products counted %v, want [3 2]", got)
 	}
 }
 
