@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"lading/catalog"
@@ -28,11 +27,18 @@ type ResultLine struct {
 	Message    string        `csv:"message"`
 }
 
-// AppendCells appends the line's cells, in the order of its fields (a
+// Cells gives the line's cells, in the order of its fields (a
 // results.Celler: a million-row import's file is written without gocsv's
 // reflection on every line).
-func (l *ResultLine) AppendCells(dst []string) []string {
-	return append(dst, l.File, strconv.Itoa(l.Row), l.ProductKey, l.SKU, string(l.Action), l.ProductID, l.VariantID, l.Message)
+func (l *ResultLine) Cells(c *results.Cells) {
+	c.Text(l.File)
+	c.Int(l.Row)
+	c.Text(l.ProductKey)
+	c.Text(l.SKU)
+	c.Text(string(l.Action))
+	c.Text(l.ProductID)
+	c.Text(l.VariantID)
+	c.Text(l.Message)
 }
 
 // resultLine is a line of the results file: an input row's, or an
@@ -45,9 +51,11 @@ type resultLine struct {
 	FileID string `csv:"file_id"`
 }
 
-// AppendCells appends the line's cells, the image columns last.
-func (l *resultLine) AppendCells(dst []string) []string {
-	return append(l.ResultLine.AppendCells(dst), l.Image, l.FileID)
+// Cells gives the line's cells, the image columns last.
+func (l *resultLine) Cells(c *results.Cells) {
+	l.ResultLine.Cells(c)
+	c.Text(l.Image)
+	c.Text(l.FileID)
 }
 
 // lineWriter writes the lines of a results file, with the image columns

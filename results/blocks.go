@@ -24,7 +24,7 @@ type textBlocks[T any] struct {
 // block's goroutine shares nothing with another's.
 type textBlock[T any] struct {
 	lines []T
-	cells []string
+	cells Cells
 	text  bytes.Buffer
 	enc   *csvSink
 	done  chan struct{}
@@ -63,8 +63,15 @@ func (tb *textBlock[T]) make() {
 	defer close(tb.done)
 	tb.text.Reset()
 	for i := range tb.lines {
-		tb.cells = any(&tb.lines[i]).(Celler).AppendCells(tb.cells[:0])
-		tb.enc.Write(tb.cells) // into memory: no error
+		l := any(&tb.lines[i]).(Celler)
+		// The lines before go first, if the encoder holds some: then
+		// the text is made where the block's text goes next.
+		tb.enc.buf.Flush()
+		if text, ok := tb.cells.textOf(l, tb.text.AvailableBuffer()); ok {
+			tb.text.Write(text) // into memory: no error
+			continue
+		}
+		tb.enc.Write(tb.cells.listOf(l))
 	}
 	tb.enc.buf.Flush()
 	clear(tb.lines)

@@ -27,19 +27,21 @@ import (
 	"lading/paths"
 )
 
-// Celler is a results line that gives its own cells, in the order of its
-// fields' columns, as gocsv would make them: a file of such lines skips
-// gocsv's reflection on every line but the first (which the header comes
-// with). A job's large files spend most of their writing there.
+// Celler is a results line that gives its own cells to c, in the order
+// of its fields' columns, as gocsv would make them: a file of such lines
+// skips gocsv's reflection on every line but the first (which the header
+// comes with), and a CSV file's plain lines are made into text without a
+// list of their cells. A job's large files spend most of their writing
+// there.
 type Celler interface {
-	AppendCells(dst []string) []string
+	Cells(c *Cells)
 }
 
 // File writes one results file of lines T.
 type File[T any] struct {
 	*out
 	block []T
-	cells []string // reused by the lines that are Cellers
+	cells Cells // reused by the lines that are Cellers
 	lines int
 	// started is set once the header is written.
 	started bool
@@ -181,8 +183,7 @@ func (f *File[T]) marshal(lines []T) error {
 		return gocsv.MarshalCSVWithoutHeaders(lines, f.sink)
 	}
 	for i := range lines {
-		f.cells = any(&lines[i]).(Celler).AppendCells(f.cells[:0])
-		if err := f.sink.Write(f.cells); err != nil {
+		if err := f.sink.Write(f.cells.listOf(any(&lines[i]).(Celler))); err != nil {
 			return err
 		}
 	}

@@ -100,17 +100,24 @@ func plainCell(c string) bool {
 		return false
 	}
 	for i := 0; i < len(c); i++ {
-		switch b := c[i]; b {
-		case 0, ',', '"', '\r', '\n':
+		if notPlain[c[i]] {
 			return false
-		default:
-			if b >= utf8.RuneSelf {
-				return false
-			}
 		}
 	}
 	return c != `\.`
 }
+
+// notPlain says which bytes keep a cell from being plain: NUL, comma,
+// quote, line breaks, and every byte of a character past ASCII.
+var notPlain = func() (t [256]bool) {
+	for _, b := range []byte{0, ',', '"', '\r', '\n'} {
+		t[b] = true
+	}
+	for b := utf8.RuneSelf; b < 256; b++ {
+		t[b] = true
+	}
+	return t
+}()
 
 // Flush does nothing: the lines go out as the buffer fills, and the rest
 // at finish.

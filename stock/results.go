@@ -23,10 +23,14 @@ type result struct {
 	Message   string        `csv:"message"`
 }
 
-// AppendCells appends the line's cells, in the order of its fields (a
+// Cells gives the line's cells, in the order of its fields (a
 // results.Celler).
-func (r *result) AppendCells(dst []string) []string {
-	return append(dst, r.File, strconv.Itoa(r.Row), r.SKU, r.Warehouse, r.VariantID, r.OldLevel, r.NewLevel, string(r.Action), r.Message)
+func (r *result) Cells(c *results.Cells) {
+	c.Text(r.File)
+	c.Int(r.Row)
+	for _, s := range [...]string{r.SKU, r.Warehouse, r.VariantID, r.OldLevel, r.NewLevel, string(r.Action), r.Message} {
+		c.Text(s)
+	}
 }
 
 // writeResults writes one line per input row to path (none when path is
