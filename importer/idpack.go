@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"lading/api"
+	"lading/internal/arena"
 )
 
 // idPack holds ids packed in large chunks, each known by a number of 4
@@ -130,15 +131,22 @@ func (p *idPack) packed(ref uint32) []byte {
 }
 
 // at is the id of number ref ("" for 0).
-func (p *idPack) at(ref uint32) api.ID {
+func (p *idPack) at(ref uint32) api.ID { return p.atIn(ref, nil) }
+
+// atIn is at, a decimal id made in a when a is not nil: ids made for a
+// while (a results file's lines) in few allocations.
+func (p *idPack) atIn(ref uint32, a *arena.Arena) api.ID {
 	if ref == 0 {
 		return ""
 	}
 	x, text, decimal := p.entry(ref)
-	if decimal {
-		return api.ID(strconv.FormatUint(x, 10))
+	switch {
+	case !decimal:
+		return api.ID(text)
+	case a != nil:
+		return api.ID(a.Uint(x))
 	}
-	return api.ID(text)
+	return api.ID(strconv.FormatUint(x, 10))
 }
 
 // is says the id of number ref is id (at(ref) == id, with nothing made).

@@ -480,12 +480,16 @@ func (pp *ProductPlan) unchanged(lp *LiveProduct) {
 // variantID is the id in the account of variant j of pp, and whether the
 // account has it: its Live's, or for a product the snapshot found equal
 // to the file's, the one its live product keeps.
-func (pp *ProductPlan) variantID(j int) (api.ID, bool) {
+func (pp *ProductPlan) variantID(j int) (api.ID, bool) { return pp.variantIDIn(j, nil) }
+
+// variantIDIn is variantID, an id made in a when a is not nil
+// (idPack.atIn).
+func (pp *ProductPlan) variantIDIn(j int, a *arena.Arena) (api.ID, bool) {
 	if pp.plain == 0 && pp.vps[j].Live != nil {
 		return pp.vps[j].Live.ID, true
 	}
 	if pp.Live != nil {
-		return pp.Live.sameVariant(j)
+		return pp.Live.sameVariant(j, a)
 	}
 	return "", false
 }

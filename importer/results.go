@@ -12,6 +12,7 @@ import (
 
 	"lading/catalog"
 	"lading/engine"
+	"lading/internal/arena"
 	"lading/results"
 )
 
@@ -299,6 +300,7 @@ type emitter struct {
 	fn     func(*resultLine) error
 	line   resultLine
 	tmp    VariantPlan
+	ids    arena.Arena
 	err    error
 }
 
@@ -314,7 +316,7 @@ func (e *emitter) emitProductRow(r rowAt) bool {
 // emitProductLine emits the line of row ref of pp, then the lines of the
 // images it names first.
 func (e *emitter) emitProductLine(pp *ProductPlan, ref catalog.RowRef, sub int32) {
-	productLine(&e.line, pp, ref, sub, &e.tmp)
+	productLine(&e.line, pp, ref, sub, &e.tmp, &e.ids)
 	if e.err = e.fn(&e.line); e.err != nil {
 		return
 	}
@@ -372,8 +374,10 @@ func (e *emitter) ref(r rowAt) catalog.RowRef {
 // productLine sets l to the line of row ref of pp's product: the action of
 // its variant (sub ≥ 0) or product, with the product's changes on its
 // first row, and the row's errors when it has some. tmp holds the plan of
-// a variant that has none of its own (ProductPlan.variant).
-func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32, tmp *VariantPlan) {
+// a variant that has none of its own (ProductPlan.variant); ids, the ids
+// made for the lines (a million of them, each its own string, were a
+// collection's worth of allocations).
+func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32, tmp *VariantPlan, ids *arena.Arena) {
 	p := pp.P
 	*l = resultLine{ResultLine: ResultLine{File: ref.File, Row: ref.Line, ProductKey: p.Key, Action: pp.Action, Message: pp.Reason()}}
 	if id := pp.ID(); id != "" {
@@ -382,7 +386,7 @@ func productLine(l *resultLine, pp *ProductPlan, ref catalog.RowRef, sub int32, 
 	if sub >= 0 {
 		vp := pp.variant(int(sub), tmp)
 		l.SKU, l.Action, l.Message = vp.V.SKU(), vp.Action(), vp.Reason()
-		if id, ok := pp.variantID(int(sub)); ok {
+		if id, ok := pp.variantIDIn(int(sub), ids); ok {
 			l.VariantID = string(id)
 		}
 		if vp.Action() == engine.Updated && l.Message == "" {

@@ -513,12 +513,12 @@ func (l *Live) sameProduct(i int, p *catalog.Product) *LiveProduct {
 
 // sameVariant is the id of the live variant found equal to the file's
 // variant j, when the snapshot found lp equal to the file's product
-// (sameProduct).
-func (lp *LiveProduct) sameVariant(j int) (api.ID, bool) {
+// (sameProduct); made in a when a is not nil (idPack.atIn).
+func (lp *LiveProduct) sameVariant(j int, a *arena.Arena) (api.ID, bool) {
 	if lp.same == nil {
 		return "", false
 	}
-	return lp.same.ids.at(lp.same.refs[int(lp.first)+j]), true
+	return lp.same.ids.atIn(lp.same.refs[int(lp.first)+j], a), true
 }
 
 // clone copies an id out of the answer it was read from.

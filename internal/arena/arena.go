@@ -7,6 +7,7 @@
 package arena
 
 import (
+	"strconv"
 	"strings"
 	"unsafe"
 )
@@ -39,4 +40,15 @@ func (a *Arena) Clone(s string) string {
 	start := len(a.chunk)
 	a.chunk = append(a.chunk, s...)
 	return unsafe.String(&a.chunk[start], len(s))
+}
+
+// Uint is x in decimal, as strconv.FormatUint makes it, in the arena.
+func (a *Arena) Uint(x uint64) string {
+	const most = 20 // the digits of the largest
+	if cap(a.chunk)-len(a.chunk) < most {
+		a.chunk = make([]byte, 0, ChunkSize)
+	}
+	start := len(a.chunk)
+	a.chunk = strconv.AppendUint(a.chunk, x, 10)
+	return unsafe.String(&a.chunk[start], len(a.chunk)-start)
 }

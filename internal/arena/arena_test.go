@@ -1,6 +1,8 @@
 package arena
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,5 +32,24 @@ func TestArena(t *testing.T) {
 	big := strings.Repeat("z", ChunkSize)
 	if got := a.Clone(big); got != big {
 		t.Error("a value larger than a chunk is not kept whole")
+	}
+}
+
+// Uint makes numbers as strconv.FormatUint does, across chunks, each
+// string left as it was made.
+func TestUint(t *testing.T) {
+	var a Arena
+	xs := []uint64{0, 9, 10, 12345, 100002164, math.MaxUint64}
+	for i := range 2 * ChunkSize / 8 {
+		xs = append(xs, uint64(i)*2654435761)
+	}
+	got := make([]string, len(xs))
+	for i, x := range xs {
+		got[i] = a.Uint(x)
+	}
+	for i, x := range xs {
+		if want := strconv.FormatUint(x, 10); got[i] != want {
+			t.Fatalf("Uint(%d) = %q, want %q", x, got[i], want)
+		}
 	}
 }
