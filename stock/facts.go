@@ -20,6 +20,8 @@ type facts struct {
 	ids        map[string]api.ID // SKU → variant id
 	listedAll  bool
 	warehouses map[api.ID]string // warehouse id → label
+	// stored are the warehouses as the state held them (see remember).
+	stored map[string]string
 	// live holds the available units of variants in warehouses, and read
 	// the variants whose levels were read: those of the file's SKUs (want:
 	// the level before a push goes in the run's history), or every one

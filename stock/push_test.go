@@ -1,6 +1,7 @@
 package stock_test
 
 import (
+	"database/sql"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -143,4 +144,40 @@ func rowFate(sku string, id api.ID) engine.Status {
 		return stock.ToSend
 	}
 	return engine.Unchanged
+}
+
+// A dry run of a file whose SKUs and warehouse the state knows commits
+// nothing to the state: a commit waits for the disk, and a push every
+// minute would make one each time for nothing.
+func TestDryRunOfKnownSKUsWritesNoState(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	e.seed(30, func(int) int64 { return 5 })
+	if _, err := e.push(e.levelsFile("first.csv", 30, func(i int) int64 { return int64(10 + i) })); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", e.State.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1) // data_version is a connection's
+	version := func() (v int64) {
+		t.Helper()
+		if err := db.QueryRow(`PRAGMA data_version`).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	before := version()
+	rep, err := e.push(e.levelsFile("second.csv", 30, func(i int) int64 { return int64(20 + i) }), func(o *stock.Options) { o.DryRun = true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := actions(rep); a[stock.ToSend] != 30 || rep.Reads+rep.Writes != 0 {
+		t.Fatalf("dry run: rows %v, %d reads, %d writes; want 30 to send and no request", a, rep.Reads, rep.Writes)
+	}
+	if after := version(); after != before {
+		t.Errorf("the dry run committed to the state (data_version %d, then %d)", before, after)
+	}
 }

@@ -117,6 +117,7 @@ func (p *Pusher) remembered(ctx context.Context, lines []Line) (*facts, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.stored = whs
 	for k, v := range whs {
 		if k == tokenKey {
 			f.warehouses[tokenKey] = v
@@ -327,7 +328,22 @@ func (p *Pusher) remember(ctx context.Context, f *facts, changed map[string]stri
 	if token == "" && def != "" && p.Opts.Warehouse == "" {
 		whs[tokenKey] = string(def)
 	}
+	if held(whs, f.stored) {
+		// Nothing learned: no commit, which waits for the disk (a push
+		// every minute from a file the state knows writes nothing).
+		return nil
+	}
 	return p.Opts.State.PutIDs(ctx, warehouseScope(p.Opts.Scope), whs)
+}
+
+// held says stored holds every entry of kv as it is.
+func held(kv, stored map[string]string) bool {
+	for k, v := range kv {
+		if s, ok := stored[k]; !ok || s != v {
+			return false
+		}
+	}
+	return true
 }
 
 // duplicateConflict settles rows giving one SKU different quantities: all
