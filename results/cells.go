@@ -15,9 +15,8 @@ type Cells struct {
 	plain  bool
 	n      int
 	asText bool
-	// last is, by column, the last cell found plain: a column repeating
-	// it (the input file, a status) is not looked at again.
-	last []string
+	// columns notes the plain cells by column (see plainColumns).
+	columns plainColumns
 }
 
 // Text takes a cell of text.
@@ -30,22 +29,9 @@ func (c *Cells) Text(s string) {
 		return
 	}
 	c.text = c.comma()
-	if i := c.n - 1; i < len(c.last) && c.last[i] == s {
+	if c.plain = c.columns.plain(c.n-1, s); c.plain {
 		c.text = append(c.text, s...)
-		return
 	}
-	if c.plain = plainCell(s); c.plain {
-		c.text = append(c.text, s...)
-		c.keep(s)
-	}
-}
-
-// keep notes s, plain, as the last cell of its column.
-func (c *Cells) keep(s string) {
-	for len(c.last) < c.n {
-		c.last = append(c.last, "")
-	}
-	c.last[c.n-1] = s
 }
 
 // Int takes a cell of a whole number.

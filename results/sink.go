@@ -44,10 +44,8 @@ func text(s string) string {
 type csvSink struct {
 	buf *bufio.Writer
 	*csv.Writer
-	rec []string
-	// plain is, by column, the last plain cell: a column repeating it
-	// (the input file, a status) is not looked at again.
-	plain []string
+	rec   []string
+	plain plainColumns
 }
 
 // newCSVSink writes to w through a buffer of size bytes (4,096 or more:
@@ -76,15 +74,31 @@ func (s *csvSink) Write(cells []string) error {
 
 // plainLine reports whether every cell is plain, noting them by column.
 func (s *csvSink) plainLine(cells []string) bool {
-	for len(s.plain) < len(cells) {
-		s.plain = append(s.plain, "")
-	}
 	for i, c := range cells {
-		if c != s.plain[i] && !plainCell(c) {
+		if !s.plain.plain(i, c) {
 			return false
 		}
-		s.plain[i] = c
 	}
+	return true
+}
+
+// plainColumns is, by column, the last cell found plain: a column
+// repeating it (the input file, a status) is not looked at again.
+type plainColumns []string
+
+// plain reports whether s, the cell of column i, is plain (plainCell),
+// noting it if so.
+func (p *plainColumns) plain(i int, s string) bool {
+	if i < len(*p) && (*p)[i] == s {
+		return true
+	}
+	if !plainCell(s) {
+		return false
+	}
+	for len(*p) <= i {
+		*p = append(*p, "")
+	}
+	(*p)[i] = s
 	return true
 }
 
