@@ -45,7 +45,7 @@ func demoCommand(b *builder) *cli.Command {
 			"and its images to --out, imports it (the images uploaded as product files), imports it again\n" +
 			"(nothing to write, no image uploaded again), then imports a copy with one price\n" +
 			"changed (one variant updated). Then it writes a stock file of the catalog's SKUs and quantities,\n" +
-			"pushes it (every level sent: none was pushed before), and pushes a copy in which 3 quantities\n" +
+			"pushes it (nothing sent: the account holds those levels from the import), and pushes a copy in which 3 quantities\n" +
 			"changed (3 levels sent, the rest unchanged). Then a 3PL's day: an order for a sold-out SKU waits, a\n" +
 			"stock push opens its fulfillment, a pull writes the order file, a confirmation file ships it in two\n" +
 			"parcels (the second completes it) and pushed again posts nothing. Last it seeds a month of orders with packing slips and\n" +
@@ -280,7 +280,7 @@ func (d *demo) stockPushes(ctx context.Context, catalog string) (path string, la
 		}
 		return rep, err
 	}
-	if _, err := push("4. push the catalog's stock levels (stock template): every level sent, none was pushed before", first); err != nil {
+	if _, err := push("4. push the catalog's stock levels (stock template): nothing sent, the account holds them from the import's opening stock", first); err != nil {
 		return "", nil, soldOut, err
 	}
 	fmt.Fprintln(d.w)

@@ -54,7 +54,7 @@ func TestDemoStockPushes(t *testing.T) {
 		t.Fatalf("demo output has no step 5:\n%s", out)
 	}
 	for _, want := range []string{
-		"rows:     26 sent\n  levels sent: 26\n",
+		"rows:     26 unchanged\n  levels sent: 0\n",
 		"rows:     3 sent, 23 unchanged\n  levels sent: 3\n  requests: 1 request (1 write, 0 reads; 0 throttled)",
 	} {
 		if !strings.Contains(out, want) {

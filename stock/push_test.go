@@ -181,3 +181,48 @@ func TestDryRunOfKnownSKUsWritesNoState(t *testing.T) {
 		t.Errorf("the dry run committed to the state (data_version %d, then %d)", before, after)
 	}
 }
+
+// With its state deleted, a push sends nothing the account already has:
+// the look-up of its SKUs brings their live levels, which the file's are
+// compared with and then remembered.
+func TestPushWithoutStateSendsOnlyWhatTheAccountLacks(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	e.seed(30, func(int) int64 { return 5 })
+	levels := func(i int) int64 { return int64(10 + i) }
+	if _, err := e.push(e.levelsFile("first.csv", 30, levels)); err != nil {
+		t.Fatal(err)
+	}
+	fresh := e.OtherState("fresh.db")
+	withFresh := func(o *stock.Options) { o.State = fresh }
+	c0 := e.Srv.Counters()
+	rep, err := e.push(e.levelsFile("again.csv", 30, func(i int) int64 {
+		if i == 7 {
+			return 99
+		}
+		return levels(i)
+	}), withFresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.Srv.Counters().LevelsSet - c0.LevelsSet; got != 1 || rep.Writes != 1 || rep.Reads != 1 {
+		t.Errorf("push with a new state: %d levels set, %d writes, %d reads; want 1, 1, 1 (the look-up)", got, rep.Writes, rep.Reads)
+	}
+	if a := actions(rep); !maps.Equal(a, map[engine.Status]int{stock.Sent: 1, engine.Unchanged: 29}) {
+		t.Errorf("push with a new state: rows %v", a)
+	}
+	// The levels found live are remembered: the same file again costs
+	// nothing.
+	rep, err = e.push(e.levelsFile("once-more.csv", 30, func(i int) int64 {
+		if i == 7 {
+			return 99
+		}
+		return levels(i)
+	}), withFresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := actions(rep); rep.Reads+rep.Writes != 0 || a[engine.Unchanged] != 30 {
+		t.Errorf("the next push: %d reads, %d writes, rows %v; want no request, 30 unchanged", rep.Reads, rep.Writes, a)
+	}
+}

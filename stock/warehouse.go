@@ -107,17 +107,24 @@ func (p *Pusher) rememberedLevels(ctx context.Context, scope string, lines []Lin
 
 // plan compares each row's level with the one last pushed and confirmed
 // (old, in the order of rows), or, verifying, with the live one, and
-// returns the rows to send. Verifying, repaired are the live levels that
-// match the file but were not remembered as such.
+// returns the rows to send. A row none of whose levels is remembered (a
+// new state) is compared with the live level when this push's reads
+// brought it (the look-up of its SKU): the account is the truth.
+// repaired are the live levels that match the file but were not
+// remembered as such.
 func (p *Pusher) plan(f *facts, wh api.ID, lines []Line, rows []int, old []level) (todo []int, repaired map[string]float64) {
 	repaired = map[string]float64{}
 	for j, i := range rows {
 		l := &lines[i]
 		units := float64(l.Units)
-		if p.Opts.Verify {
-			live, ok := f.liveLevel(l.VariantID, wh)
-			l.Old, l.HasOld = live, ok
-			if ok && live == units && !p.Opts.Full {
+		var live float64
+		var read bool
+		if p.Opts.Verify || !old[j].ok {
+			live, read = f.liveLevel(l.VariantID, wh)
+		}
+		if p.Opts.Verify || read {
+			l.Old, l.HasOld = live, read
+			if read && live == units && !p.Opts.Full {
 				l.Set(engine.Unchanged, "the live level is already this")
 				if o := old[j]; !o.ok || o.units != units {
 					repaired[string(l.VariantID)] = units
