@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -199,6 +200,64 @@ func TestManageMemoryRespectsTheEnvironment(t *testing.T) {
 			manageMemory()
 			if got := debug.SetMemoryLimit(-1); got != tc.want {
 				t.Errorf("limit %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+// Until the first collection the collector runs at firstGCPercent (its
+// first collection at 64 MiB of heap), then at Go's pace; the sandbox's
+// pace, set before the first collection, stays after it; a GOGC or
+// GOMEMLIMIT of the user's leaves the pace alone.
+func TestFirstCollection(t *testing.T) {
+	for _, tc := range []struct {
+		name, env    string
+		serve        bool
+		first, after int
+	}{
+		{"Go's pace after the first collection", "", false, firstGCPercent, 100},
+		{"the sandbox's pace stays", "", true, sandbox.ServeGCPercent, sandbox.ServeGCPercent},
+		{"GOGC set: left alone", "GOGC=150", false, 150, 150},
+		{"GOMEMLIMIT set: left alone", "GOMEMLIMIT=1GiB", false, 150, 150},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prevPercent, prevLimit := debug.SetGCPercent(150), debug.SetMemoryLimit(-1)
+			defer func() {
+				debug.SetGCPercent(prevPercent)
+				debug.SetMemoryLimit(prevLimit)
+				memory.Lock()
+				memory.managed, memory.first = false, false
+				memory.Unlock()
+			}()
+			for _, k := range []string{"GOMEMLIMIT", "GOGC"} {
+				t.Setenv(k, "")
+			}
+			if k, v, ok := strings.Cut(tc.env, "="); ok {
+				t.Setenv(k, v)
+			}
+			ran := make(chan struct{}, 16)
+			firstCollected = func() { ran <- struct{}{} }
+			defer func() { firstCollected = func() {} }()
+			manageMemory()
+			if tc.serve {
+				servePace()
+			}
+			pace := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
+			if got := pace(); got != tc.first {
+				t.Errorf("GC percent %d before the first collection, want %d", got, tc.first)
+			}
+			if tc.env == "" {
+				// The cleanup runs after a collection finds the
+				// sentinel unreachable, on a goroutine of its own.
+				runtime.GC()
+				select {
+				case <-ran:
+				case <-time.After(10 * time.Second):
+					t.Fatal("no cleanup ran after a collection")
+				}
+			}
+			if got := pace(); got != tc.after {
+				t.Errorf("GC percent %d after the first collection, want %d", got, tc.after)
 			}
 		})
 	}
