@@ -85,9 +85,10 @@ const limitCheck = 200 * time.Millisecond
 // size of the file, is scanned by a collection before its rows are
 // written, and every page of it is mapped twice (read, then written). A
 // stock push of 100,000 rows made 15,000 page faults where it makes
-// 11,000 without, in 0.84 of the CPU time (scripts/bench-stock.sh). A run
-// that ends before its heap reaches 64 MiB is never collected; one that
-// goes past it is collected at Go's pace from then on.
+// 11,000 without, in 0.8-0.88 of the CPU time (docs/performance.md). A
+// run that ends before its heap reaches 64 MiB is never collected (an
+// export of 100,000 variants to CSV peaks at 86 MB where it took 46); one
+// that goes past it is collected at Go's pace from then on.
 const firstGCPercent = 1600
 
 // memory is whether manageMemory manages the soft limit (serveMemory
