@@ -154,11 +154,12 @@ func afterFirstCollection(call int) {
 		memory.first = false
 		debug.SetGCPercent(100)
 	}
-	firstCollected()
+	firstCollected(call)
 }
 
-// firstCollected is told when afterFirstCollection ran (for tests).
-var firstCollected = func() {}
+// firstCollected is told when afterFirstCollection ran, and for which
+// call of manageMemory, under memory's lock (for tests).
+var firstCollected = func(call int) {}
 
 // serveMemory gives the collector a server's pace, Go's own (GOGC=100, no
 // soft limit), where manageMemory set lading's: lading sandbox holds its

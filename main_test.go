@@ -235,10 +235,19 @@ func TestFirstCollection(t *testing.T) {
 			if k, v, ok := strings.Cut(tc.env, "="); ok {
 				t.Setenv(k, v)
 			}
-			ran := make(chan struct{}, 16)
-			firstCollected = func() { ran <- struct{}{} }
-			defer func() { firstCollected = func() {} }()
+			ran := make(chan int, 16)
+			setCollected := func(f func(int)) { memory.Lock(); firstCollected = f; memory.Unlock() }
+			setCollected(func(call int) {
+				select {
+				case ran <- call:
+				default:
+				}
+			})
+			defer setCollected(func(int) {})
 			manageMemory()
+			memory.Lock()
+			call := memory.calls
+			memory.Unlock()
 			if tc.serve {
 				servePace()
 			}
@@ -250,16 +259,28 @@ func TestFirstCollection(t *testing.T) {
 				// The cleanup runs after a collection finds the
 				// sentinel unreachable, on a goroutine of its own.
 				runtime.GC()
-				select {
-				case <-ran:
-				case <-time.After(10 * time.Second):
-					t.Fatal("no cleanup ran after a collection")
-				}
+				awaitCleanup(t, ran, call)
 			}
 			if got := pace(); got != tc.after {
 				t.Errorf("GC percent %d after the first collection, want %d", got, tc.after)
 			}
 		})
+	}
+}
+
+// awaitCleanup waits for the cleanup of manageMemory's call to tell ran
+// it ran; those of earlier calls (other tests') may tell it too.
+func awaitCleanup(t *testing.T, ran <-chan int, call int) {
+	t.Helper()
+	for {
+		select {
+		case c := <-ran:
+			if c == call {
+				return
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the cleanup did not run after a collection")
+		}
 	}
 }
 
