@@ -161,8 +161,9 @@ func afterFirstCollection(call int) {
 // call of manageMemory, under memory's lock (for tests).
 var firstCollected = func(call int) {}
 
-// serveMemory gives the collector a server's pace, Go's own (GOGC=100, no
-// soft limit), where manageMemory set lading's: lading sandbox holds its
+// serveMemory gives the collector a server's pace, Go's own (no soft
+// limit; GOGC=100 once the first collection is past, until servePace),
+// where manageMemory set lading's: lading sandbox holds its
 // data in SQLite and serves for hours, and the limit an import's rows
 // want kept the collector running while --load wrote a large catalog (1M
 // variants: 78 s, 60 s at Go's pace). A limit or pace the user chose is
