@@ -105,6 +105,6 @@ func settleSame(lines []Line, rows []int) {
 		return
 	}
 	for _, i := range rows[1:] {
-		lines[i].repeats = first + 1
+		lines[i].repeats = int32(first + 1)
 	}
 }

@@ -14,20 +14,24 @@ const (
 	ToSend engine.Status = "to send"
 )
 
-// Line is one row of the stock file and what became of it.
+// Line is one row of the stock file and what became of it. A push holds
+// its file's lines whole and walks them a dozen times: the small fields
+// come last, together, so that a line takes 128 bytes (144 in the order
+// they are filled: a push of 100,000 rows touched 400 pages more).
 type Line struct {
 	engine.Fate
 	SKU       string // as given, trimmed
 	Warehouse string // as given (a warehouse column), trimmed; "" for the default
 	Units     int64  // the level to set, when Valid
-	Valid     bool   // the row's SKU and quantity could be read
 
 	// Filled by the later phases.
 	WarehouseID api.ID
 	VariantID   api.ID
 	Old         float64 // the level remembered (or live, when verifying)
-	HasOld      bool
 	// repeats is, on a row repeating an earlier row's SKU and quantity,
 	// 1 + the index of that row: it shares its outcome. 0 otherwise.
-	repeats int
+	repeats int32
+
+	Valid  bool // the row's SKU and quantity could be read
+	HasOld bool // Old is known
 }
