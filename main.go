@@ -80,8 +80,8 @@ const limitCheck = 200 * time.Millisecond
 
 // firstGCPercent is the collector's pace until its first collection: Go
 // starts one once the heap reaches 4 MiB times GOGC/100, here 64 MiB. At
-// Go's pace the first collections come at 4, 8 and 17 MiB, while a run
-// fills what it allocated first: the slice of a file's rows, made to the
+// Go's pace the first collections come at 4 MiB and then as the heap
+// doubles, while a run fills what it allocated first: the slice of a file's rows, made to the
 // size of the file, is scanned by a collection before its rows are
 // written, and every page of it is mapped twice (read, then written). A
 // stock push of 100,000 rows made 15,000 page faults where it makes
