@@ -6,24 +6,68 @@ import (
 	"lading/api"
 )
 
+// toPush are the rows to push to a warehouse, one per SKU, in the order
+// of the file. When sorted, order holds their positions in rows by
+// variant id (nil: they ascend already), as groupLines found it, so that
+// the levels remembered are matched to them without sorting them again.
+type toPush struct {
+	rows   []int
+	sorted bool
+	order  []int32
+}
+
 // groupLines settles rows repeating a SKU in a warehouse and returns, by
-// warehouse, the first row of each SKU still to push, in the order of
-// rows.
-func groupLines(lines []Line) map[api.ID][]int {
-	groups := map[api.ID][]int{}
+// warehouse, the first row of each SKU still to push.
+func groupLines(lines []Line) map[api.ID]toPush {
+	groups := map[api.ID]toPush{}
 	for wh, g := range byWarehouse(lines) {
 		variant := func(i int) string { return string(lines[i].VariantID) }
-		if order, ok := sortedOrder(g, variant); ok {
+		order, ok := sortedOrder(g, variant)
+		if ok {
 			settleSorted(lines, g, order)
 		} else {
 			settleByMap(lines, g)
 		}
-		g = slices.DeleteFunc(g, func(i int) bool { return lines[i].repeats != 0 || !lines[i].Pending() })
-		if len(g) > 0 {
-			groups[wh] = g
+		p := keepPending(lines, g, order)
+		if len(p.rows) > 0 {
+			p.sorted = ok
+			groups[wh] = p
 		}
 	}
 	return groups
+}
+
+// keepPending are the rows of g still to push (not settled, not
+// repeating another), and order (g's positions by variant id, nil when
+// they ascend) as their own positions.
+func keepPending(lines []Line, g []int, order []int32) toPush {
+	var at []int32 // g's positions in the rows kept, -1 for those dropped
+	if order != nil {
+		at = make([]int32, len(g))
+	}
+	kept := g[:0]
+	for p, i := range g {
+		if lines[i].repeats != 0 || !lines[i].Pending() {
+			if at != nil {
+				at[p] = -1
+			}
+			continue
+		}
+		if at != nil {
+			at[p] = int32(len(kept))
+		}
+		kept = append(kept, i)
+	}
+	if order == nil {
+		return toPush{rows: kept}
+	}
+	byVariant := order[:0]
+	for _, p := range order {
+		if at[p] >= 0 {
+			byVariant = append(byVariant, at[p])
+		}
+	}
+	return toPush{rows: kept, order: byVariant}
 }
 
 // byWarehouse is the pending rows of each warehouse, in order.

@@ -44,6 +44,12 @@ func newMatcher(rows []int, key func(i int) string) *matcher {
 	return m
 }
 
+// sortedMatcher is newMatcher for rows sorted already: order holds their
+// positions by key, as sortedOrder gives them (nil when they ascend).
+func sortedMatcher(rows []int, key func(i int) string, order []int32) *matcher {
+	return &matcher{rows: rows, key: key, sorted: true, order: order}
+}
+
 // each calls fn with the position in rows of each row whose key is k. The
 // keys must come in ascending order.
 func (m *matcher) each(k []byte, fn func(p int)) {

@@ -35,7 +35,7 @@ func levelScope(account string, warehouse api.ID) string {
 // push in each warehouse (indexes into the input's lines, one per SKU).
 type placed struct {
 	facts  *facts
-	groups map[api.ID][]int
+	groups map[api.ID]toPush
 }
 
 // resolve finds each valid row's variant and warehouse: from the state's

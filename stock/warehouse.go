@@ -42,7 +42,8 @@ func runFingerprint(scope string, wh api.ID) string {
 }
 
 // pushWarehouse pushes the rows (one per SKU) whose warehouse is wh.
-func (p *Pusher) pushWarehouse(ctx context.Context, f *facts, wh api.ID, lines []Line, rows []int) (err error) {
+func (p *Pusher) pushWarehouse(ctx context.Context, f *facts, wh api.ID, lines []Line, g toPush) (err error) {
+	rows := g.rows
 	s := &sender{p: p, r: &reader{c: p.Opts.Client, f: f}, wh: wh, scope: levelScope(p.Opts.Scope, wh), lines: lines, relooked: map[int]bool{}}
 	var run *state.Run
 	if !p.Opts.DryRun {
@@ -54,7 +55,7 @@ func (p *Pusher) pushWarehouse(ctx context.Context, f *facts, wh api.ID, lines [
 		}
 		defer func() { err = engine.EndRun(ctx, p.Opts.State, run, rowCounts(lines, rows), err) }()
 	}
-	old, err := p.rememberedLevels(ctx, s.scope, lines, rows)
+	old, err := p.rememberedLevels(ctx, s.scope, lines, g)
 	if err != nil {
 		return err
 	}
@@ -96,9 +97,13 @@ type level struct {
 // rememberedLevels are the levels last pushed and confirmed in scope for
 // the variants of rows, in the order of rows. The state's levels stream
 // by and only those of rows are kept.
-func (p *Pusher) rememberedLevels(ctx context.Context, scope string, lines []Line, rows []int) ([]level, error) {
-	old := make([]level, len(rows))
-	m := newMatcher(rows, func(i int) string { return string(lines[i].VariantID) })
+func (p *Pusher) rememberedLevels(ctx context.Context, scope string, lines []Line, g toPush) ([]level, error) {
+	old := make([]level, len(g.rows))
+	variant := func(i int) string { return string(lines[i].VariantID) }
+	m := sortedMatcher(g.rows, variant, g.order)
+	if !g.sorted {
+		m = newMatcher(g.rows, variant)
+	}
 	err := p.Opts.State.EachStock(ctx, scope, func(k []byte, units float64) {
 		m.each(k, func(j int) { old[j] = level{units, true} })
 	})
