@@ -17,20 +17,30 @@ func (s *Server) warm(ctx context.Context) error {
 			return nil
 		})
 	})
+	if err != nil {
+		return err
+	}
+	type first struct {
+		sp *listSpec
+		q  *listQuery
+	}
+	var pages []first // the first page of each listing, as a client asks it
+	for _, sp := range []*listSpec{variantSpec(), productSpec()} {
+		q, aerr := parseListing(record{}, sp.resource, sp.cols)
+		if aerr != nil {
+			return aerr
+		}
+		pages = append(pages, first{sp, q})
+	}
 	for _, account := range accounts {
-		for _, sp := range []*listSpec{variantSpec(), productSpec()} {
-			if err != nil {
+		for _, p := range pages {
+			if err := s.st.read(ctx, func(t *txn) error {
+				_, _, err := t.listing(p.sp.table, p.sp.base, account, p.q)
+				return err
+			}); err != nil {
 				return err
 			}
-			err = s.st.read(ctx, func(t *txn) error {
-				q, aerr := parseListing(record{}, sp.resource, sp.cols)
-				if aerr != nil {
-					return aerr
-				}
-				_, _, err := t.listing(sp.table, sp.base, account, q)
-				return err
-			})
 		}
 	}
-	return err
+	return nil
 }

@@ -193,15 +193,16 @@ func TestPushWithoutStateSendsOnlyWhatTheAccountLacks(t *testing.T) {
 	if _, err := e.push(e.levelsFile("first.csv", 30, levels)); err != nil {
 		t.Fatal(err)
 	}
-	fresh := e.OtherState("fresh.db")
-	withFresh := func(o *stock.Options) { o.State = fresh }
-	c0 := e.Srv.Counters()
-	rep, err := e.push(e.levelsFile("again.csv", 30, func(i int) int64 {
+	changed := func(i int) int64 { // the first file's levels, row 7's changed
 		if i == 7 {
 			return 99
 		}
 		return levels(i)
-	}), withFresh)
+	}
+	fresh := e.OtherState("fresh.db")
+	withFresh := func(o *stock.Options) { o.State = fresh }
+	c0 := e.Srv.Counters()
+	rep, err := e.push(e.levelsFile("again.csv", 30, changed), withFresh)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,12 +214,7 @@ func TestPushWithoutStateSendsOnlyWhatTheAccountLacks(t *testing.T) {
 	}
 	// The levels found live are remembered: the same file again costs
 	// nothing.
-	rep, err = e.push(e.levelsFile("once-more.csv", 30, func(i int) int64 {
-		if i == 7 {
-			return 99
-		}
-		return levels(i)
-	}), withFresh)
+	rep, err = e.push(e.levelsFile("once-more.csv", 30, changed), withFresh)
 	if err != nil {
 		t.Fatal(err)
 	}
