@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -591,5 +592,47 @@ func TestImportReadsSizeOnce(t *testing.T) {
 		if rep.Requests != tc.reads || rep.Reads != tc.reads {
 			t.Errorf("%s: %d requests, %d reads; want %d reads", filepath.Base(tc.file), rep.Requests, rep.Reads, tc.reads)
 		}
+	}
+}
+
+// A strict incremental import that sends nothing (a row is invalid) keeps
+// the marks of the products it found equal, as one that is not strict
+// does: once the row is mended, the next one reads the account's changes
+// and the mended product, not the whole catalog.
+func TestIncrementalStrictKeepsMarks(t *testing.T) {
+	t.Parallel()
+	for _, strict := range []bool{false, true} {
+		t.Run(fmt.Sprintf("strict=%t", strict), func(t *testing.T) {
+			t.Parallel()
+			e, in := marked(t)
+			ctx := context.Background()
+			bad := e.rewrite(in, "P000004-Red-M", func(row []string) { row[17] = "seven" })
+			before := e.srv.Counters().Requests
+			rep, err := e.importFile(ctx, "generic", bad, func(o *importer.Options) { o.Incremental, o.Strict = true, strict })
+			if strict && !errors.Is(err, engine.ErrInvalid) || !strict && err != nil {
+				t.Fatalf("err = %v", err)
+			}
+			if w := writes(before, e.srv.Counters().Requests); w != 0 {
+				t.Fatalf("the import of the invalid row sent %d writes", w)
+			}
+			if rep.Incremental == nil || rep.Incremental.Marked != incrementalProducts-1 {
+				t.Fatalf("the import of the invalid row: %+v, want %d products taken from their marks", rep.Incremental, incrementalProducts-1)
+			}
+			rep, err = e.importFile(ctx, "generic", in, incremental)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The mended product's mark went with its invalid row: its
+			// SKUs are looked up and it is read in full.
+			if rep.Incremental == nil || rep.Incremental.Marked != incrementalProducts-1 || rep.Incremental.Whole != "" {
+				t.Errorf("mended: %+v, want %d products taken from their marks", rep.Incremental, incrementalProducts-1)
+			}
+			if rep.Reads != 7 {
+				t.Errorf("mended: %d reads, want 7", rep.Reads)
+			}
+			if want := withUnchanged(nil, incrementalProducts*incrementalVariants); !equalCounts(rep.Variants, want) {
+				t.Errorf("mended: variants %v, want %v", rep.Variants, want)
+			}
+		})
 	}
 }

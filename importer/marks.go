@@ -268,7 +268,7 @@ func appendMark(b []byte, day uint64, sum contentSum, pp *ProductPlan, ids *[]ap
 	var tmp VariantPlan
 	for j := range pp.P.Variants {
 		id, known := pp.variantID(j)
-		if pp.variant(j, &tmp).Action() != engine.Unchanged || !known {
+		if !known || !pp.skippedEqual && pp.variant(j, &tmp).Action() != engine.Unchanged {
 			return b, false
 		}
 		*ids = append(*ids, id)
@@ -292,7 +292,7 @@ func liveFlags(lp *LiveProduct) (flags byte) {
 // snapshot's pack: copied as they are packed); false for another.
 func appendSameMark(b []byte, day uint64, sum contentSum, pp *ProductPlan) ([]byte, bool) {
 	lp, n := pp.Live, len(pp.P.Variants)
-	if lp.same == nil || pp.plain != unchangedPlain || n == 0 || lp.ID == "" || slices.Contains(lp.FileIDs, "") {
+	if lp.same == nil || pp.plain != unchangedPlain && !pp.skippedEqual || n == 0 || lp.ID == "" || slices.Contains(lp.FileIDs, "") {
 		return b, false
 	}
 	refs := lp.same.refs[lp.first : int(lp.first)+n]
@@ -417,7 +417,7 @@ func (m *Marks) Save(ctx context.Context, c *api.Client, plan *Plan) (reads int,
 			add(kv[0], kv[1])
 		}
 		for i, pp := range plan.Products {
-			if m.sum(int32(i)) == (contentSum{}) || pp.Action != engine.Unchanged || pp.Live == nil || !imagesUnchanged(pp) {
+			if m.sum(int32(i)) == (contentSum{}) || !pp.foundEqual() || pp.Live == nil || !imagesUnchanged(pp) {
 				continue
 			}
 			var ok bool

@@ -159,6 +159,32 @@ type ProductPlan struct {
 	// plain, while vps is not made, is the action of every variant: its
 	// number in statuses plus 1 (1: none yet); 0 once vps is made.
 	plain uint8
+	// skippedEqual says the product and every variant of it were found
+	// equal to the account's before it was skipped (a strict import with
+	// invalid rows sends nothing): an incremental import still marks it.
+	skippedEqual bool
+}
+
+// foundEqual says the product and its variants were found equal to the
+// account's: they are unchanged, or were until the product was skipped.
+func (pp *ProductPlan) foundEqual() bool {
+	return pp.Action == engine.Unchanged || pp.skippedEqual
+}
+
+// everyVariantUnchanged says the product is unchanged, each variant too.
+func (pp *ProductPlan) everyVariantUnchanged() bool {
+	if pp.Action != engine.Unchanged {
+		return false
+	}
+	if pp.plain != 0 {
+		return statuses[pp.plain-1] == engine.Unchanged
+	}
+	for _, vp := range pp.vps {
+		if vp.Action() != engine.Unchanged {
+			return false
+		}
+	}
+	return true
 }
 
 // variants are the plans of pp's variants, made now if they were not:
@@ -529,6 +555,7 @@ func (pp *ProductPlan) fail(reason string) {
 }
 
 func (pp *ProductPlan) skip(reason string) {
+	pp.skippedEqual = pp.everyVariantUnchanged()
 	pp.set(engine.Skipped, reason)
 	for _, vp := range pp.variants() {
 		vp.set(engine.Skipped, reason)
