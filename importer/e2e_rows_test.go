@@ -100,6 +100,12 @@ func TestImportBadRow(t *testing.T) {
 		if rep.Rows[engine.Failed] != 3 || rep.Rows[engine.Skipped] != 27 {
 			t.Errorf("--strict rows %v, want the bad product's 3 failed and 27 skipped", rep.Rows)
 		}
+		// Every row skipped says why: the variants' lines as the products'.
+		for _, l := range readResults(t, rep.Results)[1:] {
+			if l[4] == string(engine.Skipped) && !strings.Contains(l[7], "rows of the input are invalid and this import is strict") {
+				t.Errorf("--strict: results line %q: want it to say the import is strict", l)
+			}
+		}
 	})
 
 	t.Run("the others go ahead", func(t *testing.T) {

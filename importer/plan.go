@@ -214,13 +214,28 @@ func (pp *ProductPlan) variant(j int, tmp *VariantPlan) *VariantPlan {
 }
 
 // plainVariant sets vp to the plan of variant j of pp, which has no plans
-// of its own: its action is every variant's.
+// of its own: its action is every variant's and, skipped or failed with
+// the product, its reason the product's. The room vp had for a reason
+// (a plan made here before) is reused.
 func (pp *ProductPlan) plainVariant(j int, vp *VariantPlan) {
 	v := &pp.P.Variants[j]
+	why := vp.why
 	*vp = VariantPlan{V: v, action: pp.plain - 1}
+	key, reason := "", ""
 	if v.SKU() == "" {
-		vp.why = &variantWhy{key: pp.P.VariantKey(v)}
+		key = pp.P.VariantKey(v)
 	}
+	if a := vp.Action(); a == engine.Skipped || a == engine.Failed {
+		reason = pp.Reason()
+	}
+	if key == "" && reason == "" {
+		return
+	}
+	if why == nil {
+		why = &variantWhy{}
+	}
+	*why = variantWhy{key: key, reason: reason}
+	vp.why = why
 }
 
 // setPlain gives every variant of pp action a, without plans of their own
@@ -547,17 +562,30 @@ func (pl *Planner) planNew(pp *ProductPlan, r rule) {
 	}
 }
 
+// fail fails the product and every variant of it for reason: variants
+// without plans of their own are left without (plainVariant gives them
+// the product's reason), so that failing a million costs nothing.
 func (pp *ProductPlan) fail(reason string) {
 	pp.set(engine.Failed, reason)
-	for _, vp := range pp.variants() {
+	if pp.plain != 0 {
+		pp.setPlain(engine.Failed)
+		return
+	}
+	for _, vp := range pp.vps {
 		vp.set(engine.Failed, reason)
 	}
 }
 
+// skip skips the product and every variant of it for reason, as fail
+// fails them.
 func (pp *ProductPlan) skip(reason string) {
 	pp.skippedEqual = pp.everyVariantUnchanged()
 	pp.set(engine.Skipped, reason)
-	for _, vp := range pp.variants() {
+	if pp.plain != 0 {
+		pp.setPlain(engine.Skipped)
+		return
+	}
+	for _, vp := range pp.vps {
 		vp.set(engine.Skipped, reason)
 	}
 }
