@@ -20,10 +20,11 @@ import (
 // scan compares the live catalog with the file's products as its pages
 // come, so that a snapshot of a large account need not hold it whole: a
 // variant found by its SKU and equal to the file's (options, fields, tier
-// prices, and its product's fields and tags) leaves its id alone; a
-// product of the file with something that differs, or found in more than
-// one live product, is read again in full at the end, for the plan to say
-// what differs field by field. Everything is kept by the file's product
+// prices, and its product's fields and tags) leaves its id alone; the
+// live product of a product of the file with something that differs is
+// kept in full from the page of the Products listing that carries it, or
+// read again in full at the end (found through look-ups, or in more than
+// one live product), for the plan to say what differs field by field. Everything is kept by the file's product
 // and variant numbers, in arrays: no map holds a million entries.
 type scan struct {
 	w     Want
@@ -54,6 +55,9 @@ type scan struct {
 	next int32
 	// hint is the number of the product productOf found last.
 	hint int32
+	// touched are the numbers of the file's products compared with the
+	// variants of the live product productPage reads (see readWhole).
+	touched []int32
 	// carried counts the variants the pages of the Products listing
 	// carried: fewer than the account counts, and the listing did not show
 	// them all (see readNeeded).
@@ -237,6 +241,7 @@ func (s *scan) lookUpNames(ctx context.Context, c *api.Client, names []string) e
 // the page it copies: the page's memory is the next one's.
 func (s *scan) page(pg *api.VariantPage) {
 	s.live.addIDs(&pg.Sideloads)
+	s.touched = s.touched[:0] // productPage's alone
 	for _, v := range pg.Records {
 		if v.Deleted.Bool() {
 			continue
@@ -254,7 +259,10 @@ func (s *scan) page(pg *api.VariantPage) {
 }
 
 // productPage is page for a page of the Products listing: its products,
-// each with its variants; errVariantsLeftOut if it left some out.
+// each with its variants; errVariantsLeftOut if it left some out. A live
+// product the plan is to read in full (one a product of the file was
+// found differing from) is kept from the page, all its variants with it:
+// it is not read again.
 func (s *scan) productPage(pg *api.ProductPage) error {
 	s.live.addIDs(&pg.Sideloads)
 	for _, p := range pg.Records {
@@ -267,11 +275,30 @@ func (s *scan) productPage(pg *api.ProductPage) error {
 		}
 		s.named(p)
 		s.carried += len(links)
+		s.touched = s.touched[:0]
 		for _, link := range links {
 			s.variant(pg.Sideloads.Variants[link.ID], p.ID, p, &pg.Sideloads)
 		}
+		if s.readWhole(p.ID) {
+			s.live.addProduct(p, &pg.Sideloads, pg.Sideloads.VariantsOf(p))
+		}
 	}
 	return nil
+}
+
+// readWhole says live product pid, whose variants the file's products
+// touched were just compared with, is to be read in full: a product of
+// the file found in it differs, or it is wanted whole already.
+func (s *scan) readWhole(pid api.ID) bool {
+	if s.full[pid] {
+		return true
+	}
+	for _, i := range s.touched {
+		if f := &s.found[i]; f.differs && !f.settled && s.ids.is(f.id, pid) {
+			return true
+		}
+	}
+	return false
 }
 
 // named notes live product p for a full read if the file has a product
@@ -315,6 +342,9 @@ func (s *scan) variant(v *api.Variant, pid api.ID, p *api.Product, sl *api.Sidel
 // sideloaded), with the file's variant number k.
 func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *api.Sideloads) {
 	i := s.productOf(k)
+	if n := len(s.touched); n == 0 || s.touched[n-1] != i {
+		s.touched = append(s.touched, i)
+	}
 	f, fp := &s.found[i], s.w.Products[i]
 	switch {
 	case f.settled:
