@@ -103,8 +103,8 @@ var memory struct {
 
 // manageMemory sets memoryLimit, and firstGCPercent until the first
 // collection, unless the user chose how the collector works through
-// GOMEMLIMIT or GOGC; then it raises the limit as the live heap outgrows
-// it (see heapWatch), until serveMemory.
+// GOMEMLIMIT or GOGC; once the live heap has outgrown the limit, it gives
+// the collector a pace instead (see heapWatch); serveMemory takes it back.
 func manageMemory() {
 	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
 		return
@@ -118,30 +118,34 @@ func manageMemory() {
 	// Runs once the first collection finds the sentinel unreachable.
 	runtime.AddCleanup(new([16]byte), afterFirstCollection, memory.calls)
 	go func() {
-		w := &heapWatch{limit: memoryLimit}
+		w := &heapWatch{}
 		heap := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}}
 		for range time.Tick(limitCheck) {
 			metrics.Read(heap)
-			if !raiseLimit(w, heap[1].Value.Uint64(), int64(heap[0].Value.Uint64())) {
+			if !watchHeap(w, heap[1].Value.Uint64(), int64(heap[0].Value.Uint64())) {
 				return
 			}
 		}
 	}()
 }
 
-// raiseLimit has w look at the live heap the collection cycle found, and
-// sets the limit w keeps while manageMemory manages it; false once it
-// does not.
-func raiseLimit(w *heapWatch, cycle uint64, live int64) bool {
+// watchHeap has w look at the live heap the collection cycle found while
+// manageMemory manages the collector; once the run has outgrown the soft
+// limit, it takes the limit away and sets outgrownGCPercent. It returns
+// whether to look again: false once it does not manage the collector.
+func watchHeap(w *heapWatch, cycle uint64, live int64) bool {
 	memory.Lock()
 	defer memory.Unlock()
 	if !memory.managed {
 		return false
 	}
-	if limit := w.limit; w.look(cycle, live) != limit {
-		debug.SetMemoryLimit(w.limit)
+	if !w.outgrown(cycle, live, memoryLimit) {
+		return true
 	}
-	return true
+	memory.managed = false
+	debug.SetMemoryLimit(math.MaxInt64)
+	debug.SetGCPercent(outgrownGCPercent)
+	return false
 }
 
 // afterFirstCollection sets the collector's pace back to Go's after the
@@ -190,40 +194,49 @@ func servePace() {
 	}
 }
 
-// heapWatch keeps the soft limit as the live heap goes. A heap that fills
-// most of its limit would keep the collector running nearly without pause
-// (a catalog larger than a million rows, a first import's rows with the
-// plans of what it writes: 250 MiB of 1M rows, or the account's catalog
-// read whole): past 85%, found by highLooks looks in a row each after a
-// collection of its own, the limit grows to 1.5 times what is live, as if
-// the collector's pace were GOGC=50. A peak that one or two collections
-// see (the end of a file's read: a 1M-row import holds 155–165 MiB, 75–80%
-// of 208, and more for a moment) leaves it as it is.
+// heapWatch watches the live heap against lading's soft limit. A heap
+// that fills most of the limit would keep the collector running nearly
+// without pause (a catalog larger than a million rows, a first import's
+// rows with the plans of what it writes: 250 MiB of 1M rows, or the
+// account's catalog read whole): past 85%, found by highLooks looks in a
+// row each after a collection of its own, the run has outgrown the bound
+// the limit was set for, and the collector is given a pace instead,
+// outgrownGCPercent. A peak that one or two collections see (the end of a
+// file's read: a 1M-row import holds 155-165 MiB, 75-80% of 208, and more
+// for a moment) leaves the limit as it is.
 type heapWatch struct {
-	limit int64
 	cycle uint64 // the collection looked at last
 	high  int    // looks in a row that found the heap past 85%
 }
 
 // highLooks is how many looks in a row must find the heap past 85% of
-// the limit for it to be raised: some 600 ms of a heap that stays there.
+// the limit for the run to have outgrown it: some 600 ms of a heap that
+// stays there.
 const highLooks = 3
 
-// look takes the live heap the collection cycle found, and returns the
-// limit to keep. It is never lowered.
-func (w *heapWatch) look(cycle uint64, live int64) int64 {
+// outgrownGCPercent is the collector's pace once a run has outgrown the
+// soft limit: the heap grows to 1.5 times what a collection found live
+// before the next starts. A limit raised to 1.5 times what was live, as
+// lading did before, took a re-import of a million rows that changes every
+// price (the account's catalog held whole, 1.1 GB) 51 collections, half a
+// dozen at each raised limit with nearly everything live, where the pace
+// takes 24: 52 s of CPU where it took 94-97, for the same peak RSS
+// (1.3 GB; docs/performance.md).
+const outgrownGCPercent = 50
+
+// outgrown takes the live heap the collection cycle found, and says
+// whether the run has outgrown limit.
+func (w *heapWatch) outgrown(cycle uint64, live, limit int64) bool {
 	if cycle == w.cycle {
-		return w.limit // no collection since the last look
+		return false // no collection since the last look
 	}
 	w.cycle = cycle
-	if live <= w.limit/20*17 {
+	if live <= limit/20*17 {
 		w.high = 0
-		return w.limit
+		return false
 	}
-	if w.high++; w.high >= highLooks {
-		w.limit, w.high = max(w.limit, live/2*3), 0
-	}
-	return w.limit
+	w.high++
+	return w.high >= highLooks
 }
 
 // onHangUp passes on each SIGHUP, from when it is called (lading run asks

@@ -387,10 +387,10 @@ func TestServeMemory(t *testing.T) {
 			if got := debug.SetMemoryLimit(-1); got != tc.want {
 				t.Errorf("limit %d after serveMemory, want %d", got, tc.want)
 			}
-			w := &heapWatch{limit: memoryLimit}
+			w := &heapWatch{}
 			for cycle := range uint64(highLooks) {
-				if raiseLimit(w, cycle+1, 1<<40) {
-					t.Fatal("raiseLimit after serveMemory went on (the limit is no longer managed)")
+				if watchHeap(w, cycle+1, 1<<40) {
+					t.Fatal("watchHeap after serveMemory went on (the limit is no longer managed)")
 				}
 			}
 			if got := debug.SetMemoryLimit(-1); got != tc.want {
@@ -400,9 +400,8 @@ func TestServeMemory(t *testing.T) {
 	}
 }
 
-// The limit is raised, to 1.5 times what is live, only when the live heap
-// stays past 85% of it for highLooks looks, each after a collection of its
-// own; never lowered.
+// A run has outgrown the limit only when the live heap stays past 85% of
+// it for highLooks looks, each after a collection of its own.
 func TestHeapWatch(t *testing.T) {
 	t.Parallel()
 	const mib = 1 << 20
@@ -415,25 +414,53 @@ func TestHeapWatch(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		looks []look
-		want  int64
+		want  bool
 	}{
-		{"nothing live", []look{{1, 0}, {2, 0}, {3, 0}}, 208 * mib},
-		{"a 1M-row re-import", []look{{1, 160 * mib}, {2, 166 * mib}, {3, 162 * mib}, {4, 166 * mib}}, 208 * mib},
-		{"at 85%", []look{{1, 176 * mib}, {2, 176 * mib}, {3, 176 * mib}}, 208 * mib},
-		{"past 85% for a moment", []look{high(1), high(2), {3, 170 * mib}, high(4), high(5), {6, 0}}, 208 * mib},
-		{"past 85% three times, the same collection", []look{high(1), high(1), high(1), high(2)}, 208 * mib},
-		{"past 85% three collections in a row", []look{high(1), high(2), high(3)}, 265*mib + mib/2},
-		{"a larger catalog", []look{{1, 200 * mib}, {2, 220 * mib}, {3, 249 * mib}}, 373*mib + mib/2},
-		{"grows on", []look{{1, 200 * mib}, {2, 220 * mib}, {3, 249 * mib}, {4, 2000 * mib}, {5, 2000 * mib}, {6, 2000 * mib}}, 3000 * mib},
-		{"never lowered", []look{{1, 200 * mib}, {2, 220 * mib}, {3, 249 * mib}, {4, 0}, {5, 0}, {6, 0}}, 373*mib + mib/2},
+		{"nothing live", []look{{1, 0}, {2, 0}, {3, 0}}, false},
+		{"a 1M-row re-import", []look{{1, 160 * mib}, {2, 166 * mib}, {3, 162 * mib}, {4, 166 * mib}}, false},
+		{"at 85%", []look{{1, 176 * mib}, {2, 176 * mib}, {3, 176 * mib}}, false},
+		{"past 85% for a moment", []look{high(1), high(2), {3, 170 * mib}, high(4), high(5), {6, 0}}, false},
+		{"past 85% three times, the same collection", []look{high(1), high(1), high(1), high(2)}, false},
+		{"past 85% three collections in a row", []look{high(1), high(2), high(3)}, true},
+		{"a larger catalog", []look{{1, 200 * mib}, {2, 220 * mib}, {3, 249 * mib}}, true},
 	} {
-		w := &heapWatch{limit: memoryLimit}
+		w := &heapWatch{}
+		got := false
 		for _, l := range tc.looks {
-			w.look(l.cycle, l.live)
+			got = w.outgrown(l.cycle, l.live, memoryLimit)
 		}
-		if w.limit != tc.want {
-			t.Errorf("%s: limit %.1f MiB, want %.1f MiB", tc.name, float64(w.limit)/mib, float64(tc.want)/mib)
+		if got != tc.want {
+			t.Errorf("%s: outgrown %t, want %t", tc.name, got, tc.want)
 		}
+	}
+}
+
+// Once a run has outgrown the limit, the collector has a pace and no
+// limit, and the heap is no longer watched.
+func TestWatchHeapOutgrown(t *testing.T) {
+	prevLimit, prevPace := debug.SetMemoryLimit(-1), debug.SetGCPercent(100)
+	defer func() { debug.SetMemoryLimit(prevLimit); debug.SetGCPercent(prevPace) }()
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	manageMemory()
+	defer serveMemory()
+	w := &heapWatch{}
+	for cycle := range uint64(highLooks - 1) {
+		if !watchHeap(w, cycle+1, 1<<30) {
+			t.Fatalf("look %d: watchHeap stopped before the run outgrew the limit", cycle+1)
+		}
+	}
+	if got := debug.SetMemoryLimit(-1); got != memoryLimit {
+		t.Fatalf("limit %d before the run outgrew it, want %d", got, memoryLimit)
+	}
+	if watchHeap(w, highLooks, 1<<30) {
+		t.Error("watchHeap went on once the run outgrew the limit")
+	}
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("limit %d once outgrown, want none", got)
+	}
+	if got := debug.SetGCPercent(100); got != outgrownGCPercent {
+		t.Errorf("GOGC %d once outgrown, want %d", got, outgrownGCPercent)
 	}
 }
 
