@@ -64,7 +64,7 @@ type scan struct {
 	carried int
 	// read is where a live variant is read to be compared.
 	read   LiveVariant
-	detail liveDetail
+	detail liveRead
 	// marked are the numbers of the products marks settled, by the id of
 	// their live product.
 	marked markedIDs
@@ -407,7 +407,7 @@ func (s *scan) finish(ctx context.Context, c *api.Client) error {
 	// and the last variant read, which holds parts of the last page read
 	// (with the Products listing, a megabyte and more).
 	s.index = nil
-	s.read, s.detail = LiveVariant{}, liveDetail{}
+	s.read, s.detail = LiveVariant{}, liveRead{}
 	if err := s.remember(ctx); err != nil {
 		return err
 	}
