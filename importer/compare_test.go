@@ -45,24 +45,31 @@ func TestSameValue(t *testing.T) {
 }
 
 // A live variant keeps every writable field the wire lists, each read from
-// its own field of the answer.
+// its own field of the answer, as read and as kept.
 func TestLiveVariantFields(t *testing.T) {
 	t.Parallel()
 	if len(wire.VariantWriteFields) != numVariantFields {
 		t.Fatalf("wire lists %d writable variant fields, LiveVariant keeps %d", len(wire.VariantWriteFields), numVariantFields)
 	}
-	v := &api.Variant{SKU: "S", Description: "D", Notes: "N", Weight: "1", Cost: "2", UPC: "U",
+	v := &api.Variant{ID: "7", SKU: "S", Description: "Dee", Notes: "", Weight: "1.5", Cost: "2", UPC: "U",
 		Location1: "L", LowStockAlert: "3", SupplierCost: "4"}
-	lv := &LiveVariant{d: &liveDetail{fields: variantFields(v)}}
-	seen := map[string]bool{}
+	var read LiveVariant
+	var r liveRead
+	readVariant(&read, &r, v, "9", &api.Sideloads{})
+	kept := read.keep()
+	readVariant(&read, &r, &api.Variant{ID: "8", SKU: "other", Description: "overwritten"}, "9", &api.Sideloads{})
 	for _, name := range wire.VariantWriteFields {
-		got := lv.Field(name)
-		if got == "" || seen[got] {
-			t.Errorf("field %s = %q: not read, or read from another field", name, got)
+		if got, want := kept.Field(name), v.WriteField(name); got != want {
+			t.Errorf("kept field %s = %q, want %q", name, got, want)
 		}
-		seen[got] = true
+		if got, want := read.Field(name), (&api.Variant{SKU: "other", Description: "overwritten"}).WriteField(name); got != want {
+			t.Errorf("read field %s = %q, want %q", name, got, want)
+		}
 	}
-	if lv.Field("nonsense") != "" {
+	if kept.ID != "7" || kept.SKU() != "S" || kept.ProductID() != "9" {
+		t.Errorf("kept %s %s of %s, want 7 S of 9", kept.ID, kept.SKU(), kept.ProductID())
+	}
+	if kept.Field("nonsense") != "" {
 		t.Error("an unknown field has a value")
 	}
 }

@@ -32,21 +32,49 @@ const numVariantFields = 9
 type liveDetail struct {
 	productID api.ID
 	sku       string
-	// fields holds the writable scalar fields, in the order of
+	// fields are the writable scalar fields, in the order of
 	// wire.VariantWriteFields.
-	fields  [numVariantFields]string
+	fields  fieldTexts
 	options []LiveOption
 	// prices are its prices, by pricing tier name.
 	prices []LivePrice
 }
 
+// fieldTexts are a variant's writable fields, their texts back to back in
+// one string (nine string headers were 144 bytes a variant).
+type fieldTexts struct {
+	text string
+	ends [numVariantFields]uint32
+}
+
+// at is field i.
+func (f *fieldTexts) at(i int) string {
+	start := uint32(0)
+	if i > 0 {
+		start = f.ends[i-1]
+	}
+	return f.text[start:f.ends[i]]
+}
+
+// appendFields appends the texts of fields to b, setting f's ends (its
+// text is what b then holds from len(b) on).
+func (f *fieldTexts) appendFields(b []byte, fields *[numVariantFields]string) []byte {
+	from := len(b)
+	for i, s := range fields {
+		b = append(b, s...)
+		f.ends[i] = uint32(len(b) - from)
+	}
+	return b
+}
+
 // liveRead is where readVariant reads a variant out of an answer, room
-// reused from variant to variant: the detail, and the answer's options
-// and prices it is read from.
+// reused from variant to variant: the detail, the answer's options and
+// prices it is read from, and its fields' text.
 type liveRead struct {
 	liveDetail
 	optionsRead []api.OptionValue
 	pricesRead  []api.TierPrice
+	fieldsRead  []byte
 }
 
 // ProductID is the id of the variant's product ("" when the snapshot
@@ -83,7 +111,7 @@ type LivePrice struct{ Tier, Value string }
 // Field returns the value of the writable field name ("" if unknown).
 func (lv *LiveVariant) Field(name string) string {
 	if i := slices.Index(wire.VariantWriteFields, name); i >= 0 && lv.d != nil {
-		return lv.d.fields[i]
+		return lv.d.fields.at(i)
 	}
 	return ""
 }
@@ -205,7 +233,11 @@ func liveProduct(p *api.Product, s *api.Sideloads) *LiveProduct {
 // pid; its text stays the answer's (see keep).
 func readVariant(lv *LiveVariant, r *liveRead, v *api.Variant, pid api.ID, s *api.Sideloads) {
 	d := &r.liveDetail
-	d.fields = variantFields(v)
+	fields := variantFields(v)
+	// The fields' text is r's, as the rest is the answer's, until the
+	// next read.
+	r.fieldsRead = d.fields.appendFields(r.fieldsRead[:0], &fields)
+	d.fields.text = unsafe.String(unsafe.SliceData(r.fieldsRead), len(r.fieldsRead))
 	d.options, d.prices = d.options[:0], d.prices[:0]
 	r.pricesRead = s.AppendPrices(r.pricesRead[:0], v)
 	for _, p := range r.pricesRead {
@@ -233,10 +265,7 @@ func (lv *LiveVariant) keep() *LiveVariant {
 	src := lv.d
 	var buf []byte
 	add := func(s string) { buf = append(buf, s...) }
-	n := len(lv.ID) + len(src.sku)
-	for _, f := range src.fields {
-		n += len(f)
-	}
+	n := len(lv.ID) + len(src.sku) + len(src.fields.text)
 	for _, o := range src.options {
 		n += len(o.Attribute) + len(o.Value)
 	}
@@ -246,9 +275,7 @@ func (lv *LiveVariant) keep() *LiveVariant {
 	buf = make([]byte, 0, n)
 	add(string(lv.ID))
 	add(src.sku)
-	for _, f := range src.fields {
-		add(f)
-	}
+	add(src.fields.text)
 	for _, o := range src.options {
 		add(o.Attribute)
 		add(o.Value)
@@ -267,9 +294,7 @@ func (lv *LiveVariant) keep() *LiveVariant {
 	k.ID, k.d = api.ID(cut(string(lv.ID))), &k.detail
 	d := &k.detail
 	d.productID, d.sku = src.productID, cut(src.sku)
-	for i, f := range src.fields {
-		d.fields[i] = cut(f)
-	}
+	d.fields = fieldTexts{text: cut(src.fields.text), ends: src.fields.ends}
 	if len(src.options) > 0 {
 		d.options = make([]LiveOption, len(src.options))
 		for i, o := range src.options {
