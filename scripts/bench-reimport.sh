@@ -20,6 +20,9 @@
 #                                                # then 8 pairs of each build's incremental
 #                                                # re-import and dry run, alternating, and
 #                                                # each build's median
+#   BULK=1 scripts/bench-reimport.sh             # also the dry run of a re-import that
+#                                                # changes every price (the account's
+#                                                # catalog held whole; minutes at 1,000,000)
 #
 # Steps: builds lading; writes the catalog (scripts/gencatalog) and the
 # same catalog with every CHANGE-th variant's price raised (default 4,000:
@@ -48,6 +51,7 @@ CHANGE=${CHANGE:-4000}
 PORT=${PORT:-8796}
 BEFORE=${BEFORE:-}
 PAIRS=${PAIRS:-0}
+BULK=${BULK:-}
 LOAD_DATE=${LOAD_DATE:-$(date -u -d '7 days ago' +%F)}
 TOKEN=bench-token
 source "$(dirname "$0")/lib.sh"
@@ -63,6 +67,7 @@ cd "$ROOT"
 go build -o "$WORK/lading" .
 go run ./scripts/gencatalog -products "$PRODUCTS" -variants "$VARIANTS" -o "$WORK/catalog.csv"
 go run ./scripts/gencatalog -products "$PRODUCTS" -variants "$VARIANTS" -change "$CHANGE" -o "$WORK/changed.csv"
+[[ -z $BULK ]] || go run ./scripts/gencatalog -products "$PRODUCTS" -variants "$VARIANTS" -change 1 -o "$WORK/bulk.csv"
 echo "input: $ROWS rows ($PRODUCTS products x $VARIANTS variants), $CHANGED changed, $(nproc) cores, load: $(uptime | sed 's/.*load average: //')"
 
 # stop_sandbox stops the sandbox start_sandbox started.
@@ -164,6 +169,19 @@ dryrun() {
 	report "$1 dry run"
 }
 
+# bulk NAME BINARY: the dry run of a re-import that changes every price,
+# into a copy of the loaded account: every product differs, and the
+# account's catalog is held whole for the plan.
+bulk() {
+	[[ -n $BULK ]] || return 0
+	copy_account
+	measure "$1 every price, dry run" "$2" "${LADING[@]}" import --template shopify --dry-run \
+		--results "$WORK/bulk.results.csv" "$WORK/bulk.csv"
+	stop_sandbox
+	[[ $(variants updated) -eq $ROWS ]] || { cat "$WORK/out" >&2; fail "$1: the bulk dry run did not plan every variant as updated"; }
+	report "$1 every price, dry run"
+}
+
 # TIMES holds the seconds of the pairs' runs, by job and build.
 declare -A TIMES
 
@@ -224,6 +242,8 @@ if [[ -n $BEFORE ]]; then
 	incremental after "$WORK/lading"
 	dryrun before "$BEFORE"
 	dryrun after "$WORK/lading"
+	bulk before "$BEFORE"
+	bulk after "$WORK/lading"
 	if ((PAIRS > 0)); then
 		[[ $("$BEFORE" import --help 2>&1) == *--incremental* ]] || fail "PAIRS needs a BEFORE build that has --incremental"
 		pairs
@@ -232,4 +252,5 @@ else
 	whole this "$WORK/lading"
 	incremental this "$WORK/lading"
 	dryrun this "$WORK/lading"
+	bulk this "$WORK/lading"
 fi
