@@ -159,14 +159,19 @@ reimport_incremental() {
 	fi
 }
 
+# dry LABEL BINARY FILE STATUS: the dry run of FILE into the account
+# served, which must plan every row STATUS.
+dry() {
+	measure "$1" "$2" "${LADING[@]}" import --template shopify --dry-run --results "$WORK/dry.results.csv" "$3"
+	stop_sandbox
+	[[ $(variants "$4") -eq $ROWS ]] || { cat "$WORK/out" >&2; fail "$1: the dry run did not plan every row as $4"; }
+	report "$1"
+}
+
 # dryrun NAME BINARY: a first import's dry run, into an empty account.
 dryrun() {
 	start_sandbox
-	measure "$1 dry run" "$2" "${LADING[@]}" import --template shopify --dry-run \
-		--results "$WORK/dry.results.csv" "$WORK/catalog.csv"
-	stop_sandbox
-	[[ $(variants created) -eq $ROWS ]] || { cat "$WORK/out" >&2; fail "$1: the dry run did not plan every row as created"; }
-	report "$1 dry run"
+	dry "$1 dry run" "$2" "$WORK/catalog.csv" created
 }
 
 # bulk NAME BINARY: the dry run of a re-import that changes every price,
@@ -175,11 +180,7 @@ dryrun() {
 bulk() {
 	[[ -n $BULK ]] || return 0
 	copy_account
-	measure "$1 every price, dry run" "$2" "${LADING[@]}" import --template shopify --dry-run \
-		--results "$WORK/bulk.results.csv" "$WORK/bulk.csv"
-	stop_sandbox
-	[[ $(variants updated) -eq $ROWS ]] || { cat "$WORK/out" >&2; fail "$1: the bulk dry run did not plan every variant as updated"; }
-	report "$1 every price, dry run"
+	dry "$1 every price, dry run" "$2" "$WORK/bulk.csv" updated
 }
 
 # TIMES holds the seconds of the pairs' runs, by job and build.
