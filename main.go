@@ -92,7 +92,7 @@ const limitCheck = 200 * time.Millisecond
 const firstGCPercent = 1600
 
 // memory is whether manageMemory manages the soft limit (serveMemory
-// takes it back), and whether the collector's first pace is still to be
+// takes it back, and a run that outgrows it gives it up), and whether the collector's first pace is still to be
 // set back to Go's after the first collection (servePace sets its own);
 // calls counts the calls of manageMemory that set it.
 var memory struct {
@@ -220,8 +220,8 @@ const highLooks = 3
 // lading did before, took a re-import of a million rows that changes every
 // price (the account's catalog held whole, 1.1 GB) 51 collections, half a
 // dozen at each raised limit with nearly everything live, where the pace
-// takes 24: 52 s of CPU where it took 94-97, for the same peak RSS
-// (1.3 GB; docs/performance.md).
+// takes 24: 51 s of CPU where it took 85-94 (two pairs), for the same
+// peak RSS (1.3 GB; docs/performance.md).
 const outgrownGCPercent = 50
 
 // outgrown takes the live heap the collection cycle found, and says

@@ -117,6 +117,7 @@ func (s *scan) hintedPage(pg *api.ProductPage, byID map[api.ID]int32) error {
 		if err != nil {
 			return err
 		}
+		s.touched = s.touched[:0] // productPage's alone
 		for _, link := range links {
 			v := pg.Sideloads.Variants[link.ID]
 			if v.Deleted.Bool() || v.SKU == "" {

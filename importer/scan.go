@@ -24,8 +24,9 @@ import (
 // live product of a product of the file with something that differs is
 // kept in full from the page of the Products listing that carries it, or
 // read again in full at the end (found through look-ups, or in more than
-// one live product), for the plan to say what differs field by field. Everything is kept by the file's product
-// and variant numbers, in arrays: no map holds a million entries.
+// one live product), for the plan to say what differs field by field.
+// Everything is kept by the file's product and variant numbers, in
+// arrays: no map holds a million entries.
 type scan struct {
 	w     Want
 	live  *Live
