@@ -92,9 +92,10 @@ const limitCheck = 200 * time.Millisecond
 const firstGCPercent = 1600
 
 // memory is whether manageMemory manages the soft limit (serveMemory
-// takes it back, and a run that outgrows it gives it up), and whether the collector's first pace is still to be
-// set back to Go's after the first collection (servePace sets its own);
-// calls counts the calls of manageMemory that set it.
+// takes it back, and a run that outgrows it gives it up), and whether the
+// collector's first pace is still to be set back to Go's after the first
+// collection (servePace sets its own); calls counts the calls of
+// manageMemory that set it.
 var memory struct {
 	sync.Mutex
 	managed, first bool
@@ -142,10 +143,15 @@ func watchHeap(w *heapWatch, cycle uint64, live int64) bool {
 	if !w.outgrown(cycle, live, memoryLimit) {
 		return true
 	}
-	memory.managed = false
-	debug.SetMemoryLimit(math.MaxInt64)
+	dropLimit()
 	debug.SetGCPercent(outgrownGCPercent)
 	return false
+}
+
+// dropLimit takes lading's soft limit away, under memory's lock.
+func dropLimit() {
+	memory.managed = false
+	debug.SetMemoryLimit(math.MaxInt64)
 }
 
 // afterFirstCollection sets the collector's pace back to Go's after the
@@ -176,8 +182,7 @@ func serveMemory() {
 	memory.Lock()
 	defer memory.Unlock()
 	if memory.managed {
-		memory.managed = false
-		debug.SetMemoryLimit(math.MaxInt64)
+		dropLimit()
 	}
 }
 

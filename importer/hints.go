@@ -117,14 +117,13 @@ func (s *scan) hintedPage(pg *api.ProductPage, byID map[api.ID]int32) error {
 		if err != nil {
 			return err
 		}
-		s.touched = s.touched[:0] // productPage's alone
 		for _, link := range links {
 			v := pg.Sideloads.Variants[link.ID]
 			if v.Deleted.Bool() || v.SKU == "" {
 				continue
 			}
 			if k := s.find(string(v.SKU)); k >= 0 && s.productOf(k) == i {
-				s.compare(k, v, p.ID, p, &pg.Sideloads)
+				s.compare(k, i, v, p.ID, p, &pg.Sideloads)
 			}
 		}
 		if !s.found[i].allEqual(s.w.Products[i]) {

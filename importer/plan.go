@@ -562,31 +562,27 @@ func (pl *Planner) planNew(pp *ProductPlan, r rule) {
 	}
 }
 
-// fail fails the product and every variant of it for reason: variants
-// without plans of their own are left without (plainVariant gives them
-// the product's reason), so that failing a million costs nothing.
-func (pp *ProductPlan) fail(reason string) {
-	pp.set(engine.Failed, reason)
-	if pp.plain != 0 {
-		pp.setPlain(engine.Failed)
-		return
-	}
-	for _, vp := range pp.vps {
-		vp.set(engine.Failed, reason)
-	}
-}
+// fail fails the product and every variant of it for reason.
+func (pp *ProductPlan) fail(reason string) { pp.setWhole(engine.Failed, reason) }
 
-// skip skips the product and every variant of it for reason, as fail
-// fails them.
+// skip skips the product and every variant of it for reason.
 func (pp *ProductPlan) skip(reason string) {
 	pp.skippedEqual = pp.everyVariantUnchanged()
-	pp.set(engine.Skipped, reason)
+	pp.setWhole(engine.Skipped, reason)
+}
+
+// setWhole gives the product and every variant of it action a (failed or
+// skipped) for reason: variants without plans of their own are left
+// without (plainVariant gives them the product's reason), so that
+// skipping a million costs nothing.
+func (pp *ProductPlan) setWhole(a engine.Status, reason string) {
+	pp.set(a, reason)
 	if pp.plain != 0 {
-		pp.setPlain(engine.Skipped)
+		pp.setPlain(a)
 		return
 	}
 	for _, vp := range pp.vps {
-		vp.set(engine.Skipped, reason)
+		vp.set(a, reason)
 	}
 }
 

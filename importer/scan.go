@@ -57,7 +57,8 @@ type scan struct {
 	// hint is the number of the product productOf found last.
 	hint int32
 	// touched are the numbers of the file's products compared with the
-	// variants of the live product productPage reads (see readWhole).
+	// variants of the live product productPage reads (see readWhole):
+	// room reused from product to product.
 	touched []int32
 	// carried counts the variants the pages of the Products listing
 	// carried: fewer than the account counts, and the listing did not show
@@ -242,7 +243,6 @@ func (s *scan) lookUpNames(ctx context.Context, c *api.Client, names []string) e
 // the page it copies: the page's memory is the next one's.
 func (s *scan) page(pg *api.VariantPage) {
 	s.live.addIDs(&pg.Sideloads)
-	s.touched = s.touched[:0] // productPage's alone
 	for _, v := range pg.Records {
 		if v.Deleted.Bool() {
 			continue
@@ -278,7 +278,10 @@ func (s *scan) productPage(pg *api.ProductPage) error {
 		s.carried += len(links)
 		s.touched = s.touched[:0]
 		for _, link := range links {
-			s.variant(pg.Sideloads.Variants[link.ID], p.ID, p, &pg.Sideloads)
+			i := s.variant(pg.Sideloads.Variants[link.ID], p.ID, p, &pg.Sideloads)
+			if n := len(s.touched); i >= 0 && (n == 0 || s.touched[n-1] != i) {
+				s.touched = append(s.touched, i)
+			}
 		}
 		if s.readWhole(p.ID) {
 			s.live.addProduct(p, &pg.Sideloads, pg.Sideloads.VariantsOf(p))
@@ -329,23 +332,24 @@ func (s *scan) unseen() []string {
 }
 
 // variant compares live variant v, of product pid (p, nil when not
-// sideloaded), with the file's variant of its SKU, if any.
-func (s *scan) variant(v *api.Variant, pid api.ID, p *api.Product, sl *api.Sideloads) {
+// sideloaded), with the file's variant of its SKU, if any, and returns
+// the number of that variant's product (-1: none).
+func (s *scan) variant(v *api.Variant, pid api.ID, p *api.Product, sl *api.Sideloads) int32 {
 	if v.Deleted.Bool() || v.SKU == "" {
-		return
+		return -1
 	}
-	if k := s.find(string(v.SKU)); k >= 0 {
-		s.compare(k, v, pid, p, sl)
+	k := s.find(string(v.SKU))
+	if k < 0 {
+		return -1
 	}
+	i := s.productOf(k)
+	s.compare(k, i, v, pid, p, sl)
+	return i
 }
 
 // compare compares live variant v, of product pid (p, nil when not
-// sideloaded), with the file's variant number k.
-func (s *scan) compare(k int32, v *api.Variant, pid api.ID, p *api.Product, sl *api.Sideloads) {
-	i := s.productOf(k)
-	if n := len(s.touched); n == 0 || s.touched[n-1] != i {
-		s.touched = append(s.touched, i)
-	}
+// sideloaded), with the file's variant number k, of product i.
+func (s *scan) compare(k, i int32, v *api.Variant, pid api.ID, p *api.Product, sl *api.Sideloads) {
 	f, fp := &s.found[i], s.w.Products[i]
 	switch {
 	case f.settled:

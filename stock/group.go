@@ -16,6 +16,15 @@ type toPush struct {
 	order  []int32
 }
 
+// matcher matches the rows to keys by variant id, in the order grouping
+// found, or indexed when they were not found sorted.
+func (g toPush) matcher(variant func(i int) string) *matcher {
+	if g.sorted {
+		return sortedMatcher(g.rows, variant, g.order)
+	}
+	return indexMatcher(g.rows, variant)
+}
+
 // groupLines settles rows repeating a SKU in a warehouse and returns, by
 // warehouse, the first row of each SKU still to push.
 func groupLines(lines []Line) map[api.ID]toPush {

@@ -21,10 +21,16 @@ type matcher struct {
 }
 
 func newMatcher(rows []int, key func(i int) string) *matcher {
-	m := &matcher{rows: rows, key: key}
-	if m.order, m.sorted = sortedOrder(rows, key); m.sorted {
-		return m
+	if order, ok := sortedOrder(rows, key); ok {
+		return sortedMatcher(rows, key, order)
 	}
+	return indexMatcher(rows, key)
+}
+
+// indexMatcher is newMatcher for rows found not sorted: their keys in a
+// map.
+func indexMatcher(rows []int, key func(i int) string) *matcher {
+	m := &matcher{rows: rows, key: key}
 	m.at = make(map[string]int32, len(rows))
 	for p, i := range rows {
 		k := key(i)

@@ -99,11 +99,7 @@ type level struct {
 // by and only those of rows are kept.
 func (p *Pusher) rememberedLevels(ctx context.Context, scope string, lines []Line, g toPush) ([]level, error) {
 	old := make([]level, len(g.rows))
-	variant := func(i int) string { return string(lines[i].VariantID) }
-	m := sortedMatcher(g.rows, variant, g.order)
-	if !g.sorted {
-		m = newMatcher(g.rows, variant)
-	}
+	m := g.matcher(func(i int) string { return string(lines[i].VariantID) })
 	err := p.Opts.State.EachStock(ctx, scope, func(k []byte, units float64) {
 		m.each(k, func(j int) { old[j] = level{units, true} })
 	})
