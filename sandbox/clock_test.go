@@ -3,6 +3,8 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -138,28 +140,72 @@ func TestUpdatedAtMoves(t *testing.T) {
 }
 
 // A load runs without the indexes of records by time, and leaves them
-// built.
+// built; on a file, its commits do not wait for the disk, and after it
+// the store commits as before, the log copied into the database file.
 func TestLoadManyBuildsTimeIndexesAfter(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Options{})
-	indexes := func() int {
-		var n int
-		err := e.srv.st.read(context.Background(), func(tx *txn) error {
-			return tx.eachRowOnce(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ('variants_updated', 'products_updated', 'product_files_updated')`, nil,
-				func(r *row) error { return r.Scan(&n) })
+	for _, tc := range []struct {
+		name       string
+		file       bool
+		sync, back int // PRAGMA synchronous during the load and after it
+	}{
+		{"in memory", false, 0, 0},
+		{"on a file", true, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var opts Options
+			if tc.file {
+				opts.DBPath = filepath.Join(t.TempDir(), "sandbox.db")
+			}
+			e := newEnv(t, opts)
+			during, sync := -1, -1
+			err := e.srv.LoadMany(func() error {
+				e.mustIDs(wire.Products, product("Tee", "T-1"))
+				during, sync = loadIndexes(t, e.srv), synchronous(t, e.srv)
+				return nil
+			})
+			if err != nil || during != 0 || loadIndexes(t, e.srv) != 3 {
+				t.Errorf("LoadMany: %v, %d indexes by time during the load and %d after; want none, then 3", err, during, loadIndexes(t, e.srv))
+			}
+			if back := synchronous(t, e.srv); sync != tc.sync || back != tc.back {
+				t.Errorf("synchronous %d during the load and %d after, want %d and %d", sync, back, tc.sync, tc.back)
+			}
+			if !tc.file {
+				return
+			}
+			if fi, err := os.Stat(opts.DBPath + "-wal"); err != nil {
+				t.Error(err)
+			} else if fi.Size() != 0 {
+				t.Errorf("the log after the load holds %d bytes; want it copied into the database and emptied", fi.Size())
+			}
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
 	}
-	during := -1
-	err := e.srv.LoadMany(func() error {
-		e.mustIDs(wire.Products, product("Tee", "T-1"))
-		during = indexes()
-		return nil
+}
+
+// loadIndexes counts the indexes of records by time srv's database has.
+func loadIndexes(t *testing.T, srv *Server) int {
+	t.Helper()
+	var n int
+	err := srv.st.read(context.Background(), func(tx *txn) error {
+		return tx.eachRowOnce(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ('variants_updated', 'products_updated', 'product_files_updated')`, nil,
+			func(r *row) error { return r.Scan(&n) })
 	})
-	if err != nil || during != 0 || indexes() != 3 {
-		t.Errorf("LoadMany: %v, %d indexes by time during the load and %d after; want none, then 3", err, during, indexes())
+	if err != nil {
+		t.Fatal(err)
 	}
+	return n
+}
+
+// synchronous is the synchronous mode srv's writes commit in.
+func synchronous(t *testing.T, srv *Server) int {
+	t.Helper()
+	n := -1
+	if err := srv.st.do(context.Background(), func(tx *txn) error {
+		_, err := tx.row("PRAGMA synchronous", nil, &n)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

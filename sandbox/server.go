@@ -259,13 +259,14 @@ func (s *Server) SetClock(now func() time.Time) {
 // LoadMany runs load, which writes many records through Loader (lading
 // sandbox --load), with the indexes of records by time dropped meanwhile
 // and built after it, as a database opened after a load stopped midway
-// builds them.
+// builds them, and commits that do not wait for the disk meanwhile: once
+// it returns, what it wrote is on the disk (see store.loading).
 func (s *Server) LoadMany(load func() error) error {
-	if err := s.st.setTimeIndexes(false); err != nil {
+	if err := s.st.loading(true); err != nil {
 		return fmt.Errorf("sandbox: before the load: %w", err)
 	}
 	err := load()
-	if ierr := s.st.setTimeIndexes(true); ierr != nil && err == nil {
+	if ierr := s.st.loading(false); ierr != nil && err == nil {
 		err = fmt.Errorf("sandbox: after the load: %w", ierr)
 	}
 	return err
