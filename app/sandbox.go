@@ -56,7 +56,9 @@ func sandboxCommand(b *builder) *cli.Command {
 			"--template or --mapping names, as lading import would write it (without throttling, faults or images);\n" +
 			"a mapping that joins two files (PrestaShop's) takes the second with another --load.\n" +
 			"With --db, a later start with the same file and mapping finds it loaded and leaves it as it is;\n" +
-			"a load that was stopped is finished by the next start, which writes only what the account lacks.",
+			"a load that was stopped is finished by the next start, which writes only what the account lacks.\n" +
+			"A load does not wait for the disk at each write: what it wrote is on the disk once it is done, but a crash\n" +
+			"of the machine during it may damage the --db file (delete it and load again).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8700", Destination: &o.Addr, Usage: "loopback address to listen on"},
 			&cli.StringFlag{Name: "db", Destination: &o.DB, Usage: "SQLite file keeping the data across restarts (default: in memory)"},
