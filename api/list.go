@@ -12,57 +12,148 @@ import (
 // listPages pages through a listing of records T from opts.Page to the
 // last page (or opts.MaxPages), decoding each answer into a new page. It
 // stops when the consumer stops, on the first error (yielded once), at the
-// last page, and at an empty page.
+// last page, and at an empty page. With opts.Ahead, the pages after the
+// one the consumer works on are read meanwhile (see readAhead).
 func listPages[T record](ctx context.Context, c *Client, opts *ListOptions) iter.Seq2[*Page[T], error] {
 	var t T
 	resource := t.resource()
 	return func(yield func(*Page[T], error) bool) {
-		first := 1
-		maxPages := 0
-		var mem *pageMem
-		if opts != nil {
-			if opts.Page > 1 {
-				first = opts.Page
-			}
-			maxPages = opts.MaxPages
-			if opts.Reuse {
-				mem = &pageMem{arena: pageArena{reused: true}}
-			}
-		}
 		if err := opts.Validate(resource); err != nil {
 			yield(nil, err)
 			return
 		}
-		for n, num := 0, first; maxPages == 0 || n < maxPages; n, num = n+1, num+1 {
-			body, err := opts.body(resource, num)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			p, err := readPage[T](ctx, c, wire.ListPath(resource), body, mem)
-			if err != nil {
-				yield(nil, fmt.Errorf("%w (page %d)", err, num))
-				return
-			}
-			if !yield(p, nil) {
-				return
-			}
-			m, got := p.Meta, len(p.Records)
-			if got == 0 || ctx.Err() != nil {
-				return
-			}
-			if m == (Meta{}) {
-				// No paging block: go on while pages come back full.
-				if got < opts.pageSize() {
-					return
-				}
-			} else if m.CurrentPage >= m.LastPage || num >= m.LastPage {
-				// The page asked for bounds the loop too, should an
-				// answer's current_page not follow page_num.
-				return
-			}
+		var mem *pageMem
+		if opts != nil && opts.Reuse {
+			mem = newPageMem()
+		}
+		if opts != nil && opts.Ahead > 0 {
+			readAhead(ctx, c, opts, resource, mem, yield)
+			return
+		}
+		eachListPage(ctx, c, opts, resource, mem, yield)
+	}
+}
+
+// eachListPage reads the pages of listing opts of resource one at a time,
+// in order, each into mem (nil: memory of its own), and gives each to
+// yield, until yield returns false, an error (yielded once), the last
+// page or an empty one.
+func eachListPage[T record](ctx context.Context, c *Client, opts *ListOptions, resource string, mem *pageMem,
+	yield func(*Page[T], error) bool) {
+	first, maxPages := 1, 0
+	if opts != nil {
+		first, maxPages = max(1, opts.Page), opts.MaxPages
+	}
+	for n, num := 0, first; maxPages == 0 || n < maxPages; n, num = n+1, num+1 {
+		body, err := opts.body(resource, num)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		p, err := readPage[T](ctx, c, wire.ListPath(resource), body, mem)
+		if err != nil {
+			yield(nil, fmt.Errorf("%w (page %d)", err, num))
+			return
+		}
+		if !yield(p, nil) || lastPage(ctx, opts, p, num) {
+			return
 		}
 	}
+}
+
+// lastPage says p, page num of a listing, is its last: empty, the last its
+// meta counts, or full no longer when the answer has no paging block.
+func lastPage[T record](ctx context.Context, opts *ListOptions, p *Page[T], num int) bool {
+	m, got := p.Meta, len(p.Records)
+	if got == 0 || ctx.Err() != nil {
+		return true
+	}
+	if m == (Meta{}) {
+		// No paging block: go on while pages come back full.
+		return got < opts.pageSize()
+	}
+	// The page asked for bounds the loop too, should an answer's
+	// current_page not follow page_num.
+	return m.CurrentPage >= m.LastPage || num >= m.LastPage
+}
+
+// readAhead gives yield the pages of listing opts of resource in order,
+// reading up to opts.Ahead of the pages after the one yield works on, each
+// on a goroutine of its own. A page is read only once the meta of the
+// pages before says it is there (the first page is read alone), so a
+// listing read to its end sends the requests it would one page at a time.
+// With mem, the pages take turns in opts.Ahead+1 memories, a page's memory
+// read into again only once yield is done with it.
+func readAhead[T record](ctx context.Context, c *Client, opts *ListOptions, resource string, mem *pageMem,
+	yield func(*Page[T], error) bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	free := make(chan *pageMem, opts.Ahead+1) // nil ones count too
+	for range opts.Ahead + 1 {
+		free <- mem
+		if mem != nil {
+			mem = newPageMem()
+		}
+	}
+	var queue []chan pageRead[T] // the reads under way, in page order
+	defer func() {
+		cancel()
+		for _, r := range queue {
+			<-r
+		}
+	}()
+	first := max(1, opts.Page)
+	next, bound := first, first // the next page to read, and the last known to be there
+	fill := func() {
+		for len(queue) < opts.Ahead && next <= bound && (opts.MaxPages == 0 || next < first+opts.MaxPages) {
+			queue = append(queue, readPageAhead[T](ctx, c, opts, resource, next, <-free))
+			next++
+		}
+	}
+	for fill(); len(queue) > 0; fill() {
+		r := <-queue[0]
+		queue = queue[1:]
+		if r.err != nil {
+			yield(nil, r.err)
+			return
+		}
+		last := lastPage(ctx, opts, r.p, r.num)
+		if !last {
+			bound = r.num + 1 // a full page without a paging block: the next
+			if m := r.p.Meta; m != (Meta{}) {
+				bound = m.LastPage
+			}
+			fill() // the pages after this one are read while the consumer works on it
+		}
+		if !yield(r.p, nil) || last || ctx.Err() != nil {
+			return
+		}
+		free <- r.mem
+	}
+}
+
+// pageRead is page num of a listing, read into mem, or the error reading it.
+type pageRead[T record] struct {
+	p   *Page[T]
+	err error
+	num int
+	mem *pageMem
+}
+
+// readPageAhead reads page num of listing opts of resource into mem on a
+// goroutine of its own, and gives it on the channel it returns.
+func readPageAhead[T record](ctx context.Context, c *Client, opts *ListOptions, resource string, num int, mem *pageMem) chan pageRead[T] {
+	out := make(chan pageRead[T], 1)
+	go func() {
+		r := pageRead[T]{num: num, mem: mem}
+		body, err := opts.body(resource, num)
+		if r.err = err; err == nil {
+			if r.p, err = readPage[T](ctx, c, wire.ListPath(resource), body, mem); err != nil {
+				r.err = fmt.Errorf("%w (page %d)", err, num)
+			}
+		}
+		out <- r
+	}()
+	return out
 }
 
 // readPage sends one read and decodes its answer straight from the
@@ -138,7 +229,7 @@ func total[T record](ctx context.Context, c *Client, opts *ListOptions) (int, er
 	if opts != nil {
 		o = *opts
 	}
-	o.Page, o.PageSize, o.MaxPages, o.Reuse = 1, 1, 1, false
+	o.Page, o.PageSize, o.MaxPages, o.Reuse, o.Ahead = 1, 1, 1, false, 0
 	for pg, err := range listPages[T](ctx, c, &o) {
 		if err != nil {
 			return 0, err

@@ -66,6 +66,9 @@ type pageMem struct {
 	arena pageArena
 }
 
+// newPageMem is the memory of a listing that reuses it.
+func newPageMem() *pageMem { return &pageMem{arena: pageArena{reused: true}} }
+
 // recycle readies m for the next page.
 func (m *pageMem) recycle() {
 	clear(m.body)

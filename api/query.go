@@ -78,6 +78,14 @@ type ListOptions struct {
 	// the next, whose data it then holds. For loops that copy what they
 	// keep: they allocate a fraction as much.
 	Reuse bool
+	// Ahead is how many of the pages after the one the loop works on are
+	// read meanwhile, each on a goroutine of its own (0: one page at a
+	// time): the service answers them side by side, and their decoding
+	// overlaps the loop's work. For loops that read a listing to its end:
+	// one that stops early may have had that many more pages read. The
+	// loop's page stays valid until it goes on (with Reuse, each page read
+	// ahead has memory of its own).
+	Ahead int
 }
 
 // Validate checks the options against the wire rules for resource.

@@ -324,7 +324,7 @@ func readCatalog(ctx context.Context, o Options, lo *api.ListOptions, sp *spool)
 		sum.Pages, err = 1, page(whole)
 	default:
 		lo.PageSize = size
-		sum.Pages, err = readPages(ctx, o.Client.Products.ListPages, lo, func(p *api.ProductPage) api.Meta { return p.Meta }, o.Concurrency, page)
+		sum.Pages, err = readPages(ctx, o.Client.Products.ListPages, lo, o.Concurrency, page)
 	}
 	if err != nil {
 		return nil, err

@@ -36,7 +36,7 @@ var slipEntities = []entity{
 
 func slipRows(ctx context.Context, o Options, lo *api.ListOptions, add func(int, []string) error, sum *Summary) error {
 	var err error
-	sum.Pages, err = readPages(ctx, o.Client.PackingSlips.ListPages, lo, func(p *api.PackingSlipPage) api.Meta { return p.Meta }, o.Concurrency,
+	sum.Pages, err = readPages(ctx, o.Client.PackingSlips.ListPages, lo, o.Concurrency,
 		func(p *api.PackingSlipPage) error {
 			for _, s := range p.Records {
 				if s.Deleted.Bool() {
@@ -133,7 +133,7 @@ var fulfillmentEntities = []entity{{name: "lines", fields: []field{
 
 func fulfillmentRows(ctx context.Context, o Options, lo *api.ListOptions, add func(int, []string) error, sum *Summary) error {
 	var err error
-	sum.Pages, err = readPages(ctx, o.Client.Fulfillments.ListPages, lo, func(p *api.FulfillmentPage) api.Meta { return p.Meta }, o.Concurrency,
+	sum.Pages, err = readPages(ctx, o.Client.Fulfillments.ListPages, lo, o.Concurrency,
 		func(p *api.FulfillmentPage) error {
 			for _, f := range p.Records {
 				sum.Records++

@@ -4,85 +4,83 @@ import (
 	"context"
 	"errors"
 	"iter"
-	"math/rand/v2"
-	"sync"
-	"sync/atomic"
+	"slices"
 	"testing"
-	"time"
 
 	"lading/api"
 )
 
-type fakePage struct {
-	n, last int
-}
-
-// fakeListing serves last pages, each after a random pause, counting the
-// reads in flight.
+// fakeListing yields pages 1 to last, noting the reads ahead it was asked
+// for, and fails at page failAt (0: never).
 type fakeListing struct {
-	last           int
-	failAt         int
-	inFlight, most atomic.Int32
-	mu             sync.Mutex
-	rng            *rand.Rand
+	last, failAt int
+	ahead        int
 }
 
-func (f *fakeListing) list(ctx context.Context, o *api.ListOptions) iter.Seq2[fakePage, error] {
-	return func(yield func(fakePage, error) bool) {
-		cur := f.inFlight.Add(1)
-		defer f.inFlight.Add(-1)
-		for m := f.most.Load(); cur > m && !f.most.CompareAndSwap(m, cur); m = f.most.Load() {
-		}
-		f.mu.Lock()
-		d := time.Duration(f.rng.IntN(3000)) * time.Microsecond
-		f.mu.Unlock()
-		time.Sleep(d)
-		n := max(o.Page, 1)
-		if n == f.failAt {
-			yield(fakePage{}, errors.New("boom"))
-			return
-		}
-		yield(fakePage{n: n, last: f.last}, nil)
-	}
-}
-
-func fakeMeta(p fakePage) api.Meta { return api.Meta{CurrentPage: p.n, LastPage: p.last} }
-
-func TestReadPagesInOrder(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct{ last, limit int }{{1, 4}, {2, 1}, {37, 4}, {100, 3}} {
-		f := &fakeListing{last: tt.last, rng: rand.New(rand.NewPCG(1, uint64(tt.last)))}
-		var got []int
-		n, err := readPages(context.Background(), f.list, &api.ListOptions{}, fakeMeta, tt.limit, func(p fakePage) error {
-			got = append(got, p.n)
-			return nil
-		})
-		if err != nil || n != tt.last {
-			t.Fatalf("last %d: %d pages, %v", tt.last, n, err)
-		}
-		for i, p := range got {
-			if p != i+1 {
-				t.Fatalf("last %d: pages emitted %v, not in order", tt.last, got)
+func (f *fakeListing) list(_ context.Context, o *api.ListOptions) iter.Seq2[int, error] {
+	f.ahead = o.Ahead
+	return func(yield func(int, error) bool) {
+		for n := 1; n <= f.last; n++ {
+			if n == f.failAt {
+				yield(0, errors.New("boom"))
+				return
+			}
+			if !yield(n, nil) {
+				return
 			}
 		}
-		if m := f.most.Load(); m > int32(tt.limit) {
-			t.Errorf("last %d: %d reads at once, limit %d", tt.last, m, tt.limit)
+	}
+}
+
+// readPages emits every page in order, reading ahead as many pages as the
+// export reads at once (one at least).
+func TestReadPagesInOrder(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ last, limit, ahead int }{{1, 4, 4}, {2, 1, 1}, {37, 4, 4}, {5, 0, 1}} {
+		f := &fakeListing{last: tt.last}
+		var got []int
+		n, err := readPages(context.Background(), f.list, &api.ListOptions{}, tt.limit, func(p int) error {
+			got = append(got, p)
+			return nil
+		})
+		if err != nil || n != tt.last || f.ahead != tt.ahead {
+			t.Fatalf("last %d, limit %d: %d pages, %v, %d read ahead; want %d pages, %d ahead", tt.last, tt.limit, n, err, f.ahead, tt.last, tt.ahead)
+		}
+		var want []int
+		for p := 1; p <= tt.last; p++ {
+			want = append(want, p)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("last %d: pages emitted %v, want %v", tt.last, got, want)
 		}
 	}
 }
 
+// readPages stops at a listing's error, and at emit's, with the pages
+// emitted before it.
 func TestReadPagesStopsAtAnError(t *testing.T) {
 	t.Parallel()
-	f := &fakeListing{last: 50, failAt: 9, rng: rand.New(rand.NewPCG(2, 2))}
-	var got []int
-	_, err := readPages(context.Background(), f.list, &api.ListOptions{}, fakeMeta, 4, func(p fakePage) error {
-		got = append(got, p.n)
-		return nil
-	})
-	if err == nil || err.Error() != "boom" {
-		t.Fatalf("err = %v, want boom", err)
-	}
-	if len(got) > 8 {
-		t.Errorf("pages after the failed one were emitted: %v", got)
+	emitErr := errors.New("disk full")
+	for _, tt := range []struct {
+		name          string
+		failAt, emitN int // the page the listing fails at; the page emit fails at
+		pages         int
+		err           string
+	}{
+		{"the listing", 9, 0, 8, "boom"},
+		{"emit", 0, 3, 2, "disk full"},
+	} {
+		f := &fakeListing{last: 50, failAt: tt.failAt}
+		var got []int
+		n, err := readPages(context.Background(), f.list, &api.ListOptions{}, 4, func(p int) error {
+			if p == tt.emitN {
+				return emitErr
+			}
+			got = append(got, p)
+			return nil
+		})
+		if err == nil || err.Error() != tt.err || n != tt.pages || len(got) != tt.pages {
+			t.Errorf("%s failing: %d pages (%v emitted), %v; want %d and %s", tt.name, n, got, err, tt.pages, tt.err)
+		}
 	}
 }

@@ -32,7 +32,7 @@ var pullEntity = entity{name: "lines", fields: []field{
 
 func pullRows(ctx context.Context, o Options, lo *api.ListOptions, add func(int, []string) error, sum *Summary) error {
 	var err error
-	sum.Pages, err = readPages(ctx, o.Client.Fulfillments.ListPages, lo, func(p *api.FulfillmentPage) api.Meta { return p.Meta }, o.Concurrency,
+	sum.Pages, err = readPages(ctx, o.Client.Fulfillments.ListPages, lo, o.Concurrency,
 		func(p *api.FulfillmentPage) error {
 			for _, f := range p.Records {
 				if f.Complete.Bool() || (o.Keep != nil && !o.Keep(f.ID)) {

@@ -26,7 +26,7 @@ var tagEntity = entity{name: "tags", fields: []field{
 
 func tagRows(ctx context.Context, o Options, lo *api.ListOptions, add func(int, []string) error, sum *Summary) error {
 	var err error
-	sum.Pages, err = readPages(ctx, o.Client.ProductTags.ListPages, lo, func(p *api.ProductTagPage) api.Meta { return p.Meta }, o.Concurrency,
+	sum.Pages, err = readPages(ctx, o.Client.ProductTags.ListPages, lo, o.Concurrency,
 		func(p *api.ProductTagPage) error {
 			for _, t := range p.Records {
 				if t.Deleted.Bool() {
@@ -55,7 +55,7 @@ var variantEntity = entity{name: "variants", fields: []field{
 func variantRows(ctx context.Context, o Options, lo *api.ListOptions, add func(int, []string) error, sum *Summary) error {
 	var err error
 	var vr variantRower
-	sum.Pages, err = readPages(ctx, o.Client.Variants.ListPages, lo, func(p *api.VariantPage) api.Meta { return p.Meta }, o.Concurrency,
+	sum.Pages, err = readPages(ctx, o.Client.Variants.ListPages, lo, o.Concurrency,
 		func(p *api.VariantPage) error {
 			for _, v := range p.Records {
 				if v.Deleted.Bool() {
