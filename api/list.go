@@ -40,25 +40,30 @@ func listPages[T record](ctx context.Context, c *Client, opts *ListOptions) iter
 // page or an empty one.
 func eachListPage[T record](ctx context.Context, c *Client, opts *ListOptions, resource string, mem *pageMem,
 	yield func(*Page[T], error) bool) {
-	first, maxPages := 1, 0
-	if opts != nil {
-		first, maxPages = max(1, opts.Page), opts.MaxPages
-	}
-	for n, num := 0, first; maxPages == 0 || n < maxPages; n, num = n+1, num+1 {
-		body, err := opts.body(resource, num)
+	for num := opts.firstPage(); opts.within(num); num++ {
+		p, err := readListPage[T](ctx, c, opts, resource, num, mem)
 		if err != nil {
 			yield(nil, err)
-			return
-		}
-		p, err := readPage[T](ctx, c, wire.ListPath(resource), body, mem)
-		if err != nil {
-			yield(nil, fmt.Errorf("%w (page %d)", err, num))
 			return
 		}
 		if !yield(p, nil) || lastPage(ctx, opts, p, num) {
 			return
 		}
 	}
+}
+
+// readListPage reads page num of listing opts of resource into mem (nil:
+// memory of its own).
+func readListPage[T record](ctx context.Context, c *Client, opts *ListOptions, resource string, num int, mem *pageMem) (*Page[T], error) {
+	body, err := opts.body(resource, num)
+	if err != nil {
+		return nil, err
+	}
+	p, err := readPage[T](ctx, c, wire.ListPath(resource), body, mem)
+	if err != nil {
+		return nil, fmt.Errorf("%w (page %d)", err, num)
+	}
+	return p, nil
 }
 
 // lastPage says p, page num of a listing, is its last: empty, the last its
@@ -101,10 +106,10 @@ func readAhead[T record](ctx context.Context, c *Client, opts *ListOptions, reso
 			<-r
 		}
 	}()
-	first := max(1, opts.Page)
-	next, bound := first, first // the next page to read, and the last known to be there
+	next := opts.firstPage()
+	bound := next // the last page known to be there
 	fill := func() {
-		for len(queue) < opts.Ahead && next <= bound && (opts.MaxPages == 0 || next < first+opts.MaxPages) {
+		for len(queue) < opts.Ahead && next <= bound && opts.within(next) {
 			queue = append(queue, readPageAhead[T](ctx, c, opts, resource, next, <-free))
 			next++
 		}
@@ -144,14 +149,8 @@ type pageRead[T record] struct {
 func readPageAhead[T record](ctx context.Context, c *Client, opts *ListOptions, resource string, num int, mem *pageMem) chan pageRead[T] {
 	out := make(chan pageRead[T], 1)
 	go func() {
-		r := pageRead[T]{num: num, mem: mem}
-		body, err := opts.body(resource, num)
-		if r.err = err; err == nil {
-			if r.p, err = readPage[T](ctx, c, wire.ListPath(resource), body, mem); err != nil {
-				r.err = fmt.Errorf("%w (page %d)", err, num)
-			}
-		}
-		out <- r
+		p, err := readListPage[T](ctx, c, opts, resource, num, mem)
+		out <- pageRead[T]{p: p, err: err, num: num, mem: mem}
 	}()
 	return out
 }

@@ -94,6 +94,19 @@ func (o *ListOptions) Validate(resource string) error {
 	return err
 }
 
+// firstPage is the first page a listing reads.
+func (o *ListOptions) firstPage() int {
+	if o == nil {
+		return 1
+	}
+	return max(1, o.Page)
+}
+
+// within says a listing reads page num, as far as MaxPages goes.
+func (o *ListOptions) within(num int) bool {
+	return o == nil || o.MaxPages == 0 || num < o.firstPage()+o.MaxPages
+}
+
 func (o *ListOptions) pageSize() int {
 	if o == nil || o.PageSize == 0 {
 		return wire.MaxPageSize
