@@ -13,10 +13,12 @@ import (
 	"time"
 
 	"lading/api"
+	"lading/api/wire"
 	"lading/engine"
 	"lading/images/imagestest"
 	"lading/importer"
 	"lading/sandbox"
+	"lading/state"
 )
 
 // incrementalProducts is the size of the catalog the incremental tests
@@ -634,5 +636,73 @@ func TestIncrementalStrictKeepsMarks(t *testing.T) {
 				t.Errorf("mended: variants %v, want %v", rep.Variants, want)
 			}
 		})
+	}
+}
+
+// An incremental import the day after the last one counts the account's
+// older records for the next one as it begins, where it knows the
+// account's size, not after its writes: the counts it began with, two
+// more, and none at the end. The next import finds the account holding
+// as many, and a variant deleted after it gives the marks up.
+func TestIncrementalCountsForTheNextAsItBegins(t *testing.T) {
+	t.Parallel()
+	e, in := marked(t)
+	ctx := context.Background()
+	scope := state.KeyImportedCheck(e.url)
+	got, err := e.state.IDs(ctx, scope, []string{"older"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	day, counted, ok := strings.Cut(got["older"], " ")
+	yesterday := time.Now().UTC().AddDate(0, 0, -1).Format(wire.FilterDateLayout)
+	if !ok || day != yesterday {
+		t.Fatalf("the marking import counted %q, want the day before today (%s) and the counts", got["older"], yesterday)
+	}
+	// As the last import left it, had it run yesterday (the catalog is
+	// ten days old: as many were created before either day).
+	before := time.Now().UTC().AddDate(0, 0, -2).Format(wire.FilterDateLayout)
+	if err := e.state.PutIDs(ctx, scope, map[string]string{"older": before + " " + counted}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func()
+		reads  int64
+		whole  string
+	}{
+		// the size, two counts from the day before yesterday and two
+		// from yesterday, the variants, products and tags changed since
+		{"a day after", func() {}, 8, ""},
+		// the size, two counts, the changes since
+		{"again today", func() {}, 6, ""},
+		{"a variant deleted", func() {
+			v := e.variant("P000015-Red-L")
+			if _, err := e.c.Variants.Write(ctx, []api.VariantWrite{{ID: v.ID, Delete: 1}}); err != nil {
+				t.Fatal(err)
+			}
+		}, 0, "some were deleted since"},
+	} {
+		tc.change()
+		before := e.srv.Counters().Requests
+		rep, err := e.importFile(ctx, "generic", in, incremental)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Incremental == nil || !strings.Contains(rep.Incremental.Whole, tc.whole) || (tc.whole == "") != (rep.Incremental.Whole == "") {
+			t.Errorf("%s: incremental %+v, want the whole file compared for %q", tc.name, rep.Incremental, tc.whole)
+		}
+		if tc.whole != "" {
+			continue
+		}
+		if rep.Reads != tc.reads || rep.Incremental.Marked != incrementalProducts {
+			t.Errorf("%s: %d reads, %d products taken from their marks; want %d and %d", tc.name, rep.Reads, rep.Incremental.Marked, tc.reads, incrementalProducts)
+		}
+		var answered int64
+		for path, n := range e.srv.Counters().Requests {
+			answered += n - before[path]
+		}
+		if answered != tc.reads {
+			t.Errorf("%s: the sandbox answered %d requests, want %d", tc.name, answered, tc.reads)
+		}
 	}
 }

@@ -73,8 +73,10 @@ type Marks struct {
 	Settled int
 	Since   string
 	GaveUp  string
-	// checked is the count the last incremental import left ("DAY
-	// VARIANTS TAGS"), when this one found the account holding as many.
+	// checked is the count of the account's older records ("DAY
+	// VARIANTS TAGS FILES") this import made as it began, from the day
+	// the next one counts from (see countDay), once it found the account
+	// holding as many as the last import counted.
 	checked string
 	// loaded says the marks were read (the account had something to
 	// compare with): only then are they written again, with those of
@@ -393,8 +395,27 @@ func (m *Marks) olderChanged(ctx context.Context, c *api.Client, total int) (why
 		return fmt.Sprintf("the account holds %s (variants, tags, product files) created before %s, where the last incremental import counted %s: some were deleted since",
 			now, day, counted), reads, nil
 	}
-	m.checked = day + " " + now
+	next := m.countDay()
+	if day != next {
+		// Counted now, from the day the next import counts from: the
+		// account's size is known already, which after this import's
+		// writes would be counted again. What is written meanwhile is
+		// newer, or a deletion, which lowers the next count below this.
+		n, more, err := olderCount(ctx, c, next, total, m.files)
+		if reads += more; err != nil {
+			return "", reads, err
+		}
+		now = n
+	}
+	m.checked = next + " " + now
 	return "", reads, nil
+}
+
+// countDay is the day this import counts the account's older records
+// from, for the next one to find deletions by: the day before its own (a
+// day early, for the service's time zone).
+func (m *Marks) countDay() string {
+	return date(m.day.AddDate(0, 0, -1))
 }
 
 // Save writes the marks of the products plan found equal to the
@@ -402,9 +423,10 @@ func (m *Marks) olderChanged(ctx context.Context, c *api.Client, total int) (why
 // since their marks' days, as of this import's reads), with the marks of
 // other imports' products, then counts the account's variants and tags
 // created before the day before this one, for the next incremental import
-// to find deletions by, unless it counted them from that day as it began
-// and deleted nothing (reads are those it took). Marks that were not read
-// (the account held nothing to compare with) are left as they are.
+// to find deletions by, unless it counted them as it began (see
+// olderChanged) and deleted nothing (reads are those it took). Marks
+// that were not read (the account held nothing to compare with) are left
+// as they are.
 func (m *Marks) Save(ctx context.Context, c *api.Client, plan *Plan) (reads int, err error) {
 	if !m.loaded {
 		return 0, nil
@@ -435,16 +457,16 @@ func (m *Marks) Save(ctx context.Context, c *api.Client, plan *Plan) (reads int,
 // saveCount counts the account's variants and tags created before the
 // day before this one (see Save).
 func (m *Marks) saveCount(ctx context.Context, c *api.Client, plan *Plan) (reads int, err error) {
-	day := date(m.day.AddDate(0, 0, -1))
+	day := m.countDay()
 	products, variants := plan.Summary()
-	if strings.HasPrefix(m.checked, day+" ") && products[engine.Deleted]+variants[engine.Deleted] == 0 && !filesReplaced(plan) {
-		// Counted today already, and nothing deleted since: a deletion
-		// after the count lowers the next one below it.
-		return 0, nil
-	}
-	counted, reads, err := olderCount(ctx, c, day, -1, m.files)
-	if err != nil {
-		return reads, err
+	counted, found := strings.CutPrefix(m.checked, day+" ")
+	if !found || products[engine.Deleted]+variants[engine.Deleted] > 0 || filesReplaced(plan) {
+		// Counted again: the count it began with would stand (what is
+		// deleted meanwhile lowers the next count below it, as it
+		// should), but not when this import deleted some itself.
+		if counted, reads, err = olderCount(ctx, c, day, -1, m.files); err != nil {
+			return reads, err
+		}
 	}
 	return reads, m.db.PutIDs(ctx, m.checkScope, map[string]string{checkKey: day + " " + counted})
 }
