@@ -220,3 +220,70 @@ func serveInto(w *recorder, srv *Server, path string, body []byte) {
 	req.Header.Set(wire.HeaderToken, testToken)
 	srv.ServeHTTP(w, req)
 }
+
+// BenchmarkProductPage answers pages of the Products listing (125
+// products, each of 4 variants in 2 colours and 2 sizes, two prices, a
+// tag of 16) of an account of LADING_BENCH_ROWS variants (default
+// 100,000), in order, as an import comparing the whole account reads
+// them (pages of some 500 variants): cpu-ms/page is
+// the process's CPU time a page takes, with the collector at the pace
+// lading sandbox serves at (ServeGCPercent).
+//
+//	go test -run '^$' -bench ProductPage -benchtime 200x ./sandbox
+func BenchmarkProductPage(b *testing.B) {
+	rows := sourcetest.BenchRows(b)
+	srv, _ := tokenServer(b, Options{})
+	for batch := 0; batch*wire.MaxWriteRecords*4 < rows; batch++ {
+		if w := serveDirect(srv, wire.WritePath(wire.Products), catalogBatch(batch)); w.status != 200 {
+			b.Fatalf("seeding: %d %.300s", w.status, w.body.Bytes())
+		}
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(ServeGCPercent))
+	const size = 125
+	last := (rows/4 + size - 1) / size
+	var w recorder
+	page := func(n int) {
+		body, _ := json.Marshal(map[string]any{"action": "read", "page_size": size, "page_num": n})
+		w.header, w.status = http.Header{}, 0
+		w.body.Reset()
+		serveInto(&w, srv, wire.ListPath(wire.Products), body)
+		if w.status != 200 {
+			b.Fatalf("page %d: %d %.300s", n, w.status, w.body.Bytes())
+		}
+	}
+	page(1) // the first answer of a listing counts it
+	cpu := sourcetest.StartCPU()
+	n := 1
+	for b.Loop() {
+		page(n)
+		if n++; n > last {
+			n = 1
+		}
+	}
+	cpu.Report(b, b.N, time.Millisecond, "cpu-ms/page")
+}
+
+// catalogBatch is 100 products of 4 variants (2 colours x 2 sizes), each
+// variant with two prices, each product with one of 16 tags.
+func catalogBatch(batch int) []byte {
+	recs := make([]any, wire.MaxWriteRecords)
+	for i := range recs {
+		var vs []any
+		for _, c := range []string{"Black", "White"} {
+			for _, s := range []string{"S", "M"} {
+				vs = append(vs, map[string]any{"sku": fmt.Sprintf("C%d-P%d-%s-%s", batch, i, c, s), "quantity": "5", "cost": "2.50",
+					"links": map[string]any{
+						"AttributeOptions": []any{map[string]any{"value": c}, map[string]any{"value": s}},
+						"PricingTiers":     []any{map[string]any{"name": "Retail", "value": "9.99"}, map[string]any{"name": "Compare", "value": "12.00"}},
+					}})
+			}
+		}
+		recs[i] = map[string]any{"name": fmt.Sprintf("Product %d-%d", batch, i), "links": map[string]any{
+			"Attributes":  []any{map[string]any{"name": "Color", "order": 0}, map[string]any{"name": "Size", "order": 1}},
+			"ProductTags": []any{map[string]any{"name": fmt.Sprint("Tag ", (batch*wire.MaxWriteRecords+i)%16)}},
+			"Variants":    vs,
+		}}
+	}
+	b, _ := json.Marshal(map[string]any{"action": "write", wire.Products: recs})
+	return b
+}

@@ -68,7 +68,7 @@ func renderVariants(t *txn, c *call, ids []int64, res *readResult) error {
 	for _, p := range prods.order {
 		res.addRaw(wire.Products, itoa(p), prods.recs[p])
 	}
-	if err := t.sideloadOptions(res, vs); err != nil {
+	if err := t.sideloadOptions(res, vs, prods.attributes); err != nil {
 		return err
 	}
 	if err := t.sideloadPrices(res, vs.prices); err != nil {
@@ -95,7 +95,7 @@ func renderProducts(t *txn, c *call, ids []int64, res *readResult) error {
 		return err
 	}
 	addVariants(res, vs)
-	if err := t.sideloadOptions(res, vs); err != nil {
+	if err := t.sideloadOptions(res, vs, prods.attributes); err != nil {
 		return err
 	}
 	if err := t.sideloadPrices(res, vs.prices); err != nil {
@@ -486,6 +486,9 @@ type productSet struct {
 	recs       map[int64]rawJSON
 	variantIDs []int64
 	tagIDs     []int64
+	// attributes are the products' attributes, by id, for the sideload
+	// of their variants' options (see sideloadOptions).
+	attributes map[int64]*namedRow
 }
 
 // productRow is a product read from its table, with what it links.
@@ -555,14 +558,15 @@ func (t *txn) productRows(list string, n int) (map[int64]*productRow, error) {
 }
 
 // productLinks gives the products of rows (picked by list) their
-// attributes, variants, tags and files, and ps the variants and tags
-// they link, each once: a row a product and a link.
+// attributes, variants, tags and files, and ps the attributes, and the
+// variants and tags they link, each once: a row a product and a link
+// (an attribute, a row of its own).
 func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list string) error {
+	if err := t.attributeLinks(ps, rows, list); err != nil {
+		return err
+	}
 	variants, tags := &uniq{}, &uniq{}
 	for _, l := range []productLinkQuery{
-		{`SELECT product_id, ` + groupedIDs("id", "ord, id") + ` FROM attributes WHERE product_id IN ` + inIDs +
-			` GROUP BY product_id ORDER BY product_id`,
-			func(p *productRow) *[]int64 { return &p.attributes }, nil, false},
 		{`SELECT product_id, ` + idsOfGroup("id") + ` FROM variants WHERE deleted = 0 AND product_id IN ` + inIDs +
 			` GROUP BY product_id ORDER BY product_id`,
 			func(p *productRow) *[]int64 { return &p.variants }, variants, true},
@@ -578,6 +582,35 @@ func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list stri
 		}
 	}
 	ps.variantIDs, ps.tagIDs = variants.ids, tags.ids
+	return nil
+}
+
+// attributeLinks gives the products of rows (picked by list) their
+// attributes, in their order (then by id), and ps the attributes read
+// whole: the sideload of the options' attributes takes them from there.
+func (t *txn) attributeLinks(ps *productSet, rows map[int64]*productRow, list string) error {
+	var all []namedRow
+	err := t.eachRow(`SELECT id, product_id, name, ord, created_at, updated_at FROM attributes WHERE product_id IN `+inIDs,
+		[]any{list}, func(r *row) error {
+			if rows[r.int(1)] != nil {
+				all = append(all, namedRow{id: r.int(0), owner: r.int(1), name: r.str(2), ord: r.int(3), created: r.str(4),
+					updated: r.str(5)})
+			}
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(all, func(a, b namedRow) int {
+		return cmp.Or(cmp.Compare(a.owner, b.owner), cmp.Compare(a.ord, b.ord), cmp.Compare(a.id, b.id))
+	})
+	ps.attributes = make(map[int64]*namedRow, len(all))
+	for i := range all {
+		a := &all[i]
+		p := rows[a.owner]
+		p.attributes = append(p.attributes, a.id)
+		ps.attributes[a.id] = a
+	}
 	return nil
 }
 
@@ -683,8 +716,9 @@ var (
 	attributesNamed = `SELECT id, product_id, name, ord, created_at, updated_at FROM attributes WHERE id `
 )
 
-// sideloadOptions adds the AttributeOptions of vs and their Attributes.
-func (t *txn) sideloadOptions(res *readResult, vs *variantSet) error {
+// sideloadOptions adds the AttributeOptions of vs and their Attributes,
+// those of known as they are (read with their products), others read.
+func (t *txn) sideloadOptions(res *readResult, vs *variantSet, known map[int64]*namedRow) error {
 	if len(vs.optionIDs) == 0 {
 		return nil
 	}
@@ -700,13 +734,14 @@ func (t *txn) sideloadOptions(res *readResult, vs *variantSet) error {
 	if err := t.optionHolders(opts, in, vs); err != nil {
 		return err
 	}
-	ain := idsIn(attrs.ids)
-	attributes, attrOrder, err := t.named(attributesNamed+ain.cond, ain, attrs.ids)
+	attributes, attrOrder, err := t.attributesOf(attrs.ids, known)
 	if err != nil {
 		return err
 	}
-	if err := t.attributeOptions(attributes, ain); err != nil {
-		return err
+	if len(attrOrder) > 0 {
+		if err := t.attributeOptions(attributes, idsIn(attrOrder)); err != nil {
+			return err
+		}
 	}
 	w := t.writer()
 	w.expect(len(optOrder))
@@ -723,6 +758,21 @@ func (t *txn) sideloadOptions(res *readResult, vs *variantSet) error {
 		res.addRaw(wire.Attributes, itoa(id), w.done(from))
 	}
 	return nil
+}
+
+// attributesOf are the attributes of ids that exist, by id and in the
+// order of ids: those of known, or when some are not, all read.
+func (t *txn) attributesOf(ids []int64, known map[int64]*namedRow) (map[int64]*namedRow, []int64, error) {
+	out := make(map[int64]*namedRow, len(ids))
+	for _, id := range ids {
+		a := known[id]
+		if a == nil {
+			in := idsIn(ids)
+			return t.named(attributesNamed+in.cond, in, ids)
+		}
+		out[id] = a
+	}
+	return out, ids, nil
 }
 
 // sideloadPrices adds VariantPrices and their PricingTiers; a tier links

@@ -243,6 +243,49 @@ func TestProductCreateShape(t *testing.T) {
 	}
 }
 
+// A product links its attributes in their order, not in the order they
+// were made, read as a record of the Products listing or sideloaded with
+// its variants; each attribute sideloaded links its options in order.
+func TestProductAttributesInTheirOrder(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	option := func(value, attribute string) map[string]any {
+		return map[string]any{"value": value, "links": map[string]any{"Attributes": []any{map[string]any{"name": attribute}}}}
+	}
+	e.mustIDs(wire.Products, map[string]any{"name": "Tee", "links": map[string]any{
+		"Attributes": []any{map[string]any{"name": "Size", "order": 1}, map[string]any{"name": "Color", "order": 0}},
+		"Variants": []any{
+			map[string]any{"sku": "T-M-RED", "links": map[string]any{"AttributeOptions": []any{option("M", "Size"), option("Red", "Color")}}},
+			map[string]any{"sku": "T-S-RED", "links": map[string]any{"AttributeOptions": []any{option("S", "Size"), option("Red", "Color")}}},
+		},
+	}})
+	listed := e.read(wire.ListPath(wire.Products), map[string]any{}).expect(t, 200)
+	_, byVariant := e.variantBySKU("T-S-RED")
+	for name, r := range map[string]resp{"listed": listed, "sideloaded": byVariant} {
+		var p map[string]any
+		if name == "listed" {
+			p = r.records(wire.Products)[0]
+		} else {
+			p = r.side(wire.Products, linkIDsOf(r.records(wire.Variants)[0], wire.Products)[0])
+		}
+		var names []string
+		for _, id := range linkIDsOf(p, wire.Attributes) {
+			names = append(names, fmt.Sprint(r.side(wire.Attributes, id)["name"]))
+		}
+		if strings.Join(names, ",") != "Color,Size" {
+			t.Errorf("%s: the product links its attributes as %v, want Color then Size (their order)", name, names)
+		}
+	}
+	size := listed.side(wire.Attributes, linkIDsOf(listed.records(wire.Products)[0], wire.Attributes)[1])
+	var options []string
+	for _, id := range linkIDsOf(size, wire.AttributeOptions) {
+		options = append(options, fmt.Sprint(listed.side(wire.AttributeOptions, id)["name"]))
+	}
+	if strings.Join(options, ",") != "M,S" {
+		t.Errorf("the attribute Size links its options as %v, want M then S (the order they were made in)", options)
+	}
+}
+
 func TestProductWithoutVariants(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, Options{})
