@@ -94,6 +94,7 @@ func renderProducts(t *txn, c *call, ids []int64, res *readResult) error {
 	if err != nil {
 		return err
 	}
+	vs.whole = true
 	addVariants(res, vs)
 	if err := t.sideloadOptions(res, vs, prods.attributes); err != nil {
 		return err
@@ -153,7 +154,16 @@ type variantSet struct {
 	levels     []levelRow
 	// components are the component variants of the bundles of the set.
 	components []int64
+	// held are the options of the variants, each with its variant.
+	held []optionHold
+	// whole says the set holds every live variant of its products, and
+	// with them every live variant that has one of their options (a
+	// variant has options of its product's attributes only).
+	whole bool
 }
+
+// optionHold is an option a variant has.
+type optionHold struct{ option, variant int64 }
 
 // variantRowPool keeps the rows loadVariantSet reads, done with once it has
 // written them, for the next.
@@ -398,8 +408,10 @@ func (t *txn) loadVariantOptions(vs *variantSet, rows map[int64]*variantRow, in 
 	linkRuns(opts, func(c *chosen) (int64, int64, int64) { return c.variant, c.position, c.option }, rows,
 		func(v *variantRow) *[]int64 { return &v.options })
 	ids := make([]int64, len(opts))
+	vs.held = make([]optionHold, len(opts))
 	for i, c := range opts {
 		ids[i] = c.option
+		vs.held[i] = optionHold{option: c.option, variant: c.variant}
 	}
 	slices.Sort(ids)
 	vs.optionIDs = slices.Compact(ids)
@@ -918,15 +930,36 @@ func (t *txn) liveVariants(ids []int64) (map[int64]bool, error) {
 }
 
 // optionHolders links each option of opts (picked by in) to the live
-// variants that have it, in id order. Whether a variant of vs is live is
-// known (most holders are: the variants that have an option are mostly
-// of one product, read together); the others are looked up, after.
+// variants that have it, in id order: when vs holds whole products, its
+// own (see variantSet.whole), else read (see readHolders).
 func (t *txn) optionHolders(opts map[int64]*namedRow, in idSet, vs *variantSet) error {
-	type hold struct{ option, variant int64 }
-	var holds []hold
+	holds := vs.held
+	if !vs.whole {
+		var err error
+		if holds, err = t.readHolders(opts, in, vs); err != nil {
+			return err
+		}
+	}
+	slices.SortFunc(holds, func(a, b optionHold) int {
+		return cmp.Or(cmp.Compare(a.option, b.option), cmp.Compare(a.variant, b.variant))
+	})
+	for _, h := range holds {
+		if o := opts[h.option]; o != nil && !vs.deleted[h.variant] {
+			o.holds = append(o.holds, h.variant)
+		}
+	}
+	return nil
+}
+
+// readHolders reads which live variants have the options of opts (picked
+// by in). Whether a variant of vs is live is known (most holders are: the
+// variants that have an option are mostly of one product, read
+// together); the others are looked up, after.
+func (t *txn) readHolders(opts map[int64]*namedRow, in idSet, vs *variantSet) ([]optionHold, error) {
+	var holds []optionHold
 	var others uniq
 	if err := t.eachRow(`SELECT option_id, variant_id FROM variant_options WHERE option_id `+in.cond, in.args, func(r *row) error {
-		h := hold{option: r.int(0), variant: r.int(1)}
+		h := optionHold{option: r.int(0), variant: r.int(1)}
 		if opts[h.option] == nil {
 			return nil
 		}
@@ -938,20 +971,16 @@ func (t *txn) optionHolders(opts map[int64]*namedRow, in idSet, vs *variantSet) 
 		holds = append(holds, h)
 		return nil
 	}); err != nil {
-		return err
+		return nil, err
 	}
-	if len(others.ids) > 0 {
-		live, err := t.liveVariants(others.ids)
-		if err != nil {
-			return err
-		}
-		holds = slices.DeleteFunc(holds, func(h hold) bool { return others.seen[h.variant] && !live[h.variant] })
+	if len(others.ids) == 0 {
+		return holds, nil
 	}
-	slices.SortFunc(holds, func(a, b hold) int { return cmp.Or(cmp.Compare(a.option, b.option), cmp.Compare(a.variant, b.variant)) })
-	for _, h := range holds {
-		opts[h.option].holds = append(opts[h.option].holds, h.variant)
+	live, err := t.liveVariants(others.ids)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	return slices.DeleteFunc(holds, func(h optionHold) bool { return others.seen[h.variant] && !live[h.variant] }), nil
 }
 
 // attributeOptions gives each attribute of attrs (picked by in) its
