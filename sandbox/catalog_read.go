@@ -579,15 +579,13 @@ func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list stri
 	}
 	variants, tags := &uniq{}, &uniq{}
 	for _, l := range []productLinkQuery{
-		{`SELECT product_id, ` + idsOfGroup("id") + ` FROM variants WHERE deleted = 0 AND product_id IN ` + inIDs +
-			` GROUP BY product_id ORDER BY product_id`,
-			func(p *productRow) *[]int64 { return &p.variants }, variants, true},
-		{`SELECT l.product_id, ` + idsOfGroup("l.tag_id") + ` FROM product_tag_links l JOIN product_tags g ON g.id = l.tag_id
-		WHERE g.deleted = 0 AND l.product_id IN ` + inIDs + ` GROUP BY l.product_id ORDER BY l.product_id`,
-			func(p *productRow) *[]int64 { return &p.tags }, tags, true},
-		{`SELECT product_id, ` + idsOfGroup("id") + ` FROM product_files WHERE deleted = 0 AND product_id IN ` + inIDs +
-			` GROUP BY product_id ORDER BY product_id`,
-			func(p *productRow) *[]int64 { return &p.files }, nil, true},
+		{`SELECT product_id, id FROM variants WHERE deleted = 0 AND product_id IN ` + inIDs,
+			func(p *productRow) *[]int64 { return &p.variants }, variants},
+		{`SELECT l.product_id, l.tag_id FROM product_tag_links l JOIN product_tags g ON g.id = l.tag_id
+		WHERE g.deleted = 0 AND l.product_id IN ` + inIDs,
+			func(p *productRow) *[]int64 { return &p.tags }, tags},
+		{`SELECT product_id, id FROM product_files WHERE deleted = 0 AND product_id IN ` + inIDs,
+			func(p *productRow) *[]int64 { return &p.files }, nil},
 	} {
 		if err := t.productLink(rows, list, l); err != nil {
 			return err
@@ -626,37 +624,38 @@ func (t *txn) attributeLinks(ps *productSet, rows map[int64]*productRow, list st
 	return nil
 }
 
-// productLinkQuery reads a link of products: its (product, ids) rows, in
-// the order of the link's ids or, when sort is set, in any (see
-// idsOfGroup); the list that to picks of a product's row takes them, and
-// u when there is one.
+// productLinkQuery reads a link of products, a (product, id) row a
+// link; the list that to picks of a product's row takes them in id
+// order, and u when there is one, product by product in id order.
 type productLinkQuery struct {
-	q    string
-	to   func(p *productRow) *[]int64
-	u    *uniq
-	sort bool
+	q  string
+	to func(p *productRow) *[]int64
+	u  *uniq
 }
 
-// productLink reads l for the products of list.
+// productLink reads l for the products of list: the rows as they come
+// (an index's order), sorted here, which takes less than SQLite's
+// grouping and sorting them.
 func (t *txn) productLink(rows map[int64]*productRow, list string, l productLinkQuery) error {
-	return t.eachRow(l.q, []any{list}, func(r *row) error {
-		p := rows[r.int(0)]
-		if p == nil {
-			return nil
-		}
-		ids := l.to(p)
-		from := len(*ids)
-		*ids = r.ids(*ids, 1)
-		if l.sort {
-			slices.Sort((*ids)[from:])
-		}
-		if u := l.u; u != nil {
-			for _, id := range (*ids)[from:] {
-				u.add(id)
-			}
+	var links [][2]int64
+	err := t.eachRow(l.q, []any{list}, func(r *row) error {
+		if rows[r.int(0)] != nil {
+			links = append(links, [2]int64{r.int(0), r.int(1)})
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(links, func(a, b [2]int64) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	for _, k := range links {
+		ids := l.to(rows[k[0]])
+		*ids = append(*ids, k[1])
+		if l.u != nil {
+			l.u.add(k[1])
+		}
+	}
+	return nil
 }
 
 // namedRow is an attribute or an option: a name in an order, linked to

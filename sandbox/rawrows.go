@@ -270,15 +270,6 @@ func (r *row) flag(i int) bool {
 	return false
 }
 
-// ids appends to dst the ids of column i, a list of groupedIDs.
-func (r *row) ids(dst []int64, i int) []int64 {
-	dst, err := appendIDList(dst, r.str(i))
-	if err != nil && r.err == nil {
-		r.err = err
-	}
-	return dst
-}
-
 // Scan reads the row's columns into dest, one a column, as database/sql's
 // Scan would for the kinds of variable the sandbox reads into: integers,
 // strings, bools, floats and bytes (copied), NULL into a nil pointer (to
