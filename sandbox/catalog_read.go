@@ -3,6 +3,7 @@ package sandbox
 import (
 	"cmp"
 	"database/sql"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -538,8 +539,11 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 	if len(ids) == 0 {
 		return ps, nil
 	}
-	list := idList(ids)
-	rows, err := t.productRows(list, len(ids))
+	in, err := t.productsIn(ids)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := t.productRows(in, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -548,46 +552,70 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 			ps.order = append(ps.order, id)
 		}
 	}
-	if err := t.productLinks(ps, rows, list); err != nil {
+	if err := t.productLinks(ps, rows, in); err != nil {
 		return nil, err
 	}
 	renderRows(t, ps.order, rows, ps.recs)
 	return ps, nil
 }
 
-// productRows reads the products of list (a JSON list of n ids) by id.
-func (t *txn) productRows(list string, n int) (map[int64]*productRow, error) {
-	rows := make(map[int64]*productRow, n)
+// productsIn is the SQL that picks the products of ids, by id or by a
+// column of product ids: "BETWEEN lo AND hi" when the range holds few
+// products besides (of any account, or deleted), which reads an index's
+// range once (the products of a page in id order are such a range); else
+// IN the list, which seeks each. Rows of other products are for the
+// caller to leave out.
+func (t *txn) productsIn(ids []int64) (idSet, error) {
+	lo, hi := slices.Min(ids), slices.Max(ids)
+	var n int
+	if _, err := t.row(`SELECT count(*) FROM products WHERE id BETWEEN ? AND ?`, []any{lo, hi}, &n); err != nil {
+		return idSet{}, err
+	}
+	if n <= 2*len(ids) {
+		return idSet{"BETWEEN ? AND ?", []any{lo, hi}}, nil
+	}
+	return idSet{"IN " + inIDs, []any{idList(ids)}}, nil
+}
+
+// productRows reads the products of ids (picked by in) by id.
+func (t *txn) productRows(in idSet, ids []int64) (map[int64]*productRow, error) {
+	rows := make(map[int64]*productRow, len(ids))
+	for _, id := range ids {
+		rows[id] = nil
+	}
 	if err := t.eachRow(`SELECT id, name, description, notes, local_id, archived, deleted, created_at, updated_at
-		FROM products WHERE id IN `+inIDs, []any{list}, func(r *row) error {
-		rows[r.int(0)] = &productRow{id: r.int(0), name: r.str(1), desc: r.str(2), notes: r.str(3), localID: r.str(4),
-			archived: r.flag(5), deleted: r.flag(6), created: r.str(7), updated: r.str(8)}
+		FROM products WHERE id `+in.cond, in.args, func(r *row) error {
+		if _, asked := rows[r.int(0)]; asked {
+			rows[r.int(0)] = &productRow{id: r.int(0), name: r.str(1), desc: r.str(2), notes: r.str(3), localID: r.str(4),
+				archived: r.flag(5), deleted: r.flag(6), created: r.str(7), updated: r.str(8)}
+		}
 		return nil
 	}); err != nil {
 		return nil, err
 	}
+	maps.DeleteFunc(rows, func(_ int64, p *productRow) bool { return p == nil })
 	return rows, nil
 }
 
-// productLinks gives the products of rows (picked by list) their
+// productLinks gives the products of rows (picked by in) their
 // attributes, variants, tags and files, and ps the attributes, and the
 // variants and tags they link, each once: a row a product and a link
 // (an attribute, a row of its own).
-func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list string) error {
-	if err := t.attributeLinks(ps, rows, list); err != nil {
+func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, in idSet) error {
+	if err := t.attributeLinks(ps, rows, in); err != nil {
 		return err
 	}
 	variants, tags := &uniq{}, &uniq{}
 	for _, l := range []productLinkQuery{
-		{`SELECT product_id, id FROM variants WHERE deleted = 0 AND product_id IN ` + inIDs,
+		{`SELECT product_id, id FROM variants WHERE deleted = 0 AND product_id ` + in.cond,
 			func(p *productRow) *[]int64 { return &p.variants }, variants},
 		{`SELECT l.product_id, l.tag_id FROM product_tag_links l JOIN product_tags g ON g.id = l.tag_id
-		WHERE g.deleted = 0 AND l.product_id IN ` + inIDs,
+		WHERE g.deleted = 0 AND l.product_id ` + in.cond,
 			func(p *productRow) *[]int64 { return &p.tags }, tags},
-		{`SELECT product_id, id FROM product_files WHERE deleted = 0 AND product_id IN ` + inIDs,
+		{`SELECT product_id, id FROM product_files WHERE deleted = 0 AND product_id ` + in.cond,
 			func(p *productRow) *[]int64 { return &p.files }, nil},
 	} {
-		if err := t.productLink(rows, list, l); err != nil {
+		if err := t.productLink(rows, in, l); err != nil {
 			return err
 		}
 	}
@@ -595,13 +623,13 @@ func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, list stri
 	return nil
 }
 
-// attributeLinks gives the products of rows (picked by list) their
+// attributeLinks gives the products of rows (picked by in) their
 // attributes, in their order (then by id), and ps the attributes read
 // whole: the sideload of the options' attributes takes them from there.
-func (t *txn) attributeLinks(ps *productSet, rows map[int64]*productRow, list string) error {
+func (t *txn) attributeLinks(ps *productSet, rows map[int64]*productRow, in idSet) error {
 	var all []namedRow
-	err := t.eachRow(`SELECT id, product_id, name, ord, created_at, updated_at FROM attributes WHERE product_id IN `+inIDs,
-		[]any{list}, func(r *row) error {
+	err := t.eachRow(`SELECT id, product_id, name, ord, created_at, updated_at FROM attributes WHERE product_id `+in.cond,
+		in.args, func(r *row) error {
 			if rows[r.int(1)] != nil {
 				all = append(all, namedRow{id: r.int(0), owner: r.int(1), name: r.str(2), ord: r.int(3), created: r.str(4),
 					updated: r.str(5)})
@@ -633,12 +661,12 @@ type productLinkQuery struct {
 	u  *uniq
 }
 
-// productLink reads l for the products of list: the rows as they come
-// (an index's order), sorted here, which takes less than SQLite's
-// grouping and sorting them.
-func (t *txn) productLink(rows map[int64]*productRow, list string, l productLinkQuery) error {
+// productLink reads l for the products of rows (picked by in): the rows
+// as they come (an index's order), sorted here, which takes less than
+// SQLite's grouping and sorting them.
+func (t *txn) productLink(rows map[int64]*productRow, in idSet, l productLinkQuery) error {
 	var links [][2]int64
-	err := t.eachRow(l.q, []any{list}, func(r *row) error {
+	err := t.eachRow(l.q, in.args, func(r *row) error {
 		if rows[r.int(0)] != nil {
 			links = append(links, [2]int64{r.int(0), r.int(1)})
 		}

@@ -286,6 +286,59 @@ func TestProductAttributesInTheirOrder(t *testing.T) {
 	}
 }
 
+// A page of products holds the account's products alone, each with its
+// own links and sideloads, whether other accounts' products were made
+// among them (one: the page's products are read as a range of ids,
+// the others in it left out) or many (read by id).
+func TestProductPageAmongOtherAccounts(t *testing.T) {
+	t.Parallel()
+	for _, others := range []int{1, 5} {
+		t.Run(fmt.Sprint(others), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, Options{})
+			o := &env{t: t, srv: e.srv, ts: e.ts, token: "other-token"}
+			if _, err := e.srv.RegisterToken(o.token); err != nil {
+				t.Fatal(err)
+			}
+			product := func(name string) map[string]any {
+				return map[string]any{"name": name, "links": map[string]any{
+					"Attributes":  []any{map[string]any{"name": "Size " + name}},
+					"ProductTags": []any{map[string]any{"name": "tag " + name}},
+					"Variants": []any{map[string]any{"sku": name + "-1",
+						"links": map[string]any{"AttributeOptions": []any{map[string]any{"value": "S"}}}}},
+				}}
+			}
+			e.mustIDs(wire.Products, product("A"))
+			for i := range others {
+				o.mustIDs(wire.Products, product(fmt.Sprint("X", i)))
+			}
+			e.mustIDs(wire.Products, product("B"))
+			r := e.read(wire.ListPath(wire.Products), map[string]any{}).expect(t, 200)
+			var got []string
+			for _, p := range r.records(wire.Products) {
+				name := fmt.Sprint(p["name"])
+				var links []string
+				for _, k := range []struct{ resource, field string }{
+					{wire.Variants, "sku"}, {wire.Attributes, "name"}, {wire.ProductTags, "name"},
+				} {
+					for _, id := range linkIDsOf(p, k.resource) {
+						links = append(links, fmt.Sprint(r.side(k.resource, id)[k.field]))
+					}
+				}
+				got = append(got, name+": "+strings.Join(links, ", "))
+			}
+			if want := []string{"A: A-1, Size A, tag A", "B: B-1, Size B, tag B"}; !slices.Equal(got, want) {
+				t.Errorf("the page holds %q, want %q", got, want)
+			}
+			for _, resource := range []string{wire.Variants, wire.Attributes, wire.AttributeOptions, wire.ProductTags} {
+				if side, _ := r.body[resource].(map[string]any); len(side) != 2 {
+					t.Errorf("%d %s sideloaded, want 2 (the account's own): %v", len(side), resource, side)
+				}
+			}
+		})
+	}
+}
+
 func TestProductWithoutVariants(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, Options{})
