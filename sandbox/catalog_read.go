@@ -539,7 +539,7 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 	if len(ids) == 0 {
 		return ps, nil
 	}
-	in, err := t.productsIn(ids)
+	in, err := t.rangeIn("products", ids)
 	if err != nil {
 		return nil, err
 	}
@@ -559,16 +559,16 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 	return ps, nil
 }
 
-// productsIn is the SQL that picks the products of ids, by id or by a
-// column of product ids: "BETWEEN lo AND hi" when the range holds few
-// products besides (of any account, or deleted), which reads an index's
-// range once (the products of a page in id order are such a range); else
-// IN the list, which seeks each. Rows of other products are for the
-// caller to leave out.
-func (t *txn) productsIn(ids []int64) (idSet, error) {
+// rangeIn is the SQL that picks the records of table whose ids are ids,
+// by id or by a column of their ids: "BETWEEN lo AND hi" when the range
+// holds few of table's records besides (of any account, or deleted),
+// which reads an index's range once (the products of a page in id order
+// are such a range, and their attributes); else IN the list, which seeks
+// each. Rows of other records are for the caller to leave out.
+func (t *txn) rangeIn(table string, ids []int64) (idSet, error) {
 	lo, hi := slices.Min(ids), slices.Max(ids)
 	var n int
-	if _, err := t.row(`SELECT count(*) FROM products WHERE id BETWEEN ? AND ?`, []any{lo, hi}, &n); err != nil {
+	if _, err := t.row(`SELECT count(*) FROM `+table+` WHERE id BETWEEN ? AND ?`, []any{lo, hi}, &n); err != nil {
 		return idSet{}, err
 	}
 	if n <= 2*len(ids) {
@@ -778,7 +778,11 @@ func (t *txn) sideloadOptions(res *readResult, vs *variantSet, known map[int64]*
 		return err
 	}
 	if len(attrOrder) > 0 {
-		if err := t.attributeOptions(attributes, idsIn(attrOrder)); err != nil {
+		ain, err := t.rangeIn("attributes", attrOrder)
+		if err == nil {
+			err = t.attributeOptions(attributes, ain)
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -335,6 +335,13 @@ func TestProductPageAmongOtherAccounts(t *testing.T) {
 					t.Errorf("%d %s sideloaded, want 2 (the account's own): %v", len(side), resource, side)
 				}
 			}
+			attrs, _ := r.body[wire.Attributes].(map[string]any)
+			for id := range attrs {
+				a := r.side(wire.Attributes, id)
+				if opts := linkIDsOf(a, wire.AttributeOptions); len(opts) != 1 || r.side(wire.AttributeOptions, opts[0]) == nil {
+					t.Errorf("attribute %v links options %v, want its one, sideloaded", a["name"], opts)
+				}
+			}
 		})
 	}
 }
