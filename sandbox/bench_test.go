@@ -224,10 +224,11 @@ func serveInto(w *recorder, srv *Server, path string, body []byte) {
 // BenchmarkProductPage answers pages of the Products listing (125
 // products, each of 4 variants in 2 colours and 2 sizes, two prices, a
 // tag of 16) of an account of LADING_BENCH_ROWS variants (default
-// 100,000), in order, as an import comparing the whole account reads
-// them (pages of some 500 variants): cpu-ms/page is
-// the process's CPU time a page takes, with the collector at the pace
-// lading sandbox serves at (ServeGCPercent).
+// 100,000): in order, as an import comparing the whole account reads
+// them (pages of some 500 variants), and by ids scattered over the
+// account, as an import reads the products it
+// changes. cpu-ms/page is the process's CPU time a page takes, with the
+// collector at the pace lading sandbox serves at (ServeGCPercent).
 //
 //	go test -run '^$' -bench ProductPage -benchtime 200x ./sandbox
 func BenchmarkProductPage(b *testing.B) {
@@ -242,25 +243,47 @@ func BenchmarkProductPage(b *testing.B) {
 	const size = 125
 	last := (rows/4 + size - 1) / size
 	var w recorder
-	page := func(n int) {
-		body, _ := json.Marshal(map[string]any{"action": "read", "page_size": size, "page_num": n})
+	read := func(fields map[string]any) {
+		body, _ := json.Marshal(fields)
 		w.header, w.status = http.Header{}, 0
 		w.body.Reset()
 		serveInto(&w, srv, wire.ListPath(wire.Products), body)
 		if w.status != 200 {
-			b.Fatalf("page %d: %d %.300s", n, w.status, w.body.Bytes())
+			b.Fatalf("%s: %d %.300s", body, w.status, w.body.Bytes())
 		}
 	}
-	page(1) // the first answer of a listing counts it
-	cpu := sourcetest.StartCPU()
-	n := 1
-	for b.Loop() {
-		page(n)
-		if n++; n > last {
-			n = 1
-		}
+	page := func(n int) map[string]any {
+		return map[string]any{"action": "read", "page_size": size, "page_num": n}
 	}
-	cpu.Report(b, b.N, time.Millisecond, "cpu-ms/page")
+	read(page(1)) // the first answer of a listing counts it
+	b.Run("in-order", func(b *testing.B) {
+		cpu := sourcetest.StartCPU()
+		n := 1
+		for b.Loop() {
+			read(page(n))
+			if n++; n > last {
+				n = 1
+			}
+		}
+		cpu.Report(b, b.N, time.Millisecond, "cpu-ms/page")
+	})
+	b.Run("scattered", func(b *testing.B) {
+		var ids []any // the first product of pages spread over the listing
+		for i := range size {
+			read(page(1 + i*last/size))
+			var got struct{ Products []struct{ ID string } }
+			if err := json.Unmarshal(w.body.Bytes(), &got); err != nil || len(got.Products) == 0 {
+				b.Fatalf("page %d: %v", 1+i*last/size, err)
+			}
+			ids = append(ids, map[string]any{"id": got.Products[0].ID})
+		}
+		fields := map[string]any{"action": "read", "page_size": size, "filter": map[string]any{"or": ids}}
+		cpu := sourcetest.StartCPU()
+		for b.Loop() {
+			read(fields)
+		}
+		cpu.Report(b, b.N, time.Millisecond, "cpu-ms/page")
+	})
 }
 
 // catalogBatch is 100 products of 4 variants (2 colours x 2 sizes), each

@@ -567,11 +567,15 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 // each. Rows of other records are for the caller to leave out.
 func (t *txn) rangeIn(table string, ids []int64) (idSet, error) {
 	lo, hi := slices.Min(ids), slices.Max(ids)
+	few := 2 * len(ids)
 	var n int
-	if _, err := t.row(`SELECT count(*) FROM `+table+` WHERE id BETWEEN ? AND ?`, []any{lo, hi}, &n); err != nil {
+	// Counted as far as few and one more: the range of scattered ids
+	// may hold the whole table.
+	if _, err := t.row(`SELECT count(*) FROM (SELECT 1 FROM `+table+` WHERE id BETWEEN ? AND ? LIMIT ?)`, []any{lo, hi, few + 1},
+		&n); err != nil {
 		return idSet{}, err
 	}
-	if n <= 2*len(ids) {
+	if n <= few {
 		return idSet{"BETWEEN ? AND ?", []any{lo, hi}}, nil
 	}
 	return idSet{"IN " + inIDs, []any{idList(ids)}}, nil
