@@ -632,14 +632,12 @@ func (t *txn) productLinks(ps *productSet, rows map[int64]*productRow, in idSet)
 // whole: the sideload of the options' attributes takes them from there.
 func (t *txn) attributeLinks(ps *productSet, rows map[int64]*productRow, in idSet) error {
 	var all []namedRow
-	err := t.eachRow(`SELECT id, product_id, name, ord, created_at, updated_at FROM attributes WHERE product_id `+in.cond,
-		in.args, func(r *row) error {
-			if rows[r.int(1)] != nil {
-				all = append(all, namedRow{id: r.int(0), owner: r.int(1), name: r.str(2), ord: r.int(3), created: r.str(4),
-					updated: r.str(5)})
-			}
-			return nil
-		})
+	err := t.eachRow(productAttributes+in.cond, in.args, func(r *row) error {
+		if rows[r.int(1)] != nil {
+			all = append(all, scanNamed(r))
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
@@ -738,8 +736,7 @@ func (t *txn) named(q string, in idSet, ids []int64) (map[int64]*namedRow, []int
 		if _, asked := out[r.int(0)]; !asked {
 			return nil
 		}
-		all = append(all, namedRow{id: r.int(0), owner: r.int(1), name: r.str(2), ord: r.int(3), created: r.str(4),
-			updated: r.str(5)})
+		all = append(all, scanNamed(r))
 		out[r.int(0)] = &all[len(all)-1]
 		return nil
 	})
@@ -752,11 +749,20 @@ func (t *txn) named(q string, in idSet, ids []int64) (map[int64]*namedRow, []int
 	return out, order, err
 }
 
+// scanNamed reads an attribute or an option from a row of the columns
+// (id, owner, name, ord, created, updated).
+func scanNamed(r *row) namedRow {
+	return namedRow{id: r.int(0), owner: r.int(1), name: r.str(2), ord: r.int(3), created: r.str(4), updated: r.str(5)}
+}
+
 // The SQL of named for options (their holders read by optionHolders)
-// and for attributes (their options by attributeOptions).
+// and for attributes (their options by attributeOptions), and of the
+// attributes of products (attributeLinks): the columns scanNamed reads.
 var (
-	optionsNamed    = `SELECT id, attribute_id, name, ord, created_at, updated_at FROM attribute_options WHERE id `
-	attributesNamed = `SELECT id, product_id, name, ord, created_at, updated_at FROM attributes WHERE id `
+	optionsNamed      = `SELECT id, attribute_id, name, ord, created_at, updated_at FROM attribute_options WHERE id `
+	attributesWhere   = `SELECT id, product_id, name, ord, created_at, updated_at FROM attributes WHERE `
+	attributesNamed   = attributesWhere + `id `
+	productAttributes = attributesWhere + `product_id `
 )
 
 // sideloadOptions adds the AttributeOptions of vs and their Attributes,
