@@ -262,7 +262,10 @@ func (t *txn) loadVariantSet(ids []int64) (*variantSet, error) {
 	if len(ids) == 0 {
 		return vs, nil
 	}
-	in := idsIn(ids)
+	in, err := t.idsIn("variants", ids)
+	if err != nil {
+		return nil, err
+	}
 	held := takeVariantRows(len(ids))
 	defer putVariantRows(held)
 	rows, bundles, err := t.variantRows(vs, ids, in, *held)
@@ -332,26 +335,44 @@ func (t *txn) variantRows(vs *variantSet, ids []int64, in idSet, all []variantRo
 	return rows, bundles, err
 }
 
-// idSet is the SQL that picks a set of ids: "BETWEEN lo AND hi" when they
-// are close together (the records of a page in id order are), which
-// reads an index's range once; else IN the list, which seeks each. Rows
-// of the range that are not of the set are for the caller to leave out.
+// idSet is the SQL that picks a set of ids (see txn.idsIn).
 type idSet struct {
 	cond string
 	args []any
 }
 
-func idsIn(ids []int64) idSet {
+// idsIn is the SQL that picks the records of table whose ids are ids, by
+// id or by a column of their ids: "BETWEEN lo AND hi" when the range
+// holds few of table's records besides, which reads an index's range
+// once; else IN the list, which seeks each. The range holds few when it
+// is short (denseSpan: the records of a page in id order are close
+// together), or when a count finds few there, of any account or deleted
+// (the products of a page in id order, and their attributes, are spread
+// among their variants and the rest). Rows of other records are for the
+// caller to leave out.
+func (t *txn) idsIn(table string, ids []int64) (idSet, error) {
 	lo, hi := slices.Min(ids), slices.Max(ids)
+	between := idSet{"BETWEEN ? AND ?", []any{lo, hi}}
 	if hi-lo <= int64(denseSpan*len(ids)) {
-		return idSet{"BETWEEN ? AND ?", []any{lo, hi}}
+		return between, nil
 	}
-	return idSet{"IN " + inIDs, []any{idList(ids)}}
+	few := 2 * len(ids)
+	var n int
+	// Counted as far as few and one more: the range of scattered ids
+	// may hold the whole table.
+	if _, err := t.row(`SELECT count(*) FROM (SELECT 1 FROM `+table+` WHERE id BETWEEN ? AND ? LIMIT ?)`, []any{lo, hi, few + 1},
+		&n); err != nil {
+		return idSet{}, err
+	}
+	if n <= few {
+		return between, nil
+	}
+	return idSet{"IN " + inIDs, []any{idList(ids)}}, nil
 }
 
 // denseSpan is how far apart the ids of a set may be, on average, for a
-// range to read them: the ids between a variant's and the next one's are
-// mostly its own stock level, prices and options.
+// range to read them uncounted: the ids between a variant's and the next
+// one's are mostly its own stock level, prices and options.
 const denseSpan = 8
 
 // loadVariantLinks reads the prices and levels of the variants of rows
@@ -539,7 +560,7 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 	if len(ids) == 0 {
 		return ps, nil
 	}
-	in, err := t.rangeIn("products", ids)
+	in, err := t.idsIn("products", ids)
 	if err != nil {
 		return nil, err
 	}
@@ -557,28 +578,6 @@ func (t *txn) productRecords(ids []int64) (*productSet, error) {
 	}
 	renderRows(t, ps.order, rows, ps.recs)
 	return ps, nil
-}
-
-// rangeIn is the SQL that picks the records of table whose ids are ids,
-// by id or by a column of their ids: "BETWEEN lo AND hi" when the range
-// holds few of table's records besides (of any account, or deleted),
-// which reads an index's range once (the products of a page in id order
-// are such a range, and their attributes); else IN the list, which seeks
-// each. Rows of other records are for the caller to leave out.
-func (t *txn) rangeIn(table string, ids []int64) (idSet, error) {
-	lo, hi := slices.Min(ids), slices.Max(ids)
-	few := 2 * len(ids)
-	var n int
-	// Counted as far as few and one more: the range of scattered ids
-	// may hold the whole table.
-	if _, err := t.row(`SELECT count(*) FROM (SELECT 1 FROM `+table+` WHERE id BETWEEN ? AND ? LIMIT ?)`, []any{lo, hi, few + 1},
-		&n); err != nil {
-		return idSet{}, err
-	}
-	if n <= few {
-		return idSet{"BETWEEN ? AND ?", []any{lo, hi}}, nil
-	}
-	return idSet{"IN " + inIDs, []any{idList(ids)}}, nil
 }
 
 // productRows reads the products of ids (picked by in) by id.
@@ -771,7 +770,10 @@ func (t *txn) sideloadOptions(res *readResult, vs *variantSet, known map[int64]*
 	if len(vs.optionIDs) == 0 {
 		return nil
 	}
-	in := idsIn(vs.optionIDs)
+	in, err := t.idsIn("attribute_options", vs.optionIDs)
+	if err != nil {
+		return err
+	}
 	opts, optOrder, err := t.named(optionsNamed+in.cond, in, vs.optionIDs)
 	if err != nil {
 		return err
@@ -788,7 +790,7 @@ func (t *txn) sideloadOptions(res *readResult, vs *variantSet, known map[int64]*
 		return err
 	}
 	if len(attrOrder) > 0 {
-		ain, err := t.rangeIn("attributes", attrOrder)
+		ain, err := t.idsIn("attributes", attrOrder)
 		if err == nil {
 			err = t.attributeOptions(attributes, ain)
 		}
@@ -820,7 +822,10 @@ func (t *txn) attributesOf(ids []int64, known map[int64]*namedRow) (map[int64]*n
 	for _, id := range ids {
 		a := known[id]
 		if a == nil {
-			in := idsIn(ids)
+			in, err := t.idsIn("attributes", ids)
+			if err != nil {
+				return nil, nil, err
+			}
 			return t.named(attributesNamed+in.cond, in, ids)
 		}
 		out[id] = a
