@@ -43,8 +43,14 @@ func benchServer(b *testing.B) *httptest.Server {
 	return ts
 }
 
-// productBatch is 100 products of 4 variants (2 colours x 2 sizes) each.
-func productBatch(batch int) []byte {
+// productBatch is 100 products of 4 variants (2 colours x 2 sizes) each,
+// priced in the first tiers of Retail and Compare (every variant of a
+// product at each), and tagged with one of tags names when tags is not 0.
+func productBatch(batch, tiers, tags int) []byte {
+	var prices []any
+	for _, t := range []map[string]any{{"name": "Retail", "value": "9.99"}, {"name": "Compare", "value": "12.00"}}[:tiers] {
+		prices = append(prices, t)
+	}
 	recs := make([]any, wire.MaxWriteRecords)
 	for i := range recs {
 		var vs []any
@@ -54,11 +60,15 @@ func productBatch(batch int) []byte {
 					"links": map[string]any{"AttributeOptions": []any{map[string]any{"value": c}, map[string]any{"value": s}}}})
 			}
 		}
-		recs[i] = map[string]any{"name": fmt.Sprintf("Product %d-%d", batch, i), "links": map[string]any{
+		links := map[string]any{
 			"Attributes":   []any{map[string]any{"name": "Color", "order": 0}, map[string]any{"name": "Size", "order": 1}},
-			"PricingTiers": []any{map[string]any{"name": "Retail", "value": "9.99"}},
+			"PricingTiers": prices,
 			"Variants":     vs,
-		}}
+		}
+		if tags > 0 {
+			links["ProductTags"] = []any{map[string]any{"name": fmt.Sprint("Tag ", (batch*wire.MaxWriteRecords+i)%tags)}}
+		}
+		recs[i] = map[string]any{"name": fmt.Sprintf("Product %d-%d", batch, i), "links": links}
 	}
 	b, _ := json.Marshal(map[string]any{"action": "write", wire.Products: recs})
 	return b
@@ -68,7 +78,7 @@ func BenchmarkProductCreate(b *testing.B) {
 	ts := benchServer(b)
 	bodies := make([][]byte, b.N)
 	for i := range bodies {
-		bodies[i] = productBatch(i)
+		bodies[i] = productBatch(i, 1, 0)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -82,7 +92,7 @@ func BenchmarkProductCreate(b *testing.B) {
 func BenchmarkListPage(b *testing.B) {
 	ts := benchServer(b)
 	for i := 0; i < 10; i++ { // 1000 products, 4000 variants
-		benchPost(b, ts, wire.WritePath(wire.Products), productBatch(i))
+		benchPost(b, ts, wire.WritePath(wire.Products), productBatch(i, 1, 0))
 	}
 	pages := 4000 / wire.MaxPageSize
 	bodies := make([][]byte, pages)
@@ -235,7 +245,7 @@ func BenchmarkProductPage(b *testing.B) {
 	rows := sourcetest.BenchRows(b)
 	srv, _ := tokenServer(b, Options{})
 	for batch := 0; batch*wire.MaxWriteRecords*4 < rows; batch++ {
-		if w := serveDirect(srv, wire.WritePath(wire.Products), catalogBatch(batch)); w.status != 200 {
+		if w := serveDirect(srv, wire.WritePath(wire.Products), productBatch(batch, 2, 16)); w.status != 200 {
 			b.Fatalf("seeding: %d %.300s", w.status, w.body.Bytes())
 		}
 	}
@@ -284,29 +294,4 @@ func BenchmarkProductPage(b *testing.B) {
 		}
 		cpu.Report(b, b.N, time.Millisecond, "cpu-ms/page")
 	})
-}
-
-// catalogBatch is 100 products of 4 variants (2 colours x 2 sizes), each
-// variant with two prices, each product with one of 16 tags.
-func catalogBatch(batch int) []byte {
-	recs := make([]any, wire.MaxWriteRecords)
-	for i := range recs {
-		var vs []any
-		for _, c := range []string{"Black", "White"} {
-			for _, s := range []string{"S", "M"} {
-				vs = append(vs, map[string]any{"sku": fmt.Sprintf("C%d-P%d-%s-%s", batch, i, c, s), "quantity": "5", "cost": "2.50",
-					"links": map[string]any{
-						"AttributeOptions": []any{map[string]any{"value": c}, map[string]any{"value": s}},
-						"PricingTiers":     []any{map[string]any{"name": "Retail", "value": "9.99"}, map[string]any{"name": "Compare", "value": "12.00"}},
-					}})
-			}
-		}
-		recs[i] = map[string]any{"name": fmt.Sprintf("Product %d-%d", batch, i), "links": map[string]any{
-			"Attributes":  []any{map[string]any{"name": "Color", "order": 0}, map[string]any{"name": "Size", "order": 1}},
-			"ProductTags": []any{map[string]any{"name": fmt.Sprint("Tag ", (batch*wire.MaxWriteRecords+i)%16)}},
-			"Variants":    vs,
-		}}
-	}
-	b, _ := json.Marshal(map[string]any{"action": "write", wire.Products: recs})
-	return b
 }
