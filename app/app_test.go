@@ -465,6 +465,7 @@ func TestUnwritableOutput(t *testing.T) {
 		{"results in a missing directory", []string{"--results", filepath.Join(dir, "nodir", "r.csv")}, "nodir"},
 		{"results is a directory", []string{"--results", dir}, "is a directory"},
 		{"results under a file", []string{"--results", filepath.Join(in, "r.csv")}, "not a directory"},
+		{"results named as no sheet", []string{"--results", filepath.Join(dir, "r.xls")}, "lading writes .xlsx (Excel) and .csv files only; name it r.xlsx or r.csv"},
 		{"plan in a missing directory", []string{"--plan", filepath.Join(dir, "nodir", "plan.json")}, "nodir"},
 		{"dry run, plan is a directory", []string{"--dry-run", "--plan", dir}, "is a directory"},
 		{"state under a file", []string{"--state", filepath.Join(in, "state.db")}, "not a directory"},

@@ -314,6 +314,7 @@ func TestUsageErrorsAreOneLineAndAHint(t *testing.T) {
 		{[]string{"stock", "push", "--batch-size", "ten", stock}, `--batch-size "ten": want a whole number`},
 		{[]string{"import", "--json=yes", "../samples/catalog.csv"}, "--json=yes: give --json alone"},
 		{[]string{"fulfillments", "pull"}, "missing --output (-o)"},
+		{[]string{"export", "products", "-o", filepath.Join(dir, "products.xls")}, "lading writes .xlsx (Excel) and .csv files only; name it products.xlsx or products.csv"},
 		{[]string{"stock"}, "missing command: the commands of lading stock are push"},
 		{[]string{"stock", "push", "--dry-run", "--state", st, "--mapping", mapping, stock}, `no column "Qtty" in`},
 		{[]string{"export", "packing-slips", "--where", "ship_date => 2026-10-01", "-o", filepath.Join(dir, "s.csv")}, `"=>" is not an operator; did you mean >=?`},

@@ -166,7 +166,7 @@ func (o *exportOptions) options(env *Env, example string) (exporter.Options, err
 		return exporter.Options{}, Usagef("--output %w", err)
 	}
 	out := paths.Fill(o.Output, time.Now(), loc)
-	if err := checkOutputs(nil, []paths.Named{{What: "--output", Path: out}}); err != nil {
+	if err := checkOutputs(nil, []paths.Named{{What: "--output", Path: out, Sheet: true}}); err != nil {
 		return exporter.Options{}, err
 	}
 	return exporter.Options{

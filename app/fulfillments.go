@@ -142,7 +142,7 @@ func (o *pullOptions) options(env *Env) (pull.Options, error) {
 	if err != nil {
 		return pull.Options{}, err
 	}
-	if err := checkOutputs([]paths.Named{{What: "the state file", Path: o.State}}, []paths.Named{{What: "--output", Path: pull.Name(o.Output, time.Now(), eo.Location)}}); err != nil {
+	if err := checkOutputs([]paths.Named{{What: "the state file", Path: o.State}}, []paths.Named{{What: "--output", Path: pull.Name(o.Output, time.Now(), eo.Location), Sheet: true}}); err != nil {
 		return pull.Options{}, err
 	}
 	return pull.Options{Export: eo, Output: o.Output, New: o.New}, nil

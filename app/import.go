@@ -243,7 +243,7 @@ func (o *importOptions) checkPaths(m *mapping.Mapping) error {
 	var outputs []paths.Named
 	switch {
 	case o.Results != "":
-		outputs = append(outputs, paths.Named{What: "--results", Path: o.Results})
+		outputs = append(outputs, paths.Named{What: "--results", Path: o.Results, Sheet: true})
 	case !o.DryRun: // a dry run writes the results file only when it is named
 		outputs = append(outputs, paths.Named{What: "the results file", Path: engine.DefaultResultsPath(input)})
 	}

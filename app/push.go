@@ -159,7 +159,7 @@ func (o *pushOptions) checkPaths(results string) error {
 	var outputs []paths.Named
 	switch {
 	case o.Results != "":
-		outputs = append(outputs, paths.Named{What: "--results", Path: o.Results})
+		outputs = append(outputs, paths.Named{What: "--results", Path: o.Results, Sheet: true})
 	case !o.DryRun:
 		outputs = append(outputs, paths.Named{What: "the results file", Path: results})
 	}

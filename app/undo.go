@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lading/engine"
+	"lading/paths"
 	"lading/plural"
 	"lading/state"
 	"lading/summary"
@@ -60,6 +61,11 @@ func undoCommand(b *builder) *cli.Command {
 }
 
 func runUndo(ctx context.Context, env *Env, o *undoOptions, id int64) error {
+	if o.Results != "" {
+		if err := checkOutputs([]paths.Named{{What: "the state file", Path: o.State}}, []paths.Named{{What: "--results", Path: o.Results, Sheet: true}}); err != nil {
+			return err
+		}
+	}
 	st, err := openState(o.State)
 	if err != nil {
 		return err

@@ -48,6 +48,14 @@ func TestUndoAnImportFromTheCommandLine(t *testing.T) {
 			t.Errorf("dry run lacks %q:\n%s", want, out)
 		}
 	}
+	// A results file named as no sheet is refused before the run is read.
+	bad := filepath.Join(dir, "undo.xls")
+	if _, _, err := a.lading(t, "undo", "--state", state, "--results", bad, "2"); !isUsage(err) || !strings.Contains(err.Error(), "name it undo.xlsx or undo.csv") {
+		t.Errorf("undo --results %s: %v, want a usage error naming the sheets lading writes", bad, err)
+	}
+	if _, err := os.Stat(bad); err == nil {
+		t.Errorf("undo wrote %s", bad)
+	}
 	out, _, err = a.lading(t, "undo", "--state", state, "2")
 	if !errors.As(err, &partial) || !strings.Contains(out, "1 conflict") {
 		t.Fatalf("undo: %v (%T), want a partial run (exit 3)\n%s", err, err, out)

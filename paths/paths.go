@@ -16,11 +16,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Named is a file a job reads or writes, with how the person named it:
-// "the input file", "--results".
-type Named struct{ What, Path string }
+// "the input file", "--results". Sheet says an output is written as a
+// sheet (a results file, an export), whose name says how: .xlsx or .csv.
+type Named struct {
+	What, Path string
+	Sheet      bool
+}
 
 // SameFileError is an output that is one of the inputs, or another
 // output.
@@ -42,8 +47,8 @@ func (e *WriteError) Error() string { return e.File.What + " " + e.File.Path + e
 
 // CheckOutputs refuses, with a *SameFileError, an output that is one of
 // the inputs or another output. Then it checks that every output can be
-// written (a *WriteError when not), so that a bad path is found before
-// the job starts.
+// written, and that a sheet is named .xlsx or .csv (a *WriteError when
+// not), so that a bad path is found before the job starts.
 func CheckOutputs(inputs, outputs []Named) error {
 	for i, out := range outputs {
 		for _, other := range append(inputs[:len(inputs):len(inputs)], outputs[:i]...) {
@@ -56,8 +61,23 @@ func CheckOutputs(inputs, outputs []Named) error {
 		if err := checkWritable(out); err != nil {
 			return err
 		}
+		if err := checkSheetName(out); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// checkSheetName refuses a sheet whose name ends other than in .xlsx or
+// .csv (in any case): written as CSV, as any name but .xlsx was, a
+// report.xls or a report.tsv would not hold what its name says.
+func checkSheetName(out Named) error {
+	ext := filepath.Ext(out.Path)
+	if !out.Sheet || strings.EqualFold(ext, ".xlsx") || strings.EqualFold(ext, ".csv") {
+		return nil
+	}
+	base := strings.TrimSuffix(filepath.Base(out.Path), ext)
+	return &WriteError{out, fmt.Sprintf(": lading writes .xlsx (Excel) and .csv files only; name it %s.xlsx or %s.csv", base, base)}
 }
 
 // Same reports whether a and b name one file: the same path once

@@ -22,22 +22,28 @@ func TestCheckOutputs(t *testing.T) {
 	if err := os.Link(at("in.csv"), at("hard.csv")); err != nil {
 		t.Fatal(err)
 	}
-	in := []Named{{"the input file", at("in.csv")}}
+	in := []Named{{What: "the input file", Path: at("in.csv")}}
+	sheet := func(path string) Named { return Named{What: "--results", Path: path, Sheet: true} }
+	plan := func(path string) Named { return Named{What: "--plan", Path: path} }
 	for _, tc := range []struct {
 		name    string
 		outputs []Named
 		same    bool   // a *SameFileError
 		write   string // a *WriteError saying this
 	}{
-		{"fine", []Named{{"--results", at("r.csv")}, {"--plan", at("p.json")}}, false, ""},
-		{"the input", []Named{{"--results", at("in.csv")}}, true, ""},
-		{"spelled otherwise", []Named{{"--results", at("x/../in.csv")}}, true, ""},
-		{"a link to the input", []Named{{"--results", at("link.csv")}}, true, ""},
-		{"a hard link to the input", []Named{{"--results", at("hard.csv")}}, true, ""},
-		{"two outputs", []Named{{"--results", at("o.csv")}, {"--plan", at("o.csv")}}, true, ""},
-		{"a directory", []Named{{"--results", dir}}, false, "is a directory"},
-		{"in a missing directory", []Named{{"--results", at("nodir/r.csv")}}, false, "cannot create a file in"},
-		{"under a file", []Named{{"--results", at("in.csv/r.csv")}}, false, "not a directory"},
+		{"fine", []Named{sheet(at("r.csv")), plan(at("p.json"))}, false, ""},
+		{"the input", []Named{sheet(at("in.csv"))}, true, ""},
+		{"spelled otherwise", []Named{sheet(at("x/../in.csv"))}, true, ""},
+		{"a link to the input", []Named{sheet(at("link.csv"))}, true, ""},
+		{"a hard link to the input", []Named{sheet(at("hard.csv"))}, true, ""},
+		{"two outputs", []Named{sheet(at("o.csv")), plan(at("o.csv"))}, true, ""},
+		{"a directory", []Named{sheet(dir)}, false, "is a directory"},
+		{"in a missing directory", []Named{sheet(at("nodir/r.csv"))}, false, "cannot create a file in"},
+		{"under a file", []Named{sheet(at("in.csv/r.csv"))}, false, "not a directory"},
+		{"a sheet in capitals", []Named{sheet(at("R.CSV")), sheet(at("r.XLSX"))}, false, ""},
+		{"a sheet named as another kind", []Named{sheet(at("r.xls"))}, false, ": lading writes .xlsx (Excel) and .csv files only; name it r.xlsx or r.csv"},
+		{"a sheet named as no kind", []Named{sheet(at("r"))}, false, "name it r.xlsx or r.csv"},
+		{"a sheet named as another kind, and the input", []Named{sheet(at("r.tsv")), sheet(at("in.csv"))}, true, ""},
 	} {
 		err := CheckOutputs(in, tc.outputs)
 		var (
@@ -74,7 +80,7 @@ func TestCheckState(t *testing.T) {
 		{dir, "is a directory"},
 		{filepath.Join(file, "state.db"), "is not a directory"},
 	} {
-		err := CheckState(Named{"--state", tc.path})
+		err := CheckState(Named{What: "--state", Path: tc.path})
 		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%s: %v, want %q", tc.path, err, tc.want)
 		}
