@@ -79,8 +79,11 @@ var changesInsert = bulkRows{
 }
 
 // recordChanges records the changes of the batch intentID of run in tx,
-// in the order given.
+// in the order given (none in a scratch state).
 func (db *DB) recordChanges(ctx context.Context, tx *sql.Tx, runID, intentID int64, changes []Change) error {
+	if db.scratch {
+		return nil
+	}
 	return db.writeRows(ctx, tx, &changesInsert, []any{runID, intentID}, func(yield func([]any) bool) {
 		var (
 			buf  []byte
@@ -105,6 +108,9 @@ func (db *DB) recordChanges(ctx context.Context, tx *sql.Tx, runID, intentID int
 // statement, those taken bulkChunk to a statement (confirmTaken), where
 // each was a statement of its own.
 func (db *DB) confirmChanges(ctx context.Context, tx *sql.Tx, intentID int64, took map[int]string) error {
+	if db.scratch {
+		return nil
+	}
 	seqs := append([]int{}, slices.Sorted(maps.Keys(took))...) // none: [], not null
 	taken, err := json.Marshal(seqs)
 	if err != nil {

@@ -250,3 +250,62 @@ func TestSettleIsOneTransaction(t *testing.T) {
 		t.Errorf("the batch is still open: %+v, %v", open, err)
 	}
 }
+
+// A scratch state keeps its run's batches and what became of them, and
+// nothing a later run reads (the history, the records' ids, stock levels
+// and files), where a state opened with Open keeps it all.
+func TestScratchKeepsNothingForLaterRuns(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		open    func(string) (*DB, error)
+		scratch bool
+	}{{"Open", Open, false}, {"OpenScratch", OpenScratch, true}} {
+		db, err := tc.open(filepath.Join(t.TempDir(), "state.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		run, _, err := db.StartRun(ctx, "fp", "import", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		intent := recordTwoCreates(t, db, run)
+		if err := db.Settle(ctx, intent, Settlement{Outcome: OutcomeApplied, Took: map[int]string{0: "11", 1: "12"},
+			Keys:   []Keys{{Scope: "ids", Put: map[string]string{"P1": "11", "P2": "12"}}},
+			Levels: []Levels{{Scope: "stock", Put: map[string]float64{"A": 3}}},
+			Files:  []Files{{Scope: "files", Put: []File{{Product: "P1", Place: "P1 1", FileID: "77", Hash: "00", Size: 1, Name: "a.jpg"}}}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		intents, err := db.Intents(ctx, run.ID)
+		if err != nil || len(intents) != 1 || intents[0].Outcome != OutcomeApplied {
+			t.Errorf("%s: intents %+v, %v; want the batch, applied", tc.name, intents, err)
+		}
+		changes, err := db.Changes(ctx, run.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, err := db.AllIDs(ctx, "ids")
+		if err != nil {
+			t.Fatal(err)
+		}
+		levels, err := db.Stock(ctx, "stock")
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := db.Files(ctx, "files", []string{"P1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept := []int{len(changes), len(ids), len(levels), len(files)}
+		want := []int{2, 2, 1, 1}
+		if tc.scratch {
+			want = []int{0, 0, 0, 0}
+		}
+		if !slices.Equal(kept, want) {
+			t.Errorf("%s kept %v changes, ids, levels and files; want %v", tc.name, kept, want)
+		}
+	}
+}

@@ -36,6 +36,10 @@ type DB struct {
 	locks map[int64]*runLock // runs started here and not finished
 
 	bulk map[*bulkRows]*sql.Stmt // see bulkChunk
+
+	// scratch says no later run opens the state (OpenScratch): it keeps
+	// what its run needs of itself, not what later runs read.
+	scratch bool
 }
 
 // dsnParams: wait up to 10 s for another process's lock; WAL so readers
@@ -60,8 +64,17 @@ func Open(path string) (*DB, error) { return open(path, dsnParams) }
 // OpenScratch opens a state file as Open does, for a run whose state is
 // thrown away when it ends (lading sandbox --load's import): its commits
 // do not wait for the disk, so a crash or power loss may lose the last of
-// them. Never use it for a state a later run relies on.
-func OpenScratch(path string) (*DB, error) { return open(path, scratchParams) }
+// them, and it keeps the run and its batches but nothing later runs read
+// (the history of the records changed, which lading undo and lading runs
+// show read, the ids, stock levels and files of the records written).
+// Never use it for a state a later run relies on.
+func OpenScratch(path string) (*DB, error) {
+	db, err := open(path, scratchParams)
+	if err == nil {
+		db.scratch = true
+	}
+	return db, err
+}
 
 func open(path, params string) (*DB, error) {
 	if path == "" {

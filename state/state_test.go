@@ -67,7 +67,8 @@ func TestOpenCreatesPrivateFileInWALMode(t *testing.T) {
 }
 
 // A scratch state is a state like any other but for its commits, which
-// do not wait for the disk; Open reads it as it left it.
+// do not wait for the disk (and for what it keeps: see
+// TestScratchKeepsNothingForLaterRuns); Open reads it as it left it.
 func TestOpenScratch(t *testing.T) {
 	t.Parallel()
 	p := filepath.Join(t.TempDir(), "scratch.db")
