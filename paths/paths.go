@@ -68,12 +68,16 @@ func CheckOutputs(inputs, outputs []Named) error {
 	return nil
 }
 
+// IsXLSX says a sheet named path is written as XLSX: its name ends in
+// .xlsx, in any case (else it ends in .csv: see CheckOutputs).
+func IsXLSX(path string) bool { return strings.EqualFold(filepath.Ext(path), ".xlsx") }
+
 // checkSheetName refuses a sheet whose name ends other than in .xlsx or
 // .csv (in any case): written as CSV, as any name but .xlsx was, a
 // report.xls or a report.tsv would not hold what its name says.
 func checkSheetName(out Named) error {
 	ext := filepath.Ext(out.Path)
-	if !out.Sheet || strings.EqualFold(ext, ".xlsx") || strings.EqualFold(ext, ".csv") {
+	if !out.Sheet || IsXLSX(out.Path) || strings.EqualFold(ext, ".csv") {
 		return nil
 	}
 	base := strings.TrimSuffix(filepath.Base(out.Path), ext)

@@ -89,7 +89,7 @@ func create(path string) (*out, error) {
 		return nil, fmt.Errorf("writing results: %w", err)
 	}
 	o := &out{path: path, tmp: tmp}
-	if strings.EqualFold(filepath.Ext(path), ".xlsx") {
+	if paths.IsXLSX(path) {
 		o.sink, err = newXLSXSink(tmp)
 	} else {
 		o.sink = newCSVSink(tmp, 256<<10)

@@ -103,6 +103,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"lading/paths"
 )
 
 // Kind says how the cells of a column are read and written.
@@ -228,7 +230,7 @@ type output interface {
 }
 
 // Create starts the export file at path: XLSX when path ends in .xlsx (in
-// any case), else CSV. An XLSX file holds one worksheet per Sheet. A CSV
+// any case, paths.IsXLSX), else CSV. An XLSX file holds one worksheet per Sheet. A CSV
 // file holds one: the first Sheet goes to path, each further one to path
 // with "-" and the sheet's name before the extension. The files are
 // written beside their final paths and renamed into place by Close.
@@ -238,7 +240,7 @@ func Create(path string, o Options, sheets ...Sheet) (*Writer, error) {
 	}
 	w := &Writer{path: path, sheets: sheets}
 	var err error
-	if IsXLSX(path) {
+	if paths.IsXLSX(path) {
 		w.out, err = createBook(path, o, sheets)
 	} else {
 		w.out, err = createCSV(path, o, sheets)
@@ -248,10 +250,6 @@ func Create(path string, o Options, sheets ...Sheet) (*Writer, error) {
 	}
 	return w, nil
 }
-
-// IsXLSX reports whether Create writes path as XLSX: its name ends in
-// .xlsx, in any case.
-func IsXLSX(path string) bool { return strings.EqualFold(filepath.Ext(path), ".xlsx") }
 
 // Row writes one row of sheet i (0-based, in the order given to Create).
 // cells are in column order, as the service gives them (see Kind); fewer
