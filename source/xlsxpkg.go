@@ -130,7 +130,7 @@ type xmlPart struct {
 	pkg  *xlsxPackage
 	name string
 	rc   io.ReadCloser
-	d    *xml.Decoder
+	toks *xmlTokens
 	// at, when set, says where in the part reading is, for messages:
 	// `sheet "Products", row 12`.
 	at func() string
@@ -159,8 +159,7 @@ func (p *xlsxPackage) openXML(name string, data bool) (*xmlPart, error) {
 // newXMLPart reads rc, the part name of p, as XML tokens.
 func newXMLPart(p *xlsxPackage, name string, rc io.ReadCloser) *xmlPart {
 	x := &xmlPart{pkg: p, name: name, rc: rc}
-	x.d = xml.NewDecoder(&markupGuard{r: rc, max: p.limits.MaxCellSize})
-	x.d.Strict = true
+	x.toks = newXMLTokens(&markupGuard{r: rc, max: p.limits.MaxCellSize})
 	return x
 }
 
@@ -168,7 +167,7 @@ func (x *xmlPart) Close() error { return x.rc.Close() }
 
 // token returns the next token; its error names the file and the part.
 func (x *xmlPart) token() (xml.Token, error) {
-	tok, err := x.d.RawToken()
+	tok, err := x.toks.Token()
 	if err != nil {
 		return nil, x.fail(err)
 	}
