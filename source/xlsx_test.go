@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -323,5 +324,33 @@ func TestXLSXFailedOpenLeavesNoFileOpen(t *testing.T) {
 		if target, _ := os.Readlink("/proc/self/fd/" + fd.Name()); strings.Contains(target, "big.xlsx") || strings.Contains(target, "lading-xlsx-") {
 			t.Errorf("file %s is still open", target)
 		}
+	}
+}
+
+// A table of more strings than a block of ends holds reads each string
+// back, in memory and from its temporary file.
+func TestSharedStringsAcrossBlocks(t *testing.T) {
+	defer func(m int) { sstMemory = m }(sstMemory)
+	for _, mem := range []int{64 << 20, 1 << 10} {
+		sstMemory = mem
+		s := &sharedStrings{}
+		n := 2*endsBlock + 3
+		for i := range n {
+			if err := s.add([]byte(strconv.Itoa(i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.finish(); err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []int{0, 1, endsBlock - 1, endsBlock, endsBlock + 1, 2 * endsBlock, n - 1} {
+			if got, ok, err := s.get(i); err != nil || !ok || got != strconv.Itoa(i) {
+				t.Errorf("memory %d: string %d is %q, %v, %v; want %q", mem, i, got, ok, err, strconv.Itoa(i))
+			}
+		}
+		if _, ok, _ := s.get(n); ok || s.len() != n {
+			t.Errorf("memory %d: %d strings, string %d found: %v; want %d, none", mem, s.len(), n, ok, n)
+		}
+		s.Close()
 	}
 }

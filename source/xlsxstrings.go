@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // sstMemory is how much shared-string text is kept in memory; a workbook
@@ -24,9 +25,13 @@ const maxSharedStrings = 1 << 24
 // string back to back, in memory or in a temporary file, and where each
 // one ends.
 type sharedStrings struct {
-	ends []int64
+	// ends are where the strings end, in blocks of endsBlock: a table of
+	// millions grows without being copied (2,500,000 strings: 20 MB, where
+	// a slice grown by append held some twice that as it grew).
+	ends [][]int64
+	n    int    // how many strings
 	mem  []byte // the text, while it fits sstMemory
-	text string // mem, once loaded
+	text string // mem, once loaded: the same bytes, not a copy
 	// The text, once it did not fit.
 	dir  string
 	file *os.File
@@ -65,7 +70,7 @@ func loadSharedStrings(p *xlsxPackage, name string) (_ *sharedStrings, err error
 		if se, ok := tok.(xml.StartElement); !ok || se.Name.Local != "si" {
 			continue
 		}
-		if len(s.ends) == maxSharedStrings {
+		if s.n == maxSharedStrings {
 			return nil, fmt.Errorf("%s: part %s holds more than %d shared texts, more than can be read: save the sheet as .csv and import that", p.name, x.name, maxSharedStrings)
 		}
 		if buf, err = x.text(buf[:0], "si", true, p.limits.MaxCellSize); err != nil {
@@ -93,9 +98,20 @@ func (s *sharedStrings) add(b []byte) error {
 		s.mem = append(s.mem, b...)
 	}
 	s.size += int64(len(b))
-	s.ends = append(s.ends, s.size)
+	if s.n%endsBlock == 0 {
+		s.ends = append(s.ends, make([]int64, 0, endsBlock))
+	}
+	last := &s.ends[len(s.ends)-1]
+	*last = append(*last, s.size)
+	s.n++
 	return nil
 }
+
+// endsBlock is how many string ends a block of sharedStrings.ends holds.
+const endsBlock = 1 << 16
+
+// end is where string i ends.
+func (s *sharedStrings) end(i int) int64 { return s.ends[i/endsBlock][i%endsBlock] }
 
 // spill moves the text to a temporary file.
 func (s *sharedStrings) spill() error {
@@ -119,7 +135,9 @@ func (s *sharedStrings) finish() error {
 		s.recent[i].i = -1
 	}
 	if s.file == nil {
-		s.text, s.mem = string(s.mem), nil
+		// mem is written no more: its bytes are the text's, where a copy
+		// held a second table of some tens of megabytes as it was made.
+		s.text, s.mem = unsafe.String(unsafe.SliceData(s.mem), len(s.mem)), nil
 		return nil
 	}
 	return s.w.Flush()
@@ -127,21 +145,21 @@ func (s *sharedStrings) finish() error {
 
 // get returns string i; ok is false when there is no such string.
 func (s *sharedStrings) get(i int) (_ string, ok bool, err error) {
-	if i < 0 || i >= len(s.ends) {
+	if i < 0 || i >= s.n {
 		return "", false, nil
 	}
-	start := int64(0)
+	start, end := int64(0), s.end(i)
 	if i > 0 {
-		start = s.ends[i-1]
+		start = s.end(i - 1)
 	}
 	if s.file == nil {
-		return s.text[start:s.ends[i]], true, nil
+		return s.text[start:end], true, nil
 	}
 	r := &s.recent[i%len(s.recent)]
 	if r.i == i {
 		return r.s, true, nil
 	}
-	n := int(s.ends[i] - start)
+	n := int(end - start)
 	if cap(s.buf) < n {
 		s.buf = make([]byte, n)
 	}
@@ -152,7 +170,7 @@ func (s *sharedStrings) get(i int) (_ string, ok bool, err error) {
 	return r.s, true, nil
 }
 
-func (s *sharedStrings) len() int { return len(s.ends) }
+func (s *sharedStrings) len() int { return s.n }
 
 // Close removes the temporary file, if any.
 func (s *sharedStrings) Close() error {
