@@ -57,6 +57,9 @@ func (t *xmlTokens) Token() (xml.Token, error) {
 	}
 	if t.needClose {
 		t.needClose = false
+		if k := knownName(t.toClose); k >= 0 {
+			return knownEnds[k], nil
+		}
 		return xml.EndElement{Name: t.toClose}, nil
 	}
 	tok, err := t.next()
