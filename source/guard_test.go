@@ -1,6 +1,7 @@
 package source
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -56,4 +57,30 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 	k := copy(p[:min(len(p), c.n)], c.s)
 	c.s = c.s[k:]
 	return k, nil
+}
+
+// The markupGuard bounds each run of XML, wherever the reads below it cut
+// it: a tag with its quoted values (a '>' in a value, in either quotes,
+// does not end the tag), a text, a comment or CDATA section.
+func TestMarkupGuardRuns(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 12)
+	for _, tc := range []struct {
+		name, xml, err string
+	}{
+		{"short runs", `<a b="1" c='2'>text</a><!-- note --><![CDATA[x]]>`, ""},
+		{"a '>' in double quotes stays in the tag", `<a b=">` + long + `">`, "a tag is longer than 16 bytes"},
+		{"a '>' in single quotes stays in the tag", `<a b='>` + long + `'>`, "a tag is longer than 16 bytes"},
+		{"a long text", `<a>` + long + long + `</a>`, "a cell value or a run of text or whitespace is longer than 16 bytes"},
+		{"a long comment", `<!--` + long + `-->`, "a comment or CDATA section is longer than 16 bytes"},
+		{"a long CDATA section", `<![CDATA[` + long + `]]>`, "a comment or CDATA section is longer than 16 bytes"},
+		{"a document type declaration", `<!DOCTYPE a>`, "the part holds a document type declaration, which workbooks do not have"},
+	} {
+		for _, size := range []int{1, 3, 4096} {
+			_, err := io.ReadAll(&markupGuard{r: &chunkReader{s: tc.xml, n: size}, max: 16})
+			if got := fmt.Sprint(err); tc.err == "" && err != nil || tc.err != "" && got != tc.err {
+				t.Errorf("%s, reads of %d: error %v, want %q", tc.name, size, err, tc.err)
+			}
+		}
+	}
 }
