@@ -343,7 +343,7 @@ func FuzzXLSXCell(f *testing.F) {
 		if flags&flagComma != 0 {
 			set.dec = ','
 		}
-		x := newXMLPart(pkg, "xl/worksheets/sheet1.xml", io.NopCloser(strings.NewReader(c.sheet())))
+		x := newXMLPart(pkg, "xl/worksheets/sheet1.xml", io.NopCloser(strings.NewReader(c.sheet())), true)
 		r := newSheetReader(x, "Cells", set, pkg.limits)
 		err := r.next()
 		var re *RowError

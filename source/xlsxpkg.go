@@ -127,10 +127,11 @@ func (p *xlsxPackage) checkMeta(f *zip.File) error {
 
 // xmlPart is one part of the package being read as XML tokens.
 type xmlPart struct {
-	pkg  *xlsxPackage
-	name string
-	rc   io.ReadCloser
-	toks *xmlTokens
+	pkg   *xlsxPackage
+	name  string
+	rc    io.ReadCloser
+	ahead *readAhead // reading rc ahead, for a data part
+	toks  *xmlTokens
 	// at, when set, says where in the part reading is, for messages:
 	// `sheet "Products", row 12`.
 	at func() string
@@ -153,17 +154,29 @@ func (p *xlsxPackage) openXML(name string, data bool) (*xmlPart, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: part %s: %v: the workbook is damaged or uses a compression Excel does not; open it in your spreadsheet program and save it again", p.name, f.Name, err)
 	}
-	return newXMLPart(p, f.Name, rc), nil
+	return newXMLPart(p, f.Name, rc, data), nil
 }
 
-// newXMLPart reads rc, the part name of p, as XML tokens.
-func newXMLPart(p *xlsxPackage, name string, rc io.ReadCloser) *xmlPart {
+// newXMLPart reads rc, the part name of p, as XML tokens; a data part's
+// bytes are unzipped and guarded ahead of its tokens, on a goroutine of
+// their own (see readAhead).
+func newXMLPart(p *xlsxPackage, name string, rc io.ReadCloser, data bool) *xmlPart {
 	x := &xmlPart{pkg: p, name: name, rc: rc}
-	x.toks = newXMLTokens(&markupGuard{r: rc, max: p.limits.MaxCellSize})
+	var r io.Reader = &markupGuard{r: rc, max: p.limits.MaxCellSize}
+	if data {
+		x.ahead = newReadAhead(r)
+		r = x.ahead
+	}
+	x.toks = newXMLTokens(r)
 	return x
 }
 
-func (x *xmlPart) Close() error { return x.rc.Close() }
+func (x *xmlPart) Close() error {
+	if x.ahead != nil {
+		x.ahead.Close()
+	}
+	return x.rc.Close()
+}
 
 // token returns the next token; its error names the file and the part.
 func (x *xmlPart) token() (xml.Token, error) {
