@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -37,6 +38,7 @@ type xmlTokens struct {
 	line, counted int
 
 	attrs     []xml.Attr // the attributes of the last start element
+	text      []byte     // the last text with references, replaced
 	needClose bool       // the start element returned closed itself
 	toClose   xml.Name   // its name, for the end element to return next
 	err       error      // the error returned, returned again after
@@ -77,7 +79,7 @@ func (t *xmlTokens) next() (xml.Token, error) {
 	if t.buf[t.rd] != '<' {
 		// Text, up to the next '<' or the input's end: whole either way.
 		n, cut := t.extent(0, func(b []byte) int { return bytes.IndexByte(b, '<') }, 0, 0)
-		if tok, ok := plainText(t.buf[t.rd : t.rd+n]); ok {
+		if tok, ok := t.plainText(t.buf[t.rd : t.rd+n]); ok {
 			t.advance(n)
 			return tok, nil
 		}
@@ -252,13 +254,98 @@ func (t *xmlTokens) fallback(n int, cut bool) (xml.Token, error) {
 	return tok, nil
 }
 
-// plainText is text without references, carriage returns or "]]>", all
-// of it characters XML allows.
-func plainText(b []byte) (xml.Token, bool) {
-	if bytes.IndexByte(b, '&') >= 0 || bytes.IndexByte(b, '\r') >= 0 || bytes.Contains(b, []byte("]]>")) || !xmlChars(b) {
+// plainText is text without carriage returns or "]]>", its references
+// those XML predefines (&amp;) or characters' (&#34;, as Go's encoders
+// write a quote), all of it characters XML allows: the text itself, or
+// with its references replaced, in t.text.
+func (t *xmlTokens) plainText(b []byte) (xml.Token, bool) {
+	if bytes.IndexByte(b, '\r') >= 0 || bytes.Contains(b, []byte("]]>")) {
 		return nil, false
 	}
-	return xml.CharData(b), true
+	text, ok := t.unescape(b)
+	if !ok || !xmlChars(text) {
+		return nil, false
+	}
+	return xml.CharData(text), true
+}
+
+// unescape is b, or b with its references replaced in t.text; ok is false
+// for a reference of another kind, or one RawToken refuses.
+func (t *xmlTokens) unescape(b []byte) ([]byte, bool) {
+	amp := bytes.IndexByte(b, '&')
+	if amp < 0 {
+		return b, true
+	}
+	out := append(t.text[:0], b[:amp]...)
+	for rest := b[amp:]; len(rest) > 0; {
+		if rest[0] != '&' {
+			i := bytes.IndexByte(rest, '&')
+			if i < 0 {
+				i = len(rest)
+			}
+			out, rest = append(out, rest[:i]...), rest[i:]
+			continue
+		}
+		r, n := reference(rest)
+		if n == 0 {
+			return nil, false
+		}
+		out, rest = utf8.AppendRune(out, r), rest[n:]
+	}
+	t.text = out
+	return out, true
+}
+
+// reference reads the reference b starts with: one XML predefines (&lt;
+// &gt; &amp; &apos; &quot;) or a character's in decimal (&#34;) or hex
+// (&#x22;), as RawToken reads them (a rune past unicode.MaxRune refused, a
+// surrogate read as U+FFFD). It returns the rune and the reference's
+// length, 0 for any other.
+func reference(b []byte) (rune, int) {
+	end := bytes.IndexByte(b[:min(len(b), 12)], ';')
+	if end < 2 {
+		return 0, 0
+	}
+	switch name := b[1:end]; string(name) {
+	case "lt":
+		return '<', end + 1
+	case "gt":
+		return '>', end + 1
+	case "amp":
+		return '&', end + 1
+	case "apos":
+		return '\'', end + 1
+	case "quot":
+		return '"', end + 1
+	}
+	digits, base := b[2:end], 10
+	if b[1] != '#' {
+		return 0, 0
+	}
+	if len(digits) > 0 && digits[0] == 'x' {
+		digits, base = digits[1:], 16
+	}
+	if len(digits) == 0 {
+		return 0, 0
+	}
+	n := 0
+	for _, c := range digits {
+		d := 0
+		switch {
+		case '0' <= c && c <= '9':
+			d = int(c - '0')
+		case base == 16 && 'a' <= c && c <= 'f':
+			d = int(c-'a') + 10
+		case base == 16 && 'A' <= c && c <= 'F':
+			d = int(c-'A') + 10
+		default:
+			return 0, 0
+		}
+		if n = n*base + d; n > unicode.MaxRune {
+			return 0, 0
+		}
+	}
+	return rune(n), end + 1
 }
 
 // xmlChars reports whether b is UTF-8 of characters XML allows.
@@ -337,7 +424,10 @@ func (t *xmlTokens) startTag(b []byte) (xml.Token, bool) {
 			return nil, false
 		}
 		v := b[i+1 : i+1+end]
-		if bytes.IndexByte(v, '&') >= 0 || bytes.IndexByte(v, '<') >= 0 || bytes.IndexByte(v, '\r') >= 0 || !xmlChars(v) {
+		if bytes.IndexByte(v, '<') >= 0 || bytes.IndexByte(v, '\r') >= 0 {
+			return nil, false
+		}
+		if v, ok = t.unescape(v); !ok || !xmlChars(v) {
 			return nil, false
 		}
 		a.Value = internValue(v)
