@@ -344,6 +344,7 @@ func FuzzXLSXCell(f *testing.F) {
 			set.dec = ','
 		}
 		x := newXMLPart(pkg, "xl/worksheets/sheet1.xml", io.NopCloser(strings.NewReader(c.sheet())), true)
+		defer x.Close()
 		r := newSheetReader(x, "Cells", set, pkg.limits)
 		err := r.next()
 		var re *RowError
