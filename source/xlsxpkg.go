@@ -187,6 +187,16 @@ func (x *xmlPart) token() (xml.Token, error) {
 	return tok, nil
 }
 
+// next returns the next token as it was read, valid until the next; its
+// error names the file and the part.
+func (x *xmlPart) next() (*token, error) {
+	tok, err := x.toks.read()
+	if err != nil {
+		return nil, x.fail(err)
+	}
+	return tok, nil
+}
+
 // fail turns a read or XML error into one that names the file and the part
 // and says what to do; io.EOF is returned as is.
 func (x *xmlPart) fail(err error) error {
@@ -213,31 +223,31 @@ func (x *xmlPart) fail(err error) error {
 func (x *xmlPart) text(buf []byte, end string, rich bool, limit int) ([]byte, error) {
 	inT, inPhonetic := 0, 0
 	for {
-		tok, err := x.token()
+		t, err := x.next()
 		if err == io.EOF {
 			return buf, x.fail(io.ErrUnexpectedEOF)
 		}
 		if err != nil {
 			return buf, err
 		}
-		switch t := tok.(type) {
-		case xml.CharData:
+		switch t.kind {
+		case textToken:
 			if rich && (inT == 0 || inPhonetic > 0) {
 				continue
 			}
-			if len(buf)+len(t) > limit {
+			if len(buf)+len(t.text) > limit {
 				return buf, x.fail(&tooLongError{what: "a cell's text is", max: limit})
 			}
-			buf = append(buf, t...)
-		case xml.StartElement:
-			switch t.Name.Local {
+			buf = append(buf, t.text...)
+		case startToken:
+			switch t.name.Local {
 			case "t":
 				inT++
 			case "rPh":
 				inPhonetic++
 			}
-		case xml.EndElement:
-			switch t.Name.Local {
+		case endToken:
+			switch t.name.Local {
 			case end:
 				return buf, nil
 			case "t":
@@ -339,8 +349,11 @@ func relTarget(rels []relationship, from, suffix, def string) string {
 	return def
 }
 
-func attr(se xml.StartElement, name string) string {
-	for _, a := range se.Attr {
+func attr(se xml.StartElement, name string) string { return attrValue(se.Attr, name) }
+
+// attrValue is the value of the attribute name among attrs, or "".
+func attrValue(attrs []xml.Attr, name string) string {
+	for _, a := range attrs {
 		if a.Name.Local == name {
 			return a.Value
 		}

@@ -66,32 +66,32 @@ func newSheetReader(x *xmlPart, sheet string, set sheetSettings, limits Limits) 
 // (its cells still read), and any other error when reading cannot go on.
 func (r *sheetReader) next() error {
 	for {
-		tok, err := r.x.token()
+		t, err := r.x.next()
 		if err != nil {
 			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
+		switch t.kind {
+		case startToken:
+			switch t.name.Local {
 			case "sheetData":
 				r.inData = true
 			case "row":
 				if r.inData {
-					return r.readRow(t)
+					return r.readRow(t.attrs)
 				}
 			}
-		case xml.EndElement:
-			if t.Name.Local == "sheetData" {
+		case endToken:
+			if t.name.Local == "sheetData" {
 				return io.EOF
 			}
 		}
 	}
 }
 
-// readRow reads the cells of the row element se.
-func (r *sheetReader) readRow(se xml.StartElement) error {
+// readRow reads the cells of the row element whose attributes are attrs.
+func (r *sheetReader) readRow(attrs []xml.Attr) error {
 	n := r.row + 1
-	if v := attr(se, "r"); v != "" {
+	if v := attrValue(attrs, "r"); v != "" {
 		var err error
 		if n, err = strconv.Atoi(v); err != nil || n <= r.row || n > maxSheetRows {
 			return r.x.fail(fmt.Errorf("row number %q after row %d", v, r.row))
@@ -102,20 +102,20 @@ func (r *sheetReader) readRow(se xml.StartElement) error {
 	var rowErr error
 	col, size := 0, 0
 	for {
-		tok, err := r.x.token()
+		t, err := r.x.next()
 		if err == io.EOF {
 			return r.x.fail(io.ErrUnexpectedEOF)
 		}
 		if err != nil {
 			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if t.Name.Local != "c" {
+		switch t.kind {
+		case startToken:
+			if t.name.Local != "c" {
 				continue
 			}
 			var value string
-			if col, value, err = r.readCell(t, col); err != nil {
+			if col, value, err = r.readCell(t.attrs, col); err != nil {
 				if _, ok := err.(*RowError); !ok {
 					return err
 				}
@@ -126,8 +126,8 @@ func (r *sheetReader) readRow(se xml.StartElement) error {
 			if size += len(value); size > r.maxRow {
 				return r.x.fail(&tooLongError{what: "a row's cells together are", max: r.maxRow})
 			}
-		case xml.EndElement:
-			if t.Name.Local == "row" {
+		case endToken:
+			if t.name.Local == "row" {
 				return rowErr
 			}
 		}
@@ -145,12 +145,12 @@ type cell struct {
 	hasIS bool
 }
 
-// readCell reads the cell element se, the one after column prev, into
-// r.cells and returns its column and value.
-func (r *sheetReader) readCell(se xml.StartElement, prev int) (int, string, error) {
+// readCell reads the cell element whose attributes are attrs, the one
+// after column prev, into r.cells and returns its column and value.
+func (r *sheetReader) readCell(attrs []xml.Attr, prev int) (int, string, error) {
 	c := cell{col: prev + 1}
 	ref := ""
-	for _, a := range se.Attr {
+	for _, a := range attrs {
 		switch a.Name.Local {
 		case "r":
 			ref = a.Value
@@ -169,16 +169,16 @@ func (r *sheetReader) readCell(se xml.StartElement, prev int) (int, string, erro
 	}
 	r.formula = r.formula[:0]
 	for done := false; !done; {
-		tok, err := r.x.token()
+		t, err := r.x.next()
 		if err == io.EOF {
 			return c.col, "", r.x.fail(io.ErrUnexpectedEOF)
 		}
 		if err != nil {
 			return c.col, "", err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
+		switch t.kind {
+		case startToken:
+			switch t.name.Local {
 			case "v":
 				c.hasV = true
 				c.v, err = r.x.text(r.buf[:0], "v", false, r.maxCell)
@@ -193,8 +193,8 @@ func (r *sheetReader) readCell(se xml.StartElement, prev int) (int, string, erro
 			if err != nil {
 				return c.col, "", err
 			}
-		case xml.EndElement:
-			done = t.Name.Local == "c"
+		case endToken:
+			done = t.name.Local == "c"
 		}
 	}
 	value, err := r.cellText(&c)

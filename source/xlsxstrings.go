@@ -2,7 +2,6 @@ package source
 
 import (
 	"bufio"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"os"
@@ -60,14 +59,14 @@ func loadSharedStrings(p *xlsxPackage, name string) (_ *sharedStrings, err error
 	defer x.Close()
 	var buf []byte
 	for {
-		tok, err := x.token()
+		t, err := x.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		if se, ok := tok.(xml.StartElement); !ok || se.Name.Local != "si" {
+		if t.kind != startToken || t.name.Local != "si" {
 			continue
 		}
 		if s.n == maxSharedStrings {

@@ -37,6 +37,7 @@ type xmlTokens struct {
 	// an error needs them, or the bytes before rd are let go of.
 	line, counted int
 
+	tok       token      // the token read last
 	attrs     []xml.Attr // the attributes of the last start element
 	text      []byte     // the last text with references, replaced
 	needClose bool       // the start element returned closed itself
@@ -49,39 +50,89 @@ type xmlTokens struct {
 const readSize = 4096
 
 func newXMLTokens(r io.Reader) *xmlTokens {
-	return &xmlTokens{r: r, buf: make([]byte, 2*readSize), line: 1}
+	return &xmlTokens{r: r, buf: make([]byte, 2*readSize), line: 1, attrs: make([]xml.Attr, 0, 8)}
+}
+
+// tokenKind is what a token is.
+type tokenKind uint8
+
+const (
+	startToken tokenKind = iota + 1
+	endToken
+	textToken
+	otherToken // a comment, a processing instruction, a directive
+)
+
+// token is a token as read, before Token makes an xml.Token of it (a
+// worksheet's reader reads it as it is: a cell's tokens are not each
+// allocated): its kind, an element's name and attributes, a text's
+// bytes, or any other token as a Decoder gave it. Valid until the next.
+type token struct {
+	kind  tokenKind
+	name  xml.Name
+	attrs []xml.Attr
+	text  []byte
+	other xml.Token
 }
 
 // Token returns the next token, as RawToken would.
 func (t *xmlTokens) Token() (xml.Token, error) {
+	tok, err := t.read()
+	if err != nil {
+		return nil, err
+	}
+	return tok.boxed(), nil
+}
+
+// boxed is the token as RawToken gives it.
+func (k *token) boxed() xml.Token {
+	switch k.kind {
+	case startToken:
+		if i := knownName(k.name); i >= 0 && len(k.attrs) == 0 {
+			return knownStarts[i]
+		}
+		return xml.StartElement{Name: k.name, Attr: k.attrs}
+	case endToken:
+		if i := knownName(k.name); i >= 0 {
+			return knownEnds[i]
+		}
+		return xml.EndElement{Name: k.name}
+	case textToken:
+		return xml.CharData(k.text)
+	}
+	return k.other
+}
+
+// read reads the next token into t.tok.
+func (t *xmlTokens) read() (*token, error) {
 	if t.err != nil {
 		return nil, t.err
 	}
 	if t.needClose {
 		t.needClose = false
-		if k := knownName(t.toClose); k >= 0 {
-			return knownEnds[k], nil
-		}
-		return xml.EndElement{Name: t.toClose}, nil
+		t.tok = token{kind: endToken, name: t.toClose}
+		return &t.tok, nil
 	}
-	tok, err := t.next()
-	if err != nil {
+	if err := t.next(); err != nil {
 		t.err = err
+		return nil, err
 	}
-	return tok, err
+	return &t.tok, nil
 }
 
-// next reads one token: the kinds of token by their first bytes.
-func (t *xmlTokens) next() (xml.Token, error) {
+// next reads one token into t.tok: the kinds of token by their first
+// bytes.
+func (t *xmlTokens) next() error {
 	if t.rd == t.wr && !t.fill() {
-		return nil, t.rerr // io.EOF where the input ends between tokens
+		return t.rerr // io.EOF where the input ends between tokens
 	}
 	if t.buf[t.rd] != '<' {
 		// Text, up to the next '<' or the input's end: whole either way.
 		n, cut := t.extent(0, func(b []byte) int { return bytes.IndexByte(b, '<') }, 0, 0)
-		if tok, ok := t.plainText(t.buf[t.rd : t.rd+n]); ok {
+		if text, ok := t.plainText(t.buf[t.rd : t.rd+n]); ok {
 			t.advance(n)
-			return tok, nil
+			t.tok = token{kind: textToken, text: text}
+			return nil
 		}
 		if !cut {
 			n++ // the '<' after it, as a Decoder reads it
@@ -93,29 +144,24 @@ func (t *xmlTokens) next() (xml.Token, error) {
 	}
 	var n int
 	var cut bool
-	var tok xml.Token
 	ok := false
 	switch t.buf[t.rd+1] {
 	case '/':
 		if n, cut = t.extent(2, func(b []byte) int { return bytes.IndexByte(b, '>') }, 1, 0); !cut {
-			tok, ok = endTag(t.buf[t.rd : t.rd+n])
+			ok = t.endTag(t.buf[t.rd : t.rd+n])
 		}
 	case '?', '!':
 		n, cut = t.special()
 	default:
 		if n, cut = t.extent(1, tagEnd, 1, -1); !cut {
-			tok, ok = t.startTag(t.buf[t.rd : t.rd+n])
+			ok = t.startTag(t.buf[t.rd : t.rd+n])
 		}
 	}
 	if !ok {
 		return t.fallback(n, cut)
 	}
 	t.advance(n)
-	if sc, closed := tok.(selfClosed); closed {
-		t.needClose, t.toClose = true, sc.Name
-		return sc.StartElement, nil
-	}
-	return tok, nil
+	return nil
 }
 
 // fill reads once more from the reader (readSize bytes, as bufio does when
@@ -228,7 +274,7 @@ func (t *xmlTokens) countLines() {
 // reading the whole input would: the error's line counted from the
 // input's start, and the reader's error where the token's bytes ran out
 // on it rather than on the input's end.
-func (t *xmlTokens) fallback(n int, cut bool) (xml.Token, error) {
+func (t *xmlTokens) fallback(n int, cut bool) error {
 	d := xml.NewDecoder(bytes.NewReader(t.buf[t.rd : t.rd+n]))
 	d.Strict = true
 	tok, err := d.RawToken()
@@ -236,29 +282,39 @@ func (t *xmlTokens) fallback(n int, cut bool) (xml.Token, error) {
 		var se *xml.SyntaxError
 		if errors.As(err, &se) {
 			if cut && t.rerr != io.EOF && strings.HasPrefix(se.Msg, "unexpected EOF") {
-				return nil, t.rerr
+				return t.rerr
 			}
 			t.countLines()
-			return nil, &xml.SyntaxError{Msg: se.Msg, Line: t.line + se.Line - 1}
+			return &xml.SyntaxError{Msg: se.Msg, Line: t.line + se.Line - 1}
 		}
 		if err == io.EOF && cut && t.rerr != nil {
-			return nil, t.rerr
+			return t.rerr
 		}
-		return nil, err
+		return err
 	}
 	used := int(d.InputOffset())
-	if se, ok := tok.(xml.StartElement); ok && bytes.HasSuffix(t.buf[t.rd:t.rd+used], []byte("/>")) {
-		t.needClose, t.toClose = true, se.Name
+	switch tok := tok.(type) {
+	case xml.StartElement:
+		t.tok = token{kind: startToken, name: tok.Name, attrs: tok.Attr}
+		if bytes.HasSuffix(t.buf[t.rd:t.rd+used], []byte("/>")) {
+			t.needClose, t.toClose = true, tok.Name
+		}
+	case xml.EndElement:
+		t.tok = token{kind: endToken, name: tok.Name}
+	case xml.CharData:
+		t.tok = token{kind: textToken, text: tok}
+	default:
+		t.tok = token{kind: otherToken, other: tok}
 	}
 	t.advance(used)
-	return tok, nil
+	return nil
 }
 
 // plainText is text without carriage returns or "]]>", its references
 // those XML predefines (&amp;) or characters' (&#34;, as Go's encoders
 // write a quote), all of it characters XML allows: the text itself, or
 // with its references replaced, in t.text.
-func (t *xmlTokens) plainText(b []byte) (xml.Token, bool) {
+func (t *xmlTokens) plainText(b []byte) ([]byte, bool) {
 	if bytes.IndexByte(b, '\r') >= 0 || bytes.Contains(b, []byte("]]>")) {
 		return nil, false
 	}
@@ -266,7 +322,7 @@ func (t *xmlTokens) plainText(b []byte) (xml.Token, bool) {
 	if !ok || !xmlChars(text) {
 		return nil, false
 	}
-	return xml.CharData(text), true
+	return text, true
 }
 
 // unescape is b, or b with its references replaced in t.text; ok is false
@@ -368,67 +424,65 @@ func xmlChars(b []byte) bool {
 	return true
 }
 
-// endTag is "</name>", spaces allowed before the '>'.
-func endTag(b []byte) (xml.Token, bool) {
+// endTag reads "</name>", spaces allowed before the '>', into t.tok.
+func (t *xmlTokens) endTag(b []byte) bool {
 	name, i, ok := plainName(b, 2)
 	if !ok {
-		return nil, false
+		return false
 	}
 	i = skipSpace(b, i)
 	if i != len(b)-1 || b[i] != '>' {
-		return nil, false
+		return false
 	}
-	if k := knownName(name); k >= 0 {
-		return knownEnds[k], true
-	}
-	return xml.EndElement{Name: name}, true
+	t.tok = token{kind: endToken, name: name}
+	return true
 }
 
-// startTag is "<name attr="value" ...>" or "<name .../>", its attribute
-// values free of references, '<' and carriage returns. Its attributes
-// are kept in t.attrs, valid until the next token.
-func (t *xmlTokens) startTag(b []byte) (xml.Token, bool) {
+// startTag reads "<name attr="value" ...>" or "<name .../>", its
+// attribute values free of '<' and carriage returns, into t.tok. Its
+// attributes are kept in t.attrs, valid until the next token.
+func (t *xmlTokens) startTag(b []byte) bool {
 	name, i, ok := plainName(b, 1)
 	if !ok {
-		return nil, false
+		return false
 	}
 	attrs := t.attrs[:0]
 	for {
 		i = skipSpace(b, i)
 		switch b[i] {
 		case '>':
-			if k := knownName(name); k >= 0 && len(attrs) == 0 {
-				return knownStarts[k], i == len(b)-1
-			}
-			return xml.StartElement{Name: name, Attr: attrs}, i == len(b)-1
+			t.tok = token{kind: startToken, name: name, attrs: attrs}
+			return i == len(b)-1
 		case '/':
 			if i+2 != len(b) || b[i+1] != '>' {
-				return nil, false
+				return false
 			}
-			return selfClosed{xml.StartElement{Name: name, Attr: attrs}}, true
+			t.tok = token{kind: startToken, name: name, attrs: attrs}
+			t.needClose, t.toClose = true, name
+			return true
 		}
 		var a xml.Attr
 		if a.Name, i, ok = plainName(b, i); !ok {
-			return nil, false
+			return false
 		}
 		if i = skipSpace(b, i); b[i] != '=' {
-			return nil, false
+			return false
 		}
 		i = skipSpace(b, i+1)
 		q := b[i]
 		if q != '"' && q != '\'' {
-			return nil, false
+			return false
 		}
 		end := bytes.IndexByte(b[i+1:], q)
 		if end < 0 {
-			return nil, false
+			return false
 		}
 		v := b[i+1 : i+1+end]
 		if bytes.IndexByte(v, '<') >= 0 || bytes.IndexByte(v, '\r') >= 0 {
-			return nil, false
+			return false
 		}
 		if v, ok = t.unescape(v); !ok || !xmlChars(v) {
-			return nil, false
+			return false
 		}
 		a.Value = internValue(v)
 		attrs = append(attrs, a)
@@ -436,10 +490,6 @@ func (t *xmlTokens) startTag(b []byte) (xml.Token, bool) {
 		i += end + 2
 	}
 }
-
-// selfClosed is a start element that closes itself: Token returns its
-// end element next.
-type selfClosed struct{ xml.StartElement }
 
 // plainName reads the name at b[i]: ASCII, starting with a letter, '_' or
 // ':', split at its one ':' into space and local name as RawToken splits
