@@ -144,17 +144,17 @@ func readWorkbook(p *xlsxPackage) (*workbookInfo, error) {
 		sst:    relTarget(rels, wbPart, "/sharedStrings", "xl/sharedStrings.xml"),
 		styles: relTarget(rels, wbPart, "/styles", "xl/styles.xml"),
 	}
-	err = p.eachElement(wbPart, func(se xml.StartElement) error {
-		switch se.Name.Local {
+	err = p.eachElement(wbPart, func(local string, attrs []xml.Attr) error {
+		switch local {
 		case "workbookPr":
-			v := attr(se, "date1904")
+			v := attr(attrs, "date1904")
 			wb.date1904 = v == "1" || v == "true"
 		case "sheet":
 			if len(wb.sheets) == maxListed {
 				return fmt.Errorf("more than %d sheets", maxListed)
 			}
-			st := attr(se, "state")
-			wb.sheets = append(wb.sheets, sheetInfo{name: attr(se, "name"), part: byID[attr(se, "id")],
+			st := attr(attrs, "state")
+			wb.sheets = append(wb.sheets, sheetInfo{name: attr(attrs, "name"), part: byID[attr(attrs, "id")],
 				hidden: st == "hidden" || st == "veryHidden"})
 		}
 		return nil

@@ -115,14 +115,14 @@ func loadNumFormats(p *xlsxPackage, name string) ([]numFormat, error) {
 	custom := map[int]string{}
 	var ids []int
 	inCellXfs := false
-	err := p.eachElement(name, func(se xml.StartElement) error {
-		switch se.Name.Local {
+	err := p.eachElement(name, func(local string, attrs []xml.Attr) error {
+		switch local {
 		case "numFmt":
 			if len(custom) == maxStyles {
 				return fmt.Errorf("more than %d number formats", maxStyles)
 			}
-			if id, err := strconv.Atoi(attr(se, "numFmtId")); err == nil {
-				custom[id] = attr(se, "formatCode")
+			if id, err := strconv.Atoi(attr(attrs, "numFmtId")); err == nil {
+				custom[id] = attr(attrs, "formatCode")
 			}
 		case "cellXfs":
 			inCellXfs = true
@@ -135,7 +135,7 @@ func loadNumFormats(p *xlsxPackage, name string) ([]numFormat, error) {
 			if len(ids) == maxStyles {
 				return fmt.Errorf("more than %d cell formats, more than Excel allows", maxStyles)
 			}
-			id, _ := strconv.Atoi(attr(se, "numFmtId"))
+			id, _ := strconv.Atoi(attr(attrs, "numFmtId"))
 			ids = append(ids, id)
 		}
 		return nil

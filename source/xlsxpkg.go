@@ -178,15 +178,6 @@ func (x *xmlPart) Close() error {
 	return x.rc.Close()
 }
 
-// token returns the next token; its error names the file and the part.
-func (x *xmlPart) token() (xml.Token, error) {
-	tok, err := x.toks.Token()
-	if err != nil {
-		return nil, x.fail(err)
-	}
-	return tok, nil
-}
-
 // next returns the next token as it was read, valid until the next; its
 // error names the file and the part.
 func (x *xmlPart) next() (*token, error) {
@@ -294,36 +285,37 @@ func (p *xlsxPackage) relationships(of string) ([]relationship, error) {
 		return nil, nil
 	}
 	var rels []relationship
-	err := p.eachElement(name, func(se xml.StartElement) error {
-		if se.Name.Local != "Relationship" {
+	err := p.eachElement(name, func(local string, attrs []xml.Attr) error {
+		if local != "Relationship" {
 			return nil
 		}
 		if len(rels) == maxListed {
 			return fmt.Errorf("more than %d relationships", maxListed)
 		}
-		rels = append(rels, relationship{attr(se, "Id"), attr(se, "Type"), attr(se, "Target")})
+		rels = append(rels, relationship{attr(attrs, "Id"), attr(attrs, "Type"), attr(attrs, "Target")})
 		return nil
 	})
 	return rels, err
 }
 
-// eachElement calls fn with every start element of the part name.
-func (p *xlsxPackage) eachElement(name string, fn func(xml.StartElement) error) error {
+// eachElement calls fn with the local name and the attributes of every
+// start element of the part name.
+func (p *xlsxPackage) eachElement(name string, fn func(local string, attrs []xml.Attr) error) error {
 	x, err := p.openXML(name, false)
 	if err != nil {
 		return err
 	}
 	defer x.Close()
 	for {
-		tok, err := x.token()
+		t, err := x.next()
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		if se, ok := tok.(xml.StartElement); ok {
-			if err := fn(se); err != nil {
+		if t.kind == startToken {
+			if err := fn(t.name.Local, t.attrs); err != nil {
 				return x.fail(err)
 			}
 		}
@@ -349,10 +341,8 @@ func relTarget(rels []relationship, from, suffix, def string) string {
 	return def
 }
 
-func attr(se xml.StartElement, name string) string { return attrValue(se.Attr, name) }
-
-// attrValue is the value of the attribute name among attrs, or "".
-func attrValue(attrs []xml.Attr, name string) string {
+// attr is the value of the attribute name among attrs, or "".
+func attr(attrs []xml.Attr, name string) string {
 	for _, a := range attrs {
 		if a.Name.Local == name {
 			return a.Value

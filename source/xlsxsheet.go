@@ -91,7 +91,7 @@ func (r *sheetReader) next() error {
 // readRow reads the cells of the row element whose attributes are attrs.
 func (r *sheetReader) readRow(attrs []xml.Attr) error {
 	n := r.row + 1
-	if v := attrValue(attrs, "r"); v != "" {
+	if v := attr(attrs, "r"); v != "" {
 		var err error
 		if n, err = strconv.Atoi(v); err != nil || n <= r.row || n > maxSheetRows {
 			return r.x.fail(fmt.Errorf("row number %q after row %d", v, r.row))
