@@ -336,16 +336,18 @@ func checkCombinations(p *Product) {
 	if n < 2 {
 		return
 	}
+	// The prefixes of a product of few variants, each read once.
+	var few [8]string
 	dupOf := func(k int) int { // index of an earlier variant with the same options, or -1
-		pre := p.Variants[k].optionPrefix()
+		few[k] = p.Variants[k].optionPrefix()
 		for j := 0; j < k; j++ {
-			if p.Variants[j].optionPrefix() == pre {
+			if few[j] == few[k] {
 				return j
 			}
 		}
 		return -1
 	}
-	if n > 8 {
+	if n > len(few) {
 		seen := make(map[string]int, n)
 		dupOf = func(k int) int {
 			pre := p.Variants[k].optionPrefix()
