@@ -75,6 +75,11 @@ func TestMarkupGuardRuns(t *testing.T) {
 		{"a long comment", `<!--` + long + `-->`, "a comment or CDATA section is longer than 16 bytes"},
 		{"a long CDATA section", `<![CDATA[` + long + `]]>`, "a comment or CDATA section is longer than 16 bytes"},
 		{"a document type declaration", `<!DOCTYPE a>`, "the part holds a document type declaration, which workbooks do not have"},
+		// A comment ends at the first "-->" after its opener "<!--", as
+		// XML reads it: "<!--->" opens one and does not close it.
+		{"a comment's opener does not close it", `<!---><!x>-->`, ""},
+		{"a comment that looks closed at once is one run", `<!--->` + long + `-->`, "a comment or CDATA section is longer than 16 bytes"},
+		{"an empty comment, then a declaration", `<!----><!DOCTYPE a>`, "the part holds a document type declaration, which workbooks do not have"},
 	} {
 		for _, size := range []int{1, 3, 4096} {
 			_, err := io.ReadAll(&markupGuard{r: &chunkReader{s: tc.xml, n: size}, max: 16})

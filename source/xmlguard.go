@@ -30,6 +30,7 @@ const (
 	stText    guardState = iota // between tags
 	stLT                        // just after '<'
 	stBang                      // just after "<!"
+	stDash                      // just after "<!-": the second '-' of a comment's opener
 	stTag                       // in a tag
 	stQuote                     // in a quoted attribute value
 	stSection                   // in a comment, CDATA section or processing instruction
@@ -68,6 +69,8 @@ func (g *markupGuard) scan(b []byte) error {
 			b = g.afterLT(b)
 		case stBang:
 			b, err = g.afterBang(b)
+		case stDash:
+			b, err = g.afterDash(b)
 		case stTag:
 			b, err = g.tag(b)
 		case stQuote:
@@ -118,14 +121,24 @@ func (g *markupGuard) afterLT(b []byte) []byte {
 func (g *markupGuard) afterBang(b []byte) ([]byte, error) {
 	switch b[0] {
 	case '-':
-		g.end = "-->"
+		g.end, g.state = "-->", stDash
 	case '[':
-		g.end = "]]>"
+		g.end, g.state, g.recent = "]]>", stSection, [2]byte{}
 	default:
 		return nil, fmt.Errorf("the part holds a document type declaration, which workbooks do not have")
 	}
-	g.state, g.recent = stSection, [2]byte{}
 	g.run++
+	return b[1:], nil
+}
+
+// afterDash takes the second '-' of a comment's opener: the "--" that
+// ends the comment comes after it, as XML reads it ("<!--->" is not a
+// whole comment). Another byte is an error the decoder stops at.
+func (g *markupGuard) afterDash(b []byte) ([]byte, error) {
+	if err := g.grow(1, "a comment or CDATA section is"); err != nil {
+		return nil, err
+	}
+	g.state, g.recent = stSection, [2]byte{}
 	return b[1:], nil
 }
 

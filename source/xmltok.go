@@ -225,7 +225,7 @@ func (t *xmlTokens) special() (int, bool) {
 		case '[': // a CDATA section
 			seq, from, after = "]]>", 9, 3
 		default: // a declaration: all there is (the markupGuard refuses them)
-			seq, after = "\x00\x00\x00", 3
+			return t.extent(2, func([]byte) int { return -1 }, 0, 0)
 		}
 	}
 	return t.extent(from, func(b []byte) int { return bytes.Index(b, []byte(seq)) }, after, len(seq)-1)

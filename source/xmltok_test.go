@@ -148,6 +148,24 @@ func TestXMLTokensReadErrorAtTheSameToken(t *testing.T) {
 	}
 }
 
+// TestXMLTokensDeclarationUnguarded reads declarations, which the
+// markupGuard refuses in a workbook, without it: each is read to its end
+// as RawToken reads it, whatever bytes it holds.
+func TestXMLTokensDeclarationUnguarded(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"<!x\x00\x00\x00 y><a/>", "<!DOCTYPE a [<!ENTITY b 'c'>]><a/>", "<!x y"} {
+		for _, end := range []error{nil, errBroken} {
+			d := xml.NewDecoder(&chunked{b: []byte(s), size: 2, err: end})
+			d.Strict = true
+			want := readTokens(d.RawToken, len(s)+2)
+			got := readTokens(rawTokens(newXMLTokens(&chunked{b: []byte(s), size: 2, err: end})), len(s)+2)
+			if !reflect.DeepEqual(want, got) {
+				t.Errorf("%q, ending %v:\nRawToken: %#v\nxmlTokens: %#v", s, end, want, got)
+			}
+		}
+	}
+}
+
 func FuzzXMLTokens(f *testing.F) {
 	for _, s := range xmlSamples {
 		f.Add([]byte(s), uint16(7), false)
