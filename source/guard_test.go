@@ -1,6 +1,8 @@
 package source
 
 import (
+	"bytes"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
@@ -88,4 +90,39 @@ func TestMarkupGuardRuns(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzMarkupGuardDeclarations checks that the markup guard follows the
+// XML as the decoder reads it: it refuses a part in which the decoder
+// reads a declaration (a directive), and refuses one only where the
+// decoder reads a declaration or stops at an error first.
+func FuzzMarkupGuardDeclarations(f *testing.F) {
+	for _, s := range xmlSamples {
+		f.Add([]byte(s), uint16(7))
+	}
+	f.Add([]byte(`<!---><!x>--><a/>`), uint16(3))
+	f.Fuzz(func(t *testing.T, data []byte, size uint16) {
+		d := xml.NewDecoder(bytes.NewReader(data))
+		d.Strict = true
+		directive, failed := false, false
+		for range len(data) + 2 {
+			tok, err := d.RawToken()
+			if err != nil {
+				failed = err != io.EOF
+				break
+			}
+			if _, ok := tok.(xml.Directive); ok {
+				directive = true
+				break
+			}
+		}
+		_, err := io.ReadAll(&markupGuard{r: &chunked{b: data, size: int(size%600) + 1}, max: 1 << 20})
+		refused := err != nil && strings.Contains(err.Error(), "document type declaration")
+		switch {
+		case directive && !refused:
+			t.Errorf("%q: the decoder reads a declaration, which the guard let through (%v)", data, err)
+		case refused && !directive && !failed:
+			t.Errorf("%q: the guard refused a declaration the decoder does not read", data)
+		}
+	})
 }
