@@ -101,6 +101,7 @@ func FuzzMarkupGuardDeclarations(f *testing.F) {
 		f.Add([]byte(s), uint16(7))
 	}
 	f.Add([]byte(`<!---><!x>--><a/>`), uint16(3))
+	f.Add([]byte(`<!---><?--><!DOCTYPE a>?>`), uint16(3))
 	f.Fuzz(func(t *testing.T, data []byte, size uint16) {
 		d := xml.NewDecoder(bytes.NewReader(data))
 		d.Strict = true
