@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Close returns the names of list most like name, best first, at most
@@ -72,8 +73,11 @@ func DidYouMean(name string, list []string, quote string) string {
 
 // Distance is the Levenshtein distance of a and b in runes: the fewest
 // insertions, deletions and substitutions that turn one into the other.
+// A byte that is not UTF-8 counts as a rune of its own, unlike any other:
+// two such bytes differ where they differ (a Latin-1 "ö" is not a Latin-1
+// "ü"), though both would read as U+FFFD.
 func Distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
+	ra, rb := runes(a), runes(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
 	for j := range prev {
@@ -91,4 +95,19 @@ func Distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// runes are the runes of s, each byte that is not UTF-8 a rune past
+// Unicode's last (utf8.MaxRune), one a byte value.
+func runes(s string) []rune {
+	out := make([]rune, 0, len(s))
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		if r == utf8.RuneError && n == 1 {
+			r = utf8.MaxRune + 1 + rune(s[0])
+		}
+		out = append(out, r)
+		s = s[n:]
+	}
+	return out
 }

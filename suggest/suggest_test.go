@@ -50,6 +50,8 @@ func TestDistance(t *testing.T) {
 		want int
 	}{
 		{"", "", 0}, {"a", "", 1}, {"kitten", "sitting", 3}, {"größe", "grösse", 2}, {"=>", ">=", 2},
+		// Latin-1 "Größe" and "Grüße", bytes that are not UTF-8: each differs.
+		{"Gr\xf6\xdfe", "Gr\xfc\xdfe", 1}, {"\xf6", "\uFFFD", 1}, {"\xf6\xf6", "\xf6\xf6", 0},
 	} {
 		if got := Distance(tc.a, tc.b); got != tc.want {
 			t.Errorf("Distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
