@@ -1,10 +1,13 @@
 package images
 
 import (
+	"fmt"
 	"mime"
 	"net/url"
 	"path"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Source is where an image is read: a URL (http or https) or a path under
@@ -103,7 +106,31 @@ func parseURL(s, scheme string) (Source, error) {
 		return Source{}, &Error{Source: s, Reason: "not a valid address", Advice: "correct the address in the file"}
 	}
 	u.Fragment, u.RawFragment = "", ""
+	u.RawQuery = escapeSpaces(u.RawQuery)
 	return Source{Key: u.String(), URL: u}, nil
+}
+
+// escapeSpaces percent-encodes the white space of a URL's query, which
+// url.Parse keeps as it is given ("?a b" where a browser sends "?a%20b"):
+// the key then parses back to itself (Parse trims what it reads), and the
+// request line holds no space.
+func escapeSpaces(q string) string {
+	if !strings.ContainsFunc(q, unicode.IsSpace) {
+		return q
+	}
+	var b strings.Builder
+	for q != "" {
+		r, n := utf8.DecodeRuneInString(q)
+		if !unicode.IsSpace(r) {
+			b.WriteString(q[:n]) // a byte that is not UTF-8 too, as it is
+		} else {
+			for _, c := range []byte(q[:n]) {
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+		}
+		q = q[n:]
+	}
+	return b.String()
 }
 
 // fileName is the name a file read from s is uploaded under: the last

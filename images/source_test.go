@@ -16,6 +16,8 @@ func TestParse(t *testing.T) {
 		{in: "http://example.com/a.png#top", key: "http://example.com/a.png", url: true},
 		{in: "HTTPS://Example.com/A.png", key: "https://Example.com/A.png", url: true},
 		{in: "//cdn.example.com/a.jpg", key: "https://cdn.example.com/a.jpg", url: true},
+		{in: "https://h.example/a.jpg?name=a b\u00a0#x", key: "https://h.example/a.jpg?name=a%20b%C2%A0", url: true},
+		{in: "https://h.example/a.jpg?\xff", key: "https://h.example/a.jpg?\xff", url: true},
 		{in: "/m/h/mh01-gray_main.jpg", key: "m/h/mh01-gray_main.jpg", path: "m/h/mh01-gray_main.jpg"},
 		{in: `media\shirts\front.jpg`, key: "media/shirts/front.jpg", path: "media/shirts/front.jpg"},
 		{in: "./a/../b.jpg", key: "b.jpg", path: "b.jpg"},
