@@ -157,7 +157,7 @@ func applyProductFile(t *txn, c *call, i int, rec record) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	pids, err := linkIDs(links[wire.Products], "links.Products")
+	pids, err := linkIDs(links.of(wire.Products), "links.Products")
 	if err != nil {
 		return 0, err
 	}

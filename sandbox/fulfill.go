@@ -332,7 +332,7 @@ func applyShipment(t *txn, c *call, i int, rec record) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	lis := links[wire.LineItems]
+	lis := links.of(wire.LineItems)
 	if len(lis) == 0 {
 		return 0, fieldErr("links.LineItems", "a shipment needs links.LineItems [{\"id\", \"quantity\"}]")
 	}
@@ -390,8 +390,8 @@ func shipmentFields(rec record) (string, map[string]string, error) {
 
 // openFulfillment is the one open fulfillment of the account a shipment's
 // links name, with its warehouse.
-func (t *txn) openFulfillment(account int64, links map[string][]record) (f, warehouse int64, err error) {
-	fids, err := linkIDs(links[wire.Fulfillments], "links.Fulfillments")
+func (t *txn) openFulfillment(account int64, links links) (f, warehouse int64, err error) {
+	fids, err := linkIDs(links.of(wire.Fulfillments), "links.Fulfillments")
 	if err != nil {
 		return 0, 0, err
 	}

@@ -64,21 +64,21 @@ func (t *txn) createProduct(c *call, rec record) (int64, error) {
 
 // writeProductLinks applies the Attributes, ProductTags, PricingTiers and
 // Variants links of a product write.
-func (t *txn) writeProductLinks(c *call, p productRef, links map[string][]record, create bool) error {
+func (t *txn) writeProductLinks(c *call, p productRef, links links, create bool) error {
 	account := c.acc.account
-	if err := t.writeProductAttributes(account, p, links[wire.Attributes]); err != nil {
+	if err := t.writeProductAttributes(account, p, links.of(wire.Attributes)); err != nil {
 		return err
 	}
-	if tags := links[wire.ProductTags]; len(tags) > 0 {
+	if tags := links.of(wire.ProductTags); len(tags) > 0 {
 		if err := t.replaceProductTags(account, p, tags, create); err != nil {
 			return err
 		}
 	}
-	tiers, err := t.resolveTiers(account, links[wire.PricingTiers], "")
+	tiers, err := t.resolveTiers(account, links.of(wire.PricingTiers), "")
 	if err != nil {
 		return err
 	}
-	return t.writeProductVariants(c, p, tiers, links[wire.Variants])
+	return t.writeProductVariants(c, p, tiers, links.of(wire.Variants))
 }
 
 // writeProductAttributes finds or creates the product's attributes named

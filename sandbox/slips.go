@@ -172,9 +172,9 @@ func (t *txn) loadLinks(owners []int64, resources []string) (map[int64]recordLin
 
 // writeLinks replaces, for each resource given non-empty in links, the
 // owner's links to it. LineItems entries carry a quantity.
-func (t *txn) writeLinks(owner int64, links map[string][]record, resources []string, check func(resource string, id int64, path string) error) error {
+func (t *txn) writeLinks(owner int64, links links, resources []string, check func(resource string, id int64, path string) error) error {
 	for _, res := range resources {
-		recs := links[res]
+		recs := links.of(res)
 		if len(recs) == 0 {
 			continue
 		}
@@ -302,7 +302,7 @@ func applyPackingSlip(t *txn, c *call, i int, rec record) (int64, error) {
 	if err := t.writeLinks(id, links, slipLinks, t.checkSlipOrder(account)); err != nil {
 		return 0, err
 	}
-	if len(links[wire.LineItems]) > 0 || len(links[wire.SalesOrders]) > 0 {
+	if links.has(wire.LineItems) || links.has(wire.SalesOrders) {
 		if err := t.checkPacking(id); err != nil {
 			return 0, err
 		}

@@ -24,6 +24,18 @@ func fieldErr(field, format string, a ...any) *recErr {
 	return &recErr{field: field, msg: fmt.Sprintf(format, a...)}
 }
 
+// under places err, a field error of a record read as a whole (field
+// "value", "value is required"), where the record sits in a write
+// (prefix "links.Variants[0].links.AttributeOptions[1]."): its field and
+// its message, which name the field first, begin with prefix. Other
+// errors are returned as they are.
+func under(prefix string, err error) error {
+	if re, ok := err.(*recErr); ok {
+		return &recErr{field: prefix + re.field, msg: prefix + re.msg}
+	}
+	return err
+}
+
 // scalar turns a JSON scalar into its string form. ok is false for
 // objects and arrays; null gives "" and present=false.
 func scalar(v any) (s string, present, ok bool) {
@@ -112,9 +124,15 @@ func kindOf(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// linksOf returns the links object of rec; an absent links or an empty
-// array (how empty links serialise) gives none (a nil map, read as empty).
-func linksOf(rec record, path string) (map[string][]record, error) {
+// links is a record's links object, checked by linksOf: each of its
+// entries is an array of objects. Reading one kind of link makes nothing:
+// the sandbox checks millions of records' links on a load.
+type links map[string]any
+
+// linksOf returns the links object of rec, checked; an absent links or an
+// empty array (how empty links serialise) gives none (nil, read as
+// empty).
+func linksOf(rec record, path string) (links, error) {
 	v, has := rec[wire.KeyLinks]
 	if !has || v == nil {
 		return nil, nil
@@ -126,24 +144,47 @@ func linksOf(rec record, path string) (map[string][]record, error) {
 	if !ok {
 		return nil, fieldErr(path+"links", "%slinks must be an object of arrays, not %s", path, kindOf(v))
 	}
-	out := make(map[string][]record, len(obj))
 	for k, lv := range obj {
 		arr, ok := lv.([]any)
 		if !ok {
 			return nil, fieldErr(path+"links."+k, "%slinks.%s must be an array, not %s", path, k, kindOf(lv))
 		}
-		recs := make([]record, len(arr))
 		for i, e := range arr {
-			m, ok := e.(map[string]any)
-			if !ok {
+			if _, ok := e.(map[string]any); !ok {
 				return nil, fieldErr(fmt.Sprintf("%slinks.%s[%d]", path, k, i),
 					"%slinks.%s[%d] must be an object, not %s", path, k, i, kindOf(e))
 			}
-			recs[i] = m
 		}
-		out[k] = recs
 	}
-	return out, nil
+	return links(obj), nil
+}
+
+// of returns the records linked as kind.
+func (l links) of(kind string) []record {
+	arr, _ := l[kind].([]any)
+	if len(arr) == 0 {
+		return nil
+	}
+	recs := make([]record, len(arr))
+	for i, e := range arr {
+		recs[i] = e.(map[string]any)
+	}
+	return recs
+}
+
+// first returns the first record linked as kind, if any.
+func (l links) first(kind string) (record, bool) {
+	arr, _ := l[kind].([]any)
+	if len(arr) == 0 {
+		return nil, false
+	}
+	return arr[0].(map[string]any), true
+}
+
+// has reports whether any record is linked as kind.
+func (l links) has(kind string) bool {
+	arr, _ := l[kind].([]any)
+	return len(arr) > 0
 }
 
 // idField reads a record id (number or numeric string).

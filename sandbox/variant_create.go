@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"lading/api/wire"
+	"lading/plural"
 )
 
 // attrRef is an attribute of a product.
@@ -275,59 +276,87 @@ func (t *txn) optionOf(account, attr int64, value string, ord int64) (int64, err
 func (t *txn) resolveOptions(account int64, product int64, productAttrs []attrRef, recs []record, path string) ([]chosenOption, error) {
 	out := make([]chosenOption, 0, len(recs))
 	for i, r := range recs {
-		p := path + "links.AttributeOptions[" + strconv.Itoa(i) + "]."
-		value, present, err := strField(r, "value", p)
+		o, err := readOption(r)
 		if err != nil {
-			return nil, err
-		}
-		if !present {
-			if value, present, err = strField(r, "name", p); err != nil {
-				return nil, err
-			}
-		}
-		if !present || value == "" {
-			return nil, fieldErr(p+"value", "%svalue is required: the option of the attribute, e.g. \"Black\"", p)
-		}
-		ord, _, err := intField(r, "order", p)
-		if err != nil {
-			return nil, err
-		}
-		links, err := linksOf(r, p)
-		if err != nil {
-			return nil, err
+			return nil, under(optionPath(path, i), err)
 		}
 		var attr attrRef
-		if al := links[wire.Attributes]; len(al) > 0 {
-			name, present, err := strField(al[0], "name", p+"links.Attributes[0].")
-			if err != nil {
-				return nil, err
-			}
-			if !present || name == "" {
-				return nil, fieldErr(p+"links.Attributes[0].name", "%slinks.Attributes[0].name is required", p)
-			}
-			if attr, err = t.attributeByName(account, product, name, nil); err != nil {
+		if o.attr != "" {
+			if attr, err = t.attributeByName(account, product, o.attr, nil); err != nil {
 				return nil, err
 			}
 		} else {
 			if i >= len(productAttrs) {
+				p := optionPath(path, i)
 				return nil, fieldErr(p+"links.Attributes",
-					"%s names no attribute and the product has only %d attributes: add links.Attributes [{\"name\": ...}]", strings.TrimSuffix(p, "."), len(productAttrs))
+					"%s names no attribute and the product has only %s: add links.Attributes [{\"name\": ...}]", strings.TrimSuffix(p, "."), plural.Count(len(productAttrs), "attribute"))
 			}
 			attr = productAttrs[i]
 		}
 		for _, prev := range out { // a variant has a few options: no map
 			if prev.attr.id == attr.id {
+				p := optionPath(path, i)
 				return nil, fieldErr(p+"value", "%s gives attribute %q a second option (%q after %q); a variant has one option per attribute",
-					strings.TrimSuffix(p, "."), attr.name, value, prev.value)
+					strings.TrimSuffix(p, "."), attr.name, o.value, prev.value)
 			}
 		}
-		opt, err := t.optionOf(account, attr.id, value, ord)
+		opt, err := t.optionOf(account, attr.id, o.value, o.order)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, chosenOption{attr: attr, option: opt, value: value, attrOrd: int64(i)})
+		out = append(out, chosenOption{attr: attr, option: opt, value: o.value, attrOrd: int64(i)})
 	}
 	return out, nil
+}
+
+// optionPath is where a variant's AttributeOptions record i sits in a
+// write, the variant at path: spelled out for an error only (a load reads
+// millions).
+func optionPath(path string, i int) string {
+	return path + "links.AttributeOptions[" + strconv.Itoa(i) + "]."
+}
+
+// optionRecord is what a links.AttributeOptions record says: the option's
+// value and order, and the name of the attribute it links (else "").
+type optionRecord struct {
+	value, attr string
+	order       int64
+}
+
+// readOption reads an AttributeOptions record. Its errors name fields
+// from the record (see under).
+func readOption(r record) (o optionRecord, err error) {
+	value, present, err := strField(r, "value", "")
+	if err != nil {
+		return o, err
+	}
+	if !present {
+		if value, present, err = strField(r, "name", ""); err != nil {
+			return o, err
+		}
+	}
+	if !present || value == "" {
+		return o, fieldErr("value", "value is required: the option of the attribute, e.g. \"Black\"")
+	}
+	o.value = value
+	if o.order, _, err = intField(r, "order", ""); err != nil {
+		return o, err
+	}
+	links, err := linksOf(r, "")
+	if err != nil {
+		return o, err
+	}
+	if a, ok := links.first(wire.Attributes); ok {
+		name, present, err := strField(a, "name", "links.Attributes[0].")
+		if err != nil {
+			return o, err
+		}
+		if !present || name == "" {
+			return o, fieldErr("links.Attributes[0].name", "links.Attributes[0].name is required")
+		}
+		o.attr = name
+	}
+	return o, nil
 }
 
 // comboKey identifies a combination of attribute options, independent of
@@ -365,9 +394,13 @@ func (t *txn) checkCombo(product int64, opts []chosenOption, self int64, path st
 		return "", err
 	}
 	if found {
+		who := "the variant" // a Variants write's record
+		if path != "" {
+			who = strings.TrimSuffix(path, ".")
+		}
 		return "", fieldErr(path+"links.AttributeOptions",
 			"%s repeats the attribute options of variant %d (%s); each variant of a product needs a distinct combination",
-			strings.TrimSuffix(path, "."), other, comboText(opts))
+			who, other, comboText(opts))
 	}
 	return key, nil
 }
@@ -391,57 +424,91 @@ func autoDescriptions(productName string, opts []chosenOption) (string, string) 
 func (t *txn) resolveTiers(account int64, recs []record, path string) ([]tierPrice, error) {
 	out := make([]tierPrice, 0, len(recs))
 	for i, r := range recs {
-		p := path + "links.PricingTiers[" + strconv.Itoa(i) + "]."
-		value, present, err := numericField(r, "value", p)
-		if err != nil {
-			return nil, err
-		}
-		if !present || value == "" {
-			if value, present, err = numericField(r, "price", p); err != nil {
-				return nil, err
-			}
-		}
-		if !present || value == "" {
-			return nil, fieldErr(p+"value", "%svalue is required: the price in this tier", p)
-		}
-		id, hasID, err := idField(r, p)
-		if err != nil {
-			return nil, err
-		}
-		if hasID {
-			var x int64
-			found, err := t.row(`SELECT id FROM pricing_tiers WHERE id = ? AND account_id = ?`, []any{id, account}, &x)
-			if err != nil {
-				return nil, err
-			}
-			if !found {
-				return nil, fieldErr(p+"id", "%sid: no pricing tier %d in this account; give a name to create one", p, id)
-			}
-			out = append(out, tierPrice{tier: id, value: value})
-			continue
-		}
-		name, present, err := strField(r, "name", p)
-		if err != nil {
-			return nil, err
-		}
-		if !present || strings.TrimSpace(name) == "" {
+		tr, err := readTier(r)
+		if err == nil && tr.id == 0 && tr.name == "" {
+			p := tierPath(path, i)
 			return nil, fieldErr(p+"name", "%s needs an id or a name", strings.TrimSuffix(p, "."))
 		}
-		id, found := lookup(t.memo.tiers, account, name)
-		if !found {
-			// The tiers held back are in the memo.
-			if found, err = t.rowBeside(`SELECT id FROM pricing_tiers WHERE account_id = ? AND name = ?`, []any{account, name}, &id); err != nil {
-				return nil, err
-			}
+		if err == nil {
+			tr.id, err = t.tierID(account, tr)
 		}
-		if !found {
-			id = t.newID()
-			t.insert(insertTiers, id, account, name)
+		if err != nil {
+			return nil, under(tierPath(path, i), err)
 		}
-		remember(&t.memo.tiers, account, name, id)
-		out = append(out, tierPrice{tier: id, value: value})
+		out = append(out, tierPrice{tier: tr.id, value: tr.value})
 	}
 	return out, nil
+}
+
+// tierPath is where PricingTiers record i sits in a write, its owner at
+// path: spelled out for an error only.
+func tierPath(path string, i int) string {
+	return path + "links.PricingTiers[" + strconv.Itoa(i) + "]."
+}
+
+// tierRecord is what a links.PricingTiers record says: the price, and
+// the tier by its id, else by its name (neither given: both zero).
+type tierRecord struct {
+	value, name string
+	id          int64
+}
+
+// readTier reads a PricingTiers record. Its errors name fields from the
+// record (see under).
+func readTier(r record) (tr tierRecord, err error) {
+	value, present, err := numericField(r, "value", "")
+	if err != nil {
+		return tr, err
+	}
+	if !present || value == "" {
+		if value, present, err = numericField(r, "price", ""); err != nil {
+			return tr, err
+		}
+	}
+	if !present || value == "" {
+		return tr, fieldErr("value", "value is required: the price in this tier")
+	}
+	tr.value = value
+	id, hasID, err := idField(r, "")
+	if err != nil || hasID {
+		tr.id = id
+		return tr, err
+	}
+	name, present, err := strField(r, "name", "")
+	if present && strings.TrimSpace(name) != "" {
+		tr.name = name
+	}
+	return tr, err
+}
+
+// tierID is the id of the account's tier tr names: by its id, or by its
+// name, a tier made for a new one.
+func (t *txn) tierID(account int64, tr tierRecord) (int64, error) {
+	if tr.id != 0 {
+		var x int64
+		found, err := t.row(`SELECT id FROM pricing_tiers WHERE id = ? AND account_id = ?`, []any{tr.id, account}, &x)
+		if err != nil {
+			return 0, err
+		}
+		if !found {
+			return 0, fieldErr("id", "id: no pricing tier %d in this account; give a name to create one", tr.id)
+		}
+		return tr.id, nil
+	}
+	id, found := lookup(t.memo.tiers, account, tr.name)
+	if !found {
+		// The tiers held back are in the memo.
+		var err error
+		if found, err = t.rowBeside(`SELECT id FROM pricing_tiers WHERE account_id = ? AND name = ?`, []any{account, tr.name}, &id); err != nil {
+			return 0, err
+		}
+	}
+	if !found {
+		id = t.newID()
+		t.insert(insertTiers, id, account, tr.name)
+	}
+	remember(&t.memo.tiers, account, tr.name, id)
+	return id, nil
 }
 
 // setPrices writes the variant's price in each tier.
@@ -490,15 +557,15 @@ func (t *txn) readNewVariant(account int64, product productRef, productAttrs []a
 	if err != nil {
 		return nil, err
 	}
-	if nv.opts, err = t.resolveOptions(account, product.id, productAttrs, links[wire.AttributeOptions], path); err != nil {
+	if nv.opts, err = t.resolveOptions(account, product.id, productAttrs, links.of(wire.AttributeOptions), path); err != nil {
 		return nil, err
 	}
 	if nv.combo, err = t.checkCombo(product.id, nv.opts, 0, path); err != nil {
 		return nil, err
 	}
 	nv.tiers = defaultTiers
-	if len(links[wire.PricingTiers]) > 0 {
-		if nv.tiers, err = t.resolveTiers(account, links[wire.PricingTiers], path); err != nil {
+	if links.has(wire.PricingTiers) {
+		if nv.tiers, err = t.resolveTiers(account, links.of(wire.PricingTiers), path); err != nil {
 			return nil, err
 		}
 	}

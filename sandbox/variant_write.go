@@ -24,7 +24,7 @@ func applyVariant(t *txn, c *call, i int, rec record) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	pl := links[wire.Products]
+	pl := links.of(wire.Products)
 	if len(pl) != 1 {
 		return 0, fieldErr("links.Products", "a new variant needs links.Products with exactly one product {\"id\": ...}, got %d", len(pl))
 	}
@@ -138,19 +138,19 @@ func (t *txn) editVariantLinks(c *call, v variantRef, rec record, path string) e
 	if err != nil {
 		return err
 	}
-	if ol := links[wire.AttributeOptions]; len(ol) > 0 {
+	if ol := links.of(wire.AttributeOptions); len(ol) > 0 {
 		if err := t.replaceOptions(c, v.id, v.product, ol, path); err != nil {
 			return err
 		}
 	}
-	if tl := links[wire.PricingTiers]; len(tl) > 0 {
+	if tl := links.of(wire.PricingTiers); len(tl) > 0 {
 		tiers, err := t.resolveTiers(account, tl, path)
 		if err != nil {
 			return err
 		}
 		t.setPrices(account, v.id, tiers)
 	}
-	if rl := links[wire.ReconcileInventory]; len(rl) > 0 {
+	if rl := links.of(wire.ReconcileInventory); len(rl) > 0 {
 		if v.bundle {
 			return fieldErr(path+"links.ReconcileInventory",
 				"variant %d is a bundle: its availability comes from its components; set their stock instead", v.id)
@@ -218,7 +218,7 @@ func (t *txn) reconcile(c *call, variant int64, recs []record, path string) erro
 			return err
 		}
 		warehouse := c.acc.warehouse
-		if al := links[wire.AccountAddresses]; len(al) > 0 {
+		if al := links.of(wire.AccountAddresses); len(al) > 0 {
 			ids, err := linkIDs(al, p+"links.AccountAddresses")
 			if err != nil {
 				return err
