@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -361,14 +362,35 @@ func readOption(r record) (o optionRecord, err error) {
 
 // comboKey identifies a combination of attribute options, independent of
 // the order they were given in.
+// The key is the options' "ATTRIBUTE=OPTION" in the order of their text,
+// joined by ";", as the database holds it: made in one allocation for up
+// to comboRoom options (a load makes a million).
 func comboKey(opts []chosenOption) string {
-	parts := make([]string, len(opts))
-	for i, o := range opts {
-		parts[i] = strconv.FormatInt(o.attr.id, 10) + "=" + strconv.FormatInt(o.option, 10)
+	var room [comboRoom * 41]byte
+	var spanRoom [comboRoom][2]int
+	b, spans := room[:0], spanRoom[:0]
+	for _, o := range opts {
+		start := len(b)
+		b = strconv.AppendInt(b, o.attr.id, 10)
+		b = append(b, '=')
+		b = strconv.AppendInt(b, o.option, 10)
+		spans = append(spans, [2]int{start, len(b)})
 	}
-	slices.Sort(parts)
-	return strings.Join(parts, ";")
+	slices.SortFunc(spans, func(x, y [2]int) int { return bytes.Compare(b[x[0]:x[1]], b[y[0]:y[1]]) })
+	var keyRoom [comboRoom * 42]byte
+	key := keyRoom[:0]
+	for i, sp := range spans {
+		if i > 0 {
+			key = append(key, ';')
+		}
+		key = append(key, b[sp[0]:sp[1]]...)
+	}
+	return string(key)
 }
+
+// comboRoom is how many options comboKey keys without allocating for
+// them: most variants have up to three.
+const comboRoom = 8
 
 func comboText(opts []chosenOption) string {
 	if len(opts) == 0 {
