@@ -361,10 +361,10 @@ func readOption(r record) (o optionRecord, err error) {
 }
 
 // comboKey identifies a combination of attribute options, independent of
-// the order they were given in.
-// The key is the options' "ATTRIBUTE=OPTION" in the order of their text,
-// joined by ";", as the database holds it: made in one allocation for up
-// to comboRoom options (a load makes a million).
+// the order they were given in: the options' "ATTRIBUTE=OPTION" in the
+// order of their text, joined by ";", as the database holds it. For up to
+// comboRoom options the key is its only allocation (a load makes a
+// million keys).
 func comboKey(opts []chosenOption) string {
 	var room [comboRoom * 41]byte
 	var spanRoom [comboRoom][2]int
