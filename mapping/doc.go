@@ -455,7 +455,9 @@
 // At least one of each pair must be mapped, and every row needs one of
 // them filled. shipped_at is a date in the source's formats, optionally
 // with a time of day and an offset (Z, +02:00, UTC); CompileShipments
-// takes the zone of times without one (see cell.ParseTimestamp).
+// takes the zone of times without one (see cell.ParseTimestamp). A date
+// before 1900 is refused, as the slips' dates are: 0001-01-01 is what
+// systems write for a date they do not have.
 //
 // A slips section maps packing slips and their parcels (Packages): key
 // (the file's own reference of the slip, which lading remembers) and order

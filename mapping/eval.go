@@ -6,6 +6,7 @@ import (
 	"lading/mapping/expr"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Eval evaluates one row (cells in header order) into out, which is reset
@@ -542,6 +543,28 @@ func (p *Program) errValue(v *valueProg, row []string) string {
 func (p *Program) fieldError(v *valueProg, out *Row, value, rule string) {
 	out.Errors = append(out.Errors, FieldError{Column: v.errCol, Value: value, Target: v.spec.Target, Rule: rule})
 }
+
+// instant reads text, the cell of v, as a date-time in loc (a date alone
+// is its midnight), or refuses it with a field error of out: it is not
+// one, or falls before firstYear, as 0001-01-01 does, which systems write
+// for a date they do not have (a time nobody shipped or packed at, and
+// the zero time.Time that means "not given").
+func (p *Program) instant(v *valueProg, row []string, out *Row, text string, loc *time.Location) (time.Time, bool) {
+	t, ok := cell.ParseTimestamp(text, p.layouts, loc)
+	switch {
+	case !ok:
+		p.fieldError(v, out, p.errValue(v, row), "must be a date, or a date and time ("+cell.FormatList(p.formats)+", then an optional time like 14:30 or 2:30 PM and an offset like +02:00)")
+	case t.Year() < firstYear:
+		p.fieldError(v, out, p.errValue(v, row), fmt.Sprintf("must be a date from %d on: year %d is what some systems write for a date they do not have; leave the cell empty or give the real date", firstYear, t.Year()))
+	default:
+		return t, true
+	}
+	return time.Time{}, false
+}
+
+// firstYear is the earliest year a date-time of a shipment or a packing
+// slip may fall in.
+const firstYear = 1900
 
 // exprRule words the error of an expression (src, when given, is named)
 // for a row's message. When the expression went over a limit, the message

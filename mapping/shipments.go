@@ -1,7 +1,6 @@
 package mapping
 
 import (
-	"lading/mapping/cell"
 	"strconv"
 	"time"
 
@@ -207,11 +206,7 @@ func (s *ShipmentProgram) when(row []string, r *Row) time.Time {
 	if !ok || raw.text() == "" {
 		return time.Time{}
 	}
-	t, ok := cell.ParseTimestamp(raw.text(), p.layouts, s.loc)
-	if !ok {
-		p.fieldError(v, r, p.errValue(v, row), "must be a date, or a date and time ("+cell.FormatList(p.formats)+", then an optional time like 14:30 or 2:30 PM and an offset like +02:00)")
-		return time.Time{}
-	}
+	t, _ := p.instant(v, row, r, raw.text(), s.loc)
 	return t
 }
 

@@ -93,6 +93,13 @@ func TestEvalShipments(t *testing.T) {
 			ShipmentRow{FulfillmentID: "3", SKU: "MUG", TrackingNumber: "T"}, "fraction"},
 		{"a bad date", []string{"3", "", "MUG", "1", "T", "", "yesterday", ""},
 			ShipmentRow{FulfillmentID: "3", SKU: "MUG", Quantity: 1, TrackingNumber: "T"}, "must be a date"},
+		{"the date a system writes for none", []string{"3", "", "MUG", "1", "T", "", "0001-01-01", ""},
+			ShipmentRow{FulfillmentID: "3", SKU: "MUG", Quantity: 1, TrackingNumber: "T"},
+			`column "Shipped" value "0001-01-01" (shipments.shipped_at): must be a date from 1900 on: year 1 is what some systems write`},
+		{"a year before 1900, with a time and an offset", []string{"3", "", "MUG", "1", "T", "", "1899-12-31T23:00:00+00:00", ""},
+			ShipmentRow{FulfillmentID: "3", SKU: "MUG", Quantity: 1, TrackingNumber: "T"}, "must be a date from 1900 on: year 1899"},
+		{"1900 itself", []string{"3", "", "MUG", "1", "T", "", "1900-01-01T00:00:00Z", ""},
+			ShipmentRow{FulfillmentID: "3", SKU: "MUG", Quantity: 1, TrackingNumber: "T", ShippedAt: time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)}, ""},
 		{"skipped", []string{"3", "", "MUG", "cancelled", "", "", "", ""},
 			ShipmentRow{Skipping: Skipping{Skip: true, SkipReason: "cancelled in the warehouse"}, FulfillmentID: "3", SKU: "MUG"}, ""},
 	} {

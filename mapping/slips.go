@@ -1,7 +1,6 @@
 package mapping
 
 import (
-	"lading/mapping/cell"
 	"slices"
 	"strings"
 	"time"
@@ -295,9 +294,8 @@ func (s *SlipProgram) instant(v *valueProg, row []string, r *Row) Value {
 		}
 		return Value{}
 	}
-	at, ok := cell.ParseTimestamp(t, p.layouts, s.tz)
+	at, ok := p.instant(v, row, r, t, s.tz)
 	if !ok {
-		p.fieldError(v, r, p.errValue(v, row), "must be a date, or a date and time ("+cell.FormatList(p.formats)+", then an optional time like 14:30 or 2:30 PM and an offset like +02:00)")
 		return Value{}
 	}
 	return Value{S: at.UTC().Format(SlipTimeLayout), Set: true}
