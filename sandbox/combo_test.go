@@ -46,3 +46,25 @@ func TestComboKey(t *testing.T) {
 		}
 	}
 }
+
+// A variant's descriptions are its product's name and its options', as
+// the service writes them, plain and with the attributes' names.
+func TestAutoDescriptions(t *testing.T) {
+	t.Parallel()
+	opt := func(attr, value string) chosenOption { return chosenOption{attr: attrRef{name: attr}, value: value} }
+	for _, c := range []struct {
+		name        string
+		opts        []chosenOption
+		plain, with string
+	}{
+		{"Mug", nil, "Mug", "Mug"},
+		{"Tee", []chosenOption{opt("Color", "Black")}, "Tee (Black)", "Tee (Color: Black)"},
+		{"Filament", []chosenOption{opt("Color", "Black"), opt("Size", "S")}, "Filament (Black, S)", "Filament (Color: Black, Size: S)"},
+		{"", []chosenOption{opt("", ""), opt("Größe", "Ü")}, " (, Ü)", " (: , Größe: Ü)"},
+	} {
+		plain, with := autoDescriptions(c.name, c.opts)
+		if plain != c.plain || with != c.with {
+			t.Errorf("autoDescriptions(%q, %v) = %q, %q; want %q, %q", c.name, c.opts, plain, with, c.plain, c.with)
+		}
+	}
+}
