@@ -390,7 +390,7 @@ func shipmentFields(rec record) (string, map[string]string, error) {
 
 // openFulfillment is the one open fulfillment of the account a shipment's
 // links name, with its warehouse.
-func (t *txn) openFulfillment(account int64, links links) (f, warehouse int64, err error) {
+func (t *txn) openFulfillment(account int64, links linkSet) (f, warehouse int64, err error) {
 	fids, err := linkIDs(links.of(wire.Fulfillments), "links.Fulfillments")
 	if err != nil {
 		return 0, 0, err

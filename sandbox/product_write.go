@@ -64,7 +64,7 @@ func (t *txn) createProduct(c *call, rec record) (int64, error) {
 
 // writeProductLinks applies the Attributes, ProductTags, PricingTiers and
 // Variants links of a product write.
-func (t *txn) writeProductLinks(c *call, p productRef, links links, create bool) error {
+func (t *txn) writeProductLinks(c *call, p productRef, links linkSet, create bool) error {
 	account := c.acc.account
 	if err := t.writeProductAttributes(account, p, links.of(wire.Attributes)); err != nil {
 		return err

@@ -172,7 +172,7 @@ func (t *txn) loadLinks(owners []int64, resources []string) (map[int64]recordLin
 
 // writeLinks replaces, for each resource given non-empty in links, the
 // owner's links to it. LineItems entries carry a quantity.
-func (t *txn) writeLinks(owner int64, links links, resources []string, check func(resource string, id int64, path string) error) error {
+func (t *txn) writeLinks(owner int64, links linkSet, resources []string, check func(resource string, id int64, path string) error) error {
 	for _, res := range resources {
 		recs := links.of(res)
 		if len(recs) == 0 {

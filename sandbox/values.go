@@ -124,15 +124,15 @@ func kindOf(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// links is a record's links object, checked by linksOf: each of its
-// entries is an array of objects. Reading one kind of link makes nothing:
-// the sandbox checks millions of records' links on a load.
-type links map[string]any
+// linkSet is a record's links object, checked by linksOf (each of its
+// entries is an array of objects) where it is, not copied: the sandbox
+// checks millions of records' links on a load.
+type linkSet map[string]any
 
 // linksOf returns the links object of rec, checked; an absent links or an
 // empty array (how empty links serialise) gives none (nil, read as
 // empty).
-func linksOf(rec record, path string) (links, error) {
+func linksOf(rec record, path string) (linkSet, error) {
 	v, has := rec[wire.KeyLinks]
 	if !has || v == nil {
 		return nil, nil
@@ -156,11 +156,11 @@ func linksOf(rec record, path string) (links, error) {
 			}
 		}
 	}
-	return links(obj), nil
+	return linkSet(obj), nil
 }
 
 // of returns the records linked as kind.
-func (l links) of(kind string) []record {
+func (l linkSet) of(kind string) []record {
 	arr, _ := l[kind].([]any)
 	if len(arr) == 0 {
 		return nil
@@ -173,7 +173,7 @@ func (l links) of(kind string) []record {
 }
 
 // first returns the first record linked as kind, if any.
-func (l links) first(kind string) (record, bool) {
+func (l linkSet) first(kind string) (record, bool) {
 	arr, _ := l[kind].([]any)
 	if len(arr) == 0 {
 		return nil, false
@@ -182,7 +182,7 @@ func (l links) first(kind string) (record, bool) {
 }
 
 // has reports whether any record is linked as kind.
-func (l links) has(kind string) bool {
+func (l linkSet) has(kind string) bool {
 	arr, _ := l[kind].([]any)
 	return len(arr) > 0
 }
