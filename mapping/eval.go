@@ -555,7 +555,7 @@ func (p *Program) instant(v *valueProg, row []string, out *Row, text string, loc
 	case !ok:
 		p.fieldError(v, out, p.errValue(v, row), "must be a date, or a date and time ("+cell.FormatList(p.formats)+", then an optional time like 14:30 or 2:30 PM and an offset like +02:00)")
 	case t.Year() < firstYear:
-		p.fieldError(v, out, p.errValue(v, row), fmt.Sprintf("must be a date from %d on: year %d is what some systems write for a date they do not have; leave the cell empty or give the real date", firstYear, t.Year()))
+		p.fieldError(v, out, p.errValue(v, row), fmt.Sprintf("must be a date from %d on, not in the year %d (some systems write 0001-01-01 for a date they do not have); leave the cell empty or give the real date", firstYear, t.Year()))
 	default:
 		return t, true
 	}

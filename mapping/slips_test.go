@@ -145,7 +145,7 @@ func TestEvalSlips(t *testing.T) {
 				`column "Shipped" value "soon" (slips.ship_date)`, `column "Cost" value "-1" (slips.cost): must be 0 or more`,
 				`column "Delivered" value "maybe" (slips.delivered): must be yes or no`}},
 		{"the date a system writes for none", row("S-6", "7", "0001-01-01 00:00", "", "", "", "0001-01-01T00:00:00Z"), SlipRow{Key: "S-6", Order: "7", Notes: Value{"", true}},
-			[]string{`column "Packed" value "0001-01-01 00:00" (slips.packing_slip_date): must be a date from 1900 on: year 1 is what some systems write for a date they do not have`,
+			[]string{`column "Packed" value "0001-01-01 00:00" (slips.packing_slip_date): must be a date from 1900 on, not in the year 1 (some systems write 0001-01-01 for a date they do not have); leave the cell empty or give the real date`,
 				`column "Shipped" value "0001-01-01T00:00:00Z" (slips.ship_date): must be a date from 1900 on`}},
 		{"a line without units", row("S-4", "7", "", "", "1001"), SlipRow{Key: "S-4", Order: "7", LineItem: "1001", Notes: Value{"", true}},
 			[]string{`column "Units" value "" (slips.quantity): required: a row naming a line item needs the units`}},
