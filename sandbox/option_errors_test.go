@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -41,17 +42,7 @@ func TestOptionRecordErrors(t *testing.T) {
 			"links.AttributeOptions[1].value", `links.AttributeOptions[1] gives attribute "Size" a second option ("L" after "M"); a variant has one option per attribute`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			alone := e.write(wire.Variants, map[string]any{"sku": "TEE-X", "links": map[string]any{
-				"Products": []any{map[string]any{"id": pid}}, "AttributeOptions": c.opts}}).expect(t, 400)
-			if er := alone.recordError(wire.Variants, 0); er == nil || er["field"] != c.field || er["message"] != c.again {
-				t.Errorf("a Variants write: %v, want field %q, message %q", er, c.field, c.again)
-			}
-			const at = "links.Variants[0]."
-			inProduct := e.write(wire.Products, map[string]any{"id": pid, "links": map[string]any{"Variants": []any{
-				map[string]any{"sku": "TEE-Y", "links": map[string]any{"AttributeOptions": c.opts}}}}}).expect(t, 400)
-			if er := inProduct.recordError(wire.Products, 0); er == nil || er["field"] != at+c.field || er["message"] != at+c.again {
-				t.Errorf("a product write: %v, want field %q, message %q", er, at+c.field, at+c.again)
-			}
+			e.variantRefused(t, pid, map[string]any{"AttributeOptions": c.opts}, c.field, c.again)
 		})
 	}
 }
@@ -86,22 +77,33 @@ func TestTierRecordErrors(t *testing.T) {
 			"links.PricingTiers[0].name", "links.PricingTiers[0] needs an id or a name"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			alone := e.write(wire.Variants, map[string]any{"sku": "CAP-X", "links": map[string]any{
-				"Products": []any{map[string]any{"id": pid}}, "AttributeOptions": medium, "PricingTiers": c.tiers}}).expect(t, 400)
-			if er := alone.recordError(wire.Variants, 0); er == nil || er["field"] != c.field || er["message"] != c.again {
-				t.Errorf("a Variants write: %v, want field %q, message %q", er, c.field, c.again)
-			}
-			const at = "links.Variants[0]."
-			inProduct := e.write(wire.Products, map[string]any{"id": pid, "links": map[string]any{"Variants": []any{
-				map[string]any{"sku": "CAP-Y", "links": map[string]any{"AttributeOptions": medium, "PricingTiers": c.tiers}}}}}).expect(t, 400)
-			if er := inProduct.recordError(wire.Products, 0); er == nil || er["field"] != at+c.field || er["message"] != at+c.again {
-				t.Errorf("a product write: %v, want field %q, message %q", er, at+c.field, at+c.again)
-			}
-			onProduct := e.write(wire.Products, map[string]any{"id": pid, "links": map[string]any{"PricingTiers": c.tiers}}).expect(t, 400)
-			if er := onProduct.recordError(wire.Products, 0); er == nil || er["field"] != c.field || er["message"] != c.again {
-				t.Errorf("a product's own prices: %v, want field %q, message %q", er, c.field, c.again)
-			}
+			e.variantRefused(t, pid, map[string]any{"AttributeOptions": medium, "PricingTiers": c.tiers}, c.field, c.again)
+			e.refused(t, "a product's own prices", wire.Products,
+				map[string]any{"id": pid, "links": map[string]any{"PricingTiers": c.tiers}}, c.field, c.again)
 		})
+	}
+}
+
+// variantRefused checks that a new variant of product pid with links is
+// refused with field and message in a Variants write, and as a product
+// write's links.Variants[0] with that path before both.
+func (e *env) variantRefused(t *testing.T, pid string, links map[string]any, field, message string) {
+	t.Helper()
+	alone := maps.Clone(links)
+	alone[wire.Products] = []any{map[string]any{"id": pid}}
+	e.refused(t, "a Variants write", wire.Variants, map[string]any{"sku": "NEW-1", "links": alone}, field, message)
+	const at = "links.Variants[0]."
+	e.refused(t, "a product write", wire.Products, map[string]any{"id": pid, "links": map[string]any{
+		wire.Variants: []any{map[string]any{"sku": "NEW-2", "links": links}}}}, at+field, at+message)
+}
+
+// refused checks that a write of rec to resource is refused, its record
+// with field and message.
+func (e *env) refused(t *testing.T, what, resource string, rec map[string]any, field, message string) {
+	t.Helper()
+	r := e.write(resource, rec).expect(t, 400)
+	if er := r.recordError(resource, 0); er == nil || er["field"] != field || er["message"] != message {
+		t.Errorf("%s: %v, want field %q, message %q", what, er, field, message)
 	}
 }
 
