@@ -435,7 +435,9 @@
 // may be at most 64 MiB, and besides its lookup tables at most 2,000
 // lines (not counting blank lines and comments) or 256 KiB; [ and { may
 // nest 32 deep and its structure be indented at most 120 columns. Going
-// over is an *Error at the line and column where it happens.
+// over is an *Error at the line and column where it happens. It must be
+// UTF-8, as YAML is: a file saved in a Windows code page or as UTF-16 is
+// refused at its first byte that is not.
 //
 // Lookup tables written one "key: value" a line, with plain or quoted
 // ('…', or "…" without escapes) keys and values and comments, are read

@@ -45,6 +45,9 @@ func Parse(name string, data []byte) (*Mapping, error) {
 	if err := checkSize(name, int64(len(data))); err != nil {
 		return nil, err
 	}
+	if err := checkUTF8(name, data); err != nil {
+		return nil, err
+	}
 	rest, fast := fastTables(name, data)
 	m, again, err := parse(name, rest, fast)
 	if again {

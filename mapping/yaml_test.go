@@ -34,6 +34,9 @@ func TestYAMLLimits(t *testing.T) {
 		{"too many lines", tiers.String(), 2001, 1, "the mapping is too long: a mapping file may have at most 2000 lines or 256 KiB besides its lookup tables"},
 		{"a long line", "x: \"" + strings.Repeat("y", 300<<10) + "\"\n", 1, 1, "at most 2000 lines or 256 KiB"},
 		{"too large a file", minimal + "# " + strings.Repeat("x", 64<<20) + "\n", 0, 0, "a mapping file may be at most 64 MiB"},
+		{"a Windows code page", minimal + "tables:\n  sizes:\n    Gr\xf6\xdfe: Size\n", 7, 7, "byte 0xF6 is not UTF-8: save the mapping file as UTF-8"},
+		{"not UTF-8 after a letter that is", "# Größe\nx: \xa1\n", 2, 4, "byte 0xA1 is not UTF-8"},
+		{"UTF-16", "\xff\xfe" + "x\x00:\x00 \x001\x00", 1, 1, "the file is UTF-16; save the mapping file as UTF-8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
