@@ -62,6 +62,7 @@ sheets:
 		{`{header: a, field: sku, value: x}`, "has a field and a value"},
 		{`{header: a}`, "has no field (or value)"},
 		{`{value: x}`, "has a value but no header"},
+		{"{header: Gr\xf6\xdfe, field: sku}", "report template t: line 1, column 54: byte 0xF6 is not UTF-8: save the report template as UTF-8"},
 	} {
 		_, err := ParseReport("t", []byte("sheets: [{name: S, rows: lines, columns: ["+tt.column+"]}]"))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

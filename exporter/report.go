@@ -10,6 +10,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"lading/exporter/sheet"
+	"lading/internal/utf8text"
 )
 
 // ErrReport is wrapped by the errors of a report template that does not
@@ -96,6 +97,9 @@ var formats = map[string]sheet.Kind{"text": sheet.Text, "integer": sheet.Integer
 // ParseReport reads a report template; name is used in messages.
 func ParseReport(name string, data []byte) (*Report, error) {
 	var r Report
+	if bad := utf8text.Check(data, "the report template"); bad != nil {
+		return nil, fmt.Errorf("report template %s: line %d, column %d: %s", name, bad.Line, bad.Column, bad.Msg)
+	}
 	if err := yaml.UnmarshalWithOptions(data, &r, yaml.Strict()); err != nil {
 		return nil, fmt.Errorf("report template %s: %s", name, yaml.FormatError(err, false, true))
 	}

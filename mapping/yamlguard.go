@@ -3,7 +3,8 @@ package mapping
 import (
 	"bytes"
 	"fmt"
-	"unicode/utf8"
+
+	"lading/internal/utf8text"
 
 	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/token"
@@ -37,29 +38,11 @@ func checkSize(name string, size int64) error {
 }
 
 // checkUTF8 refuses a file that is not UTF-8, as a YAML file is, at its
-// first byte that is not: saved in a Windows code page, "Größe" reads as
-// other letters (the YAML parser turns such bytes into U+FFFD, and the
-// lookup tables read on the side kept them, so the two did not agree).
-// Columns are counted in characters.
+// first byte that is not (the YAML parser turned such bytes into U+FFFD,
+// while the lookup tables read on the side kept them).
 func checkUTF8(name string, data []byte) error {
-	if utf8.Valid(data) {
-		return nil
-	}
-	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
-		return &Error{File: name, Line: 1, Column: 1, Msg: "the file is UTF-16; save the mapping file as UTF-8 (an editor's \"Save as\" offers the encoding)"}
-	}
-	line, col := 1, 1
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size == 1 {
-			return &Error{File: name, Line: line, Column: col, Msg: fmt.Sprintf("byte 0x%02X is not UTF-8: save the mapping file as UTF-8 (an editor's \"Save as\" offers the encoding; saved in a Windows code page, accented letters read as others)", data[i])}
-		}
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-		i += size
+	if p := utf8text.Check(data, "the mapping file"); p != nil {
+		return &Error{File: name, Line: p.Line, Column: p.Column, Msg: p.Msg}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+
 	// A schedule's zone loads on a host without the zone database too
 	// (a container image, a Windows machine).
 	_ "time/tzdata"
@@ -17,6 +18,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/robfig/cron/v3"
 
+	"lading/internal/utf8text"
 	"lading/suggest"
 )
 
@@ -147,6 +149,9 @@ func Load(path string, s Setup) (*Jobs, error) {
 // order of their lines).
 func Parse(path string, text []byte, s Setup) (*Jobs, error) {
 	p := &parser{path: path, setup: s, jobs: &Jobs{Path: path, Accounts: map[string]Account{}}}
+	if bad := utf8text.Check(text, "the jobs file"); bad != nil {
+		return nil, &Error{Path: path, Line: bad.Line, Msg: fmt.Sprintf("column %d: %s", bad.Column, bad.Msg)}
+	}
 	var top map[string]ast.Node
 	if err := yaml.UnmarshalWithOptions(text, &top); err != nil {
 		return nil, p.yamlError(err, "a jobs file is a mapping with accounts: and jobs:")

@@ -89,6 +89,8 @@ func TestParseMistakes(t *testing.T) {
 		want       []string
 	}{
 		{"not YAML", "jobs: [", []string{"jobs.yaml:1:"}},
+		{"not UTF-8", "jobs:\n  - {account: globex, job: shipments push, folder: /srv/M\xfcller}\n",
+			[]string{"jobs.yaml:2: column 58: byte 0xFC is not UTF-8: save the jobs file as UTF-8"}},
 		{"a list", "- a\n- b\n", []string{"a jobs file is a mapping"}},
 		{"no jobs", "accounts: {}\n", []string{"no jobs"}},
 		{"unknown key", "jobs:\n  - {account: globex, job: stock push, file: x, every: 1m}\njbos: []\n", []string{`jobs.yaml:3: the jobs file: unknown key "jbos"`, "did you mean jobs?"}},
