@@ -469,17 +469,18 @@ func (t *txn) resolveTiers(account int64, recs []record, path string) ([]tierPri
 	out := make([]tierPrice, 0, len(recs))
 	for i, r := range recs {
 		tr, err := readTier(r)
-		if err == nil && tr.id == 0 && tr.name == "" {
+		switch {
+		case err != nil:
+			return nil, under(tierPath(path, i), err)
+		case tr.id == 0 && tr.name == "":
 			p := tierPath(path, i)
 			return nil, fieldErr(p+"name", "%s needs an id or a name", strings.TrimSuffix(p, "."))
 		}
-		if err == nil {
-			tr.id, err = t.tierID(account, tr)
-		}
+		id, err := t.tierID(account, tr)
 		if err != nil {
 			return nil, under(tierPath(path, i), err)
 		}
-		out = append(out, tierPrice{tier: tr.id, value: tr.value})
+		out = append(out, tierPrice{tier: id, value: tr.value})
 	}
 	return out, nil
 }

@@ -17,6 +17,9 @@ type Problem struct {
 	Msg          string
 }
 
+// saveAs says where the encoding is chosen.
+const saveAs = "an editor's \"Save as\" offers the encoding"
+
 // Check returns nil when text is UTF-8. Else it returns where it is not:
 // line 1, column 1 for a file in UTF-16 (its byte order mark), or its
 // first byte that is not UTF-8. what names the file in the message ("the
@@ -26,13 +29,13 @@ func Check(text []byte, what string) *Problem {
 		return nil
 	}
 	if bytes.HasPrefix(text, []byte{0xFF, 0xFE}) || bytes.HasPrefix(text, []byte{0xFE, 0xFF}) {
-		return &Problem{Line: 1, Column: 1, Msg: fmt.Sprintf("the file is UTF-16; save %s as UTF-8 (an editor's \"Save as\" offers the encoding)", what)}
+		return &Problem{Line: 1, Column: 1, Msg: fmt.Sprintf("the file is UTF-16; save %s as UTF-8 (%s)", what, saveAs)}
 	}
 	line, col := 1, 1
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRune(text[i:])
 		if r == utf8.RuneError && size == 1 {
-			return &Problem{Line: line, Column: col, Msg: fmt.Sprintf("byte 0x%02X is not UTF-8: save %s as UTF-8 (an editor's \"Save as\" offers the encoding; saved in a Windows code page, accented letters read as others)", text[i], what)}
+			return &Problem{Line: line, Column: col, Msg: fmt.Sprintf("byte 0x%02X is not UTF-8: save %s as UTF-8 (%s; saved in a Windows code page, accented letters read as others)", text[i], what, saveAs)}
 		}
 		if r == '\n' {
 			line, col = line+1, 1
